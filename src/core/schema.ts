@@ -1,0 +1,112 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Issue, Result } from './errors.js';
+import type { YamlSource } from './yaml-source.js';
+
+/**
+ * JSON Schema validation whose problems come back as `file:line:col` issues.
+ * The schemas live in `schemas/` (also used by editors); callers pass them in, so this stays pure.
+ */
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+export function compileSchema(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Validate a parsed YAML value against a schema; every error is located in the file. */
+export function validateAgainst<T>(schema: object, source: YamlSource, file: string): Result<T> {
+  const validate = compileSchema(schema);
+  if (validate(source.value)) return { ok: true, value: source.value as T };
+  const issues = dedupe(
+    (validate.errors ?? []).filter(notNoise).map((e) => {
+      const key = e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : undefined;
+      const pos = source.locate(e.instancePath, key === undefined ? undefined : { key });
+      return { file, ...pos, message: describeSchemaError(e) };
+    }),
+  );
+  return { ok: false, issues };
+}
+
+/** One sentence a user understands, naming the key; with a suggestion for a mistyped key. */
+export function describeSchemaError(e: ErrorObject): string {
+  const where = e.instancePath === '' ? '' : `${pointerToPath(e.instancePath)}: `;
+  switch (e.keyword) {
+    case 'required':
+      return `${where}missing required key "${String(e.params['missingProperty'])}"`;
+    case 'additionalProperties': {
+      const unknown = String(e.params['additionalProperty']);
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const guess = closest(unknown, allowed);
+      const hint = guess ? ` (did you mean "${guess}"?)` : allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : '';
+      return `${where}unknown key "${unknown}"${hint}`;
+    }
+    case 'type':
+      return `${where}must be ${String(e.params['type'])}, got ${typeName(e.data)}`;
+    case 'enum':
+      return `${where}must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minLength':
+      return `${where}must not be empty`;
+    default:
+      return `${where}${e.message ?? 'is invalid'}`;
+  }
+}
+
+/** `/tests/0/expect` → `tests[0].expect`. */
+export function pointerToPath(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === '' ? seg : `${acc}.${seg}`), '');
+}
+
+// `oneOf`/`anyOf`/`if` wrappers repeat what their branches already said.
+function notNoise(e: ErrorObject): boolean {
+  return e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if';
+}
+
+function dedupe(issues: Issue[]): Issue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const k = `${i.line}:${i.col}:${i.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = levenshtein(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,109 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Issue, Result } from './errors.js';
+
+/** Limits that keep hostile YAML harmless. */
+export const YAML_LIMITS = {
+  /** Alias expansions allowed in one document (a "billion laughs" file needs thousands). */
+  maxAliasCount: 100,
+} as const;
+
+/** Keys that could reach an object's prototype in careless code; refused everywhere. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A parsed YAML document that can map a JSON pointer back to a line and column. */
+export interface YamlSource {
+  value: unknown;
+  /** 1-based position of the node at `pointer` (ajv instance path), or of its closest parent. */
+  locate(pointer: string, opts?: { key?: string }): { line: number; col: number };
+}
+
+export interface ParseYamlOptions {
+  /** Name used in issues. */
+  file: string;
+  /** Lines before this text in its file (front-matter starts on line 2). */
+  lineOffset?: number;
+}
+
+/**
+ * Parse one YAML document. Syntax errors, duplicate keys, alias bombs and prototype keys are issues
+ * located in the file; nothing here throws on bad input.
+ */
+export function parseYaml(text: string, opts: ParseYamlOptions): Result<YamlSource> {
+  const lineOffset = opts.lineOffset ?? 0;
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const at = (offset: number): { line: number; col: number } => {
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line + lineOffset, col: pos.col };
+  };
+  const issue = (offset: number, message: string): Issue => ({ file: opts.file, ...at(offset), message });
+
+  const issues: Issue[] = doc.errors.map((e) => issue(e.pos[0], firstLine(e.message)));
+  if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue));
+  if (issues.length > 0) return { ok: false, issues };
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
+  } catch (err) {
+    const message = err instanceof Error ? firstLine(err.message) : String(err);
+    return { ok: false, issues: [issue(0, `YAML refused: ${message}`)] };
+  }
+  const locate: YamlSource['locate'] = (pointer, locateOpts) =>
+    at(offsetOf(doc, parsePointer(pointer), locateOpts?.key));
+  return { ok: true, value: { value, locate } };
+}
+
+/** Split an ajv instance path (`/a/0/b`) into segments, unescaping `~1` and `~0`. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function offsetOf(doc: Document, path: string[], key: string | undefined): number {
+  let node: unknown = doc.contents;
+  let offset = (node as Node | null)?.range?.[0] ?? 0;
+  const segments = key === undefined ? path : [...path, key];
+  for (const [i, seg] of segments.entries()) {
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === seg);
+      if (!pair) break;
+      // An unknown key is reported at the key itself; anything else at its value.
+      if (key !== undefined && i === segments.length - 1) return (pair.key as Node).range?.[0] ?? offset;
+      next = pair.value ?? pair.key;
+    } else if (isSeq(node)) {
+      next = node.items[Number(seg)];
+    }
+    const range = (next as Node | undefined)?.range;
+    if (!range) break;
+    offset = range[0];
+    node = next;
+  }
+  return offset;
+}
+
+function forbiddenKeys(doc: Document, issue: (offset: number, message: string) => Issue): Issue[] {
+  const found: Issue[] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isPair(pair) && isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
+          found.push(issue(pair.key.range?.[0] ?? 0, `key "${String(pair.key.value)}" is not allowed`));
+        }
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item);
+    }
+  };
+  visit(doc.contents);
+  return found;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
