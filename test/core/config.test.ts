@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/core/config.js';
+import { formatIssue } from '../../src/core/errors.js';
+import { loadSchema } from '../../src/io/package-root.js';
+
+const schema = loadSchema('config');
+const parse = (text: string) => parseConfig(text, 'roleflow.config.yaml', schema);
+const problems = (text: string) => {
+  const r = parse(text);
+  if (r.ok) throw new Error('expected problems');
+  return r.issues.map(formatIssue);
+};
+
+describe('roleflow.config.yaml', () => {
+  it('fills defaults for an empty file', () => {
+    const r = parse('');
+    expect(r.ok && r.value.roles).toEqual({ dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 });
+    expect(r.ok && r.value.flows).toEqual({ dir: 'flows', concurrency: 4 });
+  });
+
+  it('reads tenants with their defaults and durations', () => {
+    const r = parse(
+      [
+        'default_tenant: staging',
+        'tenants:',
+        '  staging:',
+        '    base_url: https://example.invalid/t/acme/',
+        '    ws_url: wss://example.invalid/t/acme/ws',
+        '    token_env: ROLEFLOW_TOKEN_STAGING',
+        '    timeout: 2.5s',
+        '    api: { create: /admin/role/create, delete: delete }',
+        'roles: { dir: roles, protect: ["admin-*"], max_deletes: 10 }',
+      ].join('\n'),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.defaultTenant).toBe('staging');
+    expect(r.value.tenants['staging']).toEqual({
+      baseUrl: 'https://example.invalid/t/acme',
+      wsUrl: 'wss://example.invalid/t/acme/ws',
+      tokenEnv: 'ROLEFLOW_TOKEN_STAGING',
+      wsAuth: 'header',
+      timeoutMs: 2500,
+      retries: 4,
+      api: { create: '/admin/role/create', delete: 'delete' },
+    });
+    expect(r.value.roles.maxDeletes).toBe(10);
+  });
+
+  it('names the file, line, column and key of an unknown key', () => {
+    expect(problems('roles:\n  dir: roles\n  prnue: true\n')).toEqual([
+      'roleflow.config.yaml:3:3: roles: unknown key "prnue" (did you mean "prune"?)',
+    ]);
+  });
+
+  it('points at a value of the wrong type', () => {
+    expect(problems('flows:\n  concurrency: lots\n')).toEqual(['roleflow.config.yaml:2:16: flows.concurrency: must be integer, got string']);
+  });
+
+  it('refuses a token in the config file by having no place for it', () => {
+    expect(problems('tenants:\n  prod:\n    base_url: https://x.invalid\n    token: abc\n')[0]).toMatch(
+      /^roleflow.config.yaml:4:5: tenants.prod: unknown key "token"/,
+    );
+  });
+
+  it('rejects a default tenant that is not defined', () => {
+    expect(problems('default_tenant: prod\n')).toEqual(['roleflow.config.yaml:1:17: default_tenant: no tenant named "prod" under tenants']);
+  });
+
+  it('reports YAML syntax errors at their position', () => {
+    const [first] = problems('roles:\n  dir: [unclosed\n');
+    expect(first).toMatch(/^roleflow.config.yaml:\d+:\d+: /);
+  });
+
+  it('refuses prototype keys and alias bombs', () => {
+    expect(problems('__proto__: { polluted: true }\n')[0]).toBe('roleflow.config.yaml:1:1: key "__proto__" is not allowed');
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'];
+    expect(problems(bomb.join('\n'))[0]).toMatch(/^roleflow.config.yaml:1:1: YAML refused: /);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
