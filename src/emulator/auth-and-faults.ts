@@ -1,0 +1,45 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/** A check of a presented token against the accepted one, in constant time for equal lengths. */
+export function tokenChecker(token: string): (candidate: string | undefined) => boolean {
+  const expected = Buffer.from(token);
+  return (candidate) => {
+    if (candidate === undefined) return false;
+    const given = Buffer.from(candidate);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (the scheme is case-insensitive). */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length < 7 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  return header.slice(7);
+}
+
+export interface Faults {
+  /** The status to fail this request with before doing anything, if it is to fail. */
+  failure(): 500 | 503 | undefined;
+  /** Whether to drop the connection of this (already applied) change without answering. */
+  lost(): boolean;
+}
+
+/** Injected faults; with a seed, the same sequence of requests meets the same faults. */
+export function createFaults(failRate = 0, lostRate = 0, seed?: number): Faults {
+  const random = seed === undefined ? Math.random : mulberry32(seed);
+  return {
+    failure: () => (failRate > 0 && random() < failRate ? (random() < 0.5 ? 500 : 503) : undefined),
+    lost: () => lostRate > 0 && random() < lostRate,
+  };
+}
+
+// A tiny, well-known 32-bit PRNG: enough for reproducible fault injection.
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

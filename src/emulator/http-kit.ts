@@ -1,0 +1,112 @@
+import type { IncomingMessage } from 'node:http';
+
+/** What a route answers; the server adds latency, logging and faults around it. */
+export interface Answer {
+  status: number;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface RouteRequest {
+  /** The raw query string, without `?`. */
+  query: string;
+  /** The parsed JSON body (routes that take one). */
+  body: unknown;
+  /** The path segment a pattern route matched (the flow name), decoded. */
+  param: string;
+}
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Exact path, or a prefix pattern ending in `{flowName}`. */
+  path: string;
+  body: boolean;
+  /** Role changes, which `lostRate` may answer by dropping the connection after the change. */
+  mutates: boolean;
+  handle(req: RouteRequest): Answer;
+}
+
+export function json(status: number, value: unknown): Answer {
+  return { status, body: JSON.stringify(value) };
+}
+
+export function message(status: number, text: string): Answer {
+  return json(status, { message: text });
+}
+
+export const MISSING_PARAMETERS = 'missing required parameters';
+
+/** The named members when each is a string, else undefined (the service's 400). */
+export function stringFields<K extends string>(body: unknown, keys: readonly K[]): Record<K, string> | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const out = {} as Record<K, string>;
+  for (const key of keys) {
+    const v = record[key];
+    if (typeof v !== 'string') return undefined;
+    out[key] = v;
+  }
+  return out;
+}
+
+export type BodyResult = { ok: true; value: unknown } | { ok: false; answer: Answer };
+
+/** Read a JSON body of at most `limit` bytes; too big → 413, not JSON → 400. */
+export function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  // Closing the connection spares reading the rest of a huge body just to keep it alive.
+  const tooLarge: BodyResult = {
+    ok: false,
+    answer: { ...message(413, 'request body too large'), headers: { connection: 'close' } },
+  };
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.resolve(tooLarge);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        resolve(tooLarge);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > limit) return;
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      try {
+        resolve({ ok: true, value: text === '' ? undefined : JSON.parse(text) });
+      } catch {
+        resolve({ ok: false, answer: message(400, 'malformed JSON body') });
+      }
+    });
+    req.on('error', () => resolve({ ok: false, answer: message(400, 'request body could not be read') }));
+  });
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  /** 0 when the connection was dropped on purpose without an answer (`lostRate`). */
+  status: number;
+}
+
+/** The last `capacity` answered requests, for tests; bounded so a long benchmark stays flat. */
+export class RequestLog {
+  private readonly entries: RequestRecord[] = [];
+  private next = 0;
+
+  constructor(private readonly capacity = 10_000) {}
+
+  add(record: RequestRecord): void {
+    if (this.entries.length < this.capacity) this.entries.push(record);
+    else this.entries[this.next] = record;
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  list(): RequestRecord[] {
+    if (this.entries.length < this.capacity) return [...this.entries];
+    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+  }
+}

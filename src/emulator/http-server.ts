@@ -1,0 +1,125 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { RoleflowError } from '../core/errors.js';
+import { bearerToken, type Faults } from './auth-and-faults.js';
+import { message, readJsonBody, type Answer, type RequestLog, type Route, type RouteRequest } from './http-kit.js';
+
+export interface HttpHandlerOptions {
+  routes: readonly Route[];
+  /** `"METHOD /path"` forms this tenant lacks: answered like unknown paths. */
+  disable: readonly string[];
+  tokenMatches: (candidate: string | undefined) => boolean;
+  faults: Faults;
+  latencyMs: number;
+  maxBodyBytes: number;
+  log: RequestLog;
+}
+
+/**
+ * Every HTTP request: faults first (a failing gateway answers before anything happens), then the
+ * token, then the route. Errors are `{message}` bodies; nothing a client sends can throw out of here.
+ */
+export function createHttpHandler(options: HttpHandlerOptions): RequestListener {
+  const table = routeTable(options.routes, options.disable);
+  const disabled = new Set(options.disable);
+  const { faults, tokenMatches, log, latencyMs, maxBodyBytes } = options;
+
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const reply = (answer: Answer): void => {
+      log.add({ method, path, status: answer.status });
+      if (latencyMs > 0) setTimeout(send, latencyMs, res, answer).unref();
+      else send(res, answer);
+    };
+
+    const failure = faults.failure();
+    if (failure === 500) return reply(message(500, 'internal server error'));
+    if (failure === 503) return reply({ ...message(503, 'service unavailable'), headers: { 'retry-after': '0' } });
+    if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(message(401, 'unauthorized'));
+
+    const found = lookup(table, disabled, method, path);
+    if ('status' in found) return reply(found);
+    const { route, param } = found;
+    const run = (body: unknown): void => {
+      const answer = safely(route, { query: q === -1 ? '' : url.slice(q + 1), body, param });
+      if (route.mutates && answer.status === 200 && faults.lost()) {
+        log.add({ method, path, status: 0 });
+        req.socket.destroy();
+        return;
+      }
+      reply(answer);
+    };
+    if (!route.body) return run(undefined);
+    void readJsonBody(req, maxBodyBytes).then((read) => (read.ok ? run(read.value) : reply(read.answer)));
+  };
+}
+
+/** Every `"METHOD /path"` form the emulator serves (what `disable` may name). */
+export function routeForms(routes: readonly Route[]): string[] {
+  return routes.map((r) => `${r.method} ${r.path}`);
+}
+
+type Table = Map<string, Route[]>;
+
+function routeTable(routes: readonly Route[], disable: readonly string[]): Table {
+  const known = routeForms(routes);
+  const unknown = disable.filter((d) => !known.includes(d));
+  if (unknown.length > 0) {
+    throw new RoleflowError(`emulator: cannot disable ${unknown.join(', ')}; known forms: ${known.join(', ')}`);
+  }
+  const table: Table = new Map();
+  for (const route of routes) {
+    if (disable.includes(`${route.method} ${route.path}`)) continue;
+    const key = patternPrefix(route.path) ?? route.path;
+    table.set(key, [...(table.get(key) ?? []), route]);
+  }
+  return table;
+}
+
+function lookup(table: Table, disabled: Set<string>, method: string, path: string): { route: Route; param: string } | Answer {
+  let routes = table.get(path);
+  let param = '';
+  if (!routes) {
+    const slash = path.lastIndexOf('/');
+    routes = slash > 0 ? table.get(path.slice(0, slash + 1)) : undefined;
+    try {
+      param = decodeURIComponent(path.slice(slash + 1));
+    } catch {
+      routes = undefined;
+    }
+    if (param === '') routes = undefined;
+  }
+  const notFound = message(404, `not found: ${method} ${path}`);
+  if (!routes) return notFound;
+  const route = routes.find((r) => r.method === method);
+  if (route) return { route, param };
+  // A form the tenant lacks answers like a path it lacks, even when the path serves another method.
+  if (disabled.has(`${method} ${routes[0]!.path}`)) return notFound;
+  return { ...message(405, 'method not allowed'), headers: { allow: routes.map((r) => r.method).join(', ') } };
+}
+
+// `/flow/{flowName}` is served under the prefix `/flow/`.
+function patternPrefix(path: string): string | undefined {
+  const brace = path.indexOf('{');
+  return brace === -1 ? undefined : path.slice(0, brace);
+}
+
+function safely(route: Route, req: RouteRequest): Answer {
+  try {
+    return route.handle(req);
+  } catch {
+    return message(500, 'internal server error');
+  }
+}
+
+function send(res: ServerResponse<IncomingMessage>, answer: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(answer.body),
+    ...answer.headers,
+  });
+  res.end(answer.body);
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import type { Role } from '../core/model.js';
+import { packageRoot } from '../io/package-root.js';
+import { createFaults, tokenChecker } from './auth-and-faults.js';
+import { DataFileWriter, loadRoles } from './data-file.js';
+import { flowRoutes } from './flow-routes.js';
+import { ExecutionStore, type LatencyForm } from './flow-run.js';
+import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, type FlowsConfig } from './flows-config.js';
+import { RequestLog, type RequestRecord } from './http-kit.js';
+import { createHttpHandler } from './http-server.js';
+import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
+import { RoleStore, type LastUpdateField } from './role-store.js';
+import { createWsEndpoint, type WsMessages } from './ws-server.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  token?: string;
+  dataFile?: string;
+  flows?: string | FlowsConfig;
+  latencyMs?: number;
+  failRate?: number;
+  lostRate?: number;
+  seed?: number;
+  disable?: string[];
+  unknownId?: UnknownIdStyle;
+  lastUpdateField?: LastUpdateField;
+  latencyForm?: LatencyForm;
+  wsMessages?: WsMessages;
+  maxBodyBytes?: number;
+}
+
+export interface RunningEmulator {
+  baseUrl: string;
+  wsUrl: string;
+  token: string;
+  /** Test hook: the stored Roles in creation order, in the `Role` shape of src/core/model.ts. */
+  roles(): Role[];
+  /** Test hook: the last 10,000 requests (status 0 = dropped on purpose by `lostRate`). */
+  requests(): RequestRecord[];
+  /** Stops listening, ends every connection and timer, then writes the data file if it changed. */
+  close(): Promise<void>;
+}
+
+/** Start the embedded tenant (see src/emulator/README.md for its choices where the interface is silent). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(options);
+  const flows = await readFlows(options.flows ?? `${packageRoot}emulator-flows.yaml`);
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const tokenMatches = tokenChecker(token);
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+
+  let writer: DataFileWriter | undefined;
+  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', () => writer?.markDirty());
+  if (options.dataFile !== undefined) {
+    store.restore(await loadRoles(options.dataFile));
+    writer = new DataFileWriter(options.dataFile, () => store.listJson());
+  }
+
+  const log = new RequestLog();
+  const routes = [
+    ...roleRoutes(store, options.unknownId ?? '404'),
+    ...flowRoutes(flows, new ExecutionStore(), options.latencyForm ?? 'parts'),
+  ];
+  const faults = createFaults(options.failRate, options.lostRate, options.seed);
+  const handler = createHttpHandler({
+    routes,
+    disable: options.disable ?? [],
+    tokenMatches,
+    faults,
+    latencyMs: options.latencyMs ?? 0,
+    maxBodyBytes,
+    log,
+  });
+  const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
+  const server = createServer(handler);
+  server.on('upgrade', ws.upgrade);
+  const host = options.host ?? '127.0.0.1';
+  const { port } = await listen(server, host, options.port ?? 0);
+
+  const urlHost = displayHost(host);
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${urlHost}:${port}`,
+    wsUrl: `ws://${urlHost}:${port}/ws`,
+    token,
+    roles: () => store.snapshot(),
+    requests: () => log.list(),
+    close: () =>
+      (closing ??= (async () => {
+        ws.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await writer?.flush();
+        if (writer?.error) throw writer.error;
+      })()),
+  };
+}
+
+async function readFlows(source: string | FlowsConfig): Promise<Map<string, CompiledFlow>> {
+  if (typeof source !== 'string') {
+    const checked = validateFlowsObject(source, 'flows option');
+    if (!checked.ok) throw new InvalidFilesError(checked.issues);
+    return compileFlows(checked.value);
+  }
+  let text: string;
+  try {
+    text = await readFile(source, 'utf8');
+  } catch (err) {
+    throw new RoleflowError(`emulator flows file ${source} cannot be read: ${(err as Error).message}`);
+  }
+  const loaded = loadFlowsConfig(text, source);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return compileFlows(loaded.value);
+}
+
+function checkOptions(o: EmulatorOptions): void {
+  const problems: string[] = [];
+  for (const key of ['failRate', 'lostRate'] as const) {
+    const v = o[key];
+    if (v !== undefined && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
+  }
+  if (o.latencyMs !== undefined && !(o.latencyMs >= 0)) problems.push('latencyMs must be 0 or more');
+  if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes > 0)) problems.push('maxBodyBytes must be more than 0');
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+    problems.push('port must be an integer from 0 to 65535');
+  }
+  if (o.token !== undefined && o.token === '') problems.push('token must not be empty');
+  if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join('; ')}`);
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`)),
+    );
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+// A wildcard address is where the server listens, not where a client connects.
+function displayHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
