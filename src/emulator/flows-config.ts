@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Issue, Result } from '../core/errors.js';
-import { validateAgainst } from '../core/schema.js';
+import { pointerToPath, validateAgainst } from '../core/schema.js';
 import { parseYaml, type YamlSource } from '../core/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
 
@@ -66,7 +66,7 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
   for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
     const steps = flow.steps.map((step, i): CompiledStep => {
-      const latencyMs = parseLatency(step.latency ?? 0);
+      const latencyMs = parseLatency(step.latency ?? 0) ?? 0;
       endsAtMs += latencyMs;
       const rules = Object.entries(step.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)] as const);
       const always = step.fail === true;
@@ -91,28 +91,52 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
   return compiled;
 }
 
-/** `"120ms"`, `"1.5s"` or a number of ms → whole milliseconds. The schema has checked the form. */
-export function parseLatency(value: string | number): number {
+const LATENCY = /^([0-9]+(?:\.[0-9]+)?)(ms|s)$/;
+
+/** `"120ms"`, `"1.5s"` or a number of ms → whole milliseconds; undefined for any other text. */
+export function parseLatency(value: string | number): number | undefined {
   if (typeof value === 'number') return value;
-  const ms = value.endsWith('ms') ? Number(value.slice(0, -2)) : Number(value.slice(0, -1)) * 1000;
-  return Math.round(ms);
+  const match = LATENCY.exec(value);
+  if (!match) return undefined;
+  return Math.round(Number(match[1]) * (match[2] === 's' ? 1000 : 1));
 }
 
 function validateFlows(source: YamlSource, file: string): Result<FlowsConfig> {
   const checked = validateAgainst<FlowsConfig>(flowsConfigSchema, source, file);
-  if (!checked.ok) return checked;
+  const issues = [...(checked.ok ? [] : checked.issues), ...valueIssues(source, file)];
+  if (issues.length === 0) return checked;
+  return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+}
+
+// What JSON Schema cannot say well: durations and regular expressions. The value may not have
+// passed the schema, so every level is checked for its shape before it is read.
+function valueIssues(source: YamlSource, file: string): Issue[] {
   const issues: Issue[] = [];
-  for (const [name, flow] of Object.entries(checked.value.flows)) {
-    flow.steps.forEach((step, i) => {
-      for (const [input, re] of Object.entries(step.fail_when ?? {})) {
-        const problem = regexProblem(re);
-        if (problem === undefined) continue;
-        const pos = source.locate(`/flows/${escapePointer(name)}/steps/${i}/fail_when/${escapePointer(input)}`);
-        issues.push({ file, ...pos, message: `flows.${name}.steps[${i}].fail_when.${input}: ${problem}` });
+  const flows = asRecord(asRecord(source.value)?.['flows']) ?? {};
+  for (const [name, flow] of Object.entries(flows)) {
+    const steps = asRecord(flow)?.['steps'];
+    if (!Array.isArray(steps)) continue;
+    steps.forEach((raw: unknown, i) => {
+      const step = asRecord(raw) ?? {};
+      const at = (keys: string[], problem: string): void => {
+        const pointer = ['', 'flows', name, 'steps', String(i), ...keys].map(escapePointer).join('/');
+        issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
+      };
+      const latency = step['latency'];
+      if (typeof latency === 'string' && parseLatency(latency) === undefined) {
+        at(['latency'], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      }
+      for (const [input, re] of Object.entries(asRecord(step['fail_when']) ?? {})) {
+        const problem = typeof re === 'string' ? regexProblem(re) : undefined;
+        if (problem !== undefined) at(['fail_when', input], problem);
       }
     });
   }
-  return issues.length > 0 ? { ok: false, issues } : checked;
+  return issues;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function regexProblem(source: string): string | undefined {
