@@ -90,7 +90,7 @@ function onFrame(conn: Connection, data: RawData, options: WsOptions): void {
   const checked = checkInputs(flow, rest);
   if ('problem' in checked) return reject(conn, '400', name, checked.problem);
 
-  send(conn, 'ack', '200', name, 'request received and is being processed', '{}', '');
+  send(conn, { state: 'ack', statusCode: '200', service: name, message: 'request received and is being processed' });
   const execution = startExecution(flow, checked.inputs);
   const last = execution.ran.length - 1;
   execution.ran.forEach((step, i) => {
@@ -108,20 +108,47 @@ function completed(conn: Connection, execution: Execution, index: number): void 
   const ok = stepStatus(execution, index) === 'completed';
   const step = execution.ran[index]!;
   const payload = { outputs: nodeOutputs(execution, index), ...(ok ? {} : { error: `${step.service} failed` }) };
-  const inputs = JSON.stringify({ inputsValues: execution.inputs });
-  send(conn, 'completed', ok ? '200' : '500', execution.flow.name, JSON.stringify(payload), inputs, step.nodeId);
+  send(conn, {
+    state: 'completed',
+    statusCode: ok ? '200' : '500',
+    service: execution.flow.name,
+    message: JSON.stringify(payload),
+    inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
+    nodeId: step.nodeId,
+  });
 }
 
 // Request-level problems (bad frame, unknown flow) have their own state "error"; the interface shows none.
 function reject(conn: Connection, statusCode: string, service: string, text: string): void {
-  send(conn, 'error', statusCode, service, text, '{}', '');
+  send(conn, { state: 'error', statusCode, service, message: text });
 }
 
-function send(conn: Connection, state: string, statusCode: string, service: string, text: string, inputsValues: string, nodeId: string): void {
+interface Outgoing {
+  state: string;
+  statusCode: string;
+  service: string;
+  message: string;
+  /** Default `"{}"`, as in an ack. */
+  inputsValues?: string;
+  /** Default `""`, as in an ack. */
+  nodeId?: string;
+}
+
+function send(conn: Connection, m: Outgoing): void {
   if (conn.ws.readyState !== WebSocket.OPEN) return;
-  const messageId = randomUUID();
   conn.ws.send(
-    JSON.stringify({ action: 'message', state, statusCode, service_type: 'customflow', service, connectionId: conn.id, messageId, message: text, inputsValues, nodeId }),
+    JSON.stringify({
+      action: 'message',
+      state: m.state,
+      statusCode: m.statusCode,
+      service_type: 'customflow',
+      service: m.service,
+      connectionId: conn.id,
+      messageId: randomUUID(),
+      message: m.message,
+      inputsValues: m.inputsValues ?? '{}',
+      nodeId: m.nodeId ?? '',
+    }),
   );
 }
 
