@@ -86,7 +86,8 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function closest(word: string, candidates: string[]): string | undefined {
+/** The candidate nearest to a mistyped word, when one is near enough to be a likely typo. */
+export function closest(word: string, candidates: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const c of candidates) {

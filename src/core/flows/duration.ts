@@ -1,0 +1,52 @@
+import type { Budget, Parsed } from './types.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
+const HINT = 'use a number with ms, s, m or h, like 500ms, 1.5s or 2m';
+
+/**
+ * `"1.5s"` → 1500, `"800ms"` → 800, `"2m"` → 120000, `"250"` or `250` → 250: a bare number is
+ * milliseconds, the unit the service reports latencies in.
+ */
+export function parseDuration(text: string | number): Parsed<number> {
+  if (typeof text === 'number') {
+    return Number.isFinite(text) && text >= 0
+      ? { ok: true, value: text }
+      : { ok: false, error: `invalid duration ${text}: ${HINT}` };
+  }
+  const m = DURATION.exec(text.trim());
+  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text)}: ${HINT}` };
+  return { ok: true, value: Number(m[1]) * UNIT_MS[m[2] ?? 'ms']! };
+}
+
+/** `"< 4s"`, `"<4s"`, `"<= 800ms"`: a latency must stay under (or at most at) a duration. */
+export function parseBudget(text: string): Parsed<Budget> {
+  const m = /^(<=?)\s*(.*)$/s.exec(text.trim());
+  if (!m) {
+    return {
+      ok: false,
+      error: `invalid budget ${JSON.stringify(text)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`,
+    };
+  }
+  const duration = parseDuration(m[2]!);
+  if (!duration.ok) return { ok: false, error: `invalid budget ${JSON.stringify(text)}: ${HINT}, after < or <=` };
+  return { ok: true, value: { op: m[1] as Budget['op'], ms: duration.value, text: `${m[1]} ${m[2]!.trim()}` } };
+}
+
+export function withinBudget(ms: number, budget: Budget): boolean {
+  return budget.op === '<' ? ms < budget.ms : ms <= budget.ms;
+}
+
+/** Milliseconds for people: `850ms`, `1.5s`, `2m 5s`. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return 'unknown';
+  if (ms < 1000) return `${round(ms)}ms`;
+  if (ms < 60_000) return `${round(ms / 1000)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const rest = ms - minutes * 60_000;
+  return rest === 0 ? `${minutes}m` : `${minutes}m ${formatMs(rest)}`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

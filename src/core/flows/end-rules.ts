@@ -1,0 +1,126 @@
+import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
+import type { FlowTest } from './types.js';
+
+/**
+ * When an execution is over (PRODUCT.md, "Interface ambiguities"), as pure decisions: the runner
+ * polls or reads messages, keeps the clock and calls these after every observation. A `running`
+ * answer says how long the runner may wait before the next look (`waitMs`), so it never sleeps
+ * past the moment the quiet period would end.
+ */
+
+export interface HttpsEndRule {
+  /** Over at this many logged steps (`until.steps`, else `expect.steps.count`). */
+  steps?: number;
+  /** Otherwise over when the non-empty log has not changed for this long. */
+  quietMs: number;
+}
+
+export interface WsEndRule {
+  node?: string;
+  messages?: number;
+  quietMs: number;
+}
+
+/** What the HTTPS runner carries from one poll to the next. */
+export interface PollHistory {
+  /** The log as last seen, to notice a change. */
+  signature: string;
+  /** When the log last changed (the runner's clock, ms). */
+  changedAtMs: number;
+}
+
+export type HttpsProgress =
+  | { state: 'running'; history: PollHistory; quietEndsInMs?: number }
+  | { state: 'done'; history: PollHistory }
+  | { state: 'failed'; history: PollHistory; step: ExecutionLogEntry; reason: string };
+
+export type WsProgress =
+  | { state: 'running'; quietEndsInMs?: number }
+  | { state: 'done'; outputs: unknown }
+  | { state: 'failed'; message: WsServerMessage; reason: string };
+
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1_000;
+
+export function httpsEndRule(test: FlowTest): HttpsEndRule {
+  const steps = test.until.steps ?? test.expect.steps?.count?.value;
+  return { ...(steps !== undefined && { steps }), quietMs: test.until.quietMs };
+}
+
+export function wsEndRule(test: FlowTest): WsEndRule {
+  const { node, messages, quietMs } = test.until;
+  return { ...(node !== undefined && { node }), ...(messages !== undefined && { messages }), quietMs };
+}
+
+/**
+ * After a poll of the execution log (`history` undefined on the first poll). A step whose status
+ * is not `completed` fails the execution at once; then the step count, when the rule has one, else
+ * the quiet period. The runner keeps `history` from each answer for the next call.
+ */
+export function httpsProgress(
+  entries: readonly ExecutionLogEntry[],
+  history: PollHistory | undefined,
+  rule: HttpsEndRule,
+  nowMs: number,
+): HttpsProgress {
+  const signature = JSON.stringify(entries);
+  const next: PollHistory =
+    history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== 'completed');
+  if (failedStep) {
+    const reason = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    return { state: 'failed', history: next, step: failedStep, reason };
+  }
+  if (rule.steps !== undefined) {
+    return entries.length >= rule.steps ? { state: 'done', history: next } : { state: 'running', history: next };
+  }
+  if (entries.length === 0) return { state: 'running', history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs
+    ? { state: 'done', history: next }
+    : { state: 'running', history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+
+/** Backoff between polls: 50ms, doubling, at most 1s. `attempt` counts polls made so far, from 0. */
+export function nextPollDelay(attempt: number): number {
+  return Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** Math.max(0, Math.min(attempt, 10)));
+}
+
+/**
+ * How long to wait before the next poll, or `undefined` when the deadline has passed (the
+ * execution is an error, with no last sleep). Never longer than the backoff, the rest of the quiet
+ * period, or the time left: the final poll lands on the deadline.
+ */
+export function httpsWaitMs(progress: HttpsProgress, attempt: number, msLeft: number): number | undefined {
+  if (msLeft <= 0) return undefined;
+  const quiet = progress.state === 'running' ? (progress.quietEndsInMs ?? Infinity) : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(attempt), quiet, msLeft));
+}
+
+/**
+ * After each message (or a wait that brought none). `msSinceLast`: time since the last message
+ * arrived. A non-200 `statusCode` fails at once; then the completed message of `node`, the
+ * `messages`-th completed message, or — with neither set — `quietMs` of silence after the first
+ * completed message. `running.quietEndsInMs` is how long to wait for the next message.
+ */
+export function wsProgress(messages: readonly WsServerMessage[], rule: WsEndRule, msSinceLast: number): WsProgress {
+  const refused = messages.find((m) => m.statusCode !== 200);
+  if (refused) {
+    const text = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason = `message from ${refused.service ?? 'the service'} has statusCode ${String(refused.statusCode)}: ${text}`;
+    return { state: 'failed', message: refused, reason };
+  }
+  const completed = messages.filter((m) => m.state === 'completed');
+  const done = (): WsProgress => ({ state: 'done', outputs: wsOutputs(messages) });
+  if (rule.node !== undefined) return completed.some((m) => m.nodeId === rule.node) ? done() : { state: 'running' };
+  if (rule.messages !== undefined) return completed.length >= rule.messages ? done() : { state: 'running' };
+  if (completed.length === 0) return { state: 'running' };
+  return msSinceLast >= rule.quietMs ? done() : { state: 'running', quietEndsInMs: rule.quietMs - msSinceLast };
+}
+
+/** The outputs of a WebSocket execution: the last completed message's `payload.outputs`. */
+export function wsOutputs(messages: readonly WsServerMessage[]): unknown {
+  const last = messages.filter((m) => m.state === 'completed').at(-1);
+  const payload = last?.payload;
+  return typeof payload === 'object' && payload !== null ? (payload as { outputs?: unknown }).outputs : undefined;
+}

@@ -1,0 +1,120 @@
+import { Ajv } from 'ajv';
+import { closest, describeSchemaError } from '../schema.js';
+import { globToRegExp } from '../glob.js';
+import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
+import { compileMatches } from './operators.js';
+import { parsePath } from './path.js';
+import {
+  OPERATORS,
+  type BudgetKind,
+  type Expectations,
+  type LatencyBudget,
+  type LatencyExpectation,
+  type Operator,
+  type OutputAssertion,
+  type StepsExpectation,
+} from './types.js';
+
+// Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
+// so loading the same file twice (watch mode, tests) cannot collide.
+const userAjv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+const BUDGET_KINDS: readonly BudgetKind[] = ['max', 'p50', 'p95', 'p99'];
+
+/** `expect` of one test (at `pointer`), checked beyond the schema. */
+export function loadExpect(value: unknown, pointer: string, ctx: LoadContext): Expectations {
+  const e = rec(value);
+  const outputs = arr(e['outputs'])
+    .map((a, i) => loadAssertion(a, ptr(pointer, 'outputs', i), ctx))
+    .filter((a): a is OutputAssertion => a !== undefined);
+  return {
+    outputs,
+    ...(e['steps'] !== undefined && { steps: loadSteps(e['steps'], ptr(pointer, 'steps'), ctx) }),
+    ...(e['latency'] !== undefined && { latency: loadLatency(e['latency'], ptr(pointer, 'latency'), ctx) }),
+  };
+}
+
+function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): OutputAssertion | undefined {
+  const a = rec(value);
+  const operators = Object.keys(a).filter((k) => k !== 'path' && k !== 'not');
+  const known = operators.filter((k): k is Operator => (OPERATORS as readonly string[]).includes(k));
+  for (const k of operators.filter((k) => !known.includes(k as Operator))) {
+    const guess = closest(k, [...OPERATORS]);
+    const hint = guess ? `did you mean "${guess}"?` : `one of: ${OPERATORS.join(', ')}`;
+    ctx.report(pointer, `unknown assertion "${k}" (${hint})`, k);
+  }
+  if (known.length === 0 && operators.length === 0) {
+    ctx.report(pointer, `assertion has no operator: add one of ${OPERATORS.join(', ')}`);
+  }
+  if (known.length > 1) {
+    ctx.report(pointer, `one operator per assertion, got ${known.join(' and ')}: write one assertion for each`, known[1]);
+  }
+  const segments = typeof a['path'] === 'string' ? parsePath(a['path']) : undefined;
+  if (segments && !segments.ok) ctx.report(ptr(pointer, 'path'), segments.error);
+  const operator = known[0];
+  if (!segments?.ok || operator === undefined) return undefined;
+
+  const assertion: OutputAssertion = {
+    ...ctx.at(pointer),
+    path: a['path'] as string,
+    segments: segments.value,
+    operator,
+    expected: a[operator],
+    not: a['not'] === true,
+  };
+  if (operator === 'matches' && typeof a[operator] === 'string') {
+    try {
+      assertion.regex = compileMatches(a[operator]);
+    } catch (err) {
+      ctx.report(ptr(pointer, operator), `invalid regular expression ${JSON.stringify(a[operator])}: ${reason(err)}`);
+    }
+  }
+  if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
+    try {
+      const validate = userAjv.compile(a[operator]);
+      assertion.check = (v) => (validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError));
+    } catch (err) {
+      ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
+    }
+  }
+  return assertion;
+}
+
+function loadSteps(value: unknown, pointer: string, ctx: LoadContext): StepsExpectation {
+  const s = rec(value);
+  const steps: StepsExpectation = {};
+  const count = int(s['count']);
+  if (count !== undefined) steps.count = { value: count, ...ctx.at(ptr(pointer, 'count')) };
+  if (Array.isArray(s['sequence'])) {
+    steps.sequence = { value: s['sequence'].map(String), ...ctx.at(ptr(pointer, 'sequence')) };
+  }
+  if (s['each'] !== undefined) {
+    const each = Object.fromEntries(Object.entries(rec(s['each'])).map(([k, v]) => [k, String(v)]));
+    steps.each = { value: each, ...ctx.at(ptr(pointer, 'each')) };
+  }
+  return steps;
+}
+
+function loadLatency(value: unknown, pointer: string, ctx: LoadContext): LatencyExpectation {
+  const l = rec(value);
+  const total = l['total'] === undefined ? [] : loadBudgets(l['total'], ptr(pointer, 'total'), ctx);
+  const steps = Object.entries(rec(l['steps'])).flatMap(([pattern, v]) =>
+    loadBudgets(v, ptr(pointer, 'steps', pattern), ctx).map((b) => ({ ...b, pattern, regex: globToRegExp(pattern) })),
+  );
+  return { total, steps };
+}
+
+/** `"< 4s"` (a `max` budget) or `{p95: "< 4s", ...}`. */
+function loadBudgets(value: unknown, pointer: string, ctx: LoadContext): LatencyBudget[] {
+  const entries: [BudgetKind, unknown, string][] =
+    typeof value === 'string'
+      ? [['max', value, pointer]]
+      : BUDGET_KINDS.filter((k) => rec(value)[k] !== undefined).map((k) => [k, rec(value)[k], ptr(pointer, k)]);
+  return entries.flatMap(([kind, text, at]) => {
+    const budget = ctx.budget(text, at);
+    return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
+  });
+}
+
+function reason(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+}

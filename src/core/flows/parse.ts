@@ -1,0 +1,151 @@
+import type { Issue, Result } from '../errors.js';
+import { validateAgainst } from '../schema.js';
+import { parseYaml } from '../yaml-source.js';
+import { parseEnvRefs } from './env.js';
+import { arr, int, LoadContext, ptr, rec } from './load-context.js';
+import { loadExpect } from './parse-expect.js';
+import type { FlowTest, FlowTestFile, Transport, UntilRule } from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_QUIET_MS = 3_000;
+
+/** Members of the WebSocket frame itself: an input with one of these names would overwrite it. */
+const WS_FRAME_KEYS = ['action', 'service'];
+
+/** A setting written in the test or inherited from `defaults`, with where it was written. */
+interface Setting {
+  value: unknown;
+  pointer: string;
+}
+
+/** The id a test has in reports and for `--shard`. Pass `file` relative to the run's root, with `/`. */
+export function flowTestId(file: string, name: string): string {
+  return `${file} > ${name}`;
+}
+
+/**
+ * Load one flow test file: YAML, the schema (passed in by the caller, who reads
+ * `schemas/flow-test.schema.json`), then what a schema cannot say — durations, budgets, regexes,
+ * embedded schemas, `${env:}` syntax, `min_pass` ≤ `repeat`, one operator per assertion, unique
+ * test names. Every problem is an issue at the line and column of the offending value.
+ */
+export function parseFlowTestFile(text: string, file: string, schema: object): Result<FlowTestFile> {
+  const yaml = parseYaml(text, { file });
+  if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
+  const ctx = new LoadContext(file, yaml.value);
+  const checked = validateAgainst<unknown>(schema, yaml.value, file);
+  const model = loadFile(yaml.value.value, file, ctx);
+  const issues = mergeIssues(checked.ok ? [] : checked.issues, ctx.issues);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: model };
+}
+
+function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile {
+  const root = rec(value);
+  const flow = typeof root['flow'] === 'string' ? root['flow'] : '';
+  const transports = loadTransports(root['transport']);
+  const defaults = rec(root['defaults']);
+  const inherited = (key: string): Setting | undefined =>
+    defaults[key] === undefined ? undefined : { value: defaults[key], pointer: ptr('/defaults', key) };
+  const base = {
+    repeat: inherited('repeat'),
+    minPass: inherited('min_pass'),
+    timeoutMs: ctx.duration(defaults['timeout'], '/defaults/timeout', { positive: true }),
+    until: loadUntil(defaults['until'], '/defaults/until', ctx),
+  };
+  const tests = arr(root['tests']).map((t, i): FlowTest => {
+    const pointer = ptr('/tests', i);
+    const test = rec(t);
+    const own = (key: string): Setting | undefined =>
+      test[key] === undefined ? undefined : { value: test[key], pointer: ptr(pointer, key) };
+    const name = typeof test['name'] === 'string' ? test['name'] : '';
+    const testTransports = loadTransports(test['transport']) ?? transports;
+    const repeat = int((own('repeat') ?? base.repeat)?.value) ?? 1;
+    const minPassSetting = own('min_pass') ?? base.minPass;
+    const minPass = int(minPassSetting?.value) ?? repeat;
+    if (minPassSetting && minPass > repeat) {
+      ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
+    }
+    const skip = test['skip'] === true ? 'skipped' : typeof test['skip'] === 'string' ? test['skip'] || 'skipped' : undefined;
+    return {
+      ...ctx.at(pointer),
+      id: flowTestId(file, name),
+      file,
+      flow,
+      name,
+      inputs: loadInputs(test['inputs'], ptr(pointer, 'inputs'), testTransports, ctx),
+      repeat,
+      minPass,
+      timeoutMs: ctx.duration(test['timeout'], ptr(pointer, 'timeout'), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test['until'], ptr(pointer, 'until'), ctx) },
+      ...(testTransports && { transports: testTransports }),
+      ...(skip !== undefined && { skip }),
+      expect: loadExpect(test['expect'], ptr(pointer, 'expect'), ctx),
+    };
+  });
+  reportDuplicateNames(tests, ctx);
+  return { file, flow, secrets: arr(root['secrets']).map(String), tests };
+}
+
+function loadInputs(value: unknown, pointer: string, transports: Transport[] | undefined, ctx: LoadContext) {
+  const inputs: Record<string, string> = {};
+  for (const [key, v] of Object.entries(rec(value))) {
+    if (typeof v !== 'string') continue;
+    const refs = parseEnvRefs(v);
+    if (!refs.ok) ctx.report(ptr(pointer, key), refs.error);
+    if (WS_FRAME_KEYS.includes(key) && (transports === undefined || transports.includes('ws'))) {
+      ctx.report(pointer, `input "${key}" cannot be sent over WebSocket: the frame's own "${key}" member has that name`, key);
+    }
+    inputs[key] = v;
+  }
+  return inputs;
+}
+
+/** Only the keys written: a test's `until` replaces the file's defaults key by key. */
+function loadUntil(value: unknown, pointer: string, ctx: LoadContext): Partial<UntilRule> {
+  const u = rec(value);
+  const steps = int(u['steps']);
+  const messages = int(u['messages']);
+  const quietMs = ctx.duration(u['quiet'], ptr(pointer, 'quiet'));
+  return {
+    ...(steps !== undefined && { steps }),
+    ...(typeof u['node'] === 'string' && { node: u['node'] }),
+    ...(messages !== undefined && { messages }),
+    ...(quietMs !== undefined && { quietMs }),
+  };
+}
+
+function loadTransports(value: unknown): Transport[] | undefined {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+  return list?.filter((t): t is Transport => t === 'https' || t === 'ws');
+}
+
+function reportDuplicateNames(tests: FlowTest[], ctx: LoadContext): void {
+  const seen = new Map<string, FlowTest>();
+  tests.forEach((t, i) => {
+    const first = seen.get(t.name);
+    if (first && t.name !== '') {
+      ctx.report(ptr('/tests', i, 'name'), `duplicate test name "${t.name}" (also on line ${first.line})`);
+    } else seen.set(t.name, t);
+  });
+}
+
+// The schema's generic "unknown key" / "must match pattern" at a spot where the loader said
+// something more precise (unknown assertion, bad budget) would only repeat it less clearly.
+function mergeIssues(schemaIssues: Issue[], loadIssues: Issue[]): Issue[] {
+  const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
+  const kept = schemaIssues.filter(
+    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)),
+  );
+  return [...kept, ...loadIssues].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+// `{ path: results[0].summary }` (as a user would write it) is not YAML: inside { } a plain value
+// cannot hold [ ]. After a syntax error the parser reports a cascade down to the end of the file;
+// the first error, with the fix, is what helps.
+function explainYamlIssues(issues: Issue[]): Issue[] {
+  return issues.slice(0, 1).map((i) =>
+    /flow-seq-start|flow-map-start/.test(i.message)
+      ? { ...i, message: `${i.message} (inside { }, quote a value holding [ ] or { }: path: "results[0].summary", or write results.0.summary)` }
+      : i,
+  );
+}

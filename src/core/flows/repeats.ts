@@ -1,0 +1,50 @@
+import { latencyResults } from './latency-check.js';
+import type { AssertionResult, ExecutionResult, FlowTest } from './types.js';
+
+/**
+ * The p50/p95/p99 latency budgets of one test × transport, over all its repeats (nearest-rank
+ * percentiles of the pooled samples). The runner calls this once the repeats are done.
+ */
+export function evaluateLatencyAcrossRepeats(test: FlowTest, executions: readonly ExecutionResult[]): AssertionResult[] {
+  return latencyResults(test, executions, ['p50', 'p95', 'p99']);
+}
+
+export interface RepeatSummary {
+  /** skip: every assertion was skipped (nothing this transport could check) and nothing failed. */
+  status: 'pass' | 'fail' | 'skip';
+  repeats: number;
+  passed: number;
+  minPass: number;
+  message: string;
+}
+
+/**
+ * One test × transport from its repeats: a repeat passes when none of its results failed; the
+ * test passes when at least `minPass` repeats passed and no across-repeats result failed.
+ */
+export function summariseRepeats(
+  results: readonly (readonly AssertionResult[])[],
+  minPass: number,
+  acrossRepeats: readonly AssertionResult[] = [],
+): RepeatSummary {
+  const repeats = results.length;
+  const passed = results.filter((r) => r.every((a) => a.status !== 'fail')).length;
+  const all = [...results.flat(), ...acrossRepeats];
+  const base = { repeats, passed, minPass };
+  const failedAcross = acrossRepeats.filter((a) => a.status === 'fail');
+  if (passed < minPass) {
+    const failedRepeats = repeats - passed;
+    return {
+      ...base,
+      status: 'fail',
+      message: `${passed} of ${repeats} repeat${repeats === 1 ? '' : 's'} passed, ${minPass} needed (${failedRepeats} failed)`,
+    };
+  }
+  if (failedAcross.length > 0) {
+    return { ...base, status: 'fail', message: failedAcross.map((a) => a.message).join('; ') };
+  }
+  if (all.length > 0 && all.every((a) => a.status === 'skip')) {
+    return { ...base, status: 'skip', message: `every assertion was skipped: ${all[0]!.message}` };
+  }
+  return { ...base, status: 'pass', message: `${passed} of ${repeats} repeat${repeats === 1 ? '' : 's'} passed` };
+}

@@ -1,0 +1,33 @@
+import type { Parsed } from './types.js';
+
+export interface Shard {
+  /** 1-based, as written in `--shard 2/4`. */
+  index: number;
+  total: number;
+}
+
+/** `"2/4"` → `{index: 2, total: 4}`. */
+export function parseShard(text: string): Parsed<Shard> {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+
+/**
+ * The tests of shard `index` (1-based) of `total`, in their given order. The distinct ids are
+ * sorted and dealt round-robin, so every id lands in exactly one shard, shards differ in size by
+ * at most one test, and the slice depends only on the set of ids — not on the order files were
+ * found in, which may differ between machines. (Adding a test moves the ones sorted after it;
+ * every shard of one run sees the same list, so the slices still cover it exactly once.)
+ */
+export function selectShard(testIds: readonly string[], index: number, total: number): string[] {
+  const sorted = [...new Set(testIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}

@@ -1,0 +1,155 @@
+import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
+
+/** A value parsed from one string the user wrote, or one line saying what is wrong with it. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export type Transport = 'https' | 'ws';
+
+/** Where something was written in its YAML file (1-based), so reports can point at it. */
+export interface Located {
+  line: number;
+  col: number;
+}
+
+/** `"< 4s"` → `{op: '<', ms: 4000}`. */
+export interface Budget {
+  op: '<' | '<=';
+  ms: number;
+  /** The text as written, for labels. */
+  text: string;
+}
+
+/** A flow test file after loading: defaults resolved into every test, strings parsed. */
+export interface FlowTestFile {
+  file: string;
+  /** The flowName (HTTPS) / service (WebSocket). */
+  flow: string;
+  /** Environment variables whose values are redacted from every report. */
+  secrets: string[];
+  tests: FlowTest[];
+}
+
+export interface FlowTest extends Located {
+  /** `<file> > <name>`: unique within a run; what `--shard` slices. */
+  id: string;
+  file: string;
+  flow: string;
+  name: string;
+  /** As written: values may hold `${env:NAME}`; resolve them with `expandInputs`. */
+  inputs: Record<string, string>;
+  repeat: number;
+  /** Repeats that must pass; defaults to `repeat` (all of them). */
+  minPass: number;
+  timeoutMs: number;
+  until: UntilRule;
+  /** The test's or the file's `transport`; undefined: the runner's default (both where possible). */
+  transports?: Transport[];
+  /** Set when the test is skipped: the reason given, or "skipped". */
+  skip?: string;
+  expect: Expectations;
+}
+
+export interface UntilRule {
+  steps?: number;
+  node?: string;
+  messages?: number;
+  quietMs: number;
+}
+
+export interface Expectations {
+  outputs: OutputAssertion[];
+  steps?: StepsExpectation;
+  latency?: LatencyExpectation;
+}
+
+export const OPERATORS = [
+  'equals',
+  'contains',
+  'icontains',
+  'matches',
+  'exists',
+  'length',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'schema',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export interface Comparison {
+  equals?: number;
+  gt?: number;
+  gte?: number;
+  lt?: number;
+  lte?: number;
+}
+
+export interface OutputAssertion extends Located {
+  path: string;
+  segments: PathSegment[];
+  operator: Operator;
+  /** The operand as written (a regex source for `matches`, a schema object for `schema`). */
+  expected: unknown;
+  not: boolean;
+  /** Compiled at load time for `matches`. */
+  regex?: RegExp;
+  /** Compiled at load time for `schema`: the list of problems, empty when the value conforms. */
+  check?: (value: unknown) => string[];
+}
+
+export type PathSegment = string | number;
+
+export interface StepsExpectation {
+  count?: { value: number } & Located;
+  sequence?: { value: string[] } & Located;
+  /** Keys are log-entry fields as the service names them (`status`, `service_type`…). */
+  each?: { value: Record<string, string> } & Located;
+}
+
+/** `max` is checked on every repeat; p50/p95/p99 across the repeats of a test × transport. */
+export type BudgetKind = 'max' | 'p50' | 'p95' | 'p99';
+
+export interface LatencyBudget extends Located {
+  kind: BudgetKind;
+  budget: Budget;
+}
+
+export interface StepLatencyBudget extends LatencyBudget {
+  /** A service name or a glob (`llm*`). */
+  pattern: string;
+  regex: RegExp;
+}
+
+export interface LatencyExpectation {
+  total: LatencyBudget[];
+  steps: StepLatencyBudget[];
+}
+
+/** What a runner hands back for one execution of one test over one transport. */
+export interface ExecutionResult {
+  transport: Transport;
+  /** ok: ended by the end rule; failed: the flow reported a failure; error: timeout, network, HTTP error. */
+  status: 'ok' | 'failed' | 'error';
+  error?: string;
+  /** The decoded outputs (`{results: [...]}`); over HTTPS only when the runner has them. */
+  outputs?: unknown;
+  /** HTTPS only: the execution log as last polled. */
+  steps?: ExecutionLogEntry[];
+  /** WebSocket only: every message received, ack included. */
+  messages?: WsServerMessage[];
+  /** Client wall-clock, start to finish. */
+  wallMs: number;
+}
+
+export interface AssertionResult extends Located {
+  /** `execution` appears only when the execution itself failed or errored. */
+  kind: 'execution' | 'output' | 'steps' | 'latency';
+  label: string;
+  status: 'pass' | 'fail' | 'skip';
+  /** Rendered for display (JSON for values, `< 4s` for budgets). */
+  expected?: string;
+  actual?: string;
+  /** One line: on a failure it shows expected and actual; on a skip, the reason. */
+  message: string;
+}
