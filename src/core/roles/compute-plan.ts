@@ -1,0 +1,151 @@
+import type { Role } from '../model.js';
+import { contentDiff } from './content-diff.js';
+import { quote, showName } from './display.js';
+import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+import { globMatcher, matchRoles } from './matching.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type ChangedField,
+  type Plan,
+  type PlanChange,
+  type PlanGuard,
+  type PlanOptions,
+  type PlanRoleState,
+} from './plan-types.js';
+import type { RoleFile } from './role-file.js';
+import { checkRoleSet } from './role-set.js';
+
+/**
+ * The plan: what `apply` must do so the tenant matches the role files. Pure and synchronous,
+ * linear in files + Roles (diffs are computed for updates only).
+ *
+ * Order: deletes that free a name a create or a rename needs, then updates, creates, other
+ * deletes; alphabetical within each group.
+ */
+export function computePlan(desired: readonly RoleFile[], remote: readonly Role[], options: PlanOptions): Plan {
+  const protectedBy = globMatcher(options.protect);
+  const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
+
+  const updates: PlanChange[] = [];
+  let unchanged = 0;
+  for (const { file, role } of matching.pairs) {
+    const change = updateOf(file, role);
+    if (change) updates.push(change);
+    else unchanged++;
+  }
+  const creates = matching.creates.map(
+    (file): PlanChange => ({
+      action: 'create',
+      name: file.name,
+      file: file.file,
+      after: stateOf(file),
+      remote_hash: nameStateHash(file.name, matching.byName.get(file.name) ?? []),
+    }),
+  );
+  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
+  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
+
+  const guards: PlanGuard[] = [];
+  for (const change of [...updates, ...deletes]) {
+    const glob = protectedBy(change.before!.name);
+    if (glob === undefined) continue;
+    const verb = change.action === 'delete' ? 'delete' : 'update';
+    guards.push({
+      kind: 'protected',
+      name: change.before!.name,
+      message: `Role ${quote(change.before!.name)} is protected (protect: ${quote(glob)}): refusing to ${verb} it`,
+    });
+  }
+  if (options.maxDeletes !== undefined && deletes.length > options.maxDeletes) {
+    guards.push({
+      kind: 'max_deletes',
+      message: `${deletes.length} deletes planned, more than max_deletes (${options.maxDeletes}): refusing the plan`,
+    });
+  }
+
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
+    ...(options.createdAt === undefined ? {} : { created_at: options.createdAt }),
+    options: {
+      prune: options.prune,
+      protect: [...options.protect],
+      ignore: [...options.ignore],
+      ...(options.maxDeletes === undefined ? {} : { max_deletes: options.maxDeletes }),
+    },
+    summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
+    changes: ordered(updates, creates, deletes),
+    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
+    notes: renameNotes(creates, matching.orphans, options.prune),
+    guards,
+    issues: [...checkRoleSet(desired), ...matching.issues],
+  };
+}
+
+function updateOf(file: RoleFile, role: Role): PlanChange | undefined {
+  const fields: ChangedField[] = [];
+  if (file.name !== role.name) fields.push('name');
+  if (file.description !== role.description) fields.push('description');
+  if (file.content !== role.content) fields.push('content');
+  if (fields.length === 0) return undefined;
+  return {
+    action: 'update',
+    name: file.name,
+    id: role.id,
+    file: file.file,
+    before: stateOf(role),
+    after: stateOf(file),
+    fields,
+    ...(fields.includes('content')
+      ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) }
+      : {}),
+    remote_hash: roleStateHash(role),
+  };
+}
+
+function deleteOf(role: Role): PlanChange {
+  return { action: 'delete', name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
+}
+
+function stateOf(fields: PlanRoleState): PlanRoleState {
+  return { name: fields.name, description: fields.description, content: fields.content };
+}
+
+function ordered(updates: PlanChange[], creates: PlanChange[], deletes: PlanChange[]): PlanChange[] {
+  const needed = new Set<string>(creates.map((c) => c.name));
+  for (const u of updates) if (u.before!.name !== u.name) needed.add(u.name);
+  const freeing = deletes.filter((d) => needed.has(d.name));
+  const rest = deletes.filter((d) => !needed.has(d.name));
+  return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
+}
+
+/** A delete (or unmanaged Role) and a create with the same description and content look like a rename. */
+function renameNotes(creates: PlanChange[], orphans: Role[], prune: boolean): string[] {
+  const createsByFields = new Map<string, PlanChange>();
+  for (const c of creates) createsByFields.set(fieldsKey(c.after!), c);
+  const notes: string[] = [];
+  for (const role of [...orphans].sort(byNameThenId)) {
+    const key = fieldsKey(role);
+    const create = createsByFields.get(key);
+    if (!create) continue;
+    createsByFields.delete(key);
+    const instead = prune ? 'instead of deleting it and creating a new one' : 'instead of creating a second copy';
+    notes.push(
+      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file!)}) have the same description and content: ` +
+        `if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file!)} to rename the Role ${instead}`,
+    );
+  }
+  return notes;
+}
+
+function fieldsKey(fields: { description: string; content: string }): string {
+  return JSON.stringify([fields.description, fields.content]);
+}
+
+function byNameThenId(a: { name: string; id?: string }, b: { name: string; id?: string }): number {
+  return compare(a.name, b.name) || compare(a.id ?? '', b.id ?? '');
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

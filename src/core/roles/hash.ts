@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { Role } from '../model.js';
+
+/**
+ * Fingerprints of remote state, recorded in a saved plan so `apply PLANFILE` can tell whether the
+ * tenant moved since the plan was reviewed. Deterministic across runs and machines.
+ */
+
+/** A Role's id and fields. */
+export function roleStateHash(role: Role): string {
+  return sha256(JSON.stringify(['role', role.id, role.name, role.description, role.content]));
+}
+
+/** The Roles holding a name (empty when absent), in any order. */
+export function nameStateHash(name: string, holders: readonly Role[]): string {
+  if (holders.length === 0) return sha256(`absent:${name}`);
+  const states = holders.map(roleStateHash).sort();
+  return sha256(JSON.stringify(['name', name, states]));
+}
+
+function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/**
+ * A base URL as a plan may record it: a plan is a file people attach to pull requests, so no
+ * user-info, query or fragment survives. Text that is not a URL is kept as it is.
+ */
+export function planBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}

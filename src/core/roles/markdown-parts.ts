@@ -1,0 +1,87 @@
+import { formatIssue } from '../errors.js';
+import { printableLine } from './display.js';
+import type { Plan, PlanChange } from './plan-types.js';
+import { diffLines, planSummaryLine } from './render-text.js';
+
+/** Lists inside a comment (deleted names, unmanaged Roles, notes, guards) stop here. */
+const MAX_LISTED = 20;
+
+/**
+ * Text from files and the tenant inside markdown: control characters made visible, then every
+ * character markdown or HTML could read as syntax written as an entity, so a Role name cannot
+ * break a table, open a link, or inject HTML.
+ */
+export function mdText(text: string): string {
+  return printableLine(text).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+}
+
+export function mdCode(text: string): string {
+  return `<code>${mdText(text)}</code>`;
+}
+
+export function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function headMarkdown(plan: Plan, marker: string | undefined): string {
+  const lines: string[] = [];
+  if (marker !== undefined) lines.push(`<!-- ${marker.replace(/-->/g, '')} -->`);
+  lines.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, '', `**${planSummaryLine(plan)}**`, '');
+  const deletes = plan.changes.filter((c) => c.action === 'delete');
+  if (deletes.length > 0) {
+    const names = listed(deletes.map((d) => mdCode(d.name))).join(', ');
+    lines.push('> [!WARNING]', `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? '' : 's'}** from the tenant: ${names}`, '');
+  }
+  if (plan.guards.length > 0) {
+    lines.push('> [!CAUTION]', '> Refused by guards: `roleflow apply` will not run this plan.');
+    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines.push(`> - ${g}`);
+    lines.push('');
+  }
+  if (plan.issues.length > 0) {
+    lines.push('> [!CAUTION]', '> Problems in the role files:');
+    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines.push(`> - ${i}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function tailMarkdown(plan: Plan): string {
+  const lines: string[] = [];
+  if (plan.unmanaged.length > 0) {
+    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(', ');
+    lines.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, '');
+  }
+  if (plan.notes.length > 0) {
+    lines.push('**Notes**', '', ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), '');
+  }
+  return lines.join('\n');
+}
+
+export const TABLE_HEAD = '| | Role | File | Changes |\n|---|---|---|---|\n';
+
+export function tableRow(change: PlanChange): string {
+  const role =
+    change.action === 'update' && change.before && change.before.name !== change.name
+      ? `${mdCode(change.before.name)} → ${mdCode(change.name)}`
+      : mdCode(change.name);
+  const where = change.file !== undefined ? mdCode(change.file) : change.id !== undefined ? `id ${mdCode(change.id)}` : '';
+  const what = change.action === 'update' ? (change.fields ?? []).join(', ') : change.action === 'create' ? 'new Role' : '**deleted**';
+  const symbol = change.action === 'create' ? '➕' : change.action === 'update' ? '✏️' : '🗑️';
+  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |\n`;
+}
+
+/** One update's diff, folded; cut to `maxLines` lines of at most `maxLineChars` characters. */
+export function diffDetails(change: PlanChange, maxLines: number, maxLineChars: number): string {
+  const all = diffLines(change.diff ?? '');
+  const kept = all.slice(0, maxLines).map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l));
+  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
+  const body = kept.join('\n');
+  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longestTicks + 1));
+  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>\n\n${fence}diff\n${body}\n${fence}\n\n</details>\n`;
+}
+
+function listed(items: string[]): string[] {
+  if (items.length <= MAX_LISTED) return items;
+  return [...items.slice(0, MAX_LISTED), `… ${thousands(items.length - MAX_LISTED)} more`];
+}

@@ -1,0 +1,82 @@
+import type { Issue } from '../errors.js';
+import { globToRegExp } from '../glob.js';
+import type { Role } from '../model.js';
+import { quote, showName } from './display.js';
+import type { RoleFile } from './role-file.js';
+
+/** Which glob of a list a name matches first, or undefined; the globs are compiled once. */
+export function globMatcher(globs: readonly string[]): (name: string) => string | undefined {
+  const compiled = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  return (name) => compiled.find((c) => c.re.test(name))?.glob;
+}
+
+export interface Matching {
+  /** A file and the remote Role it manages. */
+  pairs: { file: RoleFile; role: Role }[];
+  /** Files that no remote Role matches. */
+  creates: RoleFile[];
+  /** Remote Roles (not ignored) that no file manages. */
+  orphans: Role[];
+  /** Remote Roles by name (not ignored), for creates' name state. */
+  byName: Map<string, Role[]>;
+  issues: Issue[];
+}
+
+/**
+ * PRODUCT.md "Matching": a file with `id` takes the Role with that id; any other file takes the
+ * one Role with its exact name that no `id` claimed. Files and Roles whose names match `ignore`
+ * take no part. Linear in files + Roles.
+ */
+export function matchRoles(
+  files: readonly RoleFile[],
+  remote: readonly Role[],
+  ignored: (name: string) => string | undefined,
+  tenantName: string,
+): Matching {
+  const byId = new Map<string, Role>();
+  const byName = new Map<string, Role[]>();
+  for (const role of remote) {
+    byId.set(role.id, role);
+    if (ignored(role.name) !== undefined) continue;
+    const holders = byName.get(role.name);
+    if (holders) holders.push(role);
+    else byName.set(role.name, [role]);
+  }
+
+  const claimed = new Set<string>();
+  const result: Matching = { pairs: [], creates: [], orphans: [], byName, issues: [] };
+  const issue = (file: RoleFile, key: 'id' | 'name', message: string): void => {
+    result.issues.push({ file: file.file, ...(key === 'id' ? (file.at.id ?? file.at.name) : file.at.name), message });
+  };
+  const managed = files.filter((f) => ignored(f.name) === undefined);
+
+  for (const file of managed) {
+    if (file.id === undefined) continue;
+    const role = byId.get(file.id);
+    const glob = role && ignored(role.name);
+    if (!role) issue(file, 'id', `id ${quote(file.id)} not found on tenant ${showName(tenantName)}: fix it, or remove it to create the Role`);
+    else if (glob !== undefined) issue(file, 'id', `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
+    else if (!claimed.has(role.id)) {
+      claimed.add(role.id);
+      result.pairs.push({ file, role });
+    }
+  }
+
+  for (const file of managed) {
+    if (file.id !== undefined) continue;
+    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    if (free.length === 1) result.pairs.push({ file, role: free[0]! });
+    else if (free.length === 0) result.creates.push(file);
+    else {
+      const ids = free.map((r) => showName(r.id)).join(', ');
+      issue(file, 'name', `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
+    }
+    // Claimed even when ambiguous: a file wants them, so they are neither deleted nor unmanaged.
+    for (const r of free) claimed.add(r.id);
+  }
+
+  for (const holders of byName.values()) {
+    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
+  }
+  return result;
+}

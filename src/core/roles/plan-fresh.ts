@@ -1,0 +1,52 @@
+import type { Role } from '../model.js';
+import { quote, showName } from './display.js';
+import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+import type { Plan } from './plan-types.js';
+
+export type Freshness = { fresh: true } | { fresh: false; reasons: string[] };
+
+/**
+ * Whether a saved plan still describes the tenant: every planned Role as it was, every planned
+ * create's name as it was (and, when `tenant` is given, the same tenant). Any reason means
+ * `apply PLANFILE` must refuse before sending anything.
+ */
+export function checkPlanFresh(
+  plan: Plan,
+  remote: readonly Role[],
+  tenant?: { name: string; baseUrl: string },
+): Freshness {
+  const reasons: string[] = [];
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  }
+  const byId = new Map<string, Role>();
+  const byName = new Map<string, Role[]>();
+  for (const role of remote) {
+    byId.set(role.id, role);
+    const holders = byName.get(role.name);
+    if (holders) holders.push(role);
+    else byName.set(role.name, [role]);
+  }
+  for (const change of plan.changes) {
+    if (change.action === 'create') {
+      if (nameStateHash(change.name, byName.get(change.name) ?? []) !== change.remote_hash) {
+        reasons.push(`the Roles named ${quote(change.name)} changed on the tenant since the plan was made`);
+      }
+      continue;
+    }
+    const id = change.id ?? '';
+    const role = byId.get(id);
+    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
+    if (!role) {
+      reasons.push(`${label} no longer exists on the tenant`);
+    } else if (roleStateHash(role) !== change.remote_hash) {
+      reasons.push(`${label} changed on the tenant since the plan was made`);
+    }
+  }
+  return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
+}
+
+/** Whether applying the plan would send anything. */
+export function planHasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}

@@ -1,0 +1,85 @@
+import type { Issue } from '../errors.js';
+
+/**
+ * A plan is data: JSON as `plan --out` saves it and `apply PLANFILE` reads it back
+ * (`schemas/plan.schema.json`). Keys are snake_case because the file is the interface.
+ */
+export const PLAN_FORMAT_VERSION = 1;
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+export type ChangedField = 'name' | 'description' | 'content';
+
+/** A Role's three fields as they were (`before`) or will be (`after`). */
+export interface PlanRoleState {
+  name: string;
+  description: string;
+  content: string;
+}
+
+export interface PlanChange {
+  action: ChangeAction;
+  /** The name after the change (create, update) or the name being deleted. */
+  name: string;
+  /** The remote Role's id (update, delete). */
+  id?: string;
+  /** The role file that asks for it (create, update). */
+  file?: string;
+  before?: PlanRoleState;
+  after?: PlanRoleState;
+  /** Fields an update changes, in the order name, description, content. */
+  fields?: ChangedField[];
+  /** Unified diff of the content (updates that change it). */
+  diff?: string;
+  /**
+   * The remote state this change was planned against (see `hash.ts`): the Role's fields for an
+   * update or delete, the Roles holding the name for a create. A saved plan is stale when it differs.
+   */
+  remote_hash: string;
+}
+
+export interface PlanGuard {
+  kind: 'protected' | 'max_deletes';
+  message: string;
+  /** The protected Role's name. */
+  name?: string;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+  unmanaged: number;
+}
+
+export interface Plan {
+  format_version: typeof PLAN_FORMAT_VERSION;
+  /** `base_url` without credentials or query values. */
+  tenant: { name: string; base_url: string };
+  created_at?: string;
+  options: { prune: boolean; protect: string[]; ignore: string[]; max_deletes?: number };
+  summary: PlanSummary;
+  /** In the order `apply` runs them (see `computePlan`). */
+  changes: PlanChange[];
+  /** Remote Roles no file manages, left alone because prune is off. */
+  unmanaged: { id: string; name: string }[];
+  notes: string[];
+  /** Any guard refuses the whole plan (exit 4). */
+  guards: PlanGuard[];
+  /** Problems in the role files found while matching (exit 1, nothing sent). */
+  issues: Issue[];
+}
+
+/** What `computePlan` needs besides the files and the remote Roles. */
+export interface PlanOptions {
+  prune: boolean;
+  /** Globs over Role names: such Roles are never updated or deleted. */
+  protect: string[];
+  /** Globs over Role names: such Roles and files are left out entirely. */
+  ignore: string[];
+  /** More planned deletes than this is refused. */
+  maxDeletes?: number;
+  tenant: { name: string; baseUrl: string };
+  /** ISO timestamp recorded in the plan; the caller owns the clock. */
+  createdAt?: string;
+}

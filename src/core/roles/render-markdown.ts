@@ -1,0 +1,77 @@
+import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown, thousands } from './markdown-parts.js';
+import type { Plan } from './plan-types.js';
+
+/** GitHub refuses a comment body longer than this. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/** Diff cuts tried in turn (lines per diff, characters per line) when full diffs do not fit. */
+const DIFF_CUTS = [
+  { lines: 60, chars: 400 },
+  { lines: 20, chars: 200 },
+  { lines: 6, chars: 120 },
+];
+
+const FULL_PLAN = 'run `roleflow plan` for the full plan';
+
+/**
+ * The plan as a pull-request comment, never longer than `maxChars`. What fits is shown in this
+ * order of preference: full diffs; diffs cut short; the table without diffs; the first rows of
+ * the table. Whatever is cut is said, with how to see it all. `marker` becomes a hidden
+ * `<!-- marker -->` line, for finding the comment again.
+ */
+export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker?: string } = {}): string {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const head = headMarkdown(plan, opts.marker);
+  const tail = tailMarkdown(plan);
+  if (plan.changes.length === 0) return fit([head, tail], max);
+
+  const rows = plan.changes.map(tableRow);
+  const table = TABLE_HEAD + rows.join('');
+  const withDiffs = plan.changes.filter((c) => c.diff !== undefined);
+  const frame = size([head, table, tail]);
+
+  if (frame <= max) {
+    const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
+    if (size(full) <= max) return join(full);
+    for (const cut of DIFF_CUTS) {
+      const note = `_Diffs are cut to ${cut.lines} lines each to fit the comment; ${FULL_PLAN}._\n`;
+      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut.lines, cut.chars)), tail];
+      if (size(parts) <= max) return join(parts);
+    }
+  }
+
+  const diffNote =
+    withDiffs.length === 0 ? '' : `_${thousands(withDiffs.length)} content diffs not shown to fit the comment; ${FULL_PLAN}._\n`;
+  const tableOnly = [head, table, diffNote, tail];
+  if (size(tableOnly) <= max) return join(tableOnly);
+
+  // The longest the "more changes" line can be, so the rows that fit leave room for it.
+  const omissionFor = (hidden: number): string => `\n… ${thousands(hidden)} more changes not shown; ${FULL_PLAN}.\n`;
+  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
+  let shown = 0;
+  while (shown < rows.length && rows[shown]!.length + 1 <= budget) {
+    budget -= rows[shown]!.length;
+    shown++;
+  }
+  const truncated = TABLE_HEAD + rows.slice(0, shown).join('') + omissionFor(rows.length - shown);
+  return fit([head, truncated, diffNote, tail], max);
+}
+
+/** The parts joined; if even that is too long (a tiny `maxChars`), cut at a line and say so. */
+function fit(parts: string[], max: number): string {
+  const text = join(parts);
+  if (text.length <= max) return text;
+  const notice = `\n… cut to fit the comment; ${FULL_PLAN}.\n`;
+  const room = Math.max(0, max - notice.length);
+  const lastLine = text.lastIndexOf('\n', room);
+  return `${text.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
+}
+
+// Parts are separated by one blank line.
+function join(parts: string[]): string {
+  return parts.filter((p) => p !== '').map((p) => p.replace(/\n*$/, '\n')).join('\n');
+}
+
+function size(parts: string[]): number {
+  return join(parts).length;
+}

@@ -1,0 +1,124 @@
+import type { Issue, Result } from '../errors.js';
+import { validateAgainst } from '../schema.js';
+import { parseYaml, type YamlSource } from '../yaml-source.js';
+import { splitFrontMatter } from './front-matter.js';
+
+/** A 1-based position in a file. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** One parsed and validated role file. `content` follows the content rule of PRODUCT.md exactly. */
+export interface RoleFile {
+  file: string;
+  name: string;
+  description: string;
+  id?: string;
+  content: string;
+  /** Where the `name` and `id` keys stand, for issues that point back at the file. */
+  at: { name: Position; id?: Position };
+}
+
+/** Role files are prompts, not data dumps: anything larger is refused before parsing. */
+export const MAX_ROLE_FILE_BYTES = 1024 * 1024;
+
+interface FrontMatter {
+  name: string;
+  description: string;
+  id?: string;
+}
+
+/**
+ * Bytes read from disk → text. Invalid UTF-8 and NUL bytes mean "binary file"; a leading BOM is
+ * dropped. Checked before decoding so a huge file is never turned into a string.
+ */
+export function decodeRoleFile(bytes: Uint8Array, file: string): Result<string> {
+  if (bytes.length > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(bytes.length));
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return fail(file, { line: 1, col: 1 }, 'binary file (not valid UTF-8): a role file is markdown text');
+  }
+  const binary = nulIssue(text, file);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text };
+}
+
+/**
+ * Parse one role file's text. Every problem of the file comes back at once as located issues;
+ * `schema` is `schemas/role.schema.json`, handed in so this module reads nothing.
+ */
+export function parseRoleFile(text: string, file: string, schema: object): Result<RoleFile> {
+  const size = utf8Length(text);
+  if (size > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(size));
+  const binary = nulIssue(text, file);
+  if (binary) return { ok: false, issues: [binary] };
+
+  const split = splitFrontMatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+
+  // The front-matter's first line is line 2 of the file.
+  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
+  if (!parsed.ok) return parsed;
+  const source = parsed.value;
+  const value = source.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const got = value === null ? 'nothing' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+    const pos = split.yaml.trim() === '' ? { line: 2, col: 1 } : source.locate('');
+    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
+  }
+  const valid = validateAgainst<FrontMatter>(schema, source, file);
+  if (!valid.ok) return { ok: false, issues: valid.issues.map(withNullHint) };
+
+  const { name, description, id } = valid.value;
+  return {
+    ok: true,
+    value: {
+      file,
+      name,
+      description,
+      ...(id === undefined ? {} : { id }),
+      content: split.content,
+      at: { name: keyPosition(source, 'name'), ...(id === undefined ? {} : { id: keyPosition(source, 'id') }) },
+    },
+  };
+}
+
+function keyPosition(source: YamlSource, key: string): Position {
+  return source.locate('', { key });
+}
+
+// `description:` with nothing after it is null in YAML; say how to write an empty one.
+function withNullHint(issue: Issue): Issue {
+  const m = /^(name|description|id): must be string, got null$/.exec(issue.message);
+  if (!m) return issue;
+  return { ...issue, message: `${issue.message} (write ${m[1]}: "" for an empty string)` };
+}
+
+function nulIssue(text: string, file: string): Issue | undefined {
+  const at = text.indexOf('\0');
+  if (at === -1) return undefined;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const col = at - before.lastIndexOf('\n');
+  return { file, line, col, message: 'binary file (contains a NUL byte): a role file is markdown text' };
+}
+
+function tooLarge(bytes: number): string {
+  return `file is too large (${bytes} bytes): a role file may hold at most ${MAX_ROLE_FILE_BYTES} bytes (1 MiB)`;
+}
+
+function fail(file: string, pos: Position, message: string): { ok: false; issues: Issue[] } {
+  return { ok: false, issues: [{ file, ...pos, message }] };
+}
+
+/** UTF-8 byte length without encoding: a code unit is 1–3 bytes, a surrogate pair 4 in all. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 2 : c >= 0xdc00 && c <= 0xdfff ? 2 : 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import type { Role } from '../../../src/core/model.js';
+import { renderPlanMarkdown, type RoleFile } from '../../../src/core/roles/index.js';
+import { file, plan, role } from './builders.js';
+
+const LIMIT = 65_536;
+
+/** `n` Roles whose content each file changes in `changedLines` of `lines` lines. */
+function updates(n: number, lines: number, changedLines: number): { files: RoleFile[]; remote: Role[] } {
+  const files: RoleFile[] = [];
+  const remote: Role[] = [];
+  for (let i = 0; i < n; i++) {
+    const name = `role-${String(i).padStart(5, '0')}`;
+    const before = Array.from({ length: lines }, (_, l) => `line ${l} of ${name}`);
+    const after = before.map((l, k) => (k < changedLines ? `${l} (edited)` : l));
+    remote.push(role(name, { content: before.join('\n') }));
+    files.push(file(name, { content: after.join('\n') }));
+  }
+  return { files, remote };
+}
+
+describe('renderPlanMarkdown', () => {
+  test('a small plan: marker, summary, table and each full diff folded in a diff fence', () => {
+    const { files, remote } = updates(2, 5, 1);
+    const md = renderPlanMarkdown(plan([...files, file('added')], remote), { marker: 'roleflow-plan' });
+    expect(md.startsWith('<!-- roleflow-plan -->\n### roleflow plan for <code>local</code>\n\n**Plan: 1 to create, 2 to update, 0 to delete.**\n')).toBe(true);
+    expect(md).toContain('| ✏️ update | <code>role-00000</code> | <code>roles/role-00000.md</code> | content |');
+    expect(md).toContain('| ➕ create | <code>added</code> | <code>roles/added.md</code> | new Role |');
+    expect(md).toContain('<details><summary>✏️ <code>role-00001</code>: content diff</summary>\n\n```diff\n--- role-00001 (tenant)\n');
+    expect(md).toContain('-line 0 of role-00001\n+line 0 of role-00001 (edited)\n');
+    expect(md).not.toContain('[!WARNING]');
+    expect(md).not.toMatch(/cut|not shown/);
+  });
+
+  test('deletes raise a warning banner naming them', () => {
+    const md = renderPlanMarkdown(plan([], [role('legacy')], { prune: true }));
+    expect(md).toContain('> [!WARNING]\n> This plan **deletes 1 Role** from the tenant: <code>legacy</code>\n');
+    expect(md).toContain('| 🗑️ delete | <code>legacy</code> | id <code>id-legacy</code> | **deleted** |');
+  });
+
+  test('backticks in content cannot close the diff fence', () => {
+    const md = renderPlanMarkdown(plan([file('a', { content: '```\n`````\nx' })], [role('a')]));
+    expect(md).toContain('\n``````diff\n');
+    expect(md).toContain('\n``````\n\n</details>');
+  });
+
+  test('names cannot break the table or inject markup', () => {
+    const md = renderPlanMarkdown(plan([file('a|b <img src=x> `c` [l](u)')], []));
+    const row = md.split('\n').find((l) => l.startsWith('| ➕ create'))!;
+    expect(row.split('|').length).toBe(6);
+    expect(row).not.toMatch(/<img|`|\[l\]/);
+  });
+
+  test('when full diffs do not fit, diffs are shortened and that is said', () => {
+    const { files, remote } = updates(40, 120, 120);
+    const md = renderPlanMarkdown(plan(files, remote));
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    expect(md).toMatch(/_Diffs are cut to \d+ lines each to fit the comment; run `roleflow plan` for the full plan._/);
+    expect(md).toMatch(/… [\d,]+ more diff lines not shown/);
+    expect(md.match(/<details>/g)).toHaveLength(40);
+  });
+
+  test('when even short diffs do not fit, the table stands alone and says so', () => {
+    const { files, remote } = updates(600, 20, 20);
+    const md = renderPlanMarkdown(plan(files, remote));
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    expect(md).not.toContain('<details>');
+    expect(md).toContain('_600 content diffs not shown to fit the comment; run `roleflow plan` for the full plan._');
+    expect(md).toContain('role-00599');
+  });
+
+  test('5,000 changed Roles fit within 65,536 characters, saying how many rows were cut', () => {
+    const { files, remote } = updates(5000, 3, 1);
+    const md = renderPlanMarkdown(plan(files, remote), { marker: 'roleflow-plan' });
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    expect(md.length).toBeGreaterThan(LIMIT - 500);
+    const shown = md.split('\n').filter((l) => l.startsWith('| ✏️ update')).length;
+    expect(shown).toBeGreaterThan(100);
+    expect(md).toContain(`\n… ${(5000 - shown).toLocaleString('en-US')} more changes not shown; run \`roleflow plan\` for the full plan.\n`);
+    expect(md).toContain('_5,000 content diffs not shown');
+  });
+
+  test('a tiny limit is still honoured, and says it cut', () => {
+    const { files, remote } = updates(50, 3, 1);
+    const md = renderPlanMarkdown(plan(files, remote, { prune: true }), { maxChars: 300 });
+    expect(md.length).toBeLessThanOrEqual(300);
+    expect(md).toContain('run `roleflow plan` for the full plan');
+  });
+
+  test('long lists of unmanaged Roles are cut with a count', () => {
+    const remote = Array.from({ length: 30 }, (_, i) => role(`u${i}`));
+    const md = renderPlanMarkdown(plan([], remote));
+    expect(md).toContain('**30 unmanaged** (on the tenant, no role file; `--prune` would delete them)');
+    expect(md).toContain('… 10 more');
+    expect(md).toContain('**No changes. The tenant matches roles/.**');
+  });
+});
