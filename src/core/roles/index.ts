@@ -6,7 +6,8 @@
  * - `decodeRoleFile(bytes, file): Result<string>` — bytes → text; refuses files over
  *   `MAX_ROLE_FILE_BYTES`, invalid UTF-8 and NUL bytes ("binary file").
  * - `parseRoleFile(text, file, schema): Result<RoleFile>` — front-matter + content; `schema` is
- *   `loadSchema('role')`. Every problem of the file as `Issue`s (file:line:col).
+ *   `loadSchema('role')`. Every problem of the file as `Issue`s (file:line:col), at most
+ *   `MAX_ISSUES_PER_FILE` plus one line counting the rest.
  * - `checkRoleSet(files): Issue[]` — a name or id used by several files: one issue naming all.
  *
  * Writing role files (`pull`)
@@ -26,12 +27,12 @@
  * - `renderPlanText(plan, {color, rolesDir?})`, `renderPlanJson(plan)`,
  *   `renderPlanMarkdown(plan, {maxChars?, marker?})` (≤ maxChars, default 65,536).
  */
-export { decodeRoleFile, MAX_ROLE_FILE_BYTES, parseRoleFile, type Position, type RoleFile } from './role-file.js';
+export { decodeRoleFile, MAX_ISSUES_PER_FILE, MAX_ROLE_FILE_BYTES, parseRoleFile, type Position, type RoleFile } from './role-file.js';
 export { splitFrontMatter, withoutFinalLineBreak, type FrontMatterSplit } from './front-matter.js';
 export { checkRoleSet } from './role-set.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
 export { computePlan } from './compute-plan.js';
-export { globMatcher, matchRoles, type Matching } from './matching.js';
+export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
 export { globToRegExp } from '../glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './plan-fresh.js';
 export { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';

@@ -10,6 +10,23 @@ export function globMatcher(globs: readonly string[]): (name: string) => string 
   return (name) => compiled.find((c) => c.re.test(name))?.glob;
 }
 
+/** Roles by id (all of them) and by name (those `named` keeps); one pass. */
+export function indexRoles(
+  roles: readonly Role[],
+  named: (role: Role) => boolean = () => true,
+): { byId: Map<string, Role>; byName: Map<string, Role[]> } {
+  const byId = new Map<string, Role>();
+  const byName = new Map<string, Role[]>();
+  for (const role of roles) {
+    byId.set(role.id, role);
+    if (!named(role)) continue;
+    const holders = byName.get(role.name);
+    if (holders) holders.push(role);
+    else byName.set(role.name, [role]);
+  }
+  return { byId, byName };
+}
+
 export interface Matching {
   /** A file and the remote Role it manages. */
   pairs: { file: RoleFile; role: Role }[];
@@ -33,15 +50,7 @@ export function matchRoles(
   ignored: (name: string) => string | undefined,
   tenantName: string,
 ): Matching {
-  const byId = new Map<string, Role>();
-  const byName = new Map<string, Role[]>();
-  for (const role of remote) {
-    byId.set(role.id, role);
-    if (ignored(role.name) !== undefined) continue;
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
+  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === undefined);
 
   const claimed = new Set<string>();
   const result: Matching = { pairs: [], creates: [], orphans: [], byName, issues: [] };

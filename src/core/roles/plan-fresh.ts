@@ -1,6 +1,7 @@
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
 import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+import { indexRoles } from './matching.js';
 import type { Plan } from './plan-types.js';
 
 export type Freshness = { fresh: true } | { fresh: false; reasons: string[] };
@@ -19,14 +20,7 @@ export function checkPlanFresh(
   if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
     reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
-  const byId = new Map<string, Role>();
-  const byName = new Map<string, Role[]>();
-  for (const role of remote) {
-    byId.set(role.id, role);
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
+  const { byId, byName } = indexRoles(remote);
   for (const change of plan.changes) {
     if (change.action === 'create') {
       if (nameStateHash(change.name, byName.get(change.name) ?? []) !== change.remote_hash) {

@@ -23,6 +23,9 @@ export interface RoleFile {
 /** Role files are prompts, not data dumps: anything larger is refused before parsing. */
 export const MAX_ROLE_FILE_BYTES = 1024 * 1024;
 
+/** A hostile file can hold thousands of problems; past this many, one line counts the rest. */
+export const MAX_ISSUES_PER_FILE = 20;
+
 interface FrontMatter {
   name: string;
   description: string;
@@ -60,7 +63,7 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
 
   // The front-matter's first line is line 2 of the file.
   const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
   const source = parsed.value;
   const value = source.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -69,7 +72,7 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
     return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
   }
   const valid = validateAgainst<FrontMatter>(schema, source, file);
-  if (!valid.ok) return { ok: false, issues: valid.issues.map(withNullHint) };
+  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
 
   const { name, description, id } = valid.value;
   return {
@@ -83,6 +86,13 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
       at: { name: keyPosition(source, 'name'), ...(id === undefined ? {} : { id: keyPosition(source, 'id') }) },
     },
   };
+}
+
+function capped(issues: Issue[]): Issue[] {
+  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
+  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
+  const last = shown[shown.length - 1]!;
+  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
 }
 
 function keyPosition(source: YamlSource, key: string): Position {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import { decodeRoleFile, MAX_ROLE_FILE_BYTES, parseRoleFile, type RoleFile } from '../../../src/core/roles/index.js';
+import { decodeRoleFile, MAX_ISSUES_PER_FILE, MAX_ROLE_FILE_BYTES, parseRoleFile, type RoleFile } from '../../../src/core/roles/index.js';
 import { roleSchema } from './builders.js';
 
 function parse(text: string, name = 'roles/a.md'): RoleFile {
@@ -147,5 +147,15 @@ describe('decodeRoleFile', () => {
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
       `roles/big.md:1:1: file is too large (${MAX_ROLE_FILE_BYTES + 1} bytes): a role file may hold at most ${MAX_ROLE_FILE_BYTES} bytes (1 MiB)`,
     ]);
+  });
+});
+
+describe('a file with a flood of problems', () => {
+  test('reports the first 20 and counts the rest', () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `k${i}: 1`).join('\n');
+    const found = problems(`---\nname: a\ndescription: d\n${keys}\n---\n`);
+    expect(found).toHaveLength(MAX_ISSUES_PER_FILE + 1);
+    expect(found[0]).toMatch(/^roles\/a\.md:4:1: unknown key "k0"/);
+    expect(found.at(-1)).toBe('roles/a.md:23:1: 280 more problems in this file not shown');
   });
 });
