@@ -1,0 +1,169 @@
+import type { ApiForms, ExecutionLogEntry, FlowStart, Role, RoleFields, TenantClient, TenantTarget, WsSession } from '../core/model.js';
+import { FormChooser, routeVerdict } from './api-forms.js';
+import { jsonBody, statusError } from './http-errors.js';
+import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
+import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
+import { cleanError } from './redact.js';
+import { createRoleOnce, type KnownIds } from './role-create.js';
+import { openWsSession } from './ws-session.js';
+
+export interface ClientOptions {
+  target: TenantTarget;
+  /** From the environment, never from flags or config. */
+  token: string | undefined;
+  /** For --verbose: one call per attempt; `path` has query secrets redacted. */
+  onRequest?: (line: { method: string; path: string; status: number | 'error'; ms: number; attempt: number }) => void;
+  /** Test hook: replaces the backoff's sleeping (default: real timers). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The tenant's whole interface over undici (HTTPS) and ws (WebSocket). */
+export function createClient(options: ClientOptions): TenantClient {
+  return new HttpTenantClient(options);
+}
+
+const GET_ROLES = '/admin/roles/get';
+const DELETE_PATH = '/admin/policies/delete';
+
+class HttpTenantClient implements TenantClient {
+  readonly target: TenantTarget;
+  private readonly http: HttpTransport;
+  private readonly forms: { [K in keyof ApiForms]-?: FormChooser<NonNullable<ApiForms[K]>> };
+  private readonly known: KnownIds = { listed: false, byName: new Map() };
+  private readonly sessions = new Set<WsSession>();
+
+  constructor(private readonly options: ClientOptions) {
+    this.target = options.target;
+    this.http = new HttpTransport(options);
+    const api = options.target.api;
+    this.forms = {
+      create: new FormChooser(['/admin/roles/create', '/admin/role/create'], api.create),
+      update: new FormChooser(['/admin/roles/update', '/admin/policies/update'], api.update),
+      delete: new FormChooser(['post', 'delete'], api.delete),
+    };
+  }
+
+  listRoles(): Promise<Role[]> {
+    return this.guard(async () => {
+      const answer = this.ok(await this.http.send({ method: 'GET', path: GET_ROLES }, IDEMPOTENT));
+      const roles = toRoles(jsonBody(answer), `GET ${GET_ROLES}`);
+      this.known.listed = true;
+      this.known.byName.clear();
+      for (const role of roles) this.remember(role);
+      return roles;
+    });
+  }
+
+  getRole(id: string): Promise<Role | undefined> {
+    return this.guard(async () => {
+      const answer = await this.http.send({ method: 'GET', path: GET_ROLES, query: { id } }, IDEMPOTENT);
+      if (answer.status === 404) return undefined;
+      const role = toRoleById(jsonBody(this.ok(answer)), id, `GET ${GET_ROLES}?id=`);
+      if (role) this.remember(role);
+      return role;
+    });
+  }
+
+  createRole(fields: RoleFields): Promise<{ id: string }> {
+    return this.guard(async () => {
+      const body = { name: fields.name, description: fields.description, content: fields.content };
+      const id = await createRoleOnce({
+        fields,
+        known: this.known,
+        retries: this.target.retries,
+        sleep: this.options.sleep,
+        send: () =>
+          this.forms.create.run(
+            (path) => this.http.send({ method: 'POST', path, body }, NOT_IDEMPOTENT),
+            (answer) => routeVerdict(answer),
+          ),
+        relist: () => this.listRoles(),
+        failure: (answer) => statusError(answer, this.options.token !== undefined),
+      });
+      this.remember({ id, name: fields.name });
+      return { id };
+    });
+  }
+
+  updateRole(id: string, fields: RoleFields): Promise<void> {
+    return this.guard(async () => {
+      const body = { id, name: fields.name, description: fields.description, content: fields.content };
+      const answer = await this.forms.update.run(
+        (path) => this.http.send({ method: 'POST', path, body }, IDEMPOTENT),
+        (a) => routeVerdict(a, id),
+      );
+      this.ok(answer);
+    });
+  }
+
+  deleteRole(id: string): Promise<void> {
+    return this.guard(async () => {
+      const answer = await this.forms.delete.run(
+        (form) =>
+          this.http.send(
+            form === 'post' ? { method: 'POST', path: DELETE_PATH, body: { id } } : { method: 'DELETE', path: DELETE_PATH, query: { id } },
+            IDEMPOTENT,
+          ),
+        (a) => routeVerdict(a, id),
+      );
+      // After an attempt whose outcome was lost, "not found" means that attempt deleted it.
+      if (answer.status === 404 && answer.afterUnknown) return;
+      this.ok(answer);
+    });
+  }
+
+  startFlow(flowName: string, inputs: Record<string, string>): Promise<FlowStart> {
+    return this.guard(async () => {
+      const path = `/flow/${encodeURIComponent(flowName)}`;
+      const answer = this.ok(await this.http.send({ method: 'POST', path, body: inputs }, START_FLOW));
+      return toFlowStart(jsonBody(answer), `POST ${path}`);
+    });
+  }
+
+  execLogs(executionId: string): Promise<ExecutionLogEntry[]> {
+    return this.guard(async () => {
+      const path = '/admin/stats';
+      const body = { execution_id: executionId, opCode: 'exec_logs' };
+      const answer = this.ok(await this.http.send({ method: 'POST', path, body }, IDEMPOTENT));
+      return toExecLogs(jsonBody(answer), `POST ${path}`);
+    });
+  }
+
+  openWs(): Promise<WsSession> {
+    return this.guard(async () => {
+      const session = await openWsSession(this.target, this.options.token);
+      this.sessions.add(session);
+      const close = session.close.bind(session);
+      session.close = () => {
+        this.sessions.delete(session);
+        close();
+      };
+      return session;
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const session of [...this.sessions]) session.close();
+    await this.http.close();
+  }
+
+  private ok(answer: HttpResponse): HttpResponse {
+    if (answer.status >= 200 && answer.status < 300) return answer;
+    throw statusError(answer, this.options.token !== undefined);
+  }
+
+  private remember(role: Pick<Role, 'id' | 'name'>): void {
+    const ids = this.known.byName.get(role.name) ?? new Set<string>();
+    ids.add(role.id);
+    this.known.byName.set(role.name, ids);
+  }
+
+  /** Whatever goes wrong, the caller gets one RoleflowError line with the token scrubbed out. */
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw cleanError(error, this.http.secrets);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { performance } from 'node:perf_hooks';
+import { Agent } from 'undici';
+import { RoleflowError } from '../core/errors.js';
+import type { ClientOptions } from './client.js';
+import { backoffMs, describeFailure, failureCode, type NetworkFailure } from './http-errors.js';
+import { redactSecrets, redactUrl } from './redact.js';
+import { displayUrl, safeTenantUrl } from './url-safety.js';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The interface path (`/admin/roles/get`), below the tenant's base URL. */
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface HttpResponse {
+  request: HttpRequest;
+  status: number;
+  text: string;
+  attempts: number;
+  /** An earlier attempt may have been carried out by the service (timeout, reset, 5xx). */
+  afterUnknown: boolean;
+}
+
+/** When a failed attempt is sent again. */
+export interface RetryPolicy {
+  /** Re-send after a failure that may have reached the service (timeout, reset after sending). */
+  resendUnknown: boolean;
+  retryStatus(status: number): boolean;
+}
+
+/** Reads, updates, deletes: doing them twice is doing them once. */
+export const IDEMPOTENT: RetryPolicy = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
+/** Creates: only re-sent when the service surely did nothing (refused connection, 429, 503). */
+export const NOT_IDEMPOTENT: RetryPolicy = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
+/**
+ * Flow starts: a service that answered 5xx says it did not start the flow, so that is re-sent;
+ * silence after sending is not (an execution costs money and cannot be looked up).
+ */
+export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
+
+/** Thrown when a send may or may not have been carried out and the policy forbids re-sending. */
+export class OutcomeUnknownError extends RoleflowError {}
+
+
+type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | NetworkFailure;
+
+/**
+ * One keep-alive connection pool to the tenant's origin, and the retry loop. The token goes in
+ * the Authorization header of requests to that origin only: paths are always below the base URL
+ * and undici's `request` follows no redirects (a 3xx comes back as a status).
+ */
+export class HttpTransport {
+  private readonly agent: Agent;
+  private readonly base: URL | RoleflowError;
+  readonly secrets: readonly (string | undefined)[];
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.secrets = [options.token];
+    this.base = safeOrError(options.target.baseUrl);
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: 64,
+      connect: { timeout: Math.min(options.target.timeoutMs, 10_000) },
+    });
+  }
+
+  /** The base URL as it may be printed. */
+  get display(): string {
+    return this.base instanceof URL ? displayUrl(this.base) : this.options.target.baseUrl;
+  }
+
+  /**
+   * Sends `request`, retrying per `policy` with exponential backoff and full jitter (or the
+   * service's Retry-After). Resolves with the last answer, whatever its status; rejects with a
+   * RoleflowError when no answer came (an OutcomeUnknownError when one may have been lost).
+   */
+  async send(request: HttpRequest, policy: RetryPolicy): Promise<HttpResponse> {
+    const base = this.base;
+    if (!(base instanceof URL)) throw base;
+    let afterUnknown = false;
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(base, request, attempt);
+      const last = attempt > this.options.target.retries;
+      if (result.kind === 'response') {
+        if (last || !policy.retryStatus(result.status)) {
+          return { request, status: result.status, text: result.text, attempts: attempt, afterUnknown };
+        }
+        afterUnknown ||= result.status >= 500 && result.status !== 503;
+        await this.sleep(backoffMs(attempt, result.retryAfter));
+        continue;
+      }
+      if (last || !result.retryable || (result.sent && !policy.resendUnknown)) {
+        const message = describeFailure(request, result, this.display, attempt, this.options.target.timeoutMs);
+        const ErrorClass = result.sent ? OutcomeUnknownError : RoleflowError;
+        throw new ErrorClass(redactSecrets(message, this.secrets));
+      }
+      afterUnknown ||= result.sent;
+      await this.sleep(backoffMs(attempt, undefined));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+
+  private async attempt(base: URL, request: HttpRequest, attempt: number): Promise<Attempt> {
+    const search = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'roleflow' };
+    if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.target.timeoutMs);
+    const started = performance.now();
+    const report = (status: number | 'error') =>
+      this.options.onRequest?.({
+        method: request.method,
+        path: redactSecrets(redactUrl(request.path + search), this.secrets),
+        status,
+        ms: Math.round(performance.now() - started),
+        attempt,
+      });
+    try {
+      const response = await this.agent.request({
+        origin: base.origin,
+        path: base.pathname.replace(/\/+$/, '') + request.path + search,
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: controller.signal,
+      });
+      const text = await response.body.text();
+      report(response.statusCode);
+      const retryAfter = response.headers['retry-after'];
+      return {
+        kind: 'response',
+        status: response.statusCode,
+        text,
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+      };
+    } catch (error) {
+      report('error');
+      return failureCode(error, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function safeOrError(baseUrl: string): URL | RoleflowError {
+  try {
+    return safeTenantUrl(baseUrl, 'http', 'base_url');
+  } catch (error) {
+    return error as RoleflowError;
+  }
+}

@@ -1,0 +1,78 @@
+import { RoleflowError } from '../core/errors.js';
+
+const MASK = '***';
+
+/** Query parameters whose values are credentials, whoever put them in a URL. */
+const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
+
+/**
+ * `text` with every occurrence of each secret (raw and URL-encoded) replaced by `***`, and any
+ * `Bearer <credential>` masked too, so a token that reaches a message by a route we did not
+ * foresee (a library error quoting a header) is still hidden.
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(MASK);
+  }
+  return out.replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
+}
+
+/** A URL or `path?query` with the values of credential-like query parameters masked. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, key: string) =>
+    SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep}${key}=${MASK}` : whole,
+  );
+}
+
+/**
+ * Any thrown value as a RoleflowError whose message, and every message down its `cause` chain,
+ * is free of the secrets. The chain is rebuilt from fresh errors because a stack trace repeats
+ * its message and library errors may carry request options (headers) as properties.
+ */
+export function cleanError(error: unknown, secrets: readonly (string | undefined)[]): RoleflowError {
+  if (error instanceof RoleflowError && isClean(error, secrets)) return error;
+  const message = redactSecrets(oneLine(messageOf(error)), secrets);
+  const cause = error instanceof Error ? cleanCause(error.cause, secrets, 5) : undefined;
+  const exitCode = error instanceof RoleflowError ? error.exitCode : undefined;
+  return new RoleflowError(message, exitCode, cause === undefined ? undefined : { cause });
+}
+
+function cleanCause(cause: unknown, secrets: readonly (string | undefined)[], depth: number): unknown {
+  if (cause === undefined || depth === 0) return undefined;
+  const copy = new Error(redactSecrets(messageOf(cause), secrets), {
+    cause: cause instanceof Error ? cleanCause(cause.cause, secrets, depth - 1) : undefined,
+  });
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
+}
+
+function isClean(error: Error, secrets: readonly (string | undefined)[]): boolean {
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 6; depth++) {
+    const text = `${messageOf(e)}\n${e instanceof Error ? (e.stack ?? '') : ''}`;
+    if (redactSecrets(text, secrets) !== text) return false;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return true;
+}
+
+function messageOf(value: unknown): string {
+  if (value instanceof Error) return value.message || value.name;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** Errors are printed as one line; a multi-line library message is folded. */
+export function oneLine(text: string, max = 300): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

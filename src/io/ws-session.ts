@@ -1,0 +1,146 @@
+import WebSocket from 'ws';
+import { RoleflowError } from '../core/errors.js';
+import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
+import { toWsMessage } from './normalize.js';
+import { oneLine, redactSecrets } from './redact.js';
+import { displayUrl, safeTenantUrl } from './url-safety.js';
+
+/**
+ * Opens the tenant's WebSocket. The token goes in `Authorization: Bearer` or, with
+ * `wsAuth: 'query'`, as `?token=`; either way it never appears in a message (the URL is printed
+ * as configured, before the token is added). Redirects are not followed: a 3xx is a refusal.
+ */
+export function openWsSession(target: TenantTarget, token: string | undefined): Promise<WsSession> {
+  if (target.wsUrl === undefined) {
+    return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
+  }
+  let url: URL;
+  try {
+    url = safeTenantUrl(target.wsUrl, 'ws', 'ws_url');
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  const shown = displayUrl(url);
+  const secrets = [token];
+  const headers: Record<string, string> = {};
+  if (token !== undefined && target.wsAuth === 'query') url.searchParams.set('token', token);
+  else if (token !== undefined) headers.authorization = `Bearer ${token}`;
+
+  let socket: WebSocket;
+  try {
+    socket = new WebSocket(url, {
+      headers,
+      handshakeTimeout: target.timeoutMs,
+      followRedirects: false,
+      perMessageDeflate: false,
+      maxPayload: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    // Node refuses to build the upgrade request (a token with a line break): nothing was sent.
+    const why = oneLine(error instanceof Error ? error.message : String(error), 160);
+    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets)));
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      reject(new RoleflowError(redactSecrets(message, secrets)));
+      socket.terminate();
+    };
+    // Stays attached for the socket's life: 'error' is always followed by 'close', which the
+    // session turns into a rejection, so no error is ever unhandled.
+    socket.on('error', (error: Error & { code?: string }) => {
+      const reason = /handshake has timed out/i.test(error.message)
+        ? `no WebSocket handshake within ${target.timeoutMs} ms`
+        : (error.code ?? oneLine(error.message, 120));
+      fail(`cannot reach ${shown}: ${reason}`);
+    });
+    socket.once('unexpected-response', (request, response) => {
+      response.resume();
+      request.destroy();
+      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})`);
+    });
+    socket.once('open', () => {
+      settled = true;
+      resolve(new Session(socket, shown, secrets));
+    });
+  });
+}
+
+type Waiter = { resolve: (m: WsServerMessage | undefined) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+
+/** Messages are queued as they arrive, so none is lost between two calls of `next`. */
+class Session implements WsSession {
+  private readonly queue: (WsServerMessage | RoleflowError)[] = [];
+  private readonly waiters: Waiter[] = [];
+  private ended: RoleflowError | undefined;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly shown: string,
+    private readonly secrets: readonly (string | undefined)[],
+  ) {
+    socket.on('message', (data: WebSocket.RawData) => {
+      const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+      const message = toWsMessage(text);
+      this.deliver(message ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text, 120)}`));
+    });
+    socket.on('close', (code: number, reason: Buffer) => {
+      const why = reason.length > 0 ? `: ${oneLine(reason.toString('utf8'), 120)}` : '';
+      this.ended ??= this.error(`connection to ${this.shown} closed by the service (code ${code}${why})`);
+      for (const waiter of this.waiters.splice(0)) {
+        clearTimeout(waiter.timer);
+        waiter.reject(this.ended);
+      }
+    });
+  }
+
+  send(frame: Record<string, string>): void {
+    if (this.socket.readyState !== WebSocket.OPEN) throw this.ended ?? this.error(`connection to ${this.shown} is not open`);
+    // A failed write closes the socket, and 'close' rejects whoever waits: nothing to do here.
+    this.socket.send(JSON.stringify(frame), () => undefined);
+  }
+
+  next(timeoutMs: number): Promise<WsServerMessage | undefined> {
+    const item = this.queue.shift();
+    if (item instanceof RoleflowError) return Promise.reject(item);
+    if (item !== undefined) return Promise.resolve(item);
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          const at = this.waiters.indexOf(waiter);
+          if (at !== -1) this.waiters.splice(at, 1);
+          resolve(undefined);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  close(): void {
+    this.ended ??= this.error(`session with ${this.shown} was closed`);
+    if (this.socket.readyState === WebSocket.CLOSED) return;
+    this.socket.close(1000);
+    // ws waits up to 30 s for the service's closing frame; a run must not hang on it.
+    setTimeout(() => this.socket.terminate(), 1000).unref();
+  }
+
+  private deliver(item: WsServerMessage | RoleflowError): void {
+    const waiter = this.waiters.shift();
+    if (!waiter) {
+      this.queue.push(item);
+      return;
+    }
+    clearTimeout(waiter.timer);
+    if (item instanceof RoleflowError) waiter.reject(item);
+    else waiter.resolve(item);
+  }
+
+  private error(text: string): RoleflowError {
+    return new RoleflowError(redactSecrets(`WebSocket ${text}`, this.secrets));
+  }
+}
