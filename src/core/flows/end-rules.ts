@@ -83,7 +83,8 @@ export function httpsProgress(
 
 /** Backoff between polls: 50ms, doubling, at most 1s. `attempt` counts polls made so far, from 0. */
 export function nextPollDelay(attempt: number): number {
-  return Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** Math.max(0, Math.min(attempt, 10)));
+  const doublings = Number.isFinite(attempt) ? Math.max(0, Math.min(attempt, 10)) : 0;
+  return Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** doublings);
 }
 
 /**

@@ -42,7 +42,7 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     const hint = guess ? `did you mean "${guess}"?` : `one of: ${OPERATORS.join(', ')}`;
     ctx.report(pointer, `unknown assertion "${k}" (${hint})`, k);
   }
-  if (known.length === 0 && operators.length === 0) {
+  if (a === value && operators.length === 0) {
     ctx.report(pointer, `assertion has no operator: add one of ${OPERATORS.join(', ')}`);
   }
   if (known.length > 1) {

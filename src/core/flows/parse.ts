@@ -131,12 +131,14 @@ function reportDuplicateNames(tests: FlowTest[], ctx: LoadContext): void {
 
 // The schema's generic "unknown key" / "must match pattern" at a spot where the loader said
 // something more precise (unknown assertion, bad budget) would only repeat it less clearly.
+// A default checked once per test (min_pass) is still one problem.
 function mergeIssues(schemaIssues: Issue[], loadIssues: Issue[]): Issue[] {
   const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
   const kept = schemaIssues.filter(
     (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)),
   );
-  return [...kept, ...loadIssues].sort((a, b) => a.line - b.line || a.col - b.col);
+  const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
+  return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
 // `{ path: results[0].summary }` (as a user would write it) is not YAML: inside { } a plain value

@@ -174,7 +174,7 @@ tests:
     expect(problems('flow: f\ntests:\n  - { name: t, repeat: 2, min_pass: 3 }\n')).toEqual([
       'flows/summarize.yaml:3:37: tests[0].min_pass: min_pass 3 is more than repeat 2',
     ]);
-    expect(problems('flow: f\ndefaults: { min_pass: 2 }\ntests:\n  - { name: t }\n')).toEqual([
+    expect(problems('flow: f\ndefaults: { min_pass: 2 }\ntests:\n  - { name: t }\n  - { name: u }\n')).toEqual([
       'flows/summarize.yaml:2:23: defaults.min_pass: min_pass 2 is more than repeat 1',
     ]);
   });
@@ -219,5 +219,19 @@ tests:
     const text = 'flow: f\ntests: [{ name: t, expect: { outputs: [{ path: a, schema: { $id: "https://example.com/s.json", type: object } }] } }]\n';
     expect(load(text).ok).toBe(true);
     expect(load(text).ok).toBe(true);
+  });
+
+  it('refuses files of the wrong shape with one clear line each, never a crash', () => {
+    expect(problems('')).toEqual(['flows/summarize.yaml:1:1: must be object, got null']);
+    expect(problems('- a\n- b\n')).toEqual(['flows/summarize.yaml:1:1: must be object, got array']);
+    expect(problems('flow: f\ntests: [{ name: t, expect: { outputs: [just-a-path] } }]\n')).toEqual([
+      'flows/summarize.yaml:2:40: tests[0].expect.outputs[0]: must be object, got string',
+    ]);
+    expect(problems('flow: f\ntests: [5, null, { name: t, expect: 3, until: [] }]\n')).toEqual([
+      'flows/summarize.yaml:2:9: tests[0]: must be object, got number',
+      'flows/summarize.yaml:2:12: tests[1]: must be object, got null',
+      'flows/summarize.yaml:2:37: tests[2].expect: must be object, got number',
+      'flows/summarize.yaml:2:47: tests[2].until: must be object, got array',
+    ]);
   });
 });
