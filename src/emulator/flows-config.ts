@@ -76,7 +76,7 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
         latencyMs,
         endsAtMs,
         failStatus: step.fail_status ?? 'failed',
-        fails: (inputs) => always || rules.some(([input, re]) => re.test(inputs[input] ?? '')),
+        fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input]! : '')),
       };
     });
     compiled.set(name, {
@@ -91,6 +91,8 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
   return compiled;
 }
 
+// Timers cannot wait longer than ~24.8 days; an emulated step has no business near that.
+const MAX_LATENCY_MS = 3_600_000;
 const LATENCY = /^([0-9]+(?:\.[0-9]+)?)(ms|s)$/;
 
 /** `"120ms"`, `"1.5s"` or a number of ms → whole milliseconds; undefined for any other text. */
@@ -125,6 +127,8 @@ function valueIssues(source: YamlSource, file: string): Issue[] {
       const latency = step['latency'];
       if (typeof latency === 'string' && parseLatency(latency) === undefined) {
         at(['latency'], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      } else if ((typeof latency === 'string' || typeof latency === 'number') && parseLatency(latency)! > MAX_LATENCY_MS) {
+        at(['latency'], 'must be at most 1h');
       }
       for (const [input, re] of Object.entries(asRecord(step['fail_when']) ?? {})) {
         const problem = typeof re === 'string' ? regexProblem(re) : undefined;

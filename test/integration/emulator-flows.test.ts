@@ -183,6 +183,14 @@ describe('loadFlowsConfig', () => {
     );
   });
 
+  it('refuses a step longer than an hour', () => {
+    const loaded = loadFlowsConfig('flows:\n  f:\n    steps: [{ service: a, latency: 2h }, { service: b, latency: 3601s }]\n    outputs: { results: [] }\n', 'f.yaml');
+    expect(loaded.ok ? [] : loaded.issues.map((i) => i.message)).toEqual([
+      'flows.f.steps[0].latency: "2h" is not a duration like 120ms or 1.5s',
+      'flows.f.steps[1].latency: must be at most 1h',
+    ]);
+  });
+
   it('reports an invalid fail_when expression at its value', () => {
     const text = 'flows:\n  f:\n    steps:\n      - service: a\n        fail_when: { text: "(" }\n    outputs: { results: [] }\n';
     const loaded = loadFlowsConfig(text, 'f.yaml');
