@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Builtins, Cli } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
 import { commandClasses } from './commands/index.js';
+import { packageVersion } from './io/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
 export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
@@ -35,7 +35,6 @@ export async function main(argv: string[], context: RoleflowContext): Promise<nu
 
 let cachedVersion: string | undefined;
 export function version(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  cachedVersion ??= packageVersion();
   return cachedVersion;
 }
-
