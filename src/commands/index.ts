@@ -1,6 +1,12 @@
 import type { CommandClass } from 'clipanion';
+import { ApplyCommand } from './apply.js';
 import type { RoleflowContext } from './base.js';
+import { PlanCommand } from './plan.js';
+import { PullCommand } from './pull.js';
+import { ReportMergeCommand } from './report-merge.js';
 import { ServeCommand } from './serve.js';
+import { TestCommand } from './test.js';
+import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [ServeCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand];

@@ -1,0 +1,185 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
+import type { Plan } from '../core/roles/index.js';
+import type { OpenTenant } from '../io/tenant.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { TenantCommand } from './base.js';
+
+const QUESTION = "Apply these changes? Only 'yes' is accepted:";
+
+export class ApplyCommand extends TenantCommand {
+  static override paths = [['apply']];
+  static override usage = Command.Usage({
+    category: 'Roles as code',
+    description: 'Make the tenant match the role files',
+    details: `
+      Without PLANFILE: plans as \`roleflow plan\` does, prints the plan and asks for confirmation
+      (only \`yes\` is accepted) unless \`--auto-approve\`. When stdin is not a terminal it refuses
+      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan.
+
+      With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
+      the saved plan was the review. The tenant is listed again first; if it is another tenant, or
+      any planned Role changed since the plan was made, nothing is sent and it exits 4.
+
+      Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
+      deletes that free a name, then updates, creates, other deletes. Failed requests are retried;
+      a create is never sent twice. Every Role gets a result line; when some fail it exits 1 and
+      running \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+    `,
+    examples: [
+      ['Review, then confirm', 'roleflow apply'],
+      ['In CI, without a prompt', 'roleflow apply --auto-approve --tenant staging'],
+      ['Apply a reviewed plan exactly', 'roleflow plan --out plan.json && roleflow apply plan.json'],
+      ['Also delete Roles without a role file, results as JSON', 'roleflow apply --prune --auto-approve --json'],
+    ],
+  });
+
+  planFile = Option.String({ required: false, name: 'PLANFILE' });
+  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
+  autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply a fresh plan without asking' });
+  concurrency = Option.String('--concurrency', {
+    description: 'Requests at once (default: roles.concurrency of the config, else 4)',
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)]),
+  });
+  json = Option.Boolean('--json', false, { description: 'Print the results as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    const { RoleflowError } = await import('../core/errors.js');
+    if (this.planFile !== undefined && (this.roles !== undefined || this.prune !== undefined)) {
+      throw new RoleflowError('--roles and --prune do not go with a saved plan: it already says what to do');
+    }
+    if (this.planFile === undefined && !this.autoApprove && !this.context.stdinIsTTY) {
+      throw new RoleflowError(
+        'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json',
+      );
+    }
+    const config = await this.loadConfig();
+    const prepared = this.planFile === undefined ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
+    if (typeof prepared === 'number') return prepared;
+    const { plan, tenant } = prepared;
+    try {
+      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency);
+    } finally {
+      await tenant.close();
+    }
+  }
+
+  private async freshPlan(config: import('../core/config.js').Config): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
+    const { InvalidFilesError } = await import('../core/errors.js');
+    const { rolesDirOf } = await import('../io/role-files.js');
+    const { makeFreshPlan } = await import('../io/role-plan-run.js');
+    const { renderPlanText } = await import('../core/roles/index.js');
+    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
+    const fresh = await makeFreshPlan({
+      cwd: this.context.cwd,
+      config,
+      rolesDir,
+      prune: this.prune,
+      flags: this.flags(),
+      open: () => this.openTenant(config),
+      now: new Date(),
+    });
+    const { plan, tenant } = fresh;
+    const stop = async (code: number, status: ApplyRunStatus, reasons: string[] = []): Promise<number> => {
+      await tenant.close();
+      if (this.json) this.out((await import('../core/apply/index.js')).applyResultJson(plan, status, [], reasons));
+      return code;
+    };
+    if (plan.issues.length > 0) {
+      await tenant.close();
+      throw new InvalidFilesError(plan.issues);
+    }
+    const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
+    if (!this.json) this.out(shown);
+    else if (!this.autoApprove && plan.changes.length > 0) this.err(shown);
+    if (plan.guards.length > 0) {
+      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
+      return stop(ExitCode.Refused, 'refused', plan.guards.map((g) => g.message));
+    }
+    if (plan.changes.length === 0) return stop(ExitCode.Ok, 'no_changes');
+    if (!this.autoApprove) {
+      const { confirm } = await import('../io/role-prompt.js');
+      if (!(await confirm(this.context.stdin, this.context.stderr, QUESTION))) {
+        this.err('Apply cancelled: nothing was changed.');
+        return stop(ExitCode.Error, 'cancelled');
+      }
+    }
+    return fresh;
+  }
+
+  private async savedPlan(config: import('../core/config.js').Config, planFile: string): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
+    const { resolve } = await import('node:path');
+    const { readSavedPlan } = await import('../io/role-plan-file.js');
+    const { checkSavedPlan, refuseBrokenPlan } = await import('../io/role-plan-run.js');
+    const { applyResultJson } = await import('../core/apply/index.js');
+    const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
+    refuseBrokenPlan(plan);
+    const tenant = await this.openTenant(config);
+    let reasons: string[];
+    try {
+      reasons = await checkSavedPlan(plan, tenant, config, this.flags());
+    } catch (err) {
+      await tenant.close();
+      throw err;
+    }
+    if (reasons.length > 0) {
+      await tenant.close();
+      this.err(`error: the saved plan ${planFile} no longer fits the tenant; nothing was applied:`);
+      for (const reason of reasons) this.err(`  - ${reason}`);
+      this.err('Make a new plan: roleflow plan --out FILE');
+      if (this.json) this.out(applyResultJson(plan, 'refused', [], reasons));
+      return ExitCode.Refused;
+    }
+    if (!this.json) {
+      const { planSummaryLine } = await import('../core/roles/index.js');
+      this.out(`Applying the saved plan ${planFile} to tenant ${plan.tenant.name}. ${planSummaryLine(plan)}`);
+    }
+    return { plan, tenant };
+  }
+
+  private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number): Promise<number> {
+    const { executePlan } = await import('../io/role-apply.js');
+    const { ProgressLine } = await import('../io/role-progress.js');
+    const apply = await import('../core/apply/index.js');
+    if (plan.changes.length === 0) {
+      if (this.json) this.out(apply.applyResultJson(plan, 'no_changes', []));
+      return ExitCode.Ok;
+    }
+    const progress = new ProgressLine(this.context.stderr, this.context.stderrIsTTY);
+    let interrupted = false;
+    void this.context.waitForShutdown().then(() => {
+      interrupted = true;
+      progress.clear();
+      this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
+    });
+    progress.show(`applying 0/${plan.changes.length}…`);
+    const outcomes: ApplyOutcome[] = await executePlan(plan, tenant.client, {
+      concurrency,
+      stopped: () => interrupted,
+      onOutcome: (outcome, ended, total) => {
+        progress.clear();
+        if (!this.json) this.out(apply.outcomeLine(outcome));
+        if (ended < total) progress.show(`applying ${ended}/${total}…`);
+      },
+    });
+    progress.clear();
+    const summary = apply.summarizeOutcomes(outcomes);
+    const ok = apply.applySucceeded(summary);
+    const line = apply.applySummaryLine(summary, interrupted);
+    if (this.json) this.out(apply.applyResultJson(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes));
+    if (ok) {
+      if (!this.json) this.out(line);
+      return ExitCode.Ok;
+    }
+    this.err(line);
+    for (const o of outcomes) if (o.status === 'failed' || o.status === 'skipped') this.err(`  ${apply.outcomeLine(o)}`);
+    this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
+    return ExitCode.Error;
+  }
+
+  private flags(): import('../io/tenant.js').TenantFlags {
+    return { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
+  }
+}

@@ -1,0 +1,85 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { TenantCommand } from './base.js';
+
+export class PlanCommand extends TenantCommand {
+  static override paths = [['plan']];
+  static override usage = Command.Usage({
+    category: 'Roles as code',
+    description: 'Show what apply would change on the tenant (read-only)',
+    details: `
+      Reads every role file (\`roles/**/*.md\`; a problem in any of them stops here with
+      \`file:line:col\` lines and exit 1), lists the tenant's Roles once, and prints the plan:
+      \`+\` create, \`~\` update (with a diff of the content), \`-\` delete, then a
+      \`Plan: N to create, N to update, N to delete.\` line. Nothing is changed.
+
+      Remote Roles without a role file are listed as unmanaged, or deleted with \`--prune\` (or
+      \`roles.prune: true\`; \`--no-prune\` overrides the config). \`roles.protect\` globs refuse any
+      update or delete of matching Roles and more deletes than \`roles.max_deletes\` refuse the
+      plan: both exit 4. \`roles.ignore\` globs are left out entirely.
+
+      \`--out FILE\` saves the plan as JSON for \`roleflow apply FILE\`, which carries out exactly it
+      and refuses if the tenant changed in between. \`--format markdown\` writes a pull-request
+      comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
+    `,
+    examples: [
+      ['Plan against the default tenant', 'roleflow plan'],
+      ['Plan deletes of Roles without a file, and save the plan for review', 'roleflow plan --prune --out plan.json'],
+      ['In CI: did anything drift? (0 = no, 2 = yes)', 'roleflow plan --tenant staging --detailed-exitcode'],
+      ['A pull-request comment', 'roleflow plan --format markdown > plan.md'],
+    ],
+  });
+
+  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
+  // Not `out`: that is the base class's way of printing.
+  outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
+  json = Option.Boolean('--json', false, { description: 'Print the plan as JSON (same as --format json)' });
+  format = Option.String('--format', { description: 'text (default), json or markdown', validator: t.isEnum(['text', 'json', 'markdown']) });
+  detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 2 when the plan has changes, 0 when it has none' });
+
+  async execute(): Promise<number> {
+    const { RoleflowError, InvalidFilesError } = await import('../core/errors.js');
+    const { ExitCode } = await import('../core/exit-codes.js');
+    if (this.json && this.format !== undefined && this.format !== 'json') {
+      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
+    }
+    const format = this.json ? 'json' : (this.format ?? 'text');
+    const { resolve } = await import('node:path');
+    const { rolesDirOf } = await import('../io/role-files.js');
+    const { makeFreshPlan } = await import('../io/role-plan-run.js');
+    const roles = await import('../core/roles/index.js');
+
+    const config = await this.loadConfig();
+    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
+    const flags = { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
+    const { plan, tenant } = await makeFreshPlan({
+      cwd: this.context.cwd,
+      config,
+      rolesDir,
+      prune: this.prune,
+      flags,
+      open: () => this.openTenant(config),
+      now: new Date(),
+    });
+    await tenant.close();
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+
+    if (format === 'json') this.out(roles.renderPlanJson(plan));
+    else if (format === 'markdown') this.out(roles.renderPlanMarkdown(plan));
+    else this.out(roles.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir: `${rolesDir.display}/` }));
+
+    if (plan.guards.length > 0) {
+      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
+      if (this.outFile !== undefined) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
+    }
+    const outFile = this.outFile;
+    if (outFile !== undefined) {
+      const { savePlan } = await import('../io/role-plan-file.js');
+      await savePlan(resolve(this.context.cwd, outFile), plan);
+      this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+    }
+    return this.detailedExitcode && roles.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
+  }
+}

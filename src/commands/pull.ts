@@ -1,0 +1,79 @@
+import { Command, Option } from 'clipanion';
+import { TenantCommand } from './base.js';
+
+export class PullCommand extends TenantCommand {
+  static override paths = [['pull']];
+  static override usage = Command.Usage({
+    category: 'Roles as code',
+    description: "Write the tenant's Roles as role files, to adopt an existing tenant",
+    details: `
+      Writes every Role of the tenant (except those \`roles.ignore\` matches) as a role file with
+      its \`id\`, so that \`roleflow plan\` right after shows no change. A Role that already has a file
+      (pinned by \`id\`, else with its name) keeps writing to that file; others get a new file named
+      after the Role (lower-case letters, digits, \`-\` and \`_\`; \`-2\`, \`-3\`… on a collision),
+      always directly in the folder whatever the name holds.
+
+      A local file that already matches its Role is left alone. One that differs is never
+      overwritten without \`--force\`: it is skipped with a warning. Role files of Roles the
+      tenant does not hold are left alone.
+    `,
+    examples: [
+      ['Adopt the default tenant into roles/', 'roleflow pull'],
+      ['Pull staging into another folder', 'roleflow pull --tenant staging --roles staging-roles'],
+      ['Overwrite local edits with what the tenant holds', 'roleflow pull --force'],
+    ],
+  });
+
+  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  force = Option.Boolean('--force', false, { description: 'Overwrite local role files that differ from the tenant' });
+  json = Option.Boolean('--json', false, { description: 'Print what was written as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    const { rolesDirOf } = await import('../io/role-files.js');
+    const { pullRoles } = await import('../io/role-pull.js');
+    const { planTenantOf } = await import('../io/role-plan-run.js');
+    const { planBaseUrl, showName } = await import('../core/roles/index.js');
+    const config = await this.loadConfig();
+    const dir = rolesDirOf(this.context.cwd, config, this.roles);
+    const tenant = await this.openTenant(config);
+    let result: Awaited<ReturnType<typeof pullRoles>>;
+    try {
+      const remote = await tenant.client.listRoles();
+      result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force });
+    } finally {
+      await tenant.close();
+    }
+    const label = planTenantOf(tenant, config, { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+    const count = (status: string): number => result.roles.filter((r) => r.status === status).length;
+    const written = count('written') + count('overwritten');
+    const pulled = result.roles.length;
+
+    for (const r of result.roles) {
+      const what = `${showName(r.name)} (id ${showName(r.id)})`;
+      if (r.status === 'skipped') this.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
+      else if (!this.json && r.status !== 'unchanged') this.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
+    }
+    for (const a of result.ambiguous) {
+      this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+    }
+    if (result.localOnly.length > 0 && !this.json) {
+      this.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
+    }
+    if (this.json) {
+      const document = {
+        tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
+        dir: dir.display,
+        summary: { written, unchanged: count('unchanged'), skipped: count('skipped') },
+        roles: result.roles,
+        local_only: result.localOnly,
+      };
+      this.out(JSON.stringify(document, null, 2));
+    } else {
+      this.out(
+        `Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${dir.display}/: ` +
+          `${written} written, ${count('unchanged')} unchanged, ${count('skipped')} skipped.`,
+      );
+    }
+    return 0;
+  }
+}

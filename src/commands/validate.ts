@@ -1,0 +1,61 @@
+import { Command, Option } from 'clipanion';
+import { RoleflowCommand } from './base.js';
+
+export class ValidateCommand extends RoleflowCommand {
+  static override paths = [['validate']];
+  static override usage = Command.Usage({
+    category: 'Roles as code',
+    description: 'Check every role file and flow test offline',
+    details: `
+      Parses and schema-checks every role file (\`roles/**/*.md\`, README.md excepted: YAML
+      front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
+      flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
+      error naming both. Talks to no tenant.
+
+      Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
+      code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
+      \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
+    `,
+    examples: [
+      ['Check roles/ and flows/', 'roleflow validate'],
+      ['Check other folders', 'roleflow validate --roles tenants/acme/roles --flows tenants/acme/flows'],
+      ['Problems as JSON, for an editor or a bot', 'roleflow validate --json'],
+    ],
+  });
+
+  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  flows = Option.String('--flows', { description: 'Folder of flow test files (default: flows.dir of the config, else flows)' });
+  json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    const { formatIssue } = await import('../core/errors.js');
+    const { rolesDirOf, sourceDir } = await import('../io/role-files.js');
+    const { validateSources } = await import('../io/role-validate.js');
+    const config = await this.loadConfig();
+    const cwd = this.context.cwd;
+    const roles = rolesDirOf(cwd, config, this.roles);
+    const flows = sourceDir(cwd, config, this.flows, config.flows.dir, 'flows');
+    const result = await validateSources(cwd, roles, flows);
+    const valid = result.issues.length === 0;
+
+    if (this.json) {
+      this.out(
+        JSON.stringify(
+          { valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues },
+          null,
+          2,
+        ),
+      );
+    } else if (!valid) {
+      this.err(result.issues.map(formatIssue).join('\n'));
+    } else {
+      for (const dir of result.absent) this.err(`note: ${dir}/ not found, nothing checked there`);
+      this.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
+    }
+    return valid ? 0 : 1;
+  }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Applying a plan, the pure parts (PRODUCT.md "Apply semantics"). The executor in
+ * `src/io/role-apply.ts` sends the requests; this decides the phases and what each result means.
+ *
+ * - `applyPhases(changes)`: runs of one action in plan order; a phase starts when the previous ended.
+ * - `blockedReason(change, failedToFree)`: a change that would take a name a failed change was to free
+ *   is skipped rather than leave two Roles with one name.
+ * - `outcomeOf`, `outcomeLine`, `summarizeOutcomes`, `applySummaryLine`, `applyResultJson`: the
+ *   per-Role results and the closing summary, for the console and `--json`.
+ */
+export { applyPhases, blockedReason, freedName, takenName } from './phases.js';
+export {
+  applyResultJson,
+  applySucceeded,
+  applySummaryLine,
+  outcomeLine,
+  outcomeOf,
+  summarizeOutcomes,
+  type ApplyOutcome,
+  type ApplyRunStatus,
+  type ApplyStatus,
+  type ApplySummary,
+} from './result.js';

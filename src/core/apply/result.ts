@@ -1,0 +1,115 @@
+import { showName } from '../roles/index.js';
+import type { ChangeAction, Plan, PlanChange } from '../roles/index.js';
+
+/** What became of one planned change. */
+export type ApplyStatus = 'created' | 'updated' | 'deleted' | 'failed' | 'skipped' | 'not_started';
+
+/** One planned change and its result; keys are snake_case because `apply --json` prints them. */
+export interface ApplyOutcome {
+  action: ChangeAction;
+  name: string;
+  id?: string;
+  file?: string;
+  /** The name before a rename. */
+  renamed_from?: string;
+  status: ApplyStatus;
+  /** One line: why it failed or was skipped. */
+  error?: string;
+  /** A delete whose Role was already gone from the tenant: the goal is met all the same. */
+  already_gone?: boolean;
+}
+
+export interface ApplySummary {
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+  skipped: number;
+  not_started: number;
+}
+
+/** The outcome of a change that did not run (yet): the plan's facts, ready for a status. */
+export function outcomeOf(change: PlanChange, status: ApplyStatus, extra: Partial<ApplyOutcome> = {}): ApplyOutcome {
+  const renamedFrom = change.action === 'update' && change.before && change.before.name !== change.name ? change.before.name : undefined;
+  return {
+    action: change.action,
+    name: change.name,
+    ...(change.id === undefined ? {} : { id: change.id }),
+    ...(change.file === undefined ? {} : { file: change.file }),
+    ...(renamedFrom === undefined ? {} : { renamed_from: renamedFrom }),
+    status,
+    ...extra,
+  };
+}
+
+export function summarizeOutcomes(outcomes: readonly ApplyOutcome[]): ApplySummary {
+  const summary: ApplySummary = { created: 0, updated: 0, deleted: 0, failed: 0, skipped: 0, not_started: 0 };
+  for (const o of outcomes) summary[o.status]++;
+  return summary;
+}
+
+/** `+ created support-agent (id …)`, `✗ failed to create x: <error>`, one line per change. */
+export function outcomeLine(o: ApplyOutcome): string {
+  const id = o.id === undefined ? '' : `id ${showName(o.id)}`;
+  const detail = (...parts: (string | undefined)[]): string => {
+    const shown = parts.filter((p) => p !== undefined && p !== '');
+    return shown.length === 0 ? '' : ` (${shown.join('; ')})`;
+  };
+  const name = showName(o.name);
+  switch (o.status) {
+    case 'created':
+      return `+ created ${name}${detail(id)}`;
+    case 'updated':
+      return `~ updated ${name}${detail(o.renamed_from === undefined ? undefined : `renamed from ${showName(o.renamed_from)}`, id)}`;
+    case 'deleted':
+      return `- deleted ${name}${detail(id, o.already_gone ? 'already gone' : undefined)}`;
+    case 'failed':
+      return `✗ failed to ${o.action} ${name}${detail(id)}: ${o.error ?? 'unknown error'}`;
+    case 'skipped':
+      return `✗ skipped ${o.action} ${name}${detail(id)}: ${o.error ?? 'not run'}`;
+    case 'not_started':
+      return `· not started: ${o.action} ${name}${detail(id)}`;
+  }
+}
+
+/** Whether every change reached its goal. */
+export function applySucceeded(summary: ApplySummary): boolean {
+  return summary.failed + summary.skipped + summary.not_started === 0;
+}
+
+/**
+ * The closing line: `Apply complete: 3 created, 1 updated, 0 deleted.`, or on failure
+ * `Apply failed: 2 of 5 changes failed; 3 succeeded.`, or after Ctrl-C how far it got.
+ */
+export function applySummaryLine(summary: ApplySummary, interrupted = false): string {
+  const done = summary.created + summary.updated + summary.deleted;
+  const counts = `${summary.created} created, ${summary.updated} updated, ${summary.deleted} deleted`;
+  if (applySucceeded(summary)) return `Apply complete: ${counts}.`;
+  const total = done + summary.failed + summary.skipped + summary.not_started;
+  if (interrupted) {
+    const failed = summary.failed + summary.skipped;
+    return `Apply interrupted: ${done} of ${total} changes done (${counts})${failed > 0 ? `, ${failed} failed` : ''}; ${summary.not_started} not started.`;
+  }
+  const notDone = summary.failed + summary.skipped + summary.not_started;
+  return `Apply failed: ${notDone} of ${total} changes failed; ${done} succeeded${done > 0 ? ` (${counts})` : ''}.`;
+}
+
+export type ApplyRunStatus = 'applied' | 'no_changes' | 'failed' | 'interrupted' | 'refused' | 'cancelled';
+
+/** What `apply --json` prints: the tenant, the overall status, and one result per planned change. */
+export function applyResultJson(
+  plan: Pick<Plan, 'tenant'>,
+  status: ApplyRunStatus,
+  outcomes: readonly ApplyOutcome[],
+  reasons: readonly string[] = [],
+): string {
+  const document = {
+    format_version: 1,
+    tenant: plan.tenant,
+    status,
+    summary: summarizeOutcomes(outcomes),
+    results: outcomes,
+    ...(reasons.length === 0 ? {} : { reasons }),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

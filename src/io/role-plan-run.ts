@@ -1,0 +1,82 @@
+import type { Config } from '../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { checkPlanFresh, computePlan, planBaseUrl, quote, showName, type Plan } from '../core/roles/index.js';
+import { loadRoleFiles, type SourceDir } from './role-files.js';
+import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from './tenant.js';
+
+/**
+ * The tenant as a plan records it. The embedded tenant listens on a new port every run, so its
+ * address says nothing; its data file is what identifies it, and a plan saved against it can be
+ * applied by a later run.
+ */
+export function planTenantOf(tenant: OpenTenant, config: Config, flags: TenantFlags): { name: string; baseUrl: string } {
+  const embedded =
+    flags.baseUrl === undefined && tenant.target.name === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === undefined;
+  return { name: tenant.target.name, baseUrl: embedded ? `embedded:${config.local.data}` : tenant.target.baseUrl };
+}
+
+export interface FreshPlan {
+  plan: Plan;
+  tenant: OpenTenant;
+}
+
+/**
+ * Read every role file (stopping with all their problems before anything is sent), then list the
+ * tenant once and compute the plan. The caller closes `tenant`; the same client then applies,
+ * which lets creates tell a lost answer from a Role that was never made.
+ */
+export async function makeFreshPlan(opts: {
+  cwd: string;
+  config: Config;
+  rolesDir: SourceDir;
+  prune: boolean | undefined;
+  flags: TenantFlags;
+  open: () => Promise<OpenTenant>;
+  now: Date;
+}): Promise<FreshPlan> {
+  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const tenant = await opts.open();
+  try {
+    const remote = await tenant.client.listRoles();
+    const { roles } = opts.config;
+    const plan = computePlan(files.value, remote, {
+      prune: opts.prune ?? roles.prune,
+      protect: roles.protect,
+      ignore: roles.ignore,
+      ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
+      tenant: planTenantOf(tenant, opts.config, opts.flags),
+      createdAt: opts.now.toISOString(),
+    });
+    return { plan, tenant };
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+}
+
+/**
+ * `apply PLANFILE`: the tenant must be the one the plan was made for and every planned Role as
+ * it was. Anything else refuses the plan (exit 4) with every reason, before anything is sent.
+ */
+export async function checkSavedPlan(plan: Plan, tenant: OpenTenant, config: Config, flags: TenantFlags): Promise<string[]> {
+  const here = planTenantOf(tenant, config, flags);
+  const reasons: string[] = [];
+  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+
+/** Plans that carry problems or guards are never carried out. */
+export function refuseBrokenPlan(plan: Plan): void {
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join('; ')}`, ExitCode.Refused);
+  }
+}

@@ -1,0 +1,107 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import type { Role } from '../core/model.js';
+import { fileNameKey, globMatcher, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
+import { dirExists, displayPath, loadRoleFiles, writeFileAtomic, type SourceDir } from './role-files.js';
+
+export type PullStatus = 'written' | 'overwritten' | 'unchanged' | 'skipped';
+
+export interface PulledRole {
+  /** The role file, as shown (`roles/a.md`); absent when the Role got no file. */
+  file?: string;
+  name: string;
+  id: string;
+  status: PullStatus;
+  /** Why a Role was skipped. */
+  reason?: string;
+}
+
+export interface PullResult {
+  roles: PulledRole[];
+  /** Role files whose Role is not on the tenant: left alone. */
+  localOnly: string[];
+  /** Role files without `id` whose name several Roles hold. */
+  ambiguous: { file: string; name: string; count: number }[];
+}
+
+/**
+ * `pull`: write each tenant Role (but those `ignore` matches) as a role file with its `id`. A Role
+ * that has a file (by id, else by its unique name) keeps that file; others get a new file named by
+ * `roleFileName`, always directly in the folder whatever the name holds. A file that already says
+ * what the tenant says is left alone; one that says otherwise is only overwritten with `force`.
+ */
+export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: readonly Role[]; ignore: string[]; force: boolean }): Promise<PullResult> {
+  const { cwd, dir } = opts;
+  let local: RoleFile[] = [];
+  if (await dirExists(dir)) {
+    const loaded = await loadRoleFiles(cwd, dir);
+    // A file that cannot be read might be any Role's: writing around it could make a duplicate.
+    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    local = loaded.value;
+  } else {
+    await mkdir(dir.abs, { recursive: true });
+  }
+  const ignored = globMatcher(opts.ignore);
+  const remote = opts.remote.filter((r) => ignored(r.name) === undefined).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+
+  const nameCount = new Map<string, number>();
+  for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
+  const byId = new Map<string, RoleFile>();
+  const byName = new Map<string, RoleFile>();
+  for (const f of local) {
+    if (f.id !== undefined) byId.set(f.id, f);
+    else byName.set(f.name, f);
+  }
+  const taken = new Set((await readdir(dir.abs)).map(fileNameKey));
+  const result: PullResult = { roles: [], localOnly: [], ambiguous: [] };
+  const claimed = new Set<RoleFile>();
+
+  for (const role of remote) {
+    if (role.name === '') {
+      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: 'its name is empty, which a role file cannot hold' });
+      continue;
+    }
+    const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : undefined);
+    const text = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
+    if (mine !== undefined) {
+      claimed.add(mine);
+      const entry = { file: mine.file, name: role.name, id: role.id };
+      if (mine.name === role.name && mine.description === role.description && mine.content === role.content) {
+        result.roles.push({ ...entry, status: 'unchanged' });
+      } else if (!opts.force) {
+        result.roles.push({ ...entry, status: 'skipped', reason: 'it differs from the Role on the tenant (--force overwrites it)' });
+      } else {
+        await writeFileAtomic(resolve(cwd, mine.file), text);
+        result.roles.push({ ...entry, status: 'overwritten' });
+      }
+      continue;
+    }
+    const fileName = roleFileName(role.name, taken);
+    taken.add(fileNameKey(fileName));
+    const path = insideFolder(dir.abs, fileName);
+    await writeFileAtomic(path, text);
+    result.roles.push({ file: displayPath(cwd, path), name: role.name, id: role.id, status: 'written' });
+  }
+
+  for (const f of local) {
+    if (claimed.has(f)) continue;
+    const count = f.id === undefined ? (nameCount.get(f.name) ?? 0) : 0;
+    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    else if (ignored(f.name) === undefined) result.localOnly.push(f.file);
+  }
+  return result;
+}
+
+/** The path of `fileName` directly in `dir`, checked: `pull` never writes outside its folder. */
+function insideFolder(dir: string, fileName: string): string {
+  const path = resolve(dir, fileName);
+  if (dirname(path) !== resolve(dir) || basename(path) !== fileName) {
+    throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
+  }
+  return join(dir, fileName);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
