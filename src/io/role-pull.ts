@@ -2,7 +2,8 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
-import { fileNameKey, globMatcher, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
+import { fileNameKey, globMatcher, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
+import { loadSchema } from './package-root.js';
 import { dirExists, displayPath, loadRoleFiles, writeFileAtomic, type SourceDir } from './role-files.js';
 
 export type PullStatus = 'written' | 'overwritten' | 'unchanged' | 'skipped';
@@ -56,14 +57,16 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
   const taken = new Set((await readdir(dir.abs)).map(fileNameKey));
   const result: PullResult = { roles: [], localOnly: [], ambiguous: [] };
   const claimed = new Set<RoleFile>();
+  const schema = loadSchema('role');
 
   for (const role of remote) {
-    if (role.name === '') {
-      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: 'its name is empty, which a role file cannot hold' });
+    const text = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
+    const unfit = unrepresentable(role, text, schema);
+    if (unfit !== undefined) {
+      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `a role file cannot hold it: ${unfit}` });
       continue;
     }
     const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : undefined);
-    const text = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
     if (mine !== undefined) {
       claimed.add(mine);
       const entry = { file: mine.file, name: role.name, id: role.id };
@@ -91,6 +94,18 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
     else if (ignored(f.name) === undefined) result.localOnly.push(f.file);
   }
   return result;
+}
+
+/**
+ * Why a Role cannot be a role file that reads back as the same Role (an empty name, a NUL
+ * character, more than the size limit), or undefined when it can.
+ */
+function unrepresentable(role: Role, text: string, schema: object): string | undefined {
+  const parsed = parseRoleFile(text, 'pulled', schema);
+  if (!parsed.ok) return parsed.issues[0]?.message ?? 'it does not parse';
+  const back = parsed.value;
+  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return 'it would not read back the same';
+  return undefined;
 }
 
 /** The path of `fileName` directly in `dir`, checked: `pull` never writes outside its folder. */

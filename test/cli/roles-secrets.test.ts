@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBin, type CliResult } from '../helpers/cli.js';
+import { emulator, project, roleText, run, TOKEN, type Project } from './roles-kit.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+
+const WRONG = 'rf-SECRET-wrong-0c9d8e7f6a5b';
+
+function expectNoToken(r: CliResult, ...tokens: string[]): void {
+  for (const token of tokens) {
+    expect(r.stdout).not.toContain(token);
+    expect(r.stderr).not.toContain(token);
+  }
+}
+
+/** The built CLI as a process, against the emulator, with `token` in the environment. */
+function runProcess(p: Project, em: RunningEmulator, args: string[], token = em.token): Promise<CliResult> {
+  return runBin([...args, '--base-url', em.baseUrl, '--tenant', 'test'], { cwd: p.dir, env: { ROLEFLOW_TOKEN: token } });
+}
+
+describe('the token never appears in any output', () => {
+  it('in every role command, with --verbose, as real processes', async () => {
+    const em = await emulator();
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'roles/b.md': roleText('b', 'd', 'c') });
+    const plan = await runProcess(p, em, ['plan', '--verbose', '--out', 'plan.json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toMatch(/^GET \/admin\/roles\/get 200 \d+ms$/m);
+    const applied = await runProcess(p, em, ['apply', 'plan.json', '--verbose']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Apply complete: 2 created, 0 updated, 0 deleted.');
+    const pulled = await runProcess(p, em, ['pull', '--roles', 'pulled', '--verbose', '--json']);
+    expect(pulled.code).toBe(0);
+    for (const r of [plan, applied, pulled]) expectNoToken(r, TOKEN);
+    expect(await readFile(join(p.dir, 'plan.json'), 'utf8')).not.toContain(TOKEN);
+  });
+
+  it('in failures: a refused token, a failed apply, a stale plan', async () => {
+    const em = await emulator({ disable: ['POST /admin/roles/create', 'POST /admin/role/create'] });
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const refused = await runProcess(p, em, ['plan', '--verbose'], WRONG);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: .*40[13]/m);
+    expectNoToken(refused, WRONG, TOKEN);
+
+    const failed = await run(p, em, ['apply', '--auto-approve', '--verbose']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('Apply failed');
+    const failedJson = await run(p, em, ['apply', '--auto-approve', '--verbose', '--json']);
+    expect(JSON.parse(failedJson.stdout)).toMatchObject({ status: 'failed' });
+    for (const r of [failed, failedJson]) expectNoToken(r, TOKEN);
+
+    const other = await emulator();
+    expect((await run(p, other, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    const stale = await run(p, em, ['apply', 'plan.json', '--verbose']);
+    expect(stale.code).toBe(4);
+    expectNoToken(stale, TOKEN);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { project, roleText } from './roles-kit.js';
+
+const FLOW = 'flow: summarize\ntests:\n  - name: says something\n    inputs: { text: hi }\n    expect:\n      outputs:\n        - { path: results, length: { gte: 1 } }\n';
+
+describe('validate', () => {
+  it('checks role files and flow tests offline, and says how many are valid', async () => {
+    const p = await project({
+      'roles/a.md': roleText('a', 'd', 'c'),
+      'roles/deep/b.md': roleText('b', '', ''),
+      'roles/README.md': '# not a role\n',
+      'flows/summarize.yaml': FLOW,
+      'flows/more/other.yml': FLOW.replace('summarize', 'other'),
+    });
+    const r = await runCli(['validate'], { cwd: p.dir });
+    expect(r).toEqual({ code: 0, stdout: '2 role files and 2 flow test files are valid.\n', stderr: '' });
+  });
+
+  it('prints every problem of role and flow files as file:line:col on stderr', async () => {
+    const p = await project({
+      'roles/a.md': '---\nname: a\n---\n',
+      'flows/bad.yaml': 'flow: f\ntests:\n  - name: t\n    repaet: 2\n',
+    });
+    const r = await runCli(['validate'], { cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^roles\/a\.md:2:1: missing required key "description"$/m);
+    expect(r.stderr).toMatch(/^flows\/bad\.yaml:4:5: .*repaet/m);
+  });
+
+  it('--json puts the result on stdout', async () => {
+    const p = await project({ 'roles/a.md': '---\nname: a\ndescription: d\nnmae: x\n---\n' });
+    const r = await runCli(['validate', '--json'], { cwd: p.dir });
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { valid: boolean; issues: { file: string; line: number; message: string }[] };
+    expect(doc.valid).toBe(false);
+    expect(doc.issues).toEqual([{ file: 'roles/a.md', line: 4, col: 1, message: expect.stringContaining('unknown key "nmae"') }]);
+  });
+
+  it('reads the folders from --roles/--flows, else from the config next to it', async () => {
+    const p = await project({
+      'tenant/roleflow.config.yaml': 'roles: { dir: my-roles }\nflows: { dir: my-flows }\n',
+      'tenant/my-roles/a.md': roleText('a', 'd', 'c'),
+      'tenant/my-flows/f.yaml': FLOW,
+      'elsewhere/x.md': roleText('x', 'd', 'c'),
+    });
+    const viaConfig = await runCli(['validate', '--config', 'tenant/roleflow.config.yaml'], { cwd: p.dir });
+    expect(viaConfig.stdout).toBe('1 role file and 1 flow test file are valid.\n');
+    const viaFlags = await runCli(['validate', '--roles', 'elsewhere', '--flows', 'tenant/my-flows'], { cwd: p.dir });
+    expect(viaFlags.stdout).toBe('1 role file and 1 flow test file are valid.\n');
+  });
+
+  it('a folder named explicitly must exist; a missing default one is only noted', async () => {
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const missing = await runCli(['validate', '--flows', 'nope'], { cwd: p.dir });
+    expect(missing).toMatchObject({ code: 1, stderr: 'error: flows folder nope not found\n' });
+    const noted = await runCli(['validate'], { cwd: p.dir });
+    expect(noted).toEqual({ code: 0, stdout: '1 role file and 0 flow test files are valid.\n', stderr: 'note: flows/ not found, nothing checked there\n' });
+    const empty = await project({});
+    const nothing = await runCli(['validate'], { cwd: empty.dir });
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/^error: nothing to validate/);
+  });
+});
