@@ -91,12 +91,13 @@ function lookup(table: Table, disabled: Set<string>, method: string, path: strin
     }
     if (param === '') routes = undefined;
   }
-  const notFound = message(404, `not found: ${method} ${path}`);
-  if (!routes) return notFound;
+  // Built only when needed: this runs on every request.
+  const notFound = () => message(404, `not found: ${method} ${path}`);
+  if (!routes) return notFound();
   const route = routes.find((r) => r.method === method);
   if (route) return { route, param };
   // A form the tenant lacks answers like a path it lacks, even when the path serves another method.
-  if (disabled.has(`${method} ${routes[0]!.path}`)) return notFound;
+  if (disabled.has(`${method} ${routes[0]!.path}`)) return notFound();
   return { ...message(405, 'method not allowed'), headers: { allow: routes.map((r) => r.method).join(', ') } };
 }
 
