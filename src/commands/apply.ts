@@ -174,7 +174,7 @@ export class ApplyCommand extends TenantCommand {
       return ExitCode.Ok;
     }
     this.err(line);
-    for (const o of outcomes) if (o.status === 'failed' || o.status === 'skipped') this.err(`  ${apply.outcomeLine(o)}`);
+    for (const o of outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) this.err(`  ${apply.outcomeLine(o)}`);
     this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
     return ExitCode.Error;
   }

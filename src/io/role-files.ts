@@ -60,7 +60,9 @@ export async function dirExists(dir: SourceDir): Promise<boolean> {
 export async function listFilesUnder(dir: string, accept: (name: string) => boolean): Promise<string[]> {
   const found: { rel: string; abs: string }[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
-    const entries = await readdir(abs, { withFileTypes: true });
+    const entries = await readdir(abs, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      throw new RoleflowError(`cannot read the folder ${abs} (${err.code ?? String(err)})`);
+    });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const childAbs = join(abs, entry.name);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { call } from '../helpers/emulator.js';
 import { emulator, mutations, project, requestCount, roleText, run, seed, tenantState } from './roles-kit.js';
 
@@ -164,6 +165,19 @@ describe('plan and apply against a tenant', () => {
     expect(md.stdout).toMatch(/\|/);
     const both = await run(p, em, ['plan', '--json', '--format', 'markdown']);
     expect(both.code).toBe(1);
+  });
+
+  it('works against the embedded local tenant across runs, saved plans included', async () => {
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const plan = await runCli(['plan', '--out', 'plan.json'], { cwd: p.dir });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('Tenant local (embedded:.roleflow/local.json)');
+    // Another run, another port: the saved plan still fits the same embedded tenant.
+    const applied = await runCli(['apply', 'plan.json'], { cwd: p.dir });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 0 deleted.');
+    expect((await runCli(['plan', '--detailed-exitcode'], { cwd: p.dir })).code).toBe(0);
+    expect(JSON.parse(await p.read('.roleflow/local.json'))).toEqual([expect.objectContaining({ name: 'a', description: 'd', content: 'c' })]);
   });
 
   it('uses colour only on a terminal', async () => {
