@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // clipanion's ESM build imports a directory (`./platform`), which Node's resolver refuses
+    // unless vite transforms the package itself.
+    server: { deps: { inline: ['clipanion'] } },
   },
 });
