@@ -25,8 +25,10 @@ export async function main(argv: string[], context: RoleflowContext): Promise<nu
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    // Usage errors go to stderr, not stdout as clipanion would print them.
-    context.stderr.write(cli.error(error, { colored: false }));
+    // Usage errors go to stderr, not stdout as clipanion would print them. A bad option value is one
+    // line; an unknown command keeps clipanion's suggestions.
+    const usage = (error as Error | null)?.name === 'UsageError';
+    context.stderr.write(usage ? `error: ${(error as Error).message}\nrun 'roleflow ${argv[0] ?? ''} --help' for usage\n` : cli.error(error, { colored: false }));
     return 1;
   }
   const code = await cli.run(command, context);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { runBin, runCli } from '../helpers/cli.js';
+import { version } from '../../src/cli.js';
+
+describe('roleflow as a process', () => {
+  it('prints its version', async () => {
+    const r = await runBin(['--version']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.trim()).toBe(version());
+  });
+
+  it('lists every command in --help', async () => {
+    const r = await runBin(['--help']);
+    expect(r.code).toBe(0);
+    for (const command of ['validate', 'plan', 'apply', 'pull', 'test', 'serve']) expect(r.stdout).toContain(`roleflow ${command}`);
+  });
+
+  it('shows examples in each command help', async () => {
+    for (const command of ['validate', 'plan', 'apply', 'pull', 'test', 'serve']) {
+      const r = await runCli([command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout, command).toMatch(/Examples?/);
+    }
+  });
+
+  it('puts usage errors on stderr, one line, exit 1', async () => {
+    const r = await runBin(['plna']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/Command not found/);
+  });
+
+  it('reports an invalid option value without a stack trace', async () => {
+    const r = await runCli(['serve', '--port', 'abc']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*--port/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('uses no colour when piped or with NO_COLOR', async () => {
+    const piped = await runBin(['--help']);
+    expect(piped.stdout).not.toMatch(/\x1b\[/);
+    const noColor = await runCli(['--help'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(noColor.stdout).not.toMatch(/\x1b\[/);
+  });
+});
