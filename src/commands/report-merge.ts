@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Command, Option } from 'clipanion';
+import { RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { RoleflowCommand } from './base.js';
+
+export class ReportMergeCommand extends RoleflowCommand {
+  static override paths = [['report', 'merge']];
+  static override usage = Command.Usage({
+    category: 'Flow tests',
+    description: 'Combine the JSON reports of sharded test runs into one',
+    details: `
+      Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
+      the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
+      and writes one report with every result (\`--out\`, default roleflow-report.json). A test in two
+      reports is an error. The merged report can be rendered again with \`--reporter\` (console,
+      junit, github; default console).
+
+      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report.
+    `,
+    examples: [
+      ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
+      ['Merge, then JUnit and the GitHub job summary', 'roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github'],
+    ],
+  });
+
+  reports = Option.Rest({ name: 'FILE', required: 1 });
+  outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
+  reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
+
+  async execute(): Promise<number> {
+    const [{ parseReport, mergeReports }, { parseReporters }, { writeReports }, { loadSchema }] = await Promise.all([
+      import('../report/json.js'),
+      import('../report/reporters.js'),
+      import('../io/test-reports.js'),
+      import('../io/package-root.js'),
+    ]);
+    const reporters = parseReporters(this.reporter, false);
+    if (!reporters.ok) throw new RoleflowError(reporters.error);
+    const schema = loadSchema('report');
+    const inputs = [];
+    for (const file of this.reports) {
+      let text: string;
+      try {
+        text = await readFile(resolve(this.context.cwd, file), 'utf8');
+      } catch (error) {
+        throw new RoleflowError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      const parsed = parseReport(text, file, schema);
+      if (!parsed.ok) throw new RoleflowError(parsed.error);
+      inputs.push({ file, report: parsed.value });
+    }
+    const merged = mergeReports(inputs);
+    if (!merged.ok) throw new RoleflowError(merged.error);
+    const report = merged.value;
+    const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
+    const written = await writeReports(report, specs, {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text) => this.out(text),
+      style: { color: this.colorFor('stdout') },
+      consoleWasLive: false,
+      secrets: this.secrets,
+    });
+    this.err(`merged ${inputs.length} reports (${report.summary.tests} results); wrote ${written.join(', ')}`);
+    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+}

@@ -1,0 +1,224 @@
+import { access } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import type { Config } from '../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { Shard } from '../core/flows/index.js';
+import type { OpenTenant } from '../io/tenant.js';
+import type { PlannedRun } from '../io/test-select.js';
+import type { ReporterSpec } from '../report/reporters.js';
+import { TenantCommand } from './base.js';
+
+export class TestCommand extends TenantCommand {
+  static override paths = [['test']];
+  static override usage = Command.Usage({
+    category: 'Flow tests',
+    description: 'Run flow tests against the tenant over HTTPS and WebSocket',
+    details: `
+      Runs the flow tests in the given files and folders (default: \`flows/\`, or \`flows.dir\` in the
+      config): every \`*.yaml\` / \`*.yml\` file, each test over each of its transports (default: both
+      where the tenant has a ws_url), \`repeat\` times. Nothing runs if any file is invalid.
+
+      Reporters (\`--reporter NAME[=FILE]\`, repeatable; default \`console\`): \`console\`, \`json\`
+      (default file roleflow-report.json), \`junit\` (roleflow-junit.xml), \`github\` (annotations, and a
+      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE). \`-\` as FILE is stdout; \`--json\` is
+      \`--reporter json=-\`.
+
+      \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
+      JSON reports of the shards.
+
+      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
+      usage, or a tenant that cannot be reached or refuses the token.
+    `,
+    examples: [
+      ['Run every test in flows/', 'roleflow test'],
+      ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
+      ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
+      ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
+    ],
+  });
+
+  targets = Option.Rest({ name: 'path' });
+  transport = Option.String('--transport', { description: 'Only this transport: https or ws', validator: t.isEnum(['https', 'ws'] as const) });
+  reporter = Option.Array('--reporter', [], { description: 'console, json, junit or github, with =FILE for a file (repeatable)' });
+  concurrency = Option.String('--concurrency', {
+    description: 'Executions at once (default: flows.concurrency, 4)',
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
+  });
+  repeat = Option.String('--repeat', {
+    description: "Repeats per test and transport, overriding the files' repeat",
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 10_000)]),
+  });
+  shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
+  grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = Option.Boolean('--bail', false, { description: 'Start no new execution after the first failed test' });
+  json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
+
+  async execute(): Promise<number> {
+    const [{ parseShard }, { parseReporters }] = await Promise.all([import('../core/flows/index.js'), import('../report/reporters.js')]);
+    const reporters = parseReporters(this.reporter, this.json);
+    if (!reporters.ok) throw new RoleflowError(reporters.error);
+    const shard = this.shard === undefined ? undefined : parseShard(this.shard);
+    if (shard && !shard.ok) throw new RoleflowError(shard.error);
+    const grep = this.grep === undefined ? undefined : compileGrep(this.grep);
+
+    const config = await this.loadConfig();
+    const { findFlowFiles, loadFlowTestFiles } = await import('../io/flow-files.js');
+    const cwd = this.context.cwd;
+    const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
+    const loaded = await loadFlowTestFiles(cwd, files);
+    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+
+    const tenant = await this.openTenant(config);
+    try {
+      const { selectRuns } = await import('../io/test-select.js');
+      const hasWs = tenant.target.wsUrl !== undefined;
+      if (this.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
+      const selection = selectRuns(loaded.value, {
+        hasWs,
+        env: this.context.env,
+        ...(grep && { grep }),
+        ...(shard?.ok && { shard: shard.value }),
+        ...(this.transport && { transport: this.transport }),
+        ...(this.repeat !== undefined && { repeat: this.repeat }),
+      });
+      if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
+      this.secrets.push(...selection.secrets);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows.concurrency, shard?.ok ? shard.value : undefined);
+    } finally {
+      await tenant.close();
+    }
+  }
+
+  private async run(
+    tenant: OpenTenant,
+    runs: PlannedRun[],
+    reporters: ReporterSpec[],
+    defaultConcurrency: number,
+    shard: Shard | undefined,
+  ): Promise<number> {
+    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports }, { shownUrl }, { version }] =
+      await Promise.all([
+        import('../io/test-run.js'),
+        import('../report/build.js'),
+        import('../report/console.js'),
+        import('../io/test-reports.js'),
+        import('../io/test-reports.js'),
+        import('../cli.js'),
+      ]);
+    const style = { color: this.colorFor('stdout') };
+    const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
+    const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
+    if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+
+    const startedAt = new Date();
+    const started = performance.now();
+    const outcome = await runTests({
+      client: tenant.client,
+      runs,
+      concurrency: this.concurrency ?? defaultConcurrency,
+      bail: this.bail,
+      events: {
+        started: (label, done, total) => progress?.start(label, done, total),
+        finished: (label, done, total) => progress?.finish(label, done, total),
+        tested: (result) => {
+          if (!live) return;
+          progress?.clear();
+          this.out(renderTestResult(redactDeep(result, this.secrets), style));
+          progress?.draw();
+        },
+      },
+    });
+    progress?.clear();
+    if (outcome.tenantProblem !== undefined) {
+      throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+    }
+    const report = buildRunReport(
+      {
+        version: version(),
+        tenant: {
+          name: tenant.target.name,
+          base_url: shownUrl(tenant.target.baseUrl),
+          ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
+        },
+        ...(shard && { shard }),
+        startedAt,
+        finishedAt: new Date(),
+        durationMs: performance.now() - started,
+        bailed: outcome.bailed,
+        results: outcome.results,
+      },
+      this.secrets,
+    );
+    const written = await writeReports(report, reporters, {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text) => this.out(text),
+      style,
+      consoleWasLive: live,
+      secrets: this.secrets,
+    });
+    if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
+    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+}
+
+function compileGrep(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    throw new RoleflowError(`invalid --grep ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+  }
+}
+
+/** `flows.dir` of the config, relative to the config file's folder; said plainly when missing. */
+async function defaultFlowsDir(cwd: string, config: Config): Promise<string> {
+  const dir = relative(cwd, resolve(cwd, config.file === undefined ? '.' : dirname(config.file), config.flows.dir)) || '.';
+  const exists = await access(resolve(cwd, dir)).then(() => true, () => false);
+  if (!exists) {
+    throw new RoleflowError(`no flow tests: folder ${dir}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir;
+}
+
+/** The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the end. */
+class Progress {
+  private readonly running: string[] = [];
+  private done = 0;
+  private total = 0;
+  private shown = false;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly line: (done: number, total: number, current: string | undefined, width?: number) => string,
+  ) {}
+
+  start(label: string, done: number, total: number): void {
+    this.running.push(label);
+    this.done = done;
+    this.total = total;
+    this.draw();
+  }
+
+  finish(label: string, done: number, total: number): void {
+    const at = this.running.indexOf(label);
+    if (at !== -1) this.running.splice(at, 1);
+    this.done = done;
+    this.total = total;
+    this.draw();
+  }
+
+  draw(): void {
+    const width = (this.stream as { columns?: number }).columns ?? 80;
+    this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.stream.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}

@@ -1,0 +1,95 @@
+import pLimit from 'p-limit';
+import { evaluateTest, type ExecutionResult } from '../core/flows/index.js';
+import type { TenantClient } from '../core/model.js';
+import { buildTestResult } from '../report/build.js';
+import type { TestResult } from '../report/model.js';
+import { runHttps } from './run-https.js';
+import { runError, tenantProblem, type RunClock, realClock } from './run-shared.js';
+import { runWs } from './run-ws.js';
+import type { PlannedRun } from './test-select.js';
+
+export interface RunEvents {
+  /** An execution starts; `label` names the test, transport and repeat; `done` of `total` are over. */
+  started?(label: string, done: number, total: number): void;
+  /** An execution ended; `done` of `total` executions are over. */
+  finished?(label: string, done: number, total: number): void;
+  /** A test × transport has its result (in completion order). */
+  tested?(result: TestResult): void;
+}
+
+export interface RunTestsOptions {
+  client: TenantClient;
+  runs: readonly PlannedRun[];
+  concurrency: number;
+  bail: boolean;
+  events?: RunEvents;
+  clock?: RunClock;
+}
+
+export interface RunOutcome {
+  /** In the order of `runs`. */
+  results: TestResult[];
+  bailed: boolean;
+  /** The tenant cannot run tests (unreachable, refusing the token): the run was stopped. */
+  tenantProblem?: string;
+}
+
+/**
+ * Every test × transport × repeat, at most `concurrency` executions at once. With `bail`, no new
+ * execution starts once a test has failed; an unreachable or refusing tenant stops the run the
+ * same way (what already runs finishes).
+ */
+export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
+  const { client, runs, events = {} } = options;
+  const clock = options.clock ?? realClock;
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const total = runs.reduce((n, r) => n + (r.skip === undefined && r.error === undefined ? r.test.repeat : 0), 0);
+  let done = 0;
+  let stop: 'bail' | 'tenant' | undefined;
+  let problem: string | undefined;
+  let leftOut = 0;
+
+  const runOne = async (run: PlannedRun, repeat: number, failures: { count: number }): Promise<ExecutionResult | undefined> => {
+    if (stop) {
+      leftOut += 1;
+      return undefined;
+    }
+    const label = `${run.test.id} [${run.transport}]${run.test.repeat > 1 ? ` #${repeat + 1}` : ''}`;
+    events.started?.(label, done, total);
+    const execute = run.transport === 'https' ? runHttps : runWs;
+    const result = await execute(client, run.test, run.inputs, clock);
+    done += 1;
+    const down = tenantProblem(result);
+    if (down !== undefined) {
+      stop = 'tenant';
+      problem ??= down;
+    }
+    if (evaluateTest(run.test, result).some((a) => a.status === 'fail')) failures.count += 1;
+    // The test can no longer reach min_pass: that is its failure, and --bail's cue.
+    if (options.bail && failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
+    events.finished?.(label, done, total);
+    return result;
+  };
+
+  const results = await Promise.all(
+    runs.map(async (run) => {
+      const failures = { count: 0 };
+      const executions =
+        run.skip !== undefined
+          ? []
+          : run.error !== undefined
+            ? Array.from({ length: run.test.repeat }, () => notStarted(run, run.error!))
+            : await Promise.all(Array.from({ length: run.test.repeat }, (_, i) => limit(() => runOne(run, i, failures))));
+      const result = buildTestResult({ test: run.test, transport: run.transport, executions, ...(run.skip !== undefined && { skip: run.skip }) });
+      if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
+      events.tested?.(result);
+      return result;
+    }),
+  );
+  return { results, bailed: stop === 'bail' && leftOut > 0, ...(problem !== undefined && { tenantProblem: problem }) };
+}
+
+/** An execution that could not start (a missing environment variable): an error, nothing sent. */
+function notStarted(run: PlannedRun, why: string): ExecutionResult {
+  return { transport: run.transport, status: 'error', error: runError(run.test.flow, run.transport, why), wallMs: 0 };
+}

@@ -1,0 +1,198 @@
+import {
+  evaluateLatencyAcrossRepeats,
+  evaluateTest,
+  percentile,
+  redact,
+  summariseRepeats,
+  type AssertionResult,
+  type ExecutionResult,
+  type FlowTest,
+  type Transport,
+} from '../core/flows/index.js';
+import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
+
+/** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
+export interface TestRun {
+  test: FlowTest;
+  transport: Transport;
+  /** Set when the test is not run at all (its `skip`, or a transport the tenant lacks). */
+  skip?: string;
+  /** One per repeat; undefined for a repeat that was never started (`--bail`). */
+  executions: (ExecutionResult | undefined)[];
+}
+
+/** Judge one test × transport from its executions (pure). */
+export function buildTestResult(run: TestRun): TestResult {
+  const { test, transport } = run;
+  const base = {
+    id: test.id,
+    file: test.file,
+    line: test.line,
+    col: test.col,
+    flow: test.flow,
+    name: test.name,
+    transport,
+    repeat: test.repeat,
+    min_pass: test.minPass,
+  };
+  if (run.skip !== undefined) {
+    const repeats = Array.from({ length: test.repeat }, (_, i) => notRun(i));
+    return { ...base, status: 'skip', message: run.skip, passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats };
+  }
+  const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined);
+  const perRepeat = ran.map((e) => evaluateTest(test, e));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran) : [];
+  const summary = summariseRepeats(perRepeat, test.minPass, across);
+  let evaluated = 0;
+  const repeats = run.executions.map((e, i) => (e === undefined ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]!)));
+  const status = testStatus(summary.status, repeats, across, ran.length < run.executions.length);
+  const message =
+    ran.length < run.executions.length && status === 'skip'
+      ? `not run: --bail stopped the run after a failure (${ran.length} of ${run.executions.length} repeats ran)`
+      : summary.message;
+  return {
+    ...base,
+    status,
+    message,
+    passed: summary.passed,
+    wall_ms: stats(ran.filter((e) => e.status === 'ok').map((e) => e.wallMs)),
+    step_latency_ms: stepStats(ran),
+    across_repeats: across,
+    repeats,
+  };
+}
+
+export interface RunFacts {
+  version: string;
+  tenant: RunReport['tenant'];
+  shard?: { index: number; total: number };
+  startedAt: Date;
+  finishedAt: Date;
+  durationMs: number;
+  bailed: boolean;
+  results: TestResult[];
+}
+
+/** The report of a run, redacted of `secrets` throughout. */
+export function buildRunReport(facts: RunFacts, secrets: readonly string[]): RunReport {
+  const report: RunReport = {
+    format_version: REPORT_FORMAT_VERSION,
+    tool: { name: 'roleflow', version: facts.version },
+    tenant: facts.tenant,
+    ...(facts.shard && { shard: facts.shard }),
+    started_at: facts.startedAt.toISOString(),
+    finished_at: facts.finishedAt.toISOString(),
+    duration_ms: Math.round(facts.durationMs),
+    bailed: facts.bailed,
+    summary: summarise(facts.results),
+    results: facts.results,
+  };
+  return redactDeep(report, secrets);
+}
+
+export function summarise(results: readonly TestResult[]): RunSummary {
+  const count = (s: TestStatus) => results.filter((r) => r.status === s).length;
+  return {
+    tests: results.length,
+    passed: count('pass'),
+    failed: count('fail') + count('error'),
+    errored: count('error'),
+    skipped: count('skip'),
+    executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== 'not_run').length, 0),
+  };
+}
+
+export function stats(samples: readonly number[]): LatencyStats | null {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return {
+    count: sorted.length,
+    min: round(sorted[0]!),
+    p50: round(percentile(sorted, 50)!),
+    p95: round(percentile(sorted, 95)!),
+    max: round(sorted.at(-1)!),
+  };
+}
+
+/** Every string in `value` (keys too) with the secrets replaced by `***`. */
+export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+// A test with repeats left unstarted by --bail passes nothing it did not run: it fails when a
+// repeat that ran failed, and is otherwise skipped. Errors are failures where nothing but the
+// execution itself (timeout, transport) went wrong.
+function testStatus(
+  summary: TestStatus,
+  repeats: readonly RepeatResult[],
+  across: readonly AssertionResult[],
+  incomplete: boolean,
+): TestStatus {
+  const failing = repeats.filter((r) => r.status === 'fail' || r.status === 'error');
+  if (incomplete) {
+    if (failing.length === 0) return 'skip';
+  } else if (summary !== 'fail') return summary;
+  const acrossFailed = across.some((a) => a.status === 'fail');
+  return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === 'error') ? 'error' : 'fail';
+}
+
+function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult[]): RepeatResult {
+  const failed = assertions.some((a) => a.status === 'fail');
+  const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === 'skip');
+  const status = e.status === 'error' ? 'error' : failed ? 'fail' : allSkipped ? 'skip' : 'pass';
+  return {
+    index: i + 1,
+    status,
+    execution: e.status,
+    ...(e.error !== undefined && { error: e.error }),
+    wall_ms: round(e.wallMs),
+    steps: (e.steps ?? []).map((s) => ({
+      count: s.count,
+      service: s.service,
+      status: s.status,
+      latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
+      ...(s.serviceType !== undefined && { service_type: s.serviceType }),
+      ...(s.stopExecution !== undefined && { stop_execution: s.stopExecution }),
+    })),
+    messages: (e.messages ?? []).map((m) => ({
+      state: m.state,
+      status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
+      ...(m.nodeId !== undefined && { node_id: m.nodeId }),
+      ...(m.messageId !== undefined && { message_id: m.messageId }),
+    })),
+    ...(e.outputs !== undefined && { outputs: e.outputs }),
+    assertions,
+  };
+}
+
+function notRun(i: number): RepeatResult {
+  return { index: i + 1, status: 'not_run', execution: 'not_run', wall_ms: null, steps: [], messages: [], assertions: [] };
+}
+
+function stepStats(executions: readonly ExecutionResult[]): Record<string, LatencyStats> {
+  const byService = new Map<string, number[]>();
+  for (const e of executions) {
+    if (e.status === 'error') continue;
+    for (const s of e.steps ?? []) byService.set(s.service, [...(byService.get(s.service) ?? []), s.latencyMs]);
+  }
+  const out: Record<string, LatencyStats> = {};
+  for (const [service, samples] of byService) {
+    const s = stats(samples);
+    if (s) out[service] = s;
+  }
+  return out;
+}
+
+/** Wall-clock to a tenth of a millisecond: finer is noise. */
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,90 @@
+import { formatMs, type AssertionResult } from '../core/flows/index.js';
+import { flowLatencyRows, groupAssertions } from './digest.js';
+import type { RunReport, TestResult, TestStatus } from './model.js';
+
+/** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
+export interface Style {
+  color: boolean;
+}
+
+const MARK: Record<TestStatus, string> = { pass: '✓', fail: '✗', error: '✗', skip: '-' };
+const CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
+
+function paint(style: Style, code: keyof typeof CODES, text: string): string {
+  return style.color ? `\x1b[${CODES[code]}m${text}\x1b[0m` : text;
+}
+
+function statusColor(status: TestStatus | AssertionResult['status']): keyof typeof CODES {
+  return status === 'pass' ? 'green' : status === 'skip' ? 'yellow' : 'red';
+}
+
+/**
+ * One test × transport: its line (mark, id, transport, repeats passed/total, wall-clock), then
+ * each failed assertion (expected vs actual, at `file:line:col`) and each skipped one with its
+ * reason; the same assertion failing in several repeats is one line with a count.
+ */
+export function renderTestResult(r: TestResult, style: Style): string {
+  const ran = r.repeats.filter((x) => x.execution !== 'not_run').length;
+  const wall = r.wall_ms ? ` ${r.repeat > 1 ? 'p50 ' : ''}${formatMs(r.wall_ms.p50)}` : '';
+  const counts = r.status === 'skip' && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
+  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${r.id} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}`;
+  const lines = [r.status === 'skip' && ran === 0 ? `${head} ${paint(style, 'yellow', `skipped: ${r.message}`)}` : head];
+  if (r.status === 'fail' || r.status === 'error') {
+    const failures = groupAssertions(r, 'fail');
+    for (const g of failures) {
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
+      lines.push(`    ${paint(style, 'red', '✗')} ${g.assertion.message}${times} ${paint(style, 'dim', `(${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+    }
+    // With repeats, say why the failures add up to a failed test (min_pass), unless a budget across them did.
+    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines.push(`    ${paint(style, 'dim', r.message)}`);
+  }
+  for (const g of groupAssertions(r, 'skip')) {
+    lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${g.assertion.message} (${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+  }
+  return lines.join('\n');
+}
+
+/** The table per flow × transport (client wall-clock percentiles) and the totals line. */
+export function renderSummary(report: RunReport, style: Style): string {
+  const rows = flowLatencyRows(report.results);
+  const header = ['flow', 'transport', 'pass', 'fail', 'skip', 'p50', 'p95'];
+  const body = rows.map((row) => [
+    row.flow,
+    row.transport,
+    String(row.pass),
+    String(row.fail),
+    String(row.skip),
+    row.wall ? formatMs(row.wall.p50) : '-',
+    row.wall ? formatMs(row.wall.p95) : '-',
+  ]);
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], [2, 3, 4, 5, 6]).join('\n')}\n\n` : '';
+  const s = report.summary;
+  const failed = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
+  const parts = [
+    paint(style, s.passed > 0 ? 'green' : 'dim', `${s.passed} passed`),
+    paint(style, s.failed > 0 ? 'red' : 'dim', failed),
+    paint(style, s.skipped > 0 ? 'yellow' : 'dim', `${s.skipped} skipped`),
+  ];
+  const bail = report.bailed ? `\n${paint(style, 'yellow', 'Stopped early: --bail started no new execution after the first failure')}` : '';
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
+  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}`;
+}
+
+/** The whole console report, for a file or for `report merge`: every result, then the summary. */
+export function renderConsole(report: RunReport, style: Style): string {
+  const results = report.results.map((r) => renderTestResult(r, style));
+  return `${[...results, '', renderSummary(report, style)].join('\n')}\n`;
+}
+
+/** The live line on a TTY: `running 12/40 · flows/a.yaml > name [ws]`, cut to `width`. */
+export function progressLine(done: number, total: number, current: string | undefined, width = 80): string {
+  const line = `running ${done}/${total}${current ? ` · ${current}` : ''}`;
+  return line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line;
+}
+
+function alignColumns(rows: string[][], rightAligned: number[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) =>
+    r.map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd(),
+  );
+}

@@ -1,0 +1,75 @@
+import type { AssertionResult, Transport } from '../core/flows/index.js';
+import { stats } from './build.js';
+import type { LatencyStats, TestResult } from './model.js';
+
+/** One assertion as reporters list it: the first occurrence, and in how many repeats it came. */
+export interface AssertionGroup {
+  assertion: AssertionResult;
+  /** Repeats it appeared in; 0 for a budget judged across the repeats. */
+  repeats: number;
+}
+
+/**
+ * The assertions of a test × transport with `status`, the same one in several repeats listed once
+ * (an execution error is grouped by its text, the rest by where it is written and its label).
+ */
+export function groupAssertions(r: TestResult, status: AssertionResult['status']): AssertionGroup[] {
+  const groups = new Map<string, AssertionGroup>();
+  const add = (a: AssertionResult, inRepeat: boolean) => {
+    if (a.status !== status) return;
+    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === 'execution' ? a.message : a.label}`;
+    const group = groups.get(key);
+    if (group) group.repeats += inRepeat ? 1 : 0;
+    else groups.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
+  };
+  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
+  for (const a of r.across_repeats) add(a, false);
+  return [...groups.values()];
+}
+
+export interface FlowLatencyRow {
+  flow: string;
+  transport: Transport;
+  pass: number;
+  /** Errors included. */
+  fail: number;
+  skip: number;
+  /** Client wall-clock of every finished execution of the flow over this transport. */
+  wall: LatencyStats | null;
+  /** Server-reported latency of each logged step (HTTPS). */
+  steps: Record<string, LatencyStats>;
+}
+
+/** Results by flow × transport, in the order first seen, for the summary tables. */
+export function flowLatencyRows(results: readonly TestResult[]): FlowLatencyRow[] {
+  const rows = new Map<string, { row: FlowLatencyRow; walls: number[]; steps: Map<string, number[]> }>();
+  for (const r of results) {
+    const key = `${r.flow}\u0000${r.transport}`;
+    let entry = rows.get(key);
+    if (!entry) {
+      const row: FlowLatencyRow = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, wall: null, steps: {} };
+      entry = { row, walls: [], steps: new Map() };
+      rows.set(key, entry);
+    }
+    const { row } = entry;
+    if (r.status === 'pass') row.pass += 1;
+    else if (r.status === 'skip') row.skip += 1;
+    else row.fail += 1;
+    for (const repeat of r.repeats) {
+      if (repeat.execution === 'ok' && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
+      if (repeat.execution === 'ok' || repeat.execution === 'failed') {
+        for (const s of repeat.steps) {
+          if (s.latency_ms !== null) entry.steps.set(s.service, [...(entry.steps.get(s.service) ?? []), s.latency_ms]);
+        }
+      }
+    }
+  }
+  return [...rows.values()].map(({ row, walls, steps }) => ({
+    ...row,
+    wall: stats(walls),
+    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
+      const s = stats(samples);
+      return s ? [[service, s]] : [];
+    })),
+  }));
+}

@@ -1,0 +1,97 @@
+import { formatMs } from '../core/flows/index.js';
+import { flowLatencyRows, groupAssertions } from './digest.js';
+import type { LatencyStats, RunReport, TestResult } from './model.js';
+
+/**
+ * GitHub Actions workflow commands: one `::error` per failed assertion of a failed test, at the
+ * line and column where the assertion is written (an execution error at the test's line).
+ */
+export function renderAnnotations(report: RunReport): string {
+  const out: string[] = [];
+  for (const r of report.results) {
+    if (r.status !== 'fail' && r.status !== 'error') continue;
+    const ran = r.repeats.filter((x) => x.execution !== 'not_run').length;
+    for (const g of groupAssertions(r, 'fail')) {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
+      const props = [`file=${property(r.file)}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${r.name} [${r.transport}]`)}`];
+      out.push(`::error ${props.join(',')}::${data(`${a.message}${times}`)}`);
+    }
+  }
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+const MAX_FAILURES_LISTED = 50;
+
+/** Markdown for `$GITHUB_STEP_SUMMARY`: totals, latency tables, failures, and every result folded. */
+export function renderStepSummary(report: RunReport): string {
+  const s = report.summary;
+  const icon = s.failed > 0 ? '❌' : '✅';
+  const where = [`tenant \`${code(report.tenant.name)}\``, ...(report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [])];
+  const parts = [
+    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    '',
+    `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}`,
+    '',
+  ];
+  const rows = flowLatencyRows(report.results);
+  if (rows.length > 0) {
+    parts.push('### Latency (client wall-clock)', '', '| flow | transport | pass | fail | skip | p50 | p95 | max |', '|---|---|--:|--:|--:|--:|--:|--:|');
+    for (const row of rows) {
+      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${row.pass} | ${row.fail} | ${row.skip} | ${ms(row.wall, 'p50')} | ${ms(row.wall, 'p95')} | ${ms(row.wall, 'max')} |`);
+    }
+    parts.push('');
+  }
+  const steps = rows.flatMap((row) => Object.entries(row.steps).map(([service, st]) => ({ flow: row.flow, service, st })));
+  if (steps.length > 0) {
+    parts.push('### Step latency (server-reported, HTTPS)', '', '| flow | step | samples | p50 | p95 | max |', '|---|---|--:|--:|--:|--:|');
+    for (const { flow, service, st } of steps) {
+      parts.push(`| ${cell(flow)} | ${cell(service)} | ${st.count} | ${ms(st, 'p50')} | ${ms(st, 'p95')} | ${ms(st, 'max')} |`);
+    }
+    parts.push('');
+  }
+  const failed = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
+  if (failed.length > 0) {
+    parts.push('### Failures', '');
+    for (const r of failed.slice(0, MAX_FAILURES_LISTED)) parts.push(failureItem(r));
+    if (failed.length > MAX_FAILURES_LISTED) parts.push(`- …and ${failed.length - MAX_FAILURES_LISTED} more (see the JSON report)`);
+    parts.push('');
+  }
+  parts.push('<details><summary>Every result</summary>', '', '| | test | transport | repeats | p50 |', '|---|---|---|--:|--:|');
+  for (const r of report.results) {
+    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, 'p50')} |`);
+  }
+  parts.push('', '</details>', '');
+  return parts.join('\n');
+}
+
+const MARK: Record<TestResult['status'], string> = { pass: '✅', fail: '❌', error: '❌', skip: '⏭️' };
+
+function failureItem(r: TestResult): string {
+  const first = groupAssertions(r, 'fail').slice(0, 5);
+  const details = first.map((g) => `  - \`${code(`${r.file}:${g.assertion.line}`)}\` ${cell(g.assertion.message)}`);
+  return [`- **${cell(r.id)}** [${r.transport}]: ${cell(r.message)}`, ...details].join('\n');
+}
+
+function ms(s: LatencyStats | null, key: 'p50' | 'p95' | 'max'): string {
+  return s ? formatMs(s[key]) : '-';
+}
+
+/** A table cell or list item: one line, no column breaks, no HTML. */
+function cell(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+}
+
+function code(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/`/g, "'");
+}
+
+/** Workflow command data: `%`, CR and LF are escaped (GitHub's rules). */
+function data(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow command properties also escape `:` and `,`. */
+function property(text: string): string {
+  return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,109 @@
+import type { AssertionResult } from '../core/flows/index.js';
+import type { RepeatResult, RunReport, TestResult } from './model.js';
+
+type Outcome =
+  | { kind: 'pass'; note?: string }
+  | { kind: 'failure' | 'error'; message: string; details: string }
+  | { kind: 'skipped'; message: string };
+
+interface Case {
+  result: TestResult;
+  repeat: RepeatResult;
+  outcome: Outcome;
+}
+
+/**
+ * JUnit XML: a `<testsuite>` per file, a `<testcase>` per test × transport × repeat with
+ * `classname` "file > flow". An assertion (or the flow) failing is a `<failure>`; an execution
+ * that did not finish (timeout, transport) is an `<error>`. Budgets judged across repeats fail the
+ * last repeat that ran; a repeat that failed within `min_pass` passes, with a note in system-out.
+ */
+export function renderJunit(report: RunReport): string {
+  const byFile = new Map<string, Case[]>();
+  for (const result of report.results) {
+    const cases = byFile.get(result.file) ?? [];
+    cases.push(...casesOf(result));
+    byFile.set(result.file, cases);
+  }
+  const all = [...byFile.values()].flat();
+  const props = [
+    ['tenant', report.tenant.name],
+    ['base_url', report.tenant.base_url],
+    ...(report.shard ? [['shard', `${report.shard.index}/${report.shard.total}`]] : []),
+  ];
+  const suites = [...byFile].map(([file, cases]) =>
+    [
+      `  <testsuite name="${attr(file)}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
+      `    <properties>${props.map(([k, v]) => `<property name="${attr(k!)}" value="${attr(v!)}"/>`).join('')}</properties>`,
+      ...cases.map(renderCase),
+      '  </testsuite>',
+    ].join('\n'),
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="roleflow" ${counts(all)} timestamp="${attr(report.started_at)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function casesOf(result: TestResult): Case[] {
+  const lastRan = result.repeats.filter((r) => r.execution !== 'not_run').at(-1);
+  const across = result.across_repeats.filter((a) => a.status === 'fail');
+  const failed = result.status === 'fail' || result.status === 'error';
+  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf(result, repeat, failed, repeat === lastRan ? across : []) }));
+}
+
+function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean, across: readonly AssertionResult[]): Outcome {
+  if (repeat.status === 'not_run') {
+    return { kind: 'skipped', message: result.status === 'skip' ? result.message : 'not run: --bail stopped the run after a failure' };
+  }
+  const failing = [...repeat.assertions.filter((a) => a.status === 'fail'), ...across];
+  if (repeat.status === 'skip' && failing.length === 0) {
+    return { kind: 'skipped', message: repeat.assertions.find((a) => a.status === 'skip')?.message ?? 'skipped' };
+  }
+  if (failing.length === 0) return { kind: 'pass' };
+  const first = failing[0]!.message;
+  if (!testFailed) return { kind: 'pass', note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
+  return { kind: repeat.status === 'error' ? 'error' : 'failure', message: first, details: lines(result, failing) };
+}
+
+function renderCase({ result, repeat, outcome }: Case): string {
+  const name = `${result.name} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ''}`;
+  const time = ((repeat.wall_ms ?? 0) / 1000).toFixed(3);
+  const open = `    <testcase classname="${attr(`${result.file} > ${result.flow}`)}" name="${attr(name)}" time="${time}" file="${attr(result.file)}" line="${result.line}"`;
+  switch (outcome.kind) {
+    case 'pass':
+      return outcome.note === undefined ? `${open}/>` : `${open}>\n      <system-out>${text(outcome.note)}</system-out>\n    </testcase>`;
+    case 'skipped':
+      return `${open}>\n      <skipped message="${attr(outcome.message)}"/>\n    </testcase>`;
+    default: {
+      const type = outcome.kind === 'error' ? 'ExecutionError' : 'AssertionError';
+      return `${open}>\n      <${outcome.kind} message="${attr(outcome.message)}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
+    }
+  }
+}
+
+function counts(cases: readonly Case[]): string {
+  const n = (kind: Outcome['kind']) => cases.filter((c) => c.outcome.kind === kind).length;
+  const seconds = cases.reduce((s, c) => s + (c.repeat.wall_ms ?? 0), 0) / 1000;
+  return `tests="${cases.length}" failures="${n('failure')}" errors="${n('error')}" skipped="${n('skipped')}" time="${seconds.toFixed(3)}"`;
+}
+
+function lines(result: TestResult, assertions: readonly AssertionResult[]): string {
+  return assertions.map((a) => `${result.file}:${a.line}:${a.col}: ${a.message}`).join('\n');
+}
+
+// XML 1.0 allows tab, LF, CR and the ranges below; anything else (NUL, other control characters,
+// lone surrogates, U+FFFE/U+FFFF) cannot appear even escaped, so it is dropped.
+const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function text(value: string): string {
+  return value.replace(ILLEGAL_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Attribute values also escape quotes, and line breaks so that parsers keep them. */
+function attr(value: string): string {
+  return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}

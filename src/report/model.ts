@@ -1,0 +1,113 @@
+import type { AssertionResult, Transport } from '../core/flows/index.js';
+
+/**
+ * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
+ * `schemas/report.schema.json`, snake_case as in the file) and what every other reporter — and
+ * `report merge` — renders from. Nothing in it is a secret: it is redacted as a whole first.
+ */
+export interface RunReport {
+  format_version: typeof REPORT_FORMAT_VERSION;
+  tool: { name: 'roleflow'; version: string };
+  /** Never the token. */
+  tenant: { name: string; base_url: string; ws_url?: string };
+  /** The slice this run was (`--shard I/N`). */
+  shard?: { index: number; total: number };
+  /** A merged report: the shards it combines. */
+  merged_shards?: { index: number; total: number }[];
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  /** `--bail` stopped starting executions after a failure. */
+  bailed: boolean;
+  summary: RunSummary;
+  /** One per test × transport, in the order the tests were found. */
+  results: TestResult[];
+}
+
+export const REPORT_FORMAT_VERSION = 1;
+
+export interface RunSummary {
+  /** Tests × transports. */
+  tests: number;
+  passed: number;
+  /** Failed, errors included. */
+  failed: number;
+  /** Of the failed: those where only errors (timeouts, transport problems) failed. */
+  errored: number;
+  skipped: number;
+  /** Executions that ran. */
+  executions: number;
+}
+
+export type TestStatus = 'pass' | 'fail' | 'error' | 'skip';
+
+export interface TestResult {
+  /** `file > name`, as `--grep` and `--shard` see it. */
+  id: string;
+  file: string;
+  line: number;
+  col: number;
+  flow: string;
+  name: string;
+  transport: Transport;
+  status: TestStatus;
+  /** One line: why it failed or was skipped, or how many repeats passed. */
+  message: string;
+  repeat: number;
+  min_pass: number;
+  /** Repeats that passed. */
+  passed: number;
+  /** Client wall-clock of the executions that finished, start to end. */
+  wall_ms: LatencyStats | null;
+  /** Server-reported step latency by service (HTTPS only), across every repeat. */
+  step_latency_ms: Record<string, LatencyStats>;
+  /** p50/p95/p99 budgets, judged over every repeat. */
+  across_repeats: AssertionResult[];
+  repeats: RepeatResult[];
+}
+
+export interface LatencyStats {
+  count: number;
+  min: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export type RepeatStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not_run';
+
+export interface RepeatResult {
+  /** 1-based. */
+  index: number;
+  /** error: the execution did not finish (timeout, transport); fail: an assertion or the flow failed. */
+  status: RepeatStatus;
+  execution: 'ok' | 'failed' | 'error' | 'not_run';
+  error?: string;
+  /** Client wall-clock; null when not run. */
+  wall_ms: number | null;
+  /** HTTPS: the execution log as last polled; latency as the service reported it. */
+  steps: StepRecord[];
+  /** WebSocket: every message received, ack included. */
+  messages: MessageRecord[];
+  /** WebSocket: the outputs of the last completed message. */
+  outputs?: unknown;
+  assertions: AssertionResult[];
+}
+
+export interface StepRecord {
+  count: number;
+  service: string;
+  status: string;
+  /** Server-reported; null when the service gave no usable latency. */
+  latency_ms: number | null;
+  service_type?: string;
+  stop_execution?: string;
+}
+
+export interface MessageRecord {
+  state: string;
+  /** null when the service sent something that is not a number. */
+  status_code: number | null;
+  node_id?: string;
+  message_id?: string;
+}

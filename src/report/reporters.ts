@@ -1,0 +1,42 @@
+import type { Parsed } from '../core/flows/index.js';
+
+export const REPORTER_NAMES = ['console', 'json', 'junit', 'github'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+/** `--reporter NAME[=FILE]`. `file` `-` is stdout; github's file is the markdown summary. */
+export interface ReporterSpec {
+  name: ReporterName;
+  file?: string;
+}
+
+export const DEFAULT_REPORT_FILES: Partial<Record<ReporterName, string>> = {
+  json: 'roleflow-report.json',
+  junit: 'roleflow-junit.xml',
+};
+
+/**
+ * The reporters a run writes: those named with `--reporter` (repeatable), `--json` as `json=-`,
+ * and `console` when none is named. A machine-readable report on stdout must be alone there.
+ */
+export function parseReporters(values: readonly string[], json: boolean): Parsed<ReporterSpec[]> {
+  const specs: ReporterSpec[] = [];
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? undefined : value.slice(at + 1).trim();
+    if (!(REPORTER_NAMES as readonly string[]).includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(', ')} (NAME or NAME=FILE)` };
+    }
+    if (file === '') return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name: name as ReporterName, ...(file !== undefined && { file }) });
+  }
+  if (json) specs.push({ name: 'json', file: '-' });
+  if (specs.length === 0) specs.push({ name: 'console' });
+  // github's annotations always go to stdout, where the runner reads workflow commands.
+  const onStdout = specs.filter((s) => s.name === 'github' || s.file === '-' || (s.file === undefined && s.name === 'console'));
+  const machine = onStdout.filter((s) => s.name === 'json' || s.name === 'junit');
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0]!.name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(', ')}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { progressLine, renderConsole, renderTestResult } from '../../src/report/console.js';
+import { renderAnnotations, renderStepSummary } from '../../src/report/github.js';
+import { mergeReports } from '../../src/report/json.js';
+import { parseReporters } from '../../src/report/reporters.js';
+import { https, result, runReport, step, wsWith } from './builders.js';
+
+const OUTPUT_TEST = '  - name: t\n    repeat: 3\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
+const summary = (text: string) => wsWith({ results: [{ summary: text }] });
+
+describe('GitHub reporter', () => {
+  it('annotates each failed assertion once, at its line and column, escaping %, CR, LF, and : , in properties', () => {
+    const r = result(
+      '  - name: "50%: a, b"\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n',
+      [summary('100%\r\nlines')],
+      'flow: summarize\n',
+    );
+    expect(renderAnnotations(runReport([r]))).toBe(
+      '::error file=flows/t.yaml,line=6,col=11,title=roleflow%3A 50%25%3A a%2C b [ws]::results[0].summary: expected to contain "refund" (ignoring case), got "100%25\\r\\nlines"\n',
+    );
+    const raw = result('  - name: t\n    expect:\n      outputs:\n        - { path: "results[0]", exists: false }\n', [wsWith({ results: ['a\nb%'] })]);
+    expect(renderAnnotations(runReport([raw]))).toContain('got "a\\nb%25"');
+    expect(renderAnnotations(runReport([result(OUTPUT_TEST, [summary('refund'), summary('refund'), summary('refund')])]))).toBe('');
+  });
+
+  it('groups an assertion failing in several repeats into one annotation with a count', () => {
+    const r = result(OUTPUT_TEST, [summary('no'), summary('refund'), summary('nope')]);
+    const lines = renderAnnotations(runReport([r])).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/got "no" \(2 of 3 repeats\)$/);
+  });
+
+  it('writes a step summary with client and server latency tables and the failures, escaped for markdown', () => {
+    const steps = (ms: number) => https({ steps: [step('retriever', ms), step('llm|big', 400)], wallMs: 600 + ms });
+    const r = result('  - name: "pipes | and *stars*"\n    repeat: 2\n    expect: { steps: { count: 3 } }\n', [steps(100), steps(120)]);
+    const md = renderStepSummary(runReport([r]));
+    expect(md).toContain('## ❌ roleflow test: 0 passed, 1 failed, 0 skipped (1) in 1.5s');
+    expect(md).toContain('| summarize | https | 0 | 1 | 0 | 700ms | 720ms | 720ms |');
+    expect(md).toContain('| summarize | retriever | 2 | 100ms | 120ms | 120ms |');
+    expect(md).toContain('| summarize | llm\\|big | 2 | 400ms | 400ms | 400ms |');
+    expect(md).toContain('- **flows/t.yaml \\> pipes \\| and \\*stars\\*** [https]: 0 of 2 repeats passed, 2 needed (2 failed)');
+  });
+});
+
+describe('console reporter', () => {
+  it('shows one line per test and each failure once with its repeat count and place, in colour only when asked', () => {
+    const r = result(OUTPUT_TEST, [summary('no'), summary('refund'), summary('no')]);
+    const plain = renderTestResult(r, { color: false });
+    expect(plain.split('\n')).toEqual([
+      '✗ flows/t.yaml > t [ws] 1/3 p50 100ms',
+      '    ✗ results[0].summary: expected to contain "refund" (ignoring case), got "no" (2 of 3 repeats) (flows/t.yaml:7:11)',
+      '    1 of 3 repeats passed, 3 needed (2 failed)',
+    ]);
+    expect(plain).not.toMatch(/\x1b\[/);
+    expect(renderTestResult(r, { color: true })).toContain('\x1b[31m✗\x1b[0m');
+  });
+
+  it('lists skipped assertions with their reason, and ends with the summary table and totals', () => {
+    const r = result('  - name: t\n    expect:\n      steps: { count: 1 }\n      outputs:\n        - { path: results, exists: true }\n', [https({ steps: [step('a')], wallMs: 250 })]);
+    const text = renderConsole(runReport([r]), { color: false });
+    expect(text).toBe(
+      [
+        '✓ flows/t.yaml > t [https] 1/1 250ms',
+        '    - results exists true: skipped: the HTTPS execution logs carry no outputs (flows/t.yaml:7:11)',
+        '',
+        'flow       transport  pass  fail  skip    p50    p95',
+        'summarize  https         1     0     0  250ms  250ms',
+        '',
+        'Tests: 1 passed, 0 failed, 0 skipped (1) in 1.5s',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the progress line within the terminal width', () => {
+    expect(progressLine(3, 40, 'flows/a.yaml > b [ws]')).toBe('running 3/40 · flows/a.yaml > b [ws]');
+    const long = progressLine(3, 40, 'x'.repeat(200), 40);
+    expect(long).toHaveLength(39);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('reporter options', () => {
+  it('defaults to console, takes NAME=FILE, and --json as json on stdout', () => {
+    expect(parseReporters([], false)).toEqual({ ok: true, value: [{ name: 'console' }] });
+    expect(parseReporters(['junit=out/j.xml', 'github'], false)).toEqual({ ok: true, value: [{ name: 'junit', file: 'out/j.xml' }, { name: 'github' }] });
+    expect(parseReporters([], true)).toEqual({ ok: true, value: [{ name: 'json', file: '-' }] });
+  });
+
+  it('refuses unknown names, empty files and a machine-readable report sharing stdout', () => {
+    expect(parseReporters(['tap'], false)).toMatchObject({ ok: false, error: expect.stringContaining('unknown reporter "tap"') });
+    expect(parseReporters(['json='], false)).toMatchObject({ ok: false, error: expect.stringContaining('empty') });
+    expect(parseReporters(['junit=-', 'github'], false)).toMatchObject({ ok: false, error: expect.stringContaining('junit on stdout cannot share it with github') });
+  });
+});
+
+describe('merging shard reports', () => {
+  const shard = (index: number, names: string[]) => ({
+    ...runReport(names.map((n) => result(`  - name: ${n}\n`, [wsWith({ results: [] })]))),
+    shard: { index, total: 2 },
+  });
+
+  it('combines results in file order, recounts, and spans the earliest start to the latest finish', () => {
+    const a = { ...shard(1, ['b']), started_at: '2026-01-02T03:04:05.000Z', finished_at: '2026-01-02T03:04:09.000Z' };
+    const b = { ...shard(2, ['a']), started_at: '2026-01-02T03:04:04.000Z', finished_at: '2026-01-02T03:04:06.000Z' };
+    const merged = mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: b }]);
+    if (!merged.ok) throw new Error(merged.error);
+    expect(merged.value.results.map((r) => r.name)).toEqual(['b', 'a']);
+    expect(merged.value).toMatchObject({ started_at: '2026-01-02T03:04:04.000Z', finished_at: '2026-01-02T03:04:09.000Z', duration_ms: 5000 });
+    expect(merged.value.summary).toMatchObject({ tests: 2, passed: 2 });
+    expect(merged.value.merged_shards).toEqual([{ index: 1, total: 2 }, { index: 2, total: 2 }]);
+  });
+
+  it('refuses a result found in two reports, and reports from two tenants', () => {
+    const a = shard(1, ['same']);
+    expect(mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: a }])).toEqual({
+      ok: false,
+      error: '"flows/t.yaml > same" [ws] is in both a.json and b.json: were two reports of the same shard given?',
+    });
+    const other = { ...shard(2, ['x']), tenant: { name: 'staging', base_url: 'https://s.example' } };
+    expect(mergeReports([{ file: 'a.json', report: a }, { file: 'c.json', report: other }])).toMatchObject({ ok: false, error: expect.stringContaining('tenant staging') });
+  });
+});
