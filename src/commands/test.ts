@@ -1,9 +1,5 @@
-import { access } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Shard } from '../core/flows/index.js';
@@ -66,7 +62,7 @@ export class TestCommand extends TenantCommand {
     const grep = this.grep === undefined ? undefined : compileGrep(this.grep);
 
     const config = await this.loadConfig();
-    const { findFlowFiles, loadFlowTestFiles } = await import('../io/flow-files.js');
+    const { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } = await import('../io/flow-files.js');
     const cwd = this.context.cwd;
     const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
     const loaded = await loadFlowTestFiles(cwd, files);
@@ -100,14 +96,14 @@ export class TestCommand extends TenantCommand {
     defaultConcurrency: number,
     shard: Shard | undefined,
   ): Promise<number> {
-    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports }, { shownUrl }, { version }] =
+    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
       await Promise.all([
         import('../io/test-run.js'),
         import('../report/build.js'),
         import('../report/console.js'),
         import('../io/test-reports.js'),
-        import('../io/test-reports.js'),
-        import('../cli.js'),
+        import('../io/test-progress.js'),
+        import('../io/package-root.js'),
       ]);
     const style = { color: this.colorFor('stdout') };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
@@ -138,7 +134,7 @@ export class TestCommand extends TenantCommand {
     }
     const report = buildRunReport(
       {
-        version: version(),
+        version: packageVersion(),
         tenant: {
           name: tenant.target.name,
           base_url: shownUrl(tenant.target.baseUrl),
@@ -171,54 +167,5 @@ function compileGrep(pattern: string): RegExp {
     return new RegExp(pattern);
   } catch (error) {
     throw new RoleflowError(`invalid --grep ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-  }
-}
-
-/** `flows.dir` of the config, relative to the config file's folder; said plainly when missing. */
-async function defaultFlowsDir(cwd: string, config: Config): Promise<string> {
-  const dir = relative(cwd, resolve(cwd, config.file === undefined ? '.' : dirname(config.file), config.flows.dir)) || '.';
-  const exists = await access(resolve(cwd, dir)).then(() => true, () => false);
-  if (!exists) {
-    throw new RoleflowError(`no flow tests: folder ${dir}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir;
-}
-
-/** The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the end. */
-class Progress {
-  private readonly running: string[] = [];
-  private done = 0;
-  private total = 0;
-  private shown = false;
-
-  constructor(
-    private readonly stream: Writable,
-    private readonly line: (done: number, total: number, current: string | undefined, width?: number) => string,
-  ) {}
-
-  start(label: string, done: number, total: number): void {
-    this.running.push(label);
-    this.done = done;
-    this.total = total;
-    this.draw();
-  }
-
-  finish(label: string, done: number, total: number): void {
-    const at = this.running.indexOf(label);
-    if (at !== -1) this.running.splice(at, 1);
-    this.done = done;
-    this.total = total;
-    this.draw();
-  }
-
-  draw(): void {
-    const width = (this.stream as { columns?: number }).columns ?? 80;
-    this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (this.shown) this.stream.write('\r\x1b[2K');
-    this.shown = false;
   }
 }

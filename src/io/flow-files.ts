@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { Config } from '../core/config.js';
 import { RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import { loadSchema } from './package-root.js';
@@ -27,6 +28,16 @@ export async function findFlowFiles(cwd: string, paths: readonly string[]): Prom
     } else found.add(display(cwd, absolute));
   }
   return [...found].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `flows.dir` of the config, relative to the config file's folder; said plainly when missing. */
+export async function defaultFlowsDir(cwd: string, config: Config): Promise<string> {
+  const dir = relative(cwd, resolve(cwd, config.file === undefined ? '.' : dirname(config.file), config.flows.dir)) || '.';
+  const exists = await access(resolve(cwd, dir)).then(() => true, () => false);
+  if (!exists) {
+    throw new RoleflowError(`no flow tests: folder ${dir}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir;
 }
 
 /** Parse every file; any problem in any of them is returned, each at its `file:line:col`. */

@@ -1,0 +1,40 @@
+import type { Writable } from 'node:stream';
+
+/** The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the end. */
+export class Progress {
+  private readonly running: string[] = [];
+  private done = 0;
+  private total = 0;
+  private shown = false;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly line: (done: number, total: number, current: string | undefined, width?: number) => string,
+  ) {}
+
+  start(label: string, done: number, total: number): void {
+    this.running.push(label);
+    this.done = done;
+    this.total = total;
+    this.draw();
+  }
+
+  finish(label: string, done: number, total: number): void {
+    const at = this.running.indexOf(label);
+    if (at !== -1) this.running.splice(at, 1);
+    this.done = done;
+    this.total = total;
+    this.draw();
+  }
+
+  draw(): void {
+    const width = (this.stream as { columns?: number }).columns ?? 80;
+    this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.stream.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}
