@@ -70,7 +70,9 @@ const MARK: Record<TestResult['status'], string> = { pass: '✅', fail: '❌', e
 function failureItem(r: TestResult): string {
   const first = groupAssertions(r, 'fail').slice(0, 5);
   const details = first.map((g) => `  - \`${code(`${r.file}:${g.assertion.line}`)}\` ${cell(g.assertion.message)}`);
-  return [`- **${cell(r.id)}** [${r.transport}]: ${cell(r.message)}`, ...details].join('\n');
+  // With one repeat the summary line ("0 of 1 repeat passed") only repeats the details.
+  const why = r.repeat > 1 ? `: ${cell(r.message)}` : '';
+  return [`- **${cell(r.id)}** [${r.transport}]${why}`, ...details].join('\n');
 }
 
 function ms(s: LatencyStats | null, key: 'p50' | 'p95' | 'max'): string {
