@@ -1,0 +1,100 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ActionInputError, type Toolkit } from './toolkit.js';
+
+export type ActionCommand = 'plan' | 'apply' | 'test' | 'merge';
+
+/** The `with:` of the step, checked (see action.yml for what each means). */
+export interface ActionInputs {
+  command: ActionCommand;
+  args: string[];
+  tenant: string | undefined;
+  /** Absolute. */
+  workingDirectory: string;
+  githubToken: string;
+  comment: boolean;
+  /** plan: exit 2 (changes) fails the step. Default: when `args` ask for `--detailed-exitcode`. */
+  failOnChanges: boolean;
+  /** plan: where to save the plan; apply: the saved plan to carry out. '' when not given. */
+  planFile: string;
+}
+
+/**
+ * Read and check the inputs. The GitHub token is masked before anything else is read or printed,
+ * so even a message about a bad input cannot show it.
+ */
+export function readInputs(kit: Toolkit): ActionInputs {
+  const githubToken = kit.getInput('github-token');
+  kit.setSecret(githubToken);
+  const command = kit.getInput('command');
+  if (command !== 'plan' && command !== 'apply' && command !== 'test' && command !== 'merge') {
+    throw new ActionInputError(`input "command" must be plan, apply, test or merge, not "${command}"`);
+  }
+  const args = splitArgs(kit.getInput('args'));
+  const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
+  const dir = kit.getInput('working-directory') || '.';
+  const workingDirectory = isAbsolute(dir) ? dir : resolve(workspace, dir);
+  if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
+  const tenant = kit.getInput('tenant');
+  return {
+    command,
+    args,
+    tenant: tenant === '' ? undefined : tenant,
+    workingDirectory,
+    githubToken,
+    comment: kit.getBooleanInput('comment', true),
+    failOnChanges: kit.getBooleanInput('fail-on-changes', args.includes('--detailed-exitcode')),
+    planFile: kit.getInput('plan-file'),
+  };
+}
+
+/**
+ * `args` split as a POSIX shell splits words, without expansion: blanks and new lines separate,
+ * '…' is literal, "…" and a backslash escape. So `--grep "refund policy"` is two arguments.
+ */
+export function splitArgs(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote === "'") {
+      if (ch === "'") quote = undefined;
+      else word += ch;
+    } else if (ch === '\\' && i + 1 < text.length && (quote === undefined || /["\\$`]/.test(text[i + 1]!))) {
+      word = (word ?? '') + text[++i];
+    } else if (quote === '"') {
+      if (ch === '"') quote = undefined;
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      word ??= '';
+    } else if (/\s/.test(ch)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + ch;
+    }
+  }
+  if (quote !== undefined) throw new ActionInputError(`input "args": a ${quote === '"' ? 'double' : 'single'} quote is not closed`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** The value of `--name VALUE` or `--name=VALUE` in `args`, the last one winning as in the CLI. */
+export function optionValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((arg, i) => {
+    if (arg === name && i + 1 < args.length) value = args[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  });
+  return value;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,79 @@
+import { tmpdir } from 'node:os';
+import { DEFAULT_TOKEN_ENV, type Config } from '../../src/core/config.js';
+import { loadConfig } from '../../src/io/config.js';
+import { LOCAL_TENANT } from '../../src/io/tenant.js';
+import { applyStep } from './apply-step.js';
+import { optionValue, readInputs, type ActionInputs } from './inputs.js';
+import { planStep } from './plan-step.js';
+import { pullRequestOf } from './sticky-comment.js';
+import type { StepContext, StepOutcome } from './step.js';
+import { mergeStep, testStep } from './test-step.js';
+import { ActionInputError, Toolkit } from './toolkit.js';
+
+/**
+ * The Action's entry (bundled into action/dist/index.js). Returns the process exit code: 1 when
+ * the step fails. The outputs, the summary and the comment are written whatever the result.
+ */
+async function run(kit: Toolkit): Promise<number> {
+  try {
+    const inputs = readInputs(kit);
+    const config = await readConfig(inputs.workingDirectory, inputs.args);
+    maskTenantTokens(kit, config);
+    const ctx: StepContext = {
+      kit,
+      inputs,
+      tenant: tenantName(inputs, config),
+      workspace: kit.env['GITHUB_WORKSPACE'] || process.cwd(),
+      tempDir: kit.env['RUNNER_TEMP'] || tmpdir(),
+      pullRequest: pullRequestOf(kit.env),
+    };
+    const step = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const outcome: StepOutcome = await step(ctx);
+    if (outcome.failure === undefined) return 0;
+    kit.error(outcome.failure);
+    return 1;
+  } catch (err) {
+    if (err instanceof ActionInputError) kit.error(err.message);
+    else kit.error(`roleflow action: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+/** The project's config, for the token names and the tenant; roleflow reports a broken one itself. */
+async function readConfig(cwd: string, args: string[]): Promise<Config | undefined> {
+  try {
+    return await loadConfig(cwd, optionValue(args, '--config'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tenant tokens roleflow reads from the environment (`ROLEFLOW_TOKEN` and each tenant's
+ * `token_env`) are masked in the log before roleflow runs, whatever the workflow called them.
+ */
+function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
+  const names = new Set([DEFAULT_TOKEN_ENV]);
+  for (const tenant of Object.values(config?.tenants ?? {})) names.add(tenant.tokenEnv);
+  for (const name of Object.keys(kit.env)) if (/^ROLEFLOW_.*TOKEN/.test(name)) names.add(name);
+  for (const name of names) kit.setSecret(kit.env[name]);
+}
+
+/**
+ * The tenant roleflow will talk to, named as roleflow names it (src/io/tenant.ts), so the
+ * comment's marker is the same whether the command succeeds or stops early.
+ */
+function tenantName(inputs: ActionInputs, config: Config | undefined): string {
+  const flag = inputs.tenant ?? optionValue(inputs.args, '--tenant');
+  return flag ?? config?.defaultTenant ?? (optionValue(inputs.args, '--base-url') !== undefined ? 'custom' : LOCAL_TENANT);
+}
+
+const kit = new Toolkit(process.env, (text) => process.stdout.write(text));
+run(kit).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = 1;
+  },
+);

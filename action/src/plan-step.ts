@@ -1,0 +1,61 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { planHasChanges, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/roles/index.js';
+import { annotateInvalidFiles } from './invalid-files.js';
+import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode } from './markdown.js';
+import { commentFooter, exitOutcome, postComment, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';
+
+/**
+ * `command: plan`. roleflow plans in-process and prints the plan as JSON (`--json`) while saving
+ * it (`--out`) for a later `apply`; everything the Action shows is rendered from that data.
+ * Exit 2 (changes, with `--detailed-exitcode`) fails the step only with `fail-on-changes`.
+ */
+export async function planStep(ctx: StepContext): Promise<StepOutcome> {
+  const { kit, inputs } = ctx;
+  const planFile = inputs.planFile !== '' ? join(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, 'plan');
+  // A plan left by an earlier step must never pass for this one's.
+  rmSync(planFile, { force: true });
+  const argv = ['plan', '--out', planFile, '--json'];
+  if (inputs.failOnChanges && !inputs.args.includes('--detailed-exitcode')) argv.push('--detailed-exitcode');
+  const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  // Redacted before use: a secret in a role file must not reach the comment in an escaped form.
+  const plan = parsePlan(kit.redact(run.stdout));
+
+  const outcome = exitOutcome(ctx, 'plan', run.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
+  if (plan !== undefined) {
+    kit.info(renderPlanText(plan, { color: false }));
+    const hasChanges = planHasChanges(plan);
+    kit.setOutput('has-changes', hasChanges);
+    kit.setOutput('creates', plan.summary.create);
+    kit.setOutput('updates', plan.summary.update);
+    kit.setOutput('deletes', plan.summary.delete);
+    if (plan.guards.length > 0) for (const guard of plan.guards) kit.error(`roleflow plan refused: ${guard.message}`);
+  } else if (run.code === 1) {
+    await annotateInvalidFiles(ctx);
+  }
+  if (existsSync(planFile)) kit.setOutput('plan-file', planFile);
+
+  const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
+  const failed = (): string => failureMarkdown({ heading, what: '`roleflow plan`', code: run.code, stderr: kit.redact(run.stderr) });
+  kit.appendSummary(plan === undefined ? failed() : fitSummary((maxChars) => renderPlanMarkdown(plan, { maxChars })));
+
+  const footer = commentFooter(ctx, 'plan');
+  await postComment(ctx, 'plan', (marker) => {
+    const maxChars = GITHUB_COMMENT_LIMIT - footer.length - 1;
+    const body = plan === undefined ? failed() : renderPlanMarkdown(plan, { maxChars, marker });
+    return kit.redact(`${body}\n${footer}`);
+  });
+  return outcome;
+}
+
+/** The plan JSON roleflow printed; undefined when it stopped before planning. */
+export function parsePlan(stdout: string): Plan | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<Plan>;
+    return value.format_version !== undefined && Array.isArray(value.changes) && value.summary !== undefined ? (value as Plan) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
+import type { ActionInputs } from './inputs.js';
+import { runRoleflow, type RoleflowRun } from './roleflow.js';
+import { commentMarker, upsertStickyComment } from './sticky-comment.js';
+import type { Toolkit } from './toolkit.js';
+
+/** What every command of the Action works with. */
+export interface StepContext {
+  kit: Toolkit;
+  inputs: ActionInputs;
+  /** The tenant's name as roleflow resolves it (input, config's default_tenant, else local). */
+  tenant: string;
+  /** The repository root: annotation paths are relative to it. */
+  workspace: string;
+  /** Where the plan and the report are written (`$RUNNER_TEMP`). */
+  tempDir: string;
+  pullRequest: (CommentTarget & { headSha?: string }) | undefined;
+}
+
+/** How the step ends: `failure` fails it with that one line; the outputs are set either way. */
+export interface StepOutcome {
+  failure?: string;
+}
+
+/**
+ * roleflow run in-process in the working directory with `argv`, then `--tenant` (for commands
+ * that talk to one) and the `args` input; stderr (and stdout when asked) go to the log.
+ */
+export function roleflow(ctx: StepContext, argv: string[], opts: { streamStdout: boolean; tenantCommand: boolean }): Promise<RoleflowRun> {
+  const tenant = ctx.inputs.tenant === undefined || !opts.tenantCommand ? [] : ['--tenant', ctx.inputs.tenant];
+  const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
+  ctx.kit.info(`[command]roleflow ${full.map(quoteArg).join(' ')}`);
+  return runRoleflow(full, {
+    cwd: ctx.inputs.workingDirectory,
+    env: ctx.kit.env,
+    onStderrLine: (line) => ctx.kit.info(line),
+    ...(opts.streamStdout ? { onStdoutLine: (line: string) => ctx.kit.info(line) } : {}),
+  });
+}
+
+/**
+ * Create or update the pull request's sticky comment for this command and tenant. Only on
+ * pull-request events and with `comment: true`. A refusing or failing GitHub API is one warning:
+ * the command's own result, outputs and summary stand.
+ */
+export async function postComment(ctx: StepContext, command: string, body: (marker: string) => string): Promise<void> {
+  const pr = ctx.pullRequest;
+  if (!ctx.inputs.comment || pr === undefined) return;
+  if (ctx.inputs.githubToken === '') {
+    ctx.kit.warning('No pull-request comment: the github-token input is empty.');
+    return;
+  }
+  const apiUrl = ctx.kit.env['GITHUB_API_URL'] || 'https://api.github.com';
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken);
+  const marker = commentMarker(command, ctx.tenant);
+  try {
+    const result = await upsertStickyComment(client, pr, marker, body(marker));
+    ctx.kit.info(`${result.action === 'created' ? 'Commented on' : 'Updated the comment on'} pull request #${pr.issueNumber}${result.comment.html_url ? `: ${result.comment.html_url}` : ''}`);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const hint =
+      err instanceof GitHubApiError && (err.status === 403 || err.status === 404)
+        ? ' (the job needs `permissions: pull-requests: write`; pull requests from forks get a read-only token)'
+        : '';
+    ctx.kit.warning(`Could not comment on pull request #${pr.issueNumber}: ${message}${hint}. The ${command} result is unaffected.`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** `$RUNNER_TEMP/roleflow-plan-<tenant>.json`: one per tenant, so several steps of a job can plan several tenants. */
+export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report'): string {
+  return join(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+}
+
+/** A small line under each comment: which commit and which run wrote it. */
+export function commentFooter(ctx: StepContext, command: string): string {
+  const env = ctx.kit.env;
+  const sha = ctx.pullRequest?.headSha ?? env['GITHUB_SHA'];
+  const server = env['GITHUB_SERVER_URL'] || 'https://github.com';
+  const run =
+    env['GITHUB_REPOSITORY'] && env['GITHUB_RUN_ID'] ? ` · [workflow run](${server}/${env['GITHUB_REPOSITORY']}/actions/runs/${env['GITHUB_RUN_ID']})` : '';
+  return `<sub>\`roleflow ${command}\`${sha ? ` for ${sha.slice(0, 7)}` : ''}${run}</sub>\n`;
+}
+
+/** A file named by roleflow (relative to the working directory) as the repository path annotations need. */
+export function repoPath(ctx: StepContext, file: string): string {
+  const abs = isAbsolute(file) ? file : resolve(ctx.inputs.workingDirectory, file);
+  const rel = relative(ctx.workspace, abs);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+}
+
+/** The exit code as the `exitcode` output, and a failure line when it is one the step fails on. */
+export function exitOutcome(ctx: StepContext, command: string, code: number, failsOn: readonly number[]): StepOutcome {
+  ctx.kit.setOutput('exitcode', code);
+  return failsOn.includes(code) || ![0, 1, 2, 3, 4].includes(code) ? { failure: `roleflow ${command} exited with code ${code}` } : {};
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

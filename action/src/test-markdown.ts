@@ -1,0 +1,65 @@
+import { formatMs } from '../../src/core/flows/index.js';
+import { mdCode, mdText, thousands } from '../../src/core/roles/markdown-parts.js';
+import { groupAssertions } from '../../src/report/digest.js';
+import type { RunReport, TestResult } from '../../src/report/model.js';
+import { fitTable } from './markdown.js';
+import { markerLine } from './sticky-comment.js';
+
+const STATUS: Record<TestResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', error: '💥 error', skip: '⏭️ skip' };
+const TRANSPORT: Record<TestResult['transport'], string> = { https: 'HTTPS', ws: 'WebSocket' };
+const TABLE_HEAD = '| | Flow | Test | Transport | Repeats | p50 | p95 | Message |\n|---|---|---|---|---|---|---|---|\n';
+/** A failure's message is the reason to read the table; it is kept this long. */
+const MAX_MESSAGE = 300;
+
+/**
+ * A flow-test run as a pull-request comment (or a summary section), never longer than
+ * `maxChars`: a line of totals, then one row per test × transport — failures first, so a cut
+ * table still shows them — with client wall-clock p50/p95. Whatever is cut is said.
+ */
+export function renderReportMarkdown(report: RunReport, opts: { maxChars: number; marker?: string }): string {
+  const head = headOf(report, opts.marker);
+  const rank = (r: TestResult): number => (r.status === 'fail' || r.status === 'error' ? 0 : r.status === 'skip' ? 1 : 2);
+  const ordered = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i);
+  const rows = ordered.map(({ r }) => rowOf(r));
+  const omission = (hidden: number): string => `\n… ${thousands(hidden)} more results not shown (passing ones last); the full report is in the job summary and the JSON report.\n`;
+  if (rows.length === 0) return cut(`${head}\nNo tests ran.\n`, opts.maxChars);
+  return cut(fitTable(head, TABLE_HEAD, rows, opts.maxChars, omission), opts.maxChars);
+}
+
+function headOf(report: RunReport, marker: string | undefined): string {
+  const s = report.summary;
+  const lines: string[] = [];
+  if (marker !== undefined) lines.push(markerLine(marker));
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
+  const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : '';
+  lines.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, '');
+  const verdict = s.failed > 0 ? '❌' : s.tests === 0 ? '⚠️' : '✅';
+  const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : '';
+  lines.push(
+    `${verdict} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? '; stopped early by --bail' : ''}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+function rowOf(r: TestResult): string {
+  const text = r.status === 'pass' ? '' : whyNot(r);
+  const message = text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
+  const p = (key: 'p50' | 'p95'): string => (r.wall_ms === null ? '–' : formatMs(r.wall_ms[key]));
+  return `| ${STATUS[r.status]} | ${mdCode(r.flow)} | ${mdText(r.name)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p('p50')} | ${p('p95')} | ${mdText(message)} |\n`;
+}
+
+/** A failure says which assertion failed, where, and how; a skip says why. */
+function whyNot(r: TestResult): string {
+  const first = r.status === 'skip' ? undefined : groupAssertions(r, 'fail')[0];
+  if (first === undefined) return r.message;
+  const more = r.repeat > 1 ? ` (${r.message})` : '';
+  return `line ${first.assertion.line}: ${first.assertion.message}${more}`;
+}
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const notice = '\n… cut to fit; the full report is in the job summary.\n';
+  const at = text.lastIndexOf('\n', Math.max(0, max - notice.length));
+  return `${text.slice(0, Math.max(0, at))}${notice}`.slice(0, max);
+}

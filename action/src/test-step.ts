@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { renderAnnotations, renderStepSummary } from '../../src/report/github.js';
+import type { RunReport } from '../../src/report/model.js';
+import { annotateInvalidFiles } from './invalid-files.js';
+import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode, SUMMARY_MAX_BYTES } from './markdown.js';
+import { commentFooter, exitOutcome, postComment, repoPath, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';
+import { renderReportMarkdown } from './test-markdown.js';
+import type { RoleflowRun } from './roleflow.js';
+
+/**
+ * `command: test`. roleflow runs the flow tests in-process: the console reporter for the log and
+ * the JSON report to a file, from which the Action sets its outputs, annotates the failing
+ * assertions at their lines, writes the job summary and the comment. Exit 3 (tests failed) and 1
+ * fail the step.
+ */
+export async function testStep(ctx: StepContext): Promise<StepOutcome> {
+  const reportFile = tempFileFor(ctx, 'report');
+  rmSync(reportFile, { force: true });
+  const run = await roleflow(ctx, ['test', '--reporter', 'console', '--reporter', `json=${reportFile}`], { streamStdout: true, tenantCommand: true });
+  return publishReport(ctx, 'test', run, reportFile);
+}
+
+/**
+ * `command: merge`. The JSON reports of a sharded matrix (`args`: files, or folders holding them,
+ * such as a downloaded-artifacts folder) merged by `roleflow report merge`, then published as one
+ * run: outputs, annotations, summary, and the same sticky comment a single `test` run keeps.
+ */
+export async function mergeStep(ctx: StepContext): Promise<StepOutcome> {
+  const reportFile = tempFileFor(ctx, 'report');
+  rmSync(reportFile, { force: true });
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute(arg) ? arg : join(ctx.inputs.workingDirectory, arg)));
+  if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(', ') || 'args (give the files or their folder)'}` };
+  const run = await roleflow(ctx, ['report', 'merge', ...files, '--out', reportFile], { streamStdout: true, tenantCommand: false });
+  return publishReport(ctx, 'report merge', run, reportFile);
+}
+
+/** Outputs, annotations, summary and the `test` comment from a JSON report; `command` names what ran. */
+async function publishReport(ctx: StepContext, command: 'test' | 'report merge', run: RoleflowRun, reportFile: string): Promise<StepOutcome> {
+  const { kit } = ctx;
+  const report = readReport(reportFile, (text) => kit.redact(text));
+  const outcome = exitOutcome(ctx, command, run.code, [1, 3]);
+  if (report !== undefined) {
+    kit.setOutput('tests-passed', report.summary.passed);
+    kit.setOutput('tests-failed', report.summary.failed);
+    kit.setOutput('tests-skipped', report.summary.skipped);
+    kit.setOutput('report-file', reportFile);
+    // roleflow names files from the working directory; annotations need them from the repository root.
+    const here = { ...report, results: report.results.map((r) => ({ ...r, file: repoPath(ctx, r.file) })) };
+    kit.info(renderAnnotations(here));
+    const summary = renderStepSummary(here);
+    kit.appendSummary(Buffer.byteLength(summary) < SUMMARY_MAX_BYTES * 0.9 ? summary : fitSummary((maxChars) => renderReportMarkdown(here, { maxChars })));
+  } else {
+    if (run.code === 1) await annotateInvalidFiles(ctx);
+    kit.appendSummary(failed(ctx, run));
+  }
+  const footer = commentFooter(ctx, command);
+  // Merged shards keep the comment a single run would.
+  await postComment(ctx, 'test', (marker) => {
+    const body = report === undefined ? failed(ctx, run) : renderReportMarkdown(report, { maxChars: GITHUB_COMMENT_LIMIT - footer.length - 1, marker });
+    return kit.redact(`${body}\n${footer}`);
+  });
+  return outcome;
+}
+
+function failed(ctx: StepContext, run: RoleflowRun): string {
+  return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: '`roleflow test`', code: run.code, stderr: ctx.kit.redact(run.stderr) });
+}
+
+/** The JSON report roleflow wrote; undefined when the run stopped before reporting. */
+function readReport(file: string, redact: (text: string) => string): RunReport | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const value = JSON.parse(redact(readFileSync(file, 'utf8'))) as Partial<RunReport>;
+    return value.summary !== undefined && Array.isArray(value.results) && value.tenant !== undefined ? (value as RunReport) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file as given; a folder's `*.json` files at any depth, sorted (artifacts download one folder each). */
+function reportFilesUnder(path: string): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return [path];
+  }
+  if (!stat.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => (entry.isDirectory() ? reportFilesUnder(join(path, entry.name)) : entry.name.endsWith('.json') ? [join(path, entry.name)] : []));
+}

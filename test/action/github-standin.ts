@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A comment as the stand-in keeps it. */
+export interface StoredComment {
+  id: number;
+  issue: number;
+  body: string;
+  /** Which request made it, in order: to tell an update from a second create. */
+  createdBy: 'seed' | 'api';
+}
+
+export interface GitHubStandin {
+  /** `GITHUB_API_URL` for the Action. */
+  url: string;
+  comments: StoredComment[];
+  /** Every request: method, path and query, and whether it carried the expected token. */
+  requests: { method: string; url: string; authorized: boolean }[];
+  /** From now on, answer every request with this status (undefined: behave). */
+  failWith(status: number | undefined): void;
+  /** Add a comment made by someone else (to fill pages, or to quote ours). */
+  seed(issue: number, body: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A tiny GitHub REST API on 127.0.0.1 for the Action's tests: issue comments of one repository,
+ * in memory — list (paginated with a Link header, 30 a page unless `per_page`), create, update —
+ * behind a bearer token, and a switch that makes it refuse (403) or fail (500) every request.
+ */
+export async function startGitHubStandin(opts: { repository: string; token: string }): Promise<GitHubStandin> {
+  const comments: StoredComment[] = [];
+  const requests: GitHubStandin['requests'] = [];
+  let failure: number | undefined;
+  let nextId = 1000;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => send(res, 500, { message: String(err) }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const authorized = req.headers.authorization === `Bearer ${opts.token}`;
+    requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorized });
+    const body = await readBody(req);
+    if (failure !== undefined) return send(res, failure, { message: failure === 403 ? 'Resource not accessible by integration' : 'Server Error' });
+    if (!authorized) return send(res, 401, { message: 'Bad credentials' });
+    const base = `/repos/${opts.repository}`;
+    const list = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(url.pathname);
+    const one = new RegExp(`^${base}/issues/comments/(\\d+)$`).exec(url.pathname);
+    if (list && req.method === 'GET') {
+      const issue = Number(list[1]);
+      const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const all = comments.filter((c) => c.issue === issue);
+      const slice = all.slice((page - 1) * perPage, page * perPage);
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) {
+        headers['link'] = `<${address()}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next", <${address()}${url.pathname}?per_page=${perPage}&page=${Math.ceil(all.length / perPage)}>; rel="last"`;
+      }
+      return send(res, 200, slice.map(view), headers);
+    }
+    if (list && req.method === 'POST') {
+      const text = textOf(body);
+      if (text === undefined) return send(res, 422, { message: 'body is required' });
+      if (text.length > 65_536) return send(res, 422, { message: 'Body is too long (maximum is 65536 characters)' });
+      const comment: StoredComment = { id: nextId++, issue: Number(list[1]), body: text, createdBy: 'api' };
+      comments.push(comment);
+      return send(res, 201, view(comment));
+    }
+    if (one && req.method === 'PATCH') {
+      const comment = comments.find((c) => c.id === Number(one[1]));
+      if (!comment) return send(res, 404, { message: 'Not Found' });
+      const text = textOf(body);
+      if (text === undefined) return send(res, 422, { message: 'body is required' });
+      if (text.length > 65_536) return send(res, 422, { message: 'Body is too long (maximum is 65536 characters)' });
+      comment.body = text;
+      return send(res, 200, view(comment));
+    }
+    return send(res, 404, { message: 'Not Found' });
+  }
+
+  function view(c: StoredComment): object {
+    return { id: c.id, body: c.body, html_url: `https://github.invalid/${opts.repository}/pull/${c.issue}#issuecomment-${c.id}`, user: { login: c.createdBy === 'api' ? 'github-actions[bot]' : 'someone' } };
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = (): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: address(),
+    comments,
+    requests,
+    failWith: (status) => {
+      failure = status;
+    },
+    seed: (issue, body) => {
+      comments.push({ id: nextId++, issue, body, createdBy: 'seed' });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, json: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(json));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function textOf(body: string): string | undefined {
+  try {
+    const value = (JSON.parse(body) as { body?: unknown }).body;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
