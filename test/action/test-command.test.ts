@@ -101,6 +101,17 @@ describe('the Action, command: test', () => {
     expect(ours[0]!.body).not.toContain('5a6b7c8d9e0f');
   });
 
+  it('annotates an invalid flow test file at its line and runs nothing', async () => {
+    await mkdir(join(bed.workspace, 'broken', 'flows'), { recursive: true });
+    await writeFile(join(bed.workspace, 'broken', 'flows', 'bad.yaml'), 'flow: echo\ntests:\n  - name: x\n    inputs: {}\n    expect:\n      outputs:\n        - { path: "results", frobnicates: 1 }\n');
+    const run = await action({ command: 'test', comment: 'false' }, 'broken');
+    expect(run.code).toBe(1);
+    expect(run.outputs['exitcode']).toBe('1');
+    expect(run.outputs['tests-failed']).toBeUndefined();
+    expect(run.log).toMatch(/^::error file=broken\/flows\/bad\.yaml,line=7,col=\d+,title=roleflow%3A invalid file::/m);
+    expect(run.summary).toContain('`roleflow test` failed (exit code 1)');
+  });
+
   it('fails in one line when there is no report to merge', async () => {
     const run = await action({ command: 'merge', args: 'nowhere', comment: 'false' });
     expect(run.code).toBe(1);
