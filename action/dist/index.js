@@ -53442,7 +53442,8 @@ function renderStepSummary(report) {
 function failureItem(r) {
   const first = groupAssertions(r, "fail").slice(0, 5);
   const details = first.map((g) => `  - \`${code(`${r.file}:${g.assertion.line}`)}\` ${cell(g.assertion.message)}`);
-  return [`- **${cell(r.id)}** [${r.transport}]: ${cell(r.message)}`, ...details].join("\n");
+  const why = r.repeat > 1 ? `: ${cell(r.message)}` : "";
+  return [`- **${cell(r.id)}** [${r.transport}]${why}`, ...details].join("\n");
 }
 function ms(s, key) {
   return s ? formatMs(s[key]) : "-";
@@ -54182,15 +54183,6 @@ var Toolkit = class {
   }
   error(message2, at) {
     this.command("error", message2, at);
-  }
-  group(title, body) {
-    this.write(`::group::${escapeData(this.redact(title))}
-`);
-    try {
-      return body();
-    } finally {
-      this.write("::endgroup::\n");
-    }
   }
   /** Appended to `$GITHUB_OUTPUT` with a random heredoc delimiter; printed as a notice without one. */
   setOutput(name, value) {

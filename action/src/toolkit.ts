@@ -55,15 +55,6 @@ export class Toolkit {
     this.command('error', message, at);
   }
 
-  group<T>(title: string, body: () => T): T {
-    this.write(`::group::${escapeData(this.redact(title))}\n`);
-    try {
-      return body();
-    } finally {
-      this.write('::endgroup::\n');
-    }
-  }
-
   /** Appended to `$GITHUB_OUTPUT` with a random heredoc delimiter; printed as a notice without one. */
   setOutput(name: string, value: string | number | boolean): void {
     const text = this.redact(String(value));
