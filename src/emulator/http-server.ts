@@ -1,7 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { RoleflowError } from '../core/errors.js';
 import { bearerToken, type Faults } from './auth-and-faults.js';
-import { message, readJsonBody, type Answer, type RequestLog, type Route, type RouteRequest } from './http-kit.js';
+import { message, readJsonBody, type Answer, type RequestLog, type RequestRecord, type Route, type RouteRequest } from './http-kit.js';
 
 export interface HttpHandlerOptions {
   routes: readonly Route[];
@@ -12,6 +13,13 @@ export interface HttpHandlerOptions {
   latencyMs: number;
   maxBodyBytes: number;
   log: RequestLog;
+  /** Told of every request once it is answered (or dropped: status 0); the path has no query. */
+  onRequest?: ((line: RequestLine) => void) | undefined;
+}
+
+/** A request as the log holds it, with how long it took to answer. */
+export interface RequestLine extends RequestRecord {
+  ms: number;
 }
 
 /**
@@ -21,17 +29,23 @@ export interface HttpHandlerOptions {
 export function createHttpHandler(options: HttpHandlerOptions): RequestListener {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs, maxBodyBytes } = options;
+  const { faults, tokenMatches, log, latencyMs, maxBodyBytes, onRequest } = options;
 
   return (req, res) => {
+    const started = onRequest ? performance.now() : 0;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    const tell = onRequest ? (status: number) => onRequest({ method, path, status, ms: performance.now() - started }) : undefined;
     const reply = (answer: Answer): void => {
       log.add({ method, path, status: answer.status });
-      if (latencyMs > 0) setTimeout(send, latencyMs, res, answer).unref();
-      else send(res, answer);
+      const deliver = (): void => {
+        send(res, answer);
+        tell?.(answer.status);
+      };
+      if (latencyMs > 0) setTimeout(deliver, latencyMs).unref();
+      else deliver();
     };
 
     const failure = faults.failure();
@@ -47,6 +61,7 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
       if (route.mutates && answer.status === 200 && faults.lost()) {
         log.add({ method, path, status: 0 });
         req.socket.destroy();
+        tell?.(0);
         return;
       }
       reply(answer);
@@ -115,12 +130,17 @@ function safely(route: Route, req: RouteRequest): Answer {
   }
 }
 
+// Runs from a timer when there is latency, where a throw would end the process: never throws.
 function send(res: ServerResponse<IncomingMessage>, answer: Answer): void {
   if (res.destroyed) return;
-  res.writeHead(answer.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(answer.body),
-    ...answer.headers,
-  });
-  res.end(answer.body);
+  try {
+    res.writeHead(answer.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(answer.body),
+      ...answer.headers,
+    });
+    res.end(answer.body);
+  } catch {
+    res.destroy();
+  }
 }

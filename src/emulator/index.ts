@@ -3,3 +3,4 @@ export { startEmulator, type EmulatorOptions, type RunningEmulator } from './sta
 export { loadFlowsConfig, type FlowConfig, type FlowsConfig, type StepConfig } from './flows-config.js';
 export { flowsConfigSchema } from './flows-config.schema.js';
 export type { RequestRecord } from './http-kit.js';
+export type { RequestLine } from './http-server.js';

@@ -6,12 +6,12 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { packageRoot } from '../io/package-root.js';
 import { createFaults, tokenChecker } from './auth-and-faults.js';
-import { DataFileWriter, loadRoles } from './data-file.js';
+import { DataFileWriter, loadRoles, removeStaleTemps } from './data-file.js';
 import { flowRoutes } from './flow-routes.js';
 import { ExecutionStore, type LatencyForm } from './flow-run.js';
 import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, type FlowsConfig } from './flows-config.js';
 import { RequestLog, type RequestRecord } from './http-kit.js';
-import { createHttpHandler } from './http-server.js';
+import { createHttpHandler, type RequestLine } from './http-server.js';
 import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
 import { RoleStore, type LastUpdateField } from './role-store.js';
 import { createWsEndpoint, type WsMessages } from './ws-server.js';
@@ -32,6 +32,10 @@ export interface EmulatorOptions {
   latencyForm?: LatencyForm;
   wsMessages?: WsMessages;
   maxBodyBytes?: number;
+  /** Told of every HTTP request once answered (`serve --verbose`); the path carries no query. */
+  onRequest?: (line: RequestLine) => void;
+  /** Told when the data file cannot be written (it is retried; `close()` rejects if it stays so). */
+  onDataFileError?: (error: Error) => void;
 }
 
 export interface RunningEmulator {
@@ -58,7 +62,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new RoleStore(options.lastUpdateField ?? 'last_updated', () => writer?.markDirty());
   if (options.dataFile !== undefined) {
     store.restore(await loadRoles(options.dataFile));
-    writer = new DataFileWriter(options.dataFile, () => store.listJson());
+    await removeStaleTemps(options.dataFile);
+    writer = new DataFileWriter(options.dataFile, () => store.listJson(), options.onDataFileError);
   }
 
   const log = new RequestLog();
@@ -75,6 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
+    onRequest: options.onRequest,
   });
   const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
   const server = createServer(handler);
@@ -96,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await writer?.flush();
+        await writer?.close();
         if (writer?.error) throw writer.error;
       })()),
   };
