@@ -19909,7 +19909,7 @@ var require_util3 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance4 } = __require("node:perf_hooks");
+    var { performance: performance5 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util2();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -20064,7 +20064,7 @@ var require_util3 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance4.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -45933,8 +45933,8 @@ var init_auth_and_faults = __esm({
 });
 
 // src/emulator/data-file.ts
-import { mkdir, open, readFile as readFile2, rename, rm } from "node:fs/promises";
-import { dirname as dirname2 } from "node:path";
+import { mkdir, open, readdir, readFile as readFile2, rename, rm } from "node:fs/promises";
+import { basename, dirname as dirname2, join as join2 } from "node:path";
 async function loadRoles(file) {
   let text2;
   try {
@@ -45947,7 +45947,7 @@ async function loadRoles(file) {
   try {
     value = JSON.parse(text2);
   } catch (err) {
-    throw corrupt(file, `not valid JSON (${err.message})`);
+    throw corrupt(file, `not valid JSON (${err.message.replace(/\s+/g, " ").slice(0, 160)})`);
   }
   if (!Array.isArray(value)) throw corrupt(file, "not a JSON array of Roles");
   return value.map((entry, i) => toRole2(entry, i, file));
@@ -45970,26 +45970,52 @@ function toRole2(entry, index, file) {
 function corrupt(file, why) {
   return new RoleflowError(`emulator data file ${file} is ${why}; fix or remove it (it was left untouched)`);
 }
-var COALESCE_MS, DataFileWriter;
+async function removeStaleTemps(file) {
+  const name = basename(file);
+  let entries;
+  try {
+    entries = await readdir(dirname2(file));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
+    const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
+    if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+    await rm(join2(dirname2(file), entry), { force: true }).catch(() => void 0);
+  }
+}
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var COALESCE_MS, RETRY_MS, DataFileWriter;
 var init_data_file = __esm({
   "src/emulator/data-file.ts"() {
     "use strict";
     init_errors();
     COALESCE_MS = 50;
+    RETRY_MS = 1e3;
     DataFileWriter = class {
-      constructor(file, contents) {
+      constructor(file, contents, onError = () => {
+      }) {
         this.file = file;
         this.contents = contents;
+        this.onError = onError;
       }
       timer;
       writing;
       dirty = false;
       failure;
+      closed = false;
       tmpCounter = 0;
       markDirty() {
         this.dirty = true;
-        if (this.timer || this.writing) return;
-        this.timer = setTimeout(() => void this.flush(), COALESCE_MS).unref();
+        if (!this.writing) this.schedule();
       }
       /** Write now if anything changed; resolves when the file on disk is current. */
       async flush() {
@@ -46000,13 +46026,24 @@ var init_data_file = __esm({
         this.dirty = false;
         this.writing = this.write(this.contents()).finally(() => {
           this.writing = void 0;
-          if (this.dirty && !this.timer) this.timer = setTimeout(() => void this.flush(), COALESCE_MS).unref();
+          if (this.dirty) this.schedule();
         });
         await this.writing;
       }
-      /** A write that failed earlier, reported by close() rather than crashing the server mid-request. */
+      /** The last write, then no more: a failure is left in `error` for the caller to report. */
+      async close() {
+        await this.flush();
+        this.closed = true;
+        clearTimeout(this.timer);
+        this.timer = void 0;
+      }
+      /** The last write, if it failed: reported by close() rather than crashing the server mid-request. */
       get error() {
         return this.failure;
+      }
+      schedule() {
+        if (this.timer || this.closed) return;
+        this.timer = setTimeout(() => void this.flush(), this.failure ? RETRY_MS : COALESCE_MS).unref();
       }
       async write(data2) {
         const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
@@ -46022,9 +46059,17 @@ var init_data_file = __esm({
           await rename(tmp, this.file);
           this.failure = void 0;
         } catch (err) {
+          const first = this.failure === void 0;
           this.failure = new RoleflowError(`emulator data file ${this.file} could not be written: ${err.message}`);
+          this.dirty = true;
           await rm(tmp, { force: true }).catch(() => {
           });
+          if (first) {
+            try {
+              this.onError(this.failure);
+            } catch {
+            }
+          }
         }
       }
     };
@@ -46415,19 +46460,26 @@ var init_flows_config = __esm({
 });
 
 // src/emulator/http-server.ts
+import { performance as performance3 } from "node:perf_hooks";
 function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes } = options;
+  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest: onRequest2 } = options;
   return (req, res) => {
+    const started = onRequest2 ? performance3.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
+    const tell = onRequest2 ? (status) => onRequest2({ method, path, status, ms: performance3.now() - started }) : void 0;
     const reply = (answer) => {
       log.add({ method, path, status: answer.status });
-      if (latencyMs2 > 0) setTimeout(send, latencyMs2, res, answer).unref();
-      else send(res, answer);
+      const deliver = () => {
+        send(res, answer);
+        tell?.(answer.status);
+      };
+      if (latencyMs2 > 0) setTimeout(deliver, latencyMs2).unref();
+      else deliver();
     };
     const failure = faults.failure();
     if (failure === 500) return reply(message(500, "internal server error"));
@@ -46441,6 +46493,7 @@ function createHttpHandler(options) {
       if (route.mutates && answer.status === 200 && faults.lost()) {
         log.add({ method, path, status: 0 });
         req.socket.destroy();
+        tell?.(0);
         return;
       }
       reply(answer);
@@ -46499,12 +46552,16 @@ function safely(route, req) {
 }
 function send(res, answer) {
   if (res.destroyed) return;
-  res.writeHead(answer.status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(answer.body),
-    ...answer.headers
-  });
-  res.end(answer.body);
+  try {
+    res.writeHead(answer.status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(answer.body),
+      ...answer.headers
+    });
+    res.end(answer.body);
+  } catch {
+    res.destroy();
+  }
 }
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
@@ -46784,7 +46841,8 @@ async function startEmulator(options = {}) {
   const store = new RoleStore(options.lastUpdateField ?? "last_updated", () => writer?.markDirty());
   if (options.dataFile !== void 0) {
     store.restore(await loadRoles(options.dataFile));
-    writer = new DataFileWriter(options.dataFile, () => store.listJson());
+    await removeStaleTemps(options.dataFile);
+    writer = new DataFileWriter(options.dataFile, () => store.listJson(), options.onDataFileError);
   }
   const log = new RequestLog();
   const routes = [
@@ -46799,7 +46857,8 @@ async function startEmulator(options = {}) {
     faults,
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
-    log
+    log,
+    onRequest: options.onRequest
   });
   const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? "per-node", maxPayload: maxBodyBytes });
   const server = createServer(handler);
@@ -46819,7 +46878,7 @@ async function startEmulator(options = {}) {
       const closed = new Promise((resolve10) => server.close(() => resolve10()));
       server.closeAllConnections();
       await closed;
-      await writer?.flush();
+      await writer?.close();
       if (writer?.error) throw writer.error;
     })()
   };
@@ -48171,18 +48230,18 @@ function renderPlanMarkdown(plan, opts = {}) {
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join2(full);
+    if (size(full) <= max) return join3(full);
     for (const cut2 of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
 `;
       const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join2(parts);
+      if (size(parts) <= max) return join3(parts);
     }
   }
   const diffNote = withDiffs.length === 0 ? "" : `_${thousands(withDiffs.length)} content diffs not shown to fit the comment; ${FULL_PLAN}._
 `;
   const tableOnly = [head, table, diffNote, tail];
-  if (size(tableOnly) <= max) return join2(tableOnly);
+  if (size(tableOnly) <= max) return join3(tableOnly);
   const omissionFor = (hidden) => `
 … ${thousands(hidden)} more changes not shown; ${FULL_PLAN}.
 `;
@@ -48196,7 +48255,7 @@ function renderPlanMarkdown(plan, opts = {}) {
   return fit([head, truncated, diffNote, tail], max);
 }
 function fit(parts, max) {
-  const text2 = join2(parts);
+  const text2 = join3(parts);
   if (text2.length <= max) return text2;
   const notice = `
 … cut to fit the comment; ${FULL_PLAN}.
@@ -48205,11 +48264,11 @@ function fit(parts, max) {
   const lastLine = text2.lastIndexOf("\n", room);
   return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
 }
-function join2(parts) {
+function join3(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
 }
 function size(parts) {
-  return join2(parts).length;
+  return join3(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
 var init_render_markdown = __esm({
@@ -51595,8 +51654,8 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { lstat, open as open2, readdir, readFile as readFile4, rename as rename2, rm as rm2, stat } from "node:fs/promises";
-import { basename, dirname as dirname4, isAbsolute as isAbsolute2, join as join3, relative, resolve as resolve4, sep } from "node:path";
+import { lstat, open as open2, readdir as readdir2, readFile as readFile4, rename as rename2, rm as rm2, stat } from "node:fs/promises";
+import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve4, sep } from "node:path";
 function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
   const abs = flag !== void 0 ? resolve4(cwd, flag) : resolve4(cwd, config.file === void 0 ? "." : dirname4(config.file), fromConfig);
   const explicit = flag !== void 0 || config.file !== void 0 && fromConfig !== defaultDir;
@@ -51626,12 +51685,12 @@ async function dirExists(dir) {
 async function listFilesUnder(dir, accept) {
   const found = [];
   const walk2 = async (abs, rel) => {
-    const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
+    const entries = await readdir2(abs, { withFileTypes: true }).catch((err) => {
       throw new RoleflowError(`cannot read the folder ${abs} (${err.code ?? String(err)})`);
     });
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
-      const childAbs = join3(abs, entry.name);
+      const childAbs = join4(abs, entry.name);
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) await walk2(childAbs, childRel);
       else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
@@ -51685,7 +51744,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join3(dirname4(path), `.${basename(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join4(dirname4(path), `.${basename2(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open2(tmp, "wx", 420);
     try {
@@ -51969,8 +52028,8 @@ var role_pull_exports = {};
 __export(role_pull_exports, {
   pullRoles: () => pullRoles
 });
-import { mkdir as mkdir3, readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname5, join as join4, resolve as resolve5 } from "node:path";
+import { mkdir as mkdir3, readdir as readdir3 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname5, join as join5, resolve as resolve5 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -51991,7 +52050,7 @@ async function pullRoles(opts) {
     if (f.id !== void 0) byId.set(f.id, f);
     else byName.set(f.name, f);
   }
-  const taken = new Set((await readdir2(dir.abs)).map(fileNameKey));
+  const taken = new Set((await readdir3(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], ambiguous: [] };
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
@@ -52039,10 +52098,10 @@ function unrepresentable(role, text2, schema) {
 }
 function insideFolder(dir, fileName) {
   const path = resolve5(dir, fileName);
-  if (dirname5(path) !== resolve5(dir) || basename2(path) !== fileName) {
+  if (dirname5(path) !== resolve5(dir) || basename3(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join4(dir, fileName);
+  return join5(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -53638,8 +53697,8 @@ __export(flow_files_exports, {
   findFlowFiles: () => findFlowFiles,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { access, readdir as readdir3, readFile as readFile6, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname7, join as join5, relative as relative2, resolve as resolve8, sep as sep2 } from "node:path";
+import { access, readdir as readdir4, readFile as readFile6, stat as stat2 } from "node:fs/promises";
+import { dirname as dirname7, join as join6, relative as relative2, resolve as resolve8, sep as sep2 } from "node:path";
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Set();
   for (const path of paths) {
@@ -53683,12 +53742,12 @@ async function loadFlowTestFiles(cwd, files) {
 async function walk(cwd, dir, add) {
   let entries;
   try {
-    entries = await readdir3(dir, { withFileTypes: true });
+    entries = await readdir4(dir, { withFileTypes: true });
   } catch (error) {
     throw new RoleflowError(`${display(cwd, dir)}: cannot read folder: ${error.code ?? String(error)}`);
   }
   for (const entry of entries) {
-    const path = join5(dir, entry.name);
+    const path = join6(dir, entry.name);
     if (entry.isDirectory()) {
       if (!entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) await walk(cwd, path, add);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && FLOW_FILE.test(entry.name)) add(path);
@@ -53758,7 +53817,7 @@ var init_test_select = __esm({
 });
 
 // src/io/run-shared.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
@@ -53793,7 +53852,7 @@ var init_run_shared = __esm({
   "src/io/run-shared.ts"() {
     "use strict";
     realClock = {
-      now: () => performance3.now(),
+      now: () => performance4.now(),
       sleep: (ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
@@ -54135,7 +54194,7 @@ import { tmpdir } from "node:os";
 // action/src/apply-step.ts
 init_apply();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
@@ -55139,7 +55198,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve9, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join7, relative as relative3, resolve as resolve9, sep as sep3 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -55304,7 +55363,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join6(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join7(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -55408,7 +55467,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join7(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join8(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const result = parseApplyResult(kit2.redact(run2.stdout));
@@ -55471,10 +55530,10 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_roles();
 import { existsSync as existsSync2, rmSync } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 async function planStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join8(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join9(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -55519,7 +55578,7 @@ function parsePlan(stdout) {
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join9 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10 } from "node:path";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -55587,7 +55646,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync2(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join9(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join10(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, reportFile);
@@ -55637,7 +55696,7 @@ function reportFilesUnder(path) {
     return [path];
   }
   if (!stat3.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join9(path, entry.name)) : entry.name.endsWith(".json") ? [join9(path, entry.name)] : []);
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join10(path, entry.name)) : entry.name.endsWith(".json") ? [join10(path, entry.name)] : []);
 }
 
 // action/src/main.ts
