@@ -1,24 +1,37 @@
 #!/usr/bin/env node
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
+import { argvSecrets, describeError, environmentSecrets, redactAll } from './commands/base.js';
 
-main(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+
+// A bug that escapes every command (a rejection nobody awaited, an error in a callback) still
+// ends as one line on stderr and exit 1, with the stack only under --verbose.
+const crash = (error: unknown): void => {
+  const line = describeError(error, argv.includes('--verbose'));
+  process.stderr.write(`${redactAll(line, [...environmentSecrets(process.env), ...argvSecrets(argv)])}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
+main(argv, {
   ...Cli.defaultContext,
   cwd: process.cwd(),
   stdinIsTTY: process.stdin.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  // The first SIGINT/SIGTERM asks for a clean stop; a second one kills the process as usual.
   waitForShutdown: () =>
     new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     }),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+}).then((code) => {
+  process.exitCode = code;
+}, crash);

@@ -1,6 +1,7 @@
 import { Builtins, Cli } from 'clipanion';
-import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
+import { argvSecrets, describeUsageError, environmentSecrets, redactAll, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
 import { commandClasses } from './commands/index.js';
+import { ExitCode } from './core/exit-codes.js';
 import { packageVersion } from './io/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
@@ -20,19 +21,67 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
 /** Run the CLI with argv and a context; returns the exit code. Tests call this in-process. */
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
   const noColor = argv.includes('--no-color') || (context.env['NO_COLOR'] ?? '') !== '';
-  const cli = buildCli({ colors: !noColor && context.stdoutIsTTY && context.env['TERM'] !== 'dumb' });
+  return runCommand(buildCli({ colors: !noColor && context.stdoutIsTTY && context.env['TERM'] !== 'dumb' }), argv, context);
+}
+
+/** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */
+export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext): Promise<number> {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    // Usage errors go to stderr, not stdout as clipanion would print them. A bad option value is one
-    // line; an unknown command keeps clipanion's suggestions.
-    const usage = (error as Error | null)?.name === 'UsageError';
-    context.stderr.write(usage ? `error: ${(error as Error).message}\nrun 'roleflow ${argv[0] ?? ''} --help' for usage\n` : cli.error(error, { colored: false }));
-    return 1;
+    // One line on stderr, where clipanion would print its multi-line form on stdout.
+    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
+    context.stderr.write(`${redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)])}\n`);
+    return ExitCode.Error;
   }
-  const code = await cli.run(command, context);
-  return (command as Partial<RoleflowCommand>).failedWith ?? code;
+  try {
+    const code = await cli.run(command, context);
+    return (command as Partial<RoleflowCommand>).failedWith ?? code;
+  } finally {
+    await (command as Partial<RoleflowCommand>).cleanup?.();
+  }
+}
+
+/** The registered command path that `argv` starts with (the longest), for pointing at its --help. */
+function commandPathOf(argv: readonly string[]): string[] | undefined {
+  let best: string[] | undefined;
+  for (const command of commandClasses) {
+    for (const path of command.paths ?? []) {
+      const matches = path.every((word, i) => argv[i] === word);
+      if (matches && path.length > (best?.length ?? 0)) best = path;
+    }
+  }
+  return best;
+}
+
+function isCommandNotFound(error: unknown): error is { candidates?: { usage: string }[] } {
+  return /^Command not found/.test((error as { message?: string } | null)?.message ?? '');
+}
+
+/** `error: unknown command "plna" (did you mean "roleflow plan"?); …`, never echoing an option value. */
+async function unknownCommand(error: { candidates?: { usage: string }[] }, argv: readonly string[]): Promise<string> {
+  const firstOption = argv.findIndex((w) => w.startsWith('-'));
+  const words = (firstOption === -1 ? argv : argv.slice(0, firstOption)).slice(0, 2);
+  const paths = (error.candidates ?? []).map((c) => synopsisPath(c.usage)).filter((p) => p !== '');
+  let guess: string | undefined;
+  if (words.length > 0) {
+    const { closest } = await import('./core/schema.js');
+    const word = closest(words[0]!, paths.map((p) => p.split(' ')[0]!));
+    guess = paths.find((p) => p.split(' ')[0] === word);
+  }
+  const typed = words.length > 0 ? ` "${words.join(' ')}"` : '';
+  return `error: unknown command${typed}${guess ? ` (did you mean "roleflow ${guess}"?)` : ''}; roleflow --help lists the commands`;
+}
+
+/** `roleflow report merge [--out #0] <FILE> ...` → `report merge`. */
+function synopsisPath(usage: string): string {
+  const words: string[] = [];
+  for (const word of usage.split(' ').slice(1)) {
+    if (!/^[a-z][a-z-]*$/.test(word)) break;
+    words.push(word);
+  }
+  return words.join(' ');
 }
 
 let cachedVersion: string | undefined;

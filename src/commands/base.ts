@@ -2,6 +2,7 @@ import { Command, Option, type BaseContext } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import type { OpenTenant } from '../io/tenant.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -35,8 +36,11 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
 
   override async catch(error: unknown): Promise<void> {
     this.failedWith = error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
-    this.err(describeError(error, this.verbose));
+    this.err(describeError(error, this.verbose, this.path));
   }
+
+  /** Called by `main()` once the command has ended, however it ended. */
+  async cleanup(): Promise<void> {}
 
   /** Colours only on a TTY, never with NO_COLOR or --no-color. */
   colorFor(stream: 'stdout' | 'stderr'): boolean {
@@ -59,14 +63,19 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const s of this.secrets) if (s.length > 0) out = out.split(s).join('***');
-    return out;
+    return redactAll(text, this.secrets);
   }
 
   async loadConfig(): Promise<Config> {
     const { loadConfig } = await import('../io/config.js');
     return loadConfig(this.context.cwd, this.configFile);
+  }
+
+  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
+  protected requestLine(r: { method: string; path: string; status: number | string; ms: number; attempt?: number }): void {
+    if (!this.verbose) return;
+    const again = r.attempt !== undefined && r.attempt > 1 ? ` (attempt ${r.attempt})` : '';
+    this.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
   }
 }
 
@@ -76,39 +85,89 @@ export abstract class TenantCommand extends RoleflowCommand {
   baseUrl = Option.String('--base-url', { description: 'Tenant base URL, overriding the config' });
   wsUrl = Option.String('--ws-url', { description: 'Tenant WebSocket URL, overriding the config' });
 
-  async openTenant(config: Config): Promise<import('../io/tenant.js').OpenTenant> {
+  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
+  private readonly opened = new Set<OpenTenant>();
+
+  async openTenant(config: Config): Promise<OpenTenant> {
     const { openTenant } = await import('../io/tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
-    for (const [key, value] of Object.entries(this.context.env)) {
-      if (value && /TOKEN|SECRET|PASSWORD/i.test(key) && value.length >= 6) this.secrets.push(value);
-    }
+    this.secrets.push(...environmentSecrets(this.context.env));
     const tenant = await openTenant({
       config,
       flags: { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl },
       env: this.context.env,
       cwd: this.context.cwd,
-      ...(this.verbose
-        ? { onRequest: (r) => this.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`) }
-        : {}),
+      ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),
     });
     this.secrets.push(...tenant.secrets);
-    return tenant;
+    const close = tenant.close.bind(tenant);
+    const tracked: OpenTenant = {
+      ...tenant,
+      close: async () => {
+        this.opened.delete(tracked);
+        await close();
+      },
+    };
+    this.opened.add(tracked);
+    return tracked;
+  }
+
+  // An embedded tenant left open would keep the process alive after the command has failed.
+  override async cleanup(): Promise<void> {
+    for (const tenant of [...this.opened]) await tenant.close().catch(() => undefined);
   }
 }
 
+/** Values of environment variables that look like credentials, redacted from every output. */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && /TOKEN|SECRET|PASSWORD/i.test(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+
+// `serve --token T` takes a secret as a flag value: an error printed before the command runs must not echo it.
+export function argvSecrets(argv: readonly string[]): string[] {
+  const found: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === '--token' && argv[i + 1]) found.push(argv[i + 1]!);
+    else if (arg.startsWith('--token=') && arg.length > 8) found.push(arg.slice(8));
+  });
+  return found;
+}
+
+export function redactAll(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length > 0) out = out.split(s).join('***');
+  return out;
+}
+
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */
-export function describeError(error: unknown, verbose: boolean): string {
+export function describeError(error: unknown, verbose: boolean, commandPath?: readonly string[]): string {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join('\n');
   if (error instanceof RoleflowError) return `error: ${error.message}`;
-  if (isUsageError(error)) return `error: ${(error as Error).message.split('\n')[0]}\nrun with --help for usage`;
+  if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message = error instanceof Error ? error.message : String(error);
   if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
   return `error: ${message.split('\n')[0]} (internal error; run with --verbose for details)`;
 }
 
-function isUsageError(error: unknown): boolean {
+export function isUsageError(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   return name === 'UsageError' || (error as { clipanion?: unknown } | null)?.clipanion !== undefined;
+}
+
+/**
+ * A clipanion usage error as one line pointing at the right `--help`, instead of its multi-line
+ * form (which lists every command's synopsis and echoes the whole command line, secrets included).
+ * An unknown command is worded by `main()`, which can afford to look for the one meant.
+ */
+export function describeUsageError(error: unknown, commandPath: readonly string[] | undefined): string {
+  const message = (error as { message?: string } | null)?.message ?? String(error);
+  const first = message.split('\n')[0]!.trim().replace(/[.:;]$/, '');
+  if (first.startsWith('Command not found')) return 'error: unknown command; roleflow --help lists the commands';
+  return `error: ${first} (see ${['roleflow', ...(commandPath ?? []), '--help'].join(' ')})`;
 }
 
 function ensureNewline(text: string): string {

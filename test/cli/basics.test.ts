@@ -27,14 +27,13 @@ describe('roleflow as a process', () => {
     const r = await runBin(['plna']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Command not found/);
+    expect(r.stderr).toBe('error: unknown command "plna" (did you mean "roleflow plan"?); roleflow --help lists the commands\n');
   });
 
   it('reports an invalid option value without a stack trace', async () => {
     const r = await runCli(['serve', '--port', 'abc']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: .*--port/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr).toBe('error: Invalid value for --port: expected a number (got "abc") (see roleflow serve --help)\n');
   });
 
   it('uses no colour when piped or with NO_COLOR', async () => {

@@ -1,0 +1,112 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { buildCli, runCommand } from '../../src/cli.js';
+import { RoleflowCommand, TenantCommand, type RoleflowContext } from '../../src/commands/base.js';
+import { RoleflowError } from '../../src/core/errors.js';
+import { tempDir } from '../helpers/cli.js';
+import { runOnce, snapshotBin } from './serve-kit.js';
+
+const SECRET = 'very-secret-T0ken-9c1e';
+
+/** A bug: an error roleflow did not expect, whose message happens to hold a secret. */
+class BoomCommand extends RoleflowCommand {
+  static override paths = [['boom']];
+  async execute(): Promise<number> {
+    this.secrets.push(SECRET);
+    throw new TypeError(`cannot read properties of undefined (reading '${SECRET}')\nsecond line`);
+  }
+}
+
+/** Opens the embedded tenant, remembers where it listens, then fails without closing it. */
+class LeakCommand extends TenantCommand {
+  static override paths = [['leak']];
+  static baseUrl = '';
+  async execute(): Promise<number> {
+    const tenant = await this.openTenant(await this.loadConfig());
+    LeakCommand.baseUrl = tenant.target.baseUrl;
+    throw new RoleflowError('gave up halfway', 4);
+  }
+}
+
+async function run(argv: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = buildCli({ colors: false });
+  cli.register(BoomCommand);
+  cli.register(LeakCommand);
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString()));
+  err.on('data', (c: Buffer) => (stderr += c.toString()));
+  const context = {
+    env: {},
+    stdin: process.stdin,
+    stdout: out,
+    stderr: err,
+    colorDepth: 1,
+    cwd,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    waitForShutdown: () => new Promise<void>(() => undefined),
+  } as unknown as RoleflowContext;
+  const code = await runCommand(cli, argv, context);
+  return { code, stdout, stderr };
+}
+
+describe('errors of the CLI', () => {
+  it('prints an unexpected error as one line that points at --verbose, secrets masked, exit 1', async () => {
+    const r = await run(['boom']);
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "error: cannot read properties of undefined (reading '***') (internal error; run with --verbose for details)\n",
+    });
+  });
+
+  it('prints the stack with --verbose, still masked', async () => {
+    const r = await run(['boom', '--verbose']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: TypeError: cannot read properties of undefined \(reading '\*\*\*'\)\nsecond line\n\s+at /);
+    expect(r.stderr).toContain('errors.test.ts');
+    expect(r.stderr).not.toContain(SECRET);
+  });
+
+  it('closes a tenant the command left open when it failed, and keeps the exit code', async () => {
+    const { dir, cleanup } = await tempDir('roleflow-leak-');
+    try {
+      const r = await run(['leak'], dir);
+      expect(r).toMatchObject({ code: 4, stderr: 'error: gave up halfway\n' });
+      expect(LeakCommand.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      await expect(request(`${LeakCommand.baseUrl}/admin/roles/get`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe('usage errors of the process', () => {
+  let bin: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ bin, cleanup } = await snapshotBin());
+  });
+  afterAll(async () => {
+    await cleanup();
+  });
+
+  it('names an unknown command in one line with the likely one, never echoing an option value', async () => {
+    const r = await runOnce(bin, ['serv', '--token', SECRET, '--port', '0'], { cwd: process.cwd() });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unknown command "serv" (did you mean "roleflow serve"?); roleflow --help lists the commands\n',
+    });
+  });
+
+  it('names a bad option in one line pointing at the command help', async () => {
+    const r = await runOnce(bin, ['serve', '--token', SECRET, '--prot', '0'], { cwd: process.cwd() });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: Unsupported option name ("--prot") (see roleflow serve --help)\n' });
+  });
+});
