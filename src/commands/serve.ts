@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import { ExitCode } from '../core/exit-codes.js';
 import { RoleflowCommand } from './base.js';
 
 /** The fixed token of a `serve` started without one: a development value, not a secret. */
@@ -11,40 +12,65 @@ export class ServeCommand extends RoleflowCommand {
     category: 'Embedded tenant',
     description: 'Run the embedded tenant: a faithful emulator of the whole service interface',
     details: `
-      Serves every endpoint of the interface over HTTP and WebSocket on loopback, with simulated flows
-      from a YAML file (default: the built-in \`emulator-flows.yaml\`). Prints the base and WebSocket
-      URLs on stdout; \`--port 0\` picks a free port. Stops on Ctrl-C.
+      Serves every endpoint of the interface (Roles, flow start, execution logs, WebSocket) on
+      127.0.0.1 by default, with simulated flows from a YAML file: \`--flows-config\`, else
+      \`local.flows_config\` of the config file, else the built-in \`emulator-flows.yaml\`. Prints the
+      base and WebSocket URLs on stdout (\`--json\`: one JSON line); \`--port 0\` picks a free port.
+      Stops cleanly on Ctrl-C or SIGTERM, writing the data file first.
 
-      The bearer token is \`--token\`, else \`ROLEFLOW_TOKEN\`, else the development token
-      \`${DEV_TOKEN}\`. With \`--data FILE\` the Roles persist across restarts (atomic writes).
+      The accepted bearer token is \`--token\`, else \`ROLEFLOW_TOKEN\`, else the development token
+      \`${DEV_TOKEN}\`; a token from the flag or the environment is never printed. Without
+      \`--data\` the Roles live in memory; with \`--data FILE\` they are loaded from FILE (a missing
+      file is an empty tenant) and saved to it within 50 ms of each change by atomic writes, so
+      even a killed server leaves a complete file. A FILE that is not a list of Roles stops the
+      start with one line naming it, and is left untouched.
 
-      Fault injection for testing clients: \`--latency\` adds delay to every answer, \`--fail-rate\`
-      answers 500/503 before doing anything, \`--lost-rate\` makes a change and then cuts the connection.
+      Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
+      answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
+      \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
+      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
+      stderr (method, path, status, duration; a lost answer shows status 0).
+
+      The embedded tenant that commands use when no tenant is configured is this same emulator,
+      run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
+      answers where the interface says "not shown".
     `,
     examples: [
       ['Serve on a free port', 'roleflow serve --port 0'],
+      ['Point roleflow at it from another shell', 'ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787'],
       ['Persist state and use your own flows', 'roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml'],
-      ['A flaky tenant for retry testing', 'roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1'],
+      ['A flaky tenant for retry testing, with request lines', 'roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose'],
     ],
   });
 
   port = Option.String('--port', '8787', { description: 'Port (0 = a free one)', validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 65535)]) });
-  host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on' });
-  data = Option.String('--data', { description: 'Persist Roles to this JSON file' });
+  host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on (clients send a token over plain http only to loopback)' });
+  data = Option.String('--data', { description: 'Load and persist Roles in this JSON file' });
   token = Option.String('--token', { description: 'Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)' });
-  flowsConfig = Option.String('--flows-config', { description: 'Simulated flows YAML file' });
+  flowsConfig = Option.String('--flows-config', { description: 'Simulated flows YAML file (default: local.flows_config, else the built-in one)' });
   latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms', validator: t.cascade(t.isNumber(), [t.isAtLeast(0)]) });
   failRate = Option.String('--fail-rate', '0', { description: 'Share of answers that fail with 500/503 (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
-  lostRate = Option.String('--lost-rate', '0', { description: 'Share of changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
+  lostRate = Option.String('--lost-rate', '0', { description: 'Share of Role changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });
   json = Option.Boolean('--json', false, { description: 'Print the URLs as one JSON line' });
 
   async execute(): Promise<number> {
-    const { startEmulator } = await import('../emulator/index.js');
-    const { resolve } = await import('node:path');
     const fromEnv = this.context.env['ROLEFLOW_TOKEN'];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.secrets.push(token);
+    // Like every command, serve reads the config (a broken one is an error): its local.flows_config
+    // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
+    const config = await this.loadConfig();
+    const { resolve } = await import('node:path');
+    const { configRelative } = await import('../io/config.js');
+    const flows =
+      this.flowsConfig !== undefined
+        ? resolve(this.context.cwd, this.flowsConfig)
+        : config.local.flowsConfig !== undefined
+          ? configRelative(this.context.cwd, config, config.local.flowsConfig)
+          : undefined;
+
+    const { startEmulator } = await import('../emulator/index.js');
     const emulator = await startEmulator({
       host: this.host,
       port: this.port,
@@ -54,13 +80,15 @@ export class ServeCommand extends RoleflowCommand {
       lostRate: this.lostRate,
       ...(this.seed === undefined ? {} : { seed: this.seed }),
       ...(this.data === undefined ? {} : { dataFile: resolve(this.context.cwd, this.data) }),
-      ...(this.flowsConfig === undefined ? {} : { flows: resolve(this.context.cwd, this.flowsConfig) }),
+      ...(flows === undefined ? {} : { flows }),
+      ...(this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status }) } : {}),
+      onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`),
     });
-    const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token ? '--token' : 'ROLEFLOW_TOKEN'}`;
+    const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
     if (this.json) this.out(JSON.stringify({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }));
     else this.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
     await this.context.waitForShutdown();
     await emulator.close();
-    return 0;
+    return ExitCode.Ok;
   }
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { defaultConfig, parseConfig, type Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { loadSchema } from './package-root.js';
@@ -22,4 +22,9 @@ export async function loadConfig(cwd: string, explicit: string | undefined): Pro
   const parsed = parseConfig(text, file, loadSchema('config'));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
+}
+
+/** A path written in the config (`local.data`, `local.flows_config`), relative to the config file's folder. */
+export function configRelative(cwd: string, config: Config, path: string): string {
+  return resolve(cwd, config.file === undefined ? '.' : dirname(config.file), path);
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
+import { configRelative } from './config.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -33,7 +34,8 @@ export interface OpenTenantOptions {
 /**
  * Resolve which tenant a command talks to and open a client for it. `--base-url` names an ad-hoc
  * tenant; a configured name uses its entry; `local` (the default when nothing is configured) starts
- * the embedded emulator in-process with its state under `.roleflow/`.
+ * the embedded emulator in-process with its state under `.roleflow/` (paths in the config are
+ * relative to the config file's folder).
  */
 export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   const { config, flags, env } = opts;
@@ -42,12 +44,12 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
 
   if (flags.baseUrl === undefined && name === LOCAL_TENANT && !config.tenants[LOCAL_TENANT]) {
     const { startEmulator } = await import('../emulator/index.js');
-    const dataFile = resolve(opts.cwd, config.local.data);
-    await mkdir(dirname(dataFile), { recursive: true });
+    const dataFile = configRelative(opts.cwd, config, config.local.data);
+    await stateFolder(dirname(dataFile));
     const emulator = await startEmulator({
       dataFile,
       token: randomBytes(24).toString('base64url'),
-      ...(config.local.flowsConfig === undefined ? {} : { flows: resolve(opts.cwd, config.local.flowsConfig) }),
+      ...(config.local.flowsConfig === undefined ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }),
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
     const client = createClient({ target, token: emulator.token, ...onRequest(opts) });
@@ -79,6 +81,22 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   });
   const client = createClient({ target, token, ...onRequest(opts) });
   return { client, target, secrets: [token], close: () => client.close() };
+}
+
+/**
+ * The folder of the embedded tenant's data file. A `.roleflow/` folder made here gets a
+ * `.gitignore` of its own, so the state of a fresh clone's local tenant is never committed.
+ */
+async function stateFolder(dir: string): Promise<void> {
+  let made: string | undefined;
+  try {
+    made = await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (made !== undefined && basename(dir) === '.roleflow') {
+    await writeFile(join(dir, '.gitignore'), '# State of roleflow\'s embedded tenant: local only.\n*\n').catch(() => undefined);
+  }
 }
 
 function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; wsUrl?: string | undefined }): TenantTarget {
