@@ -21,13 +21,15 @@ const NOT_SENT = new Set([
 ]);
 const TLS = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
 const INVALID = /INVALID_ARG|ERR_INVALID/;
+/** The client's own pool was closed (a call after `close()`): nothing left this machine, nor will. */
+const CLOSED = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 export function failureCode(error: unknown, timedOut: boolean): NetworkFailure {
   const code = timedOut ? 'ETIMEDOUT' : codeOf(error) ?? codeOf((error as { cause?: unknown })?.cause) ?? 'EUNKNOWN';
   const detail = error instanceof Error ? error.message : String(error);
   // A certificate problem or a request undici refuses to build (a token with a line break) will
   // not go better on another attempt.
-  const hopeless = TLS.test(code) || INVALID.test(code);
+  const hopeless = TLS.test(code) || INVALID.test(code) || CLOSED.has(code);
   return { kind: 'failure', code, detail, sent: !NOT_SENT.has(code) && !hopeless, retryable: !hopeless, timedOut };
 }
 
@@ -43,6 +45,7 @@ export function describeFailure(
     return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
   if (INVALID.test(failure.code)) return `${request.method} ${request.path}: not sent: ${oneLine(failure.detail, 160)}`;
+  if (CLOSED.has(failure.code)) return `${request.method} ${request.path}: not sent: the client was already closed`;
   if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after}`;
   const what = failure.timedOut
     ? `no response within ${timeoutMs} ms`
