@@ -14,6 +14,10 @@ const crash = (error: unknown): void => {
 };
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
+// `roleflow plan | head` closes the pipe early: the reader's choice, not an error to report.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : crash(error)));
+}
 
 main(argv, {
   ...Cli.defaultContext,
