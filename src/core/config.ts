@@ -57,6 +57,12 @@ export function parseConfig(text: string, file: string, schema: object): Result<
     const pos = source.value.locate('/default_tenant');
     return { ok: false, issues: [{ file, ...pos, message: `default_tenant: no tenant named "${defaultTenant}" under tenants` }] };
   }
+  // "0" reads like "no timeout", but would end every request before it starts.
+  const zero = Object.entries(raw.tenants ?? {}).find(([, t]) => t.timeout !== undefined && durationMs(t.timeout) === 0);
+  if (zero) {
+    const pos = source.value.locate(`/tenants/${zero[0]}/timeout`);
+    return { ok: false, issues: [{ file, ...pos, message: `tenants.${zero[0]}.timeout: must be more than 0` }] };
+  }
   const base = defaultConfig(file);
   return {
     ok: true,

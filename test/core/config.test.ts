@@ -67,6 +67,12 @@ describe('roleflow.config.yaml', () => {
     expect(problems('default_tenant: prod\n')).toEqual(['roleflow.config.yaml:1:17: default_tenant: no tenant named "prod" under tenants']);
   });
 
+  it('refuses a zero timeout, which would end every request at once', () => {
+    expect(problems('tenants:\n  prod:\n    base_url: https://x.invalid\n    timeout: 0s\n')).toEqual([
+      'roleflow.config.yaml:4:14: tenants.prod.timeout: must be more than 0',
+    ]);
+  });
+
   it('reports YAML syntax errors at their position', () => {
     const [first] = problems('roles:\n  dir: [unclosed\n');
     expect(first).toMatch(/^roleflow.config.yaml:\d+:\d+: /);
