@@ -1,0 +1,97 @@
+// Shared pieces of the Roles-as-code benches (plan.bench.mjs, apply.bench.mjs): a tenant preloaded
+// through the emulator's data file, role files on disk, and timed runs of the CLI or a floor script
+// as processes with their peak RSS.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { request } from 'undici';
+import { bin, roleFields, root, startServerChild } from './lib.mjs';
+
+const maxRssHook = pathToFileURL(fileURLToPath(new URL('./roles-maxrss.mjs', import.meta.url))).href;
+const floorScript = fileURLToPath(new URL('./roles-floor.mjs', import.meta.url));
+
+/** roleFields(i) as edited in a working copy: one reworded sentence and one added line. */
+export function changedFields(i) {
+  const fields = roleFields(i);
+  return {
+    ...fields,
+    content: fields.content.replace('politely and briefly', 'politely, briefly and in plain words') + '\nEscalate legal threats at once.\n',
+  };
+}
+
+/**
+ * The emulator's data file (src/emulator/data-file.ts: exactly the body of GET /admin/roles/get)
+ * holding roleFields(0..count-1): writing it is far quicker than `count` creates.
+ */
+export function writeTenantData(file, count) {
+  const now = new Date().toISOString();
+  const roles = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), ...roleFields(i), created_at: now, last_updated: now }));
+  writeFileSync(file, JSON.stringify(roles));
+}
+
+/** Role files `from`..`to - 1` (PRODUCT.md, "Role files") in `dir`, from `fieldsOf(i)`; files already there stay. */
+export function writeRoleFiles(dir, from, to, fieldsOf) {
+  mkdirSync(dir, { recursive: true });
+  for (let i = from; i < to; i++) {
+    const { name, description, content } = fieldsOf(i);
+    // JSON strings are YAML double-quoted scalars; the final \n is the one line break not part of content.
+    writeFileSync(join(dir, `${name}.md`), `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n${content}\n`);
+  }
+}
+
+/** The emulator in a child process (roles-serve.mjs), with `dataFile` preloaded when given. */
+export function startTenant({ dataFile, latencyMs = 0 } = {}) {
+  return startServerChild('./roles-serve.mjs', [dataFile ?? '-', String(latencyMs)]);
+}
+
+/**
+ * Run `node [execArgv] dist/bin.js ...args` against the tenant, stdout into `stdoutFile`. Returns
+ * the wall time to exit, the exit code, the first stderr line and the process's peak RSS.
+ */
+export function runCli(args, { tenant, stdoutFile, execArgv = [] }) {
+  return timedNode([...execArgv, bin, ...args, '--base-url', tenant.baseUrl, '--tenant', 'bench'], tenant.token, stdoutFile);
+}
+
+/**
+ * The plan floor (roles-floor.mjs): read the files (`reads`: 'sync' or 'async', see there), fetch and
+ * parse the list; `seen` is what it counted.
+ */
+export function runPlanFloor(dir, { tenant, stdoutFile, reads }) {
+  const run = timedNode([floorScript, dir, tenant.baseUrl, reads], tenant.token, stdoutFile);
+  return { ...run, seen: run.code === 0 ? JSON.parse(readFileSync(stdoutFile, 'utf8')) : undefined };
+}
+
+function timedNode(args, token, stdoutFile) {
+  const rssFile = `${stdoutFile}.maxrss`;
+  rmSync(rssFile, { force: true });
+  const out = openSync(stdoutFile, 'w');
+  const start = performance.now();
+  const r = spawnSync(process.execPath, ['--import', maxRssHook, ...args], {
+    cwd: root,
+    // The token only ever travels in the environment, as users give it.
+    env: { ...process.env, ROLEFLOW_TOKEN: token, BENCH_MAXRSS_FILE: rssFile, NO_COLOR: '1' },
+    stdio: ['ignore', out, 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = performance.now() - start;
+  closeSync(out);
+  if (r.error) throw new Error(`node ${args[0]}: ${r.error.message}`);
+  let maxRss;
+  try {
+    maxRss = Number(readFileSync(rssFile, 'utf8'));
+  } catch {
+    maxRss = undefined;
+  }
+  return { ms, code: r.status, stderr: r.stderr.trim().split('\n')[0] ?? '', maxRss };
+}
+
+/** The tenant's Roles as GET /admin/roles/get answers them, to check what a run left behind. */
+export async function listTenantRoles(tenant) {
+  const { statusCode, body } = await request(`${tenant.baseUrl}/admin/roles/get`, { headers: { authorization: `Bearer ${tenant.token}` } });
+  const roles = await body.json();
+  if (statusCode !== 200) throw new Error(`GET /admin/roles/get: status ${statusCode}`);
+  return roles;
+}
