@@ -163,6 +163,16 @@ describe('roleflow serve (a process)', () => {
   });
 });
 
+describe('roleflow serve --help', () => {
+  it('explains the command, its faults and persistence, with examples', async () => {
+    const r = await runOnce(bin, ['serve', '--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    for (const text of ['--port 0', '--data FILE', '--fail-rate', '--lost-rate', '--latency', 'SIGTERM', 'ROLEFLOW_TOKEN', 'Examples', '$ roleflow serve --port 0']) {
+      expect(r.stdout, text).toContain(text);
+    }
+  });
+});
+
 describe('roleflow serve and the config file', () => {
   it('refuses a broken roleflow.config.yaml with file:line:col and exit 1', async () => {
     const { dir: project, cleanup } = await tempDir('roleflow-serve-config-');
