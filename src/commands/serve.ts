@@ -48,7 +48,7 @@ export class ServeCommand extends RoleflowCommand {
   data = Option.String('--data', { description: 'Load and persist Roles in this JSON file' });
   token = Option.String('--token', { description: 'Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)' });
   flowsConfig = Option.String('--flows-config', { description: 'Simulated flows YAML file (default: local.flows_config, else the built-in one)' });
-  latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms', validator: t.cascade(t.isNumber(), [t.isAtLeast(0)]) });
+  latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms (at most 1 h)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 3_600_000)]) });
   failRate = Option.String('--fail-rate', '0', { description: 'Share of answers that fail with 500/503 (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   lostRate = Option.String('--lost-rate', '0', { description: 'Share of Role changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });

@@ -131,7 +131,8 @@ function checkOptions(o: EmulatorOptions): void {
     const v = o[key];
     if (v !== undefined && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
-  if (o.latencyMs !== undefined && !(o.latencyMs >= 0)) problems.push('latencyMs must be 0 or more');
+  // Past ~24.8 days a timer fires at once (with a warning): an hour is more than any test wants.
+  if (o.latencyMs !== undefined && !(o.latencyMs >= 0 && o.latencyMs <= 3_600_000)) problems.push('latencyMs must be from 0 to 3600000 (1 h)');
   if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes > 0)) problems.push('maxBodyBytes must be more than 0');
   if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push('port must be an integer from 0 to 65535');

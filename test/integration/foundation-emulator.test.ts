@@ -67,6 +67,10 @@ describe('emulator: what serve --verbose and a failing disk rely on', () => {
     await expect(e.close()).rejects.toThrow(/^emulator data file .*roles\.json could not be written: /);
   });
 
+  it('refuses a latency no timer can wait, instead of answering at once with a warning', async () => {
+    await expect(startEmulator({ latencyMs: 1e12 })).rejects.toThrow('emulator: latencyMs must be from 0 to 3600000 (1 h)');
+  });
+
   it('removes temp files that a killed process left next to the data file, and only those', async () => {
     const dataFile = join(dir, 'roles.json');
     await writeFile(dataFile, '[]');
