@@ -148,7 +148,7 @@ export function describeError(error: unknown, verbose: boolean, commandPath?: re
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join('\n');
   if (error instanceof RoleflowError) return `error: ${error.message}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message || error.name : String(error);
   if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
   return `error: ${message.split('\n')[0]} (internal error; run with --verbose for details)`;
 }
