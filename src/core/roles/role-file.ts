@@ -1,5 +1,6 @@
 import type { Issue, Result } from '../errors.js';
 import { validateAgainst } from '../schema.js';
+import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../text-file.js';
 import { parseYaml, type YamlSource } from '../yaml-source.js';
 import { splitFrontMatter } from './front-matter.js';
 
@@ -23,6 +24,9 @@ export interface RoleFile {
 /** Role files are prompts, not data dumps: anything larger is refused before parsing. */
 export const MAX_ROLE_FILE_BYTES = 1024 * 1024;
 
+/** How role files are read from disk: the limit above, and markdown text. */
+export const ROLE_FILE: TextFileKind = { maxBytes: MAX_ROLE_FILE_BYTES, noun: 'a role file', holds: 'markdown text' };
+
 /** A hostile file can hold thousands of problems; past this many, one line counts the rest. */
 export const MAX_ISSUES_PER_FILE = 20;
 
@@ -32,20 +36,9 @@ interface FrontMatter {
   id?: string;
 }
 
-/**
- * Bytes read from disk → text. Invalid UTF-8 and NUL bytes mean "binary file"; a leading BOM is
- * dropped. Checked before decoding so a huge file is never turned into a string.
- */
+/** Bytes read from disk → text, by the rules every text file follows (`decodeText`). */
 export function decodeRoleFile(bytes: Uint8Array, file: string): Result<string> {
-  if (bytes.length > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(bytes.length));
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return fail(file, { line: 1, col: 1 }, 'binary file (not valid UTF-8): a role file is markdown text');
-  }
-  const binary = nulIssue(text, file);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text };
+  return decodeText(bytes, file, ROLE_FILE);
 }
 
 /**
@@ -54,8 +47,8 @@ export function decodeRoleFile(bytes: Uint8Array, file: string): Result<string> 
  */
 export function parseRoleFile(text: string, file: string, schema: object): Result<RoleFile> {
   const size = utf8Length(text);
-  if (size > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(size));
-  const binary = nulIssue(text, file);
+  if (size > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size, ROLE_FILE)] };
+  const binary = nulIssue(text, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
 
   const split = splitFrontMatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
@@ -104,19 +97,6 @@ function withNullHint(issue: Issue): Issue {
   const m = /^(name|description|id): must be string, got null$/.exec(issue.message);
   if (!m) return issue;
   return { ...issue, message: `${issue.message} (write ${m[1]}: "" for an empty string)` };
-}
-
-function nulIssue(text: string, file: string): Issue | undefined {
-  const at = text.indexOf('\0');
-  if (at === -1) return undefined;
-  const before = text.slice(0, at);
-  const line = before.split('\n').length;
-  const col = at - before.lastIndexOf('\n');
-  return { file, line, col, message: 'binary file (contains a NUL byte): a role file is markdown text' };
-}
-
-function tooLarge(bytes: number): string {
-  return `file is too large (${bytes} bytes): a role file may hold at most ${MAX_ROLE_FILE_BYTES} bytes (1 MiB)`;
 }
 
 function fail(file: string, pos: Position, message: string): { ok: false; issues: Issue[] } {
