@@ -65,7 +65,7 @@ export class TestCommand extends TenantCommand {
     const { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } = await import('../io/flow-files.js');
     const cwd = this.context.cwd;
     const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
-    const loaded = await loadFlowTestFiles(cwd, files);
+    const loaded = await loadFlowTestFiles(files);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
 
     const tenant = await this.openTenant(config);

@@ -29,12 +29,13 @@ export class ValidateCommand extends RoleflowCommand {
 
   async execute(): Promise<number> {
     const { formatIssue } = await import('../core/errors.js');
-    const { rolesDirOf, sourceDir } = await import('../io/role-files.js');
+    const { rolesDirOf } = await import('../io/role-files.js');
+    const { flowsDirOf } = await import('../io/flow-files.js');
     const { validateSources } = await import('../io/role-validate.js');
     const config = await this.loadConfig();
     const cwd = this.context.cwd;
     const roles = rolesDirOf(cwd, config, this.roles);
-    const flows = sourceDir(cwd, config, this.flows, config.flows.dir, 'flows');
+    const flows = flowsDirOf(cwd, config, this.flows);
     const result = await validateSources(cwd, roles, flows);
     const valid = result.issues.length === 0;
 

@@ -3,7 +3,8 @@ import { renderPlanJson, type Plan } from '../core/roles/index.js';
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';
-import { readBounded, writeFileAtomic } from './role-files.js';
+import { writeFileAtomic } from './role-files.js';
+import { readBounded } from './source-files.js';
 
 /** A saved plan holds the full content of every planned Role; this is far above any real one. */
 const MAX_PLAN_BYTES = 256 * 1024 * 1024;
@@ -22,7 +23,7 @@ export async function savePlan(path: string, plan: Plan): Promise<void> {
  * located at `file:line:col` (a plan is JSON, which is YAML, so the YAML reader locates them).
  */
 export async function readSavedPlan(abs: string, file: string): Promise<Plan> {
-  const bytes = await readBounded(abs, file, MAX_PLAN_BYTES);
+  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: 'a saved plan' });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
   const text = Buffer.from(bytes.value).toString('utf8');
   const schema = loadSchema('plan');

@@ -2,7 +2,8 @@ import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { checkPlanFresh, computePlan, planBaseUrl, quote, showName, type Plan } from '../core/roles/index.js';
-import { loadRoleFiles, type SourceDir } from './role-files.js';
+import { loadRoleFiles } from './role-files.js';
+import type { SourceDir } from './source-files.js';
 import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from './tenant.js';
 
 /**

@@ -4,7 +4,8 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { fileNameKey, globMatcher, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
 import { loadSchema } from './package-root.js';
-import { dirExists, displayPath, loadRoleFiles, writeFileAtomic, type SourceDir } from './role-files.js';
+import { loadRoleFiles, writeFileAtomic } from './role-files.js';
+import { dirExists, displayPath, type SourceDir } from './source-files.js';
 
 export type PullStatus = 'written' | 'overwritten' | 'unchanged' | 'skipped';
 

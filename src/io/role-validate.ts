@@ -1,11 +1,7 @@
-import pLimit from 'p-limit';
-import { RoleflowError, type Issue, type Result } from '../core/errors.js';
-import { parseFlowTestFile } from '../core/flows/index.js';
-import { loadSchema } from './package-root.js';
-import { dirExists, displayPath, listFilesUnder, loadRoleFiles, readBounded, type SourceDir } from './role-files.js';
-
-/** Flow tests are small YAML files; anything this large is a mistake, refused before reading. */
-const MAX_FLOW_FILE_BYTES = 4 * 1024 * 1024;
+import { RoleflowError, type Issue } from '../core/errors.js';
+import { isFlowFileName, loadFlowTestFiles } from './flow-files.js';
+import { loadRoleFiles } from './role-files.js';
+import { dirExists, listFilesUnder, type SourceDir } from './source-files.js';
 
 export interface Validation {
   roleFiles: number;
@@ -38,32 +34,10 @@ export async function validateSources(cwd: string, roles: SourceDir, flows: Sour
     else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
-    const paths = await listFilesUnder(flows.abs, (name) => /\.ya?ml$/i.test(name));
-    const schema = loadSchema('flow-test');
-    const limit = pLimit(16);
-    const checked = await Promise.all(paths.map((abs) => limit(() => checkFlowFile(abs, displayPath(cwd, abs), schema))));
-    result.flowFiles = paths.length;
-    for (const issues of checked) result.issues.push(...issues);
+    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
+    const loaded = await loadFlowTestFiles(files);
+    result.flowFiles = files.length;
+    if (!loaded.ok) result.issues.push(...loaded.issues);
   }
   return result;
-}
-
-async function checkFlowFile(abs: string, file: string, schema: object): Promise<Issue[]> {
-  const bytes = await readBounded(abs, file, MAX_FLOW_FILE_BYTES);
-  if (!bytes.ok) return bytes.issues;
-  const text = decodeText(bytes.value, file);
-  if (!text.ok) return text.issues;
-  const parsed = parseFlowTestFile(text.value, file, schema);
-  return parsed.ok ? [] : parsed.issues;
-}
-
-function decodeText(bytes: Uint8Array, file: string): Result<string> {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: 'binary file (not valid UTF-8): a flow test is YAML text' }] };
-  }
-  if (text.includes('\0')) return { ok: false, issues: [{ file, line: 1, col: 1, message: 'binary file (contains a NUL byte): a flow test is YAML text' }] };
-  return { ok: true, value: text.startsWith('\uFEFF') ? text.slice(1) : text };
 }

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/model.js';
+import { runCli } from '../helpers/cli.js';
+import { project, roleText } from './roles-kit.js';
+import { GREET, suite } from './test-kit.js';
+
+// `validate` and `test` find, read and decode files through one piece of code: these pin that
+// they agree on what is refused, how it is located, and which files a folder holds.
+
+const FLOW_LIMIT = 4 * 1024 * 1024;
+const enc = (s: string) => new TextEncoder().encode(s);
+
+const BAD_FLOWS = {
+  'flows/nul.yaml': enc('flow: greet\ntests:\n  - name: a\0b\n'),
+  'flows/latin1.yaml': Uint8Array.from([...enc('flow: caf'), 0xe9, 0x0a]),
+  'flows/huge.yaml': enc(`flow: greet\n# ${'x'.repeat(FLOW_LIMIT)}\n`),
+};
+const REFUSED = [
+  `flows/huge.yaml:1:1: file is too large (${FLOW_LIMIT + 15} bytes): a flow test may hold at most ${FLOW_LIMIT} bytes (4 MiB)`,
+  'flows/latin1.yaml:1:1: binary file (not valid UTF-8): a flow test is YAML text',
+  'flows/nul.yaml:3:12: binary file (contains a NUL byte): a flow test is YAML text',
+];
+
+describe('flow test files, as validate and test read them', () => {
+  it('test refuses binary and oversized flow files like validate: the same located lines, exit 1, nothing run', async () => {
+    const p = await project({ ...BAD_FLOWS, 'flows/ok.yaml': GREET });
+    const test = await runCli(['test'], { cwd: p.dir });
+    expect(test).toEqual({ code: 1, stdout: '', stderr: `${REFUSED.join('\n')}\n` });
+    // The embedded tenant was never started.
+    expect(existsSync(join(p.dir, '.roleflow'))).toBe(false);
+
+    const validate = await runCli(['validate', '--flows', 'flows'], { cwd: p.dir });
+    expect(validate).toEqual({ code: 1, stdout: '', stderr: `${REFUSED.join('\n')}\n` });
+  });
+
+  it('test refuses a named binary file too, and a named pipe rather than waiting on it', async () => {
+    const p = await project({ 'flows/nul.yaml': BAD_FLOWS['flows/nul.yaml'] });
+    expect(await runCli(['test', 'flows/nul.yaml'], { cwd: p.dir })).toMatchObject({ code: 1, stderr: `${REFUSED[2]}\n` });
+    if (process.platform === 'win32') return;
+    execFileSync('mkfifo', [join(p.dir, 'pipe.yaml')]);
+    expect(await runCli(['test', 'pipe.yaml'], { cwd: p.dir })).toEqual({ code: 1, stdout: '', stderr: 'pipe.yaml:1:1: cannot read the file (not a regular file)\n' });
+  });
+
+  it('both skip dot-files, dot-folders, node_modules and symlinked folders, for flows and roles alike', async () => {
+    const s = await suite({
+      'flows/greet.yaml': GREET,
+      'flows/.draft.yaml': 'not: [a flow test',
+      'flows/.cache/x.yaml': 'not: [a flow test',
+      'flows/node_modules/pkg/x.yaml': 'not: [a flow test',
+      'elsewhere/x.yaml': 'not: [a flow test',
+      'elsewhere/x.md': 'no front-matter',
+      'roles/a.md': roleText('a', 'd', 'c'),
+      'roles/.draft.md': 'no front-matter',
+      'roles/node_modules/pkg/readme-ish.md': 'no front-matter',
+    });
+    await symlink(join(s.dir, 'elsewhere'), join(s.dir, 'flows', 'linked'), 'dir');
+    await symlink(join(s.dir, 'elsewhere'), join(s.dir, 'roles', 'linked'), 'dir');
+
+    expect(await s.run(['validate'])).toEqual({ code: 0, stdout: '1 role file and 1 flow test file are valid.\n', stderr: '' });
+    const run = await s.test(['--json', '--transport', 'https']);
+    expect(run.code).toBe(0);
+    const files = new Set((JSON.parse(run.stdout) as RunReport).results.map((r) => r.file));
+    expect([...files]).toEqual(['flows/greet.yaml']);
+  });
+
+  it('names files outside the working folder relative to it, roles and flows alike', async () => {
+    const p = await project({
+      'shared/roles/a.md': '---\nname: a\n---\n',
+      'shared/flows/bad.yaml': 'flow: f\ntests:\n  - name: t\n    repaet: 2\n',
+    });
+    await mkdir(join(p.dir, 'work'));
+    const r = await runCli(['validate', '--roles', '../shared/roles', '--flows', '../shared/flows'], { cwd: join(p.dir, 'work') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^\.\.\/shared\/roles\/a\.md:2:1: missing required key "description"$/m);
+    expect(r.stderr).toMatch(/^\.\.\/shared\/flows\/bad\.yaml:4:5: .*repaet/m);
+  });
+});
