@@ -1,9 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import type { TextFileKind } from '../core/text-file.js';
 import { RoleflowCommand } from './base.js';
+
+/** Far above the report of any real suite; read like every other input file, within a limit. */
+const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -30,24 +33,21 @@ export class ReportMergeCommand extends RoleflowCommand {
   reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
 
   async execute(): Promise<number> {
-    const [{ parseReport, mergeReports }, { parseReporters }, { writeReports }, { loadSchema }] = await Promise.all([
+    const [{ parseReport, mergeReports }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
       import('../report/json.js'),
       import('../report/reporters.js'),
       import('../io/test-reports.js'),
       import('../io/package-root.js'),
+      import('../io/source-files.js'),
     ]);
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const schema = loadSchema('report');
     const inputs = [];
     for (const file of this.reports) {
-      let text: string;
-      try {
-        text = await readFile(resolve(this.context.cwd, file), 'utf8');
-      } catch (error) {
-        throw new RoleflowError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      }
-      const parsed = parseReport(text, file, schema);
+      const text = await readTextFile({ abs: resolve(this.context.cwd, file), file }, JSON_REPORT);
+      if (!text.ok) throw new InvalidFilesError(text.issues);
+      const parsed = parseReport(text.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
       inputs.push({ file, report: parsed.value });
     }

@@ -78,4 +78,15 @@ describe('flow test files, as validate and test read them', () => {
     expect(r.stderr).toMatch(/^\.\.\/shared\/roles\/a\.md:2:1: missing required key "description"$/m);
     expect(r.stderr).toMatch(/^\.\.\/shared\/flows\/bad\.yaml:4:5: .*repaet/m);
   });
+
+  it('report merge reads its JSON reports the same way: a missing or binary one is one located line, exit 1', async () => {
+    const p = await project({ 'shard-1.json': enc('{"version": "\0"}') });
+    expect(await runCli(['report', 'merge', 'shard-1.json'], { cwd: p.dir })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'shard-1.json:1:14: binary file (contains a NUL byte): a JSON report is JSON text\n',
+    });
+    expect(await runCli(['report', 'merge', 'shard-2.json'], { cwd: p.dir })).toMatchObject({ code: 1, stderr: 'shard-2.json:1:1: cannot read the file (ENOENT)\n' });
+    expect(existsSync(join(p.dir, 'roleflow-report.json'))).toBe(false);
+  });
 });
