@@ -14472,6 +14472,11 @@ function parseConfig(text2, file, schema) {
     const pos = source.value.locate("/default_tenant");
     return { ok: false, issues: [{ file, ...pos, message: `default_tenant: no tenant named "${defaultTenant}" under tenants` }] };
   }
+  const zero = Object.entries(raw.tenants ?? {}).find(([, t5]) => t5.timeout !== void 0 && durationMs(t5.timeout) === 0);
+  if (zero) {
+    const pos = source.value.locate(`/tenants/${zero[0]}/timeout`);
+    return { ok: false, issues: [{ file, ...pos, message: `tenants.${zero[0]}.timeout: must be more than 0` }] };
+  }
   const base = defaultConfig(file);
   return {
     ok: true,
@@ -14734,7 +14739,7 @@ import { STATUS_CODES } from "node:http";
 function failureCode(error, timedOut) {
   const code2 = timedOut ? "ETIMEDOUT" : codeOf(error) ?? codeOf(error?.cause) ?? "EUNKNOWN";
   const detail = error instanceof Error ? error.message : String(error);
-  const hopeless = TLS.test(code2) || INVALID.test(code2);
+  const hopeless = TLS.test(code2) || INVALID.test(code2) || CLOSED.has(code2);
   return { kind: "failure", code: code2, detail, sent: !NOT_SENT.has(code2) && !hopeless, retryable: !hopeless, timedOut };
 }
 function describeFailure(request2, failure, base, attempts, timeoutMs) {
@@ -14743,6 +14748,7 @@ function describeFailure(request2, failure, base, attempts, timeoutMs) {
     return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
   if (INVALID.test(failure.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure.detail, 160)}`;
+  if (CLOSED.has(failure.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
   if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after}`;
   const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
   return `${request2.method} ${request2.path}: ${what}${after}`;
@@ -14798,7 +14804,7 @@ function codeOf(value) {
   const code2 = value?.code;
   return typeof code2 === "string" ? code2 : void 0;
 }
-var NOT_SENT, TLS, INVALID, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
+var NOT_SENT, TLS, INVALID, CLOSED, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
 var init_http_errors = __esm({
   "src/io/http-errors.ts"() {
     "use strict";
@@ -14815,6 +14821,7 @@ var init_http_errors = __esm({
     ]);
     TLS = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
     INVALID = /INVALID_ARG|ERR_INVALID/;
+    CLOSED = /* @__PURE__ */ new Set(["UND_ERR_DESTROYED", "UND_ERR_CLOSED"]);
     BACKOFF_BASE_MS = 200;
     BACKOFF_CAP_MS = 5e3;
     RETRY_AFTER_CAP_MS = 3e4;
@@ -28806,7 +28813,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile7, mkdir: mkdir5 } = __require("node:fs/promises");
+    var { writeFile: writeFile3, readFile: readFile5, mkdir: mkdir5 } = __require("node:fs/promises");
     var { dirname: dirname9, resolve: resolve9 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
@@ -29008,7 +29015,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile7(resolve9(path), "utf8");
+          const data2 = await readFile5(resolve9(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -41021,7 +41028,7 @@ var require_eventsource = __commonJS({
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
     var OPEN = 1;
-    var CLOSED = 2;
+    var CLOSED2 = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
     var EventSource = class _EventSource extends EventTarget {
@@ -41122,7 +41129,7 @@ var require_eventsource = __commonJS({
         return this.#withCredentials;
       }
       #connect() {
-        if (this.#readyState === CLOSED) return;
+        if (this.#readyState === CLOSED2) return;
         this.#readyState = CONNECTING;
         const fetchParams = {
           request: this.#request,
@@ -41184,7 +41191,7 @@ var require_eventsource = __commonJS({
        * @returns {void}
        */
       #reconnect() {
-        if (this.#readyState === CLOSED) return;
+        if (this.#readyState === CLOSED2) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
         setTimeout(() => {
@@ -41201,8 +41208,8 @@ var require_eventsource = __commonJS({
        */
       close() {
         webidl.brandCheck(this, _EventSource);
-        if (this.#readyState === CLOSED) return;
-        this.#readyState = CLOSED;
+        if (this.#readyState === CLOSED2) return;
+        this.#readyState = CLOSED2;
         this.#controller.abort();
         this.#request = null;
       }
@@ -41271,7 +41278,7 @@ var require_eventsource = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: CLOSED,
+        value: CLOSED2,
         writable: false
       }
     };
@@ -45224,7 +45231,7 @@ var require_websocket_server = __commonJS({
     var keyRegex = /^[+/0-9A-Za-z]{22}==$/;
     var RUNNING = 0;
     var CLOSING = 1;
-    var CLOSED = 2;
+    var CLOSED2 = 2;
     var WebSocketServer2 = class extends EventEmitter {
       /**
        * Create a `WebSocketServer` instance.
@@ -45356,7 +45363,7 @@ var require_websocket_server = __commonJS({
        * @public
        */
       close(cb) {
-        if (this._state === CLOSED) {
+        if (this._state === CLOSED2) {
           if (cb) {
             this.once("close", () => {
               cb(new Error("The server is not running"));
@@ -45580,7 +45587,7 @@ var require_websocket_server = __commonJS({
       };
     }
     function emitClose(server) {
-      server._state = CLOSED;
+      server._state = CLOSED2;
       server.emit("close");
     }
     function socketOnError() {
@@ -46188,12 +46195,12 @@ function stringFields(body, keys) {
   return out;
 }
 function readJsonBody(req, limit) {
-  const tooLarge2 = {
+  const tooLarge = {
     ok: false,
     answer: { ...message(413, "request body too large"), headers: { connection: "close" } }
   };
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return Promise.resolve(tooLarge2);
+  if (declared > limit) return Promise.resolve(tooLarge);
   return new Promise((resolve9) => {
     const chunks = [];
     let size2 = 0;
@@ -46201,7 +46208,7 @@ function readJsonBody(req, limit) {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve9(tooLarge2);
+        resolve9(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -46917,7 +46924,7 @@ function checkOptions(o) {
     const v = o[key];
     if (v !== void 0 && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
-  if (o.latencyMs !== void 0 && !(o.latencyMs >= 0)) problems.push("latencyMs must be 0 or more");
+  if (o.latencyMs !== void 0 && !(o.latencyMs >= 0 && o.latencyMs <= 36e5)) problems.push("latencyMs must be from 0 to 3600000 (1 h)");
   if (o.maxBodyBytes !== void 0 && !(o.maxBodyBytes > 0)) problems.push("maxBodyBytes must be more than 0");
   if (o.port !== void 0 && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push("port must be an integer from 0 to 65535");
@@ -46977,16 +46984,18 @@ var init_emulator = __esm({
 var tenant_exports = {};
 __export(tenant_exports, {
   LOCAL_TENANT: () => LOCAL_TENANT,
-  openTenant: () => openTenant
+  isEmbedded: () => isEmbedded,
+  openTenant: () => openTenant,
+  tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { basename as basename2, dirname as dirname4, join as join3 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
-  const name = flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? "custom" : LOCAL_TENANT);
+  const name = tenantNameOf(config, flags);
   const { createClient: createClient2 } = await Promise.resolve().then(() => (init_client(), client_exports));
-  if (flags.baseUrl === void 0 && name === LOCAL_TENANT && !config.tenants[LOCAL_TENANT]) {
+  if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
     await stateFolder(dirname4(dataFile));
@@ -47001,6 +47010,7 @@ async function openTenant(opts) {
       client: client2,
       target: target2,
       secrets: [emulator.token],
+      location: `embedded:${config.local.data}`,
       close: async () => {
         await client2.close();
         await emulator.close();
@@ -47023,7 +47033,13 @@ async function openTenant(opts) {
     ...configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}
   });
   const client = createClient2({ target, token, ...onRequest(opts) });
-  return { client, target, secrets: [token], close: () => client.close() };
+  return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
+}
+function tenantNameOf(config, flags) {
+  return flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? "custom" : LOCAL_TENANT);
+}
+function isEmbedded(config, flags) {
+  return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === void 0;
 }
 async function stateFolder(dir) {
   let made;
@@ -47099,6 +47115,38 @@ var init_phases = __esm({
   }
 });
 
+// src/core/text-file.ts
+function decodeText(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
+  let text2;
+  try {
+    text2 = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
+  }
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+}
+function tooLargeIssue(file, size2, kind) {
+  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
+}
+function nulIssue(text2, file, kind) {
+  const at = text2.indexOf("\0");
+  if (at === -1) return void 0;
+  const before = text2.slice(0, at);
+  const line = before.split("\n").length;
+  const col = at - before.lastIndexOf("\n");
+  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
+}
+var MIB;
+var init_text_file = __esm({
+  "src/core/text-file.ts"() {
+    "use strict";
+    MIB = 1024 * 1024;
+  }
+});
+
 // src/core/roles/front-matter.ts
 function splitFrontMatter(text2) {
   const firstEnd = text2.indexOf("\n");
@@ -47139,20 +47187,12 @@ var init_front_matter = __esm({
 
 // src/core/roles/role-file.ts
 function decodeRoleFile(bytes, file) {
-  if (bytes.length > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(bytes.length));
-  let text2;
-  try {
-    text2 = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return fail(file, { line: 1, col: 1 }, "binary file (not valid UTF-8): a role file is markdown text");
-  }
-  const binary = nulIssue(text2, file);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+  return decodeText(bytes, file, ROLE_FILE);
 }
 function parseRoleFile(text2, file, schema) {
   const size2 = utf8Length(text2);
-  if (size2 > MAX_ROLE_FILE_BYTES) return fail(file, { line: 1, col: 1 }, tooLarge(size2));
-  const binary = nulIssue(text2, file);
+  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
+  const binary = nulIssue(text2, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
   const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
@@ -47194,17 +47234,6 @@ function withNullHint(issue) {
   if (!m) return issue;
   return { ...issue, message: `${issue.message} (write ${m[1]}: "" for an empty string)` };
 }
-function nulIssue(text2, file) {
-  const at = text2.indexOf("\0");
-  if (at === -1) return void 0;
-  const before = text2.slice(0, at);
-  const line = before.split("\n").length;
-  const col = at - before.lastIndexOf("\n");
-  return { file, line, col, message: "binary file (contains a NUL byte): a role file is markdown text" };
-}
-function tooLarge(bytes) {
-  return `file is too large (${bytes} bytes): a role file may hold at most ${MAX_ROLE_FILE_BYTES} bytes (1 MiB)`;
-}
 function fail(file, pos, message2) {
   return { ok: false, issues: [{ file, ...pos, message: message2 }] };
 }
@@ -47216,14 +47245,16 @@ function utf8Length(text2) {
   }
   return bytes;
 }
-var MAX_ROLE_FILE_BYTES, MAX_ISSUES_PER_FILE;
+var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
 var init_role_file = __esm({
   "src/core/roles/role-file.ts"() {
     "use strict";
     init_schema();
+    init_text_file();
     init_yaml_source();
     init_front_matter();
     MAX_ROLE_FILE_BYTES = 1024 * 1024;
+    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
     MAX_ISSUES_PER_FILE = 20;
   }
 });
@@ -49358,7 +49389,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isAtLeast2(n) {
+    function isAtLeast(n) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= n))
@@ -49662,7 +49693,7 @@ var require_lib = __commonJS({
     exports.hasRequiredKeys = hasRequiredKeys;
     exports.hasUniqueItems = hasUniqueItems;
     exports.isArray = isArray;
-    exports.isAtLeast = isAtLeast2;
+    exports.isAtLeast = isAtLeast;
     exports.isAtMost = isAtMost;
     exports.isBase64 = isBase64;
     exports.isBoolean = isBoolean;
@@ -51663,36 +51694,28 @@ var init_p_limit = __esm({
   }
 });
 
-// src/io/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
+// src/io/source-files.ts
+var source_files_exports = {};
+__export(source_files_exports, {
   dirExists: () => dirExists,
   displayPath: () => displayPath,
-  isRoleFileName: () => isRoleFileName,
-  isSymlink: () => isSymlink,
   listFilesUnder: () => listFilesUnder,
-  loadRoleFiles: () => loadRoleFiles,
+  loadTextFiles: () => loadTextFiles,
   readBounded: () => readBounded,
-  rolesDirOf: () => rolesDirOf,
-  sourceDir: () => sourceDir,
-  writeFileAtomic: () => writeFileAtomic
+  readTextFile: () => readTextFile,
+  sourceDir: () => sourceDir
 });
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { lstat, open as open2, readdir as readdir2, readFile as readFile4, rename as rename2, rm as rm2, stat } from "node:fs/promises";
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3, sep } from "node:path";
+import { readdir as readdir2, readFile as readFile4, stat } from "node:fs/promises";
+import { dirname as dirname5, isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3, sep } from "node:path";
 function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
   const abs = flag !== void 0 ? resolve3(cwd, flag) : resolve3(cwd, config.file === void 0 ? "." : dirname5(config.file), fromConfig);
   const explicit = flag !== void 0 || config.file !== void 0 && fromConfig !== defaultDir;
   return { abs, display: displayPath(cwd, abs), explicit };
 }
-function rolesDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
-}
 function displayPath(cwd, abs) {
   const rel = relative(cwd, abs);
   if (rel === "") return ".";
-  if (isAbsolute2(rel) || rel.split(sep)[0] === "..") return abs.split(sep).join("/");
-  return rel.split(sep).join("/");
+  return (isAbsolute2(rel) ? abs : rel).split(sep).join("/");
 }
 async function dirExists(dir) {
   try {
@@ -51706,69 +51729,107 @@ async function dirExists(dir) {
     throw new RoleflowError(`${dir.display}: cannot read the folder (${code2 ?? String(err)})`);
   }
 }
-async function listFilesUnder(dir, accept) {
+async function listFilesUnder(cwd, dir, accept) {
   const found = [];
-  const walk2 = async (abs, rel) => {
+  const walk = async (abs, rel) => {
     const entries = await readdir2(abs, { withFileTypes: true }).catch((err) => {
-      throw new RoleflowError(`cannot read the folder ${abs} (${err.code ?? String(err)})`);
+      throw new RoleflowError(`${displayPath(cwd, abs)}: cannot read the folder (${err.code ?? String(err)})`);
     });
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
       const childAbs = join5(abs, entry.name);
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) await walk2(childAbs, childRel);
-      else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") await walk(childAbs, childRel);
+      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
         found.push({ rel: childRel, abs: childAbs });
       }
     }
   };
-  await walk2(dir, "");
-  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => f.abs);
+  await walk(dir, "");
+  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: displayPath(cwd, f.abs) }));
+}
+async function readBounded(abs, file, limit) {
+  try {
+    const s = await stat(abs);
+    if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
+    if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
+    return { ok: true, value: await readFile4(abs) };
+  } catch (err) {
+    return cannotRead(file, err.code ?? String(err));
+  }
+}
+async function readTextFile(source, kind) {
+  const bytes = await readBounded(source.abs, source.file, kind);
+  return bytes.ok ? decodeText(bytes.value, source.file, kind) : bytes;
+}
+function cannotRead(file, why) {
+  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
+}
+async function loadTextFiles(sources, kind, parse) {
+  const limit = pLimit(16);
+  const parsed = await Promise.all(
+    sources.map(
+      (source) => limit(async () => {
+        const text2 = await readTextFile(source, kind);
+        return text2.ok ? parse(text2.value, source.file) : text2;
+      })
+    )
+  );
+  const values = [];
+  const issues = [];
+  for (const result of parsed) {
+    if (result.ok) values.push(result.value);
+    else issues.push(...result.issues);
+  }
+  return { values, issues };
+}
+async function isFile(abs) {
+  try {
+    return (await stat(abs)).isFile();
+  } catch {
+    return false;
+  }
+}
+var init_source_files = __esm({
+  "src/io/source-files.ts"() {
+    "use strict";
+    init_p_limit();
+    init_errors();
+    init_text_file();
+  }
+});
+
+// src/io/role-files.ts
+var role_files_exports = {};
+__export(role_files_exports, {
+  isRoleFileName: () => isRoleFileName,
+  isSymlink: () => isSymlink,
+  loadRoleFiles: () => loadRoleFiles,
+  rolesDirOf: () => rolesDirOf,
+  writeFileAtomic: () => writeFileAtomic
+});
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { lstat, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname6, join as join6 } from "node:path";
+function rolesDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
 function isRoleFileName(name) {
   return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
-}
-async function readBounded(abs, file, maxBytes) {
-  try {
-    const s = await stat(abs);
-    if (s.size > maxBytes) {
-      return { ok: false, issues: [{ file, line: 1, col: 1, message: `file is too large (${s.size} bytes): at most ${maxBytes} bytes are read` }] };
-    }
-    return { ok: true, value: await readFile4(abs) };
-  } catch (err) {
-    const code2 = err.code ?? String(err);
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${code2})` }] };
-  }
 }
 async function loadRoleFiles(cwd, dir) {
   if (!await dirExists(dir)) {
     throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
   }
-  const paths = await listFilesUnder(dir.abs, isRoleFileName);
+  const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
   const schema = loadSchema("role");
-  const limit = pLimit(16);
-  const parsed = await Promise.all(
-    paths.map(
-      (abs) => limit(async () => {
-        const file = displayPath(cwd, abs);
-        const bytes = await readBounded(abs, file, MAX_ROLE_FILE_BYTES);
-        if (!bytes.ok) return bytes;
-        const text2 = decodeRoleFile(bytes.value, file);
-        return text2.ok ? parseRoleFile(text2.value, file, schema) : text2;
-      })
-    )
-  );
-  const files = [];
-  const issues = [];
-  for (const result of parsed) {
-    if (result.ok) files.push(result.value);
-    else issues.push(...result.issues);
-  }
+  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join5(dirname5(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join6(dirname6(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open2(tmp, "wx", 420);
     try {
@@ -51783,13 +51844,6 @@ async function writeFileAtomic(path, text2) {
     throw err;
   }
 }
-async function isFile(abs) {
-  try {
-    return (await stat(abs)).isFile();
-  } catch {
-    return false;
-  }
-}
 async function isSymlink(path) {
   try {
     return (await lstat(path)).isSymbolicLink();
@@ -51800,10 +51854,11 @@ async function isSymlink(path) {
 var init_role_files = __esm({
   "src/io/role-files.ts"() {
     "use strict";
-    init_p_limit();
     init_errors();
     init_roles();
+    init_role_file();
     init_package_root();
+    init_source_files();
   }
 });
 
@@ -51815,9 +51870,8 @@ __export(role_plan_run_exports, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-function planTenantOf(tenant, config, flags) {
-  const embedded = flags.baseUrl === void 0 && tenant.target.name === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === void 0;
-  return { name: tenant.target.name, baseUrl: embedded ? `embedded:${config.local.data}` : tenant.target.baseUrl };
+function planTenantOf(tenant) {
+  return { name: tenant.target.name, baseUrl: tenant.location };
 }
 async function makeFreshPlan(opts) {
   const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
@@ -51831,7 +51885,7 @@ async function makeFreshPlan(opts) {
       protect: roles.protect,
       ignore: roles.ignore,
       ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
-      tenant: planTenantOf(tenant, opts.config, opts.flags),
+      tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString()
     });
     return { plan, tenant };
@@ -51841,7 +51895,7 @@ async function makeFreshPlan(opts) {
   }
 }
 async function checkSavedPlan(plan, tenant, config, flags) {
-  const here = planTenantOf(tenant, config, flags);
+  const here = planTenantOf(tenant);
   const reasons = [];
   if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
   if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
@@ -51911,7 +51965,7 @@ async function savePlan(path, plan) {
   }
 }
 async function readSavedPlan(abs, file) {
-  const bytes = await readBounded(abs, file, MAX_PLAN_BYTES);
+  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
   const text2 = Buffer.from(bytes.value).toString("utf8");
   const schema = loadSchema("plan");
@@ -51940,6 +51994,7 @@ var init_role_plan_file = __esm({
     init_yaml_source();
     init_package_root();
     init_role_files();
+    init_source_files();
     MAX_PLAN_BYTES = 256 * 1024 * 1024;
   }
 });
@@ -52053,7 +52108,7 @@ __export(role_pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir3, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname6, join as join6, resolve as resolve4 } from "node:path";
+import { basename as basename4, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -52122,10 +52177,10 @@ function unrepresentable(role, text2, schema) {
 }
 function insideFolder(dir, fileName) {
   const path = resolve4(dir, fileName);
-  if (dirname6(path) !== resolve4(dir) || basename4(path) !== fileName) {
+  if (dirname7(path) !== resolve4(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join6(dir, fileName);
+  return join7(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -52137,6 +52192,7 @@ var init_role_pull = __esm({
     init_roles();
     init_package_root();
     init_role_files();
+    init_source_files();
   }
 });
 
@@ -53140,15 +53196,15 @@ function stats(samples) {
 }
 function redactDeep(value, secrets) {
   if (secrets.length === 0) return value;
-  const walk2 = (v) => {
+  const walk = (v) => {
     if (typeof v === "string") return redact(v, secrets);
-    if (Array.isArray(v)) return v.map(walk2);
+    if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk2(x)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
     }
     return v;
   };
-  return walk2(value);
+  return walk(value);
 }
 function testStatus(summary, repeats, across, incomplete) {
   const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
@@ -53653,13 +53709,13 @@ __export(test_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname7, resolve as resolve5 } from "node:path";
+import { dirname as dirname8, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, append = false) => {
     const path = resolve5(sinks.cwd, file);
     try {
-      await mkdir4(dirname7(path), { recursive: true });
+      await mkdir4(dirname8(path), { recursive: true });
       await (append ? appendFile : writeFile2)(path, redact(text2, sinks.secrets), "utf8");
     } catch (error) {
       throw new RoleflowError(`cannot write report ${file}: ${error.code ?? String(error)}`);
@@ -53682,7 +53738,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       }
       case "github": {
-        const annotations = renderAnnotations(report);
+        const annotations = renderAnnotations(fromWorkspace(report, sinks));
         if (annotations) sinks.stdout(annotations);
         const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
         if (summaryFile) await toFile(summaryFile, renderStepSummary(report), true);
@@ -53692,7 +53748,14 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
   }
   return written;
 }
+function fromWorkspace(report, sinks) {
+  const workspace = sinks.env["GITHUB_WORKSPACE"];
+  if (!workspace) return report;
+  const rebase = (file) => relative2(workspace, resolve5(sinks.cwd, file)).split(sep2).join("/");
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
 function shownUrl(raw) {
+  if (raw.startsWith("embedded:")) return raw;
   try {
     return displayUrl(new URL(raw));
   } catch {
@@ -53717,78 +53780,59 @@ var init_test_reports = __esm({
 // src/io/flow-files.ts
 var flow_files_exports = {};
 __export(flow_files_exports, {
+  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
   defaultFlowsDir: () => defaultFlowsDir,
   findFlowFiles: () => findFlowFiles,
+  flowsDirOf: () => flowsDirOf,
+  isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { access, readdir as readdir4, readFile as readFile6, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname8, join as join7, relative as relative2, resolve as resolve7, sep as sep2 } from "node:path";
+import { stat as stat2 } from "node:fs/promises";
+import { resolve as resolve7 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
 async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Set();
+  const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const absolute = resolve7(cwd, path);
-    const info = await stat2(absolute).catch(() => void 0);
+    const abs = resolve7(cwd, path);
+    const info = await stat2(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
-      const before = found.size;
-      await walk(cwd, absolute, (file) => found.add(display(cwd, file)));
-      if (found.size === before) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-    } else found.add(display(cwd, absolute));
+      const under = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
   }
-  return [...found].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
 }
 async function defaultFlowsDir(cwd, config) {
-  const dir = relative2(cwd, resolve7(cwd, config.file === void 0 ? "." : dirname8(config.file), config.flows.dir)) || ".";
-  const exists = await access(resolve7(cwd, dir)).then(() => true, () => false);
-  if (!exists) {
-    throw new RoleflowError(`no flow tests: folder ${dir}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
   }
-  return dir;
+  return dir.display;
 }
-async function loadFlowTestFiles(cwd, files) {
+async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
-  const loaded = [];
-  const issues = [];
-  for (const file of files) {
-    let text2;
-    try {
-      text2 = await readFile6(resolve7(cwd, file), "utf8");
-    } catch (error) {
-      issues.push({ file, line: 1, col: 1, message: `cannot read: ${error.code ?? String(error)}` });
-      continue;
-    }
-    const parsed = parseFlowTestFile(text2, file, schema);
-    if (parsed.ok) loaded.push(parsed.value);
-    else issues.push(...parsed.issues);
-  }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: loaded };
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
-async function walk(cwd, dir, add) {
-  let entries;
-  try {
-    entries = await readdir4(dir, { withFileTypes: true });
-  } catch (error) {
-    throw new RoleflowError(`${display(cwd, dir)}: cannot read folder: ${error.code ?? String(error)}`);
-  }
-  for (const entry of entries) {
-    const path = join7(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) await walk(cwd, path, add);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && FLOW_FILE.test(entry.name)) add(path);
-  }
-}
-function display(cwd, absolute) {
-  return relative2(cwd, absolute).split(sep2).join("/");
-}
-var FLOW_FILE, SKIPPED_DIRS;
+var FLOW_TEST_FILE;
 var init_flow_files = __esm({
   "src/io/flow-files.ts"() {
     "use strict";
     init_errors();
     init_flows();
     init_package_root();
-    FLOW_FILE = /\.ya?ml$/i;
-    SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".git"]);
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
   }
 });
 
@@ -54169,43 +54213,20 @@ async function validateSources(cwd, roles, flows) {
     else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
-    const paths = await listFilesUnder(flows.abs, (name) => /\.ya?ml$/i.test(name));
-    const schema = loadSchema("flow-test");
-    const limit = pLimit(16);
-    const checked = await Promise.all(paths.map((abs) => limit(() => checkFlowFile(abs, displayPath(cwd, abs), schema))));
-    result.flowFiles = paths.length;
-    for (const issues of checked) result.issues.push(...issues);
+    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
+    const loaded = await loadFlowTestFiles(files);
+    result.flowFiles = files.length;
+    if (!loaded.ok) result.issues.push(...loaded.issues);
   }
   return result;
 }
-async function checkFlowFile(abs, file, schema) {
-  const bytes = await readBounded(abs, file, MAX_FLOW_FILE_BYTES);
-  if (!bytes.ok) return bytes.issues;
-  const text2 = decodeText(bytes.value, file);
-  if (!text2.ok) return text2.issues;
-  const parsed = parseFlowTestFile(text2.value, file, schema);
-  return parsed.ok ? [] : parsed.issues;
-}
-function decodeText(bytes, file) {
-  let text2;
-  try {
-    text2 = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: "binary file (not valid UTF-8): a flow test is YAML text" }] };
-  }
-  if (text2.includes("\0")) return { ok: false, issues: [{ file, line: 1, col: 1, message: "binary file (contains a NUL byte): a flow test is YAML text" }] };
-  return { ok: true, value: text2.startsWith("\uFEFF") ? text2.slice(1) : text2 };
-}
-var MAX_FLOW_FILE_BYTES;
 var init_role_validate = __esm({
   "src/io/role-validate.ts"() {
     "use strict";
-    init_p_limit();
     init_errors();
-    init_flows();
-    init_package_root();
+    init_flow_files();
     init_role_files();
-    MAX_FLOW_FILE_BYTES = 4 * 1024 * 1024;
+    init_source_files();
   }
 });
 
@@ -54492,7 +54513,7 @@ function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
   if (error instanceof RoleflowError) return `error: ${error.message}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
-  const message2 = error instanceof Error ? error.message : String(error);
+  const message2 = error instanceof Error ? error.message || error.name : String(error);
   if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
   return `error: ${message2.split("\n")[0]} (internal error; run with --verbose for details)`;
 }
@@ -54808,7 +54829,7 @@ var PullCommand = class extends TenantCommand {
     } finally {
       await tenant.close();
     }
-    const label = planTenantOf2(tenant, config, { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+    const label = planTenantOf2(tenant);
     const count2 = (status) => result.roles.filter((r) => r.status === status).length;
     const written = count2("written") + count2("overwritten");
     const pulled = result.roles.length;
@@ -54845,8 +54866,8 @@ var PullCommand = class extends TenantCommand {
 var import_clipanion5 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
-import { readFile as readFile5 } from "node:fs/promises";
 import { resolve as resolve6 } from "node:path";
+var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
   static usage = import_clipanion5.Command.Usage({
@@ -54870,24 +54891,21 @@ var ReportMergeCommand = class extends RoleflowCommand {
   outFile = import_clipanion5.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion5.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
   async execute() {
-    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }] = await Promise.all([
+    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports))
+      Promise.resolve().then(() => (init_package_root(), package_root_exports)),
+      Promise.resolve().then(() => (init_source_files(), source_files_exports))
     ]);
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      let text2;
-      try {
-        text2 = await readFile5(resolve6(this.context.cwd, file), "utf8");
-      } catch (error) {
-        throw new RoleflowError(`${file}: cannot read: ${error.code ?? String(error)}`);
-      }
-      const parsed = parseReport2(text2, file, schema);
+      const text2 = await readTextFile2({ abs: resolve6(this.context.cwd, file), file }, JSON_REPORT);
+      if (!text2.ok) throw new InvalidFilesError(text2.issues);
+      const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
       inputs.push({ file, report: parsed.value });
     }
@@ -54954,7 +54972,7 @@ var ServeCommand = class extends RoleflowCommand {
   data = import_clipanion6.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
   token = import_clipanion6.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
   flowsConfig = import_clipanion6.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion6.Option.String("--latency", "0", { description: "Added latency per answer, in ms", validator: t3.cascade(t3.isNumber(), [t3.isAtLeast(0)]) });
+  latency = import_clipanion6.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
   failRate = import_clipanion6.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
   lostRate = import_clipanion6.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
   seed = import_clipanion6.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
@@ -55052,7 +55070,7 @@ var TestCommand = class extends TenantCommand {
     const { defaultFlowsDir: defaultFlowsDir2, findFlowFiles: findFlowFiles2, loadFlowTestFiles: loadFlowTestFiles2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
     const cwd = this.context.cwd;
     const files = await findFlowFiles2(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir2(cwd, config)]);
-    const loaded = await loadFlowTestFiles2(cwd, files);
+    const loaded = await loadFlowTestFiles2(files);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     const tenant = await this.openTenant(config);
     try {
@@ -55114,7 +55132,7 @@ var TestCommand = class extends TenantCommand {
         version: packageVersion2(),
         tenant: {
           name: tenant.target.name,
-          base_url: shownUrl2(tenant.target.baseUrl),
+          base_url: shownUrl2(tenant.location),
           ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl2(tenant.target.wsUrl) }
         },
         ...shard && { shard },
@@ -55174,12 +55192,13 @@ var ValidateCommand = class extends RoleflowCommand {
   json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    const { rolesDirOf: rolesDirOf2, sourceDir: sourceDir2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
+    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
+    const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
     const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_role_validate(), role_validate_exports));
     const config = await this.loadConfig();
     const cwd = this.context.cwd;
     const roles = rolesDirOf2(cwd, config, this.roles);
-    const flows = sourceDir2(cwd, config, this.flows, config.flows.dir, "flows");
+    const flows = flowsDirOf2(cwd, config, this.flows);
     const result = await validateSources2(cwd, roles, flows);
     const valid = result.issues.length === 0;
     if (this.json) {
@@ -55865,8 +55884,10 @@ function maskTenantTokens(kit2, config) {
   for (const name of names) kit2.setSecret(kit2.env[name]);
 }
 function tenantName(inputs, config) {
-  const flag = inputs.tenant ?? optionValue(inputs.args, "--tenant");
-  return flag ?? config?.defaultTenant ?? (optionValue(inputs.args, "--base-url") !== void 0 ? "custom" : LOCAL_TENANT);
+  return tenantNameOf(config ?? defaultConfig(), {
+    tenant: inputs.tenant ?? optionValue(inputs.args, "--tenant"),
+    baseUrl: optionValue(inputs.args, "--base-url")
+  });
 }
 var kit = new Toolkit(process.env, (text2) => process.stdout.write(text2));
 run(kit).then(

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
-import { DEFAULT_TOKEN_ENV, type Config } from '../../src/core/config.js';
+import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/config.js';
 import { loadConfig } from '../../src/io/config.js';
-import { LOCAL_TENANT } from '../../src/io/tenant.js';
+import { tenantNameOf } from '../../src/io/tenant.js';
 import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
@@ -64,8 +64,10 @@ function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
  * comment's marker is the same whether the command succeeds or stops early.
  */
 function tenantName(inputs: ActionInputs, config: Config | undefined): string {
-  const flag = inputs.tenant ?? optionValue(inputs.args, '--tenant');
-  return flag ?? config?.defaultTenant ?? (optionValue(inputs.args, '--base-url') !== undefined ? 'custom' : LOCAL_TENANT);
+  return tenantNameOf(config ?? defaultConfig(), {
+    tenant: inputs.tenant ?? optionValue(inputs.args, '--tenant'),
+    baseUrl: optionValue(inputs.args, '--base-url'),
+  });
 }
 
 const kit = new Toolkit(process.env, (text) => process.stdout.write(text));

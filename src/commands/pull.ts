@@ -43,7 +43,7 @@ export class PullCommand extends TenantCommand {
     } finally {
       await tenant.close();
     }
-    const label = planTenantOf(tenant, config, { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+    const label = planTenantOf(tenant);
     const count = (status: string): number => result.roles.filter((r) => r.status === status).length;
     const written = count('written') + count('overwritten');
     const pulled = result.roles.length;

@@ -137,7 +137,7 @@ export class TestCommand extends TenantCommand {
         version: packageVersion(),
         tenant: {
           name: tenant.target.name,
-          base_url: shownUrl(tenant.target.baseUrl),
+          base_url: shownUrl(tenant.location),
           ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
         },
         ...(shard && { shard }),

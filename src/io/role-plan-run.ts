@@ -6,15 +6,9 @@ import { loadRoleFiles } from './role-files.js';
 import type { SourceDir } from './source-files.js';
 import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from './tenant.js';
 
-/**
- * The tenant as a plan records it. The embedded tenant listens on a new port every run, so its
- * address says nothing; its data file is what identifies it, and a plan saved against it can be
- * applied by a later run.
- */
-export function planTenantOf(tenant: OpenTenant, config: Config, flags: TenantFlags): { name: string; baseUrl: string } {
-  const embedded =
-    flags.baseUrl === undefined && tenant.target.name === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === undefined;
-  return { name: tenant.target.name, baseUrl: embedded ? `embedded:${config.local.data}` : tenant.target.baseUrl };
+/** The tenant as a plan records it (see `OpenTenant.location`). */
+export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: string } {
+  return { name: tenant.target.name, baseUrl: tenant.location };
 }
 
 export interface FreshPlan {
@@ -47,7 +41,7 @@ export async function makeFreshPlan(opts: {
       protect: roles.protect,
       ignore: roles.ignore,
       ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
-      tenant: planTenantOf(tenant, opts.config, opts.flags),
+      tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString(),
     });
     return { plan, tenant };
@@ -62,7 +56,7 @@ export async function makeFreshPlan(opts: {
  * it was. Anything else refuses the plan (exit 4) with every reason, before anything is sent.
  */
 export async function checkSavedPlan(plan: Plan, tenant: OpenTenant, config: Config, flags: TenantFlags): Promise<string[]> {
-  const here = planTenantOf(tenant, config, flags);
+  const here = planTenantOf(tenant);
   const reasons: string[] = [];
   if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
   if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {

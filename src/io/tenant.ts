@@ -20,6 +20,12 @@ export interface OpenTenant {
   target: TenantTarget;
   /** The values to redact from every output: the token, and nothing else needs hiding. */
   secrets: string[];
+  /**
+   * Where the tenant is, as plans and reports record it: its base URL, or for the embedded tenant,
+   * which listens on a new port every run, `embedded:<data file>` (so a plan saved against it can be
+   * applied by a later run, and sharded reports of it merge).
+   */
+  location: string;
   close(): Promise<void>;
 }
 
@@ -39,10 +45,10 @@ export interface OpenTenantOptions {
  */
 export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
   const { config, flags, env } = opts;
-  const name = flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? 'custom' : LOCAL_TENANT);
+  const name = tenantNameOf(config, flags);
   const { createClient } = await import('./client.js');
 
-  if (flags.baseUrl === undefined && name === LOCAL_TENANT && !config.tenants[LOCAL_TENANT]) {
+  if (isEmbedded(config, flags)) {
     const { startEmulator } = await import('../emulator/index.js');
     const dataFile = configRelative(opts.cwd, config, config.local.data);
     await stateFolder(dirname(dataFile));
@@ -57,6 +63,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       client,
       target,
       secrets: [emulator.token],
+      location: `embedded:${config.local.data}`,
       close: async () => {
         await client.close();
         await emulator.close();
@@ -80,7 +87,17 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
   const client = createClient({ target, token, ...onRequest(opts) });
-  return { client, target, secrets: [token], close: () => client.close() };
+  return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
+}
+
+/** The tenant a command talks to: `--tenant`, else the config's default, else `custom` for `--base-url`, else `local`. */
+export function tenantNameOf(config: Config, flags: TenantFlags): string {
+  return flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? 'custom' : LOCAL_TENANT);
+}
+
+/** Whether these flags and config mean the embedded tenant, started in-process. */
+export function isEmbedded(config: Config, flags: TenantFlags): boolean {
+  return flags.baseUrl === undefined && tenantNameOf(config, flags) === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === undefined;
 }
 
 /**

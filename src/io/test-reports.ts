@@ -1,5 +1,5 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
 import { redact } from '../core/flows/index.js';
 import { renderConsole, renderSummary, type Style } from '../report/console.js';
@@ -55,7 +55,7 @@ export async function writeReports(report: RunReport, specs: readonly ReporterSp
         break;
       }
       case 'github': {
-        const annotations = renderAnnotations(report);
+        const annotations = renderAnnotations(fromWorkspace(report, sinks));
         if (annotations) sinks.stdout(annotations);
         const summaryFile = spec.file ?? sinks.env['GITHUB_STEP_SUMMARY'];
         if (summaryFile) await toFile(summaryFile, renderStepSummary(report), true);
@@ -66,8 +66,20 @@ export async function writeReports(report: RunReport, specs: readonly ReporterSp
   return written;
 }
 
+/**
+ * GitHub places annotations by paths from the repository root (`$GITHUB_WORKSPACE`); reports name
+ * files from the working folder, which a workflow may have changed.
+ */
+function fromWorkspace(report: RunReport, sinks: ReportSinks): RunReport {
+  const workspace = sinks.env['GITHUB_WORKSPACE'];
+  if (!workspace) return report;
+  const rebase = (file: string) => relative(workspace, resolve(sinks.cwd, file)).split(sep).join('/');
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
+
 /** A tenant URL as a report may hold it: no credentials, no credential-like query values. */
 export function shownUrl(raw: string): string {
+  if (raw.startsWith('embedded:')) return raw;
   try {
     return displayUrl(new URL(raw));
   } catch {

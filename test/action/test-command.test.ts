@@ -116,7 +116,7 @@ describe('the Action, command: test', () => {
     const run = await action({ command: 'merge', args: 'nowhere', comment: 'false' });
     expect(run.code).toBe(1);
     expect(run.outputs['exitcode']).toBe('1');
-    expect(run.log).toMatch(/^error: .*nowhere: cannot read/m);
+    expect(run.log).toMatch(/nowhere:1:1: cannot read the file \(ENOENT\)/);
     expect(run.log).toContain('::error::roleflow report merge exited with code 1');
     expect(run.log).not.toMatch(/\n\s+at /);
   });

@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
 import { loadSchema } from '../../src/io/package-root.js';
@@ -52,7 +53,7 @@ describe('roleflow test reporters', () => {
     const report = JSON.parse(await s.read('out/report.json')) as RunReport;
     expect(validReport(report), JSON.stringify(validReport.errors)).toBe(true);
     expect(report.tenant.name).toBe('local');
-    expect(report.tenant.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(report.tenant.base_url).toBe('embedded:.roleflow/local.json'); // the embedded tenant's port changes every run
     expect(report.summary).toEqual({ tests: 9, passed: 5, failed: 3, errored: 1, skipped: 1, executions: 9 });
     const ada = report.results.find((x) => x.name === 'greets Ada' && x.transport === 'https')!;
     // Latency honesty: exactly what the emulator was told each step takes, not the client's view.
@@ -82,6 +83,13 @@ describe('roleflow test reporters', () => {
     expect(summary).toMatch(/\| greet \| https \| 2 \| 1 \| 0 \| \S+ \| \S+ \| \S+ \|/);
     expect(summary).toContain('| greet | llm | 3 | 25ms | 25ms | 25ms |');
     expect(summary).toContain('`flows/bad.yaml:9` results\\[0\\].greeting: expected to equal "Hi Linus", got "Hello Linus"');
+  });
+
+  it('names annotated files from $GITHUB_WORKSPACE when the run is in a sub-folder', async () => {
+    const s = await suite({ 'flows/bad.yaml': GREET_FAILING });
+    const r = await s.test(['--reporter', 'github', '--transport', 'ws'], { env: { GITHUB_WORKSPACE: dirname(s.dir) } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`::error file=${basename(s.dir)}/flows/bad.yaml,line=9,col=11,`);
   });
 
   it('merges the JSON reports of shards into one, and renders it again', async () => {
