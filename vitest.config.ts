@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    reporters: ['default', './test/support/closing-line.ts'],
     // clipanion's ESM build imports a directory (`./platform`), which Node's resolver refuses
     // unless vite transforms the package itself.
     server: { deps: { inline: ['clipanion'] } },
