@@ -22,8 +22,7 @@ export function decodeText(bytes: Uint8Array, file: string, kind: TextFileKind):
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
   let text: string;
   try {
-    // With ignoreBOM off (the default) the decoder drops one leading BOM itself.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
@@ -48,3 +47,7 @@ export function nulIssue(text: string, file: string, kind: TextFileKind): Issue 
 }
 
 const MIB = 1024 * 1024;
+
+// One decoder for every file: a call without `stream` starts afresh, even after a refused one.
+// With ignoreBOM off (the default) it drops one leading BOM itself.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });

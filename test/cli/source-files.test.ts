@@ -4,6 +4,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
+import { readBounded } from '../../src/io/source-files.js';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
 import { GREET, suite } from './test-kit.js';
@@ -88,5 +89,46 @@ describe('flow test files, as validate and test read them', () => {
     });
     expect(await runCli(['report', 'merge', 'shard-2.json'], { cwd: p.dir })).toMatchObject({ code: 1, stderr: 'shard-2.json:1:1: cannot read the file (ENOENT)\n' });
     expect(existsSync(join(p.dir, 'roleflow-report.json'))).toBe(false);
+  });
+});
+
+describe('readBounded', () => {
+  const limit = { maxBytes: 64, noun: 'a role file' };
+
+  it('reads a file whole, refuses one over the limit unread, and names a folder and a missing file', async () => {
+    const p = await project({ 'roles/a.md': 'x'.repeat(64), 'roles/b.md': 'x'.repeat(65) });
+    const read = await readBounded(join(p.dir, 'roles/a.md'), 'roles/a.md', limit);
+    expect(read.ok && Buffer.from(read.value).toString()).toBe('x'.repeat(64));
+    expect(await readBounded(join(p.dir, 'roles/b.md'), 'roles/b.md', limit)).toEqual({
+      ok: false,
+      issues: [{ file: 'roles/b.md', line: 1, col: 1, message: 'file is too large (65 bytes): a role file may hold at most 64 bytes' }],
+    });
+    expect(await readBounded(join(p.dir, 'roles'), 'roles', limit)).toMatchObject({ ok: false, issues: [{ message: 'cannot read the file (it is a folder)' }] });
+    expect(await readBounded(join(p.dir, 'roles/c.md'), 'roles/c.md', limit)).toMatchObject({ ok: false, issues: [{ message: 'cannot read the file (ENOENT)' }] });
+  });
+
+  it('reads an empty file as no bytes', async () => {
+    const p = await project({ 'roles/empty.md': '' });
+    const read = await readBounded(join(p.dir, 'roles/empty.md'), 'roles/empty.md', limit);
+    expect(read.ok && read.value.length).toBe(0);
+  });
+
+  it.skipIf(process.platform !== 'linux')('reads files whose size the system reports as 0 to their end, within the limit', async () => {
+    // /proc files are regular files of size 0 that hold text once read.
+    const whole = await readBounded('/proc/self/status', 'status', { maxBytes: 1024 * 1024, noun: 'a file' });
+    expect(whole.ok && Buffer.from(whole.value).toString()).toMatch(/^Name:/);
+    expect(await readBounded('/proc/self/status', 'status', { maxBytes: 16, noun: 'a file' })).toMatchObject({
+      ok: false,
+      issues: [{ message: 'file is too large (17 bytes): a file may hold at most 16 bytes' }],
+    });
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a named pipe at once instead of waiting for a writer', async () => {
+    const p = await project({});
+    execFileSync('mkfifo', [join(p.dir, 'pipe.md')]);
+    expect(await readBounded(join(p.dir, 'pipe.md'), 'pipe.md', limit)).toEqual({
+      ok: false,
+      issues: [{ file: 'pipe.md', line: 1, col: 1, message: 'cannot read the file (not a regular file)' }],
+    });
   });
 });

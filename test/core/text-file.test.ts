@@ -28,4 +28,11 @@ describe('decodeText', () => {
     expect(problems(Uint8Array.from([0x61, 0xc3]), kind)).toEqual(['flows/a.yaml:1:1: binary file (not valid UTF-8): a flow test is YAML text']);
     expect(problems(enc('a: 1\nb: \0'), kind)).toEqual(['flows/a.yaml:2:4: binary file (contains a NUL byte): a flow test is YAML text']);
   });
+
+  test('a refused file does not spoil the next one: each file is decoded on its own', () => {
+    expect(problems(Uint8Array.from([0x61, 0xe2, 0x82]), kind)).toEqual(['flows/a.yaml:1:1: binary file (not valid UTF-8): a flow test is YAML text']);
+    expect(decodeText(Uint8Array.from([0xac, 0x20, 0x61]), 'flows/a.yaml', kind).ok).toBe(false);
+    expect(decodeText(enc('€ a'), 'flows/a.yaml', kind)).toEqual({ ok: true, value: '€ a' });
+    expect(decodeText(Uint8Array.from([0xef, 0xbb, 0xbf, ...enc('b')]), 'flows/a.yaml', kind)).toEqual({ ok: true, value: 'b' });
+  });
 });
