@@ -3,6 +3,7 @@ import { validateAgainst } from '../schema.js';
 import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../text-file.js';
 import { parseYaml, type YamlSource } from '../yaml-source.js';
 import { splitFrontMatter } from './front-matter.js';
+import { readSimpleFrontMatter, schemaAcceptsSimple } from './simple-front-matter.js';
 
 /** A 1-based position in a file. */
 export interface Position {
@@ -46,13 +47,20 @@ export function decodeRoleFile(bytes: Uint8Array, file: string): Result<string> 
  * `schema` is `schemas/role.schema.json`, handed in so this module reads nothing.
  */
 export function parseRoleFile(text: string, file: string, schema: object): Result<RoleFile> {
-  const size = utf8Length(text);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: short texts need no counting.
+  const size = text.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text);
   if (size > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size, ROLE_FILE)] };
   const binary = nulIssue(text, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
 
   const split = splitFrontMatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+
+  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : undefined;
+  if (simple) {
+    const { name, description, id, at } = simple;
+    return { ok: true, value: { file, name, description, ...(id === undefined ? {} : { id }), content: split.content, at } };
+  }
 
   // The front-matter's first line is line 2 of the file.
   const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });

@@ -1,0 +1,133 @@
+import type { Position } from './role-file.js';
+
+/**
+ * Front-matter in its everyday shape, read without the YAML parser: a role file's front-matter is
+ * nearly always two or three `key: value` lines, and the full parser costs ~60 µs a file, most of
+ * a `plan` over thousands of files. `undefined` means "not this shape": the caller then parses it
+ * as YAML, which stays the authority. This may decline anything; it must never read a value
+ * differently from the parser.
+ *
+ * Accepted, and nothing else: lines that are empty or exactly `name: V`, `description: V` or
+ * `id: V` (key at column 1, one space), each key at most once, name and description present, name
+ * and id not empty; `\r` before `\n` allowed. V is one of
+ * - a plain scalar that YAML 1.2's core schema reads as that very string: it starts with a letter
+ *   or digit, holds letters, digits, spaces and `,.;()/+=?_-` (and non-ASCII punctuation or
+ *   symbols, none of which YAML gives a meaning), and does not end in a space. So no `: ` or ` #`
+ *   can end it, no indicator can start it, and no tag, anchor or alias can hide in it. It is not
+ *   one of the words the core schema (or YAML 1.1) reads as a boolean or null, and when it starts
+ *   with a digit, `couldBeNumber` proves it is no number;
+ * - a double- or single-quoted scalar on one line whose inside holds no quote, no backslash and no
+ *   control character: such a scalar has no escapes and no folding, so its value is its inside.
+ */
+export interface SimpleFrontMatter {
+  name: string;
+  description: string;
+  id?: string;
+  /** Where the keys stand; the front-matter's first line is line 2 of the file. */
+  at: { name: Position; id?: Position };
+}
+
+type Key = 'name' | 'description' | 'id';
+
+const LINE = /^(name|description|id): (.*)$/;
+const PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+/** Booleans and nulls of YAML 1.2's core schema, and YAML 1.1's, in any case. */
+const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+
+export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefined {
+  const values: Partial<Record<Key, { value: string; line: number }>> = {};
+  const lines = yaml.split('\n');
+  // The text ends with the line break before the closing `---`: its last piece is empty.
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line === '') continue;
+    const m = LINE.exec(line);
+    if (!m) return undefined;
+    const key = m[1] as Key;
+    const value = scalarValue(m[2]!);
+    if (value === undefined || values[key] !== undefined) return undefined;
+    values[key] = { value, line: i + 2 };
+  }
+  const { name, description, id } = values;
+  if (!name || !description || name.value === '' || id?.value === '') return undefined;
+  return {
+    name: name.value,
+    description: description.value,
+    ...(id ? { id: id.value } : {}),
+    at: { name: { line: name.line, col: 1 }, ...(id ? { id: { line: id.line, col: 1 } } : {}) },
+  };
+}
+
+function scalarValue(raw: string): string | undefined {
+  const first = raw[0];
+  if (first === '"' || first === "'") {
+    if (raw.length < 2 || raw[raw.length - 1] !== first) return undefined;
+    const inside = raw.slice(1, -1);
+    return QUOTED_INSIDE.test(inside) ? inside : undefined;
+  }
+  if (!PLAIN.test(raw) || raw.endsWith(' ') || RESERVED.test(raw) || couldBeNumber(raw)) return undefined;
+  return raw;
+}
+
+/**
+ * Whether the core schema could read this as a number (an int, octal `0o…`, hex `0x…` or float).
+ * Each of those forms uses only `0-9 a-f A-F x o . + -` (e for exponents is among the hex
+ * letters), and a `-` only first or right after `e`/`E`. A value with any other character, or a
+ * `-` anywhere else (as in a UUID), is certainly a string.
+ */
+export function couldBeNumber(value: string): boolean {
+  // Every number form starts with a digit, a sign or a dot.
+  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
+  for (let i = 1; i < value.length; i++) {
+    if (value[i] === '-' && value[i - 1] !== 'e' && value[i - 1] !== 'E') return false;
+  }
+  return true;
+}
+
+const checkedSchemas = new WeakMap<object, boolean>();
+
+/**
+ * Whether `schema` asks no more of a front-matter than `readSimpleFrontMatter` guarantees (the
+ * shape of `schemas/role.schema.json`): an object with required string keys name and description,
+ * an optional string id, no other key, and at most `minLength: 1` on name and id. Then what that function reads
+ * is valid without running the validator. A schema that asks anything else (a pattern, a maximum
+ * length, another key) is not recognised, and every file goes through the validator.
+ */
+export function schemaAcceptsSimple(schema: object): boolean {
+  let known = checkedSchemas.get(schema);
+  if (known === undefined) {
+    known = isSimpleRoleSchema(schema as Record<string, unknown>);
+    checkedSchemas.set(schema, known);
+  }
+  return known;
+}
+
+const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', '$comment']);
+
+function isSimpleRoleSchema(schema: Record<string, unknown>): boolean {
+  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!sameSet(topKeys, ['type', 'required', 'additionalProperties', 'properties'])) return false;
+  if (schema['type'] !== 'object' || schema['additionalProperties'] !== false) return false;
+  const required = schema['required'];
+  if (!Array.isArray(required) || !sameSet(required, ['name', 'description'])) return false;
+  const properties = schema['properties'];
+  if (typeof properties !== 'object' || properties === null || !sameSet(Object.keys(properties), ['name', 'description', 'id'])) return false;
+  // The fast path never gives an empty name or id; a description may be "".
+  const props = properties as Record<string, unknown>;
+  return isStringProperty(props['name'], 1) && isStringProperty(props['id'], 1) && isStringProperty(props['description'], 0);
+}
+
+function isStringProperty(property: unknown, maxMinLength: number): boolean {
+  if (typeof property !== 'object' || property === null) return false;
+  const p = property as Record<string, unknown>;
+  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
+  const minLength = p['minLength'];
+  const lengthOk = minLength === undefined || (typeof minLength === 'number' && minLength <= maxMinLength);
+  return p['type'] === 'string' && keys.every((k) => k === 'type' || k === 'minLength') && lengthOk;
+}
+
+function sameSet(a: readonly unknown[], b: readonly string[]): boolean {
+  return a.length === b.length && b.every((x) => a.includes(x));
+}
