@@ -96,7 +96,7 @@ export class TestCommand extends TenantCommand {
     defaultConcurrency: number,
     shard: Shard | undefined,
   ): Promise<number> {
-    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
+    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }, { makeRedactor }] =
       await Promise.all([
         import('../io/test-run.js'),
         import('../report/build.js'),
@@ -104,7 +104,9 @@ export class TestCommand extends TenantCommand {
         import('../io/test-reports.js'),
         import('../io/test-progress.js'),
         import('../io/package-root.js'),
+        import('../core/flows/index.js'),
       ]);
+    const redactor = makeRedactor(this.secrets);
     const style = { color: this.colorFor('stdout') };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
@@ -123,7 +125,7 @@ export class TestCommand extends TenantCommand {
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult(redactDeep(result, this.secrets), style));
+          this.out(renderTestResult(redactDeep(result, redactor), style));
           progress?.draw();
         },
       },
@@ -147,7 +149,7 @@ export class TestCommand extends TenantCommand {
         bailed: outcome.bailed,
         results: outcome.results,
       },
-      this.secrets,
+      redactor,
     );
     const written = await writeReports(report, reporters, {
       cwd: this.context.cwd,

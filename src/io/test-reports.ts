@@ -1,7 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
-import { redact } from '../core/flows/index.js';
+import { makeRedactor } from '../core/flows/index.js';
 import { renderConsole, renderSummary, type Style } from '../report/console.js';
 import { renderAnnotations, renderStepSummary } from '../report/github.js';
 import { renderJson } from '../report/json.js';
@@ -30,11 +30,12 @@ export interface ReportSinks {
  */
 export async function writeReports(report: RunReport, specs: readonly ReporterSpec[], sinks: ReportSinks): Promise<string[]> {
   const written: string[] = [];
+  const redact = makeRedactor(sinks.secrets);
   const toFile = async (file: string, text: string, append = false) => {
     const path = resolve(sinks.cwd, file);
     try {
       await mkdir(dirname(path), { recursive: true });
-      await (append ? appendFile : writeFile)(path, redact(text, sinks.secrets), 'utf8');
+      await (append ? appendFile : writeFile)(path, redact(text), 'utf8');
     } catch (error) {
       throw new RoleflowError(`cannot write report ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }

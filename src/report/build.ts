@@ -2,11 +2,11 @@ import {
   evaluateLatencyAcrossRepeats,
   evaluateTest,
   percentile,
-  redact,
   summariseRepeats,
   type AssertionResult,
   type ExecutionResult,
   type FlowTest,
+  type Redactor,
   type Transport,
 } from '../core/flows/index.js';
 import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
@@ -73,8 +73,8 @@ export interface RunFacts {
   results: TestResult[];
 }
 
-/** The report of a run, redacted of `secrets` throughout. */
-export function buildRunReport(facts: RunFacts, secrets: readonly string[]): RunReport {
+/** The report of a run, passed through `redactor` throughout. */
+export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
   const report: RunReport = {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: 'roleflow', version: facts.version },
@@ -87,7 +87,7 @@ export function buildRunReport(facts: RunFacts, secrets: readonly string[]): Run
     summary: summarise(facts.results),
     results: facts.results,
   };
-  return redactDeep(report, secrets);
+  return redactDeep(report, redactor);
 }
 
 export function summarise(results: readonly TestResult[]): RunSummary {
@@ -114,14 +114,36 @@ export function stats(samples: readonly number[]): LatencyStats | null {
   };
 }
 
-/** Every string in `value` (keys too) with the secrets replaced by `***`. */
-export function redactDeep<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
+/**
+ * Every string in `value` (keys too) passed through `redactor`. What holds no secret is returned
+ * as it is, not copied, so a report without secrets costs one look at each string.
+ */
+export function redactDeep<T>(value: T, redactor: Redactor): T {
+  if (redactor.none) return value;
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'string') return redactor(v);
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy ??= [...v])[i] = clean;
+      }
+      return copy ?? v;
+    }
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
+      const source = v as Record<string, unknown>;
+      const keys = Object.keys(source);
+      let copy: [string, unknown][] | undefined;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const cleanKey = redactor(key);
+        const clean = walk(source[key]);
+        // The keys before this one were clean: copied as they are.
+        if (!copy && (cleanKey !== key || clean !== source[key])) copy = keys.slice(0, i).map((k) => [k, source[k]]);
+        copy?.push([cleanKey, clean]);
+      }
+      return copy ? Object.fromEntries(copy) : v;
     }
     return v;
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { makeRedactor } from '../../src/core/flows/index.js';
 import { redactDeep, summarise } from '../../src/report/build.js';
 import { https, result, step, wsWith } from './builders.js';
 
@@ -42,6 +43,14 @@ describe('judging a test × transport for the reports', () => {
 
   it('redacts secrets from every string, keys included, in their JSON-escaped form too', () => {
     const value = { 'key-s3cr"et': ['a s3cr"et here', { n: 1, deep: 'x"s3cr\\"et' }] };
-    expect(redactDeep(value, ['s3cr"et'])).toEqual({ 'key-***': ['a *** here', { n: 1, deep: 'x"***' }] });
+    expect(redactDeep(value, makeRedactor(['s3cr"et']))).toEqual({ 'key-***': ['a *** here', { n: 1, deep: 'x"***' }] });
+  });
+
+  it('keeps everything around a redacted value, in order', () => {
+    const value = { before: 'clean', list: ['a', 'tok3n', 'b'], after: { n: 2, tok3n: null } };
+    const redacted = redactDeep(value, makeRedactor(['tok3n']));
+    expect(redacted).toEqual({ before: 'clean', list: ['a', '***', 'b'], after: { n: 2, '***': null } });
+    expect(Object.keys(redacted.after)).toEqual(['n', '***']);
+    expect(value.list[1]).toBe('tok3n');
   });
 });

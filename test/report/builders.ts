@@ -1,4 +1,4 @@
-import type { ExecutionResult } from '../../src/core/flows/index.js';
+import { makeRedactor, type ExecutionResult } from '../../src/core/flows/index.js';
 import { buildRunReport, buildTestResult } from '../../src/report/build.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { flowTest, https, step, ws } from '../core/flows/builders.js';
@@ -23,7 +23,7 @@ export function runReport(results: TestResult[], secrets: string[] = []): RunRep
       bailed: false,
       results,
     },
-    secrets,
+    makeRedactor(secrets),
   );
 }
 

@@ -82,19 +82,30 @@ export function expandInputs(
   return { values, secrets, missing: [...missing] };
 }
 
+/** `text` with every secret in it replaced by `***`; `none` when there is nothing to hide. */
+export type Redactor = ((text: string) => string) & { readonly none: boolean };
+
+const MASK = '***';
+const NOTHING_TO_HIDE: Redactor = Object.assign((text: string) => text, { none: true });
+
 /**
- * Replace every secret value in `text` with `***`, longest first (so a secret that contains
- * another is hidden whole). Also catches the JSON-escaped form a value takes inside a JSON report.
- * Reporters redact before XML-escaping.
+ * A redactor for a run's secrets, built once: every secret value is replaced with `***`, longest
+ * first (so a secret that contains another is hidden whole), and so is the JSON-escaped form a
+ * value takes inside a JSON report. Reporters redact before XML-escaping.
  */
-export function redact(text: string, secrets: readonly string[]): string {
+export function makeRedactor(secrets: readonly string[]): Redactor {
   const forms = new Set<string>();
   for (const s of secrets) {
     if (s === '') continue;
     forms.add(s);
     forms.add(JSON.stringify(s).slice(1, -1));
   }
-  let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('***');
-  return out;
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const redact = (text: string): string => {
+    let out = text;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return Object.assign(redact, { none: false });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandInputs, redact } from '../../../src/core/flows/index.js';
+import { expandInputs, makeRedactor } from '../../../src/core/flows/index.js';
 
 describe('expandInputs', () => {
   it('replaces ${env:NAME} anywhere in a value and keeps other text', () => {
@@ -36,22 +36,22 @@ describe('expandInputs', () => {
   });
 });
 
-describe('redact', () => {
+describe('makeRedactor', () => {
   it('replaces every occurrence of every secret', () => {
-    expect(redact('token abc then abc again, and xyz', ['abc', 'xyz'])).toBe('token *** then *** again, and ***');
+    expect(makeRedactor(['abc', 'xyz'])('token abc then abc again, and xyz')).toBe('token *** then *** again, and ***');
   });
 
   it('hides a secret that contains another one whole', () => {
-    expect(redact('key=abcdef', ['abc', 'abcdef'])).toBe('key=***');
+    expect(makeRedactor(['abc', 'abcdef'])('key=abcdef')).toBe('key=***');
   });
 
   it('skips empty secrets and leaves text without secrets alone', () => {
-    expect(redact('nothing here', ['', 'zzz'])).toBe('nothing here');
+    expect(makeRedactor(['', 'zzz'])('nothing here')).toBe('nothing here');
   });
 
   it('catches the JSON-escaped form inside a JSON report', () => {
     const secret = 'pa"ss\\word';
     const report = JSON.stringify({ inputs: { password: secret } });
-    expect(redact(report, [secret])).toBe('{"inputs":{"password":"***"}}');
+    expect(makeRedactor([secret])(report)).toBe('{"inputs":{"password":"***"}}');
   });
 });
