@@ -9,7 +9,7 @@ import {
   type PollHistory,
 } from '../core/flows/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
-import { messageOf, realClock, runError, withDeadline, type RunClock } from './run-shared.js';
+import { Deadline, messageOf, realClock, runError, wholeMs, type RunClock } from './run-shared.js';
 
 /**
  * One execution of `test` over HTTPS: start the flow, then poll its execution log until the core's
@@ -24,7 +24,22 @@ export async function runHttps(
   clock: RunClock = realClock,
 ): Promise<ExecutionResult> {
   const startedAt = clock.now();
-  const deadline = startedAt + test.timeoutMs;
+  const deadline = new Deadline(clock, test.timeoutMs);
+  try {
+    return await startAndPoll(client, test, inputs, clock, startedAt, deadline);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function startAndPoll(
+  client: TenantClient,
+  test: FlowTest,
+  inputs: Record<string, string>,
+  clock: RunClock,
+  startedAt: number,
+  deadline: Deadline,
+): Promise<ExecutionResult> {
   const fail = (status: 'failed' | 'error', problem: string, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
     transport: 'https',
     status,
@@ -33,7 +48,7 @@ export async function runHttps(
     wallMs: at - startedAt,
   });
 
-  const started = await withDeadline(client.startFlow(test.flow, inputs), deadline - clock.now());
+  const started = await deadline.race(client.startFlow(test.flow, inputs));
   if (!started.ok) return fail('error', started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf(started.error));
   const { executionId } = started.value;
 
@@ -42,7 +57,7 @@ export async function runHttps(
   let steps: ExecutionLogEntry[] = [];
   for (let attempt = 0; ; attempt++) {
     // The last poll lands on the deadline: its answer still counts if it comes promptly.
-    const polled = await withDeadline(client.execLogs(executionId), Math.max(deadline - clock.now(), LAST_POLL_GRACE_MS));
+    const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
     if (!polled.ok) {
       return polled.timedOut
         ? fail('error', timeoutText(test, steps), steps)
@@ -54,9 +69,9 @@ export async function runHttps(
     history = progress.history;
     if (progress.state === 'done') return { transport: 'https', status: 'ok', steps, wallMs: answeredAt - startedAt };
     if (progress.state === 'failed') return fail('failed', progress.reason, steps, answeredAt);
-    const waitMs = httpsWaitMs(progress, attempt, deadline - answeredAt);
+    const waitMs = httpsWaitMs(progress, attempt, deadline.msLeft(answeredAt));
     if (waitMs === undefined) return fail('error', timeoutText(test, steps), steps, answeredAt);
-    await clock.sleep(waitMs);
+    await clock.sleep(wholeMs(waitMs));
   }
 }
 

@@ -26,25 +26,70 @@ export function messageOf(error: unknown): string {
 
 export type Deadlined<T> = { ok: true; value: T } | { ok: false; timedOut: true } | { ok: false; timedOut: false; error: unknown };
 
+const TIMED_OUT = { ok: false, timedOut: true } as const;
+
 /**
  * `promise`, unless `ms` pass first. The client's own per-request timeout is the tenant's
- * (30s by default): a test's shorter timeout must still end the execution on time. A late
- * rejection is swallowed, so nothing is left unhandled.
+ * (30s by default, and retries come on top): a test's shorter timeout must still end the
+ * execution on time. A late rejection is swallowed, so nothing is left unhandled.
  */
 export async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<Deadlined<T>> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<Deadlined<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, timedOut: true }), Math.max(0, ms));
+    timer = setTimeout(() => resolve(TIMED_OUT), wholeMs(ms));
   });
-  const settled = promise.then(
-    (value): Deadlined<T> => ({ ok: true, value }),
-    (error: unknown): Deadlined<T> => ({ ok: false, timedOut: false, error }),
-  );
   try {
-    return await Promise.race([settled, expired]);
+    return await Promise.race([settle(promise), expired]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The end of one execution, as one timer that every request of the execution races (instead of
+ * a timer per request, on top of the client's own). `clear()` once the execution is over.
+ */
+export class Deadline {
+  private readonly at: number;
+  private timer: NodeJS.Timeout | undefined;
+  private expired: Promise<typeof TIMED_OUT> | undefined;
+
+  constructor(
+    private readonly clock: RunClock,
+    timeoutMs: number,
+  ) {
+    this.at = clock.now() + timeoutMs;
+  }
+
+  msLeft(now = this.clock.now()): number {
+    return this.at - now;
+  }
+
+  /** `promise`, unless the deadline passes first; with less than `graceMs` left, it has `graceMs`. */
+  race<T>(promise: Promise<T>, graceMs = 0): Promise<Deadlined<T>> {
+    const left = this.msLeft();
+    if (left < graceMs) return withDeadline(promise, graceMs);
+    this.expired ??= new Promise((resolve) => {
+      this.timer = setTimeout(() => resolve(TIMED_OUT), wholeMs(left));
+    });
+    return Promise.race([settle(promise), this.expired]);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function settle<T>(promise: Promise<T>): Promise<Deadlined<T>> {
+  return promise.then(
+    (value): Deadlined<T> => ({ ok: true, value }),
+    (error: unknown): Deadlined<T> => ({ ok: false, timedOut: false, error }),
+  );
+}
+
+/** Node keeps one timer list per distinct duration: whole milliseconds let timers share them. */
+export function wholeMs(ms: number): number {
+  return Math.max(0, Math.ceil(ms));
 }
 
 /**

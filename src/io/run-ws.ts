@@ -1,6 +1,6 @@
 import { formatMs, wsEndRule, wsOutputs, wsProgress, type ExecutionResult, type FlowTest, type WsEndRule } from '../core/flows/index.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
-import { messageOf, realClock, runError, withDeadline, type RunClock } from './run-shared.js';
+import { messageOf, realClock, runError, wholeMs, withDeadline, type RunClock } from './run-shared.js';
 
 /**
  * One execution of `test` over the WebSocket: send `{action: "message", service, ...inputs}`,
@@ -109,7 +109,7 @@ class WsRun {
 /** The next message, `undefined` when none came in time, or the error of a dropped connection. */
 async function nextMessage(session: WsSession, ms: number): Promise<WsServerMessage | undefined | Error> {
   try {
-    return await session.next(Math.max(0, ms));
+    return await session.next(wholeMs(ms));
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
