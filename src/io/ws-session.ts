@@ -70,11 +70,17 @@ export function openWsSession(target: TenantTarget, token: string | undefined): 
 
 type Waiter = { resolve: (m: WsServerMessage | undefined) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
-/** Messages are queued as they arrive, so none is lost between two calls of `next`. */
+/**
+ * Messages are queued as they arrive, so none is lost between two calls of `next`. Why the session
+ * ended is kept as text: the error (with its stack) is built only when someone is told of it, not
+ * on every normal close.
+ */
 class Session implements WsSession {
   private readonly queue: (WsServerMessage | RoleflowError)[] = [];
   private readonly waiters: Waiter[] = [];
-  private ended: RoleflowError | undefined;
+  private endedBecause: string | undefined;
+  private endError: RoleflowError | undefined;
+  private terminateTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -87,17 +93,22 @@ class Session implements WsSession {
       this.deliver(message ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text, 120)}`));
     });
     socket.on('close', (code: number, reason: Buffer) => {
-      const why = reason.length > 0 ? `: ${oneLine(reason.toString('utf8'), 120)}` : '';
-      this.ended ??= this.error(`connection to ${this.shown} closed by the service (code ${code}${why})`);
+      clearTimeout(this.terminateTimer);
+      if (this.endedBecause === undefined) {
+        const why = reason.length > 0 ? `: ${oneLine(reason.toString('utf8'), 120)}` : '';
+        this.endedBecause = `connection to ${this.shown} closed by the service (code ${code}${why})`;
+      }
       for (const waiter of this.waiters.splice(0)) {
         clearTimeout(waiter.timer);
-        waiter.reject(this.ended);
+        waiter.reject(this.ended());
       }
     });
   }
 
   send(frame: Record<string, string>): void {
-    if (this.socket.readyState !== WebSocket.OPEN) throw this.ended ?? this.error(`connection to ${this.shown} is not open`);
+    if (this.socket.readyState !== WebSocket.OPEN) {
+      throw this.endedBecause === undefined ? this.error(`connection to ${this.shown} is not open`) : this.ended();
+    }
     // A failed write closes the socket, and 'close' rejects whoever waits: nothing to do here.
     this.socket.send(JSON.stringify(frame), () => undefined);
   }
@@ -106,7 +117,7 @@ class Session implements WsSession {
     const item = this.queue.shift();
     if (item instanceof RoleflowError) return Promise.reject(item);
     if (item !== undefined) return Promise.resolve(item);
-    if (this.ended) return Promise.reject(this.ended);
+    if (this.endedBecause !== undefined) return Promise.reject(this.ended());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
@@ -122,11 +133,11 @@ class Session implements WsSession {
   }
 
   close(): void {
-    this.ended ??= this.error(`session with ${this.shown} was closed`);
+    this.endedBecause ??= `session with ${this.shown} was closed`;
     if (this.socket.readyState === WebSocket.CLOSED) return;
     this.socket.close(1000);
     // ws waits up to 30 s for the service's closing frame; a run must not hang on it.
-    setTimeout(() => this.socket.terminate(), 1000).unref();
+    this.terminateTimer = setTimeout(() => this.socket.terminate(), 1000).unref();
   }
 
   private deliver(item: WsServerMessage | RoleflowError): void {
@@ -138,6 +149,11 @@ class Session implements WsSession {
     clearTimeout(waiter.timer);
     if (item instanceof RoleflowError) waiter.reject(item);
     else waiter.resolve(item);
+  }
+
+  /** The error of an ended session, built the first time it is needed. */
+  private ended(): RoleflowError {
+    return (this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`));
   }
 
   private error(text: string): RoleflowError {
