@@ -64,9 +64,12 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
       stop = 'tenant';
       problem ??= down;
     }
-    if (evaluateTest(run.test, result).some((a) => a.status === 'fail')) failures.count += 1;
-    // The test can no longer reach min_pass: that is its failure, and --bail's cue.
-    if (options.bail && failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
+    // The test can no longer reach min_pass: that is its failure, and --bail's cue. (Only --bail
+    // judges an execution here; the report judges them all once the test is over.)
+    if (options.bail && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
+      failures.count += 1;
+      if (failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
+    }
     events.finished?.(label, done, total);
     return result;
   };
