@@ -88,14 +88,15 @@ function updateOf(file: RoleFile, role: Role): PlanChange | undefined {
   if (file.description !== role.description) fields.push('description');
   if (file.content !== role.content) fields.push('content');
   if (fields.length === 0) return undefined;
+  // Keys in the order the JSON has them (render-json.ts), so rendering need not copy the change.
   return {
     action: 'update',
     name: file.name,
     id: role.id,
     file: file.file,
+    fields,
     before: stateOf(role),
     after: stateOf(file),
-    fields,
     ...(fields.includes('content')
       ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) }
       : {}),
@@ -121,6 +122,7 @@ function ordered(updates: PlanChange[], creates: PlanChange[], deletes: PlanChan
 
 /** A delete (or unmanaged Role) and a create with the same description and content look like a rename. */
 function renameNotes(creates: PlanChange[], orphans: Role[], prune: boolean): string[] {
+  if (orphans.length === 0 || creates.length === 0) return [];
   const createsByFields = new Map<string, PlanChange>();
   for (const c of creates) createsByFields.set(fieldsKey(c.after!), c);
   const notes: string[] = [];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Role } from '../model.js';
 
 /**
@@ -19,7 +19,8 @@ export function nameStateHash(name: string, holders: readonly Role[]): string {
 }
 
 function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  // One-shot: no Hash object per Role (the text is hashed as UTF-8, as `update(text, 'utf8')` did).
+  return `sha256:${hash('sha256', text, 'hex')}`;
 }
 
 /**

@@ -18,14 +18,42 @@ export function renderPlanJson(plan: Plan): string {
   return `${JSON.stringify(ordered(plan), null, 2)}\n`;
 }
 
+/**
+ * The value with every object's keys in that order. Objects (and arrays) already in order are
+ * returned as they are rather than copied: a plan from `computePlan` is built in this order, and
+ * copying thousands of changes only to serialise them costs time and memory.
+ */
 function ordered(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(ordered);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const o = ordered(item);
+      if (o !== item) (copy ??= [...value])[i] = o;
+    });
+    return copy ?? value;
+  }
   if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value).sort((a, b) => {
-    const ra = rank.get(a) ?? KEY_ORDER.length;
-    const rb = rank.get(b) ?? KEY_ORDER.length;
-    return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const sorted = [...keys].sort(byRank);
+  let same = isPlainObject(record) && sorted.every((key, i) => key === keys[i]);
+  const entries = sorted.map((key): [string, unknown] => {
+    const o = ordered(record[key]);
+    if (o !== record[key]) same = false;
+    return [key, o];
   });
   // fromEntries defines own properties, so even a "__proto__" key read from a file stays data.
-  return Object.fromEntries(keys.map((key) => [key, ordered((value as Record<string, unknown>)[key])]));
+  return same ? value : Object.fromEntries(entries);
+}
+
+function byRank(a: string, b: string): number {
+  const ra = rank.get(a) ?? KEY_ORDER.length;
+  const rb = rank.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Only a plain object serialises exactly like the copy `Object.fromEntries` would make of it. */
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
