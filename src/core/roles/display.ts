@@ -29,3 +29,15 @@ export function showName(text: string): string {
 export function printableLine(line: string): string {
   return line.replace(UNSAFE, (ch) => (ch === '\t' ? ch : escapeChar(ch)));
 }
+
+/**
+ * A whole number with thousands separators, exactly as `n.toLocaleString('en-US')` writes it
+ * (`12,345`), without going through ICU, which costs microseconds a call: plans call this per Role.
+ */
+export function thousands(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString('en-US');
+  const digits = String(n);
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}

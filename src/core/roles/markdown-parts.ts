@@ -1,5 +1,5 @@
 import { formatIssue } from '../errors.js';
-import { printableLine } from './display.js';
+import { printableLine, thousands } from './display.js';
 import type { Plan, PlanChange } from './plan-types.js';
 import { diffLines, planSummaryLine } from './render-text.js';
 
@@ -15,12 +15,11 @@ export function mdText(text: string): string {
   return printableLine(text).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
 
+// The Action's markdown uses the same number format.
+export { thousands };
+
 export function mdCode(text: string): string {
   return `<code>${mdText(text)}</code>`;
-}
-
-export function thousands(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 export function headMarkdown(plan: Plan, marker: string | undefined): string {

@@ -1,4 +1,5 @@
-import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown, thousands } from './markdown-parts.js';
+import { thousands } from './display.js';
+import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown } from './markdown-parts.js';
 import type { Plan } from './plan-types.js';
 
 /** GitHub refuses a comment body longer than this. */

@@ -1,5 +1,5 @@
 import { formatIssue } from '../errors.js';
-import { printableLine, quote, showName } from './display.js';
+import { printableLine, quote, showName, thousands } from './display.js';
 import type { Plan, PlanChange, PlanRoleState } from './plan-types.js';
 
 /** Long lists (unmanaged Roles, notes) stop here in the console; `--json` has them all. */
@@ -62,8 +62,7 @@ function changeLines(change: PlanChange, paint: Paint): string[] {
 }
 
 function stateLines(state: PlanRoleState): string[] {
-  const lines = state.content === '' ? 0 : state.content.split('\n').length;
-  return [`      description: ${quote(state.description)}`, `      content: ${count(lines, 'line')}`];
+  return [`      description: ${quote(state.description)}`, `      content: ${count(lineCount(state.content), 'line')}`];
 }
 
 /** The diff's lines, each made printable. */
@@ -85,9 +84,17 @@ function section(out: string[], title: string, lines: string[], max = MAX_LISTED
 
 function capped(lines: string[], max = MAX_LISTED): string[] {
   if (lines.length <= max) return lines;
-  return [...lines.slice(0, max), `  … and ${(lines.length - max).toLocaleString('en-US')} more (see plan --json)`];
+  return [...lines.slice(0, max), `  … and ${thousands(lines.length - max)} more (see plan --json)`];
 }
 
 function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** Lines of a text as `split('\n')` counts them (none for ''), without building the lines. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
 }

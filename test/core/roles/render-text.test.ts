@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { renderPlanJson, renderPlanText, type Plan } from '../../../src/core/roles/index.js';
+import { thousands } from '../../../src/core/roles/display.js';
 import { file, plan, role } from './builders.js';
 
 const sample = (): Plan =>
@@ -60,6 +61,22 @@ describe('renderPlanText', () => {
     const text = renderPlanText(plan([], remote), { color: false });
     expect(text).toContain('  r49 (id id-r49)\n  … and 10 more (see plan --json)\n');
     expect(text).not.toContain('r50 (id');
+  });
+});
+
+describe('counts in the text', () => {
+  test('content lines are counted as lines of text, with thousands separators', () => {
+    const big = Array.from({ length: 1234 }, (_, i) => `line ${i}`).join('\n');
+    const text = renderPlanText(plan([file('a', { content: big }), file('b', { content: '' }), file('c', { content: '\n' })], []), { color: false });
+    expect(text).toContain('  + create a (roles/a.md)\n      description: "a role"\n      content: 1,234 lines\n');
+    expect(text).toContain('  + create b (roles/b.md)\n      description: "b role"\n      content: 0 lines\n');
+    expect(text).toContain('  + create c (roles/c.md)\n      description: "c role"\n      content: 2 lines\n');
+  });
+
+  test('thousands writes whole numbers as toLocaleString("en-US") does', () => {
+    for (const n of [0, 1, 12, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 123_456_789, Number.MAX_SAFE_INTEGER, -1234, 1.5]) {
+      expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+    }
   });
 });
 
