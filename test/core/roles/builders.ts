@@ -35,3 +35,14 @@ export function file(name: string, over: Partial<RoleFile> = {}): RoleFile {
 export function plan(desired: RoleFile[], remote: Role[], options: Partial<PlanOptions> = {}): Plan {
   return computePlan(desired, remote, { prune: false, protect: [], ignore: [], tenant: TENANT, ...options });
 }
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so a generated case that fails can be replayed. */
+export function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

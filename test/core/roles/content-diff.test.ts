@@ -1,6 +1,7 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, test } from 'vitest';
 import { contentDiff } from '../../../src/core/roles/index.js';
+import { random } from './builders.js';
 
 /** The diff as plans showed it when it was made with `structuredPatch`: the output must not move. */
 function viaStructuredPatch(before: string, after: string, oldLabel: string, newLabel: string): string {
@@ -8,16 +9,6 @@ function viaStructuredPatch(before: string, after: string, oldLabel: string, new
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
   if (!patch) return `${header}@@ content changed in more than 5000 lines: no diff shown @@\n`;
   return header + patch.hunks.map((h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`).join('');
-}
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Few distinct lines, so that many alignments are equally short and the search's choices show.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseRoleFile } from '../../../src/core/roles/index.js';
 import { couldBeNumber, readSimpleFrontMatter, schemaAcceptsSimple } from '../../../src/core/roles/simple-front-matter.js';
-import { roleSchema } from './builders.js';
+import { random, roleSchema } from './builders.js';
 
 // The same schema with a key the fast path does not know: parseRoleFile then always takes the
 // YAML parser and the validator, so it is the reference the fast path must agree with.
@@ -14,17 +14,6 @@ function both(text: string): { fast: boolean; withFastPath: unknown; reference: 
     fast: readSimpleFrontMatter(yaml) !== undefined,
     withFastPath: parseRoleFile(text, 'roles/a.md', roleSchema),
     reference: parseRoleFile(text, 'roles/a.md', fullPathSchema),
-  };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
