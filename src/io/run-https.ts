@@ -1,4 +1,5 @@
 import {
+  expectedEndMs,
   formatMs,
   httpsEndRule,
   httpsProgress,
@@ -12,34 +13,27 @@ import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
 import { Deadline, messageOf, realClock, runError, wholeMs, type RunClock } from './run-shared.js';
 
 /**
+ * What the tenant reported for each flow's last finished HTTPS execution in a run: its step
+ * latencies, by flow name. A later execution of the flow polls when they say it should be over.
+ */
+export type FlowPaces = Map<string, readonly number[]>;
+
+/**
  * One execution of `test` over HTTPS: start the flow, then poll its execution log until the core's
- * end rule says it is over. Polls back off (50ms doubling to 1s) but never sleep past the end of a
- * quiet period or the deadline, and nothing sleeps after the last poll. The wall-clock runs from
- * just before the start request to the answer of the last poll.
+ * end rule says it is over. Polls are spaced by a fifth of the time since the start (25ms to 1s),
+ * and never sleep past the end of a quiet period, the moment `paces` says the flow should be over,
+ * or the deadline; nothing sleeps after the last poll. The wall-clock runs from just before the
+ * start request to the answer of the last poll.
  */
 export async function runHttps(
   client: TenantClient,
   test: FlowTest,
   inputs: Record<string, string>,
   clock: RunClock = realClock,
+  paces: FlowPaces = new Map(),
 ): Promise<ExecutionResult> {
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs);
-  try {
-    return await startAndPoll(client, test, inputs, clock, startedAt, deadline);
-  } finally {
-    deadline.clear();
-  }
-}
-
-async function startAndPoll(
-  client: TenantClient,
-  test: FlowTest,
-  inputs: Record<string, string>,
-  clock: RunClock,
-  startedAt: number,
-  deadline: Deadline,
-): Promise<ExecutionResult> {
   const fail = (status: 'failed' | 'error', problem: string, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
     transport: 'https',
     status,
@@ -48,34 +42,51 @@ async function startAndPoll(
     wallMs: at - startedAt,
   });
 
-  const started = await deadline.race(client.startFlow(test.flow, inputs));
-  if (!started.ok) return fail('error', started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf(started.error));
-  const { executionId } = started.value;
+  try {
+    const started = await deadline.race(client.startFlow(test.flow, inputs));
+    if (!started.ok) return fail('error', started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf(started.error));
+    const { executionId } = started.value;
+    const answeredStartAt = clock.now();
+    const known = paces.get(test.flow);
 
-  const rule = httpsEndRule(test);
-  let history: PollHistory | undefined;
-  let steps: ExecutionLogEntry[] = [];
-  for (let attempt = 0; ; attempt++) {
-    // The last poll lands on the deadline: its answer still counts if it comes promptly.
-    const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-    if (!polled.ok) {
-      return polled.timedOut
-        ? fail('error', timeoutText(test, steps), steps)
-        : fail('error', messageOf(polled.error), steps);
+    const rule = httpsEndRule(test);
+    let history: PollHistory | undefined;
+    let steps: ExecutionLogEntry[] = [];
+    for (;;) {
+      // The last poll lands on the deadline: its answer still counts if it comes promptly.
+      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
+      if (!polled.ok) {
+        return polled.timedOut
+          ? fail('error', timeoutText(test, steps), steps)
+          : fail('error', messageOf(polled.error), steps);
+      }
+      const answeredAt = clock.now();
+      steps = polled.value;
+      const progress: HttpsProgress = httpsProgress(steps, history, rule, answeredAt);
+      history = progress.history;
+      if (progress.state === 'done') {
+        rememberPace(paces, test.flow, steps);
+        return { transport: 'https', status: 'ok', steps, wallMs: answeredAt - startedAt };
+      }
+      if (progress.state === 'failed') return fail('failed', progress.reason, steps, answeredAt);
+      const endsAt = expectedEndMs(known, rule, steps.length);
+      const endDueInMs = endsAt === undefined ? undefined : answeredStartAt + endsAt - answeredAt;
+      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
+      if (waitMs === undefined) return fail('error', timeoutText(test, steps), steps, answeredAt);
+      await clock.sleep(wholeMs(waitMs));
     }
-    const answeredAt = clock.now();
-    steps = polled.value;
-    const progress: HttpsProgress = httpsProgress(steps, history, rule, answeredAt);
-    history = progress.history;
-    if (progress.state === 'done') return { transport: 'https', status: 'ok', steps, wallMs: answeredAt - startedAt };
-    if (progress.state === 'failed') return fail('failed', progress.reason, steps, answeredAt);
-    const waitMs = httpsWaitMs(progress, attempt, deadline.msLeft(answeredAt));
-    if (waitMs === undefined) return fail('error', timeoutText(test, steps), steps, answeredAt);
-    await clock.sleep(wholeMs(waitMs));
+  } finally {
+    deadline.clear();
   }
 }
 
 const LAST_POLL_GRACE_MS = 500;
+
+// Only a log whose every step carries its latency says when the flow ends.
+function rememberPace(paces: FlowPaces, flow: string, steps: readonly ExecutionLogEntry[]): void {
+  const latencies = steps.map((s) => s.latencyMs);
+  if (latencies.length > 0 && latencies.every((ms) => Number.isFinite(ms) && ms >= 0)) paces.set(flow, latencies);
+}
 
 function timeoutText(test: FlowTest, steps: readonly ExecutionLogEntry[]): string {
   const rule = httpsEndRule(test);

@@ -3,7 +3,7 @@ import { evaluateTest, type ExecutionResult } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
 import { buildTestResult } from '../report/build.js';
 import type { TestResult } from '../report/model.js';
-import { runHttps } from './run-https.js';
+import { runHttps, type FlowPaces } from './run-https.js';
 import { runError, tenantProblem, type RunClock, realClock } from './run-shared.js';
 import { runWs } from './run-ws.js';
 import type { PlannedRun } from './test-select.js';
@@ -37,7 +37,8 @@ export interface RunOutcome {
 /**
  * Every test × transport × repeat, at most `concurrency` executions at once. With `bail`, no new
  * execution starts once a test has failed; an unreachable or refusing tenant stops the run the
- * same way (what already runs finishes).
+ * same way (what already runs finishes). An HTTPS execution polls when the last finished one of
+ * its flow says it should be over (`FlowPaces`).
  */
 export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const { client, runs, events = {} } = options;
@@ -48,6 +49,7 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   let stop: 'bail' | 'tenant' | undefined;
   let problem: string | undefined;
   let leftOut = 0;
+  const paces: FlowPaces = new Map();
 
   const runOne = async (run: PlannedRun, repeat: number, failures: { count: number }): Promise<ExecutionResult | undefined> => {
     if (stop) {
@@ -56,8 +58,8 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     }
     const label = `${run.test.id} [${run.transport}]${run.test.repeat > 1 ? ` #${repeat + 1}` : ''}`;
     events.started?.(label, done, total);
-    const execute = run.transport === 'https' ? runHttps : runWs;
-    const result = await execute(client, run.test, run.inputs, clock);
+    const result =
+      run.transport === 'https' ? await runHttps(client, run.test, run.inputs, clock, paces) : await runWs(client, run.test, run.inputs, clock);
     done += 1;
     const down = tenantProblem(result);
     if (down !== undefined) {

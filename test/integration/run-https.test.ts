@@ -27,6 +27,7 @@ const FLOWS = {
       outputs: { results: [] },
     },
     slow: { steps: [{ service: 'slowpoke', latency: 150 }], outputs: { results: [] } },
+    paced: { steps: [{ service: 'plan', latency: 180 }, { service: 'write', latency: 200 }], outputs: { results: [] } },
     forever: { steps: [{ service: 'sleeper', latency: 5000 }], outputs: { results: [] } },
   },
 };
@@ -70,10 +71,28 @@ describe('HTTPS runner against the emulator', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/^flow "breaks" over HTTPS: step "crash" ended with status "failed"/);
     expect(result.steps!.map((s) => s.service)).toEqual(['fetch', 'crash']);
-    // The crash is logged at 70ms: polls at about 0, 50, 150ms find it; never the 3 steps asked for.
+    // The crash is logged at 70ms: polls at about 0, 25, 50, 75ms find it; never the 3 steps asked for.
     expect(polls(emulator)).toBeLessThanOrEqual(4);
     expect(elapsed - result.wallMs).toBeLessThan(25);
     expect(evaluateTest(test, result)[0]).toMatchObject({ kind: 'execution', status: 'fail' });
+    await client.close();
+  });
+
+  it('polls a flow when its earlier execution says it ends, instead of up to a fifth later', async () => {
+    const { client } = await tenant();
+    const test = flowTest('  - name: t\n    until: { steps: 2 }\n', 'flow: paced\n');
+    const paces = new Map<string, readonly number[]>();
+    const first = await runHttps(client, test, {}, undefined, paces);
+    expect(first.status).toBe('ok');
+    expect(paces.get('paced')).toEqual([180, 200]);
+    // Over at 380ms, when the pace alone polls every 60-90ms: a poll seldom lands within 30ms of the
+    // end by chance, three times in a row hardly ever. Knowing the steps, one is sent at 380ms.
+    for (let i = 0; i < 3; i++) {
+      const again = await runHttps(client, test, {}, undefined, paces);
+      expect(again.status).toBe('ok');
+      expect(again.wallMs - 380).toBeGreaterThanOrEqual(0);
+      expect(again.wallMs - 380).toBeLessThan(30);
+    }
     await client.close();
   });
 

@@ -39,7 +39,11 @@ export type WsProgress =
   | { state: 'done'; outputs: unknown }
   | { state: 'failed'; message: WsServerMessage; reason: string };
 
-const FIRST_POLL_MS = 50;
+// The pace of HTTPS polls: a fifth of the time since the start, from 25ms to 1s. The end of an
+// execution is then seen at most ~20% of its duration late (a 200ms flow at ~217ms), while a
+// 10s flow is polled about 30 times.
+const POLL_FRACTION = 0.2;
+const MIN_POLL_MS = 25;
 const MAX_POLL_MS = 1_000;
 
 export function httpsEndRule(test: FlowTest): HttpsEndRule {
@@ -81,21 +85,36 @@ export function httpsProgress(
     : { state: 'running', history: next, quietEndsInMs: rule.quietMs - quietFor };
 }
 
-/** Backoff between polls: 50ms, doubling, at most 1s. `attempt` counts polls made so far, from 0. */
-export function nextPollDelay(attempt: number): number {
-  const doublings = Number.isFinite(attempt) ? Math.max(0, Math.min(attempt, 10)) : 0;
-  return Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** doublings);
+/** The wait after a poll answered `elapsedMs` after the start: a fifth of it, from 25ms to 1s. */
+export function nextPollDelay(elapsedMs: number): number {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+
+/**
+ * When an execution should be over, in ms after its start was answered, judged from the step
+ * latencies the tenant reported for an earlier execution of the flow (`known`, steps one after
+ * another): the sum up to the step the rule waits for (all of them under a quiet rule). Undefined
+ * when nothing is known, or the log already shows every step expected.
+ */
+export function expectedEndMs(known: readonly number[] | undefined, rule: HttpsEndRule, logged: number): number | undefined {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return undefined;
+  return known.slice(0, steps).reduce((sum, ms) => sum + ms, 0);
 }
 
 /**
  * How long to wait before the next poll, or `undefined` when the deadline has passed (the
- * execution is an error, with no last sleep). Never longer than the backoff, the rest of the quiet
- * period, or the time left: the final poll lands on the deadline.
+ * execution is an error, with no last sleep). Never longer than the pace (`nextPollDelay` of the
+ * time since the start), the rest of the quiet period, the time until the execution is expected to
+ * end (`endDueInMs`, from `expectedEndMs`), or the time left: the final poll lands on the deadline.
  */
-export function httpsWaitMs(progress: HttpsProgress, attempt: number, msLeft: number): number | undefined {
+export function httpsWaitMs(progress: HttpsProgress, elapsedMs: number, msLeft: number, endDueInMs?: number): number | undefined {
   if (msLeft <= 0) return undefined;
   const quiet = progress.state === 'running' ? (progress.quietEndsInMs ?? Infinity) : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(attempt), quiet, msLeft));
+  // An expected end already passed says nothing more: the pace takes over.
+  const due = endDueInMs !== undefined && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
 
 /**

@@ -16,8 +16,10 @@
  *
  * Running one execution
  * - HTTPS: `httpsEndRule(test)`, then after each poll `httpsProgress(entries, history, rule, nowMs)`;
- *   while `running`, sleep `httpsWaitMs(progress, attempt, msLeft)` (undefined: the deadline
- *   passed, stop with an error) — built on `nextPollDelay(attempt)` (50ms doubling to 1s).
+ *   while `running`, sleep `httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs)` (undefined: the
+ *   deadline passed, stop with an error) — built on `nextPollDelay(elapsedMs)` (a fifth of the time
+ *   since the start, 25ms to 1s) and `expectedEndMs(known, rule, logged)` (when an earlier
+ *   execution's reported step latencies say this one should end).
  * - WebSocket: `wsEndRule(test)`, then after each message (or a wait that brought none)
  *   `wsProgress(messages, rule, msSinceLast)`; wait at most `quietEndsInMs` for the next message.
  *   `done.outputs` (= `wsOutputs(messages)`) is the last completed message's `payload.outputs`.
@@ -47,6 +49,7 @@ export {
   httpsProgress,
   httpsWaitMs,
   nextPollDelay,
+  expectedEndMs,
   wsEndRule,
   wsProgress,
   wsOutputs,

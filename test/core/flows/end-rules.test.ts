@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expectedEndMs,
   httpsEndRule,
   httpsProgress,
   httpsWaitMs,
@@ -59,7 +60,7 @@ describe('HTTPS end rule', () => {
     const first = httpsProgress([step('a')], undefined, { quietMs: 300 }, 1000);
     const later = httpsProgress([step('a')], first.history, { quietMs: 300 }, 1200);
     expect(later).toMatchObject({ state: 'running', quietEndsInMs: 100 });
-    expect(httpsWaitMs(later, 5, 10_000)).toBe(100);
+    expect(httpsWaitMs(later, 1200, 10_000)).toBe(100);
   });
 
   it('fails at once on a step that did not complete, whatever the rule', () => {
@@ -67,11 +68,42 @@ describe('HTTPS end rule', () => {
     expect(p).toMatchObject({ state: 'failed', step: { service: 'llm' }, reason: 'step "llm" ended with status "error"' });
   });
 
-  it('backs off from 50ms to at most 1s, never past the deadline', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 40].map(nextPollDelay)).toEqual([50, 100, 200, 400, 800, 1000, 1000, 1000]);
+  it('waits a fifth of the time since the start, from 25ms to 1s, never past the deadline', () => {
+    expect([0, 50, 125, 500, 2_000, 5_000, 60_000].map(nextPollDelay)).toEqual([25, 25, 25, 100, 400, 1000, 1000]);
     const running = httpsProgress([], undefined, { quietMs: 3000 }, 0);
-    expect(httpsWaitMs(running, 6, 250)).toBe(250);
-    expect(httpsWaitMs(running, 6, 0)).toBeUndefined();
+    expect(httpsWaitMs(running, 10_000, 250)).toBe(250);
+    expect(httpsWaitMs(running, 10_000, 0)).toBeUndefined();
+  });
+
+  it('sees the end of a flow at most a fifth of its duration late, and polls a 10s flow about 30 times', () => {
+    const running = httpsProgress([], undefined, { quietMs: 3000 }, 0);
+    /** Polls answered at once, the first at 0: when the first one at or after `endMs` is sent, and how many were. */
+    const seen = (endMs: number) => {
+      let at = 0;
+      let polls = 1;
+      for (; at < endMs; polls++) at += httpsWaitMs(running, at, Infinity)!;
+      return { at, polls };
+    };
+    for (const endMs of [1, 30, 199, 200, 1_234, 9_999, 45_000]) {
+      expect(seen(endMs).at - endMs).toBeLessThanOrEqual(Math.max(25, Math.min(1000, endMs * 0.2)));
+    }
+    expect(seen(200).at).toBeLessThan(220);
+    expect(seen(10_000).polls).toBeGreaterThanOrEqual(25);
+    expect(seen(10_000).polls).toBeLessThanOrEqual(35);
+  });
+
+  it('polls when the step latencies of an earlier execution say the flow ends, never later than the pace', () => {
+    const rule = { steps: 3, quietMs: 3000 };
+    expect(expectedEndMs([50, 120, 30], rule, 1)).toBe(200);
+    expect(expectedEndMs([50, 120, 30], { steps: 2, quietMs: 3000 }, 0)).toBe(170);
+    expect(expectedEndMs([50, 120, 30], { quietMs: 3000 }, 2)).toBe(200);
+    expect(expectedEndMs([50, 120, 30], { quietMs: 3000 }, 3)).toBeUndefined(); // every step is logged
+    expect(expectedEndMs([50, 120], rule, 0)).toBeUndefined(); // the earlier execution had fewer steps
+    expect(expectedEndMs(undefined, rule, 0)).toBeUndefined();
+    const running = httpsProgress([step('a')], undefined, rule, 150);
+    expect(httpsWaitMs(running, 150, 10_000, 12)).toBe(12);
+    expect(httpsWaitMs(running, 150, 10_000, 80)).toBe(30);
+    expect(httpsWaitMs(running, 150, 10_000, -5)).toBe(30); // an expected end already passed
   });
 });
 
