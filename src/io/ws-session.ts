@@ -14,17 +14,20 @@ export function openWsSession(target: TenantTarget, token: string | undefined): 
   if (target.wsUrl === undefined) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
-  let url: URL;
+  let checked: CheckedUrl;
   try {
-    url = safeTenantUrl(target.wsUrl, 'ws', 'ws_url');
+    checked = checkedWsUrl(target.wsUrl);
   } catch (error) {
     return Promise.reject(error as Error);
   }
-  const shown = displayUrl(url);
+  const { shown } = checked;
   const secrets = [token];
   const headers: Record<string, string> = {};
-  if (token !== undefined && target.wsAuth === 'query') url.searchParams.set('token', token);
-  else if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  let url: URL | string = checked.href;
+  if (token !== undefined && target.wsAuth === 'query') {
+    url = new URL(checked.href);
+    url.searchParams.set('token', token);
+  } else if (token !== undefined) headers.authorization = `Bearer ${token}`;
 
   let socket: WebSocket;
   try {
@@ -66,6 +69,21 @@ export function openWsSession(target: TenantTarget, token: string | undefined): 
       resolve(new Session(socket, shown, secrets));
     });
   });
+}
+
+type CheckedUrl = { href: string; shown: string };
+
+/** Each ws_url is checked and made printable once, not for every connection of a run. */
+const checkedUrls = new Map<string, CheckedUrl>();
+
+function checkedWsUrl(raw: string): CheckedUrl {
+  let checked = checkedUrls.get(raw);
+  if (checked === undefined) {
+    const url = safeTenantUrl(raw, 'ws', 'ws_url');
+    checked = { href: url.href, shown: displayUrl(url) };
+    checkedUrls.set(raw, checked);
+  }
+  return checked;
 }
 
 type Waiter = { resolve: (m: WsServerMessage | undefined) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
