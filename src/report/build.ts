@@ -204,7 +204,11 @@ function stepStats(executions: readonly ExecutionResult[]): Record<string, Laten
   const byService = new Map<string, number[]>();
   for (const e of executions) {
     if (e.status === 'error') continue;
-    for (const s of e.steps ?? []) byService.set(s.service, [...(byService.get(s.service) ?? []), s.latencyMs]);
+    for (const s of e.steps ?? []) {
+      const samples = byService.get(s.service);
+      if (samples) samples.push(s.latencyMs);
+      else byService.set(s.service, [s.latencyMs]);
+    }
   }
   const out: Record<string, LatencyStats> = {};
   for (const [service, samples] of byService) {
