@@ -87,7 +87,14 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
     }
   };
   await walk(dir, '');
-  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map((f) => ({ abs: f.abs, file: displayPath(cwd, f.abs) }));
+  // A file's display path is the folder's plus its path in the folder (no path.relative per
+  // file, which was most of listing ten thousand files), except when the working folder is
+  // inside this one: then `relative` shortens paths that lead back into it.
+  const shown = displayPath(cwd, dir);
+  const prefix = isStrictlyInside(dir, cwd) ? undefined : shown === '.' ? '' : `${shown}/`;
+  return found
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+    .map((f) => ({ abs: f.abs, file: prefix === undefined ? displayPath(cwd, f.abs) : prefix + f.rel }));
 }
 
 /**
@@ -189,6 +196,11 @@ export async function loadTextFiles<T>(
     else issues.push(...result.issues);
   }
   return { values, issues };
+}
+
+function isStrictlyInside(parent: string, path: string): boolean {
+  const rel = relative(parent, path);
+  return rel !== '' && !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`);
 }
 
 async function isFile(abs: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
-import { readBounded } from '../../src/io/source-files.js';
+import { displayPath, listFilesUnder, readBounded } from '../../src/io/source-files.js';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
 import { GREET, suite } from './test-kit.js';
@@ -130,5 +130,25 @@ describe('readBounded', () => {
       ok: false,
       issues: [{ file: 'pipe.md', line: 1, col: 1, message: 'cannot read the file (not a regular file)' }],
     });
+  });
+});
+
+describe('listFilesUnder', () => {
+  it('names every file by its path from the working folder, wherever the folder is', async () => {
+    const p = await project({ 'work/roles/a.md': 'x', 'work/roles/team/b.md': 'x', 'work/c.md': 'x', 'work/other/d.md': 'x' });
+    const names = async (cwd: string, dir: string): Promise<string[]> =>
+      (await listFilesUnder(join(p.dir, cwd), join(p.dir, dir), (n) => n.endsWith('.md'))).map((f) => f.file);
+    expect(await names('work', 'work/roles')).toEqual(['roles/a.md', 'roles/team/b.md']);
+    expect(await names('work/roles', 'work/roles')).toEqual(['a.md', 'team/b.md']);
+    expect(await names('work/roles/team', 'work/roles')).toEqual(['../a.md', 'b.md']);
+    expect(await names('work/roles', 'work')).toEqual(['../c.md', '../other/d.md', 'a.md', 'team/b.md']);
+    expect(await names('.', 'work/roles/team')).toEqual(['work/roles/team/b.md']);
+    expect(await names('work/other', 'work/roles')).toEqual(['../roles/a.md', '../roles/team/b.md']);
+    expect(await names('work/roles/team', 'work/other')).toEqual(['../../other/d.md']);
+    for (const cwd of ['.', 'work', 'work/roles', 'work/roles/team', 'work/other']) {
+      for (const f of await listFilesUnder(join(p.dir, cwd), join(p.dir, 'work'), () => true)) {
+        expect(f.file).toBe(displayPath(join(p.dir, cwd), f.abs));
+      }
+    }
   });
 });
