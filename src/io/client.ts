@@ -5,7 +5,6 @@ import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpRespons
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
 import { cleanError } from './redact.js';
 import { createRoleOnce, type KnownIds } from './role-create.js';
-import { openWsSession } from './ws-session.js';
 
 export interface ClientOptions {
   target: TenantTarget;
@@ -131,6 +130,8 @@ class HttpTenantClient implements TenantClient {
 
   openWs(): Promise<WsSession> {
     return this.guard(async () => {
+      // Loaded when first needed: `plan` and `apply` never open a WebSocket, and ws costs ~20 ms to load.
+      const { openWsSession } = await import('./ws-session.js');
       const session = await openWsSession(this.target, this.options.token);
       this.sessions.add(session);
       const close = session.close.bind(session);
