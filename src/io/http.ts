@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
@@ -54,12 +55,22 @@ type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: st
 export class HttpTransport {
   private readonly agent: Agent;
   private readonly base: URL | RoleflowError;
+  /** The base URL's origin, and its path without the trailing `/` (request paths go below it). */
+  private readonly origin: string;
+  private readonly basePath: string;
+  /** Headers of requests without and with a JSON body, built once: undici only reads them. */
+  private readonly headers: { bare: Record<string, string>; json: Record<string, string> };
   readonly secrets: readonly (string | undefined)[];
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: ClientOptions) {
     this.secrets = [options.token];
     this.base = safeOrError(options.target.baseUrl);
+    this.origin = this.base instanceof URL ? this.base.origin : '';
+    this.basePath = this.base instanceof URL ? this.base.pathname.replace(/\/+$/, '') : '';
+    const bare: Record<string, string> = { accept: 'application/json', 'user-agent': 'roleflow' };
+    if (options.token !== undefined) bare['authorization'] = `Bearer ${options.token}`;
+    this.headers = { bare, json: { ...bare, 'content-type': 'application/json' } };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.agent = new Agent({
       keepAliveTimeout: 10_000,
@@ -84,7 +95,7 @@ export class HttpTransport {
     if (!(base instanceof URL)) throw base;
     let afterUnknown = false;
     for (let attempt = 1; ; attempt++) {
-      const result = await this.attempt(base, request, attempt);
+      const result = await this.attempt(request, attempt);
       const last = attempt > this.options.target.retries;
       if (result.kind === 'response') {
         if (last || !policy.retryStatus(result.status)) {
@@ -108,20 +119,20 @@ export class HttpTransport {
     await this.agent.destroy();
   }
 
-  private async attempt(base: URL, request: HttpRequest, attempt: number): Promise<Attempt> {
+  private async attempt(request: HttpRequest, attempt: number): Promise<Attempt> {
     const search = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'roleflow' };
-    if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
-    const controller = new AbortController();
+    // The time limit covers the whole exchange, answer body included. undici takes an
+    // EventEmitter as the abort signal: far cheaper per request than an AbortController.
+    const abort = new EventEmitter();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      abort.emit('abort');
     }, this.options.target.timeoutMs);
-    const started = performance.now();
-    const report = (status: number | 'error') =>
-      this.options.onRequest?.({
+    const onRequest = this.options.onRequest;
+    const started = onRequest ? performance.now() : 0;
+    const report = (status: number | 'error'): void =>
+      onRequest?.({
         method: request.method,
         path: redactSecrets(redactUrl(request.path + search), this.secrets),
         status,
@@ -130,12 +141,12 @@ export class HttpTransport {
       });
     try {
       const response = await this.agent.request({
-        origin: base.origin,
-        path: base.pathname.replace(/\/+$/, '') + request.path + search,
+        origin: this.origin,
+        path: this.basePath + request.path + search,
         method: request.method,
-        headers,
+        headers: request.body === undefined ? this.headers.bare : this.headers.json,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: controller.signal,
+        signal: abort,
       });
       const text = await response.body.text();
       report(response.statusCode);
