@@ -154,16 +154,32 @@ export class ApplyCommand extends TenantCommand {
       progress.clear();
       this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
     });
-    progress.show(`applying 0/${plan.changes.length}…`);
+    let status: string | undefined = `applying 0/${plan.changes.length}…`;
+    progress.show(status);
+    // Result lines that end in the same turn of the event loop go out in one write: a line per
+    // Role, each its own write, costs more than the Role's request once there are thousands.
+    const pending: string[] = [];
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      progress.clear();
+      this.out(pending.join('\n'));
+      pending.length = 0;
+      if (status !== undefined) progress.show(status);
+    };
     const outcomes: ApplyOutcome[] = await executePlan(plan, tenant.client, {
       concurrency,
       stopped: () => interrupted,
       onOutcome: (outcome, ended, total) => {
-        progress.clear();
-        if (!this.json) this.out(apply.outcomeLine(outcome));
-        if (ended < total) progress.show(`applying ${ended}/${total}…`);
+        status = ended < total ? `applying ${ended}/${total}…` : undefined;
+        if (status === undefined) progress.clear();
+        else progress.show(status);
+        if (this.json) return;
+        if (pending.length === 0) setImmediate(flush);
+        pending.push(apply.outcomeLine(outcome));
       },
     });
+    status = undefined;
+    flush();
     progress.clear();
     const summary = apply.summarizeOutcomes(outcomes);
     const ok = apply.applySucceeded(summary);
