@@ -70,8 +70,7 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
   }
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
     try {
-      const validate = userAjv.compile(a[operator]);
-      assertion.check = (v) => (validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError));
+      assertion.check = schemaCheck(a[operator]);
     } catch (err) {
       ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
     }
@@ -113,6 +112,21 @@ function loadBudgets(value: unknown, pointer: string, ctx: LoadContext): Latency
     const budget = ctx.budget(text, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
+}
+
+// Suites repeat one schema across many tests, and compiling it costs far more than reading it:
+// one check per distinct schema text.
+const schemaChecks = new Map<string, (value: unknown) => string[]>();
+
+function schemaCheck(schema: object): (value: unknown) => string[] {
+  const key = JSON.stringify(schema);
+  let check = schemaChecks.get(key);
+  if (check === undefined) {
+    const validate = userAjv.compile(schema);
+    check = (v) => (validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError));
+    schemaChecks.set(key, check);
+  }
+  return check;
 }
 
 function reason(err: unknown): string {
