@@ -7,6 +7,7 @@
 // C0/C1 controls, DEL, format characters (bidi overrides, zero-width), line/paragraph separators.
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const HAS_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 function escapeChar(ch: string): string {
   if (ch === '\n') return '\\n';
@@ -17,6 +18,7 @@ function escapeChar(ch: string): string {
 
 /** A string in double quotes, with every unsafe character escaped (JSON-style). */
 export function quote(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   return `"${text.replace(/["\\]/g, '\\$&').replace(UNSAFE, escapeChar)}"`;
 }
 

@@ -15,10 +15,21 @@ export function checkRoleSet(files: readonly RoleFile[]): Issue[] {
 type Key = { value: string; at: Position } | undefined;
 
 function duplicates(files: readonly RoleFile[], key: (f: RoleFile) => Key, what: 'name' | 'id'): Issue[] {
-  const groups = new Map<string, { file: string; at: Position }[]>();
+  // Values seen twice, found first without grouping: there are usually none, and plans check
+  // every name of thousands of files.
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
   for (const f of files) {
     const k = key(f);
     if (k === undefined) continue;
+    if (seen.has(k.value)) repeated.add(k.value);
+    else seen.add(k.value);
+  }
+  if (repeated.size === 0) return [];
+  const groups = new Map<string, { file: string; at: Position }[]>();
+  for (const f of files) {
+    const k = key(f);
+    if (k === undefined || !repeated.has(k.value)) continue;
     const group = groups.get(k.value);
     if (group) group.push({ file: f.file, at: k.at });
     else groups.set(k.value, [{ file: f.file, at: k.at }]);
