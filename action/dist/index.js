@@ -416,11 +416,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants);
+          this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
@@ -437,10 +437,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants);
+        this.rhs = optimizeExpr(this.rhs, names, constants2);
         return this;
       }
       get names() {
@@ -501,8 +501,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants) {
-        this.code = optimizeExpr(this.code, names, constants);
+      optimizeNames(names, constants2) {
+        this.code = optimizeExpr(this.code, names, constants2);
         return this;
       }
       get names() {
@@ -531,12 +531,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants))
+          if (n.optimizeNames(names, constants2))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -589,12 +589,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        if (!(super.optimizeNames(names, constants) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        if (!(super.optimizeNames(names, constants2) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants);
+        this.condition = optimizeExpr(this.condition, names, constants2);
         return this;
       }
       get names() {
@@ -617,10 +617,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants);
+        this.iteration = optimizeExpr(this.iteration, names, constants2);
         return this;
       }
       get names() {
@@ -656,10 +656,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants2) {
+        if (!super.optimizeNames(names, constants2))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants);
+        this.iterable = optimizeExpr(this.iterable, names, constants2);
         return this;
       }
       get names() {
@@ -701,11 +701,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants2) {
         var _a, _b;
-        super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
+        super.optimizeNames(names, constants2);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
         return this;
       }
       get names() {
@@ -1006,7 +1006,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants) {
+    function optimizeExpr(expr, names, constants2) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1021,14 +1021,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants[n.str];
+        const c = constants2[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -1067,10 +1067,10 @@ var require_util = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr2) {
-      const hash = {};
+      const hash2 = {};
       for (const item of arr2)
-        hash[item] = true;
-      return hash;
+        hash2[item] = true;
+      return hash2;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
@@ -11464,7 +11464,7 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines2 = scalar.source ? splitLines2(scalar.source) : [];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
         const content = lines2[i][1];
@@ -11622,7 +11622,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent, chomp, comment, length };
     }
-    function splitLines2(source) {
+    function splitLines(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
       const m = first.match(/^( *)/);
@@ -17449,10 +17449,10 @@ var require_wrap_handler = __commonJS({
 var require_dispatcher = __commonJS({
   "node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("node:events");
+    var EventEmitter2 = __require("node:events");
     var WrapHandler = require_wrap_handler();
     var wrapInterceptor = (dispatch) => (opts, handler) => dispatch(opts, WrapHandler.wrap(handler));
-    var Dispatcher = class extends EventEmitter {
+    var Dispatcher = class extends EventEmitter2 {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -21535,7 +21535,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants = require_constants2();
+    var constants2 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -21671,7 +21671,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants2.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -21767,11 +21767,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants.ERROR.OK) {
+          if (ret !== constants2.ERROR.OK) {
             const data2 = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants2.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data2);
-            } else if (ret === constants.ERROR.PAUSED) {
+            } else if (ret === constants2.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data2);
             } else {
@@ -21794,10 +21794,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants.ERROR.OK) {
+        if (ret === constants2.ERROR.OK) {
           return null;
         }
-        if (ret === constants.ERROR.PAUSED || ret === constants.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants2.ERROR.PAUSED || ret === constants2.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -21814,7 +21814,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr2).indexOf(0);
           message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr2, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants.ERROR[ret], data2);
+        return new HTTPParserError(message2, constants2.ERROR[ret], data2);
       }
       destroy() {
         assert(currentParser === null);
@@ -22025,7 +22025,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants.ERROR.PAUSED : 0;
+        return pause ? constants2.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -22051,7 +22051,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants.ERROR.PAUSED;
+          return constants2.ERROR.PAUSED;
         }
         return 0;
       }
@@ -22091,13 +22091,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants.ERROR.PAUSED;
+          return constants2.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants.ERROR.PAUSED;
+          return constants2.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants.ERROR.PAUSED;
+          return constants2.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -24986,7 +24986,7 @@ var require_socks5_utils = __commonJS({
 var require_socks5_client = __commonJS({
   "node_modules/undici/lib/core/socks5-client.js"(exports, module) {
     "use strict";
-    var { EventEmitter } = __require("node:events");
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
     var { Buffer: Buffer2 } = __require("node:buffer");
     var { InvalidArgumentError, Socks5ProxyError } = require_errors3();
     var { debuglog } = __require("node:util");
@@ -25031,7 +25031,7 @@ var require_socks5_client = __commonJS({
       ERROR: "error",
       CLOSED: "closed"
     };
-    var Socks5Client = class extends EventEmitter {
+    var Socks5Client = class extends EventEmitter2 {
       constructor(socket, options = {}) {
         super();
         if (!socket) {
@@ -28813,7 +28813,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile5, mkdir: mkdir5 } = __require("node:fs/promises");
+    var { writeFile: writeFile3, readFile: readFile4, mkdir: mkdir5 } = __require("node:fs/promises");
     var { dirname: dirname9, resolve: resolve9 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
@@ -28940,7 +28940,7 @@ var require_snapshot_recorder = __commonJS({
           return;
         }
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash = createRequestHash(request2);
+        const hash2 = createRequestHash(request2);
         const normalizedHeaders = normalizeHeaders(response.headers);
         const responseData = {
           statusCode: response.statusCode,
@@ -28948,16 +28948,16 @@ var require_snapshot_recorder = __commonJS({
           body: Buffer.isBuffer(response.body) ? response.body.toString("base64") : Buffer.from(String(response.body || "")).toString("base64"),
           trailers: response.trailers
         };
-        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash)) {
+        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash2)) {
           const oldestKey = this.#snapshots.keys().next().value;
           this.#snapshots.delete(oldestKey);
         }
-        const existingSnapshot = this.#snapshots.get(hash);
+        const existingSnapshot = this.#snapshots.get(hash2);
         if (existingSnapshot && existingSnapshot.responses) {
           existingSnapshot.responses.push(responseData);
           existingSnapshot.timestamp = (/* @__PURE__ */ new Date()).toISOString();
         } else {
-          this.#snapshots.set(hash, {
+          this.#snapshots.set(hash2, {
             request: request2,
             responses: [responseData],
             // Always store as array for consistency
@@ -28993,8 +28993,8 @@ var require_snapshot_recorder = __commonJS({
           return void 0;
         }
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash = createRequestHash(request2);
-        const snapshot = this.#snapshots.get(hash);
+        const hash2 = createRequestHash(request2);
+        const snapshot = this.#snapshots.get(hash2);
         if (!snapshot) return void 0;
         const currentCallCount = snapshot.callCount || 0;
         const responseIndex = Math.min(currentCallCount, snapshot.responses.length - 1);
@@ -29015,12 +29015,12 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile5(resolve9(path), "utf8");
+          const data2 = await readFile4(resolve9(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
-            for (const { hash, snapshot } of parsed) {
-              this.#snapshots.set(hash, snapshot);
+            for (const { hash: hash2, snapshot } of parsed) {
+              this.#snapshots.set(hash2, snapshot);
             }
           } else {
             this.#snapshots = new Map(Object.entries(parsed));
@@ -29046,8 +29046,8 @@ var require_snapshot_recorder = __commonJS({
         }
         const resolvedPath = resolve9(path);
         await mkdir5(dirname9(resolvedPath), { recursive: true });
-        const data2 = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
-          hash,
+        const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
+          hash: hash2,
           snapshot
         }));
         await writeFile3(resolvedPath, JSON.stringify(data2, null, 2), { flush: true });
@@ -29089,8 +29089,8 @@ var require_snapshot_recorder = __commonJS({
        */
       deleteSnapshot(requestOpts) {
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash = createRequestHash(request2);
-        return this.#snapshots.delete(hash);
+        const hash2 = createRequestHash(request2);
+        return this.#snapshots.delete(hash2);
       }
       /**
        * Gets information about a specific snapshot
@@ -29099,11 +29099,11 @@ var require_snapshot_recorder = __commonJS({
        */
       getSnapshotInfo(requestOpts) {
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash = createRequestHash(request2);
-        const snapshot = this.#snapshots.get(hash);
+        const hash2 = createRequestHash(request2);
+        const snapshot = this.#snapshots.get(hash2);
         if (!snapshot) return null;
         return {
-          hash,
+          hash: hash2,
           request: snapshot.request,
           responseCount: snapshot.responses ? snapshot.responses.length : snapshot.response ? 1 : 0,
           // .response for legacy snapshots
@@ -29119,8 +29119,8 @@ var require_snapshot_recorder = __commonJS({
       replaceSnapshots(snapshotData) {
         this.#snapshots.clear();
         if (Array.isArray(snapshotData)) {
-          for (const { hash, snapshot } of snapshotData) {
-            this.#snapshots.set(hash, snapshot);
+          for (const { hash: hash2, snapshot } of snapshotData) {
+            this.#snapshots.set(hash2, snapshot);
           }
         } else if (snapshotData && typeof snapshotData === "object") {
           this.#snapshots = new Map(Object.entries(snapshotData));
@@ -32172,9 +32172,9 @@ var require_memory_cache_store = __commonJS({
   "node_modules/undici/lib/cache/memory-cache-store.js"(exports, module) {
     "use strict";
     var { Writable: Writable2 } = __require("node:stream");
-    var { EventEmitter } = __require("node:events");
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
     var { assertCacheKey, assertCacheValue } = require_cache();
-    var MemoryCacheStore = class extends EventEmitter {
+    var MemoryCacheStore = class extends EventEmitter2 {
       #maxCount = 1024;
       #maxSize = 104857600;
       // 100MB
@@ -41563,6 +41563,7 @@ var init_url_safety = __esm({
 });
 
 // src/io/http.ts
+import { EventEmitter } from "node:events";
 import { performance as performance2 } from "node:perf_hooks";
 function safeOrError(baseUrl) {
   try {
@@ -41590,6 +41591,11 @@ var init_http = __esm({
         this.options = options;
         this.secrets = [options.token];
         this.base = safeOrError(options.target.baseUrl);
+        this.origin = this.base instanceof URL ? this.base.origin : "";
+        this.basePath = this.base instanceof URL ? this.base.pathname.replace(/\/+$/, "") : "";
+        const bare = { accept: "application/json", "user-agent": "roleflow" };
+        if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
+        this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
         this.sleep = options.sleep ?? ((ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
@@ -41600,6 +41606,11 @@ var init_http = __esm({
       }
       agent;
       base;
+      /** The base URL's origin, and its path without the trailing `/` (request paths go below it). */
+      origin;
+      basePath;
+      /** Headers of requests without and with a JSON body, built once: undici only reads them. */
+      headers;
       secrets;
       sleep;
       /** The base URL as it may be printed. */
@@ -41616,7 +41627,7 @@ var init_http = __esm({
         if (!(base instanceof URL)) throw base;
         let afterUnknown = false;
         for (let attempt = 1; ; attempt++) {
-          const result = await this.attempt(base, request2, attempt);
+          const result = await this.attempt(request2, attempt);
           const last = attempt > this.options.target.retries;
           if (result.kind === "response") {
             if (last || !policy.retryStatus(result.status)) {
@@ -41638,19 +41649,17 @@ var init_http = __esm({
       async close() {
         await this.agent.destroy();
       }
-      async attempt(base, request2, attempt) {
+      async attempt(request2, attempt) {
         const search = request2.query ? `?${new URLSearchParams(request2.query).toString()}` : "";
-        const headers = { accept: "application/json", "user-agent": "roleflow" };
-        if (this.options.token !== void 0) headers.authorization = `Bearer ${this.options.token}`;
-        if (request2.body !== void 0) headers["content-type"] = "application/json";
-        const controller = new AbortController();
+        const abort = new EventEmitter();
         let timedOut = false;
         const timer = setTimeout(() => {
           timedOut = true;
-          controller.abort();
+          abort.emit("abort");
         }, this.options.target.timeoutMs);
-        const started = performance2.now();
-        const report = (status) => this.options.onRequest?.({
+        const onRequest2 = this.options.onRequest;
+        const started = onRequest2 ? performance2.now() : 0;
+        const report = (status) => onRequest2?.({
           method: request2.method,
           path: redactSecrets(redactUrl(request2.path + search), this.secrets),
           status,
@@ -41659,12 +41668,12 @@ var init_http = __esm({
         });
         try {
           const response = await this.agent.request({
-            origin: base.origin,
-            path: base.pathname.replace(/\/+$/, "") + request2.path + search,
+            origin: this.origin,
+            path: this.basePath + request2.path + search,
             method: request2.method,
-            headers,
+            headers: request2.body === void 0 ? this.headers.bare : this.headers.json,
             body: request2.body === void 0 ? void 0 : JSON.stringify(request2.body),
-            signal: controller.signal
+            signal: abort
           });
           const text2 = await response.body.text();
           report(response.statusCode);
@@ -44140,13 +44149,13 @@ var require_extension = __commonJS({
 var require_websocket2 = __commonJS({
   "node_modules/ws/lib/websocket.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("events");
+    var EventEmitter2 = __require("events");
     var https = __require("https");
     var http = __require("http");
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes4, createHash: createHash2 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -44173,7 +44182,7 @@ var require_websocket2 = __commonJS({
     var protocolVersions = [8, 13];
     var readyStates = ["CONNECTING", "OPEN", "CLOSING", "CLOSED"];
     var subprotocolRegex = /^[!#$%&'*+\-.0-9A-Z^_`|a-z~]+$/;
-    var WebSocket2 = class _WebSocket extends EventEmitter {
+    var WebSocket2 = class _WebSocket extends EventEmitter2 {
       /**
        * Create a new `WebSocket`.
        *
@@ -44837,7 +44846,7 @@ var require_websocket2 = __commonJS({
           abortHandshake(websocket, socket, "Invalid Upgrade header");
           return;
         }
-        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        const digest = createHash2("sha1").update(key + GUID).digest("base64");
         if (res.headers["sec-websocket-accept"] !== digest) {
           abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
           return;
@@ -45219,10 +45228,10 @@ var require_subprotocol = __commonJS({
 var require_websocket_server = __commonJS({
   "node_modules/ws/lib/websocket-server.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("events");
+    var EventEmitter2 = __require("events");
     var http = __require("http");
     var { Duplex } = __require("stream");
-    var { createHash: createHash3 } = __require("crypto");
+    var { createHash: createHash2 } = __require("crypto");
     var extension2 = require_extension();
     var PerMessageDeflate2 = require_permessage_deflate2();
     var subprotocol2 = require_subprotocol();
@@ -45232,7 +45241,7 @@ var require_websocket_server = __commonJS({
     var RUNNING = 0;
     var CLOSING = 1;
     var CLOSED2 = 2;
-    var WebSocketServer2 = class extends EventEmitter {
+    var WebSocketServer2 = class extends EventEmitter2 {
       /**
        * Create a `WebSocketServer` instance.
        *
@@ -45532,7 +45541,7 @@ var require_websocket_server = __commonJS({
           );
         }
         if (this._state > RUNNING) return abortHandshake(socket, 503);
-        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        const digest = createHash2("sha1").update(key + GUID).digest("base64");
         const headers = [
           "HTTP/1.1 101 Switching Protocols",
           "Upgrade: websocket",
@@ -45636,21 +45645,28 @@ var init_wrapper = __esm({
 });
 
 // src/io/ws-session.ts
+var ws_session_exports = {};
+__export(ws_session_exports, {
+  openWsSession: () => openWsSession
+});
 function openWsSession(target, token) {
   if (target.wsUrl === void 0) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
-  let url;
+  let checked;
   try {
-    url = safeTenantUrl(target.wsUrl, "ws", "ws_url");
+    checked = checkedWsUrl(target.wsUrl);
   } catch (error) {
     return Promise.reject(error);
   }
-  const shown = displayUrl(url);
+  const { shown } = checked;
   const secrets = [token];
   const headers = {};
-  if (token !== void 0 && target.wsAuth === "query") url.searchParams.set("token", token);
-  else if (token !== void 0) headers.authorization = `Bearer ${token}`;
+  let url = checked.href;
+  if (token !== void 0 && target.wsAuth === "query") {
+    url = new URL(checked.href);
+    url.searchParams.set("token", token);
+  } else if (token !== void 0) headers.authorization = `Bearer ${token}`;
   let socket;
   try {
     socket = new wrapper_default(url, {
@@ -45687,7 +45703,16 @@ function openWsSession(target, token) {
     });
   });
 }
-var Session;
+function checkedWsUrl(raw) {
+  let checked = checkedUrls.get(raw);
+  if (checked === void 0) {
+    const url = safeTenantUrl(raw, "ws", "ws_url");
+    checked = { href: url.href, shown: displayUrl(url) };
+    checkedUrls.set(raw, checked);
+  }
+  return checked;
+}
+var checkedUrls, Session;
 var init_ws_session = __esm({
   "src/io/ws-session.ts"() {
     "use strict";
@@ -45696,6 +45721,7 @@ var init_ws_session = __esm({
     init_normalize();
     init_redact();
     init_url_safety();
+    checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
       constructor(socket, shown, secrets) {
         this.socket = socket;
@@ -45707,26 +45733,33 @@ var init_ws_session = __esm({
           this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
         });
         socket.on("close", (code2, reason2) => {
-          const why = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
-          this.ended ??= this.error(`connection to ${this.shown} closed by the service (code ${code2}${why})`);
+          clearTimeout(this.terminateTimer);
+          if (this.endedBecause === void 0) {
+            const why = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
+            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code2}${why})`;
+          }
           for (const waiter of this.waiters.splice(0)) {
             clearTimeout(waiter.timer);
-            waiter.reject(this.ended);
+            waiter.reject(this.ended());
           }
         });
       }
       queue = [];
       waiters = [];
-      ended;
+      endedBecause;
+      endError;
+      terminateTimer;
       send(frame) {
-        if (this.socket.readyState !== wrapper_default.OPEN) throw this.ended ?? this.error(`connection to ${this.shown} is not open`);
+        if (this.socket.readyState !== wrapper_default.OPEN) {
+          throw this.endedBecause === void 0 ? this.error(`connection to ${this.shown} is not open`) : this.ended();
+        }
         this.socket.send(JSON.stringify(frame), () => void 0);
       }
       next(timeoutMs) {
         const item = this.queue.shift();
         if (item instanceof RoleflowError) return Promise.reject(item);
         if (item !== void 0) return Promise.resolve(item);
-        if (this.ended) return Promise.reject(this.ended);
+        if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         return new Promise((resolve9, reject2) => {
           const waiter = {
             resolve: resolve9,
@@ -45741,10 +45774,10 @@ var init_ws_session = __esm({
         });
       }
       close() {
-        this.ended ??= this.error(`session with ${this.shown} was closed`);
+        this.endedBecause ??= `session with ${this.shown} was closed`;
         if (this.socket.readyState === wrapper_default.CLOSED) return;
         this.socket.close(1e3);
-        setTimeout(() => this.socket.terminate(), 1e3).unref();
+        this.terminateTimer = setTimeout(() => this.socket.terminate(), 1e3).unref();
       }
       deliver(item) {
         const waiter = this.waiters.shift();
@@ -45755,6 +45788,10 @@ var init_ws_session = __esm({
         clearTimeout(waiter.timer);
         if (item instanceof RoleflowError) waiter.reject(item);
         else waiter.resolve(item);
+      }
+      /** The error of an ended session, built the first time it is needed. */
+      ended() {
+        return this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`);
       }
       error(text2) {
         return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets));
@@ -45781,7 +45818,6 @@ var init_client = __esm({
     init_normalize();
     init_redact();
     init_role_create();
-    init_ws_session();
     GET_ROLES = "/admin/roles/get";
     DELETE_PATH = "/admin/policies/delete";
     HttpTenantClient = class {
@@ -45879,7 +45915,8 @@ var init_client = __esm({
       }
       openWs() {
         return this.guard(async () => {
-          const session = await openWsSession(this.target, this.options.token);
+          const { openWsSession: openWsSession2 } = await Promise.resolve().then(() => (init_ws_session(), ws_session_exports));
+          const session = await openWsSession2(this.target, this.options.token);
           this.sessions.add(session);
           const close = session.close.bind(session);
           session.close = () => {
@@ -47120,7 +47157,7 @@ function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
   let text2;
   try {
-    text2 = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text2 = UTF8.decode(bytes);
   } catch {
     return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
@@ -47139,11 +47176,12 @@ function nulIssue(text2, file, kind) {
   const col = at - before.lastIndexOf("\n");
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
-var MIB;
+var MIB, UTF8;
 var init_text_file = __esm({
   "src/core/text-file.ts"() {
     "use strict";
     MIB = 1024 * 1024;
+    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -47185,17 +47223,106 @@ var init_front_matter = __esm({
   }
 });
 
+// src/core/roles/simple-front-matter.ts
+function readSimpleFrontMatter(yaml) {
+  const values = {};
+  const lines2 = yaml.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    let line = lines2[i];
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) return void 0;
+    const key = m[1];
+    const value = scalarValue(m[2]);
+    if (value === void 0 || values[key] !== void 0) return void 0;
+    values[key] = { value, line: i + 2 };
+  }
+  const { name, description, id } = values;
+  if (!name || !description || name.value === "" || id?.value === "") return void 0;
+  return {
+    name: name.value,
+    description: description.value,
+    ...id ? { id: id.value } : {},
+    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {} }
+  };
+}
+function scalarValue(raw) {
+  const first = raw[0];
+  if (first === '"' || first === "'") {
+    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
+    const inside = raw.slice(1, -1);
+    return QUOTED_INSIDE.test(inside) ? inside : void 0;
+  }
+  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
+  return raw;
+}
+function couldBeNumber(value) {
+  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
+  for (let i = 1; i < value.length; i++) {
+    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
+  }
+  return true;
+}
+function schemaAcceptsSimple(schema) {
+  let known = checkedSchemas.get(schema);
+  if (known === void 0) {
+    known = isSimpleRoleSchema(schema);
+    checkedSchemas.set(schema, known);
+  }
+  return known;
+}
+function isSimpleRoleSchema(schema) {
+  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
+  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
+  const required = schema["required"];
+  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
+  const properties = schema["properties"];
+  if (typeof properties !== "object" || properties === null || !sameSet(Object.keys(properties), ["name", "description", "id"])) return false;
+  const props = properties;
+  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
+}
+function isStringProperty(property2, maxMinLength) {
+  if (typeof property2 !== "object" || property2 === null) return false;
+  const p = property2;
+  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
+  const minLength = p["minLength"];
+  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
+  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
+}
+function sameSet(a, b) {
+  return a.length === b.length && b.every((x) => a.includes(x));
+}
+var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var init_simple_front_matter = __esm({
+  "src/core/roles/simple-front-matter.ts"() {
+    "use strict";
+    LINE = /^(name|description|id): (.*)$/;
+    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    checkedSchemas = /* @__PURE__ */ new WeakMap();
+    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
+  }
+});
+
 // src/core/roles/role-file.ts
 function decodeRoleFile(bytes, file) {
   return decodeText(bytes, file, ROLE_FILE);
 }
 function parseRoleFile(text2, file, schema) {
-  const size2 = utf8Length(text2);
+  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
   if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
   const binary = nulIssue(text2, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
   const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
+  if (simple) {
+    const { name: name2, description: description2, id: id2, at } = simple;
+    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at } };
+  }
   const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
   if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
   const source = parsed.value;
@@ -47253,6 +47380,7 @@ var init_role_file = __esm({
     init_text_file();
     init_yaml_source();
     init_front_matter();
+    init_simple_front_matter();
     MAX_ROLE_FILE_BYTES = 1024 * 1024;
     ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
     MAX_ISSUES_PER_FILE = 20;
@@ -47267,10 +47395,19 @@ function checkRoleSet(files) {
   ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
 }
 function duplicates(files, key, what) {
-  const groups = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  const repeated = /* @__PURE__ */ new Set();
   for (const f of files) {
     const k = key(f);
     if (k === void 0) continue;
+    if (seen.has(k.value)) repeated.add(k.value);
+    else seen.add(k.value);
+  }
+  if (repeated.size === 0) return [];
+  const groups = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const k = key(f);
+    if (k === void 0 || !repeated.has(k.value)) continue;
     const group = groups.get(k.value);
     if (group) group.push({ file: f.file, at: k.at });
     else groups.set(k.value, [{ file: f.file, at: k.at }]);
@@ -47307,7 +47444,7 @@ function roleFileName(name, taken) {
   let slug = name.toLowerCase().normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_-]+/gu, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
   slug = Array.from(slug).slice(0, MAX_SLUG).join("").replace(/[-_]+$/, "");
   if (slug === "") slug = "role";
-  if (RESERVED.test(slug)) slug = `${slug}-role`;
+  if (RESERVED2.test(slug)) slug = `${slug}-role`;
   let candidate = `${slug}.md`;
   for (let n = 2; taken.has(candidate); n++) candidate = `${slug}-${n}.md`;
   return candidate;
@@ -47315,13 +47452,13 @@ function roleFileName(name, taken) {
 function fileNameKey(fileName) {
   return fileName.toLowerCase().normalize("NFC");
 }
-var import_yaml2, MAX_SLUG, RESERVED;
+var import_yaml2, MAX_SLUG, RESERVED2;
 var init_serialize = __esm({
   "src/core/roles/serialize.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
     MAX_SLUG = 64;
-    RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
+    RESERVED2 = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
   }
 });
 
@@ -47532,216 +47669,122 @@ var init_base = __esm({
   }
 });
 
-// node_modules/diff/libesm/diff/line.js
-function diffLines(oldStr, newStr, options) {
-  return lineDiff.diff(oldStr, newStr, options);
+// node_modules/diff/libesm/diff/array.js
+function diffArrays(oldArr, newArr, options) {
+  return arrayDiff.diff(oldArr, newArr, options);
 }
-function tokenize(value, options) {
-  if (options.stripTrailingCr) {
-    value = value.replace(/\r\n/g, "\n");
-  }
-  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
-  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
-    linesAndNewlines.pop();
-  }
-  for (let i = 0; i < linesAndNewlines.length; i++) {
-    const line = linesAndNewlines[i];
-    if (i % 2 && !options.newlineIsToken) {
-      retLines[retLines.length - 1] += line;
-    } else {
-      retLines.push(line);
-    }
-  }
-  return retLines;
-}
-var LineDiff, lineDiff;
-var init_line = __esm({
-  "node_modules/diff/libesm/diff/line.js"() {
+var ArrayDiff, arrayDiff;
+var init_array = __esm({
+  "node_modules/diff/libesm/diff/array.js"() {
     init_base();
-    LineDiff = class extends Diff {
-      constructor() {
-        super(...arguments);
-        this.tokenize = tokenize;
+    ArrayDiff = class extends Diff {
+      tokenize(value) {
+        return value.slice();
       }
-      equals(left, right, options) {
-        if (options.ignoreWhitespace) {
-          if (!options.newlineIsToken || !left.includes("\n")) {
-            left = left.trim();
-          }
-          if (!options.newlineIsToken || !right.includes("\n")) {
-            right = right.trim();
-          }
-        } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
-          if (left.endsWith("\n")) {
-            left = left.slice(0, -1);
-          }
-          if (right.endsWith("\n")) {
-            right = right.slice(0, -1);
-          }
-        }
-        return super.equals(left, right, options);
+      join(value) {
+        return value;
+      }
+      removeEmpty(value) {
+        return value;
       }
     };
-    lineDiff = new LineDiff();
-  }
-});
-
-// node_modules/diff/libesm/patch/create.js
-function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  let optionsObj;
-  if (!options) {
-    optionsObj = {};
-  } else if (typeof options === "function") {
-    optionsObj = { callback: options };
-  } else {
-    optionsObj = options;
-  }
-  if (typeof optionsObj.context === "undefined") {
-    optionsObj.context = 4;
-  }
-  const context = optionsObj.context;
-  if (optionsObj.newlineIsToken) {
-    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
-  }
-  if (!optionsObj.callback) {
-    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
-  } else {
-    const { callback } = optionsObj;
-    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
-      const patch = diffLinesResultToPatch(diff);
-      callback(patch);
-    } }));
-  }
-  function diffLinesResultToPatch(diff) {
-    if (!diff) {
-      return;
-    }
-    diff.push({ value: "", lines: [] });
-    function contextLines(lines2) {
-      return lines2.map(function(entry) {
-        return " " + entry;
-      });
-    }
-    const hunks = [];
-    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
-    for (let i = 0; i < diff.length; i++) {
-      const current = diff[i], lines2 = current.lines || splitLines(current.value);
-      current.lines = lines2;
-      if (current.added || current.removed) {
-        if (!oldRangeStart) {
-          const prev = diff[i - 1];
-          oldRangeStart = oldLine;
-          newRangeStart = newLine;
-          if (prev) {
-            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
-            oldRangeStart -= curRange.length;
-            newRangeStart -= curRange.length;
-          }
-        }
-        for (const line of lines2) {
-          curRange.push((current.added ? "+" : "-") + line);
-        }
-        if (current.added) {
-          newLine += lines2.length;
-        } else {
-          oldLine += lines2.length;
-        }
-      } else {
-        if (oldRangeStart) {
-          if (lines2.length <= context * 2 && i < diff.length - 2) {
-            for (const line of contextLines(lines2)) {
-              curRange.push(line);
-            }
-          } else {
-            const contextSize = Math.min(lines2.length, context);
-            for (const line of contextLines(lines2.slice(0, contextSize))) {
-              curRange.push(line);
-            }
-            const hunk = {
-              oldStart: oldRangeStart,
-              oldLines: oldLine - oldRangeStart + contextSize,
-              newStart: newRangeStart,
-              newLines: newLine - newRangeStart + contextSize,
-              lines: curRange
-            };
-            hunks.push(hunk);
-            oldRangeStart = 0;
-            newRangeStart = 0;
-            curRange = [];
-          }
-        }
-        oldLine += lines2.length;
-        newLine += lines2.length;
-      }
-    }
-    for (const hunk of hunks) {
-      for (let i = 0; i < hunk.lines.length; i++) {
-        if (hunk.lines[i].endsWith("\n")) {
-          hunk.lines[i] = hunk.lines[i].slice(0, -1);
-        } else {
-          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
-          i++;
-        }
-      }
-    }
-    return {
-      oldFileName,
-      newFileName,
-      oldHeader,
-      newHeader,
-      hunks
-    };
-  }
-}
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
-  if (hasTrailingNl) {
-    result.pop();
-  } else {
-    result.push(result.pop().slice(0, -1));
-  }
-  return result;
-}
-var init_create = __esm({
-  "node_modules/diff/libesm/patch/create.js"() {
-    init_line();
+    arrayDiff = new ArrayDiff();
   }
 });
 
 // node_modules/diff/libesm/index.js
 var init_libesm = __esm({
   "node_modules/diff/libesm/index.js"() {
-    init_create();
+    init_array();
   }
 });
 
 // src/core/roles/content-diff.ts
 function contentDiff(before, after, oldLabel, newLabel) {
-  const patch = structuredPatch(oldLabel, newLabel, `${before}
-`, `${after}
-`, void 0, void 0, {
-    context: 3,
-    maxEditLength: MAX_EDIT_LENGTH
-  });
+  const changes = diffArrays(lineTokens(`${before}
+`), lineTokens(`${after}
+`), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}
 +++ ${newLabel}
 `;
-  if (!patch) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
+  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
 `;
-  const hunks = patch.hunks.map(
+  const hunks = hunksOf(changes).map(
     (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
 ${h.lines.join("\n")}
 `
   );
   return header + hunks.join("");
 }
-var MAX_EDIT_LENGTH;
+function lineTokens(text2) {
+  const tokens = [];
+  let start = 0;
+  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
+    tokens.push(text2.slice(start, nl + 1));
+    start = nl + 1;
+  }
+  if (start < text2.length) tokens.push(text2.slice(start));
+  return tokens;
+}
+function hunksOf(changes) {
+  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
+  const contextLines = (lines2) => lines2.map((line) => ` ${line}`);
+  const hunks = [];
+  let oldRangeStart = 0;
+  let newRangeStart = 0;
+  let curRange = [];
+  let oldLine = 1;
+  let newLine = 1;
+  for (let i = 0; i < diff.length; i++) {
+    const current = diff[i];
+    const lines2 = current.value;
+    if (current.added || current.removed) {
+      if (!oldRangeStart) {
+        const prev = diff[i - 1];
+        oldRangeStart = oldLine;
+        newRangeStart = newLine;
+        if (prev) {
+          curRange = contextLines(prev.value.slice(-CONTEXT));
+          oldRangeStart -= curRange.length;
+          newRangeStart -= curRange.length;
+        }
+      }
+      for (const line of lines2) curRange.push((current.added ? "+" : "-") + line);
+      if (current.added) newLine += lines2.length;
+      else oldLine += lines2.length;
+    } else {
+      if (oldRangeStart) {
+        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
+          curRange.push(...contextLines(lines2));
+        } else {
+          const contextSize = Math.min(lines2.length, CONTEXT);
+          curRange.push(...contextLines(lines2.slice(0, contextSize)));
+          hunks.push({
+            oldStart: oldRangeStart,
+            oldLines: oldLine - oldRangeStart + contextSize,
+            newStart: newRangeStart,
+            newLines: newLine - newRangeStart + contextSize,
+            lines: curRange
+          });
+          oldRangeStart = 0;
+          newRangeStart = 0;
+          curRange = [];
+        }
+      }
+      oldLine += lines2.length;
+      newLine += lines2.length;
+    }
+  }
+  for (const hunk of hunks) hunk.lines = hunk.lines.map((line) => line.slice(0, -1));
+  return hunks;
+}
+var MAX_EDIT_LENGTH, CONTEXT;
 var init_content_diff = __esm({
   "src/core/roles/content-diff.ts"() {
     "use strict";
     init_libesm();
     MAX_EDIT_LENGTH = 5e3;
+    CONTEXT = 3;
   }
 });
 
@@ -47753,6 +47796,7 @@ function escapeChar(ch) {
   return `\\u${ch.codePointAt(0).toString(16).padStart(4, "0")}`;
 }
 function quote(text2) {
+  if (!NEEDS_ESCAPE.test(text2)) return `"${text2}"`;
   return `"${text2.replace(/["\\]/g, "\\$&").replace(UNSAFE, escapeChar)}"`;
 }
 function showName(text2) {
@@ -47761,17 +47805,25 @@ function showName(text2) {
 function printableLine(line) {
   return line.replace(UNSAFE, (ch) => ch === "	" ? ch : escapeChar(ch));
 }
-var UNSAFE, HAS_UNSAFE;
+function thousands(n) {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
+  const digits = String(n);
+  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+var UNSAFE, HAS_UNSAFE, NEEDS_ESCAPE;
 var init_display = __esm({
   "src/core/roles/display.ts"() {
     "use strict";
     UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
     HAS_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+    NEEDS_ESCAPE = /["\\\p{Cc}\p{Cf}\u2028\u2029]/u;
   }
 });
 
 // src/core/roles/hash.ts
-import { createHash as createHash2 } from "node:crypto";
+import { hash } from "node:crypto";
 function roleStateHash(role) {
   return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
 }
@@ -47781,7 +47833,7 @@ function nameStateHash(name, holders) {
   return sha256(JSON.stringify(["name", name, states]));
 }
 function sha256(text2) {
-  return `sha256:${createHash2("sha256").update(text2, "utf8").digest("hex")}`;
+  return `sha256:${hash("sha256", text2, "hex")}`;
 }
 function planBaseUrl(baseUrl) {
   let url;
@@ -47958,9 +48010,9 @@ function updateOf(file, role) {
     name: file.name,
     id: role.id,
     file: file.file,
+    fields,
     before: stateOf(role),
     after: stateOf(file),
-    fields,
     ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
     remote_hash: roleStateHash(role)
   };
@@ -47979,6 +48031,7 @@ function ordered(updates, creates, deletes) {
   return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
 }
 function renameNotes(creates, orphans, prune) {
+  if (orphans.length === 0 || creates.length === 0) return [];
   const createsByFields = /* @__PURE__ */ new Map();
   for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
   const notes = [];
@@ -48091,17 +48144,16 @@ function changeLines(change, paint2) {
         lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
       }
       if (change.diff !== void 0) {
-        lines2.push("      content:", ...diffLines2(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
       }
       return lines2;
     }
   }
 }
 function stateLines(state) {
-  const lines2 = state.content === "" ? 0 : state.content.split("\n").length;
-  return [`      description: ${quote(state.description)}`, `      content: ${count(lines2, "line")}`];
+  return [`      description: ${quote(state.description)}`, `      content: ${count(lineCount(state.content), "line")}`];
 }
-function diffLines2(diff) {
+function diffLines(diff) {
   return diff.replace(/\n$/, "").split("\n").map(printableLine);
 }
 function paintDiffLine(line, index, paint2) {
@@ -48116,10 +48168,16 @@ function section(out, title, lines2, max = MAX_LISTED) {
 }
 function capped2(lines2, max = MAX_LISTED) {
   if (lines2.length <= max) return lines2;
-  return [...lines2.slice(0, max), `  … and ${(lines2.length - max).toLocaleString("en-US")} more (see plan --json)`];
+  return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
 }
 function count(n, noun) {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  return `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+function lineCount(text2) {
+  if (text2 === "") return 0;
+  let lines2 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
+  return lines2;
 }
 var MAX_LISTED, ANSI;
 var init_render_text = __esm({
@@ -48138,14 +48196,34 @@ function renderPlanJson(plan) {
 `;
 }
 function ordered2(value) {
-  if (Array.isArray(value)) return value.map(ordered2);
+  if (Array.isArray(value)) {
+    let copy;
+    value.forEach((item, i) => {
+      const o = ordered2(item);
+      if (o !== item) (copy ??= [...value])[i] = o;
+    });
+    return copy ?? value;
+  }
   if (value === null || typeof value !== "object") return value;
-  const keys = Object.keys(value).sort((a, b) => {
-    const ra = rank.get(a) ?? KEY_ORDER.length;
-    const rb = rank.get(b) ?? KEY_ORDER.length;
-    return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+  const record = value;
+  const keys = Object.keys(record);
+  const sorted = [...keys].sort(byRank);
+  let same = isPlainObject(record) && sorted.every((key, i) => key === keys[i]);
+  const entries = sorted.map((key) => {
+    const o = ordered2(record[key]);
+    if (o !== record[key]) same = false;
+    return [key, o];
   });
-  return Object.fromEntries(keys.map((key) => [key, ordered2(value[key])]));
+  return same ? value : Object.fromEntries(entries);
+}
+function byRank(a, b) {
+  const ra = rank.get(a) ?? KEY_ORDER.length;
+  const rb = rank.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 var KEY_ORDER, rank;
 var init_render_json = __esm({
@@ -48198,9 +48276,6 @@ function mdText(text2) {
 function mdCode(text2) {
   return `<code>${mdText(text2)}</code>`;
 }
-function thousands(n) {
-  return n.toLocaleString("en-US");
-}
 function headMarkdown(plan, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
@@ -48242,7 +48317,7 @@ function tableRow(change) {
 `;
 }
 function diffDetails(change, maxLines, maxLineChars) {
-  const all = diffLines2(change.diff ?? "");
+  const all = diffLines(change.diff ?? "");
   const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join("\n");
@@ -48329,6 +48404,7 @@ var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
 var init_render_markdown = __esm({
   "src/core/roles/render-markdown.ts"() {
     "use strict";
+    init_display();
     init_markdown_parts();
     GITHUB_COMMENT_LIMIT = 65536;
     DIFF_CUTS = [
@@ -48526,7 +48602,7 @@ var require_errors4 = __commonJS({
   "node_modules/clipanion/lib/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var constants = require_constants7();
+    var constants2 = require_constants7();
     var UsageError = class extends Error {
       constructor(message2) {
         super(message2);
@@ -48585,7 +48661,7 @@ ${whileRunning(input)}`;
       }
     };
     var whileRunning = (input) => `While running ${input.filter((token) => {
-      return token !== constants.END_OF_INPUT;
+      return token !== constants2.END_OF_INPUT;
     }).map((token) => {
       const json2 = JSON.stringify(token);
       if (token.match(/\s/) || token.length === 0 || json2 !== `"${token}"`) {
@@ -49814,10 +49890,10 @@ var require_core3 = __commonJS({
   "node_modules/clipanion/lib/core.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var constants = require_constants7();
+    var constants2 = require_constants7();
     var errors = require_errors4();
     function debug(str) {
-      if (constants.DEBUG) {
+      if (constants2.DEBUG) {
         console.log(str);
       }
     }
@@ -49830,7 +49906,7 @@ var require_core3 = __commonJS({
       positionals: [],
       options: [],
       remainder: null,
-      selectedIndex: constants.HELP_COMMAND_INDEX
+      selectedIndex: constants2.HELP_COMMAND_INDEX
     };
     function makeStateMachine() {
       return {
@@ -49849,7 +49925,7 @@ var require_core3 = __commonJS({
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
-        registerShortcut(output, constants.NODE_INITIAL, head);
+        registerShortcut(output, constants2.NODE_INITIAL, head);
       return output;
     }
     function injectNode(machine, node) {
@@ -49893,10 +49969,10 @@ var require_core3 = __commonJS({
           }
         }
       };
-      process2(constants.NODE_INITIAL);
+      process2(constants2.NODE_INITIAL);
     }
     function debugMachine(machine, { prefix = `` } = {}) {
-      if (constants.DEBUG) {
+      if (constants2.DEBUG) {
         debug(`${prefix}Nodes are:`);
         for (let t5 = 0; t5 < machine.nodes.length; ++t5) {
           debug(`${prefix}  ${t5}: ${JSON.stringify(machine.nodes[t5])}`);
@@ -49905,7 +49981,7 @@ var require_core3 = __commonJS({
     }
     function runMachineInternal(machine, input, partial = false) {
       debug(`Running a vm on ${JSON.stringify(input)}`);
-      let branches = [{ node: constants.NODE_INITIAL, state: {
+      let branches = [{ node: constants2.NODE_INITIAL, state: {
         candidateUsage: null,
         requiredOptions: [],
         errorMessage: null,
@@ -49917,7 +49993,7 @@ var require_core3 = __commonJS({
         selectedIndex: null
       } }];
       debugMachine(machine, { prefix: `  ` });
-      const tokens = [constants.START_OF_INPUT, ...input];
+      const tokens = [constants2.START_OF_INPUT, ...input];
       for (let t5 = 0; t5 < tokens.length; ++t5) {
         const segment = tokens[t5];
         debug(`  Processing ${JSON.stringify(segment)}`);
@@ -49925,7 +50001,7 @@ var require_core3 = __commonJS({
         for (const { node, state } of branches) {
           debug(`    Current node is ${node}`);
           const nodeDef = machine.nodes[node];
-          if (node === constants.NODE_ERRORED) {
+          if (node === constants2.NODE_ERRORED) {
             nextBranches.push({ node, state });
             continue;
           }
@@ -49963,7 +50039,7 @@ var require_core3 = __commonJS({
               debug(`      No partial static transition found`);
             }
           }
-          if (segment !== constants.END_OF_INPUT) {
+          if (segment !== constants2.END_OF_INPUT) {
             for (const [test, { to, reducer }] of nodeDef.dynamics) {
               if (execute(tests, test, state, segment)) {
                 nextBranches.push({ node: to, state: typeof reducer !== `undefined` ? execute(reducers, reducer, state, segment) : state });
@@ -49972,20 +50048,20 @@ var require_core3 = __commonJS({
             }
           }
         }
-        if (nextBranches.length === 0 && segment === constants.END_OF_INPUT && input.length === 1) {
+        if (nextBranches.length === 0 && segment === constants2.END_OF_INPUT && input.length === 1) {
           return [{
-            node: constants.NODE_INITIAL,
+            node: constants2.NODE_INITIAL,
             state: basicHelpState
           }];
         }
         if (nextBranches.length === 0) {
           throw new errors.UnknownSyntaxError(input, branches.filter(({ node }) => {
-            return node !== constants.NODE_ERRORED;
+            return node !== constants2.NODE_ERRORED;
           }).map(({ state }) => {
             return { usage: state.candidateUsage, reason: null };
           }));
         }
-        if (nextBranches.every(({ node }) => node === constants.NODE_ERRORED)) {
+        if (nextBranches.every(({ node }) => node === constants2.NODE_ERRORED)) {
           throw new errors.UnknownSyntaxError(input, nextBranches.map(({ state }) => {
             return { usage: state.candidateUsage, reason: state.errorMessage };
           }));
@@ -50005,9 +50081,9 @@ var require_core3 = __commonJS({
     function checkIfNodeIsFinished(node, state) {
       if (state.selectedIndex !== null)
         return true;
-      if (Object.prototype.hasOwnProperty.call(node.statics, constants.END_OF_INPUT)) {
-        for (const { to } of node.statics[constants.END_OF_INPUT])
-          if (to === constants.NODE_SUCCESS)
+      if (Object.prototype.hasOwnProperty.call(node.statics, constants2.END_OF_INPUT)) {
+        for (const { to } of node.statics[constants2.END_OF_INPUT])
+          if (to === constants2.NODE_SUCCESS)
             return true;
       }
       return false;
@@ -50052,12 +50128,12 @@ var require_core3 = __commonJS({
         const nodeDef = machine.nodes[node];
         const isFinished = checkIfNodeIsFinished(nodeDef, state);
         for (const [candidate, transitions] of Object.entries(nodeDef.statics))
-          if (isFinished && candidate !== constants.END_OF_INPUT || !candidate.startsWith(`-`) && transitions.some(({ reducer }) => reducer === `pushPath`))
+          if (isFinished && candidate !== constants2.END_OF_INPUT || !candidate.startsWith(`-`) && transitions.some(({ reducer }) => reducer === `pushPath`))
             traverseSuggestion([...prefix, candidate], node);
         if (!isFinished)
           continue;
         for (const [test, { to }] of nodeDef.dynamics) {
-          if (to === constants.NODE_ERRORED)
+          if (to === constants2.NODE_ERRORED)
             continue;
           const tokens = suggest(test, state);
           if (tokens === null)
@@ -50070,7 +50146,7 @@ var require_core3 = __commonJS({
       return [...suggestions].sort();
     }
     function runMachine(machine, input) {
-      const branches = runMachineInternal(machine, [...input, constants.END_OF_INPUT]);
+      const branches = runMachineInternal(machine, [...input, constants2.END_OF_INPUT]);
       return selectBestState(input, branches.map(({ state }) => {
         return state;
       }));
@@ -50090,7 +50166,7 @@ var require_core3 = __commonJS({
       });
       if (terminalStates.length === 0)
         throw new Error();
-      const requiredOptionsSetStates = terminalStates.filter((state) => state.selectedIndex === constants.HELP_COMMAND_INDEX || state.requiredOptions.every((names) => names.some((name) => state.options.find((opt) => opt.name === name))));
+      const requiredOptionsSetStates = terminalStates.filter((state) => state.selectedIndex === constants2.HELP_COMMAND_INDEX || state.requiredOptions.every((names) => names.some((name) => state.options.find((opt) => opt.name === name))));
       if (requiredOptionsSetStates.length === 0) {
         throw new errors.UnknownSyntaxError(input, terminalStates.map((state) => ({
           usage: state.candidateUsage,
@@ -50128,7 +50204,7 @@ var require_core3 = __commonJS({
       const notHelps = [];
       const helps = [];
       for (const state of states) {
-        if (state.selectedIndex === constants.HELP_COMMAND_INDEX) {
+        if (state.selectedIndex === constants2.HELP_COMMAND_INDEX) {
           helps.push(state);
         } else {
           notHelps.push(state);
@@ -50156,7 +50232,7 @@ var require_core3 = __commonJS({
       };
     }
     function isTerminalNode(node) {
-      return node === constants.NODE_SUCCESS || node === constants.NODE_ERRORED;
+      return node === constants2.NODE_SUCCESS || node === constants2.NODE_ERRORED;
     }
     function cloneTransition(input, offset = 0) {
       return {
@@ -50216,23 +50292,23 @@ var require_core3 = __commonJS({
         return !state.ignoreOptions && segment === name;
       },
       isBatchOption: (state, segment, names) => {
-        return !state.ignoreOptions && constants.BATCH_REGEX.test(segment) && [...segment.slice(1)].every((name) => names.includes(`-${name}`));
+        return !state.ignoreOptions && constants2.BATCH_REGEX.test(segment) && [...segment.slice(1)].every((name) => names.includes(`-${name}`));
       },
       isBoundOption: (state, segment, names, options) => {
-        const optionParsing = segment.match(constants.BINDING_REGEX);
-        return !state.ignoreOptions && !!optionParsing && constants.OPTION_REGEX.test(optionParsing[1]) && names.includes(optionParsing[1]) && options.filter((opt) => opt.names.includes(optionParsing[1])).every((opt) => opt.allowBinding);
+        const optionParsing = segment.match(constants2.BINDING_REGEX);
+        return !state.ignoreOptions && !!optionParsing && constants2.OPTION_REGEX.test(optionParsing[1]) && names.includes(optionParsing[1]) && options.filter((opt) => opt.names.includes(optionParsing[1])).every((opt) => opt.allowBinding);
       },
       isNegatedOption: (state, segment, name) => {
         return !state.ignoreOptions && segment === `--no-${name.slice(2)}`;
       },
       isHelp: (state, segment) => {
-        return !state.ignoreOptions && constants.HELP_REGEX.test(segment);
+        return !state.ignoreOptions && constants2.HELP_REGEX.test(segment);
       },
       isUnsupportedOption: (state, segment, names) => {
-        return !state.ignoreOptions && segment.startsWith(`-`) && constants.OPTION_REGEX.test(segment) && !names.includes(segment);
+        return !state.ignoreOptions && segment.startsWith(`-`) && constants2.OPTION_REGEX.test(segment) && !names.includes(segment);
       },
       isInvalidOption: (state, segment) => {
-        return !state.ignoreOptions && segment.startsWith(`-`) && !constants.OPTION_REGEX.test(segment);
+        return !state.ignoreOptions && segment.startsWith(`-`) && !constants2.OPTION_REGEX.test(segment);
       }
     };
     tests.isOption.suggest = (state, name, hidden = true) => {
@@ -50249,7 +50325,7 @@ var require_core3 = __commonJS({
         return { ...state, options: state.options.concat([...segment.slice(1)].map((name) => ({ name: `-${name}`, value: true }))) };
       },
       pushBound: (state, segment) => {
-        const [, name, value] = segment.match(constants.BINDING_REGEX);
+        const [, name, value] = segment.match(constants2.BINDING_REGEX);
         return { ...state, options: state.options.concat({ name, value }) };
       },
       pushPath: (state, segment) => {
@@ -50295,7 +50371,7 @@ var require_core3 = __commonJS({
           /* name */
           ,
           index
-        ] = segment.match(constants.HELP_REGEX);
+        ] = segment.match(constants2.HELP_REGEX);
         if (typeof index !== `undefined`) {
           return { ...state, options: [{ name: `-c`, value: String(command) }, { name: `-i`, value: index }] };
         } else {
@@ -50303,7 +50379,7 @@ var require_core3 = __commonJS({
         }
       },
       setError: (state, segment, errorMessage) => {
-        if (segment === constants.END_OF_INPUT) {
+        if (segment === constants2.END_OF_INPUT) {
           return { ...state, errorMessage: `${errorMessage}.` };
         } else {
           return { ...state, errorMessage: `${errorMessage} ("${segment}").` };
@@ -50402,11 +50478,11 @@ var require_core3 = __commonJS({
         if (typeof this.context === `undefined`)
           throw new Error(`Assertion failed: No context attached`);
         const machine = makeStateMachine();
-        let firstNode = constants.NODE_INITIAL;
+        let firstNode = constants2.NODE_INITIAL;
         const candidateUsage = this.usage().usage;
         const requiredOptions = this.options.filter((opt) => opt.required).map((opt) => opt.names);
         firstNode = injectNode(machine, makeNode());
-        registerStatic(machine, constants.NODE_INITIAL, constants.START_OF_INPUT, firstNode, [`setCandidateState`, { candidateUsage, requiredOptions }]);
+        registerStatic(machine, constants2.NODE_INITIAL, constants2.START_OF_INPUT, firstNode, [`setCandidateState`, { candidateUsage, requiredOptions }]);
         const positionalArgument = this.arity.proxy ? `always` : `isNotOptionLike`;
         const paths = this.paths.length > 0 ? this.paths : [[]];
         for (const path of paths) {
@@ -50426,18 +50502,18 @@ var require_core3 = __commonJS({
             const helpNode = injectNode(machine, makeNode());
             registerDynamic(machine, lastPathNode, `isHelp`, helpNode, [`useHelp`, this.cliIndex]);
             registerDynamic(machine, helpNode, `always`, helpNode, `pushExtra`);
-            registerStatic(machine, helpNode, constants.END_OF_INPUT, constants.NODE_SUCCESS, [`setSelectedIndex`, constants.HELP_COMMAND_INDEX]);
+            registerStatic(machine, helpNode, constants2.END_OF_INPUT, constants2.NODE_SUCCESS, [`setSelectedIndex`, constants2.HELP_COMMAND_INDEX]);
             this.registerOptions(machine, lastPathNode);
           }
           if (this.arity.leading.length > 0)
-            registerStatic(machine, lastPathNode, constants.END_OF_INPUT, constants.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
+            registerStatic(machine, lastPathNode, constants2.END_OF_INPUT, constants2.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
           for (let t5 = 0; t5 < this.arity.leading.length; ++t5) {
             const nextLeadingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy || t5 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
             if (this.arity.trailing.length > 0 || t5 + 1 !== this.arity.leading.length)
-              registerStatic(machine, nextLeadingNode, constants.END_OF_INPUT, constants.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
+              registerStatic(machine, nextLeadingNode, constants2.END_OF_INPUT, constants2.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
           }
@@ -50465,19 +50541,19 @@ var require_core3 = __commonJS({
             lastExtraNode = extraShortcutNode;
           }
           if (this.arity.trailing.length > 0)
-            registerStatic(machine, lastExtraNode, constants.END_OF_INPUT, constants.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
+            registerStatic(machine, lastExtraNode, constants2.END_OF_INPUT, constants2.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
           for (let t5 = 0; t5 < this.arity.trailing.length; ++t5) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
             if (t5 + 1 < this.arity.trailing.length)
-              registerStatic(machine, nextTrailingNode, constants.END_OF_INPUT, constants.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
+              registerStatic(machine, nextTrailingNode, constants2.END_OF_INPUT, constants2.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
           }
-          registerDynamic(machine, lastTrailingNode, positionalArgument, constants.NODE_ERRORED, [`setError`, `Extraneous positional argument`]);
-          registerStatic(machine, lastTrailingNode, constants.END_OF_INPUT, constants.NODE_SUCCESS, [`setSelectedIndex`, this.cliIndex]);
+          registerDynamic(machine, lastTrailingNode, positionalArgument, constants2.NODE_ERRORED, [`setError`, `Extraneous positional argument`]);
+          registerStatic(machine, lastTrailingNode, constants2.END_OF_INPUT, constants2.NODE_SUCCESS, [`setSelectedIndex`, this.cliIndex]);
         }
         return {
           machine,
@@ -50488,8 +50564,8 @@ var require_core3 = __commonJS({
         registerDynamic(machine, node, [`isOption`, `--`], node, `inhibateOptions`);
         registerDynamic(machine, node, [`isBatchOption`, this.allOptionNames], node, `pushBatch`);
         registerDynamic(machine, node, [`isBoundOption`, this.allOptionNames, this.options], node, `pushBound`);
-        registerDynamic(machine, node, [`isUnsupportedOption`, this.allOptionNames], constants.NODE_ERRORED, [`setError`, `Unsupported option name`]);
-        registerDynamic(machine, node, [`isInvalidOption`], constants.NODE_ERRORED, [`setError`, `Invalid option name`]);
+        registerDynamic(machine, node, [`isUnsupportedOption`, this.allOptionNames], constants2.NODE_ERRORED, [`setError`, `Unsupported option name`]);
+        registerDynamic(machine, node, [`isInvalidOption`], constants2.NODE_ERRORED, [`setError`, `Invalid option name`]);
         for (const option of this.options) {
           const longestName = option.names.reduce((longestName2, name) => {
             return name.length > longestName2.length ? name : longestName2;
@@ -50507,8 +50583,8 @@ var require_core3 = __commonJS({
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
             for (let t5 = 0; t5 < option.arity; ++t5) {
               const nextNode = injectNode(machine, makeNode());
-              registerStatic(machine, lastNode, constants.END_OF_INPUT, constants.NODE_ERRORED, `setOptionArityError`);
-              registerDynamic(machine, lastNode, `isOptionLike`, constants.NODE_ERRORED, `setOptionArityError`);
+              registerStatic(machine, lastNode, constants2.END_OF_INPUT, constants2.NODE_ERRORED, `setOptionArityError`);
+              registerDynamic(machine, lastNode, `isOptionLike`, constants2.NODE_ERRORED, `setOptionArityError`);
               const action = option.arity === 1 ? `setStringValue` : `pushStringValue`;
               registerDynamic(machine, lastNode, `isNotOptionLike`, nextNode, action);
               lastNode = nextNode;
@@ -50706,7 +50782,7 @@ var require_Cli = __commonJS({
   "node_modules/clipanion/lib/advanced/Cli.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var constants = require_constants7();
+    var constants2 = require_constants7();
     var core = require_core3();
     var format = require_format3();
     var platform = require_node();
@@ -50843,7 +50919,7 @@ var require_Cli = __commonJS({
           ...userContext
         };
         switch (state.selectedIndex) {
-          case constants.HELP_COMMAND_INDEX: {
+          case constants2.HELP_COMMAND_INDEX: {
             const command = advanced_HelpCommand.HelpCommand.from(state, contexts);
             command.context = context;
             return command;
@@ -51515,185 +51591,6 @@ var require_advanced = __commonJS({
   }
 });
 
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run2 = async (function_, resolve9, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve9(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve9, reject2, arguments_) => {
-    const queueItem = { reject: reject2 };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve9, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve9, reject2) => {
-    enqueue(function_, resolve9, reject2, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises.push(promise);
-            return promise;
-          });
-        } catch (error) {
-          for (const promise of promises) {
-            promise.catch(() => {
-            });
-          }
-          throw error;
-        }
-        return Promise.all(promises);
-      }
-    }
-  });
-  return generator;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
 // src/io/source-files.ts
 var source_files_exports = {};
 __export(source_files_exports, {
@@ -51702,10 +51599,12 @@ __export(source_files_exports, {
   listFilesUnder: () => listFilesUnder,
   loadTextFiles: () => loadTextFiles,
   readBounded: () => readBounded,
+  readBoundedSync: () => readBoundedSync,
   readTextFile: () => readTextFile,
   sourceDir: () => sourceDir
 });
-import { readdir as readdir2, readFile as readFile4, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readdir as readdir2, stat } from "node:fs/promises";
 import { dirname as dirname5, isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3, sep } from "node:path";
 function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
   const abs = flag !== void 0 ? resolve3(cwd, flag) : resolve3(cwd, config.file === void 0 ? "." : dirname5(config.file), fromConfig);
@@ -51747,42 +51646,80 @@ async function listFilesUnder(cwd, dir, accept) {
     }
   };
   await walk(dir, "");
-  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: displayPath(cwd, f.abs) }));
+  const shown = displayPath(cwd, dir);
+  const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
+  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
 }
 async function readBounded(abs, file, limit) {
+  return readBoundedSync(abs, file, limit);
+}
+function readBoundedSync(abs, file, limit) {
+  let fd;
   try {
-    const s = await stat(abs);
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch (err) {
+    const code2 = err.code;
+    return cannotRead(file, code2 === "EISDIR" ? "it is a folder" : code2 ?? String(err));
+  }
+  try {
+    const s = fstatSync(fd);
     if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
     if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
-    return { ok: true, value: await readFile4(abs) };
+    const bytes = readOpen(fd, s.size, limit.maxBytes);
+    if (bytes.length > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] };
+    return { ok: true, value: bytes };
   } catch (err) {
     return cannotRead(file, err.code ?? String(err));
+  } finally {
+    closeSync(fd);
   }
 }
+function readOpen(fd, size2, maxBytes) {
+  if (size2 > 0) {
+    const buffer = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync(fd, buffer, got, size2 - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === size2 ? buffer : buffer.subarray(0, got);
+  }
+  const chunks = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
 async function readTextFile(source, kind) {
-  const bytes = await readBounded(source.abs, source.file, kind);
+  return readTextFileSync(source, kind);
+}
+function readTextFileSync(source, kind) {
+  const bytes = readBoundedSync(source.abs, source.file, kind);
   return bytes.ok ? decodeText(bytes.value, source.file, kind) : bytes;
 }
 function cannotRead(file, why) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
 }
 async function loadTextFiles(sources, kind, parse) {
-  const limit = pLimit(16);
-  const parsed = await Promise.all(
-    sources.map(
-      (source) => limit(async () => {
-        const text2 = await readTextFile(source, kind);
-        return text2.ok ? parse(text2.value, source.file) : text2;
-      })
-    )
-  );
   const values = [];
   const issues = [];
-  for (const result of parsed) {
+  for (const source of sources) {
+    const text2 = readTextFileSync(source, kind);
+    const result = text2.ok ? parse(text2.value, source.file) : text2;
     if (result.ok) values.push(result.value);
     else issues.push(...result.issues);
   }
   return { values, issues };
+}
+function isStrictlyInside(parent, path) {
+  const rel = relative(parent, path);
+  return rel !== "" && !isAbsolute2(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
 }
 async function isFile(abs) {
   try {
@@ -51791,12 +51728,13 @@ async function isFile(abs) {
     return false;
   }
 }
+var OPEN_FLAGS;
 var init_source_files = __esm({
   "src/io/source-files.ts"() {
     "use strict";
-    init_p_limit();
     init_errors();
     init_text_file();
+    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
   }
 });
 
@@ -51996,6 +51934,185 @@ var init_role_plan_file = __esm({
     init_role_files();
     init_source_files();
     MAX_PLAN_BYTES = 256 * 1024 * 1024;
+  }
+});
+
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
+});
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve9, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve9(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve9, reject2, arguments_) => {
+    const queueItem = { reject: reject2 };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve9, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve9, reject2) => {
+    enqueue(function_, resolve9, reject2, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises.push(promise);
+            return promise;
+          });
+        } catch (error) {
+          for (const promise of promises) {
+            promise.catch(() => {
+            });
+          }
+          throw error;
+        }
+        return Promise.all(promises);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
   }
 });
 
@@ -52271,22 +52388,29 @@ function expandInputs(inputs, env, secretNames) {
   const secrets = secretNames.map((name) => Object.hasOwn(env, name) ? env[name] : void 0).filter((v) => v !== void 0 && v !== "");
   return { values, secrets, missing: [...missing] };
 }
-function redact(text2, secrets) {
+function makeRedactor(secrets) {
   const forms = /* @__PURE__ */ new Set();
   for (const s of secrets) {
     if (s === "") continue;
     forms.add(s);
     forms.add(JSON.stringify(s).slice(1, -1));
   }
-  let out = text2;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join("***");
-  return out;
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const redact = (text2) => {
+    let out = text2;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK2);
+    return out;
+  };
+  return Object.assign(redact, { none: false });
 }
-var NAME;
+var NAME, MASK2, NOTHING_TO_HIDE;
 var init_env = __esm({
   "src/core/flows/env.ts"() {
     "use strict";
     NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    MASK2 = "***";
+    NOTHING_TO_HIDE = Object.assign((text2) => text2, { none: true });
   }
 });
 
@@ -52586,8 +52710,7 @@ function loadAssertion(value, pointer, ctx) {
   }
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
     try {
-      const validate = userAjv.compile(a[operator]);
-      assertion.check = (v) => validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError);
+      assertion.check = schemaCheck(a[operator]);
     } catch (err) {
       ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
     }
@@ -52623,10 +52746,20 @@ function loadBudgets(value, pointer, ctx) {
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
+function schemaCheck(schema) {
+  const key = JSON.stringify(schema);
+  let check = schemaChecks.get(key);
+  if (check === void 0) {
+    const validate = userAjv.compile(schema);
+    check = (v) => validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError);
+    schemaChecks.set(key, check);
+  }
+  return check;
+}
 function reason(err) {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
-var import_ajv2, userAjv, BUDGET_KINDS;
+var import_ajv2, userAjv, BUDGET_KINDS, schemaChecks;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
     "use strict";
@@ -52639,6 +52772,7 @@ var init_parse_expect = __esm({
     init_types();
     userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false });
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
+    schemaChecks = /* @__PURE__ */ new Map();
   }
 });
 
@@ -52789,14 +52923,20 @@ function httpsProgress(entries, history, rule, nowMs) {
   const quietFor = nowMs - next.changedAtMs;
   return quietFor >= rule.quietMs ? { state: "done", history: next } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
 }
-function nextPollDelay(attempt) {
-  const doublings = Number.isFinite(attempt) ? Math.max(0, Math.min(attempt, 10)) : 0;
-  return Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** doublings);
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
 }
-function httpsWaitMs(progress, attempt, msLeft) {
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
   if (msLeft <= 0) return void 0;
   const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(attempt), quiet, msLeft));
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
 function wsProgress(messages, rule, msSinceLast) {
   const refused = messages.find((m) => m.statusCode !== 200);
@@ -52817,11 +52957,12 @@ function wsOutputs(messages) {
   const payload = last?.payload;
   return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
 }
-var FIRST_POLL_MS, MAX_POLL_MS;
+var POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
 var init_end_rules = __esm({
   "src/core/flows/end-rules.ts"() {
     "use strict";
-    FIRST_POLL_MS = 50;
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
     MAX_POLL_MS = 1e3;
   }
 });
@@ -53059,6 +53200,7 @@ __export(flows_exports, {
   evaluateLatencyAcrossRepeats: () => evaluateLatencyAcrossRepeats,
   evaluateTest: () => evaluateTest,
   expandInputs: () => expandInputs,
+  expectedEndMs: () => expectedEndMs,
   flowTestId: () => flowTestId,
   formatMs: () => formatMs,
   globToRegExp: () => globToRegExp,
@@ -53066,6 +53208,7 @@ __export(flows_exports, {
   httpsProgress: () => httpsProgress,
   httpsWaitMs: () => httpsWaitMs,
   latencyMs: () => latencyMs,
+  makeRedactor: () => makeRedactor,
   matchesGlob: () => matchesGlob,
   nextPollDelay: () => nextPollDelay,
   parseBudget: () => parseBudget,
@@ -53075,7 +53218,6 @@ __export(flows_exports, {
   parsePath: () => parsePath,
   parseShard: () => parseShard,
   percentile: () => percentile,
-  redact: () => redact,
   selectShard: () => selectShard,
   show: () => show,
   summariseRepeats: () => summariseRepeats,
@@ -53157,7 +53299,7 @@ function buildTestResult(run2) {
     repeats
   };
 }
-function buildRunReport(facts, secrets) {
+function buildRunReport(facts, redactor) {
   const report = {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: "roleflow", version: facts.version },
@@ -53170,7 +53312,7 @@ function buildRunReport(facts, secrets) {
     summary: summarise(facts.results),
     results: facts.results
   };
-  return redactDeep(report, secrets);
+  return redactDeep(report, redactor);
 }
 function summarise(results) {
   const count2 = (s) => results.filter((r) => r.status === s).length;
@@ -53194,13 +53336,31 @@ function stats(samples) {
     max: round2(sorted.at(-1))
   };
 }
-function redactDeep(value, secrets) {
-  if (secrets.length === 0) return value;
+function redactDeep(value, redactor) {
+  if (redactor.none) return value;
   const walk = (v) => {
-    if (typeof v === "string") return redact(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === "string") return redactor(v);
+    if (Array.isArray(v)) {
+      let copy;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy ??= [...v])[i] = clean;
+      }
+      return copy ?? v;
+    }
     if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
+      const source = v;
+      const keys = Object.keys(source);
+      let copy;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        const cleanKey = redactor(key);
+        const clean = walk(source[key]);
+        if (!copy && (cleanKey !== key || clean !== source[key])) copy = keys.slice(0, i).map((k) => [k, source[k]]);
+        copy?.push([cleanKey, clean]);
+      }
+      return copy ? Object.fromEntries(copy) : v;
     }
     return v;
   };
@@ -53249,7 +53409,11 @@ function stepStats(executions) {
   const byService = /* @__PURE__ */ new Map();
   for (const e of executions) {
     if (e.status === "error") continue;
-    for (const s of e.steps ?? []) byService.set(s.service, [...byService.get(s.service) ?? [], s.latencyMs]);
+    for (const s of e.steps ?? []) {
+      const samples = byService.get(s.service);
+      if (samples) samples.push(s.latencyMs);
+      else byService.set(s.service, [s.latencyMs]);
+    }
   }
   const out = {};
   for (const [service, samples] of byService) {
@@ -53712,11 +53876,12 @@ import { appendFile, mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/pr
 import { dirname as dirname8, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
+  const redact = makeRedactor(sinks.secrets);
   const toFile = async (file, text2, append = false) => {
     const path = resolve5(sinks.cwd, file);
     try {
       await mkdir4(dirname8(path), { recursive: true });
-      await (append ? appendFile : writeFile2)(path, redact(text2, sinks.secrets), "utf8");
+      await (append ? appendFile : writeFile2)(path, redact(text2), "utf8");
     } catch (error) {
       throw new RoleflowError(`cannot write report ${file}: ${error.code ?? String(error)}`);
     }
@@ -53895,17 +54060,22 @@ function messageOf2(error) {
 async function withDeadline(promise, ms2) {
   let timer;
   const expired = new Promise((resolve9) => {
-    timer = setTimeout(() => resolve9({ ok: false, timedOut: true }), Math.max(0, ms2));
+    timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(ms2));
   });
-  const settled = promise.then(
-    (value) => ({ ok: true, value }),
-    (error) => ({ ok: false, timedOut: false, error })
-  );
   try {
-    return await Promise.race([settled, expired]);
+    return await Promise.race([settle(promise), expired]);
   } finally {
     clearTimeout(timer);
   }
+}
+function settle(promise) {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error) => ({ ok: false, timedOut: false, error })
+  );
+}
+function wholeMs(ms2) {
+  return Math.max(0, Math.ceil(ms2));
 }
 function tenantProblem(result) {
   const error = result.status === "error" ? result.error : void 0;
@@ -53915,7 +54085,7 @@ function tenantProblem(result) {
   }
   return void 0;
 }
-var realClock, TRANSPORT_LABEL;
+var realClock, TRANSPORT_LABEL, TIMED_OUT, Deadline;
 var init_run_shared = __esm({
   "src/io/run-shared.ts"() {
     "use strict";
@@ -53924,41 +54094,81 @@ var init_run_shared = __esm({
       sleep: (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
+    TIMED_OUT = { ok: false, timedOut: true };
+    Deadline = class {
+      constructor(clock, timeoutMs) {
+        this.clock = clock;
+        this.at = clock.now() + timeoutMs;
+      }
+      at;
+      timer;
+      expired;
+      msLeft(now = this.clock.now()) {
+        return this.at - now;
+      }
+      /** `promise`, unless the deadline passes first; with less than `graceMs` left, it has `graceMs`. */
+      race(promise, graceMs = 0) {
+        const left = this.msLeft();
+        if (left < graceMs) return withDeadline(promise, graceMs);
+        this.expired ??= new Promise((resolve9) => {
+          this.timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(left));
+        });
+        return Promise.race([settle(promise), this.expired]);
+      }
+      clear() {
+        clearTimeout(this.timer);
+      }
+    };
   }
 });
 
 // src/io/run-https.ts
-async function runHttps(client, test, inputs, clock = realClock) {
+async function runHttps(client, test, inputs, clock = realClock, paces = /* @__PURE__ */ new Map()) {
   const startedAt = clock.now();
-  const deadline = startedAt + test.timeoutMs;
-  const fail3 = (status, problem, steps2, at = clock.now()) => ({
+  const deadline = new Deadline(clock, test.timeoutMs);
+  const fail3 = (status, problem, steps, at = clock.now()) => ({
     transport: "https",
     status,
     error: runError(test.flow, "https", problem),
-    ...steps2 && { steps: steps2 },
+    ...steps && { steps },
     wallMs: at - startedAt
   });
-  const started = await withDeadline(client.startFlow(test.flow, inputs), deadline - clock.now());
-  if (!started.ok) return fail3("error", started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf2(started.error));
-  const { executionId } = started.value;
-  const rule = httpsEndRule(test);
-  let history;
-  let steps = [];
-  for (let attempt = 0; ; attempt++) {
-    const polled = await withDeadline(client.execLogs(executionId), Math.max(deadline - clock.now(), LAST_POLL_GRACE_MS));
-    if (!polled.ok) {
-      return polled.timedOut ? fail3("error", timeoutText(test, steps), steps) : fail3("error", messageOf2(polled.error), steps);
+  try {
+    const started = await deadline.race(client.startFlow(test.flow, inputs));
+    if (!started.ok) return fail3("error", started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf2(started.error));
+    const { executionId } = started.value;
+    const answeredStartAt = clock.now();
+    const known = paces.get(test.flow);
+    const rule = httpsEndRule(test);
+    let history;
+    let steps = [];
+    for (; ; ) {
+      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
+      if (!polled.ok) {
+        return polled.timedOut ? fail3("error", timeoutText(test, steps), steps) : fail3("error", messageOf2(polled.error), steps);
+      }
+      const answeredAt = clock.now();
+      steps = polled.value;
+      const progress = httpsProgress(steps, history, rule, answeredAt);
+      history = progress.history;
+      if (progress.state === "done") {
+        rememberPace(paces, test.flow, steps);
+        return { transport: "https", status: "ok", steps, wallMs: answeredAt - startedAt };
+      }
+      if (progress.state === "failed") return fail3("failed", progress.reason, steps, answeredAt);
+      const endsAt = expectedEndMs(known, rule, steps.length);
+      const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
+      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
+      if (waitMs === void 0) return fail3("error", timeoutText(test, steps), steps, answeredAt);
+      await clock.sleep(wholeMs(waitMs));
     }
-    const answeredAt = clock.now();
-    steps = polled.value;
-    const progress = httpsProgress(steps, history, rule, answeredAt);
-    history = progress.history;
-    if (progress.state === "done") return { transport: "https", status: "ok", steps, wallMs: answeredAt - startedAt };
-    if (progress.state === "failed") return fail3("failed", progress.reason, steps, answeredAt);
-    const waitMs = httpsWaitMs(progress, attempt, deadline - answeredAt);
-    if (waitMs === void 0) return fail3("error", timeoutText(test, steps), steps, answeredAt);
-    await clock.sleep(waitMs);
+  } finally {
+    deadline.clear();
   }
+}
+function rememberPace(paces, flow2, steps) {
+  const latencies = steps.map((s) => s.latencyMs);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
 }
 function timeoutText(test, steps) {
   const rule = httpsEndRule(test);
@@ -53994,7 +54204,7 @@ async function runWs(client, test, inputs, clock = realClock) {
 }
 async function nextMessage(session, ms2) {
   try {
-    return await session.next(Math.max(0, ms2));
+    return await session.next(wholeMs(ms2));
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -54098,6 +54308,7 @@ async function runTests(options) {
   let stop2;
   let problem;
   let leftOut = 0;
+  const paces = /* @__PURE__ */ new Map();
   const runOne = async (run2, repeat, failures) => {
     if (stop2) {
       leftOut += 1;
@@ -54105,16 +54316,17 @@ async function runTests(options) {
     }
     const label = `${run2.test.id} [${run2.transport}]${run2.test.repeat > 1 ? ` #${repeat + 1}` : ""}`;
     events.started?.(label, done, total);
-    const execute = run2.transport === "https" ? runHttps : runWs;
-    const result = await execute(client, run2.test, run2.inputs, clock);
+    const result = run2.transport === "https" ? await runHttps(client, run2.test, run2.inputs, clock, paces) : await runWs(client, run2.test, run2.inputs, clock);
     done += 1;
     const down = tenantProblem(result);
     if (down !== void 0) {
       stop2 = "tenant";
       problem ??= down;
     }
-    if (evaluateTest(run2.test, result).some((a) => a.status === "fail")) failures.count += 1;
-    if (options.bail && failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
+    if (options.bail && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
+      failures.count += 1;
+      if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
+    }
     events.finished?.(label, done, total);
     return result;
   };
@@ -54678,16 +54890,30 @@ var ApplyCommand = class extends TenantCommand {
       progress.clear();
       this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
-    progress.show(`applying 0/${plan.changes.length}…`);
+    let status = `applying 0/${plan.changes.length}…`;
+    progress.show(status);
+    const pending = [];
+    const flush = () => {
+      if (pending.length === 0) return;
+      progress.clear();
+      this.out(pending.join("\n"));
+      pending.length = 0;
+      if (status !== void 0) progress.show(status);
+    };
     const outcomes = await executePlan2(plan, tenant.client, {
       concurrency,
       stopped: () => interrupted,
       onOutcome: (outcome, ended, total) => {
-        progress.clear();
-        if (!this.json) this.out(apply2.outcomeLine(outcome));
-        if (ended < total) progress.show(`applying ${ended}/${total}…`);
+        status = ended < total ? `applying ${ended}/${total}…` : void 0;
+        if (status === void 0) progress.clear();
+        else progress.show(status);
+        if (this.json) return;
+        if (pending.length === 0) setImmediate(flush);
+        pending.push(apply2.outcomeLine(outcome));
       }
     });
+    status = void 0;
+    flush();
     progress.clear();
     const summary = apply2.summarizeOutcomes(outcomes);
     const ok = apply2.applySucceeded(summary);
@@ -55093,14 +55319,16 @@ var TestCommand = class extends TenantCommand {
     }
   }
   async run(tenant, runs, reporters, defaultConcurrency, shard) {
-    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactDeep: redactDeep2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
+    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactDeep: redactDeep2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }, { makeRedactor: makeRedactor2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_run(), test_run_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports))
+      Promise.resolve().then(() => (init_package_root(), package_root_exports)),
+      Promise.resolve().then(() => (init_flows(), flows_exports))
     ]);
+    const redactor = makeRedactor2(this.secrets);
     const style = { color: this.colorFor("stdout") };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.context.stderrIsTTY ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
@@ -55118,7 +55346,7 @@ var TestCommand = class extends TenantCommand {
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult2(redactDeep2(result, this.secrets), style));
+          this.out(renderTestResult2(redactDeep2(result, redactor), style));
           progress?.draw();
         }
       }
@@ -55142,7 +55370,7 @@ var TestCommand = class extends TenantCommand {
         bailed: outcome.bailed,
         results: outcome.results
       },
-      this.secrets
+      redactor
     );
     const written = await writeReports2(report, reporters, {
       cwd: this.context.cwd,
@@ -55825,10 +56053,10 @@ ${footer}`);
 function failed(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
-function readReport(file, redact2) {
+function readReport(file, redact) {
   if (!existsSync3(file)) return void 0;
   try {
-    const value = JSON.parse(redact2(readFileSync3(file, "utf8")));
+    const value = JSON.parse(redact(readFileSync3(file, "utf8")));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? value : void 0;
   } catch {
     return void 0;
