@@ -19,8 +19,10 @@ export function contentDiff(before: string, after: string, oldLabel: string, new
   const changes = diffArrays(lineTokens(`${before}\n`), lineTokens(`${after}\n`), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
   if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@\n`;
+  // Every line keeps its `\n` (both sides end in one), so a hunk's lines joined with nothing are
+  // its lines without `\n` joined with `\n`, plus the final one: structuredPatch's text exactly.
   const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`,
+    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('')}`,
   );
   return header + hunks.join('');
 }
@@ -50,11 +52,14 @@ interface Hunk {
 
 /**
  * `structuredPatch`'s hunk building (diff 8, `diffLinesResultToPatch`), step for step, over
- * changes whose values are already the lines. Kept identical so plans stay byte for byte the same.
+ * changes whose values are already the lines. Kept identical so plans stay byte for byte the
+ * same; the lines keep their line breaks (see `contentDiff`).
  */
 function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
   const diff = [...changes, { value: [] as string[], count: 0, added: false, removed: false }];
-  const contextLines = (lines: string[]): string[] => lines.map((line) => ` ${line}`);
+  const pushContext = (range: string[], lines: string[]): void => {
+    for (const line of lines) range.push(` ${line}`);
+  };
   const hunks: Hunk[] = [];
   let oldRangeStart = 0;
   let newRangeStart = 0;
@@ -70,21 +75,23 @@ function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
         oldRangeStart = oldLine;
         newRangeStart = newLine;
         if (prev) {
-          curRange = contextLines(prev.value.slice(-CONTEXT));
+          curRange = [];
+          pushContext(curRange, prev.value.slice(-CONTEXT));
           oldRangeStart -= curRange.length;
           newRangeStart -= curRange.length;
         }
       }
-      for (const line of lines) curRange.push((current.added ? '+' : '-') + line);
+      const sign = current.added ? '+' : '-';
+      for (const line of lines) curRange.push(sign + line);
       if (current.added) newLine += lines.length;
       else oldLine += lines.length;
     } else {
       if (oldRangeStart) {
         if (lines.length <= CONTEXT * 2 && i < diff.length - 2) {
-          curRange.push(...contextLines(lines));
+          pushContext(curRange, lines);
         } else {
           const contextSize = Math.min(lines.length, CONTEXT);
-          curRange.push(...contextLines(lines.slice(0, contextSize)));
+          pushContext(curRange, lines.slice(0, contextSize));
           hunks.push({
             oldStart: oldRangeStart,
             oldLines: oldLine - oldRangeStart + contextSize,
@@ -101,7 +108,5 @@ function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
       newLine += lines.length;
     }
   }
-  // Every line ends with its line break (both sides end in `\n`): drop the `\n`, keep a `\r`.
-  for (const hunk of hunks) hunk.lines = hunk.lines.map((line) => line.slice(0, -1));
   return hunks;
 }

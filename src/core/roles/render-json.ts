@@ -35,15 +35,17 @@ function ordered(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  const sorted = [...keys].sort(byRank);
-  let same = isPlainObject(record) && sorted.every((key, i) => key === keys[i]);
-  const entries = sorted.map((key): [string, unknown] => {
+  let same = isPlainObject(record);
+  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1]!, keys[i]!) < 0;
+  const values = keys.map((key) => {
     const o = ordered(record[key]);
     if (o !== record[key]) same = false;
-    return [key, o];
+    return o;
   });
+  if (same) return value;
+  const entries = keys.map((key, i): [string, unknown] => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
   // fromEntries defines own properties, so even a "__proto__" key read from a file stays data.
-  return same ? value : Object.fromEntries(entries);
+  return Object.fromEntries(entries);
 }
 
 function byRank(a: string, b: string): number {
