@@ -47711,8 +47711,7 @@ function contentDiff(before, after, oldLabel, newLabel) {
 `;
   const hunks = hunksOf(changes).map(
     (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-${h.lines.join("\n")}
-`
+${h.lines.join("")}`
   );
   return header + hunks.join("");
 }
@@ -47728,7 +47727,9 @@ function lineTokens(text2) {
 }
 function hunksOf(changes) {
   const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
-  const contextLines = (lines2) => lines2.map((line) => ` ${line}`);
+  const pushContext = (range, lines2) => {
+    for (const line of lines2) range.push(` ${line}`);
+  };
   const hunks = [];
   let oldRangeStart = 0;
   let newRangeStart = 0;
@@ -47744,21 +47745,23 @@ function hunksOf(changes) {
         oldRangeStart = oldLine;
         newRangeStart = newLine;
         if (prev) {
-          curRange = contextLines(prev.value.slice(-CONTEXT));
+          curRange = [];
+          pushContext(curRange, prev.value.slice(-CONTEXT));
           oldRangeStart -= curRange.length;
           newRangeStart -= curRange.length;
         }
       }
-      for (const line of lines2) curRange.push((current.added ? "+" : "-") + line);
+      const sign = current.added ? "+" : "-";
+      for (const line of lines2) curRange.push(sign + line);
       if (current.added) newLine += lines2.length;
       else oldLine += lines2.length;
     } else {
       if (oldRangeStart) {
         if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
-          curRange.push(...contextLines(lines2));
+          pushContext(curRange, lines2);
         } else {
           const contextSize = Math.min(lines2.length, CONTEXT);
-          curRange.push(...contextLines(lines2.slice(0, contextSize)));
+          pushContext(curRange, lines2.slice(0, contextSize));
           hunks.push({
             oldStart: oldRangeStart,
             oldLines: oldLine - oldRangeStart + contextSize,
@@ -47775,7 +47778,6 @@ function hunksOf(changes) {
       newLine += lines2.length;
     }
   }
-  for (const hunk of hunks) hunk.lines = hunk.lines.map((line) => line.slice(0, -1));
   return hunks;
 }
 var MAX_EDIT_LENGTH, CONTEXT;
@@ -48207,14 +48209,16 @@ function ordered2(value) {
   if (value === null || typeof value !== "object") return value;
   const record = value;
   const keys = Object.keys(record);
-  const sorted = [...keys].sort(byRank);
-  let same = isPlainObject(record) && sorted.every((key, i) => key === keys[i]);
-  const entries = sorted.map((key) => {
+  let same = isPlainObject(record);
+  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
+  const values = keys.map((key) => {
     const o = ordered2(record[key]);
     if (o !== record[key]) same = false;
-    return [key, o];
+    return o;
   });
-  return same ? value : Object.fromEntries(entries);
+  if (same) return value;
+  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  return Object.fromEntries(entries);
 }
 function byRank(a, b) {
   const ra = rank.get(a) ?? KEY_ORDER.length;
