@@ -16,8 +16,9 @@ import {
 } from './types.js';
 
 // Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
-// so loading the same file twice (watch mode, tests) cannot collide.
-const userAjv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+// so loading the same file twice (watch mode, tests) cannot collide. `verbose` keeps the failing
+// value and schema in each error: a failure says what it got and which key was meant.
+const userAjv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
 const BUDGET_KINDS: readonly BudgetKind[] = ['max', 'p50', 'p95', 'p99'];
 
 /** `expect` of one test (at `pointer`), checked beyond the schema. */

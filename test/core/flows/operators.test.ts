@@ -77,6 +77,15 @@ describe('output assertions', () => {
     expect(status(`{ path: meta, not: true, schema: ${schema} }`)).toBe('pass');
   });
 
+  it('schema failures name what was found and suggest the key meant', () => {
+    const typed = check('{ path: "results[0]", schema: { properties: { score: { type: string }, tags: { type: object } } } }');
+    expect(typed.message).toContain('score: must be string, got number');
+    expect(typed.message).toContain('tags: must be object, got array');
+    expect(typed.message).not.toContain('undefined');
+    const closed = check('{ path: "results[0]", schema: { properties: { summary: {}, score: {}, tags: {}, counts: {} }, additionalProperties: false } }');
+    expect(closed.message).toContain('unknown key "count" (did you mean "counts"?)');
+  });
+
   it('reads keys holding dots and indexes from the end', () => {
     expect(status('{ path: \'meta["a.b"]\', equals: 1 }')).toBe('pass');
     expect(status('{ path: "results[-1].score", equals: 0.93 }')).toBe('pass');
