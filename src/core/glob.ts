@@ -16,7 +16,3 @@ export function globToRegExp(glob: string): RegExp {
 export function matchesGlob(name: string, glob: string): boolean {
   return globToRegExp(glob).test(name);
 }
-
-export function isGlob(pattern: string): boolean {
-  return pattern.includes('*') || pattern.includes('?');
-}
