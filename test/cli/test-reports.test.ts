@@ -8,11 +8,15 @@ import { GREET, GREET_FAILING, suite } from './test-kit.js';
 
 const validReport = compileSchema(loadSchema('report'));
 
-/** Passing, failing (assertion), erroring (timeout) and skipped tests, with repeats. */
+/**
+ * Passing, failing (assertion), erroring (timeout) and skipped tests, with repeats. The timeout is
+ * waiting for a second step that `echo` never logs: its start answers at once, so the deadline
+ * lands in polling (a flow that is slow to answer the start would time out there instead under load).
+ */
 const MIXED = {
   'flows/greet.yaml': GREET,
   'flows/bad.yaml': GREET_FAILING,
-  'flows/sleepy.yaml': `flow: sleepy\ntransport: https\ntests:\n  - { name: too slow, timeout: 150ms, until: { steps: 1 } }\n  - { name: not yet, skip: true }\n`,
+  'flows/stuck.yaml': `flow: echo\ntransport: https\ntests:\n  - { name: too slow, timeout: 500ms, until: { steps: 2 } }\n  - { name: not yet, skip: true }\n`,
   'flows/twice.yaml': `flow: greet\ntransport: ws\ntests:\n  - { name: twice, inputs: { name: T }, repeat: 2, until: { node: node-2 } }\n`,
 };
 
@@ -33,17 +37,17 @@ describe('roleflow test reporters', () => {
       'flows/greet.yaml > greet | greets Ada [ws]',
       'flows/greet.yaml > greet | greets Grace [https]',
       'flows/greet.yaml > greet | greets Grace [ws]',
-      'flows/sleepy.yaml > sleepy | too slow [https]',
-      'flows/sleepy.yaml > sleepy | not yet [https]',
+      'flows/stuck.yaml > echo | too slow [https]',
+      'flows/stuck.yaml > echo | not yet [https]',
       'flows/twice.yaml > greet | twice [ws] (repeat 1/2)',
       'flows/twice.yaml > greet | twice [ws] (repeat 2/2)',
     ]);
     const failure = findAll(cases[1]!, 'failure')[0]!;
     expect(failure.attrs['message']).toBe('results[0].greeting: expected to equal "Hi Linus", got "Hello Linus"');
     expect(failure.text).toBe('flows/bad.yaml:9:11: results[0].greeting: expected to equal "Hi Linus", got "Hello Linus"');
-    expect(findAll(cases[6]!, 'error')[0]!.attrs['message']).toMatch(/^flow "sleepy" over HTTPS: timed out after 150ms/);
+    expect(findAll(cases[6]!, 'error')[0]!.attrs['message']).toBe('flow "echo" over HTTPS: timed out after 500ms waiting for 2 steps (1 step logged)');
     expect(findAll(cases[7]!, 'skipped')[0]!.attrs['message']).toBe('skipped');
-    expect(findAll(xml, 'testsuite').map((t) => t.attrs['name'])).toEqual(['flows/bad.yaml', 'flows/greet.yaml', 'flows/sleepy.yaml', 'flows/twice.yaml']);
+    expect(findAll(xml, 'testsuite').map((t) => t.attrs['name'])).toEqual(['flows/bad.yaml', 'flows/greet.yaml', 'flows/stuck.yaml', 'flows/twice.yaml']);
   });
 
   it('writes a JSON report that matches its schema, with server step latency and client wall-clock apart', async () => {
