@@ -2,6 +2,7 @@ import { Command, Option, type BaseContext } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import type { OpenTenant } from '../io/tenant.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
@@ -18,17 +19,20 @@ export interface RoleflowContext extends BaseContext {
 }
 
 /**
- * Options every command has, the error handling, and output helpers that redact secrets.
- * clipanion's own `catch` would print to stdout and exit 0; ours prints one line to stderr and
- * records the exit code, which `main()` returns.
+ * Options every command has, the error handling, and output helpers that redact secrets: `out`
+ * and `err` mask them in text, `outJson` and `outData` in the values of data before it is
+ * serialised (so that a secret which is a common word cannot break JSON or XML). clipanion's own
+ * `catch` would print to stdout and exit 0; ours prints one line to stderr and records the exit
+ * code, which `main()` returns.
  */
 export abstract class RoleflowCommand extends Command<RoleflowContext> {
   configFile = Option.String('--config', { description: 'Config file (default: roleflow.config.yaml when present)' });
   verbose = Option.Boolean('--verbose', false, { description: 'One line per request on stderr; stack traces on errors' });
   color = Option.Boolean('--color', { description: 'Colours on a TTY; --no-color (or NO_COLOR) turns them off' });
 
-  /** Values redacted from everything this command prints. */
-  protected readonly secrets: string[] = [];
+  /** Values redacted from everything this command prints (`addSecrets`). */
+  private readonly secretValues = new Set<string>();
+  private currentRedactor: Redactor | undefined;
   /** The exit code of a failure caught by `catch`. */
   failedWith: number | undefined;
 
@@ -57,13 +61,50 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
     this.context.stdout.write(ensureNewline(this.redact(text)));
   }
 
+  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+  outJson(value: unknown, indent = 2): void {
+    this.outData(value, (v) => JSON.stringify(v, null, indent));
+  }
+
+  /**
+   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+   * writes nothing.
+   */
+  outData<T>(value: T, serialise: (value: T) => string): void {
+    const text = serialise(this.redactor.values(value));
+    if (text !== '') this.context.stdout.write(ensureNewline(text));
+  }
+
   /** Write a diagnostic to stderr (secrets redacted). */
   err(text: string): void {
     this.context.stderr.write(ensureNewline(this.redact(text)));
   }
 
   redact(text: string): string {
-    return redactAll(text, this.secrets);
+    return this.redactor.text(text);
+  }
+
+  /** The redactor of every secret added so far. */
+  get redactor(): Redactor {
+    return (this.currentRedactor ??= makeRedactor(this.secretValues));
+  }
+
+  /**
+   * Redact these values from all this command prints from now on. A short one may also hide parts
+   * of ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+   */
+  addSecrets(values: Iterable<string | undefined>, flag?: string): void {
+    for (const value of values) {
+      if (!value || this.secretValues.has(value)) continue;
+      this.secretValues.add(value);
+      this.currentRedactor = undefined;
+      if (value.length < SHORT_SECRET_LENGTH) {
+        const name = flag ?? Object.keys(this.context.env).find((k) => this.context.env[k] === value) ?? 'a secret';
+        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+      }
+    }
   }
 
   async loadConfig(): Promise<Config> {
@@ -91,7 +132,7 @@ export abstract class TenantCommand extends RoleflowCommand {
   async openTenant(config: Config): Promise<OpenTenant> {
     const { openTenant } = await import('../io/tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
-    this.secrets.push(...environmentSecrets(this.context.env));
+    this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant({
       config,
       flags: { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl },
@@ -99,7 +140,7 @@ export abstract class TenantCommand extends RoleflowCommand {
       cwd: this.context.cwd,
       ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),
     });
-    this.secrets.push(...tenant.secrets);
+    this.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
     const tracked: OpenTenant = {
       ...tenant,
@@ -138,9 +179,7 @@ export function argvSecrets(argv: readonly string[]): string[] {
 }
 
 export function redactAll(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join('***');
-  return out;
+  return makeRedactor(secrets).text(text);
 }
 
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */

@@ -3,7 +3,7 @@ import { Command, Option } from 'clipanion';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { TextFileKind } from '../core/text-file.js';
-import { RoleflowCommand } from './base.js';
+import { RoleflowCommand, environmentSecrets } from './base.js';
 
 /** Far above the report of any real suite; read like every other input file, within a limit. */
 const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
@@ -33,13 +33,16 @@ export class ReportMergeCommand extends RoleflowCommand {
   reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
 
   async execute(): Promise<number> {
-    const [{ parseReport, mergeReports }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
+    const [{ parseReport, mergeReports }, { redactReport }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
       import('../report/json.js'),
+      import('../report/build.js'),
       import('../report/reporters.js'),
       import('../io/test-reports.js'),
       import('../io/package-root.js'),
       import('../io/source-files.js'),
     ]);
+    // The reports were redacted when written; credentials in the environment are hidden here too.
+    this.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const schema = loadSchema('report');
@@ -53,15 +56,16 @@ export class ReportMergeCommand extends RoleflowCommand {
     }
     const merged = mergeReports(inputs);
     if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = merged.value;
+    const report = redactReport(merged.value, this.redactor);
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
     const written = await writeReports(report, specs, {
       cwd: this.context.cwd,
       env: this.context.env,
       stdout: (text) => this.out(text),
+      data: (value, render) => this.outData(value, render),
       style: { color: this.colorFor('stdout') },
       consoleWasLive: false,
-      secrets: this.secrets,
+      redactor: this.redactor,
     });
     this.err(`merged ${inputs.length} reports (${report.summary.tests} results); wrote ${written.join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;

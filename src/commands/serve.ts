@@ -57,7 +57,7 @@ export class ServeCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const fromEnv = this.context.env['ROLEFLOW_TOKEN'];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.secrets.push(token);
+    if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== undefined ? '--token' : undefined);
     // Like every command, serve reads the config (a broken one is an error): its local.flows_config
     // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
     const config = await this.loadConfig();
@@ -85,7 +85,7 @@ export class ServeCommand extends RoleflowCommand {
       onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`),
     });
     const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-    if (this.json) this.out(JSON.stringify({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }));
+    if (this.json) this.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
     else this.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
     await this.context.waitForShutdown();
     await emulator.close();

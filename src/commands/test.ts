@@ -82,7 +82,7 @@ export class TestCommand extends TenantCommand {
         ...(this.repeat !== undefined && { repeat: this.repeat }),
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
-      this.secrets.push(...selection.secrets);
+      this.addSecrets(selection.secrets);
       return await this.run(tenant, selection.runs, reporters.value, config.flows.concurrency, shard?.ok ? shard.value : undefined);
     } finally {
       await tenant.close();
@@ -96,7 +96,7 @@ export class TestCommand extends TenantCommand {
     defaultConcurrency: number,
     shard: Shard | undefined,
   ): Promise<number> {
-    const [{ runTests }, { buildRunReport, redactDeep }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }, { makeRedactor }] =
+    const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
       await Promise.all([
         import('../io/test-run.js'),
         import('../report/build.js'),
@@ -104,9 +104,8 @@ export class TestCommand extends TenantCommand {
         import('../io/test-reports.js'),
         import('../io/test-progress.js'),
         import('../io/package-root.js'),
-        import('../core/flows/index.js'),
       ]);
-    const redactor = makeRedactor(this.secrets);
+    const redactor = this.redactor;
     const style = { color: this.colorFor('stdout') };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
@@ -125,7 +124,7 @@ export class TestCommand extends TenantCommand {
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult(redactDeep(result, redactor), style));
+          this.out(renderTestResult(redactResult(result, redactor), style));
           progress?.draw();
         },
       },
@@ -155,9 +154,10 @@ export class TestCommand extends TenantCommand {
       cwd: this.context.cwd,
       env: this.context.env,
       stdout: (text) => this.out(text),
+      data: (value, render) => this.outData(value, render),
       style,
       consoleWasLive: live,
-      secrets: this.secrets,
+      redactor,
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;

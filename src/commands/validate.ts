@@ -40,13 +40,7 @@ export class ValidateCommand extends RoleflowCommand {
     const valid = result.issues.length === 0;
 
     if (this.json) {
-      this.out(
-        JSON.stringify(
-          { valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues },
-          null,
-          2,
-        ),
-      );
+      this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
       this.err(result.issues.map(formatIssue).join('\n'));
     } else {

@@ -1,22 +1,16 @@
 import { RoleflowError } from '../core/errors.js';
-
-const MASK = '***';
+import { MASK, makeRedactor } from '../core/redact.js';
 
 /** Query parameters whose values are credentials, whoever put them in a URL. */
 const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
 
 /**
- * `text` with every occurrence of each secret (raw and URL-encoded) replaced by `***`, and any
- * `Bearer <credential>` masked too, so a token that reaches a message by a route we did not
- * foresee (a library error quoting a header) is still hidden.
+ * `text` with every form of each secret masked (`makeRedactor`), and any `Bearer <credential>`
+ * masked too, so a token that reaches a message by a route we did not foresee (a library error
+ * quoting a header) is still hidden.
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(MASK);
-  }
-  return out.replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
+  return makeRedactor(secrets).text(text).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
 
 /** A URL or `path?query` with the values of credential-like query parameters masked. */

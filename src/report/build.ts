@@ -6,9 +6,9 @@ import {
   type AssertionResult,
   type ExecutionResult,
   type FlowTest,
-  type Redactor,
   type Transport,
 } from '../core/flows/index.js';
+import type { Redactor } from '../core/redact.js';
 import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
@@ -73,7 +73,7 @@ export interface RunFacts {
   results: TestResult[];
 }
 
-/** The report of a run, passed through `redactor` throughout. */
+/** The report of a run, redacted by `redactor` (see `redactReport`). */
 export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
   const report: RunReport = {
     format_version: REPORT_FORMAT_VERSION,
@@ -87,7 +87,32 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     summary: summarise(facts.results),
     results: facts.results,
   };
-  return redactDeep(report, redactor);
+  return redactReport(report, redactor);
+}
+
+/** `report` with secrets masked in its values, and in the keys of the tenant's data (`redactResult`). */
+export function redactReport(report: RunReport, redactor: Redactor): RunReport {
+  if (redactor.none) return report;
+  const { results, ...head } = report;
+  return { ...redactor.values(head), results: results.map((r) => redactResult(r, redactor)) };
+}
+
+/**
+ * `result` with secrets masked in every string value. Keys are the report's structure and stay,
+ * except where they are the tenant's data — a flow's outputs, the services of step latencies —
+ * which may hold a secret as well as any value. Nothing is copied when nothing changes.
+ */
+export function redactResult(result: TestResult, redactor: Redactor): TestResult {
+  if (redactor.none) return result;
+  const clean = redactor.values(result);
+  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
+  let repeats = clean.repeats;
+  clean.repeats.forEach((repeat, i) => {
+    if (repeat.outputs === undefined) return;
+    const outputs = redactor.values(repeat.outputs, { keys: true });
+    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
+  });
+  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 
 export function summarise(results: readonly TestResult[]): RunSummary {
@@ -112,42 +137,6 @@ export function stats(samples: readonly number[]): LatencyStats | null {
     p95: round(percentile(sorted, 95)!),
     max: round(sorted.at(-1)!),
   };
-}
-
-/**
- * Every string in `value` (keys too) passed through `redactor`. What holds no secret is returned
- * as it is, not copied, so a report without secrets costs one look at each string.
- */
-export function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (redactor.none) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactor(v);
-    if (Array.isArray(v)) {
-      let copy: unknown[] | undefined;
-      for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy ??= [...v])[i] = clean;
-      }
-      return copy ?? v;
-    }
-    if (v !== null && typeof v === 'object') {
-      const source = v as Record<string, unknown>;
-      const keys = Object.keys(source);
-      let copy: [string, unknown][] | undefined;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i]!;
-        const cleanKey = redactor(key);
-        const clean = walk(source[key]);
-        // The keys before this one were clean: copied as they are.
-        if (!copy && (cleanKey !== key || clean !== source[key])) copy = keys.slice(0, i).map((k) => [k, source[k]]);
-        copy?.push([cleanKey, clean]);
-      }
-      return copy ? Object.fromEntries(copy) : v;
-    }
-    return v;
-  };
-  return walk(value) as T;
 }
 
 // A test with repeats left unstarted by --bail passes nothing it did not run: it fails when a

@@ -3,7 +3,7 @@ import type { AssertionResult, Transport } from '../core/flows/index.js';
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
  * `schemas/report.schema.json`, snake_case as in the file) and what every other reporter — and
- * `report merge` — renders from. Nothing in it is a secret: it is redacted as a whole first.
+ * `report merge` — renders from. Nothing in it is a secret: its values are redacted first.
  */
 export interface RunReport {
   format_version: typeof REPORT_FORMAT_VERSION;

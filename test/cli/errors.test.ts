@@ -1,11 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { buildCli, runCommand } from '../../src/cli.js';
-import { RoleflowCommand, TenantCommand, type RoleflowContext } from '../../src/commands/base.js';
+import { buildCli } from '../../src/cli.js';
+import { RoleflowCommand, TenantCommand } from '../../src/commands/base.js';
 import { RoleflowError } from '../../src/core/errors.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runOnce, snapshotBin } from './serve-kit.js';
+import { runInProcess } from './test-kit.js';
 
 const SECRET = 'very-secret-T0ken-9c1e';
 
@@ -13,7 +13,7 @@ const SECRET = 'very-secret-T0ken-9c1e';
 class BoomCommand extends RoleflowCommand {
   static override paths = [['boom']];
   async execute(): Promise<number> {
-    this.secrets.push(SECRET);
+    this.addSecrets([SECRET]);
     throw new TypeError(`cannot read properties of undefined (reading '${SECRET}')\nsecond line`);
   }
 }
@@ -29,30 +29,11 @@ class LeakCommand extends TenantCommand {
   }
 }
 
-async function run(argv: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(argv: string[], cwd = process.cwd()): Promise<CliResult> {
   const cli = buildCli({ colors: false });
   cli.register(BoomCommand);
   cli.register(LeakCommand);
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const context = {
-    env: {},
-    stdin: process.stdin,
-    stdout: out,
-    stderr: err,
-    colorDepth: 1,
-    cwd,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    waitForShutdown: () => new Promise<void>(() => undefined),
-  } as unknown as RoleflowContext;
-  const code = await runCommand(cli, argv, context);
-  return { code, stdout, stderr };
+  return runInProcess(argv, { cwd, cli });
 }
 
 describe('errors of the CLI', () => {

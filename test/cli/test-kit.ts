@@ -1,6 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Cli } from 'clipanion';
 import { afterAll } from 'vitest';
+import { buildCli, runCommand } from '../../src/cli.js';
+import type { RoleflowContext } from '../../src/commands/base.js';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 /** Simulated flows for the embedded tenant of these tests: small latencies, known values. */
@@ -99,4 +103,31 @@ export async function suite(files: Record<string, string>, config = ''): Promise
     read: (file) => readFile(join(dir, file), 'utf8'),
     write,
   };
+}
+
+/**
+ * `argv` run in-process by `cli` (default: roleflow's own) with captured streams and an empty
+ * environment. `stopAtOnce`: a long-running command (serve) is asked to stop as soon as it waits.
+ */
+export async function runInProcess(argv: string[], opts: { cwd: string; cli?: Cli<RoleflowContext>; stopAtOnce?: boolean }): Promise<CliResult> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString()));
+  err.on('data', (c: Buffer) => (stderr += c.toString()));
+  const context = {
+    env: {},
+    stdin: process.stdin,
+    stdout: out,
+    stderr: err,
+    colorDepth: 1,
+    cwd: opts.cwd,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    waitForShutdown: () => (opts.stopAtOnce ? Promise.resolve() : new Promise<void>(() => undefined)),
+  } as unknown as RoleflowContext;
+  const code = await runCommand(opts.cli ?? buildCli({ colors: false }), argv, context);
+  return { code, stdout, stderr };
 }

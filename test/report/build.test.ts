@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeRedactor } from '../../src/core/flows/index.js';
-import { redactDeep, summarise } from '../../src/report/build.js';
-import { https, result, step, wsWith } from './builders.js';
+import { makeRedactor } from '../../src/core/redact.js';
+import { redactResult, summarise } from '../../src/report/build.js';
+import { https, result, runReport, step, wsWith } from './builders.js';
 
 const SUMMARY = '  - name: t\n    repeat: 3\n    min_pass: 2\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
 const good = () => wsWith({ results: [{ summary: 'Refund' }] });
@@ -41,16 +41,23 @@ describe('judging a test × transport for the reports', () => {
     expect(summarise(results)).toEqual({ tests: 3, passed: 1, failed: 2, errored: 1, skipped: 0, executions: 9 });
   });
 
-  it('redacts secrets from every string, keys included, in their JSON-escaped form too', () => {
-    const value = { 'key-s3cr"et': ['a s3cr"et here', { n: 1, deep: 'x"s3cr\\"et' }] };
-    expect(redactDeep(value, makeRedactor(['s3cr"et']))).toEqual({ 'key-***': ['a *** here', { n: 1, deep: 'x"***' }] });
+  it('redacts secrets from every value of a result, and from the keys of the tenant\'s data, in their escaped forms too', () => {
+    const outputs = { results: [{ 'key-s3cr"et': 'a s3cr"et here', deep: 'x"s3cr\\"et' }] };
+    const r = redactResult(result(SUMMARY, [wsWith(outputs)]), makeRedactor(['s3cr"et']));
+    expect(r.repeats[0]!.outputs).toEqual({ results: [{ 'key-***': 'a *** here', deep: 'x"***' }] });
+    const steps = redactResult(result('  - name: t\n', [https({ steps: [step('s3cr"et-step', 5)] })]), makeRedactor(['s3cr"et']));
+    expect(Object.keys(steps.step_latency_ms)).toEqual(['***-step']);
+    expect(steps.repeats[0]!.steps[0]!.service).toBe('***-step');
   });
 
-  it('keeps everything around a redacted value, in order', () => {
-    const value = { before: 'clean', list: ['a', 'tok3n', 'b'], after: { n: 2, tok3n: null } };
-    const redacted = redactDeep(value, makeRedactor(['tok3n']));
-    expect(redacted).toEqual({ before: 'clean', list: ['a', '***', 'b'], after: { n: 2, '***': null } });
-    expect(Object.keys(redacted.after)).toEqual(['n', '***']);
-    expect(value.list[1]).toBe('tok3n');
+  it('never masks the report\'s own keys, whatever word a secret is', () => {
+    const r = result(SUMMARY, [good(), bad(), good()]);
+    const report = runReport([r], ['summary', 'tests', 'status', 'results']);
+    expect(Object.keys(report)).toEqual(['format_version', 'tool', 'tenant', 'started_at', 'finished_at', 'duration_ms', 'bailed', 'summary', 'results']);
+    expect(report.summary).toEqual({ tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0, executions: 3 });
+    expect(report.results[0]!.status).toBe('pass');
+    // A flow's outputs are its data, not the report's structure: a secret is hidden in their keys too.
+    expect(report.results[0]!.repeats[1]!.outputs).toEqual({ '***': [{ '***': 'Nope' }] });
+    expect(report.results[0]!.repeats[1]!.assertions[0]!.message).toBe('***[0].***: expected to contain "refund" (ignoring case), got "Nope"');
   });
 });

@@ -1,4 +1,5 @@
-import { makeRedactor, type ExecutionResult } from '../../src/core/flows/index.js';
+import type { ExecutionResult } from '../../src/core/flows/index.js';
+import { makeRedactor } from '../../src/core/redact.js';
 import { buildRunReport, buildTestResult } from '../../src/report/build.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { flowTest, https, step, ws } from '../core/flows/builders.js';

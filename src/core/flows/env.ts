@@ -1,5 +1,6 @@
 /**
- * `${env:NAME}` in test inputs, and redaction of secret values from everything reported.
+ * `${env:NAME}` in test inputs (the values of the variables a file lists as secrets are then
+ * redacted by `core/redact.ts`).
  * `$${` writes a literal `${`; any other `${…}` is an error, so a typo never reaches the flow as text.
  */
 
@@ -80,32 +81,4 @@ export function expandInputs(
     .map((name) => (Object.hasOwn(env, name) ? env[name] : undefined))
     .filter((v): v is string => v !== undefined && v !== '');
   return { values, secrets, missing: [...missing] };
-}
-
-/** `text` with every secret in it replaced by `***`; `none` when there is nothing to hide. */
-export type Redactor = ((text: string) => string) & { readonly none: boolean };
-
-const MASK = '***';
-const NOTHING_TO_HIDE: Redactor = Object.assign((text: string) => text, { none: true });
-
-/**
- * A redactor for a run's secrets, built once: every secret value is replaced with `***`, longest
- * first (so a secret that contains another is hidden whole), and so is the JSON-escaped form a
- * value takes inside a JSON report. Reporters redact before XML-escaping.
- */
-export function makeRedactor(secrets: readonly string[]): Redactor {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s === '') continue;
-    forms.add(s);
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const redact = (text: string): string => {
-    let out = text;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
-    return out;
-  };
-  return Object.assign(redact, { none: false });
 }

@@ -10,8 +10,7 @@
  *   every `FlowTest` (repeat 1, min_pass = repeat, timeout 60s, until.quiet 3s); every test and
  *   assertion keeps its line and column for annotations. `flowTestId(file, name)` is `FlowTest.id`.
  * - `expandInputs(inputs, env, secretNames)` resolves `${env:NAME}` (unset → `missing`, an error for
- *   that test) and returns the secret values; `makeRedactor(secrets)` builds, once per run, the
- *   `(text) => string` that puts `***` in their place.
+ *   that test) and returns the secret values, for `makeRedactor` (`core/redact.ts`) to hide.
  * - `parseDuration`, `parseBudget`, `withinBudget`, `formatMs`: `"1.5s"`, `"< 4s"`.
  *
  * Running one execution
@@ -39,7 +38,7 @@
  */
 export * from './types.js';
 export { parseFlowTestFile, flowTestId, DEFAULT_QUIET_MS, DEFAULT_TIMEOUT_MS } from './parse.js';
-export { expandInputs, makeRedactor, parseEnvRefs, type ExpandedInputs, type Redactor } from './env.js';
+export { expandInputs, parseEnvRefs, type ExpandedInputs } from './env.js';
 export { parseDuration, parseBudget, withinBudget, formatMs } from './duration.js';
 export { latencyMs, percentile } from './latency.js';
 export { parsePath, valueAt } from './path.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandInputs, makeRedactor } from '../../../src/core/flows/index.js';
+import { expandInputs } from '../../../src/core/flows/index.js';
 
 describe('expandInputs', () => {
   it('replaces ${env:NAME} anywhere in a value and keeps other text', () => {
@@ -33,25 +33,5 @@ describe('expandInputs', () => {
 
   it('does not read inherited properties as variables', () => {
     expect(expandInputs({ a: '${env:toString}' }, {}, []).missing).toEqual(['toString']);
-  });
-});
-
-describe('makeRedactor', () => {
-  it('replaces every occurrence of every secret', () => {
-    expect(makeRedactor(['abc', 'xyz'])('token abc then abc again, and xyz')).toBe('token *** then *** again, and ***');
-  });
-
-  it('hides a secret that contains another one whole', () => {
-    expect(makeRedactor(['abc', 'abcdef'])('key=abcdef')).toBe('key=***');
-  });
-
-  it('skips empty secrets and leaves text without secrets alone', () => {
-    expect(makeRedactor(['', 'zzz'])('nothing here')).toBe('nothing here');
-  });
-
-  it('catches the JSON-escaped form inside a JSON report', () => {
-    const secret = 'pa"ss\\word';
-    const report = JSON.stringify({ inputs: { password: secret } });
-    expect(makeRedactor([secret])(report)).toBe('{"inputs":{"password":"***"}}');
   });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { makeRedactor } from '../../src/core/redact.js';
+
+describe('makeRedactor: text', () => {
+  it('replaces every occurrence of every secret', () => {
+    expect(makeRedactor(['abc', 'xyz']).text('token abc then abc again, and xyz')).toBe('token *** then *** again, and ***');
+  });
+
+  it('hides a secret that contains another one whole', () => {
+    expect(makeRedactor(['abc', 'abcdef']).text('key=abcdef')).toBe('key=***');
+  });
+
+  it('skips empty and unset secrets, and leaves text without secrets alone', () => {
+    const redactor = makeRedactor(['', undefined, 'zzz']);
+    expect(redactor.text('nothing here')).toBe('nothing here');
+    expect(makeRedactor(['', undefined]).none).toBe(true);
+  });
+
+  it('catches the forms a secret takes in a URL, a JSON string and XML text or attributes', () => {
+    const secret = `pa"ss\\wo&rd <'x'>`;
+    const redactor = makeRedactor([secret]);
+    expect(redactor.text(`?token=${encodeURIComponent(secret)}&a=1`)).toBe('?token=***&a=1');
+    expect(redactor.text(JSON.stringify({ inputs: { password: secret } }))).toBe('{"inputs":{"password":"***"}}');
+    expect(redactor.text(`<m>pa"ss\\wo&amp;rd &lt;'x'&gt;</m>`)).toBe('<m>***</m>');
+    expect(redactor.text(`<m a="pa&quot;ss\\wo&amp;rd &lt;&apos;x&apos;&gt;"/>`)).toBe('<m a="***"/>');
+  });
+});
+
+describe('makeRedactor: values', () => {
+  it('masks string values at any depth and never a key, so the structure stays whatever the secret', () => {
+    const value = { summary: { tests: 2, name: 'tests of summary' }, list: ['summary', 3, null, true] };
+    expect(makeRedactor(['summary', 'test']).values(value)).toEqual({
+      summary: { tests: 2, name: '***s of ***' },
+      list: ['***', 3, null, true],
+    });
+  });
+
+  it('masks keys too when asked, for data whose keys are not ours', () => {
+    expect(makeRedactor(['tok3n']).values({ n: 2, 'a-tok3n': 'tok3n' }, { keys: true })).toEqual({ n: 2, 'a-***': '***' });
+  });
+
+  it('copies only what changes, keeping the order of keys', () => {
+    const clean = { a: 1, b: ['x'] };
+    const value = { before: 'clean', list: ['a', 'tok3n', 'b'], after: { n: 2, tok3n: 'tok3n' }, clean };
+    const redacted = makeRedactor(['tok3n']).values(value);
+    expect(redacted).toEqual({ before: 'clean', list: ['a', '***', 'b'], after: { n: 2, tok3n: '***' }, clean });
+    expect(Object.keys(redacted)).toEqual(['before', 'list', 'after', 'clean']);
+    expect(redacted.clean).toBe(clean);
+    expect(value.list[1]).toBe('tok3n');
+    const untouched = { a: 'nothing secret', b: [1, 'x'] };
+    expect(makeRedactor(['tok3n']).values(untouched)).toBe(untouched);
+  });
+});
