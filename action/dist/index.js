@@ -14669,14 +14669,79 @@ var init_config2 = __esm({
   }
 });
 
-// src/io/redact.ts
-function redactSecrets(text2, secrets) {
-  let out = text2;
+// src/core/redact.ts
+function makeRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
   for (const secret of secrets) {
     if (!secret) continue;
-    for (const form of /* @__PURE__ */ new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(MASK);
+    forms.add(secret);
+    forms.add(encodeURIComponentSafe(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(xmlText(secret));
+    forms.add(xmlAttribute(secret));
   }
-  return out.replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const text2 = (value) => {
+    let out = value;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+}
+function redactValues(value, text2, keys) {
+  const walk = (v) => {
+    if (typeof v === "string") return text2(v);
+    if (Array.isArray(v)) {
+      let copy2;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy2 ??= [...v])[i] = clean;
+      }
+      return copy2 ?? v;
+    }
+    if (v === null || typeof v !== "object") return v;
+    const source = v;
+    const names = Object.keys(source);
+    let copy;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const cleanName = keys ? text2(name) : name;
+      const clean = walk(source[name]);
+      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
+      copy?.push([cleanName, clean]);
+    }
+    return copy ? Object.fromEntries(copy) : v;
+  };
+  return walk(value);
+}
+function xmlText(value) {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function xmlAttribute(value) {
+  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function encodeURIComponentSafe(value) {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    MASK = "***";
+    SHORT_SECRET_LENGTH = 8;
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+  }
+});
+
+// src/io/redact.ts
+function redactSecrets(text2, secrets) {
+  return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
 function redactUrl(url) {
   return url.replace(
@@ -14724,12 +14789,12 @@ function decodeURIComponentSafe(text2) {
     return text2;
   }
 }
-var MASK, SECRET_QUERY_KEY;
-var init_redact = __esm({
+var SECRET_QUERY_KEY;
+var init_redact2 = __esm({
   "src/io/redact.ts"() {
     "use strict";
     init_errors();
-    MASK = "***";
+    init_redact();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
   }
 });
@@ -14809,7 +14874,7 @@ var init_http_errors = __esm({
   "src/io/http-errors.ts"() {
     "use strict";
     init_errors();
-    init_redact();
+    init_redact2();
     NOT_SENT = /* @__PURE__ */ new Set([
       "ECONNREFUSED",
       "ENOTFOUND",
@@ -41558,7 +41623,7 @@ var init_url_safety = __esm({
   "src/io/url-safety.ts"() {
     "use strict";
     init_errors();
-    init_redact();
+    init_redact2();
   }
 });
 
@@ -41579,7 +41644,7 @@ var init_http = __esm({
     import_undici = __toESM(require_undici(), 1);
     init_errors();
     init_http_errors();
-    init_redact();
+    init_redact2();
     init_url_safety();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
@@ -45719,7 +45784,7 @@ var init_ws_session = __esm({
     init_wrapper();
     init_errors();
     init_normalize();
-    init_redact();
+    init_redact2();
     init_url_safety();
     checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
@@ -45816,7 +45881,7 @@ var init_client = __esm({
     init_http_errors();
     init_http();
     init_normalize();
-    init_redact();
+    init_redact2();
     init_role_create();
     GET_ROLES = "/admin/roles/get";
     DELETE_PATH = "/admin/policies/delete";
@@ -52190,7 +52255,7 @@ var init_role_apply = __esm({
     "use strict";
     init_p_limit();
     init_apply();
-    init_redact();
+    init_redact2();
   }
 });
 
@@ -52392,29 +52457,11 @@ function expandInputs(inputs, env, secretNames) {
   const secrets = secretNames.map((name) => Object.hasOwn(env, name) ? env[name] : void 0).filter((v) => v !== void 0 && v !== "");
   return { values, secrets, missing: [...missing] };
 }
-function makeRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const s of secrets) {
-    if (s === "") continue;
-    forms.add(s);
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const redact = (text2) => {
-    let out = text2;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK2);
-    return out;
-  };
-  return Object.assign(redact, { none: false });
-}
-var NAME, MASK2, NOTHING_TO_HIDE;
+var NAME;
 var init_env = __esm({
   "src/core/flows/env.ts"() {
     "use strict";
     NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-    MASK2 = "***";
-    NOTHING_TO_HIDE = Object.assign((text2) => text2, { none: true });
   }
 });
 
@@ -52774,7 +52821,7 @@ var init_parse_expect = __esm({
     init_operators();
     init_path();
     init_types();
-    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
     schemaChecks = /* @__PURE__ */ new Map();
   }
@@ -53212,7 +53259,6 @@ __export(flows_exports, {
   httpsProgress: () => httpsProgress,
   httpsWaitMs: () => httpsWaitMs,
   latencyMs: () => latencyMs,
-  makeRedactor: () => makeRedactor,
   matchesGlob: () => matchesGlob,
   nextPollDelay: () => nextPollDelay,
   parseBudget: () => parseBudget,
@@ -53263,7 +53309,8 @@ var build_exports = {};
 __export(build_exports, {
   buildRunReport: () => buildRunReport,
   buildTestResult: () => buildTestResult,
-  redactDeep: () => redactDeep,
+  redactReport: () => redactReport,
+  redactResult: () => redactResult,
   stats: () => stats,
   summarise: () => summarise
 });
@@ -53316,7 +53363,24 @@ function buildRunReport(facts, redactor) {
     summary: summarise(facts.results),
     results: facts.results
   };
-  return redactDeep(report, redactor);
+  return redactReport(report, redactor);
+}
+function redactReport(report, redactor) {
+  if (redactor.none) return report;
+  const { results, ...head } = report;
+  return { ...redactor.values(head), results: results.map((r) => redactResult(r, redactor)) };
+}
+function redactResult(result, redactor) {
+  if (redactor.none) return result;
+  const clean = redactor.values(result);
+  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
+  let repeats = clean.repeats;
+  clean.repeats.forEach((repeat, i) => {
+    if (repeat.outputs === void 0) return;
+    const outputs = redactor.values(repeat.outputs, { keys: true });
+    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
+  });
+  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 function summarise(results) {
   const count2 = (s) => results.filter((r) => r.status === s).length;
@@ -53339,36 +53403,6 @@ function stats(samples) {
     p95: round2(percentile(sorted, 95)),
     max: round2(sorted.at(-1))
   };
-}
-function redactDeep(value, redactor) {
-  if (redactor.none) return value;
-  const walk = (v) => {
-    if (typeof v === "string") return redactor(v);
-    if (Array.isArray(v)) {
-      let copy;
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy ??= [...v])[i] = clean;
-      }
-      return copy ?? v;
-    }
-    if (v !== null && typeof v === "object") {
-      const source = v;
-      const keys = Object.keys(source);
-      let copy;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
-        const cleanKey = redactor(key);
-        const clean = walk(source[key]);
-        if (!copy && (cleanKey !== key || clean !== source[key])) copy = keys.slice(0, i).map((k) => [k, source[k]]);
-        copy?.push([cleanKey, clean]);
-      }
-      return copy ? Object.fromEntries(copy) : v;
-    }
-    return v;
-  };
-  return walk(value);
 }
 function testStatus(summary, repeats, across, incomplete) {
   const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
@@ -53880,12 +53914,11 @@ import { appendFile, mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/pr
 import { dirname as dirname8, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
-  const redact = makeRedactor(sinks.secrets);
-  const toFile = async (file, text2, append = false) => {
+  const toFile = async (file, text2, kind, append = false) => {
     const path = resolve5(sinks.cwd, file);
     try {
       await mkdir4(dirname8(path), { recursive: true });
-      await (append ? appendFile : writeFile2)(path, redact(text2), "utf8");
+      await (append ? appendFile : writeFile2)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error) {
       throw new RoleflowError(`cannot write report ${file}: ${error.code ?? String(error)}`);
     }
@@ -53894,23 +53927,22 @@ async function writeReports(report, specs, sinks) {
   for (const spec of specs) {
     switch (spec.name) {
       case "console":
-        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }));
+        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
         else sinks.stdout(sinks.consoleWasLive ? `
 ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       case "json":
       case "junit": {
-        const text2 = spec.name === "json" ? renderJson(report) : renderJunit(report);
+        const render2 = spec.name === "json" ? renderJson : renderJunit;
         const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.stdout(text2);
-        else await toFile(file, text2);
+        if (file === "-") sinks.data(report, render2);
+        else await toFile(file, render2(report), "data");
         break;
       }
       case "github": {
-        const annotations = renderAnnotations(fromWorkspace(report, sinks));
-        if (annotations) sinks.stdout(annotations);
+        sinks.data(fromWorkspace(report, sinks), renderAnnotations);
         const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report), true);
+        if (summaryFile) await toFile(summaryFile, renderStepSummary(report), "human", true);
         break;
       }
     }
@@ -53935,13 +53967,12 @@ var init_test_reports = __esm({
   "src/io/test-reports.ts"() {
     "use strict";
     init_errors();
-    init_flows();
     init_console();
     init_github();
     init_json();
     init_junit();
     init_reporters();
-    init_redact();
+    init_redact2();
     init_url_safety();
   }
 });
@@ -54462,7 +54493,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, resolve as resolve2 } from "node:path";
 
 // action/src/toolkit.ts
-init_redact();
+init_redact2();
 import { randomUUID as randomUUID4 } from "node:crypto";
 import { appendFileSync } from "node:fs";
 var Toolkit = class {
@@ -54626,12 +54657,14 @@ var import_clipanion9 = __toESM(require_advanced(), 1);
 var import_clipanion = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
+init_redact();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: roleflow.config.yaml when present)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
   color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  /** Values redacted from everything this command prints. */
-  secrets = [];
+  /** Values redacted from everything this command prints (`addSecrets`). */
+  secretValues = /* @__PURE__ */ new Set();
+  currentRedactor;
   /** The exit code of a failure caught by `catch`. */
   failedWith;
   async catch(error) {
@@ -54654,12 +54687,45 @@ var RoleflowCommand = class extends import_clipanion.Command {
   out(text2) {
     this.context.stdout.write(ensureNewline(this.redact(text2)));
   }
+  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+  outJson(value, indent = 2) {
+    this.outData(value, (v) => JSON.stringify(v, null, indent));
+  }
+  /**
+   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+   * writes nothing.
+   */
+  outData(value, serialise) {
+    const text2 = serialise(this.redactor.values(value));
+    if (text2 !== "") this.context.stdout.write(ensureNewline(text2));
+  }
   /** Write a diagnostic to stderr (secrets redacted). */
   err(text2) {
     this.context.stderr.write(ensureNewline(this.redact(text2)));
   }
   redact(text2) {
-    return redactAll(text2, this.secrets);
+    return this.redactor.text(text2);
+  }
+  /** The redactor of every secret added so far. */
+  get redactor() {
+    return this.currentRedactor ??= makeRedactor(this.secretValues);
+  }
+  /**
+   * Redact these values from all this command prints from now on. A short one may also hide parts
+   * of ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+   */
+  addSecrets(values, flag) {
+    for (const value of values) {
+      if (!value || this.secretValues.has(value)) continue;
+      this.secretValues.add(value);
+      this.currentRedactor = void 0;
+      if (value.length < SHORT_SECRET_LENGTH) {
+        const name = flag ?? Object.keys(this.context.env).find((k) => this.context.env[k] === value) ?? "a secret";
+        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+      }
+    }
   }
   async loadConfig() {
     const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
@@ -54680,7 +54746,7 @@ var TenantCommand = class extends RoleflowCommand {
   opened = /* @__PURE__ */ new Set();
   async openTenant(config) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_tenant(), tenant_exports));
-    this.secrets.push(...environmentSecrets(this.context.env));
+    this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
       config,
       flags: { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl },
@@ -54688,7 +54754,7 @@ var TenantCommand = class extends RoleflowCommand {
       cwd: this.context.cwd,
       ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}
     });
-    this.secrets.push(...tenant.secrets);
+    this.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
     const tracked = {
       ...tenant,
@@ -54721,9 +54787,7 @@ function argvSecrets(argv) {
   return found;
 }
 function redactAll(text2, secrets) {
-  let out = text2;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join("***");
-  return out;
+  return makeRedactor(secrets).text(text2);
 }
 function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
@@ -55121,13 +55185,15 @@ var ReportMergeCommand = class extends RoleflowCommand {
   outFile = import_clipanion5.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion5.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
   async execute() {
-    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
+    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
+      Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
       Promise.resolve().then(() => (init_package_root(), package_root_exports)),
       Promise.resolve().then(() => (init_source_files(), source_files_exports))
     ]);
+    this.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const schema = loadSchema2("report");
@@ -55141,15 +55207,16 @@ var ReportMergeCommand = class extends RoleflowCommand {
     }
     const merged = mergeReports2(inputs);
     if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = merged.value;
+    const report = redactReport2(merged.value, this.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, {
       cwd: this.context.cwd,
       env: this.context.env,
       stdout: (text2) => this.out(text2),
+      data: (value, render2) => this.outData(value, render2),
       style: { color: this.colorFor("stdout") },
       consoleWasLive: false,
-      secrets: this.secrets
+      redactor: this.redactor
     });
     this.err(`merged ${inputs.length} reports (${report.summary.tests} results); wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
@@ -55210,7 +55277,7 @@ var ServeCommand = class extends RoleflowCommand {
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.secrets.push(token);
+    if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { resolve: resolve9 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
@@ -55230,7 +55297,7 @@ var ServeCommand = class extends RoleflowCommand {
       onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
     });
     const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.out(JSON.stringify({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }));
+    if (this.json) this.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
     else this.out(`roleflow serve: listening
   base URL:      ${emulator.baseUrl}
   WebSocket URL: ${emulator.wsUrl}
@@ -55316,23 +55383,22 @@ var TestCommand = class extends TenantCommand {
         ...this.repeat !== void 0 && { repeat: this.repeat }
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : "no tests in the flow test files");
-      this.secrets.push(...selection.secrets);
+      this.addSecrets(selection.secrets);
       return await this.run(tenant, selection.runs, reporters.value, config.flows.concurrency, shard?.ok ? shard.value : void 0);
     } finally {
       await tenant.close();
     }
   }
   async run(tenant, runs, reporters, defaultConcurrency, shard) {
-    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactDeep: redactDeep2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }, { makeRedactor: makeRedactor2 }] = await Promise.all([
+    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_run(), test_run_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports)),
-      Promise.resolve().then(() => (init_flows(), flows_exports))
+      Promise.resolve().then(() => (init_package_root(), package_root_exports))
     ]);
-    const redactor = makeRedactor2(this.secrets);
+    const redactor = this.redactor;
     const style = { color: this.colorFor("stdout") };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.context.stderrIsTTY ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
@@ -55350,7 +55416,7 @@ var TestCommand = class extends TenantCommand {
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult2(redactDeep2(result, redactor), style));
+          this.out(renderTestResult2(redactResult2(result, redactor), style));
           progress?.draw();
         }
       }
@@ -55380,9 +55446,10 @@ var TestCommand = class extends TenantCommand {
       cwd: this.context.cwd,
       env: this.context.env,
       stdout: (text2) => this.out(text2),
+      data: (value, render2) => this.outData(value, render2),
       style,
       consoleWasLive: live,
-      secrets: this.secrets
+      redactor
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
@@ -55434,13 +55501,7 @@ var ValidateCommand = class extends RoleflowCommand {
     const result = await validateSources2(cwd, roles, flows);
     const valid = result.issues.length === 0;
     if (this.json) {
-      this.out(
-        JSON.stringify(
-          { valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues },
-          null,
-          2
-        )
-      );
+      this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
       this.err(result.issues.map(formatIssue2).join("\n"));
     } else {
