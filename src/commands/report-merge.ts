@@ -16,26 +16,36 @@ export class ReportMergeCommand extends RoleflowCommand {
     details: `
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
-      and writes one report with every result (\`--out\`, default roleflow-report.json). A test in two
-      reports is an error. The merged report can be rendered again with \`--reporter\` (console,
-      junit, github; default console).
+      and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
+      report can be rendered again with \`--reporter\` (console, junit, github; default console).
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report.
+      The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
+      (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
+      (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
+      lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
+      reports, and a whole-run report among shards are always errors. Reports of whole runs (no
+      \`--shard\`) merge without these checks.
+
+      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
+      reports that are not the shards of one run.
     `,
     examples: [
       ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
       ['Merge, then JUnit and the GitHub job summary', 'roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github'],
+      ['Merge the shards that finished, even if some did not', 'roleflow report merge reports/*.json --allow-partial'],
     ],
   });
 
   reports = Option.Rest({ name: 'FILE', required: 1 });
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
   reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
+  allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
 
   async execute(): Promise<number> {
-    const [{ parseReport, mergeReports }, { redactReport }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
+    const [{ parseReport, mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
       import('../report/json.js'),
       import('../report/build.js'),
+      import('../report/digest.js'),
       import('../report/reporters.js'),
       import('../io/test-reports.js'),
       import('../io/package-root.js'),
@@ -54,7 +64,7 @@ export class ReportMergeCommand extends RoleflowCommand {
       if (!parsed.ok) throw new RoleflowError(parsed.error);
       inputs.push({ file, report: parsed.value });
     }
-    const merged = mergeReports(inputs);
+    const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport(merged.value, this.redactor);
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
@@ -67,7 +77,8 @@ export class ReportMergeCommand extends RoleflowCommand {
       consoleWasLive: false,
       redactor: this.redactor,
     });
-    this.err(`merged ${inputs.length} reports (${report.summary.tests} results); wrote ${written.join(', ')}`);
+    const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
+    this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }

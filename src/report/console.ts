@@ -1,5 +1,5 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
-import { flowLatencyRows, groupAssertions } from './digest.js';
+import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 
 /** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
@@ -67,7 +67,8 @@ export function renderSummary(report: RunReport, style: Style): string {
   ];
   const bail = report.bailed ? `\n${paint(style, 'yellow', 'Stopped early: --bail started no new execution after the first failure')}` : '';
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
-  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}`;
+  const partial = report.missing_shards?.length ? `\n${paint(style, 'yellow', `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : '';
+  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${partial}`;
 }
 
 /** The whole console report, for a file or for `report merge`: every result, then the summary. */

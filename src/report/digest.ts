@@ -1,4 +1,4 @@
-import type { AssertionResult, Transport } from '../core/flows/index.js';
+import type { AssertionResult, Shard, Transport } from '../core/flows/index.js';
 import { stats } from './build.js';
 import type { LatencyStats, TestResult } from './model.js';
 
@@ -72,4 +72,11 @@ export function flowLatencyRows(results: readonly TestResult[]): FlowLatencyRow[
       return s ? [[service, s]] : [];
     })),
   }));
+}
+
+/** `shard 3/3 is missing`, `shards 2/4 and 4/4 are missing`. */
+export function missingShardsText(missing: readonly Shard[]): string {
+  const labels = missing.map((s) => `${s.index}/${s.total}`);
+  if (labels.length === 1) return `shard ${labels[0]} is missing`;
+  return `shards ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)} are missing`;
 }

@@ -1,5 +1,5 @@
 import { formatMs } from '../core/flows/index.js';
-import { flowLatencyRows, groupAssertions } from './digest.js';
+import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
 
 /**
@@ -27,7 +27,11 @@ const MAX_FAILURES_LISTED = 50;
 export function renderStepSummary(report: RunReport): string {
   const s = report.summary;
   const icon = s.failed > 0 ? '❌' : '✅';
-  const where = [`tenant \`${code(report.tenant.name)}\``, ...(report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [])];
+  const where = [
+    `tenant \`${code(report.tenant.name)}\``,
+    ...(report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : []),
+    ...(report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []),
+  ];
   const parts = [
     `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped (${s.tests}) in ${formatMs(report.duration_ms)}`,
     '',

@@ -1,6 +1,7 @@
-import type { Parsed } from '../core/flows/index.js';
+import type { Parsed, Shard } from '../core/flows/index.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
 import { summarise } from './build.js';
+import { missingShardsText } from './digest.js';
 import type { RunReport, TestResult } from './model.js';
 
 /** The JSON report (`schemas/report.schema.json`). */
@@ -25,11 +26,15 @@ export function parseReport(text: string, file: string, schema: object): Parsed<
   return { ok: true, value: value as RunReport };
 }
 
+type MergeInput = { file: string; report: RunReport };
+
 /**
  * The reports of the shards of one suite as one report: every result once (a test × transport in
- * two reports is an error), in file order; the earliest start, the latest finish.
+ * two reports is an error), in file order; the earliest start, the latest finish. Shards must be
+ * of one `--shard I/N` run, each at most once, and all of them unless `allowPartial` (the merged
+ * report then lists the missing ones). Reports of whole runs merge without that check.
  */
-export function mergeReports(inputs: readonly { file: string; report: RunReport }[]): Parsed<RunReport> {
+export function mergeReports(inputs: readonly MergeInput[], options: { allowPartial?: boolean } = {}): Parsed<RunReport> {
   const first = inputs[0];
   if (!first) return { ok: false, error: 'no reports to merge' };
   // By name: the embedded tenant listens on another port in every run.
@@ -48,16 +53,22 @@ export function mergeReports(inputs: readonly { file: string; report: RunReport 
       results.push(r);
     }
   }
+  const shards = shardsOf(inputs);
+  if (!shards.ok) return shards;
+  const { merged, missing } = shards.value;
+  if (missing.length > 0 && !options.allowPartial) {
+    return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? 'it' : 'them'}` };
+  }
   results.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0]!;
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1)!;
-  const shards = inputs.flatMap((i) => i.report.merged_shards ?? (i.report.shard ? [i.report.shard] : []));
-  const { shard: _shard, merged_shards: _merged, ...base } = first.report;
+  const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
   return {
     ok: true,
     value: {
       ...base,
-      ...(shards.length > 0 && { merged_shards: shards }),
+      ...(merged.length > 0 && { merged_shards: merged }),
+      ...(missing.length > 0 && { missing_shards: missing }),
       started_at: started,
       finished_at: finished,
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
@@ -66,6 +77,35 @@ export function mergeReports(inputs: readonly { file: string; report: RunReport 
       results,
     },
   };
+}
+
+/**
+ * The shards the inputs hold (a merged report holds several), checked to be of one run: the same
+ * total, each index once. `missing`: the indexes 1..N that none holds.
+ */
+function shardsOf(inputs: readonly MergeInput[]): Parsed<{ merged: Shard[]; missing: Shard[] }> {
+  const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
+  const first = held.find((h) => h.shards.length > 0);
+  if (!first) return { ok: true, value: { merged: [], missing: [] } };
+  const reference = first.shards[0]!;
+  const whole = held.find((h) => h.shards.length === 0);
+  if (whole) {
+    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run` };
+  }
+  const byIndex = new Map<number, string>();
+  for (const { file, shards } of held) {
+    for (const s of shards) {
+      if (s.index > s.total) return { ok: false, error: `${file} holds shard ${s.index}/${s.total}, which no --shard I/N run makes` };
+      if (s.total !== reference.total) {
+        return { ok: false, error: `${file} holds shard ${s.index}/${s.total} and ${first.file} shard ${reference.index}/${reference.total}: the shards of one run share their total N (--shard I/N)` };
+      }
+      const earlier = byIndex.get(s.index);
+      if (earlier !== undefined) return { ok: false, error: `shard ${s.index}/${s.total} is in both ${earlier} and ${file}` };
+      byIndex.set(s.index, file);
+    }
+  }
+  const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
+  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
 }
 
 function compare(a: string, b: string): number {

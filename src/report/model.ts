@@ -1,4 +1,4 @@
-import type { AssertionResult, Transport } from '../core/flows/index.js';
+import type { AssertionResult, Shard, Transport } from '../core/flows/index.js';
 
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
@@ -11,9 +11,11 @@ export interface RunReport {
   /** Never the token. */
   tenant: { name: string; base_url: string; ws_url?: string };
   /** The slice this run was (`--shard I/N`). */
-  shard?: { index: number; total: number };
+  shard?: Shard;
   /** A merged report: the shards it combines. */
-  merged_shards?: { index: number; total: number }[];
+  merged_shards?: Shard[];
+  /** A report merged with `--allow-partial`: the shards of the run that it lacks. */
+  missing_shards?: Shard[];
   started_at: string;
   finished_at: string;
   duration_ms: number;

@@ -114,6 +114,15 @@ describe('roleflow test reporters', () => {
     const twice = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', 'shard-1/roleflow-report.json']);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/^error: ".*" \[\w+\] is in both shard-1\/roleflow-report.json and shard-1\/roleflow-report.json/);
+    const lost = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', '--out', 'partial.json']);
+    expect(lost).toMatchObject({ code: 1, stdout: '', stderr: 'error: shard 2/2 is missing: give the report of every shard, or --allow-partial to merge without it\n' });
+    const partial = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', '--out', 'partial.json', '--allow-partial']);
+    expect(partial.stderr).toMatch(/^merged 1 reports \(\d+ results\); shard 2\/2 is missing; wrote partial.json\n$/);
+    expect(partial.stdout).toContain('Partial: shard 2/2 is missing (merged with --allow-partial)');
+    const partialReport = JSON.parse(await s.read('partial.json')) as RunReport;
+    expect(validReport(partialReport)).toBe(true);
+    expect(partialReport).toMatchObject({ merged_shards: [{ index: 1, total: 2 }], missing_shards: [{ index: 2, total: 2 }] });
+    expect((await s.run(['report', 'merge', '--help'])).stdout).toContain('--allow-partial');
     await s.write('junk.json', '{"format_version": 1}');
     const junk = await s.run(['report', 'merge', 'junk.json']);
     expect(junk).toMatchObject({ code: 1, stderr: "error: junk.json: not a roleflow JSON report: must have required property 'tool'\n" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressLine, renderConsole, renderTestResult } from '../../src/report/console.js';
+import { progressLine, renderConsole, renderSummary, renderTestResult } from '../../src/report/console.js';
 import { renderAnnotations, renderStepSummary } from '../../src/report/github.js';
 import { mergeReports } from '../../src/report/json.js';
 import { parseReporters } from '../../src/report/reporters.js';
@@ -119,5 +119,32 @@ describe('merging shard reports', () => {
     });
     const other = { ...shard(2, ['x']), tenant: { name: 'staging', base_url: 'https://s.example' } };
     expect(mergeReports([{ file: 'a.json', report: a }, { file: 'c.json', report: other }])).toMatchObject({ ok: false, error: expect.stringContaining('tenant staging') });
+  });
+
+  it('refuses an incomplete set of shards, naming what is missing, unless asked to merge a partial run', () => {
+    const three = (index: number, names: string[]) => ({ ...shard(index, names), shard: { index, total: 3 } });
+    const given = [{ file: 'a.json', report: three(1, ['a']) }, { file: 'b.json', report: three(2, ['b']) }];
+    expect(mergeReports(given)).toEqual({ ok: false, error: 'shard 3/3 is missing: give the report of every shard, or --allow-partial to merge without it' });
+    expect(mergeReports(given.slice(0, 1))).toMatchObject({ ok: false, error: expect.stringMatching(/^shards 2\/3 and 3\/3 are missing: /) });
+    const partial = mergeReports(given, { allowPartial: true });
+    if (!partial.ok) throw new Error(partial.error);
+    expect(partial.value).toMatchObject({ merged_shards: [{ index: 1, total: 3 }, { index: 2, total: 3 }], missing_shards: [{ index: 3, total: 3 }] });
+    expect(renderSummary(partial.value, { color: false })).toContain('\nPartial: shard 3/3 is missing (merged with --allow-partial)');
+    // The partial merge and the late shard make the whole run.
+    const whole = mergeReports([{ file: 'partial.json', report: partial.value }, { file: 'c.json', report: three(3, ['c']) }]);
+    if (!whole.ok) throw new Error(whole.error);
+    expect(whole.value.missing_shards).toBeUndefined();
+    expect(whole.value.merged_shards).toHaveLength(3);
+  });
+
+  it('refuses shards of different runs: other totals, a shard given twice, a whole run among shards', () => {
+    const empty = (index: number, total: number) => ({ ...shard(index, []), shard: { index, total } });
+    expect(mergeReports([{ file: 'a.json', report: empty(1, 2) }, { file: 'b.json', report: empty(2, 3) }])).toEqual({
+      ok: false,
+      error: 'b.json holds shard 2/3 and a.json shard 1/2: the shards of one run share their total N (--shard I/N)',
+    });
+    expect(mergeReports([{ file: 'a.json', report: empty(1, 2) }, { file: 'b.json', report: empty(1, 2) }])).toEqual({ ok: false, error: 'shard 1/2 is in both a.json and b.json' });
+    const { shard: _none, ...wholeRun } = empty(1, 2);
+    expect(mergeReports([{ file: 'a.json', report: empty(1, 2) }, { file: 'w.json', report: wholeRun }])).toMatchObject({ ok: false, error: expect.stringContaining('w.json is the report of a whole run') });
   });
 });
