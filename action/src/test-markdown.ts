@@ -5,7 +5,7 @@ import type { RunReport, TestResult } from '../../src/report/model.js';
 import { fitTable } from './markdown.js';
 import { markerLine } from './sticky-comment.js';
 
-const STATUS: Record<TestResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', error: '💥 error', skip: '⏭️ skip' };
+const STATUS: Record<TestResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', error: '💥 error', skip: '⏭️ skip', not_run: '⏹️ not run' };
 const TRANSPORT: Record<TestResult['transport'], string> = { https: 'HTTPS', ws: 'WebSocket' };
 const TABLE_HEAD = '| | Flow | Test | Transport | Repeats | p50 | p95 | Message |\n|---|---|---|---|---|---|---|---|\n';
 /** A failure's message is the reason to read the table; it is kept this long. */

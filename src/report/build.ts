@@ -47,9 +47,7 @@ export function buildTestResult(run: TestRun): TestResult {
   const repeats = run.executions.map((e, i) => (e === undefined ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]!)));
   const status = testStatus(summary.status, repeats, across, ran.length < run.executions.length);
   const message =
-    ran.length < run.executions.length && status === 'skip'
-      ? `not run: --bail stopped the run after a failure (${ran.length} of ${run.executions.length} repeats ran)`
-      : summary.message;
+    status === 'not_run' ? `not run: --bail stopped the run after a failure (${ran.length} of ${run.executions.length} repeats ran)` : summary.message;
   return {
     ...base,
     status,
@@ -123,6 +121,7 @@ export function summarise(results: readonly TestResult[]): RunSummary {
     failed: count('fail') + count('error'),
     errored: count('error'),
     skipped: count('skip'),
+    not_run: count('not_run'),
     executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== 'not_run').length, 0),
   };
 }
@@ -140,8 +139,9 @@ export function stats(samples: readonly number[]): LatencyStats | null {
 }
 
 // A test with repeats left unstarted by --bail passes nothing it did not run: it fails when a
-// repeat that ran failed, and is otherwise skipped. Errors are failures where nothing but the
-// execution itself (timeout, transport) went wrong.
+// repeat that ran failed, and is otherwise not run (not skipped: a skip is the test file's or the
+// tenant's word). Errors are failures where nothing but the execution itself (timeout, transport)
+// went wrong.
 function testStatus(
   summary: TestStatus,
   repeats: readonly RepeatResult[],
@@ -150,7 +150,7 @@ function testStatus(
 ): TestStatus {
   const failing = repeats.filter((r) => r.status === 'fail' || r.status === 'error');
   if (incomplete) {
-    if (failing.length === 0) return 'skip';
+    if (failing.length === 0) return 'not_run';
   } else if (summary !== 'fail') return summary;
   const acrossFailed = across.some((a) => a.status === 'fail');
   return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === 'error') ? 'error' : 'fail';

@@ -7,7 +7,7 @@ export interface Style {
   color: boolean;
 }
 
-const MARK: Record<TestStatus, string> = { pass: '✓', fail: '✗', error: '✗', skip: '-' };
+const MARK: Record<TestStatus, string> = { pass: '✓', fail: '✗', error: '✗', skip: '-', not_run: '·' };
 const CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 } as const;
 
 function paint(style: Style, code: keyof typeof CODES, text: string): string {
@@ -15,7 +15,7 @@ function paint(style: Style, code: keyof typeof CODES, text: string): string {
 }
 
 function statusColor(status: TestStatus | AssertionResult['status']): keyof typeof CODES {
-  return status === 'pass' ? 'green' : status === 'skip' ? 'yellow' : 'red';
+  return status === 'pass' ? 'green' : status === 'skip' ? 'yellow' : status === 'not_run' ? 'dim' : 'red';
 }
 
 /**
@@ -26,9 +26,15 @@ function statusColor(status: TestStatus | AssertionResult['status']): keyof type
 export function renderTestResult(r: TestResult, style: Style): string {
   const ran = r.repeats.filter((x) => x.execution !== 'not_run').length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? 'p50 ' : ''}${formatMs(r.wall_ms.p50)}` : '';
-  const counts = r.status === 'skip' && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
+  const counts = (r.status === 'skip' || r.status === 'not_run') && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
   const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${r.id} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}`;
-  const lines = [r.status === 'skip' && ran === 0 ? `${head} ${paint(style, 'yellow', `skipped: ${r.message}`)}` : head];
+  const lines = [
+    r.status === 'skip' && ran === 0
+      ? `${head} ${paint(style, 'yellow', `skipped: ${r.message}`)}`
+      : r.status === 'not_run'
+        ? `${head} ${paint(style, 'dim', r.message)}`
+        : head,
+  ];
   if (r.status === 'fail' || r.status === 'error') {
     const failures = groupAssertions(r, 'fail');
     for (const g of failures) {
@@ -47,23 +53,27 @@ export function renderTestResult(r: TestResult, style: Style): string {
 /** The table per flow × transport (client wall-clock percentiles) and the totals line. */
 export function renderSummary(report: RunReport, style: Style): string {
   const rows = flowLatencyRows(report.results);
-  const header = ['flow', 'transport', 'pass', 'fail', 'skip', 'p50', 'p95'];
+  // The "not run" column only after --bail stopped something: it is 0 in every other run.
+  const notRun = report.summary.not_run > 0;
+  const header = ['flow', 'transport', 'pass', 'fail', 'skip', ...(notRun ? ['not run'] : []), 'p50', 'p95'];
   const body = rows.map((row) => [
     row.flow,
     row.transport,
     String(row.pass),
     String(row.fail),
     String(row.skip),
+    ...(notRun ? [String(row.notRun)] : []),
     row.wall ? formatMs(row.wall.p50) : '-',
     row.wall ? formatMs(row.wall.p95) : '-',
   ]);
-  const table = rows.length > 0 ? `${alignColumns([header, ...body], [2, 3, 4, 5, 6]).join('\n')}\n\n` : '';
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join('\n')}\n\n` : '';
   const s = report.summary;
   const failed = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
   const parts = [
     paint(style, s.passed > 0 ? 'green' : 'dim', `${s.passed} passed`),
     paint(style, s.failed > 0 ? 'red' : 'dim', failed),
     paint(style, s.skipped > 0 ? 'yellow' : 'dim', `${s.skipped} skipped`),
+    ...(s.not_run > 0 ? [paint(style, 'yellow', `${s.not_run} not run`)] : []),
   ];
   const bail = report.bailed ? `\n${paint(style, 'yellow', 'Stopped early: --bail started no new execution after the first failure')}` : '';
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';

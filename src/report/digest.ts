@@ -34,6 +34,8 @@ export interface FlowLatencyRow {
   /** Errors included. */
   fail: number;
   skip: number;
+  /** Left unstarted by --bail. */
+  notRun: number;
   /** Client wall-clock of every finished execution of the flow over this transport. */
   wall: LatencyStats | null;
   /** Server-reported latency of each logged step (HTTPS). */
@@ -47,13 +49,14 @@ export function flowLatencyRows(results: readonly TestResult[]): FlowLatencyRow[
     const key = `${r.flow}\u0000${r.transport}`;
     let entry = rows.get(key);
     if (!entry) {
-      const row: FlowLatencyRow = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, wall: null, steps: {} };
+      const row: FlowLatencyRow = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
       entry = { row, walls: [], steps: new Map() };
       rows.set(key, entry);
     }
     const { row } = entry;
     if (r.status === 'pass') row.pass += 1;
     else if (r.status === 'skip') row.skip += 1;
+    else if (r.status === 'not_run') row.notRun += 1;
     else row.fail += 1;
     for (const repeat of r.repeats) {
       if (repeat.execution === 'ok' && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);

@@ -33,16 +33,24 @@ export function renderStepSummary(report: RunReport): string {
     ...(report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []),
   ];
   const parts = [
-    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ''} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     '',
     `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}`,
     '',
   ];
   const rows = flowLatencyRows(report.results);
   if (rows.length > 0) {
-    parts.push('### Latency (client wall-clock)', '', '| flow | transport | pass | fail | skip | p50 | p95 | max |', '|---|---|--:|--:|--:|--:|--:|--:|');
+    // The "not run" column only after --bail stopped something: it is 0 in every other run.
+    const notRun = s.not_run > 0;
+    parts.push(
+      '### Latency (client wall-clock)',
+      '',
+      `| flow | transport | pass | fail | skip |${notRun ? ' not run |' : ''} p50 | p95 | max |`,
+      `|---|---|--:|--:|--:|${notRun ? '--:|' : ''}--:|--:|--:|`,
+    );
     for (const row of rows) {
-      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${row.pass} | ${row.fail} | ${row.skip} | ${ms(row.wall, 'p50')} | ${ms(row.wall, 'p95')} | ${ms(row.wall, 'max')} |`);
+      const counts = [row.pass, row.fail, row.skip, ...(notRun ? [row.notRun] : [])].join(' | ');
+      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${counts} | ${ms(row.wall, 'p50')} | ${ms(row.wall, 'p95')} | ${ms(row.wall, 'max')} |`);
     }
     parts.push('');
   }
@@ -69,7 +77,7 @@ export function renderStepSummary(report: RunReport): string {
   return parts.join('\n');
 }
 
-const MARK: Record<TestResult['status'], string> = { pass: '✅', fail: '❌', error: '❌', skip: '⏭️' };
+const MARK: Record<TestResult['status'], string> = { pass: '✅', fail: '❌', error: '❌', skip: '⏭️', not_run: '⏹️' };
 
 function failureItem(r: TestResult): string {
   const first = groupAssertions(r, 'fail').slice(0, 5);

@@ -57,6 +57,7 @@ function casesOf(result: TestResult): Case[] {
 
 function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean, across: readonly AssertionResult[]): Outcome {
   if (repeat.status === 'not_run') {
+    // JUnit has no "not run": a repeat --bail never started is a skipped case that says so.
     return { kind: 'skipped', message: result.status === 'skip' ? result.message : 'not run: --bail stopped the run after a failure' };
   }
   const failing = [...repeat.assertions.filter((a) => a.status === 'fail'), ...across];

@@ -36,12 +36,16 @@ export interface RunSummary {
   failed: number;
   /** Of the failed: those where only errors (timeouts, transport problems) failed. */
   errored: number;
+  /** Skipped by the test file (`skip`), or over a transport the tenant lacks. */
   skipped: number;
+  /** Left unstarted (wholly or in part) when `--bail` stopped the run: neither passed nor skipped. */
+  not_run: number;
   /** Executions that ran. */
   executions: number;
 }
 
-export type TestStatus = 'pass' | 'fail' | 'error' | 'skip';
+/** skip: what the test file or the tenant says not to run; not_run: what --bail stopped. */
+export type TestStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not_run';
 
 export interface TestResult {
   /** `file > name`, as `--grep` and `--shard` see it. */

@@ -89,9 +89,14 @@ describe('roleflow test', () => {
     expect(r.code).toBe(3);
     const json = report(r.stdout);
     expect(json.bailed).toBe(true);
-    expect(json.results.map((x) => x.status)).toEqual(['fail', 'skip', 'skip']);
+    // Not run, apart from what the test files skip: --bail stopped them.
+    expect(json.results.map((x) => x.status)).toEqual(['fail', 'not_run', 'not_run']);
     expect(json.results[1]!.message).toBe('not run: --bail stopped the run after a failure (0 of 1 repeats ran)');
-    expect(json.summary).toMatchObject({ tests: 3, failed: 1, skipped: 2, executions: 1 });
+    expect(json.summary).toMatchObject({ tests: 3, failed: 1, skipped: 0, not_run: 2, executions: 1 });
+    const console = await s.test(['--bail', '--concurrency', '1']);
+    expect(console.stdout).toContain('· flows/broken.yaml > two [https] not run: --bail stopped the run after a failure (0 of 1 repeats ran)');
+    expect(console.stdout).toMatch(/Tests: 0 passed, 1 failed, 0 skipped, 2 not run \(3\)/);
+    expect(console.stdout).toMatch(/^flow\s+transport\s+pass\s+fail\s+skip\s+not run\s+p50\s+p95$/m);
     const without = report((await s.test(['--concurrency', '1', '--json'])).stdout);
     expect(without.summary).toMatchObject({ failed: 3, executions: 3 });
   });

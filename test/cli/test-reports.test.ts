@@ -58,7 +58,7 @@ describe('roleflow test reporters', () => {
     expect(validReport(report), JSON.stringify(validReport.errors)).toBe(true);
     expect(report.tenant.name).toBe('local');
     expect(report.tenant.base_url).toBe('embedded:.roleflow/local.json'); // the embedded tenant's port changes every run
-    expect(report.summary).toEqual({ tests: 9, passed: 5, failed: 3, errored: 1, skipped: 1, executions: 9 });
+    expect(report.summary).toEqual({ tests: 9, passed: 5, failed: 3, errored: 1, skipped: 1, not_run: 0, executions: 9 });
     const ada = report.results.find((x) => x.name === 'greets Ada' && x.transport === 'https')!;
     // Latency honesty: exactly what the emulator was told each step takes, not the client's view.
     expect(ada.repeats[0]!.steps.map((st) => [st.service, st.latency_ms])).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
-import { redactResult, summarise } from '../../src/report/build.js';
-import { https, result, runReport, step, wsWith } from './builders.js';
+import { buildTestResult, redactResult, summarise } from '../../src/report/build.js';
+import { flowTest, https, result, runReport, step, wsWith } from './builders.js';
 
 const SUMMARY = '  - name: t\n    repeat: 3\n    min_pass: 2\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
 const good = () => wsWith({ results: [{ summary: 'Refund' }] });
@@ -20,11 +20,13 @@ describe('judging a test × transport for the reports', () => {
     expect(result(SUMMARY, [timeout(), bad(), good()]).status).toBe('fail');
   });
 
-  it('never passes a test whose repeats --bail left unstarted: skipped unless a repeat that ran failed', () => {
-    const skipped = result(SUMMARY, [good(), undefined, undefined]);
-    expect(skipped).toMatchObject({ status: 'skip', message: 'not run: --bail stopped the run after a failure (1 of 3 repeats ran)' });
-    expect(skipped.repeats.map((x) => x.status)).toEqual(['pass', 'not_run', 'not_run']);
+  it('never passes a test whose repeats --bail left unstarted: not run (not skipped) unless a repeat that ran failed', () => {
+    const notRun = result(SUMMARY, [good(), undefined, undefined]);
+    expect(notRun).toMatchObject({ status: 'not_run', message: 'not run: --bail stopped the run after a failure (1 of 3 repeats ran)' });
+    expect(notRun.repeats.map((x) => x.status)).toEqual(['pass', 'not_run', 'not_run']);
     expect(result(SUMMARY, [bad(), undefined, undefined]).status).toBe('fail');
+    const skipped = buildTestResult({ test: flowTest(SUMMARY), transport: 'ws', skip: 'skip: true in the test file', executions: [] });
+    expect(summarise([notRun, skipped])).toEqual({ tests: 2, passed: 0, failed: 0, errored: 0, skipped: 1, not_run: 1, executions: 1 });
   });
 
   it('keeps server-reported step latency and client wall-clock apart', () => {
@@ -38,7 +40,7 @@ describe('judging a test × transport for the reports', () => {
 
   it('counts results, errors among the failures', () => {
     const results = [result(SUMMARY, [good(), good(), good()]), result(SUMMARY, [timeout(), timeout(), timeout()]), result(SUMMARY, [bad(), bad(), good()])];
-    expect(summarise(results)).toEqual({ tests: 3, passed: 1, failed: 2, errored: 1, skipped: 0, executions: 9 });
+    expect(summarise(results)).toEqual({ tests: 3, passed: 1, failed: 2, errored: 1, skipped: 0, not_run: 0, executions: 9 });
   });
 
   it('redacts secrets from every value of a result, and from the keys of the tenant\'s data, in their escaped forms too', () => {
@@ -54,7 +56,7 @@ describe('judging a test × transport for the reports', () => {
     const r = result(SUMMARY, [good(), bad(), good()]);
     const report = runReport([r], ['summary', 'tests', 'status', 'results']);
     expect(Object.keys(report)).toEqual(['format_version', 'tool', 'tenant', 'started_at', 'finished_at', 'duration_ms', 'bailed', 'summary', 'results']);
-    expect(report.summary).toEqual({ tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0, executions: 3 });
+    expect(report.summary).toEqual({ tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 3 });
     expect(report.results[0]!.status).toBe('pass');
     // A flow's outputs are its data, not the report's structure: a secret is hidden in their keys too.
     expect(report.results[0]!.repeats[1]!.outputs).toEqual({ '***': [{ '***': 'Nope' }] });

@@ -40,6 +40,15 @@ describe('GitHub reporter', () => {
     expect(md).toContain('| summarize | llm\\|big | 2 | 400ms | 400ms | 400ms |');
     expect(md).toContain('- **flows/t.yaml \\> pipes \\| and \\*stars\\*** [https]: 0 of 2 repeats passed, 2 needed (2 failed)');
   });
+
+  it('counts what --bail left unstarted as not run, apart from the skipped', () => {
+    const test = '  - name: t\n    repeat: 2\n    expect: { steps: { count: 1 } }\n';
+    const md = renderStepSummary(runReport([result(test, [https({ steps: [step('a')], wallMs: 200 }), undefined])]));
+    expect(md).toContain('## ✅ roleflow test: 0 passed, 0 failed, 0 skipped, 1 not run (1) in 1.5s');
+    expect(md).toContain('| flow | transport | pass | fail | skip | not run | p50 | p95 | max |');
+    expect(md).toContain('| summarize | https | 0 | 0 | 0 | 1 | 200ms | 200ms | 200ms |');
+    expect(md).toContain('| ⏹️ | flows/t.yaml \\> t | https | 1/2 | 200ms |');
+  });
 });
 
 describe('console reporter', () => {
