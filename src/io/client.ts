@@ -132,7 +132,7 @@ class HttpTenantClient implements TenantClient {
     return this.guard(async () => {
       // Loaded when first needed: `plan` and `apply` never open a WebSocket, and ws costs ~20 ms to load.
       const { openWsSession } = await import('./ws-session.js');
-      const session = await openWsSession(this.target, this.options.token);
+      const session = await openWsSession(this.target, this.options.token, this.options.onRequest);
       this.sessions.add(session);
       const close = session.close.bind(session);
       session.close = () => {

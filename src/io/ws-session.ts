@@ -2,15 +2,20 @@ import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
 import { toWsMessage } from './normalize.js';
-import { oneLine, redactSecrets } from './redact.js';
+import { oneLine, redactSecrets, redactUrl } from './redact.js';
 import { displayUrl, safeTenantUrl } from './url-safety.js';
+
+/** `--verbose`: the line of one connection, as the client's request lines are. */
+export type ConnectionLine = { method: 'GET'; path: string; status: number | 'error'; ms: number; attempt: number };
 
 /**
  * Opens the tenant's WebSocket. The token goes in `Authorization: Bearer` or, with
  * `wsAuth: 'query'`, as `?token=`; either way it never appears in a message (the URL is printed
  * as configured, before the token is added). Redirects are not followed: a 3xx is a refusal.
+ * `onRequest` hears of the upgrade once it is answered (101, or the refusal's status) or fails,
+ * with the path and a query whose credentials are masked.
  */
-export function openWsSession(target: TenantTarget, token: string | undefined): Promise<WsSession> {
+export function openWsSession(target: TenantTarget, token: string | undefined, onRequest?: (line: ConnectionLine) => void): Promise<WsSession> {
   if (target.wsUrl === undefined) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
@@ -43,11 +48,18 @@ export function openWsSession(target: TenantTarget, token: string | undefined): 
     const why = oneLine(error instanceof Error ? error.message : String(error), 160);
     return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets)));
   }
+  const startedAt = performance.now();
+  const log = (status: ConnectionLine['status']) => {
+    if (onRequest === undefined) return;
+    const sent = typeof url === 'string' ? new URL(url) : url;
+    onRequest({ method: 'GET', path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
+  };
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (message: string) => {
+    const fail = (message: string, status: ConnectionLine['status'] = 'error') => {
       if (settled) return;
       settled = true;
+      log(status);
       reject(new RoleflowError(redactSecrets(message, secrets)));
       socket.terminate();
     };
@@ -62,10 +74,11 @@ export function openWsSession(target: TenantTarget, token: string | undefined): 
     socket.once('unexpected-response', (request, response) => {
       response.resume();
       request.destroy();
-      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})`);
+      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})`, response.statusCode ?? 'error');
     });
     socket.once('open', () => {
       settled = true;
+      log(101);
       resolve(new Session(socket, shown, secrets));
     });
   });

@@ -56,6 +56,9 @@ describe('roleflow test and secrets', () => {
       for (const [where, text] of Object.entries(texts)) {
         for (const form of forms) expect(text, `${where} holds ${form}`).not.toContain(form);
       }
+      // --verbose has a line for the WebSocket connection as for every HTTPS request.
+      expect(r.stderr).toMatch(/^GET \/ws 101 \d+ms$/m);
+      expect(r.stderr).toMatch(/^POST \/flow\/echo 200 \d+ms$/m);
       // The failure is still shown, with the secrets masked.
       expect(r.stdout).toContain('got {"key":"***","token":"***","note":"key=***"}');
       expect(JSON.parse(texts['r.json']).results[0].repeats[0].outputs).toEqual({ results: [{ key: '***', token: '***', note: 'key=***' }] });

@@ -9,14 +9,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function tenant(options: EmulatorOptions = {}, wsAuth: 'header' | 'query' = 'header', token?: string) {
+async function tenant(options: EmulatorOptions = {}, wsAuth: 'header' | 'query' = 'header', token?: string, wsQuery = '') {
   const emulator = await startEmulator({ token: 'ws-tok-123456', ...options });
-  const { client } = clientFor(emulator, { wsAuth }, token ?? emulator.token);
+  const { client, lines } = clientFor({ ...emulator, wsUrl: `${emulator.wsUrl}${wsQuery}` }, { wsAuth }, token ?? emulator.token);
   cleanups.push(async () => {
     await client.close();
     await emulator.close();
   });
-  return { emulator, client };
+  return { emulator, client, lines };
 }
 
 /** Polls the execution log until it holds `steps` entries. */
@@ -103,6 +103,16 @@ describe('client: WebSocket', () => {
     expect(error).toBeInstanceOf(RoleflowError);
     expect(error.message).toBe(`WebSocket upgrade refused: 403 Forbidden (${emulator.wsUrl})`);
     expect(everyText(error)).not.toContain('wrong-token-987654');
+  });
+
+  it.each(['header', 'query'] as const)('tells --verbose of each WebSocket connection, refused or not, its query masked (%s)', async (wsAuth) => {
+    const { client, lines } = await tenant({}, wsAuth, undefined, '?tenant=acme&api_key=k3y-in-url');
+    (await client.openWs()).close();
+    const token = wsAuth === 'query' ? '&token=***' : '';
+    expect(lines).toEqual([{ method: 'GET', path: `/ws?tenant=acme&api_key=***${token}`, status: 101, ms: expect.any(Number), attempt: 1 }]);
+    const refused = await tenant({}, wsAuth, 'wrong-token-987654');
+    await rejection(refused.client.openWs());
+    expect(refused.lines).toEqual([{ method: 'GET', path: `/ws${wsAuth === 'query' ? '?token=***' : ''}`, status: 403, ms: expect.any(Number), attempt: 1 }]);
   });
 
   it('rejects a waiting next() cleanly when the connection drops', async () => {
