@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
@@ -51,14 +51,5 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
-  }
-}
-
-/** Whether `path` is a symbolic link (false when it does not exist). */
-export async function isSymlink(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
