@@ -44,6 +44,9 @@ export class PlanCommand extends TenantCommand {
     if (this.json && this.format !== undefined && this.format !== 'json') {
       throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
+    if (this.outFile === '-') {
+      throw new RoleflowError('--out -: a saved plan must be a file; use --json to print the plan on stdout');
+    }
     const format = this.json ? 'json' : (this.format ?? 'text');
     const { resolve } = await import('node:path');
     const { rolesDirOf } = await import('../io/role-files.js');
