@@ -10,10 +10,10 @@ export function barePool(baseUrl, connections) {
 
 /**
  * POST /flow/<flow>, then POST /admin/stats until the log holds `steps` entries: at once and again,
- * or after `pollDelay(attempt)` ms (attempt counts the polls made so far, from 0). Returns each
- * request's round trip in ms, the start's first.
+ * or, with a `schedule` (`runnerSchedule()`), after the wait it gives, as the runner would.
+ * Returns each request's round trip in ms, the start's first.
  */
-export async function httpsCase(pool, token, flow, inputs, steps, pollDelay = () => 0) {
+export async function httpsCase(pool, token, flow, inputs, steps, schedule) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const roundTrips = [];
   const post = async (path, body) => {
@@ -22,15 +22,46 @@ export async function httpsCase(pool, token, flow, inputs, steps, pollDelay = ()
     roundTrips.push(performance.now() - sent);
     return value;
   };
+  const startedAt = performance.now();
   const { executionId } = await post(`/flow/${flow}`, inputs);
-  for (let attempt = 0; ; attempt++) {
+  const answeredStartAt = performance.now();
+  for (;;) {
     const entries = await post('/admin/stats', { execution_id: executionId, opCode: 'exec_logs' });
     if (!Array.isArray(entries)) throw new Error('exec_logs: not an array');
     if (entries.some((e) => e.status !== 'completed')) throw new Error('exec_logs: a step did not complete');
-    if (entries.length >= steps) return roundTrips;
-    const delay = pollDelay(attempt);
+    if (entries.length >= steps) {
+      schedule?.finished(entries);
+      return roundTrips;
+    }
+    if (!schedule) continue;
+    const answeredAt = performance.now();
+    const delay = schedule.waitMs(answeredAt - startedAt, answeredAt - answeredStartAt, entries.length, steps);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   }
+}
+
+/**
+ * The HTTPS runner's poll schedule for one flow, mirrored exactly (src/core/flows/end-rules.ts:
+ * nextPollDelay, expectedEndMs, httpsWaitMs; src/io/run-https.ts): after a poll answered
+ * `elapsedMs` after the start, wait a fifth of that (25 ms to 1 s), but never past the moment the
+ * flow's last finished execution says this one ends (the sum of the step latencies it reported,
+ * counted from the start's answer); waits are whole ms, rounded up. `finished(entries)` learns the
+ * pace from a finished execution's log, as the runner does for the rest of its run.
+ */
+export function runnerSchedule() {
+  let known;
+  return {
+    waitMs(elapsedMs, sinceStartAnsweredMs, logged, steps) {
+      const pace = Math.min(1000, Math.max(25, elapsedMs * 0.2));
+      const endsAt = known && steps <= known.length && logged < steps ? known.slice(0, steps).reduce((sum, ms) => sum + ms, 0) : undefined;
+      const dueIn = endsAt === undefined ? Infinity : endsAt - sinceStartAnsweredMs;
+      return Math.ceil(Math.max(0, Math.min(pace, dueIn > 0 ? dueIn : Infinity)));
+    },
+    finished(entries) {
+      const latencies = entries.map((e) => latencyMs(e.latency));
+      if (latencies.length > 0 && latencies.every((ms) => Number.isFinite(ms) && ms >= 0)) known = latencies;
+    },
+  };
 }
 
 /** Connect, send the frame, read the ack, then `completed` completed messages; close. */
@@ -75,4 +106,15 @@ async function postJson(pool, path, headers, body) {
   const value = await answer.json();
   if (statusCode !== 200) throw new Error(`POST ${path}: status ${statusCode}`);
   return value;
+}
+
+/** A log entry's latency as the runner reads it (src/core/flows/latency.ts); NaN when unusable. */
+function latencyMs(latency) {
+  const amount = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined);
+  const seconds = amount(latency?.seconds);
+  const millis = amount(latency?.milliseconds);
+  if (seconds !== undefined && millis !== undefined && millis < 1000) return seconds * 1000 + millis;
+  if (millis !== undefined) return millis;
+  if (seconds !== undefined && latency?.milliseconds === undefined) return seconds * 1000;
+  return Number.NaN;
 }
