@@ -45714,7 +45714,7 @@ var ws_session_exports = {};
 __export(ws_session_exports, {
   openWsSession: () => openWsSession
 });
-function openWsSession(target, token) {
+function openWsSession(target, token, onRequest2) {
   if (target.wsUrl === void 0) {
     return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
   }
@@ -45745,11 +45745,18 @@ function openWsSession(target, token) {
     const why = oneLine(error instanceof Error ? error.message : String(error), 160);
     return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets)));
   }
+  const startedAt = performance.now();
+  const log = (status) => {
+    if (onRequest2 === void 0) return;
+    const sent = typeof url === "string" ? new URL(url) : url;
+    onRequest2({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
+  };
   return new Promise((resolve9, reject2) => {
     let settled = false;
-    const fail3 = (message2) => {
+    const fail3 = (message2, status = "error") => {
       if (settled) return;
       settled = true;
+      log(status);
       reject2(new RoleflowError(redactSecrets(message2, secrets)));
       socket.terminate();
     };
@@ -45760,10 +45767,11 @@ function openWsSession(target, token) {
     socket.once("unexpected-response", (request2, response) => {
       response.resume();
       request2.destroy();
-      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})`);
+      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})`, response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
+      log(101);
       resolve9(new Session(socket, shown, secrets));
     });
   });
@@ -45981,7 +45989,7 @@ var init_client = __esm({
       openWs() {
         return this.guard(async () => {
           const { openWsSession: openWsSession2 } = await Promise.resolve().then(() => (init_ws_session(), ws_session_exports));
-          const session = await openWsSession2(this.target, this.options.token);
+          const session = await openWsSession2(this.target, this.options.token, this.options.onRequest);
           this.sessions.add(session);
           const close = session.close.bind(session);
           session.close = () => {
@@ -51811,13 +51819,12 @@ var init_source_files = __esm({
 var role_files_exports = {};
 __export(role_files_exports, {
   isRoleFileName: () => isRoleFileName,
-  isSymlink: () => isSymlink,
   loadRoleFiles: () => loadRoleFiles,
   rolesDirOf: () => rolesDirOf,
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { lstat, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname6, join as join6 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
@@ -51849,13 +51856,6 @@ async function writeFileAtomic(path, text2) {
   } catch (err) {
     await rm2(tmp, { force: true });
     throw err;
-  }
-}
-async function isSymlink(path) {
-  try {
-    return (await lstat(path)).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
 var init_role_files = __esm({
@@ -53338,7 +53338,7 @@ function buildTestResult(run2) {
   let evaluated = 0;
   const repeats = run2.executions.map((e, i) => e === void 0 ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]));
   const status = testStatus(summary.status, repeats, across, ran.length < run2.executions.length);
-  const message2 = ran.length < run2.executions.length && status === "skip" ? `not run: --bail stopped the run after a failure (${ran.length} of ${run2.executions.length} repeats ran)` : summary.message;
+  const message2 = status === "not_run" ? `not run: --bail stopped the run after a failure (${ran.length} of ${run2.executions.length} repeats ran)` : summary.message;
   return {
     ...base,
     status,
@@ -53390,6 +53390,7 @@ function summarise(results) {
     failed: count2("fail") + count2("error"),
     errored: count2("error"),
     skipped: count2("skip"),
+    not_run: count2("not_run"),
     executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
   };
 }
@@ -53407,7 +53408,7 @@ function stats(samples) {
 function testStatus(summary, repeats, across, incomplete) {
   const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
   if (incomplete) {
-    if (failing.length === 0) return "skip";
+    if (failing.length === 0) return "not_run";
   } else if (summary !== "fail") return summary;
   const acrossFailed = across.some((a) => a.status === "fail");
   return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
@@ -53471,6 +53472,71 @@ var init_build = __esm({
   }
 });
 
+// src/report/digest.ts
+var digest_exports = {};
+__export(digest_exports, {
+  flowLatencyRows: () => flowLatencyRows,
+  groupAssertions: () => groupAssertions,
+  missingShardsText: () => missingShardsText
+});
+function groupAssertions(r, status) {
+  const groups = /* @__PURE__ */ new Map();
+  const add = (a, inRepeat) => {
+    if (a.status !== status) return;
+    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
+    const group = groups.get(key);
+    if (group) group.repeats += inRepeat ? 1 : 0;
+    else groups.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
+  };
+  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
+  for (const a of r.across_repeats) add(a, false);
+  return [...groups.values()];
+}
+function flowLatencyRows(results) {
+  const rows = /* @__PURE__ */ new Map();
+  for (const r of results) {
+    const key = `${r.flow}\0${r.transport}`;
+    let entry = rows.get(key);
+    if (!entry) {
+      const row2 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
+      entry = { row: row2, walls: [], steps: /* @__PURE__ */ new Map() };
+      rows.set(key, entry);
+    }
+    const { row } = entry;
+    if (r.status === "pass") row.pass += 1;
+    else if (r.status === "skip") row.skip += 1;
+    else if (r.status === "not_run") row.notRun += 1;
+    else row.fail += 1;
+    for (const repeat of r.repeats) {
+      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
+      if (repeat.execution === "ok" || repeat.execution === "failed") {
+        for (const s of repeat.steps) {
+          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
+        }
+      }
+    }
+  }
+  return [...rows.values()].map(({ row, walls, steps }) => ({
+    ...row,
+    wall: stats(walls),
+    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
+      const s = stats(samples);
+      return s ? [[service, s]] : [];
+    }))
+  }));
+}
+function missingShardsText(missing) {
+  const labels = missing.map((s) => `${s.index}/${s.total}`);
+  if (labels.length === 1) return `shard ${labels[0]} is missing`;
+  return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
+}
+var init_digest = __esm({
+  "src/report/digest.ts"() {
+    "use strict";
+    init_build();
+  }
+});
+
 // src/report/json.ts
 var json_exports = {};
 __export(json_exports, {
@@ -53497,7 +53563,7 @@ function parseReport(text2, file, schema) {
   }
   return { ok: true, value };
 }
-function mergeReports(inputs) {
+function mergeReports(inputs, options = {}) {
   const first = inputs[0];
   if (!first) return { ok: false, error: "no reports to merge" };
   const other = inputs.find((i) => i.report.tenant.name !== first.report.tenant.name);
@@ -53515,16 +53581,22 @@ function mergeReports(inputs) {
       results.push(r);
     }
   }
+  const shards = shardsOf(inputs);
+  if (!shards.ok) return shards;
+  const { merged, missing } = shards.value;
+  if (missing.length > 0 && !options.allowPartial) {
+    return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
+  }
   results.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const shards = inputs.flatMap((i) => i.report.merged_shards ?? (i.report.shard ? [i.report.shard] : []));
-  const { shard: _shard, merged_shards: _merged, ...base } = first.report;
+  const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
   return {
     ok: true,
     value: {
       ...base,
-      ...shards.length > 0 && { merged_shards: shards },
+      ...merged.length > 0 && { merged_shards: merged },
+      ...missing.length > 0 && { missing_shards: missing },
       started_at: started,
       finished_at: finished,
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
@@ -53534,6 +53606,30 @@ function mergeReports(inputs) {
     }
   };
 }
+function shardsOf(inputs) {
+  const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
+  const first = held.find((h) => h.shards.length > 0);
+  if (!first) return { ok: true, value: { merged: [], missing: [] } };
+  const reference = first.shards[0];
+  const whole = held.find((h) => h.shards.length === 0);
+  if (whole) {
+    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run` };
+  }
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const { file, shards } of held) {
+    for (const s of shards) {
+      if (s.index > s.total) return { ok: false, error: `${file} holds shard ${s.index}/${s.total}, which no --shard I/N run makes` };
+      if (s.total !== reference.total) {
+        return { ok: false, error: `${file} holds shard ${s.index}/${s.total} and ${first.file} shard ${reference.index}/${reference.total}: the shards of one run share their total N (--shard I/N)` };
+      }
+      const earlier = byIndex.get(s.index);
+      if (earlier !== void 0) return { ok: false, error: `shard ${s.index}/${s.total} is in both ${earlier} and ${file}` };
+      byIndex.set(s.index, file);
+    }
+  }
+  const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
+  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
+}
 function compare3(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -53542,6 +53638,7 @@ var init_json = __esm({
     "use strict";
     init_schema();
     init_build();
+    init_digest();
   }
 });
 
@@ -53585,59 +53682,6 @@ var init_reporters = __esm({
   }
 });
 
-// src/report/digest.ts
-function groupAssertions(r, status) {
-  const groups = /* @__PURE__ */ new Map();
-  const add = (a, inRepeat) => {
-    if (a.status !== status) return;
-    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
-    const group = groups.get(key);
-    if (group) group.repeats += inRepeat ? 1 : 0;
-    else groups.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
-  };
-  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
-  for (const a of r.across_repeats) add(a, false);
-  return [...groups.values()];
-}
-function flowLatencyRows(results) {
-  const rows = /* @__PURE__ */ new Map();
-  for (const r of results) {
-    const key = `${r.flow}\0${r.transport}`;
-    let entry = rows.get(key);
-    if (!entry) {
-      const row2 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, wall: null, steps: {} };
-      entry = { row: row2, walls: [], steps: /* @__PURE__ */ new Map() };
-      rows.set(key, entry);
-    }
-    const { row } = entry;
-    if (r.status === "pass") row.pass += 1;
-    else if (r.status === "skip") row.skip += 1;
-    else row.fail += 1;
-    for (const repeat of r.repeats) {
-      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
-      if (repeat.execution === "ok" || repeat.execution === "failed") {
-        for (const s of repeat.steps) {
-          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
-        }
-      }
-    }
-  }
-  return [...rows.values()].map(({ row, walls, steps }) => ({
-    ...row,
-    wall: stats(walls),
-    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
-      const s = stats(samples);
-      return s ? [[service, s]] : [];
-    }))
-  }));
-}
-var init_digest = __esm({
-  "src/report/digest.ts"() {
-    "use strict";
-    init_build();
-  }
-});
-
 // src/report/console.ts
 var console_exports = {};
 __export(console_exports, {
@@ -53650,14 +53694,16 @@ function paint(style, code2, text2) {
   return style.color ? `\x1B[${CODES[code2]}m${text2}\x1B[0m` : text2;
 }
 function statusColor(status) {
-  return status === "pass" ? "green" : status === "skip" ? "yellow" : "red";
+  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
 }
 function renderTestResult(r, style) {
   const ran = r.repeats.filter((x) => x.execution !== "not_run").length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
-  const counts2 = r.status === "skip" && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
+  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
   const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${r.id} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}`;
-  const lines2 = [r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${r.message}`)}` : head];
+  const lines2 = [
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${r.message}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", r.message)}` : head
+  ];
   if (r.status === "fail" || r.status === "error") {
     const failures = groupAssertions(r, "fail");
     for (const g of failures) {
@@ -53673,17 +53719,19 @@ function renderTestResult(r, style) {
 }
 function renderSummary(report, style) {
   const rows = flowLatencyRows(report.results);
-  const header = ["flow", "transport", "pass", "fail", "skip", "p50", "p95"];
+  const notRun2 = report.summary.not_run > 0;
+  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
   const body = rows.map((row) => [
     row.flow,
     row.transport,
     String(row.pass),
     String(row.fail),
     String(row.skip),
+    ...notRun2 ? [String(row.notRun)] : [],
     row.wall ? formatMs(row.wall.p50) : "-",
     row.wall ? formatMs(row.wall.p95) : "-"
   ]);
-  const table = rows.length > 0 ? `${alignColumns([header, ...body], [2, 3, 4, 5, 6]).join("\n")}
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
 
 ` : "";
   const s = report.summary;
@@ -53691,12 +53739,15 @@ function renderSummary(report, style) {
   const parts = [
     paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
     paint(style, s.failed > 0 ? "red" : "dim", failed2),
-    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`)
+    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
+    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
   ];
   const bail = report.bailed ? `
 ${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}`;
+  const partial = report.missing_shards?.length ? `
+${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${partial}`;
 }
 function renderConsole(report, style) {
   const results = report.results.map((r) => renderTestResult(r, style));
@@ -53719,7 +53770,7 @@ var init_console = __esm({
     "use strict";
     init_flows();
     init_digest();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-" };
+    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
     CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
   }
 });
@@ -53743,18 +53794,29 @@ function renderAnnotations(report) {
 function renderStepSummary(report) {
   const s = report.summary;
   const icon = s.failed > 0 ? "❌" : "✅";
-  const where = [`tenant \`${code(report.tenant.name)}\``, ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : []];
+  const where = [
+    `tenant \`${code(report.tenant.name)}\``,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []
+  ];
   const parts = [
-    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     "",
     `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}`,
     ""
   ];
   const rows = flowLatencyRows(report.results);
   if (rows.length > 0) {
-    parts.push("### Latency (client wall-clock)", "", "| flow | transport | pass | fail | skip | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|--:|--:|");
+    const notRun2 = s.not_run > 0;
+    parts.push(
+      "### Latency (client wall-clock)",
+      "",
+      `| flow | transport | pass | fail | skip |${notRun2 ? " not run |" : ""} p50 | p95 | max |`,
+      `|---|---|--:|--:|--:|${notRun2 ? "--:|" : ""}--:|--:|--:|`
+    );
     for (const row of rows) {
-      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${row.pass} | ${row.fail} | ${row.skip} | ${ms(row.wall, "p50")} | ${ms(row.wall, "p95")} | ${ms(row.wall, "max")} |`);
+      const counts2 = [row.pass, row.fail, row.skip, ...notRun2 ? [row.notRun] : []].join(" | ");
+      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${counts2} | ${ms(row.wall, "p50")} | ${ms(row.wall, "p95")} | ${ms(row.wall, "max")} |`);
     }
     parts.push("");
   }
@@ -53808,7 +53870,7 @@ var init_github = __esm({
     init_flows();
     init_digest();
     MAX_FAILURES_LISTED = 50;
-    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️" };
+    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
   }
 });
 
@@ -55044,6 +55106,9 @@ var PlanCommand = class extends TenantCommand {
     if (this.json && this.format !== void 0 && this.format !== "json") {
       throw new RoleflowError2(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
+    if (this.outFile === "-") {
+      throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+    }
     const format = this.json ? "json" : this.format ?? "text";
     const { resolve: resolve9 } = await import("node:path");
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -55170,24 +55235,34 @@ var ReportMergeCommand = class extends RoleflowCommand {
     details: `
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
-      and writes one report with every result (\`--out\`, default roleflow-report.json). A test in two
-      reports is an error. The merged report can be rendered again with \`--reporter\` (console,
-      junit, github; default console).
+      and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
+      report can be rendered again with \`--reporter\` (console, junit, github; default console).
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report.
+      The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
+      (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
+      (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
+      lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
+      reports, and a whole-run report among shards are always errors. Reports of whole runs (no
+      \`--shard\`) merge without these checks.
+
+      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
+      reports that are not the shards of one run.
     `,
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
-      ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"]
+      ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"],
+      ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
   reports = import_clipanion5.Option.Rest({ name: "FILE", required: 1 });
   outFile = import_clipanion5.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion5.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion5.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
-    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
+    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
+      Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
       Promise.resolve().then(() => (init_package_root(), package_root_exports)),
@@ -55205,7 +55280,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
       if (!parsed.ok) throw new RoleflowError(parsed.error);
       inputs.push({ file, report: parsed.value });
     }
-    const merged = mergeReports2(inputs);
+    const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport2(merged.value, this.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
@@ -55218,7 +55293,8 @@ var ReportMergeCommand = class extends RoleflowCommand {
       consoleWasLive: false,
       redactor: this.redactor
     });
-    this.err(`merged ${inputs.length} reports (${report.summary.tests} results); wrote ${written.join(", ")}`);
+    const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
+    this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
@@ -56023,7 +56099,7 @@ import { isAbsolute as isAbsolute5, join as join11 } from "node:path";
 init_flows();
 init_markdown_parts();
 init_digest();
-var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip" };
+var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
 var TABLE_HEAD2 = "| | Flow | Test | Transport | Repeats | p50 | p95 | Message |\n|---|---|---|---|---|---|---|---|\n";
 var MAX_MESSAGE = 300;
