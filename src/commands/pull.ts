@@ -11,7 +11,8 @@ export class PullCommand extends TenantCommand {
       its \`id\`, so that \`roleflow plan\` right after shows no change. A Role that already has a file
       (pinned by \`id\`, else with its name) keeps writing to that file; others get a new file named
       after the Role (lower-case letters, digits, \`-\` and \`_\`; \`-2\`, \`-3\`… on a collision),
-      always directly in the folder whatever the name holds.
+      always directly in the folder whatever the name holds. Roles that share a name get a file
+      each, told apart by its \`id\` (a warning says so), and \`plan\` matches them by id.
 
       A local file that already matches its Role is left alone. One that differs is never
       overwritten without \`--force\`: it is skipped with a warning. Role files of Roles the
@@ -52,6 +53,9 @@ export class PullCommand extends TenantCommand {
       const what = `${showName(r.name)} (id ${showName(r.id)})`;
       if (r.status === 'skipped') this.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
       else if (!this.json && r.status !== 'unchanged') this.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
+    }
+    for (const { name, count } of result.sharedNames) {
+      this.err(`warning: the tenant holds ${count} Roles named ${showName(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
       this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);

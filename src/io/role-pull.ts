@@ -25,6 +25,8 @@ export interface PullResult {
   localOnly: string[];
   /** Role files without `id` whose name several Roles hold. */
   ambiguous: { file: string; name: string; count: number }[];
+  /** Names several Roles of the tenant hold: their files tell them apart by `id` alone. */
+  sharedNames: { name: string; count: number }[];
 }
 
 /**
@@ -56,7 +58,8 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir(dir.abs)).map(fileNameKey));
-  const result: PullResult = { roles: [], localOnly: [], ambiguous: [] };
+  const result: PullResult = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = new Set<RoleFile>();
   const schema = loadSchema('role');
 

@@ -121,6 +121,28 @@ describe('pull', () => {
     expect(await p.read('roles/nul-name.md')).toContain('name: "nul\\0name"');
   });
 
+  it('adopts a tenant holding two Roles with one name: a file each, pinned by id, then plan shows no change', async () => {
+    const em = await emulator();
+    const first = await seed(em, 'foo', 'd', 'one');
+    const second = await seed(em, 'foo', 'd', 'two');
+    const p = await project({});
+    const pulled = await run(p, em, ['pull', '--roles', 'p4']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stderr).toContain('warning: the tenant holds 2 Roles named foo (pinned by id in the files)');
+    const files = await tree(p.dir);
+    expect(files).toHaveLength(2);
+    const texts = await Promise.all(files.map((f) => p.read(f)));
+    expect(texts.map((t) => /^id: (.*)$/m.exec(t)?.[1]).sort()).toEqual([first, second].sort());
+
+    const plan = await run(p, em, ['plan', '--roles', 'p4', '--prune', '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('No changes. The tenant matches p4/.');
+    expect(plan.code).toBe(0);
+    const again = await run(p, em, ['pull', '--roles', 'p4']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('0 written, 2 unchanged, 0 skipped.');
+  });
+
   it('refuses to write anything while a local role file is broken', async () => {
     const em = await emulator();
     await seed(em, 'a');

@@ -8,7 +8,8 @@
  * - `parseRoleFile(text, file, schema): Result<RoleFile>` — front-matter + content; `schema` is
  *   `loadSchema('role')`. Every problem of the file as `Issue`s (file:line:col), at most
  *   `MAX_ISSUES_PER_FILE` plus one line counting the rest.
- * - `checkRoleSet(files): Issue[]` — a name or id used by several files: one issue naming all.
+ * - `checkRoleSet(files): Issue[]` — a name or id used by several files: one issue naming all
+ *   (files may share a name when each of them pins a distinct `id`).
  *
  * Writing role files (`pull`)
  * - `serializeRoleFile({name, description, id?, content}): string` — round-trips through

@@ -2,19 +2,40 @@ import type { Issue } from '../errors.js';
 import type { Position, RoleFile } from './role-file.js';
 
 /**
- * Names and ids must be unique across role files: each name (or id) used by more than one file
+ * Ids must be unique across role files, and so must names, except that files may share a name
+ * when every one of them pins a distinct `id`: matching is then unambiguous, and that is how a
+ * tenant that already holds several Roles with one name is adopted. Each name (or id) used wrongly
  * is one issue, at its first file, naming every other file with its position.
  */
 export function checkRoleSet(files: readonly RoleFile[]): Issue[] {
   return [
     ...duplicates(files, (f) => (f.id === undefined ? undefined : { value: f.id, at: f.at.id ?? f.at.name }), 'id'),
-    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), 'name'),
+    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), 'name', eachPinsItsOwnId),
   ].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
+
+const WHY = {
+  id: 'each Role needs exactly one file',
+  name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")',
+};
+
+function eachPinsItsOwnId(group: readonly RoleFile[]): boolean {
+  const ids = new Set<string>();
+  for (const f of group) {
+    if (f.id === undefined || ids.has(f.id)) return false;
+    ids.add(f.id);
+  }
+  return true;
 }
 
 type Key = { value: string; at: Position } | undefined;
 
-function duplicates(files: readonly RoleFile[], key: (f: RoleFile) => Key, what: 'name' | 'id'): Issue[] {
+function duplicates(
+  files: readonly RoleFile[],
+  key: (f: RoleFile) => Key,
+  what: 'name' | 'id',
+  allowed: (group: readonly RoleFile[]) => boolean = () => false,
+): Issue[] {
   // Values seen twice, found first without grouping: there are usually none, and plans check
   // every name of thousands of files.
   const seen = new Set<string>();
@@ -26,23 +47,20 @@ function duplicates(files: readonly RoleFile[], key: (f: RoleFile) => Key, what:
     else seen.add(k.value);
   }
   if (repeated.size === 0) return [];
-  const groups = new Map<string, { file: string; at: Position }[]>();
+  const groups = new Map<string, RoleFile[]>();
   for (const f of files) {
     const k = key(f);
     if (k === undefined || !repeated.has(k.value)) continue;
     const group = groups.get(k.value);
-    if (group) group.push({ file: f.file, at: k.at });
-    else groups.set(k.value, [{ file: f.file, at: k.at }]);
+    if (group) group.push(f);
+    else groups.set(k.value, [f]);
   }
   const issues: Issue[] = [];
-  for (const [value, [first, ...others]] of groups) {
-    if (!first || others.length === 0) continue;
+  for (const [value, group] of groups) {
+    if (allowed(group)) continue;
+    const [first, ...others] = group.map((f) => ({ file: f.file, at: key(f)!.at }));
     const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(', ');
-    issues.push({
-      file: first.file,
-      ...first.at,
-      message: `${what} ${JSON.stringify(value)} is also used by ${where}: each Role needs exactly one file`,
-    });
+    issues.push({ file: first!.file, ...first!.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
   }
   return issues;
 }

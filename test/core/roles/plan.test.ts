@@ -80,6 +80,14 @@ describe('computePlan: matching and changes', () => {
     expect(p.unmanaged).toEqual([{ id: 'r1', name: 'dup' }]);
   });
 
+  test('files sharing a name, each pinned by id, match their Roles by id: no change, no issue', () => {
+    const remote = [role('foo', { id: 'r1', content: 'one' }), role('foo', { id: 'r2', content: 'two' })];
+    const p = plan([file('foo', { id: 'r2', file: 'roles/foo-3.md', content: 'two' }), file('foo', { id: 'r1', file: 'roles/foo-2.md', content: 'one' })], remote, { prune: true });
+    expect(p.issues).toEqual([]);
+    expect(p.changes).toEqual([]);
+    expect(p.summary).toMatchObject({ unchanged: 2, unmanaged: 0 });
+  });
+
   test('a name whose remote Role another file claimed by id is a create', () => {
     const p = plan([file('y', { id: 'r1' }), file('x')], [role('x', { id: 'r1' })]);
     expect(actions(p)).toEqual(['update y', 'create x']);
@@ -87,7 +95,7 @@ describe('computePlan: matching and changes', () => {
 
   test('duplicate file names are issues of the plan too', () => {
     const p = plan([file('a'), file('a', { file: 'roles/other.md' })], []);
-    expect(p.issues.map(formatIssue)).toEqual(['roles/a.md:2:1: name "a" is also used by roles/other.md:2:1: each Role needs exactly one file']);
+    expect(p.issues.map(formatIssue)).toEqual(['roles/a.md:2:1: name "a" is also used by roles/other.md:2:1: each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")']);
   });
 });
 

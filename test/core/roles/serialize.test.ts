@@ -135,7 +135,7 @@ describe('checkRoleSet', () => {
       file('a', { file: 'roles/sub/a-copy.md', at: { name: { line: 3, col: 1 } } }),
     ]);
     expect(issues.map(formatIssue)).toEqual([
-      'roles/a.md:2:1: name "a" is also used by roles/sub/a-copy.md:3:1: each Role needs exactly one file',
+      'roles/a.md:2:1: name "a" is also used by roles/sub/a-copy.md:3:1: each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")',
     ]);
   });
 
@@ -148,5 +148,19 @@ describe('checkRoleSet', () => {
 
   test('distinct names and ids pass', () => {
     expect(checkRoleSet([file('a', { id: '1' }), file('b', { id: '2' }), file('c')])).toEqual([]);
+  });
+
+  test('files may share a name when each pins a distinct id: a tenant holding that name twice is adopted', () => {
+    const pinned = [file('foo', { id: 'r1' }), file('foo', { id: 'r2', file: 'roles/foo-2.md' }), file('foo', { id: 'r3', file: 'roles/foo-3.md' })];
+    expect(checkRoleSet(pinned)).toEqual([]);
+  });
+
+  test('a shared name stays an issue when any file carrying it has no id, or two pin the same id', () => {
+    const oneUnpinned = checkRoleSet([file('foo', { id: 'r1' }), file('foo', { file: 'roles/foo-2.md' })]);
+    expect(oneUnpinned.map(formatIssue)).toEqual([
+      'roles/foo.md:2:1: name "foo" is also used by roles/foo-2.md:2:1: each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")',
+    ]);
+    const sameId = checkRoleSet([file('foo', { id: 'r1' }), file('foo', { id: 'r1', file: 'roles/foo-2.md' })]);
+    expect(sameId.map((i) => i.message.slice(0, 22))).toEqual(['name "foo" is also use', 'id "r1" is also used b']);
   });
 });
