@@ -90,6 +90,7 @@ describe('a configured tenant', () => {
       'GET /admin/roles/get 200',
       'GET /admin/roles/get?id=*** 404',
       'POST /admin/policies/delete 200',
+      'GET /ws?token=*** 101',
     ]);
     for (const line of lines) expect(line).toMatchObject({ ms: expect.any(Number), attempt: 1 });
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
