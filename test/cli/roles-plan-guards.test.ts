@@ -1,6 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emulator, project, roleText, run } from './roles-kit.js';
+import { emulator, mutations, project, requestCount, roleText, run, seed } from './roles-kit.js';
 
 describe('plan: refusals that protect the user', () => {
   it('refuses --out - with a usage error: a saved plan is a file, --json prints to stdout', async () => {
@@ -12,5 +13,37 @@ describe('plan: refusals that protect the user', () => {
     expect(r.stdout).toBe('');
     expect(await readdir(p.dir)).toEqual(['roles']);
     expect(em.requests()).toEqual([]);
+  });
+
+  it('notes a rename into a name another Role keeps, in text and JSON', async () => {
+    const em = await emulator();
+    const x = await seed(em, 'x', 'd', 'c');
+    const y = await seed(em, 'y', 'd', 'c');
+    const p = await project({});
+    expect((await run(p, em, ['pull'])).code).toBe(0);
+    await rm(join(p.dir, 'roles/y.md'));
+    await p.write('roles/x.md', roleText('y', 'd', 'c', x));
+    const note = `after this plan 2 Roles will be named "y": "x" (id ${x}) is renamed to it, and the Role with id ${y} keeps it`;
+
+    const text = await run(p, em, ['plan']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`~ update y (roles/x.md, id ${x})`);
+    expect(text.stdout).toContain(`Notes:\n  - ${note}\n`);
+    const json = await run(p, em, ['plan', '--json']);
+    expect((JSON.parse(json.stdout) as { notes: string[] }).notes).toEqual([note]);
+  });
+
+  it('refuses a saved rename once another Role has taken its new name', async () => {
+    const em = await emulator();
+    const x = await seed(em, 'x', 'd', 'c');
+    const p = await project({ 'roles/x.md': roleText('z', 'd', 'c', x) });
+    expect((await run(p, em, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    await seed(em, 'z', 'd', 'someone else');
+    const mark = requestCount(em);
+
+    const applied = await run(p, em, ['apply', 'plan.json']);
+    expect(applied.code).toBe(4);
+    expect(applied.stderr).toContain('the Roles named "z" changed on the tenant since the plan was made');
+    expect(mutations(em, mark)).toEqual([]);
   });
 });

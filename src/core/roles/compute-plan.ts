@@ -13,6 +13,7 @@ import {
   type PlanRoleState,
 } from './plan-types.js';
 import type { RoleFile } from './role-file.js';
+import { byNameThenId, compare, renameNotes, sharedNameNotes } from './plan-notes.js';
 import { checkRoleSet } from './role-set.js';
 
 /**
@@ -28,8 +29,9 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
 
   const updates: PlanChange[] = [];
   let unchanged = 0;
+  const holdersOf = (name: string): Role[] => matching.byName.get(name) ?? [];
   for (const { file, role } of matching.pairs) {
-    const change = updateOf(file, role);
+    const change = updateOf(file, role, holdersOf);
     if (change) updates.push(change);
     else unchanged++;
   }
@@ -39,7 +41,7 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
       name: file.name,
       file: file.file,
       after: stateOf(file),
-      remote_hash: nameStateHash(file.name, matching.byName.get(file.name) ?? []),
+      remote_hash: nameStateHash(file.name, holdersOf(file.name)),
     }),
   );
   const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
@@ -76,13 +78,13 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),
     unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: renameNotes(creates, matching.orphans, options.prune),
+    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
     guards,
     issues: [...checkRoleSet(desired), ...matching.issues],
   };
 }
 
-function updateOf(file: RoleFile, role: Role): PlanChange | undefined {
+function updateOf(file: RoleFile, role: Role, holdersOf: (name: string) => Role[]): PlanChange | undefined {
   const fields: ChangedField[] = [];
   if (file.name !== role.name) fields.push('name');
   if (file.description !== role.description) fields.push('description');
@@ -101,6 +103,8 @@ function updateOf(file: RoleFile, role: Role): PlanChange | undefined {
       ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) }
       : {}),
     remote_hash: roleStateHash(role),
+    // A rename, like a create, counts on its new name being held as it was.
+    ...(file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }),
   };
 }
 
@@ -118,36 +122,4 @@ function ordered(updates: PlanChange[], creates: PlanChange[], deletes: PlanChan
   const freeing = deletes.filter((d) => needed.has(d.name));
   const rest = deletes.filter((d) => !needed.has(d.name));
   return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
-}
-
-/** A delete (or unmanaged Role) and a create with the same description and content look like a rename. */
-function renameNotes(creates: PlanChange[], orphans: Role[], prune: boolean): string[] {
-  if (orphans.length === 0 || creates.length === 0) return [];
-  const createsByFields = new Map<string, PlanChange>();
-  for (const c of creates) createsByFields.set(fieldsKey(c.after!), c);
-  const notes: string[] = [];
-  for (const role of [...orphans].sort(byNameThenId)) {
-    const key = fieldsKey(role);
-    const create = createsByFields.get(key);
-    if (!create) continue;
-    createsByFields.delete(key);
-    const instead = prune ? 'instead of deleting it and creating a new one' : 'instead of creating a second copy';
-    notes.push(
-      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file!)}) have the same description and content: ` +
-        `if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file!)} to rename the Role ${instead}`,
-    );
-  }
-  return notes;
-}
-
-function fieldsKey(fields: { description: string; content: string }): string {
-  return JSON.stringify([fields.description, fields.content]);
-}
-
-function byNameThenId(a: { name: string; id?: string }, b: { name: string; id?: string }): number {
-  return compare(a.name, b.name) || compare(a.id ?? '', b.id ?? '');
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -7,9 +7,9 @@ import type { Plan } from './plan-types.js';
 export type Freshness = { fresh: true } | { fresh: false; reasons: string[] };
 
 /**
- * Whether a saved plan still describes the tenant: every planned Role as it was, every planned
- * create's name as it was (and, when `tenant` is given, the same tenant). Any reason means
- * `apply PLANFILE` must refuse before sending anything.
+ * Whether a saved plan still describes the tenant: every planned Role as it was, the new name of
+ * every planned create or rename held as it was (and, when `tenant` is given, the same tenant).
+ * Any reason means `apply PLANFILE` must refuse before sending anything.
  */
 export function checkPlanFresh(
   plan: Plan,
@@ -21,13 +21,15 @@ export function checkPlanFresh(
     reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
+  const checkName = (name: string, hash: string): void => {
+    if (nameStateHash(name, byName.get(name) ?? []) !== hash) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
+  };
   for (const change of plan.changes) {
     if (change.action === 'create') {
-      if (nameStateHash(change.name, byName.get(change.name) ?? []) !== change.remote_hash) {
-        reasons.push(`the Roles named ${quote(change.name)} changed on the tenant since the plan was made`);
-      }
+      checkName(change.name, change.remote_hash);
       continue;
     }
+    if (change.name_hash !== undefined) checkName(change.name, change.name_hash);
     const id = change.id ?? '';
     const role = byId.get(id);
     const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;

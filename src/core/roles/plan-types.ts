@@ -35,6 +35,8 @@ export interface PlanChange {
    * update or delete, the Roles holding the name for a create. A saved plan is stale when it differs.
    */
   remote_hash: string;
+  /** A rename (an update whose name changes): the Roles holding the new name, as `remote_hash` is for a create. */
+  name_hash?: string;
 }
 
 export interface PlanGuard {

@@ -6,7 +6,7 @@ const KEY_ORDER = [
   'action', 'kind', 'name', 'base_url', 'id', 'file', 'line', 'col', 'message',
   'prune', 'protect', 'ignore', 'max_deletes',
   'create', 'update', 'delete', 'unchanged',
-  'fields', 'before', 'after', 'description', 'content', 'diff', 'remote_hash',
+  'fields', 'before', 'after', 'description', 'content', 'diff', 'remote_hash', 'name_hash',
 ];
 const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
