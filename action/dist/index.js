@@ -47464,10 +47464,18 @@ var init_role_file = __esm({
 function checkRoleSet(files) {
   return [
     ...duplicates(files, (f) => f.id === void 0 ? void 0 : { value: f.id, at: f.at.id ?? f.at.name }, "id"),
-    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), "name")
+    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), "name", eachPinsItsOwnId)
   ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
 }
-function duplicates(files, key, what) {
+function eachPinsItsOwnId(group) {
+  const ids = /* @__PURE__ */ new Set();
+  for (const f of group) {
+    if (f.id === void 0 || ids.has(f.id)) return false;
+    ids.add(f.id);
+  }
+  return true;
+}
+function duplicates(files, key, what, allowed = () => false) {
   const seen = /* @__PURE__ */ new Set();
   const repeated = /* @__PURE__ */ new Set();
   for (const f of files) {
@@ -47482,24 +47490,26 @@ function duplicates(files, key, what) {
     const k = key(f);
     if (k === void 0 || !repeated.has(k.value)) continue;
     const group = groups.get(k.value);
-    if (group) group.push({ file: f.file, at: k.at });
-    else groups.set(k.value, [{ file: f.file, at: k.at }]);
+    if (group) group.push(f);
+    else groups.set(k.value, [f]);
   }
   const issues = [];
-  for (const [value, [first, ...others]] of groups) {
-    if (!first || others.length === 0) continue;
+  for (const [value, group] of groups) {
+    if (allowed(group)) continue;
+    const [first, ...others] = group.map((f) => ({ file: f.file, at: key(f).at }));
     const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(", ");
-    issues.push({
-      file: first.file,
-      ...first.at,
-      message: `${what} ${JSON.stringify(value)} is also used by ${where}: each Role needs exactly one file`
-    });
+    issues.push({ file: first.file, ...first.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
   }
   return issues;
 }
+var WHY;
 var init_role_set = __esm({
   "src/core/roles/role-set.ts"() {
     "use strict";
+    WHY = {
+      id: "each Role needs exactly one file",
+      name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
+    };
   }
 });
 
@@ -48017,14 +48027,71 @@ var init_plan_types = __esm({
   }
 });
 
+// src/core/roles/plan-notes.ts
+function renameNotes(creates, orphans, prune) {
+  if (orphans.length === 0 || creates.length === 0) return [];
+  const createsByFields = /* @__PURE__ */ new Map();
+  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
+  const notes = [];
+  for (const role of [...orphans].sort(byNameThenId)) {
+    const key = fieldsKey(role);
+    const create = createsByFields.get(key);
+    if (!create) continue;
+    createsByFields.delete(key);
+    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
+    notes.push(
+      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
+    );
+  }
+  return notes;
+}
+function sharedNameNotes(updates, deletes, holdersOf) {
+  const renames = updates.filter((u) => u.before.name !== u.name);
+  if (renames.length === 0) return [];
+  const leaving = new Set([...renames, ...deletes].map((c) => c.id));
+  const renamesInto = /* @__PURE__ */ new Map();
+  for (const r of renames) {
+    const group = renamesInto.get(r.name);
+    if (group) group.push(r);
+    else renamesInto.set(r.name, [r]);
+  }
+  const notes = [];
+  for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
+    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
+    const total = group.length + keepers.length;
+    if (total < 2) continue;
+    const movers = group.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
+    let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
+    if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
+    notes.push(note);
+  }
+  return notes;
+}
+function fieldsKey(fields) {
+  return JSON.stringify([fields.description, fields.content]);
+}
+function byNameThenId(a, b) {
+  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
+}
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_plan_notes = __esm({
+  "src/core/roles/plan-notes.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
 // src/core/roles/compute-plan.ts
 function computePlan(desired, remote, options) {
   const protectedBy = globMatcher(options.protect);
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
   const updates = [];
   let unchanged = 0;
+  const holdersOf = (name) => matching.byName.get(name) ?? [];
   for (const { file, role } of matching.pairs) {
-    const change = updateOf(file, role);
+    const change = updateOf(file, role, holdersOf);
     if (change) updates.push(change);
     else unchanged++;
   }
@@ -48034,7 +48101,7 @@ function computePlan(desired, remote, options) {
       name: file.name,
       file: file.file,
       after: stateOf(file),
-      remote_hash: nameStateHash(file.name, matching.byName.get(file.name) ?? [])
+      remote_hash: nameStateHash(file.name, holdersOf(file.name))
     })
   );
   const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
@@ -48069,12 +48136,12 @@ function computePlan(desired, remote, options) {
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),
     unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: renameNotes(creates, matching.orphans, options.prune),
+    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
     guards,
     issues: [...checkRoleSet(desired), ...matching.issues]
   };
 }
-function updateOf(file, role) {
+function updateOf(file, role, holdersOf) {
   const fields = [];
   if (file.name !== role.name) fields.push("name");
   if (file.description !== role.description) fields.push("description");
@@ -48089,7 +48156,9 @@ function updateOf(file, role) {
     before: stateOf(role),
     after: stateOf(file),
     ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
-    remote_hash: roleStateHash(role)
+    remote_hash: roleStateHash(role),
+    // A rename, like a create, counts on its new name being held as it was.
+    ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
   };
 }
 function deleteOf(role) {
@@ -48105,32 +48174,6 @@ function ordered(updates, creates, deletes) {
   const rest = deletes.filter((d) => !needed.has(d.name));
   return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
 }
-function renameNotes(creates, orphans, prune) {
-  if (orphans.length === 0 || creates.length === 0) return [];
-  const createsByFields = /* @__PURE__ */ new Map();
-  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
-  const notes = [];
-  for (const role of [...orphans].sort(byNameThenId)) {
-    const key = fieldsKey(role);
-    const create = createsByFields.get(key);
-    if (!create) continue;
-    createsByFields.delete(key);
-    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
-    notes.push(
-      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
-    );
-  }
-  return notes;
-}
-function fieldsKey(fields) {
-  return JSON.stringify([fields.description, fields.content]);
-}
-function byNameThenId(a, b) {
-  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
-}
-function compare(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 var init_compute_plan = __esm({
   "src/core/roles/compute-plan.ts"() {
     "use strict";
@@ -48139,6 +48182,7 @@ var init_compute_plan = __esm({
     init_hash();
     init_matching();
     init_plan_types();
+    init_plan_notes();
     init_role_set();
   }
 });
@@ -48150,13 +48194,15 @@ function checkPlanFresh(plan, remote, tenant) {
     reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
+  const checkName = (name, hash2) => {
+    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
+  };
   for (const change of plan.changes) {
     if (change.action === "create") {
-      if (nameStateHash(change.name, byName.get(change.name) ?? []) !== change.remote_hash) {
-        reasons.push(`the Roles named ${quote(change.name)} changed on the tenant since the plan was made`);
-      }
+      checkName(change.name, change.remote_hash);
       continue;
     }
+    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
     const id = change.id ?? "";
     const role = byId.get(id);
     const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
@@ -48340,7 +48386,8 @@ var init_render_json = __esm({
       "description",
       "content",
       "diff",
-      "remote_hash"
+      "remote_hash",
+      "name_hash"
     ];
     rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
   }
@@ -52316,7 +52363,8 @@ async function pullRoles(opts) {
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir3(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], ambiguous: [] };
+  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   for (const role of remote) {
@@ -55158,7 +55206,8 @@ var PullCommand = class extends TenantCommand {
       its \`id\`, so that \`roleflow plan\` right after shows no change. A Role that already has a file
       (pinned by \`id\`, else with its name) keeps writing to that file; others get a new file named
       after the Role (lower-case letters, digits, \`-\` and \`_\`; \`-2\`, \`-3\`… on a collision),
-      always directly in the folder whatever the name holds.
+      always directly in the folder whatever the name holds. Roles that share a name get a file
+      each, told apart by its \`id\` (a warning says so), and \`plan\` matches them by id.
 
       A local file that already matches its Role is left alone. One that differs is never
       overwritten without \`--force\`: it is skipped with a warning. Role files of Roles the
@@ -55196,6 +55245,9 @@ var PullCommand = class extends TenantCommand {
       const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
       if (r.status === "skipped") this.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
       else if (!this.json && r.status !== "unchanged") this.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+    }
+    for (const { name, count: count3 } of result.sharedNames) {
+      this.err(`warning: the tenant holds ${count3} Roles named ${showName2(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
       this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
