@@ -16,7 +16,9 @@ export class ApplyCommand extends TenantCommand {
     details: `
       Without PLANFILE: plans as \`roleflow plan\` does, prints the plan and asks for confirmation
       (only \`yes\` is accepted) unless \`--auto-approve\`. When stdin is not a terminal it refuses
-      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan.
+      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. The
+      guards of \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role
+      files at all unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
 
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
       the saved plan was the review. The tenant is listed again first; if it is another tenant, or
@@ -38,6 +40,7 @@ export class ApplyCommand extends TenantCommand {
   planFile = Option.String({ required: false, name: 'PLANFILE' });
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
+  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
   autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply a fresh plan without asking' });
   concurrency = Option.String('--concurrency', {
     description: 'Requests at once (default: roles.concurrency of the config, else 4)',
@@ -49,6 +52,9 @@ export class ApplyCommand extends TenantCommand {
     const { RoleflowError } = await import('../core/errors.js');
     if (this.planFile !== undefined && (this.roles !== undefined || this.prune !== undefined)) {
       throw new RoleflowError('--roles and --prune do not go with a saved plan: it already says what to do');
+    }
+    if (this.planFile !== undefined && this.allowEmptyPrune) {
+      throw new RoleflowError('--allow-empty-prune does not go with a saved plan: it already says what to do');
     }
     if (this.planFile === undefined && !this.autoApprove && !this.context.stdinIsTTY) {
       throw new RoleflowError(
@@ -77,6 +83,7 @@ export class ApplyCommand extends TenantCommand {
       config,
       rolesDir,
       prune: this.prune,
+      allowEmptyPrune: this.allowEmptyPrune,
       flags: this.flags(),
       open: () => this.openTenant(config),
       now: new Date(),

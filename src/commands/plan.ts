@@ -16,7 +16,9 @@ export class PlanCommand extends TenantCommand {
       Remote Roles without a role file are listed as unmanaged, or deleted with \`--prune\` (or
       \`roles.prune: true\`; \`--no-prune\` overrides the config). \`roles.protect\` globs refuse any
       update or delete of matching Roles and more deletes than \`roles.max_deletes\` refuse the
-      plan: both exit 4. \`roles.ignore\` globs are left out entirely.
+      plan: both exit 4. So does prune when there are no role files at all (it would delete every
+      Role: an empty or mistyped roles folder?) unless \`--allow-empty-prune\` (or
+      \`roles.allow_empty_prune: true\`). \`roles.ignore\` globs are left out entirely.
 
       \`--out FILE\` saves the plan as JSON for \`roleflow apply FILE\`, which carries out exactly it
       and refuses if the tenant changed in between. \`--format markdown\` writes a pull-request
@@ -32,6 +34,7 @@ export class PlanCommand extends TenantCommand {
 
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
+  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
   // Not `out`: that is the base class's way of printing.
   outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
   json = Option.Boolean('--json', false, { description: 'Print the plan as JSON (same as --format json)' });
@@ -61,6 +64,7 @@ export class PlanCommand extends TenantCommand {
       config,
       rolesDir,
       prune: this.prune,
+      allowEmptyPrune: this.allowEmptyPrune,
       flags,
       open: () => this.openTenant(config),
       now: new Date(),

@@ -9,7 +9,7 @@ export interface Config {
   file?: string;
   defaultTenant?: string;
   tenants: Record<string, TenantConfig>;
-  roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; concurrency: number };
+  roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; allowEmptyPrune?: boolean; concurrency: number };
   flows: { dir: string; concurrency: number };
   local: { flowsConfig?: string; data: string };
 }
@@ -38,7 +38,15 @@ interface RawTenant {
 interface RawConfig {
   default_tenant?: string;
   tenants?: Record<string, RawTenant>;
-  roles?: { dir?: string; prune?: boolean; protect?: string[]; ignore?: string[]; max_deletes?: number; concurrency?: number };
+  roles?: {
+    dir?: string;
+    prune?: boolean;
+    protect?: string[];
+    ignore?: string[];
+    max_deletes?: number;
+    allow_empty_prune?: boolean;
+    concurrency?: number;
+  };
   flows?: { dir?: string; concurrency?: number };
   local?: { flows_config?: string; data?: string };
 }
@@ -76,6 +84,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         protect: raw.roles?.protect ?? [],
         ignore: raw.roles?.ignore ?? [],
         ...(raw.roles?.max_deletes === undefined ? {} : { maxDeletes: raw.roles.max_deletes }),
+        ...(raw.roles?.allow_empty_prune === undefined ? {} : { allowEmptyPrune: raw.roles.allow_empty_prune }),
         concurrency: raw.roles?.concurrency ?? base.roles.concurrency,
       },
       flows: { dir: raw.flows?.dir ?? base.flows.dir, concurrency: raw.flows?.concurrency ?? base.flows.concurrency },

@@ -26,6 +26,8 @@ export async function makeFreshPlan(opts: {
   config: Config;
   rolesDir: SourceDir;
   prune: boolean | undefined;
+  /** `--allow-empty-prune`; the config's `roles.allow_empty_prune` allows it too. */
+  allowEmptyPrune: boolean;
   flags: TenantFlags;
   open: () => Promise<OpenTenant>;
   now: Date;
@@ -41,6 +43,7 @@ export async function makeFreshPlan(opts: {
       protect: roles.protect,
       ignore: roles.ignore,
       ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
+      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
       tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString(),
     });

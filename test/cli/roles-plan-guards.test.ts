@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { emulator, mutations, project, requestCount, roleText, run, seed } from './roles-kit.js';
 
 describe('plan: refusals that protect the user', () => {
@@ -45,5 +46,36 @@ describe('plan: refusals that protect the user', () => {
     expect(applied.code).toBe(4);
     expect(applied.stderr).toContain('the Roles named "z" changed on the tenant since the plan was made');
     expect(mutations(em, mark)).toEqual([]);
+  });
+
+  it('refuses prune with no role files at all (exit 4, nothing sent) unless --allow-empty-prune or the config allows it', async () => {
+    const em = await emulator();
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await seed(em, name);
+    const p = await project({});
+    await p.write('emptydir/README.md', 'Role files go here.\n');
+    const why = 'error: there are no role files, yet prune would delete every Role on the tenant (5): refusing the plan.';
+
+    const planned = await run(p, em, ['plan', '--prune', '--roles', 'emptydir']);
+    expect(planned.code).toBe(4);
+    expect(planned.stderr).toContain(`${why} If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)`);
+    const mark = requestCount(em);
+    const refused = await run(p, em, ['apply', '--prune', '--auto-approve', '--roles', 'emptydir']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain(why);
+    expect(mutations(em, mark)).toEqual([]);
+
+    await p.write('roleflow.config.yaml', 'roles: { allow_empty_prune: true }\n');
+    expect((await run(p, em, ['plan', '--prune', '--roles', 'emptydir'])).code).toBe(0);
+    await p.write('roleflow.config.yaml', '');
+    const applied = await run(p, em, ['apply', '--prune', '--allow-empty-prune', '--auto-approve', '--roles', 'emptydir']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(em.roles()).toEqual([]);
+  });
+
+  it('documents --allow-empty-prune in the help of plan and apply', async () => {
+    for (const command of ['plan', 'apply']) {
+      const help = await runCli([command, '--help']);
+      expect(help.stdout).toContain('--allow-empty-prune');
+    }
   });
 });

@@ -64,6 +64,14 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
       message: `${deletes.length} deletes planned, more than max_deletes (${options.maxDeletes}): refusing the plan`,
     });
   }
+  if (desired.length === 0 && deletes.length > 0 && options.allowEmptyPrune !== true) {
+    guards.push({
+      kind: 'empty_prune',
+      message:
+        `there are no role files, yet prune would delete every Role on the tenant (${deletes.length}): refusing the plan. ` +
+        'If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)',
+    });
+  }
 
   return {
     format_version: PLAN_FORMAT_VERSION,

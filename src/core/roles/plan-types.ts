@@ -40,7 +40,7 @@ export interface PlanChange {
 }
 
 export interface PlanGuard {
-  kind: 'protected' | 'max_deletes';
+  kind: 'protected' | 'max_deletes' | 'empty_prune';
   message: string;
   /** The protected Role's name. */
   name?: string;
@@ -81,6 +81,11 @@ export interface PlanOptions {
   ignore: string[];
   /** More planned deletes than this is refused. */
   maxDeletes?: number;
+  /**
+   * Prune with no role files at all deletes every Role: refused unless this says it is meant
+   * (an empty or mistyped roles folder must not empty the tenant).
+   */
+  allowEmptyPrune?: boolean;
   tenant: { name: string; baseUrl: string };
   /** ISO timestamp recorded in the plan; the caller owns the clock. */
   createdAt?: string;

@@ -144,8 +144,9 @@ describe('computePlan: prune, unmanaged, protect, ignore, max_deletes', () => {
 
   test('more deletes than max_deletes is a guard violation', () => {
     const remote = [role('a'), role('b'), role('c')];
-    expect(plan([], remote, { prune: true, maxDeletes: 3 }).guards).toEqual([]);
-    expect(plan([], remote, { prune: true, maxDeletes: 2 }).guards).toEqual([
+    // With no role files at all, prune is refused anyway unless allowed (plan-empty-prune.test.ts).
+    expect(plan([], remote, { prune: true, maxDeletes: 3, allowEmptyPrune: true }).guards).toEqual([]);
+    expect(plan([], remote, { prune: true, maxDeletes: 2, allowEmptyPrune: true }).guards).toEqual([
       { kind: 'max_deletes', message: '3 deletes planned, more than max_deletes (2): refusing the plan' },
     ]);
   });
