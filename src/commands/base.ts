@@ -139,6 +139,7 @@ export abstract class TenantCommand extends RoleflowCommand {
       env: this.context.env,
       cwd: this.context.cwd,
       ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),
+      onRetry: (line) => this.err(line),
     });
     this.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);

@@ -12,6 +12,11 @@ export interface ClientOptions {
   token: string | undefined;
   /** For --verbose: one call per attempt; `path` has query secrets redacted. */
   onRequest?: (line: { method: string; path: string; status: number | 'error'; ms: number; attempt: number }) => void;
+  /**
+   * Told in one line (no secrets) of each attempt sent again after a request got no answer in
+   * time: the CLI prints it even without --verbose, since a silent wait looks like a hang.
+   */
+  onRetry?: (line: string) => void;
   /** Test hook: replaces the backoff's sleeping (default: real timers). */
   sleep?: (ms: number) => Promise<void>;
 }

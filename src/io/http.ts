@@ -89,14 +89,18 @@ export class HttpTransport {
    * Sends `request`, retrying per `policy` with exponential backoff and full jitter (or the
    * service's Retry-After). Resolves with the last answer, whatever its status; rejects with a
    * RoleflowError when no answer came (an OutcomeUnknownError when one may have been lost).
+   * A tenant that let one attempt time out gets one more at most: each wait is the whole timeout,
+   * and all the configured retries of them would look like a hang (minutes of nothing).
    */
   async send(request: HttpRequest, policy: RetryPolicy): Promise<HttpResponse> {
     const base = this.base;
     if (!(base instanceof URL)) throw base;
     let afterUnknown = false;
+    let attempts = this.options.target.retries + 1;
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(request, attempt);
-      const last = attempt > this.options.target.retries;
+      if (result.kind === 'failure' && result.timedOut) attempts = Math.min(attempts, attempt + 1);
+      const last = attempt >= attempts;
       if (result.kind === 'response') {
         if (last || !policy.retryStatus(result.status)) {
           return { request, status: result.status, text: result.text, attempts: attempt, afterUnknown };
@@ -111,6 +115,12 @@ export class HttpTransport {
         throw new ErrorClass(redactSecrets(message, this.secrets));
       }
       afterUnknown ||= result.sent;
+      if (result.timedOut) {
+        const waited = showDuration(this.options.target.timeoutMs);
+        this.options.onRetry?.(
+          `${request.method} ${redactSecrets(request.path, this.secrets)}: no response within ${waited}; trying again (${attempt + 1}/${attempts})`,
+        );
+      }
       await this.sleep(backoffMs(attempt, undefined));
     }
   }
@@ -164,6 +174,11 @@ export class HttpTransport {
       clearTimeout(timer);
     }
   }
+}
+
+/** `30s`, `1.5s`, `250ms`. */
+function showDuration(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
 }
 
 function safeOrError(baseUrl: string): URL | RoleflowError {

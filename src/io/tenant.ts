@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
+import type { ClientOptions } from './client.js';
 import { configRelative } from './config.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
@@ -34,7 +35,8 @@ export interface OpenTenantOptions {
   flags: TenantFlags;
   env: Record<string, string | undefined>;
   cwd: string;
-  onRequest?: Parameters<typeof import('./client.js').createClient>[0]['onRequest'];
+  onRequest?: ClientOptions['onRequest'];
+  onRetry?: ClientOptions['onRetry'];
 }
 
 /**
@@ -58,7 +60,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       ...(config.local.flowsConfig === undefined ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }),
     });
     const target = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
-    const client = createClient({ target, token: emulator.token, ...onRequest(opts) });
+    const client = createClient({ target, token: emulator.token, ...hooks(opts) });
     return {
       client,
       target,
@@ -86,7 +88,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
-  const client = createClient({ target, token, ...onRequest(opts) });
+  const client = createClient({ target, token, ...hooks(opts) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
@@ -128,6 +130,6 @@ function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; ws
   };
 }
 
-function onRequest(opts: OpenTenantOptions): Pick<OpenTenantOptions, 'onRequest'> {
-  return opts.onRequest ? { onRequest: opts.onRequest } : {};
+function hooks(opts: OpenTenantOptions): Pick<ClientOptions, 'onRequest' | 'onRetry'> {
+  return { ...(opts.onRequest ? { onRequest: opts.onRequest } : {}), ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) };
 }
