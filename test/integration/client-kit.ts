@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
 import type { TenantTarget } from '../../src/core/model.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { createClient, type ClientOptions } from '../../src/io/client.js';
 
 /** A target for an emulator, with quick timeouts and retries for tests. */
@@ -35,6 +36,13 @@ export function clientFor(
     sleep: () => Promise.resolve(),
   });
   return { client, lines };
+}
+
+/** An emulator for one test, closed after it. */
+export async function emulatorForTest(options: EmulatorOptions): Promise<RunningEmulator> {
+  const emulator = await startEmulator(options);
+  onTestFinished(() => emulator.close());
+  return emulator;
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */

@@ -1,18 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createClient, type ClientOptions } from '../../src/io/client.js';
-import { oddTenant, rejection, targetFor, type VerboseLine } from './client-kit.js';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function emulatorWith(options: EmulatorOptions): Promise<RunningEmulator> {
-  const emulator = await startEmulator(options);
-  cleanups.push(() => emulator.close());
-  return emulator;
-}
+import { emulatorForTest as emulatorWith, oddTenant, rejection, targetFor, type VerboseLine } from './client-kit.js';
 
 /** A client without backoff sleeps, recording its verbose lines and its retry lines. */
 function watchedClient(tenant: Pick<RunningEmulator, 'baseUrl' | 'wsUrl'>, token: string, over: Partial<ClientOptions['target']>) {
@@ -25,7 +14,7 @@ function watchedClient(tenant: Pick<RunningEmulator, 'baseUrl' | 'wsUrl'>, token
     onRetry: (line) => retries.push(line),
     sleep: () => Promise.resolve(),
   });
-  cleanups.unshift(() => client.close());
+  onTestFinished(() => client.close());
   return { client, lines, retries };
 }
 
@@ -46,7 +35,7 @@ describe('client: a tenant that does not answer in time', () => {
       if (++calls === 1) return;
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
-    cleanups.push(() => tenant.close());
+    onTestFinished(() => tenant.close());
     const { client, retries } = watchedClient(tenant, 'a-token-of-some-length', { timeoutMs: 150, retries: 4 });
     expect(await client.listRoles()).toEqual([]);
     expect(retries).toEqual(['GET /admin/roles/get: no response within 150ms; trying again (2/2)']);
