@@ -91,7 +91,7 @@ export class ApplyCommand extends TenantCommand {
     const { plan, tenant } = fresh;
     const stop = async (code: number, status: ApplyRunStatus, reasons: string[] = []): Promise<number> => {
       await tenant.close();
-      if (this.json) this.out((await import('../core/apply/index.js')).applyResultJson(plan, status, [], reasons));
+      if (this.json) await this.outResult(plan, status, [], reasons);
       return code;
     };
     if (plan.issues.length > 0) {
@@ -120,7 +120,6 @@ export class ApplyCommand extends TenantCommand {
     const { resolve } = await import('node:path');
     const { readSavedPlan } = await import('../io/role-plan-file.js');
     const { checkSavedPlan, refuseBrokenPlan } = await import('../io/role-plan-run.js');
-    const { applyResultJson } = await import('../core/apply/index.js');
     const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
     refuseBrokenPlan(plan);
     const tenant = await this.openTenant(config);
@@ -136,7 +135,7 @@ export class ApplyCommand extends TenantCommand {
       this.err(`error: the saved plan ${planFile} no longer fits the tenant; nothing was applied:`);
       for (const reason of reasons) this.err(`  - ${reason}`);
       this.err('Make a new plan: roleflow plan --out FILE');
-      if (this.json) this.out(applyResultJson(plan, 'refused', [], reasons));
+      if (this.json) await this.outResult(plan, 'refused', [], reasons);
       return ExitCode.Refused;
     }
     if (!this.json) {
@@ -151,7 +150,7 @@ export class ApplyCommand extends TenantCommand {
     const { ProgressLine } = await import('../io/role-progress.js');
     const apply = await import('../core/apply/index.js');
     if (plan.changes.length === 0) {
-      if (this.json) this.out(apply.applyResultJson(plan, 'no_changes', []));
+      if (this.json) await this.outResult(plan, 'no_changes', []);
       return ExitCode.Ok;
     }
     const progress = new ProgressLine(this.context.stderr, this.context.stderrIsTTY);
@@ -191,7 +190,7 @@ export class ApplyCommand extends TenantCommand {
     const summary = apply.summarizeOutcomes(outcomes);
     const ok = apply.applySucceeded(summary);
     const line = apply.applySummaryLine(summary, interrupted);
-    if (this.json) this.out(apply.applyResultJson(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes));
+    if (this.json) await this.outResult(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes);
     if (ok) {
       if (!this.json) this.out(line);
       return ExitCode.Ok;
@@ -200,6 +199,12 @@ export class ApplyCommand extends TenantCommand {
     for (const o of outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) this.err(`  ${apply.outcomeLine(o)}`);
     this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
     return ExitCode.Error;
+  }
+
+  /** `--json`: the result document, secrets masked in its values before it is serialised. */
+  private async outResult(plan: Plan, status: ApplyRunStatus, outcomes: readonly ApplyOutcome[], reasons: readonly string[] = []): Promise<void> {
+    const { applyResultJson } = await import('../core/apply/index.js');
+    this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
   }
 
   private flags(): import('../io/tenant.js').TenantFlags {

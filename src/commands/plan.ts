@@ -72,7 +72,9 @@ export class PlanCommand extends TenantCommand {
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
 
-    if (format === 'json') this.out(roles.renderPlanJson(plan));
+    // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
+    // could turn a key that holds a short secret into something no program reads.
+    if (format === 'json') this.outData(plan, roles.renderPlanJson);
     else if (format === 'markdown') this.out(roles.renderPlanMarkdown(plan));
     else this.out(roles.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir: `${rolesDir.display}/` }));
 

@@ -71,7 +71,7 @@ export class PullCommand extends TenantCommand {
         roles: result.roles,
         local_only: result.localOnly,
       };
-      this.out(JSON.stringify(document, null, 2));
+      this.outJson(document);
     } else {
       this.out(
         `Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${dir.display}/: ` +

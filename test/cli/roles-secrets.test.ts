@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBin, type CliResult } from '../helpers/cli.js';
+import { runBin, runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, project, roleText, run, TOKEN, type Project } from './roles-kit.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
@@ -55,5 +55,27 @@ describe('the token never appears in any output', () => {
     const stale = await run(p, em, ['apply', 'plan.json', '--verbose']);
     expect(stale.code).toBe(4);
     expectNoToken(stale, TOKEN);
+  });
+
+  it('is masked in the values of JSON outputs, never in their keys: a short token that is a common word breaks nothing', async () => {
+    const token = 'summary';
+    const em = await emulator({ token });
+    const p = await project({ 'roles/a.md': roleText('a', 'the summary role', 'Write a summary.') });
+    const env = { env: { ROLEFLOW_TOKEN: token } };
+    const args = ['--base-url', em.baseUrl, '--tenant', 'test'];
+    const json = async (argv: string[]): Promise<Record<string, unknown>> => {
+      const r = await runCli([...argv, ...args], { cwd: p.dir, ...env });
+      expect(r.stderr).toContain('warning: ROLEFLOW_TOKEN is only 7 characters');
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+
+    const plan = await json(['plan', '--json']);
+    expect(plan['summary']).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, unmanaged: 0 });
+    expect(plan['changes']).toEqual([expect.objectContaining({ after: { name: 'a', description: 'the *** role', content: 'Write a ***.' } })]);
+    expect(await json(['plan', '--format', 'json'])).toEqual({ ...plan, created_at: expect.any(String) });
+    const applied = await json(['apply', '--auto-approve', '--json']);
+    expect(applied).toMatchObject({ status: 'applied', summary: expect.objectContaining({ created: 1 }) });
+    const pulled = await json(['pull', '--roles', 'pulled', '--json']);
+    expect(pulled['summary']).toEqual({ written: 1, unchanged: 0, skipped: 0 });
   });
 });
