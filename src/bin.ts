@@ -36,6 +36,12 @@ main(argv, {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     }),
-}).then((code) => {
+}).then(async (code) => {
   process.exitCode = code;
+  // Exit once the output is out rather than when the event loop empties (idle keep-alive
+  // sockets, background work nobody waits for). Nothing is cut short: every file a command writes
+  // (reports, saved plans, the embedded tenant's data) is awaited before main() resolves, and a
+  // write's callback runs only after the writes queued before it.
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  process.exit(code);
 }, crash);
