@@ -25,7 +25,7 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
   const planFile = inputs.planFile === '' ? undefined : isAbsolute(inputs.planFile) ? inputs.planFile : join(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === undefined ? ['apply', '--auto-approve', '--json'] : ['apply', planFile, '--json'];
   const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const result = parseApplyResult(kit.redact(run.stdout));
+  const result = kit.redactValues(parseApplyResult(run.stdout));
 
   const outcome = exitOutcome(ctx, 'apply', run.code, [1, 4]);
   if (result !== undefined) {

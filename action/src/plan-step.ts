@@ -18,8 +18,8 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
   const argv = ['plan', '--out', planFile, '--json'];
   if (inputs.failOnChanges && !inputs.args.includes('--detailed-exitcode')) argv.push('--detailed-exitcode');
   const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  // Redacted before use: a secret in a role file must not reach the comment in an escaped form.
-  const plan = parsePlan(kit.redact(run.stdout));
+  // Redacted before use: a secret in a role file must not reach the comment in any form.
+  const plan = kit.redactValues(parsePlan(run.stdout));
 
   const outcome = exitOutcome(ctx, 'plan', run.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== undefined) {

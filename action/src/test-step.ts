@@ -38,7 +38,7 @@ export async function mergeStep(ctx: StepContext): Promise<StepOutcome> {
 /** Outputs, annotations, summary and the `test` comment from a JSON report; `command` names what ran. */
 async function publishReport(ctx: StepContext, command: 'test' | 'report merge', run: RoleflowRun, reportFile: string): Promise<StepOutcome> {
   const { kit } = ctx;
-  const report = readReport(reportFile, (text) => kit.redact(text));
+  const report = readReport(reportFile, (value) => kit.redactValues(value));
   const outcome = exitOutcome(ctx, command, run.code, [1, 3]);
   if (report !== undefined) {
     kit.setOutput('tests-passed', report.summary.passed);
@@ -68,11 +68,11 @@ function failed(ctx: StepContext, run: RoleflowRun): string {
 }
 
 /** The JSON report roleflow wrote; undefined when the run stopped before reporting. */
-function readReport(file: string, redact: (text: string) => string): RunReport | undefined {
+function readReport(file: string, redactValues: <T>(value: T) => T): RunReport | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    const value = JSON.parse(redact(readFileSync(file, 'utf8'))) as Partial<RunReport>;
-    return value.summary !== undefined && Array.isArray(value.results) && value.tenant !== undefined ? (value as RunReport) : undefined;
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunReport>;
+    return value.summary !== undefined && Array.isArray(value.results) && value.tenant !== undefined ? redactValues(value as RunReport) : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import { makeRedactor } from '../../src/core/redact.js';
 import { redactSecrets } from '../../src/io/redact.js';
 
 /**
@@ -40,6 +41,14 @@ export class Toolkit {
 
   redact(text: string): string {
     return redactSecrets(text, this.secrets);
+  }
+
+  /**
+   * Parsed data with every string value masked (keys untouched): masking JSON as text first could
+   * turn a short secret inside a key into a document that no longer parses.
+   */
+  redactValues<T>(value: T): T {
+    return makeRedactor(this.secrets).values(value);
   }
 
   info(text: string): void {

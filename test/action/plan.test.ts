@@ -41,6 +41,13 @@ describe('the Action, command: plan, on a pull request', () => {
     expect(run.log).toMatch(/\+ create support-agent/);
   });
 
+  it('keeps reading the plan when a secret is a short, ordinary word', async () => {
+    // "summary" is also a key of the plan JSON: masking the JSON as text would break it.
+    const run = await bed.run({ 'working-directory': 'project', command: 'plan', comment: 'false' }, { env: { ROLEFLOW_TOKEN_OTHER: 'summary' } });
+    expect(run.code, run.log).toBe(0);
+    expect(run.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '2' });
+  });
+
   it('updates that same comment on the next run instead of adding one', async () => {
     const before = bed.github.comments.find((c) => c.createdBy === 'api')!;
     await writeFile(join(bed.workspace, 'project', 'roles', 'billing.md'), roleFile('billing-agent', 'Billing', 'You handle invoices.'));
