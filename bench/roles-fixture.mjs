@@ -11,6 +11,7 @@ import { bin, roleFields, root, startServerChild } from './lib.mjs';
 
 const maxRssHook = pathToFileURL(fileURLToPath(new URL('./roles-maxrss.mjs', import.meta.url))).href;
 const floorScript = fileURLToPath(new URL('./roles-floor.mjs', import.meta.url));
+const applyFloorScript = fileURLToPath(new URL('./roles-apply-floor.mjs', import.meta.url));
 
 /** roleFields(i) as edited in a working copy: one reworded sentence and one added line. */
 export function changedFields(i) {
@@ -60,6 +61,12 @@ export function runCli(args, { tenant, stdoutFile, execArgv = [] }) {
  */
 export function runPlanFloor(dir, { tenant, stdoutFile, reads }) {
   const run = timedNode([floorScript, dir, tenant.baseUrl, reads], tenant.token, stdoutFile);
+  return { ...run, seen: run.code === 0 ? JSON.parse(readFileSync(stdoutFile, 'utf8')) : undefined };
+}
+
+/** The apply floor (roles-apply-floor.mjs): the same creates from a bare undici loop, as a process. */
+export function runApplyFloor({ tenant, stdoutFile, count, concurrency }) {
+  const run = timedNode([applyFloorScript, tenant.baseUrl, String(count), String(concurrency)], tenant.token, stdoutFile);
   return { ...run, seen: run.code === 0 ? JSON.parse(readFileSync(stdoutFile, 'utf8')) : undefined };
 }
 
