@@ -154,6 +154,7 @@ export class ApplyCommand extends TenantCommand {
       return ExitCode.Ok;
     }
     const progress = new ProgressLine(this.context.stderr, this.context.stderrIsTTY);
+    this.showLiveLine(progress);
     let interrupted = false;
     void this.context.waitForShutdown().then(() => {
       interrupted = true;

@@ -109,6 +109,7 @@ export class TestCommand extends TenantCommand {
     const style = { color: this.colorFor('stdout') };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
+    this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
 
     const startedAt = new Date();

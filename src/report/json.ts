@@ -1,12 +1,16 @@
 import type { Parsed, Shard } from '../core/flows/index.js';
+import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
 import { summarise } from './build.js';
 import { missingShardsText } from './digest.js';
 import type { RunReport, TestResult } from './model.js';
 
-/** The JSON report (`schemas/report.schema.json`). */
+/**
+ * The JSON report (`schemas/report.schema.json`). Its data is exact; its messages hold control
+ * characters escaped as text (`buildTestResult`); and it holds no raw control character at all.
+ */
 export function renderJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${jsonText(report, 2)}\n`;
 }
 
 /** A JSON report read back (for `report merge`), checked against its schema. */
