@@ -52424,7 +52424,7 @@ var init_role_progress = __esm({
       shown = false;
       show(text2) {
         if (!this.enabled) return;
-        const columns = this.stream.columns ?? 80;
+        const columns = this.stream.columns || 80;
         this.stream.write(`\r\x1B[K${fitColumns(escapeControls(text2), Math.max(10, columns - 1))}`);
         this.shown = true;
       }
@@ -54652,7 +54652,7 @@ var init_test_progress = __esm({
         this.draw();
       }
       draw() {
-        const width = this.stream.columns ?? 80;
+        const width = this.stream.columns || 80;
         this.stream.write(`\r\x1B[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
         this.shown = true;
       }
@@ -54964,6 +54964,10 @@ var RoleflowCommand = class extends import_clipanion.Command {
     this.liveLine?.clear();
     this.context.stderr.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stderr"))));
   }
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress() {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
+  }
   /**
    * A progress line now shown on the terminal (undefined: none): `out` and `err` clear it before
    * they write, whichever stream they write to, so a result or a warning never lands on it.
@@ -55224,7 +55228,7 @@ var ApplyCommand = class extends TenantCommand {
       if (this.json) await this.outResult(plan, "no_changes", []);
       return ExitCode.Ok;
     }
-    const progress = new ProgressLine2(this.context.stderr, this.context.stderrIsTTY);
+    const progress = new ProgressLine2(this.context.stderr, this.canShowProgress());
     this.showLiveLine(progress);
     let interrupted = false;
     void this.context.waitForShutdown().then(() => {
@@ -55702,7 +55706,7 @@ var TestCommand = class extends TenantCommand {
     const redactor = this.redactor;
     const style = { color: this.colorFor("stdout") };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
-    const progress = live && this.context.stderrIsTTY ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
+    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
     this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const startedAt = /* @__PURE__ */ new Date();

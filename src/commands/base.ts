@@ -13,6 +13,11 @@ export interface RoleflowContext extends BaseContext {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /**
+   * stdout is a pipe (`roleflow test | tee log`): what reads it may print to the terminal at any
+   * time, so no progress line is drawn there that its output could land on.
+   */
+  stdoutIsPipe?: boolean;
+  /**
    * Resolves when the user asks the process to stop (SIGINT/SIGTERM). Only long-running commands
    * call it, so every other command keeps the default Ctrl-C behaviour.
    */
@@ -87,6 +92,11 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   err(text: string): void {
     this.liveLine?.clear();
     this.context.stderr.write(ensureNewline(escapeStray(this.redact(text), this.colorFor('stderr'))));
+  }
+
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress(): boolean {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
   }
 
   /**

@@ -16,7 +16,7 @@ export class ProgressLine {
   show(text: string): void {
     if (!this.enabled) return;
     // Cut to the terminal's width: a line that wraps would leave its first part behind on clear.
-    const columns = (this.stream as { columns?: number }).columns ?? 80;
+    const columns = (this.stream as { columns?: number }).columns || 80;
     this.stream.write(`\r\x1b[K${fitColumns(escapeControls(text), Math.max(10, columns - 1))}`);
     this.shown = true;
   }

@@ -33,7 +33,8 @@ export class Progress {
   }
 
   draw(): void {
-    const width = (this.stream as { columns?: number }).columns ?? 80;
+    // 0 when the terminal does not say its size.
+    const width = (this.stream as { columns?: number }).columns || 80;
     this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
     this.shown = true;
   }

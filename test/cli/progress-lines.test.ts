@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { binPath } from '../helpers/cli.js';
 import { suite, type Suite } from './test-kit.js';
 
 /**
@@ -99,5 +102,36 @@ describe('the progress line, with stdout piped and stderr on a terminal', () => 
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('+ created role-7');
     expectWiped(run.screen);
+  });
+});
+
+/** `command` run by a shell whose stdin, stdout and stderr are a pseudo-terminal (util-linux `script`); what the terminal received. */
+function onPseudoTerminal(command: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('script', ['-qec', command, '/dev/null'], { cwd, env: { ...process.env, NO_COLOR: '1', COLUMNS: '60', LINES: '20' }, timeout: 60_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+}
+
+const SCRIPT = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
+
+describe.skipIf(!SCRIPT)('the built CLI on a real pseudo-terminal', () => {
+  const flows = `flow: echo\ntransport: https\ntests:\n${['a', 'b', 'c'].map((n) => `  - name: ${n}\n    inputs: {}\n    until: { steps: 1 }\n    expect: { steps: { count: 1 } }\n`).join('')}`;
+
+  it('stdout piped into a program that prints to the terminal: no progress line for its output to land on', async () => {
+    const s = await suite({ 'flows/echo.yaml': flows });
+    const screen = await onPseudoTerminal(`node ${JSON.stringify(binPath)} test --verbose | cat`, s.dir);
+    expect(screen).toContain('Tests: 3 passed');
+    expect(screen).not.toContain('running');
+    expect(screen).not.toContain('\u001b[2K');
+  });
+
+  it('stdout to a file: the progress line is drawn on the terminal, and wiped at the end', async () => {
+    const s = await suite({ 'flows/echo.yaml': flows });
+    const screen = await onPseudoTerminal(`node ${JSON.stringify(binPath)} test > out.txt`, s.dir);
+    expect(screen).toMatch(/running [0-3]\/3 · flows\/echo\.yaml > [abc] \[https\]/);
+    expect(screen.endsWith('\r\u001b[2K')).toBe(true);
+    expect(await s.read('out.txt')).toContain('Tests: 3 passed');
   });
 });
