@@ -53462,7 +53462,8 @@ __export(build_exports, {
   redactReport: () => redactReport,
   redactResult: () => redactResult,
   stats: () => stats,
-  summarise: () => summarise
+  summarise: () => summarise,
+  withShownMessages: () => withShownMessages
 });
 function buildTestResult(run2) {
   const { test, transport } = run2;
@@ -53589,6 +53590,18 @@ function repeatResult(i, e, assertions) {
     })),
     ...e.outputs !== void 0 && { outputs: e.outputs },
     assertions
+  };
+}
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
   };
 }
 function shownAssertion(a) {
@@ -53721,7 +53734,8 @@ function parseReport(text2, file, schema) {
     const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
     return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
   }
-  return { ok: true, value };
+  const report = value;
+  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
 }
 function mergeReports(inputs, options = {}) {
   const first = inputs[0];

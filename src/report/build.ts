@@ -191,6 +191,24 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
   };
 }
 
+/**
+ * `result` with its messages escaped as `buildTestResult` writes them: for a report read back
+ * from a file (`report merge`), which a hand or another tool may have written. A report roleflow
+ * wrote is unchanged (`escapeControls` is idempotent).
+ */
+export function withShownMessages(result: TestResult): TestResult {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...(r.error !== undefined && { error: escapeControls(r.error) }),
+      assertions: r.assertions.map(shownAssertion),
+    })),
+  };
+}
+
 function shownAssertion(a: AssertionResult): AssertionResult {
   return {
     ...a,

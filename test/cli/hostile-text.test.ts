@@ -101,6 +101,18 @@ describe('text roleflow does not control, shown escaped', () => {
     const summary = await s.read('out/summary.md');
     expectNeutral('the step summary', summary);
     expect(summary).toContain('pwned');
+
+    // A report written by hand (or another tool) with raw controls in a message: `report merge`
+    // shows it escaped too, and its merged JSON stores it escaped.
+    const hand = JSON.parse(jsonText) as { results: { message: string }[] };
+    hand.results[0]!.message = `hand ${ATTACK}`;
+    await s.write('hand.json', JSON.stringify(hand));
+    const merge = await s.run(['report', 'merge', 'hand.json', '--out', 'merged.json', '--reporter', 'console']);
+    expect(merge.code).toBe(3);
+    expectNeutral('report merge', merge.stdout + merge.stderr);
+    const merged = JSON.parse(await s.read('merged.json')) as typeof hand & { results: { name: string }[] };
+    expect(merged.results[0]!.message).toBe('hand \\u001b]0;pwned\\u0007 \\u001b[2J \\u0000 \\r \\n::warning::x \\n::add-mask::x \\u202e \\u009b');
+    expect(merged.results[0]!.name).toBe(`name ${ATTACK}`);
   });
 
   it("a tenant's error body: the test's error on the console and in every report", async () => {
@@ -152,5 +164,37 @@ describe('text roleflow does not control, shown escaped', () => {
     expect(apply.code).toBe(0);
     expectNeutral('apply', apply.stdout + apply.stderr);
     expect(apply.stdout).toContain('created "role \\u001b]0;pwned\\u0007');
+  });
+});
+
+describe('a tenant whose execution logs and frames carry hostile text', () => {
+  const FLOWS_CONFIG = `flows:
+  hostile:
+    steps:
+      - { service: "svc ${ATTACK_YAML}", latency: 1 }
+      - { service: crash, latency: 1, fail: true, fail_status: "st ${ATTACK_YAML}" }
+    outputs:
+      results: []
+`;
+  const TEST = `flow: hostile
+tests:
+  - name: logs
+    inputs: {}
+    until: { steps: 2 }
+    expect:
+      steps: { sequence: [a, b] }
+`;
+
+  it('service names and step statuses: console, JSON (exact keys), JUnit and the step summary', async () => {
+    const s = await suite({ 'emulator-flows.yaml': FLOWS_CONFIG, 'flows/hostile.yaml': TEST });
+    const run = await s.test(['--reporter', 'console', '--reporter', 'json=r.json', '--reporter', 'junit=r.xml', '--reporter', 'github=s.md']);
+    expect(run.code).toBe(3);
+    expectNeutral('the console', run.stdout + run.stderr);
+    expect(run.stdout).toContain('svc \\u001b]0;pwned\\u0007');
+    for (const file of ['r.json', 'r.xml', 's.md']) expectNeutral(file, await s.read(file));
+    parseXml(await s.read('r.xml'));
+    const report = JSON.parse(await s.read('r.json')) as { results: { transport: string; repeats: { steps: { service: string; status: string }[] }[] }[] };
+    const https = report.results.find((r) => r.transport === 'https')!;
+    expect(https.repeats[0]!.steps.map((x) => x.service)).toContain(`svc ${ATTACK}`);
   });
 });
