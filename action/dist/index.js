@@ -55840,6 +55840,7 @@ var commandClasses = [ValidateCommand, PlanCommand, ApplyCommand, PullCommand, S
 
 // src/cli.ts
 init_exit_codes();
+init_safe_text();
 init_package_root();
 function buildCli(opts) {
   const cli = new import_clipanion9.Cli({
@@ -55863,7 +55864,7 @@ async function runCommand(cli, argv, context) {
     command = cli.process(argv, context);
   } catch (error) {
     const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
-    context.stderr.write(`${redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)])}
+    context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
     return ExitCode.Error;
   }

@@ -146,6 +146,13 @@ describe('text roleflow does not control, shown escaped', () => {
     expect(unknown.code).toBe(1);
     expectNeutral('unknown tenant', unknown.stderr);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+
+    for (const argv of [[`pl${ATTACK}`], ['plan', `--x${ATTACK}`], ['test', '--grep', `(${ATTACK}`]]) {
+      const usage = await s.run(argv);
+      expect(usage.code).toBe(1);
+      expectNeutral(`roleflow ${argv.join(' ')}`, usage.stdout + usage.stderr);
+      expect(usage.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 
   it('Role names from files and from the tenant: plan, apply and their JSON', async () => {
