@@ -14579,27 +14579,11 @@ function safeText(text2) {
 }
 function escapeStray(text2, colors) {
   if (!HAS_UNSAFE.test(text2)) return text2;
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < text2.length; ) {
-    const code2 = text2.codePointAt(i);
-    const ch = String.fromCodePoint(code2);
-    if (ch === "\n" || ch === "	" || !HAS_UNSAFE.test(ch)) {
-      i += ch.length;
-      continue;
-    }
-    if (colors && code2 === 27) {
-      OWN_SGR.lastIndex = i;
-      if (OWN_SGR.test(text2)) {
-        i = OWN_SGR.lastIndex;
-        continue;
-      }
-    }
-    out += text2.slice(from, i) + escapeChar(ch);
-    i += ch.length;
-    from = i;
-  }
-  return out + text2.slice(from);
+  return text2.replace(STRAY, (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.length > 1 && !colors) return escapeControls(m);
+    return m.length > 1 ? m : escapeChar(m);
+  });
 }
 function jsonText(value, indent) {
   const text2 = JSON.stringify(value, null, indent);
@@ -14627,7 +14611,7 @@ function fitColumns(text2, columns) {
 function isWide(code2) {
   return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
 }
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, OWN_SGR;
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
 var init_safe_text = __esm({
   "src/core/safe-text.ts"() {
     "use strict";
@@ -14635,7 +14619,7 @@ var init_safe_text = __esm({
     UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
     HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
     SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
-    OWN_SGR = /\x1b\[[0-9;]*m/y;
+    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
   }
 });
 

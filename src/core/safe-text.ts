@@ -17,8 +17,8 @@ const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
 const HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 // `safeText`: a backslash is doubled where it could be read as the start of an escape.
 const SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu');
-// SGR sequences (colours) that roleflow itself writes; everything else after ESC is escaped.
-const OWN_SGR = /\x1b\[[0-9;]*m/y;
+// SGR sequences (colours) that roleflow itself writes, else one unsafe character.
+const STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu');
 
 /** True when `text` holds a character that `escapeControls` would escape. */
 export function hasUnsafe(text: string): boolean {
@@ -62,27 +62,11 @@ export function safeText(text: string): string {
  */
 export function escapeStray(text: string, colors: boolean): string {
   if (!HAS_UNSAFE.test(text)) return text;
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < text.length; ) {
-    const code = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(code);
-    if (ch === '\n' || ch === '\t' || !HAS_UNSAFE.test(ch)) {
-      i += ch.length;
-      continue;
-    }
-    if (colors && code === 0x1b) {
-      OWN_SGR.lastIndex = i;
-      if (OWN_SGR.test(text)) {
-        i = OWN_SGR.lastIndex;
-        continue;
-      }
-    }
-    out += text.slice(from, i) + escapeChar(ch);
-    i += ch.length;
-    from = i;
-  }
-  return out + text.slice(from);
+  return text.replace(STRAY, (m) => {
+    if (m === '\n' || m === '\t') return m;
+    if (m.length > 1 && !colors) return escapeControls(m);
+    return m.length > 1 ? m : escapeChar(m);
+  });
 }
 
 /**
