@@ -14581,8 +14581,8 @@ function escapeStray(text2, colors) {
   if (!HAS_UNSAFE.test(text2)) return text2;
   return text2.replace(STRAY, (m) => {
     if (m === "\n" || m === "	") return m;
-    if (m.length > 1 && !colors) return escapeControls(m);
-    return m.length > 1 ? m : escapeChar(m);
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
   });
 }
 function jsonText(value, indent) {

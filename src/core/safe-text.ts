@@ -64,8 +64,8 @@ export function escapeStray(text: string, colors: boolean): string {
   if (!HAS_UNSAFE.test(text)) return text;
   return text.replace(STRAY, (m) => {
     if (m === '\n' || m === '\t') return m;
-    if (m.length > 1 && !colors) return escapeControls(m);
-    return m.length > 1 ? m : escapeChar(m);
+    if (m.startsWith('\x1b[') && m.endsWith('m')) return colors ? m : escapeControls(m);
+    return escapeChar(m);
   });
 }
 

@@ -5,11 +5,11 @@ import { escapeControls, escapeStray, fitColumns, jsonText, safeText } from '../
 // What no shown text may hold, written out here rather than taken from the module under test:
 // C0, DEL, C1, format characters (bidi overrides, zero-width), line/paragraph separators, lone
 // surrogates, and the noncharacters XML 1.0 refuses.
-const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff]|\p{Cs}/u;
+const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff\u{e0001}\u{e0020}-\u{e007f}\u{1d173}-\u{1d17a}]|\p{Cs}/u;
 
 /** Characters an attacker and a fuzzer would try, mixed with every UTF-16 code unit and astral characters. */
 const hostileChar = fc.oneof(
-  fc.constantFrom('\u001b', '\u0007', '\u0000', '\r', '\n', '\t', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029', '\u202e', '\u2066', '\u200b', '\ufeff', '\\', 'u', 'n', '{', '0', '1', 'b', ':', '%'),
+  fc.constantFrom('\u001b', '\u0007', '\u0000', '\r', '\n', '\t', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029', '\u202e', '\u2066', '\u200b', '\ufeff', '\u{e0041}', '\\', 'u', 'n', '{', '0', '1', 'b', ':', '%'),
   fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
   fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
 );
@@ -103,6 +103,7 @@ describe('escapeStray', () => {
     );
     expect(escapeStray('\u001b[32m✓\u001b[0m t\u001b]0;x\u0007\nnext', true)).toBe('\u001b[32m✓\u001b[0m t\\u001b]0;x\\u0007\nnext');
     expect(escapeStray('\u001b[32m✓\u001b[0m', false)).toBe('\\u001b[32m✓\\u001b[0m');
+    expect(escapeStray('tag \u{e0041} \u202e', true)).toBe('tag \\u{e0041} \\u202e');
   });
 });
 
