@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
 import { argvSecrets, describeError, environmentSecrets, redactAll } from './commands/base.js';
@@ -25,6 +26,7 @@ main(argv, {
   stdinIsTTY: process.stdin.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsPipe: isPipe(1),
   // The first SIGINT/SIGTERM asks for a clean stop; a second one kills the process as usual.
   waitForShutdown: () =>
     new Promise<void>((resolve) => {
@@ -45,3 +47,13 @@ main(argv, {
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
   process.exit(code);
 }, crash);
+
+// A FIFO, or the socket pair a parent process gives its child.
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}

@@ -2,6 +2,7 @@ import { Builtins, Cli } from 'clipanion';
 import { argvSecrets, describeUsageError, environmentSecrets, redactAll, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
 import { commandClasses } from './commands/index.js';
 import { ExitCode } from './core/exit-codes.js';
+import { escapeControls } from './core/safe-text.js';
 import { packageVersion } from './io/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
@@ -32,7 +33,8 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
   } catch (error) {
     // One line on stderr, where clipanion would print its multi-line form on stdout.
     const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
-    context.stderr.write(`${redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)])}\n`);
+    // The line may quote what was typed: one line, its control characters escaped.
+    context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}\n`);
     return ExitCode.Error;
   }
   try {

@@ -14560,6 +14560,69 @@ var init_exit_codes = __esm({
   }
 });
 
+// src/core/safe-text.ts
+function hasUnsafe(text2) {
+  return HAS_UNSAFE.test(text2);
+}
+function escapeChar(ch) {
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "	") return "\\t";
+  const code2 = ch.codePointAt(0);
+  return code2 > 65535 ? `\\u{${code2.toString(16)}}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+}
+function escapeControls(text2) {
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
+}
+function safeText(text2) {
+  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
+}
+function escapeStray(text2, colors) {
+  if (!HAS_UNSAFE.test(text2)) return text2;
+  return text2.replace(STRAY, (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+function jsonText(value, indent) {
+  const text2 = JSON.stringify(value, null, indent);
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
+}
+function jsonEscape(ch) {
+  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
+  let out = "";
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function fitColumns(text2, columns) {
+  let width = 0;
+  let at = 0;
+  let cut2 = 0;
+  for (const ch of text2) {
+    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
+    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut2 = at;
+  }
+  return text2;
+}
+function isWide(code2) {
+  return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
+}
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
+var init_safe_text = __esm({
+  "src/core/safe-text.ts"() {
+    "use strict";
+    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
+    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
+    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
+    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+  }
+});
+
 // src/core/errors.ts
 var errors_exports = {};
 __export(errors_exports, {
@@ -14568,13 +14631,14 @@ __export(errors_exports, {
   formatIssue: () => formatIssue
 });
 function formatIssue(issue) {
-  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
+  return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
 }
 var RoleflowError, InvalidFilesError;
 var init_errors = __esm({
   "src/core/errors.ts"() {
     "use strict";
     init_exit_codes();
+    init_safe_text();
     RoleflowError = class extends Error {
       constructor(message2, exitCode = ExitCode.Error, options) {
         super(message2, options);
@@ -14680,6 +14744,8 @@ function makeRedactor(secrets) {
     forms.add(JSON.stringify(secret).slice(1, -1));
     forms.add(xmlText(secret));
     forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
   }
   if (forms.size === 0) return NOTHING_TO_HIDE;
   const longestFirst = [...forms].sort((a, b) => b.length - a.length);
@@ -14734,6 +14800,7 @@ var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
 var init_redact = __esm({
   "src/core/redact.ts"() {
     "use strict";
+    init_safe_text();
     MASK = "***";
     SHORT_SECRET_LENGTH = 8;
     NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
@@ -14780,8 +14847,10 @@ function messageOf(value) {
   return typeof value === "string" ? value : String(value);
 }
 function oneLine(text2, max = 300) {
-  const folded = text2.replace(/\s+/g, " ").trim();
-  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+  const folded = escapeControls(text2.replace(/\s+/g, " ").trim());
+  if (folded.length <= max) return folded;
+  const cut2 = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, "").replace(/[\uD800-\uDBFF]$/, "");
+  return `${cut2}…`;
 }
 function decodeURIComponentSafe(text2) {
   try {
@@ -14796,6 +14865,7 @@ var init_redact2 = __esm({
     "use strict";
     init_errors();
     init_redact();
+    init_safe_text();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
   }
 });
@@ -47888,21 +47958,15 @@ var init_content_diff = __esm({
 });
 
 // src/core/roles/display.ts
-function escapeChar(ch) {
-  if (ch === "\n") return "\\n";
-  if (ch === "\r") return "\\r";
-  if (ch === "	") return "\\t";
-  return `\\u${ch.codePointAt(0).toString(16).padStart(4, "0")}`;
-}
 function quote(text2) {
-  if (!NEEDS_ESCAPE.test(text2)) return `"${text2}"`;
-  return `"${text2.replace(/["\\]/g, "\\$&").replace(UNSAFE, escapeChar)}"`;
+  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
+  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
 }
 function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !HAS_UNSAFE.test(text2) ? text2 : quote(text2);
+  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
 }
 function printableLine(line) {
-  return line.replace(UNSAFE, (ch) => ch === "	" ? ch : escapeChar(ch));
+  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
 }
 function thousands(n) {
   if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
@@ -47911,13 +47975,10 @@ function thousands(n) {
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return out;
 }
-var UNSAFE, HAS_UNSAFE, NEEDS_ESCAPE;
 var init_display = __esm({
   "src/core/roles/display.ts"() {
     "use strict";
-    UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-    HAS_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-    NEEDS_ESCAPE = /["\\\p{Cc}\p{Cf}\u2028\u2029]/u;
+    init_safe_text();
   }
 });
 
@@ -48333,7 +48394,7 @@ var init_render_text = __esm({
 
 // src/core/roles/render-json.ts
 function renderPlanJson(plan) {
-  return `${JSON.stringify(ordered2(plan), null, 2)}
+  return `${jsonText(ordered2(plan), 2)}
 `;
 }
 function ordered2(value) {
@@ -48372,6 +48433,7 @@ var KEY_ORDER, rank;
 var init_render_json = __esm({
   "src/core/roles/render-json.ts"() {
     "use strict";
+    init_safe_text();
     KEY_ORDER = [
       "format_version",
       "tenant",
@@ -48679,13 +48741,14 @@ function applyResultJson(plan, status, outcomes, reasons = []) {
     results: outcomes,
     ...reasons.length === 0 ? {} : { reasons }
   };
-  return `${JSON.stringify(document, null, 2)}
+  return `${jsonText(document, 2)}
 `;
 }
 var init_result = __esm({
   "src/core/apply/result.ts"() {
     "use strict";
     init_roles();
+    init_safe_text();
   }
 });
 
@@ -52336,6 +52399,7 @@ var ProgressLine;
 var init_role_progress = __esm({
   "src/io/role-progress.ts"() {
     "use strict";
+    init_safe_text();
     ProgressLine = class {
       constructor(stream, enabled) {
         this.stream = stream;
@@ -52344,7 +52408,8 @@ var init_role_progress = __esm({
       shown = false;
       show(text2) {
         if (!this.enabled) return;
-        this.stream.write(`\r\x1B[K${text2}`);
+        const columns = this.stream.columns || 80;
+        this.stream.write(`\r\x1B[K${fitColumns(escapeControls(text2), Math.max(10, columns - 1))}`);
         this.shown = true;
       }
       clear() {
@@ -53381,7 +53446,8 @@ __export(build_exports, {
   redactReport: () => redactReport,
   redactResult: () => redactResult,
   stats: () => stats,
-  summarise: () => summarise
+  summarise: () => summarise,
+  withShownMessages: () => withShownMessages
 });
 function buildTestResult(run2) {
   const { test, transport } = run2;
@@ -53398,11 +53464,11 @@ function buildTestResult(run2) {
   };
   if (run2.skip !== void 0) {
     const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return { ...base, status: "skip", message: run2.skip, passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
+    return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
   }
   const ran = run2.executions.filter((e) => e !== void 0);
-  const perRepeat = ran.map((e) => evaluateTest(test, e));
-  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran) : [];
+  const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
   const repeats = run2.executions.map((e, i) => e === void 0 ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]));
@@ -53411,7 +53477,7 @@ function buildTestResult(run2) {
   return {
     ...base,
     status,
-    message: message2,
+    message: escapeControls(message2),
     passed: summary.passed,
     wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
     step_latency_ms: stepStats(ran),
@@ -53490,7 +53556,7 @@ function repeatResult(i, e, assertions) {
     index: i + 1,
     status,
     execution: e.status,
-    ...e.error !== void 0 && { error: e.error },
+    ...e.error !== void 0 && { error: escapeControls(e.error) },
     wall_ms: round2(e.wallMs),
     steps: (e.steps ?? []).map((s) => ({
       count: s.count,
@@ -53508,6 +53574,27 @@ function repeatResult(i, e, assertions) {
     })),
     ...e.outputs !== void 0 && { outputs: e.outputs },
     assertions
+  };
+}
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
+  };
+}
+function shownAssertion(a) {
+  return {
+    ...a,
+    label: escapeControls(a.label),
+    message: escapeControls(a.message),
+    ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
+    ...a.actual !== void 0 && { actual: escapeControls(a.actual) }
   };
 }
 function notRun(i) {
@@ -53537,6 +53624,7 @@ var init_build = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
+    init_safe_text();
     init_model();
   }
 });
@@ -53614,7 +53702,7 @@ __export(json_exports, {
   renderJson: () => renderJson
 });
 function renderJson(report) {
-  return `${JSON.stringify(report, null, 2)}
+  return `${jsonText(report, 2)}
 `;
 }
 function parseReport(text2, file, schema) {
@@ -53630,7 +53718,8 @@ function parseReport(text2, file, schema) {
     const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
     return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
   }
-  return { ok: true, value };
+  const report = value;
+  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
 }
 function mergeReports(inputs, options = {}) {
   const first = inputs[0];
@@ -53705,6 +53794,7 @@ function compare3(a, b) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
+    init_safe_text();
     init_schema();
     init_build();
     init_digest();
@@ -53769,20 +53859,22 @@ function renderTestResult(r, style) {
   const ran = r.repeats.filter((x) => x.execution !== "not_run").length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
   const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${r.id} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}`;
+  const file = safeText(r.file);
+  const message2 = escapeControls(r.message);
+  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}`;
   const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${r.message}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", r.message)}` : head
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
   ];
   if (r.status === "fail" || r.status === "error") {
     const failures = groupAssertions(r, "fail");
     for (const g of failures) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      lines2.push(`    ${paint(style, "red", "✗")} ${g.assertion.message}${times} ${paint(style, "dim", `(${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
     }
-    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", r.message)}`);
+    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
   }
   for (const g of groupAssertions(r, "skip")) {
-    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${g.assertion.message} (${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines2.join("\n");
 }
@@ -53791,7 +53883,7 @@ function renderSummary(report, style) {
   const notRun2 = report.summary.not_run > 0;
   const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
   const body = rows.map((row) => [
-    row.flow,
+    safeText(row.flow),
     row.transport,
     String(row.pass),
     String(row.fail),
@@ -53824,8 +53916,7 @@ function renderConsole(report, style) {
 `;
 }
 function progressLine(done, total, current, width = 80) {
-  const line = `running ${done}/${total}${current ? ` · ${current}` : ""}`;
-  return line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line;
+  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
 }
 function alignColumns(rows, rightAligned) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -53838,6 +53929,7 @@ var init_console = __esm({
   "src/report/console.ts"() {
     "use strict";
     init_flows();
+    init_safe_text();
     init_digest();
     MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
     CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
@@ -53853,8 +53945,8 @@ function renderAnnotations(report) {
     for (const g of groupAssertions(r, "fail")) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      const props = [`file=${property(r.file)}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${r.name} [${r.transport}]`)}`];
-      out.push(`::error ${props.join(",")}::${data(`${a.message}${times}`)}`);
+      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
+      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}`)}`);
     }
   }
   return out.length > 0 ? `${out.join("\n")}
@@ -53921,10 +54013,10 @@ function ms(s, key) {
   return s ? formatMs(s[key]) : "-";
 }
 function cell(text2) {
-  return text2.replace(/\s+/g, " ").replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+  return escapeControls(text2.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 }
 function code(text2) {
-  return text2.replace(/\s+/g, " ").replace(/`/g, "'");
+  return safeText(text2).replace(/`/g, "'");
 }
 function data(text2) {
   return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -53937,6 +54029,7 @@ var init_github = __esm({
   "src/report/github.ts"() {
     "use strict";
     init_flows();
+    init_safe_text();
     init_digest();
     MAX_FAILURES_LISTED = 50;
     MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
@@ -53953,13 +54046,13 @@ function renderJunit(report) {
   }
   const all = [...byFile.values()].flat();
   const props = [
-    ["tenant", report.tenant.name],
-    ["base_url", report.tenant.base_url],
+    ["tenant", safeText(report.tenant.name)],
+    ["base_url", safeText(report.tenant.base_url)],
     ...report.shard ? [["shard", `${report.shard.index}/${report.shard.total}`]] : []
   ];
   const suites = [...byFile].map(
     ([file, cases]) => [
-      `  <testsuite name="${attr(file)}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
+      `  <testsuite name="${attr(safeText(file))}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
       `    <properties>${props.map(([k, v]) => `<property name="${attr(k)}" value="${attr(v)}"/>`).join("")}</properties>`,
       ...cases.map(renderCase),
       "  </testsuite>"
@@ -53993,22 +54086,23 @@ function outcomeOf2(result, repeat, testFailed, across) {
   return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: lines(result, failing) };
 }
 function renderCase({ result, repeat, outcome }) {
-  const name = `${result.name} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
+  const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
-  const open3 = `    <testcase classname="${attr(`${result.file} > ${result.flow}`)}" name="${attr(name)}" time="${time}" file="${attr(result.file)}" line="${result.line}"`;
+  const file = safeText(result.file);
+  const open3 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   switch (outcome.kind) {
     case "pass":
       return outcome.note === void 0 ? `${open3}/>` : `${open3}>
-      <system-out>${text(outcome.note)}</system-out>
+      <system-out>${text(escapeControls(outcome.note))}</system-out>
     </testcase>`;
     case "skipped":
       return `${open3}>
-      <skipped message="${attr(outcome.message)}"/>
+      <skipped message="${attr(escapeControls(outcome.message))}"/>
     </testcase>`;
     default: {
       const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
       return `${open3}>
-      <${outcome.kind} message="${attr(outcome.message)}" type="${type}">${text(outcome.details)}</${outcome.kind}>
+      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
     </testcase>`;
     }
   }
@@ -54019,7 +54113,7 @@ function counts(cases) {
   return `tests="${cases.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${seconds.toFixed(3)}"`;
 }
 function lines(result, assertions) {
-  return assertions.map((a) => `${result.file}:${a.line}:${a.col}: ${a.message}`).join("\n");
+  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}`).join("\n");
 }
 function text(value) {
   return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -54031,6 +54125,7 @@ var ILLEGAL_XML;
 var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
+    init_safe_text();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
 });
@@ -54555,7 +54650,7 @@ var init_test_progress = __esm({
         this.draw();
       }
       draw() {
-        const width = this.stream.columns ?? 80;
+        const width = this.stream.columns || 80;
         this.stream.write(`\r\x1B[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
         this.shown = true;
       }
@@ -54625,6 +54720,7 @@ import { isAbsolute, resolve as resolve2 } from "node:path";
 
 // action/src/toolkit.ts
 init_redact();
+init_safe_text();
 init_redact2();
 import { randomUUID as randomUUID4 } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -54665,8 +54761,24 @@ var Toolkit = class {
   }
   info(text2) {
     if (text2 === "") return;
-    this.write(this.redact(text2.endsWith("\n") ? text2 : `${text2}
-`));
+    this.write(escapeStray(this.redact(text2.endsWith("\n") ? text2 : `${text2}
+`), false));
+  }
+  /**
+   * Run `write` (which logs text the Action does not control, with `info`) with workflow commands
+   * stopped: the runner reads no line as a command until the fresh random token ends the stop, so
+   * a test name holding `\n::add-mask::…` stays text. Secrets masked before still are.
+   */
+  async untrusted(write) {
+    const token = `roleflow-${randomUUID4()}`;
+    this.write(`::stop-commands::${token}
+`);
+    try {
+      return await write();
+    } finally {
+      this.write(`::${token}::
+`);
+    }
   }
   warning(message2, at) {
     this.command("warning", message2, at);
@@ -54693,17 +54805,17 @@ ${delimiter}
   appendSummary(markdown) {
     const file = this.env["GITHUB_STEP_SUMMARY"];
     if (file === void 0 || file === "") return false;
-    appendFileSync(file, this.redact(markdown.endsWith("\n") ? markdown : `${markdown}
-`), "utf8");
+    appendFileSync(file, escapeStray(this.redact(markdown.endsWith("\n") ? markdown : `${markdown}
+`), false), "utf8");
     return true;
   }
   command(kind, message2, at) {
     const props = [];
-    if (at?.file !== void 0) props.push(`file=${escapeProperty(this.redact(at.file))}`);
+    if (at?.file !== void 0) props.push(`file=${escapeProperty(escapeStray(this.redact(at.file), false))}`);
     if (at?.line !== void 0) props.push(`line=${at.line}`);
     if (at?.col !== void 0) props.push(`col=${at.col}`);
-    if (at?.title !== void 0) props.push(`title=${escapeProperty(this.redact(at.title))}`);
-    this.write(`::${kind}${props.length > 0 ? ` ${props.join(",")}` : ""}::${escapeData(this.redact(message2))}
+    if (at?.title !== void 0) props.push(`title=${escapeProperty(escapeStray(this.redact(at.title), false))}`);
+    this.write(`::${kind}${props.length > 0 ? ` ${props.join(",")}` : ""}::${escapeData(escapeStray(this.redact(message2), false))}
 `);
   }
 };
@@ -54797,6 +54909,7 @@ var import_clipanion = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
+init_safe_text();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: roleflow.config.yaml when present)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
@@ -54804,6 +54917,8 @@ var RoleflowCommand = class extends import_clipanion.Command {
   /** Values redacted from everything this command prints (`addSecrets`). */
   secretValues = /* @__PURE__ */ new Set();
   currentRedactor;
+  /** The progress line on the terminal, if one is shown (`showLiveLine`). */
+  liveLine;
   /** The exit code of a failure caught by `catch`. */
   failedWith;
   async catch(error) {
@@ -54822,13 +54937,14 @@ var RoleflowCommand = class extends import_clipanion.Command {
     if (env["TERM"] === "dumb") return false;
     return stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
   }
-  /** Write a result to stdout (secrets redacted). */
+  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
   out(text2) {
-    this.context.stdout.write(ensureNewline(this.redact(text2)));
+    this.liveLine?.clear();
+    this.context.stdout.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stdout"))));
   }
   /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
   outJson(value, indent = 2) {
-    this.outData(value, (v) => JSON.stringify(v, null, indent));
+    this.outData(value, (v) => jsonText(v, indent));
   }
   /**
    * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
@@ -54838,11 +54954,24 @@ var RoleflowCommand = class extends import_clipanion.Command {
    */
   outData(value, serialise) {
     const text2 = serialise(this.redactor.values(value));
+    this.liveLine?.clear();
     if (text2 !== "") this.context.stdout.write(ensureNewline(text2));
   }
-  /** Write a diagnostic to stderr (secrets redacted). */
+  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
   err(text2) {
-    this.context.stderr.write(ensureNewline(this.redact(text2)));
+    this.liveLine?.clear();
+    this.context.stderr.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stderr"))));
+  }
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress() {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
+  }
+  /**
+   * A progress line now shown on the terminal (undefined: none): `out` and `err` clear it before
+   * they write, whichever stream they write to, so a result or a warning never lands on it.
+   */
+  showLiveLine(line) {
+    this.liveLine = line;
   }
   redact(text2) {
     return this.redactor.text(text2);
@@ -54931,11 +55060,11 @@ function redactAll(text2, secrets) {
 }
 function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
-  if (error instanceof RoleflowError) return `error: ${error.message}`;
+  if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message2 = error instanceof Error ? error.message || error.name : String(error);
   if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
-  return `error: ${message2.split("\n")[0]} (internal error; run with --verbose for details)`;
+  return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
 }
 function isUsageError(error) {
   const name = error?.name;
@@ -54945,7 +55074,7 @@ function describeUsageError(error, commandPath) {
   const message2 = error?.message ?? String(error);
   const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
-  return `error: ${first} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
+  return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
 function ensureNewline(text2) {
   return text2.endsWith("\n") ? text2 : `${text2}
@@ -55097,7 +55226,8 @@ var ApplyCommand = class extends TenantCommand {
       if (this.json) await this.outResult(plan, "no_changes", []);
       return ExitCode.Ok;
     }
-    const progress = new ProgressLine2(this.context.stderr, this.context.stderrIsTTY);
+    const progress = new ProgressLine2(this.context.stderr, this.canShowProgress());
+    this.showLiveLine(progress);
     let interrupted = false;
     void this.context.waitForShutdown().then(() => {
       interrupted = true;
@@ -55574,7 +55704,8 @@ var TestCommand = class extends TenantCommand {
     const redactor = this.redactor;
     const style = { color: this.colorFor("stdout") };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
-    const progress = live && this.context.stderrIsTTY ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
+    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
+    this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const startedAt = /* @__PURE__ */ new Date();
     const started = performance.now();
@@ -55693,6 +55824,7 @@ var commandClasses = [ValidateCommand, PlanCommand, ApplyCommand, PullCommand, S
 
 // src/cli.ts
 init_exit_codes();
+init_safe_text();
 init_package_root();
 function buildCli(opts) {
   const cli = new import_clipanion9.Cli({
@@ -55716,7 +55848,7 @@ async function runCommand(cli, argv, context) {
     command = cli.process(argv, context);
   } catch (error) {
     const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
-    context.stderr.write(`${redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)])}
+    context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
     return ExitCode.Error;
   }
@@ -55946,12 +56078,14 @@ function roleflow(ctx, argv, opts) {
   const tenant = ctx.inputs.tenant === void 0 || !opts.tenantCommand ? [] : ["--tenant", ctx.inputs.tenant];
   const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
   ctx.kit.info(`[command]roleflow ${full.map(quoteArg).join(" ")}`);
-  return runRoleflow(full, {
-    cwd: ctx.inputs.workingDirectory,
-    env: ctx.kit.env,
-    onStderrLine: (line) => ctx.kit.info(line),
-    ...opts.streamStdout ? { onStdoutLine: (line) => ctx.kit.info(line) } : {}
-  });
+  return ctx.kit.untrusted(
+    () => runRoleflow(full, {
+      cwd: ctx.inputs.workingDirectory,
+      env: ctx.kit.env,
+      onStderrLine: (line) => ctx.kit.info(line),
+      ...opts.streamStdout ? { onStdoutLine: (line) => ctx.kit.info(line) } : {}
+    })
+  );
 }
 async function postComment(ctx, command, body) {
   const pr = ctx.pullRequest;
@@ -56085,8 +56219,10 @@ async function applyStep(ctx) {
   const result = kit2.redactValues(parseApplyResult(run2.stdout));
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
   if (result !== void 0) {
-    for (const o of result.results) kit2.info(outcomeLine(o));
-    if (result.results.length > 0) kit2.info(applySummaryLine(result.summary));
+    await kit2.untrusted(() => {
+      for (const o of result.results) kit2.info(outcomeLine(o));
+      if (result.results.length > 0) kit2.info(applySummaryLine(result.summary));
+    });
     kit2.setOutput("has-changes", result.results.length > 0);
     kit2.setOutput("creates", result.summary.created);
     kit2.setOutput("updates", result.summary.updated);
@@ -56153,7 +56289,7 @@ async function planStep(ctx) {
   const plan = kit2.redactValues(parsePlan(run2.stdout));
   const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== void 0) {
-    kit2.info(renderPlanText(plan, { color: false }));
+    await kit2.untrusted(() => kit2.info(renderPlanText(plan, { color: false })));
     const hasChanges = planHasChanges(plan);
     kit2.setOutput("has-changes", hasChanges);
     kit2.setOutput("creates", plan.summary.create);

@@ -29,8 +29,10 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
 
   const outcome = exitOutcome(ctx, 'apply', run.code, [1, 4]);
   if (result !== undefined) {
-    for (const o of result.results) kit.info(outcomeLine(o));
-    if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
+    await kit.untrusted(() => {
+      for (const o of result.results) kit.info(outcomeLine(o));
+      if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
+    });
     kit.setOutput('has-changes', result.results.length > 0);
     kit.setOutput('creates', result.summary.created);
     kit.setOutput('updates', result.summary.updated);

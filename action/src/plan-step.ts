@@ -23,7 +23,7 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
 
   const outcome = exitOutcome(ctx, 'plan', run.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== undefined) {
-    kit.info(renderPlanText(plan, { color: false }));
+    await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
     const hasChanges = planHasChanges(plan);
     kit.setOutput('has-changes', hasChanges);
     kit.setOutput('creates', plan.summary.create);

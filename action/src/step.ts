@@ -25,18 +25,22 @@ export interface StepOutcome {
 
 /**
  * roleflow run in-process in the working directory with `argv`, then `--tenant` (for commands
- * that talk to one) and the `args` input; stderr (and stdout when asked) go to the log.
+ * that talk to one) and the `args` input; stderr (and stdout when asked) go to the log, with
+ * workflow commands stopped.
  */
 export function roleflow(ctx: StepContext, argv: string[], opts: { streamStdout: boolean; tenantCommand: boolean }): Promise<RoleflowRun> {
   const tenant = ctx.inputs.tenant === undefined || !opts.tenantCommand ? [] : ['--tenant', ctx.inputs.tenant];
   const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
   ctx.kit.info(`[command]roleflow ${full.map(quoteArg).join(' ')}`);
-  return runRoleflow(full, {
-    cwd: ctx.inputs.workingDirectory,
-    env: ctx.kit.env,
-    onStderrLine: (line) => ctx.kit.info(line),
-    ...(opts.streamStdout ? { onStdoutLine: (line: string) => ctx.kit.info(line) } : {}),
-  });
+  // What roleflow prints quotes test names, tenant messages and Role names: never commands.
+  return ctx.kit.untrusted(() =>
+    runRoleflow(full, {
+      cwd: ctx.inputs.workingDirectory,
+      env: ctx.kit.env,
+      onStderrLine: (line) => ctx.kit.info(line),
+      ...(opts.streamStdout ? { onStdoutLine: (line: string) => ctx.kit.info(line) } : {}),
+    }),
+  );
 }
 
 /**

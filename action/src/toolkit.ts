@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { makeRedactor } from '../../src/core/redact.js';
+import { escapeStray } from '../../src/core/safe-text.js';
 import { redactSecrets } from '../../src/io/redact.js';
 
 /**
  * The few parts of the GitHub Actions runner protocol the Action needs (what `@actions/core`
  * does), written against an explicit environment and output stream. Every text the Action
  * writes goes through `redact`, so a secret registered with `setSecret` never reaches the log,
- * an output, the job summary or a comment.
+ * an output, the job summary or a comment; and through `escapeStray`, so no control character
+ * does. Text the Action does not control (what roleflow prints, Role names) goes to the log
+ * between `::stop-commands::` and its token (`untrusted`), so none of its lines is a command.
  */
 export class Toolkit {
   private readonly secrets: string[] = [];
@@ -53,7 +56,22 @@ export class Toolkit {
 
   info(text: string): void {
     if (text === '') return;
-    this.write(this.redact(text.endsWith('\n') ? text : `${text}\n`));
+    this.write(escapeStray(this.redact(text.endsWith('\n') ? text : `${text}\n`), false));
+  }
+
+  /**
+   * Run `write` (which logs text the Action does not control, with `info`) with workflow commands
+   * stopped: the runner reads no line as a command until the fresh random token ends the stop, so
+   * a test name holding `\n::add-mask::…` stays text. Secrets masked before still are.
+   */
+  async untrusted<T>(write: () => T | Promise<T>): Promise<T> {
+    const token = `roleflow-${randomUUID()}`;
+    this.write(`::stop-commands::${token}\n`);
+    try {
+      return await write();
+    } finally {
+      this.write(`::${token}::\n`);
+    }
   }
 
   warning(message: string, at?: Annotation): void {
@@ -80,17 +98,17 @@ export class Toolkit {
   appendSummary(markdown: string): boolean {
     const file = this.env['GITHUB_STEP_SUMMARY'];
     if (file === undefined || file === '') return false;
-    appendFileSync(file, this.redact(markdown.endsWith('\n') ? markdown : `${markdown}\n`), 'utf8');
+    appendFileSync(file, escapeStray(this.redact(markdown.endsWith('\n') ? markdown : `${markdown}\n`), false), 'utf8');
     return true;
   }
 
   private command(kind: 'warning' | 'error', message: string, at: Annotation | undefined): void {
     const props: string[] = [];
-    if (at?.file !== undefined) props.push(`file=${escapeProperty(this.redact(at.file))}`);
+    if (at?.file !== undefined) props.push(`file=${escapeProperty(escapeStray(this.redact(at.file), false))}`);
     if (at?.line !== undefined) props.push(`line=${at.line}`);
     if (at?.col !== undefined) props.push(`col=${at.col}`);
-    if (at?.title !== undefined) props.push(`title=${escapeProperty(this.redact(at.title))}`);
-    this.write(`::${kind}${props.length > 0 ? ` ${props.join(',')}` : ''}::${escapeData(this.redact(message))}\n`);
+    if (at?.title !== undefined) props.push(`title=${escapeProperty(escapeStray(this.redact(at.title), false))}`);
+    this.write(`::${kind}${props.length > 0 ? ` ${props.join(',')}` : ''}::${escapeData(escapeStray(this.redact(message), false))}\n`);
   }
 }
 
@@ -107,7 +125,7 @@ export class ActionInputError extends Error {
   override readonly name = 'ActionInputError';
 }
 
-/** The runner's escaping of a command's message. */
+/** The runner's escaping of a command's message: no line break is left to end the command. */
 export function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

@@ -153,7 +153,8 @@ export class ApplyCommand extends TenantCommand {
       if (this.json) await this.outResult(plan, 'no_changes', []);
       return ExitCode.Ok;
     }
-    const progress = new ProgressLine(this.context.stderr, this.context.stderrIsTTY);
+    const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
+    this.showLiveLine(progress);
     let interrupted = false;
     void this.context.waitForShutdown().then(() => {
       interrupted = true;

@@ -3,6 +3,7 @@ import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
+import { escapeControls, escapeStray, jsonText } from '../core/safe-text.js';
 import type { OpenTenant } from '../io/tenant.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
@@ -11,6 +12,11 @@ export interface RoleflowContext extends BaseContext {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * stdout is a pipe (`roleflow test | tee log`): what reads it may print to the terminal at any
+   * time, so no progress line is drawn there that its output could land on.
+   */
+  stdoutIsPipe?: boolean;
   /**
    * Resolves when the user asks the process to stop (SIGINT/SIGTERM). Only long-running commands
    * call it, so every other command keeps the default Ctrl-C behaviour.
@@ -21,9 +27,10 @@ export interface RoleflowContext extends BaseContext {
 /**
  * Options every command has, the error handling, and output helpers that redact secrets: `out`
  * and `err` mask them in text, `outJson` and `outData` in the values of data before it is
- * serialised (so that a secret which is a common word cannot break JSON or XML). clipanion's own
- * `catch` would print to stdout and exit 0; ours prints one line to stderr and records the exit
- * code, which `main()` returns.
+ * serialised (so that a secret which is a common word cannot break JSON or XML). `out` and `err`
+ * also escape any control character left in the text (`escapeStray`) and wipe the live progress
+ * line first, so nothing is printed onto it. clipanion's own `catch` would print to stdout and
+ * exit 0; ours prints one line to stderr and records the exit code, which `main()` returns.
  */
 export abstract class RoleflowCommand extends Command<RoleflowContext> {
   configFile = Option.String('--config', { description: 'Config file (default: roleflow.config.yaml when present)' });
@@ -33,6 +40,8 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   /** Values redacted from everything this command prints (`addSecrets`). */
   private readonly secretValues = new Set<string>();
   private currentRedactor: Redactor | undefined;
+  /** The progress line on the terminal, if one is shown (`showLiveLine`). */
+  private liveLine: { clear(): void } | undefined;
   /** The exit code of a failure caught by `catch`. */
   failedWith: number | undefined;
 
@@ -56,14 +65,15 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
     return stream === 'stdout' ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
   }
 
-  /** Write a result to stdout (secrets redacted). */
+  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
   out(text: string): void {
-    this.context.stdout.write(ensureNewline(this.redact(text)));
+    this.liveLine?.clear();
+    this.context.stdout.write(ensureNewline(escapeStray(this.redact(text), this.colorFor('stdout'))));
   }
 
   /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
   outJson(value: unknown, indent = 2): void {
-    this.outData(value, (v) => JSON.stringify(v, null, indent));
+    this.outData(value, (v) => jsonText(v, indent));
   }
 
   /**
@@ -74,12 +84,27 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
    */
   outData<T>(value: T, serialise: (value: T) => string): void {
     const text = serialise(this.redactor.values(value));
+    this.liveLine?.clear();
     if (text !== '') this.context.stdout.write(ensureNewline(text));
   }
 
-  /** Write a diagnostic to stderr (secrets redacted). */
+  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
   err(text: string): void {
-    this.context.stderr.write(ensureNewline(this.redact(text)));
+    this.liveLine?.clear();
+    this.context.stderr.write(ensureNewline(escapeStray(this.redact(text), this.colorFor('stderr'))));
+  }
+
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress(): boolean {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
+  }
+
+  /**
+   * A progress line now shown on the terminal (undefined: none): `out` and `err` clear it before
+   * they write, whichever stream they write to, so a result or a warning never lands on it.
+   */
+  showLiveLine(line: { clear(): void } | undefined): void {
+    this.liveLine = line;
   }
 
   redact(text: string): string {
@@ -186,11 +211,12 @@ export function redactAll(text: string, secrets: readonly string[]): string {
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */
 export function describeError(error: unknown, verbose: boolean, commandPath?: readonly string[]): string {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join('\n');
-  if (error instanceof RoleflowError) return `error: ${error.message}`;
+  // One line: a message quoting a config value or a tenant's answer cannot add a line of its own.
+  if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message = error instanceof Error ? error.message || error.name : String(error);
   if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
-  return `error: ${message.split('\n')[0]} (internal error; run with --verbose for details)`;
+  return `error: ${escapeControls(message.split('\n')[0]!)} (internal error; run with --verbose for details)`;
 }
 
 export function isUsageError(error: unknown): boolean {
@@ -207,7 +233,7 @@ export function describeUsageError(error: unknown, commandPath: readonly string[
   const message = (error as { message?: string } | null)?.message ?? String(error);
   const first = message.split('\n')[0]!.trim().replace(/[.:;]$/, '');
   if (first.startsWith('Command not found')) return 'error: unknown command; roleflow --help lists the commands';
-  return `error: ${first} (see ${['roleflow', ...(commandPath ?? []), '--help'].join(' ')})`;
+  return `error: ${escapeControls(first)} (see ${['roleflow', ...(commandPath ?? []), '--help'].join(' ')})`;
 }
 
 function ensureNewline(text: string): string {

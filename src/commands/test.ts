@@ -108,7 +108,8 @@ export class TestCommand extends TenantCommand {
     const redactor = this.redactor;
     const style = { color: this.colorFor('stdout') };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
-    const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
+    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
+    this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
 
     const startedAt = new Date();

@@ -1,4 +1,5 @@
 import { ExitCode } from './exit-codes.js';
+import { escapeControls } from './safe-text.js';
 
 /** A problem located in a file (1-based line and column). */
 export interface Issue {
@@ -8,8 +9,9 @@ export interface Issue {
   message: string;
 }
 
+/** `file:line:col: message`, one line: a message quoting the file's text has its control characters escaped. */
 export function formatIssue(issue: Issue): string {
-  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
+  return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
 }
 
 /**

@@ -2,14 +2,16 @@
  * Secrets out of everything roleflow shows, in one place. A redactor is built once per set of
  * secrets and has two uses:
  * - `text(s)` for what people read: every form a secret takes in printed text is masked — raw,
- *   URL-encoded, JSON-escaped (inside a JSON string) and XML-escaped (inside XML text or an
- *   attribute) — longest first, so a secret that contains another is hidden whole.
+ *   URL-encoded, JSON-escaped (inside a JSON string), XML-escaped (inside XML text or an
+ *   attribute) and escaped as text roleflow does not control is shown (`safe-text.ts`) — longest first, so a secret that contains another is hidden whole.
  * - `values(v)` for data about to be serialised (JSON on stdout, report files): only its string
  *   values pass through `text`, never its keys, so a secret that is a common word ("test",
  *   "summary") can mask a word inside a value but never rename a key and break what a program
  *   reads. What holds no secret is returned as it is, not copied.
  * Serialised output is not masked again as text: that is what would break its structure.
  */
+
+import { escapeControls, safeText } from './safe-text.js';
 
 export const MASK = '***';
 
@@ -41,6 +43,8 @@ export function makeRedactor(secrets: Iterable<string | undefined>): Redactor {
     forms.add(JSON.stringify(secret).slice(1, -1));
     forms.add(xmlText(secret));
     forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
   }
   if (forms.size === 0) return NOTHING_TO_HIDE;
   const longestFirst = [...forms].sort((a, b) => b.length - a.length);

@@ -1,5 +1,6 @@
 import { RoleflowError } from '../core/errors.js';
 import { MASK, makeRedactor } from '../core/redact.js';
+import { escapeControls } from '../core/safe-text.js';
 
 /** Query parameters whose values are credentials, whoever put them in a URL. */
 const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
@@ -57,10 +58,16 @@ function messageOf(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-/** Errors are printed as one line; a multi-line library message is folded. */
+/**
+ * Errors are printed as one line: a multi-line library message or a tenant's error body is
+ * folded, its control characters escaped (`escapeControls`), and cut to `max` characters.
+ */
 export function oneLine(text: string, max = 300): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
-  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+  const folded = escapeControls(text.replace(/\s+/g, ' ').trim());
+  if (folded.length <= max) return folded;
+  // Not inside an escape, nor between the halves of a surrogate pair.
+  const cut = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, '').replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}…`;
 }
 
 function decodeURIComponentSafe(text: string): string {

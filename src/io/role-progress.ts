@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { escapeControls, fitColumns } from '../core/safe-text.js';
 
 /**
  * One status line on a terminal (`applying 12/40…`), rewritten in place and wiped before any
@@ -14,7 +15,9 @@ export class ProgressLine {
 
   show(text: string): void {
     if (!this.enabled) return;
-    this.stream.write(`\r\x1b[K${text}`);
+    // Cut to the terminal's width: a line that wraps would leave its first part behind on clear.
+    const columns = (this.stream as { columns?: number }).columns || 80;
+    this.stream.write(`\r\x1b[K${fitColumns(escapeControls(text), Math.max(10, columns - 1))}`);
     this.shown = true;
   }
 

@@ -1,6 +1,11 @@
 import type { Writable } from 'node:stream';
 
-/** The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the end. */
+/**
+ * The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the
+ * end. `line` must give one line that fits in `width` columns (`progressLine` escapes the test's
+ * name and cuts it), so that `\r` and erase-line wipe all of it. The command clears it before
+ * anything else is printed, on stdout or stderr (`RoleflowCommand.showLiveLine`).
+ */
 export class Progress {
   private readonly running: string[] = [];
   private done = 0;
@@ -28,7 +33,8 @@ export class Progress {
   }
 
   draw(): void {
-    const width = (this.stream as { columns?: number }).columns ?? 80;
+    // 0 when the terminal does not say its size.
+    const width = (this.stream as { columns?: number }).columns || 80;
     this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
     this.shown = true;
   }

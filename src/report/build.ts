@@ -9,6 +9,7 @@ import {
   type Transport,
 } from '../core/flows/index.js';
 import type { Redactor } from '../core/redact.js';
+import { escapeControls } from '../core/safe-text.js';
 import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
@@ -21,7 +22,12 @@ export interface TestRun {
   executions: (ExecutionResult | undefined)[];
 }
 
-/** Judge one test × transport from its executions (pure). */
+/**
+ * Judge one test × transport from its executions (pure). Its messages (why it failed or was
+ * skipped, execution errors, each assertion's expected and actual) are text for people, made of
+ * what the test file and the tenant said: they hold control characters escaped
+ * (`escapeControls`), as every reporter shows them. Names, ids and outputs are data, kept exact.
+ */
 export function buildTestResult(run: TestRun): TestResult {
   const { test, transport } = run;
   const base = {
@@ -37,11 +43,11 @@ export function buildTestResult(run: TestRun): TestResult {
   };
   if (run.skip !== undefined) {
     const repeats = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return { ...base, status: 'skip', message: run.skip, passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats };
+    return { ...base, status: 'skip', message: escapeControls(run.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats };
   }
   const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined);
-  const perRepeat = ran.map((e) => evaluateTest(test, e));
-  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran) : [];
+  const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
   const repeats = run.executions.map((e, i) => (e === undefined ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]!)));
@@ -51,7 +57,7 @@ export function buildTestResult(run: TestRun): TestResult {
   return {
     ...base,
     status,
-    message,
+    message: escapeControls(message),
     passed: summary.passed,
     wall_ms: stats(ran.filter((e) => e.status === 'ok').map((e) => e.wallMs)),
     step_latency_ms: stepStats(ran),
@@ -164,7 +170,7 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
     index: i + 1,
     status,
     execution: e.status,
-    ...(e.error !== undefined && { error: e.error }),
+    ...(e.error !== undefined && { error: escapeControls(e.error) }),
     wall_ms: round(e.wallMs),
     steps: (e.steps ?? []).map((s) => ({
       count: s.count,
@@ -182,6 +188,34 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
     })),
     ...(e.outputs !== undefined && { outputs: e.outputs }),
     assertions,
+  };
+}
+
+/**
+ * `result` with its messages escaped as `buildTestResult` writes them: for a report read back
+ * from a file (`report merge`), which a hand or another tool may have written. A report roleflow
+ * wrote is unchanged (`escapeControls` is idempotent).
+ */
+export function withShownMessages(result: TestResult): TestResult {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...(r.error !== undefined && { error: escapeControls(r.error) }),
+      assertions: r.assertions.map(shownAssertion),
+    })),
+  };
+}
+
+function shownAssertion(a: AssertionResult): AssertionResult {
+  return {
+    ...a,
+    label: escapeControls(a.label),
+    message: escapeControls(a.message),
+    ...(a.expected !== undefined && { expected: escapeControls(a.expected) }),
+    ...(a.actual !== undefined && { actual: escapeControls(a.actual) }),
   };
 }
 

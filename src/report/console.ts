@@ -1,4 +1,5 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
+import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
 import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 
@@ -19,6 +20,9 @@ function statusColor(status: TestStatus | AssertionResult['status']): keyof type
 }
 
 /**
+ * Names and files are shown with `safeText`, messages with `escapeControls` (the report's
+ * messages are escaped already; a report read back for `report merge` may not be).
+ *
  * One test × transport: its line (mark, id, transport, repeats passed/total, wall-clock), then
  * each failed assertion (expected vs actual, at `file:line:col`) and each skipped one with its
  * reason; the same assertion failing in several repeats is one line with a count.
@@ -27,25 +31,27 @@ export function renderTestResult(r: TestResult, style: Style): string {
   const ran = r.repeats.filter((x) => x.execution !== 'not_run').length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? 'p50 ' : ''}${formatMs(r.wall_ms.p50)}` : '';
   const counts = (r.status === 'skip' || r.status === 'not_run') && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${r.id} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}`;
+  const file = safeText(r.file);
+  const message = escapeControls(r.message);
+  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}`;
   const lines = [
     r.status === 'skip' && ran === 0
-      ? `${head} ${paint(style, 'yellow', `skipped: ${r.message}`)}`
+      ? `${head} ${paint(style, 'yellow', `skipped: ${message}`)}`
       : r.status === 'not_run'
-        ? `${head} ${paint(style, 'dim', r.message)}`
+        ? `${head} ${paint(style, 'dim', message)}`
         : head,
   ];
   if (r.status === 'fail' || r.status === 'error') {
     const failures = groupAssertions(r, 'fail');
     for (const g of failures) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
-      lines.push(`    ${paint(style, 'red', '✗')} ${g.assertion.message}${times} ${paint(style, 'dim', `(${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      lines.push(`    ${paint(style, 'red', '✗')} ${escapeControls(g.assertion.message)}${times} ${paint(style, 'dim', `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
     }
     // With repeats, say why the failures add up to a failed test (min_pass), unless a budget across them did.
-    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines.push(`    ${paint(style, 'dim', r.message)}`);
+    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines.push(`    ${paint(style, 'dim', message)}`);
   }
   for (const g of groupAssertions(r, 'skip')) {
-    lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${g.assertion.message} (${r.file}:${g.assertion.line}:${g.assertion.col})`)}`);
+    lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines.join('\n');
 }
@@ -57,7 +63,7 @@ export function renderSummary(report: RunReport, style: Style): string {
   const notRun = report.summary.not_run > 0;
   const header = ['flow', 'transport', 'pass', 'fail', 'skip', ...(notRun ? ['not run'] : []), 'p50', 'p95'];
   const body = rows.map((row) => [
-    row.flow,
+    safeText(row.flow),
     row.transport,
     String(row.pass),
     String(row.fail),
@@ -87,10 +93,12 @@ export function renderConsole(report: RunReport, style: Style): string {
   return `${[...results, '', renderSummary(report, style)].join('\n')}\n`;
 }
 
-/** The live line on a TTY: `running 12/40 · flows/a.yaml > name [ws]`, cut to `width`. */
+/**
+ * The live line on a TTY: `running 12/40 · flows/a.yaml > name [ws]`, cut to fit in `width`
+ * columns less one (a line that wraps could not be wiped).
+ */
 export function progressLine(done: number, total: number, current: string | undefined, width = 80): string {
-  const line = `running ${done}/${total}${current ? ` · ${current}` : ''}`;
-  return line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line;
+  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ''}`, Math.max(10, width - 1));
 }
 
 function alignColumns(rows: string[][], rightAligned: number[]): string[] {

@@ -1,10 +1,13 @@
 import { formatMs } from '../core/flows/index.js';
+import { escapeControls, safeText } from '../core/safe-text.js';
 import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
 
 /**
  * GitHub Actions workflow commands: one `::error` per failed assertion of a failed test, at the
- * line and column where the assertion is written (an execution error at the test's line).
+ * line and column where the assertion is written (an execution error at the test's line). Names
+ * and messages are escaped (`safe-text.ts`) before GitHub's own escaping, so no line break of
+ * theirs can reach the log and start a workflow command there.
  */
 export function renderAnnotations(report: RunReport): string {
   const out: string[] = [];
@@ -14,8 +17,8 @@ export function renderAnnotations(report: RunReport): string {
     for (const g of groupAssertions(r, 'fail')) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
-      const props = [`file=${property(r.file)}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${r.name} [${r.transport}]`)}`];
-      out.push(`::error ${props.join(',')}::${data(`${a.message}${times}`)}`);
+      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
+      out.push(`::error ${props.join(',')}::${data(`${escapeControls(a.message)}${times}`)}`);
     }
   }
   return out.length > 0 ? `${out.join('\n')}\n` : '';
@@ -91,13 +94,13 @@ function ms(s: LatencyStats | null, key: 'p50' | 'p95' | 'max'): string {
   return s ? formatMs(s[key]) : '-';
 }
 
-/** A table cell or list item: one line, no column breaks, no HTML. */
+/** A table cell or list item: one line, no control character, no column breaks, no HTML. */
 function cell(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+  return escapeControls(text.replace(/ +/g, ' ')).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 }
 
 function code(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/`/g, "'");
+  return safeText(text).replace(/`/g, "'");
 }
 
 /** Workflow command data: `%`, CR and LF are escaped (GitHub's rules). */

@@ -1,15 +1,19 @@
 import type { Parsed, Shard } from '../core/flows/index.js';
+import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
-import { summarise } from './build.js';
+import { summarise, withShownMessages } from './build.js';
 import { missingShardsText } from './digest.js';
 import type { RunReport, TestResult } from './model.js';
 
-/** The JSON report (`schemas/report.schema.json`). */
+/**
+ * The JSON report (`schemas/report.schema.json`). Its data is exact; its messages hold control
+ * characters escaped as text (`buildTestResult`); and it holds no raw control character at all.
+ */
 export function renderJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${jsonText(report, 2)}\n`;
 }
 
-/** A JSON report read back (for `report merge`), checked against its schema. */
+/** A JSON report read back (for `report merge`), checked against its schema; its messages escaped. */
 export function parseReport(text: string, file: string, schema: object): Parsed<RunReport> {
   let value: unknown;
   try {
@@ -23,7 +27,8 @@ export function parseReport(text: string, file: string, schema: object): Parsed<
     const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : '';
     return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? 'invalid'}` };
   }
-  return { ok: true, value: value as RunReport };
+  const report = value as RunReport;
+  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
 }
 
 type MergeInput = { file: string; report: RunReport };

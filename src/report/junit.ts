@@ -1,4 +1,5 @@
 import type { AssertionResult } from '../core/flows/index.js';
+import { escapeControls, safeText } from '../core/safe-text.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
 type Outcome =
@@ -27,13 +28,13 @@ export function renderJunit(report: RunReport): string {
   }
   const all = [...byFile.values()].flat();
   const props = [
-    ['tenant', report.tenant.name],
-    ['base_url', report.tenant.base_url],
+    ['tenant', safeText(report.tenant.name)],
+    ['base_url', safeText(report.tenant.base_url)],
     ...(report.shard ? [['shard', `${report.shard.index}/${report.shard.total}`]] : []),
   ];
   const suites = [...byFile].map(([file, cases]) =>
     [
-      `  <testsuite name="${attr(file)}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
+      `  <testsuite name="${attr(safeText(file))}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
       `    <properties>${props.map(([k, v]) => `<property name="${attr(k!)}" value="${attr(v!)}"/>`).join('')}</properties>`,
       ...cases.map(renderCase),
       '  </testsuite>',
@@ -71,17 +72,18 @@ function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean
 }
 
 function renderCase({ result, repeat, outcome }: Case): string {
-  const name = `${result.name} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ''}`;
+  const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ''}`;
   const time = ((repeat.wall_ms ?? 0) / 1000).toFixed(3);
-  const open = `    <testcase classname="${attr(`${result.file} > ${result.flow}`)}" name="${attr(name)}" time="${time}" file="${attr(result.file)}" line="${result.line}"`;
+  const file = safeText(result.file);
+  const open = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   switch (outcome.kind) {
     case 'pass':
-      return outcome.note === undefined ? `${open}/>` : `${open}>\n      <system-out>${text(outcome.note)}</system-out>\n    </testcase>`;
+      return outcome.note === undefined ? `${open}/>` : `${open}>\n      <system-out>${text(escapeControls(outcome.note))}</system-out>\n    </testcase>`;
     case 'skipped':
-      return `${open}>\n      <skipped message="${attr(outcome.message)}"/>\n    </testcase>`;
+      return `${open}>\n      <skipped message="${attr(escapeControls(outcome.message))}"/>\n    </testcase>`;
     default: {
       const type = outcome.kind === 'error' ? 'ExecutionError' : 'AssertionError';
-      return `${open}>\n      <${outcome.kind} message="${attr(outcome.message)}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
+      return `${open}>\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
     }
   }
 }
@@ -93,11 +95,12 @@ function counts(cases: readonly Case[]): string {
 }
 
 function lines(result: TestResult, assertions: readonly AssertionResult[]): string {
-  return assertions.map((a) => `${result.file}:${a.line}:${a.col}: ${a.message}`).join('\n');
+  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}`).join('\n');
 }
 
-// XML 1.0 allows tab, LF, CR and the ranges below; anything else (NUL, other control characters,
-// lone surrogates, U+FFFE/U+FFFF) cannot appear even escaped, so it is dropped.
+// Names and messages reach these escaped (`safe-text.ts`), so nothing is lost here. XML 1.0 allows
+// tab, LF, CR and the ranges below; anything else cannot appear even as a character reference: a
+// last guard drops it, so the document stays well-formed whatever a caller passes.
 const ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function text(value: string): string {

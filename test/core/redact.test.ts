@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
+import { escapeControls, safeText } from '../../src/core/safe-text.js';
+import { oneLine } from '../../src/io/redact.js';
 
 describe('makeRedactor: text', () => {
   it('replaces every occurrence of every secret', () => {
@@ -23,6 +25,27 @@ describe('makeRedactor: text', () => {
     expect(redactor.text(JSON.stringify({ inputs: { password: secret } }))).toBe('{"inputs":{"password":"***"}}');
     expect(redactor.text(`<m>pa"ss\\wo&amp;rd &lt;'x'&gt;</m>`)).toBe('<m>***</m>');
     expect(redactor.text(`<m a="pa&quot;ss\\wo&amp;rd &lt;&apos;x&apos;&gt;"/>`)).toBe('<m a="***"/>');
+  });
+});
+
+describe('makeRedactor: secrets in text shown escaped', () => {
+  it('masks a secret holding control characters or backslashes in the escaped form it is shown in', () => {
+    const secret = 'tok\u001b[2J\\u0000en';
+    const redactor = makeRedactor([secret]);
+    expect(redactor.text(safeText(`key ${secret} end`))).toBe('key *** end');
+    expect(redactor.text(escapeControls(`key ${secret} end`))).toBe('key *** end');
+    expect(redactor.text(oneLine(`key ${secret}\nend`))).toBe('key *** end');
+  });
+});
+
+describe('oneLine', () => {
+  it('folds white space, escapes control characters and never cuts inside an escape', () => {
+    expect(oneLine('a\n\tb  \u001b]0;x\u0007')).toBe('a b \\u001b]0;x\\u0007');
+    for (let max = 5; max < 40; max++) {
+      const line = oneLine('ab\u001b'.repeat(20), max);
+      expect(line.length).toBeLessThanOrEqual(max);
+      expect(line).toMatch(/^(ab\\u001b)*(ab?)?…$/);
+    }
   });
 });
 

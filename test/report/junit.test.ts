@@ -4,7 +4,7 @@ import { findAll, parseXml } from './xml.js';
 import { https, result, runReport, step, wsWith } from './builders.js';
 
 describe('JUnit reporter', () => {
-  it('escapes markup and quotes and drops characters XML cannot hold, in names, attributes and text', () => {
+  it('escapes markup and quotes, and shows characters XML cannot hold as escapes, in names, attributes and text', () => {
     const nasty = 'A <b>&"quoted"\' \u0000\u0007\uFFFE\uD800 name';
     const r = result(
       `  - name: ${JSON.stringify(nasty)}\n    expect:\n      outputs:\n        - { path: "results[0].text", equals: "x" }\n`,
@@ -13,7 +13,7 @@ describe('JUnit reporter', () => {
     const xml = renderJunit(runReport([r]));
     const tree = parseXml(xml);
     const testcase = findAll(tree, 'testcase')[0]!;
-    expect(testcase.attrs['name']).toBe('A <b>&"quoted"\'  name [ws]');
+    expect(testcase.attrs['name']).toBe('A <b>&"quoted"\' \\u0000\\u0007\\ufffe\\ud800 name [ws]');
     const failure = findAll(testcase, 'failure')[0]!;
     expect(failure.attrs['message']).toBe('results[0].text: expected to equal "x", got "</failure><evil attr=\\"1\\">&amp;\\u001b[31m"');
     expect(failure.text).toContain('flows/t.yaml:6:11: results[0].text');

@@ -1,4 +1,5 @@
 import { showName } from '../roles/index.js';
+import { jsonText } from '../safe-text.js';
 import type { ChangeAction, Plan, PlanChange } from '../roles/index.js';
 
 /** What became of one planned change. */
@@ -111,5 +112,5 @@ export function applyResultJson(
     results: outcomes,
     ...(reasons.length === 0 ? {} : { reasons }),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonText(document, 2)}\n`;
 }

@@ -1,35 +1,24 @@
 /**
  * Names, ids and contents come from files and from the tenant: printed raw, a control character
  * could move the cursor or recolour a terminal, a newline could forge an output line. Everything
- * a plan shows goes through these.
+ * a plan shows goes through these, which escape as `safe-text.ts` does.
  */
-
-// C0/C1 controls, DEL, format characters (bidi overrides, zero-width), line/paragraph separators.
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const HAS_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cf}\u2028\u2029]/u;
-
-function escapeChar(ch: string): string {
-  if (ch === '\n') return '\\n';
-  if (ch === '\r') return '\\r';
-  if (ch === '\t') return '\\t';
-  return `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`;
-}
+import { escapeControls, hasUnsafe } from '../safe-text.js';
 
 /** A string in double quotes, with every unsafe character escaped (JSON-style). */
 export function quote(text: string): string {
-  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  return `"${text.replace(/["\\]/g, '\\$&').replace(UNSAFE, escapeChar)}"`;
+  if (!text.includes('"') && !text.includes('\\') && !hasUnsafe(text)) return `"${text}"`;
+  return `"${escapeControls(text.replace(/["\\]/g, '\\$&'))}"`;
 }
 
 /** A name or id bare when it is plainly printable, quoted otherwise. */
 export function showName(text: string): string {
-  return text !== '' && !/[\s"\\]/.test(text) && !HAS_UNSAFE.test(text) ? text : quote(text);
+  return text !== '' && !/[\s"\\]/.test(text) && !hasUnsafe(text) ? text : quote(text);
 }
 
 /** One line of a diff or of content: tabs kept, other unsafe characters escaped. */
 export function printableLine(line: string): string {
-  return line.replace(UNSAFE, (ch) => (ch === '\t' ? ch : escapeChar(ch)));
+  return line.includes('\t') ? line.split('\t').map(escapeControls).join('\t') : escapeControls(line);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Plan } from './plan-types.js';
+import { jsonText } from '../safe-text.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */
 const KEY_ORDER = [
@@ -15,7 +16,7 @@ const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
  * was built or read in, so saved plans diff cleanly.
  */
 export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(ordered(plan), null, 2)}\n`;
+  return `${jsonText(ordered(plan), 2)}\n`;
 }
 
 /**

@@ -1,0 +1,113 @@
+/**
+ * Text that roleflow does not control — test names, skip reasons, tenant messages and error
+ * bodies, WebSocket frames, Role names, what a config file says — is shown through these, on the
+ * console and in every report. Printed raw, a control character could retitle the terminal
+ * (OSC), clear it, hide text, end an XML document or forge a line: a new line starting with
+ * `::warning::` is a GitHub workflow command. Each unsafe character is written as an escape
+ * (`\u001b`, `\n`), so the text stays one line, readable, and free of control characters.
+ *
+ * Unsafe: C0 and C1 controls and DEL (`\p{Cc}`, tab and line breaks included), format characters
+ * (`\p{Cf}`: bidi overrides and isolates, zero-width characters, BOM), the line and paragraph
+ * separators U+2028/U+2029, lone surrogates, and the noncharacters U+FFFE/U+FFFF that XML 1.0
+ * cannot hold.
+ */
+
+const UNSAFE_CLASS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF';
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
+const HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
+// `safeText`: a backslash is doubled where it could be read as the start of an escape.
+const SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu');
+// SGR sequences (colours) that roleflow itself writes, else one unsafe character.
+const STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu');
+
+/** True when `text` holds a character that `escapeControls` would escape. */
+export function hasUnsafe(text: string): boolean {
+  return HAS_UNSAFE.test(text);
+}
+
+/** `\n`, `\r`, `\t`, else `\u001b` (four hex digits), or `\u{e0001}` beyond the BMP. */
+export function escapeChar(ch: string): string {
+  if (ch === '\n') return '\\n';
+  if (ch === '\r') return '\\r';
+  if (ch === '\t') return '\\t';
+  const code = ch.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Every unsafe character escaped; backslashes as they are. One line, no control character, and
+ * idempotent: text that went through it once (a report's messages) is unchanged by another pass.
+ * For messages, which are read, not compared.
+ */
+export function escapeControls(text: string): string {
+  return HAS_UNSAFE.test(text) ? text.replace(UNSAFE, escapeChar) : text;
+}
+
+/**
+ * Like `escapeControls`, and a backslash that could be read as the start of an escape is doubled
+ * (`\\u001b` is the six characters a file held, `\u001b` the ESC a tenant sent), so two names
+ * that differ only in control characters never look the same. For names and ids: what a user
+ * compares. Text with no backslash before `n`, `r`, `t`, `u` or `\` is unchanged but for its
+ * unsafe characters, so a Windows path reads as it is.
+ */
+export function safeText(text: string): string {
+  return text.includes('\\') || HAS_UNSAFE.test(text) ? text.replace(SAFE_TEXT, (m) => (m === '\\' ? '\\\\' : escapeChar(m))) : text;
+}
+
+/**
+ * Lines that roleflow composed (a report, a list of problems) and that may still carry text it
+ * does not control: line breaks and tabs stay, and so do the colour sequences roleflow writes
+ * when `colors` is on; every other unsafe character is escaped. The last line of defence of
+ * what commands print: each part should have gone through `safeText` or `escapeControls` already.
+ */
+export function escapeStray(text: string, colors: boolean): string {
+  if (!HAS_UNSAFE.test(text)) return text;
+  return text.replace(STRAY, (m) => {
+    if (m === '\n' || m === '\t') return m;
+    if (m.startsWith('\x1b[') && m.endsWith('m')) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+
+/**
+ * `JSON.stringify(value)` with no raw control character in it: the string escapes JSON.stringify
+ * leaves out (DEL, C1, format characters, U+2028/U+2029) written as `\uXXXX`, which every JSON
+ * reader reads back as the same character, so the data stays exact.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent);
+  return HAS_UNSAFE.test(text) ? text.replace(UNSAFE, jsonEscape) : text;
+}
+
+// Outside strings JSON holds only ASCII punctuation and blanks: every unsafe character left by
+// JSON.stringify is inside a string, where a \u escape (a surrogate pair beyond the BMP) is exact.
+function jsonEscape(ch: string): string {
+  if (ch === '\n' || ch === '\r' || ch === '\t') return ch;
+  let out = '';
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+/**
+ * A line cut to at most `columns` terminal columns (a character of a wide script or an emoji
+ * counts two), ending in `…` when cut: a progress line that wraps cannot be wiped by `\r` and
+ * would stay on the screen.
+ */
+export function fitColumns(text: string, columns: number): string {
+  let width = 0;
+  let at = 0;
+  // Where the text would be cut if the next character did not fit with the ellipsis after it.
+  let cut = 0;
+  for (const ch of text) {
+    const w = isWide(ch.codePointAt(0)!) ? 2 : 1;
+    if (width + w > columns) return `${text.slice(0, cut)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut = at;
+  }
+  return text;
+}
+
+function isWide(code: number): boolean {
+  return code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || code >= 0x1f000);
+}
