@@ -3929,7 +3929,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse(serialize(uri, options), options);
+        parse2(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3972,8 +3972,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative4, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse(serialize(base, options), options);
-        relative4 = parse(serialize(relative4, options), options);
+        base = parse2(serialize(base, options), options);
+        relative4 = parse2(serialize(relative4, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative4.scheme) {
@@ -4291,7 +4291,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse(uri, opts) {
+    function parse2(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4328,7 +4328,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse
+      parse: parse2
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -7832,7 +7832,7 @@ var require_Scalar = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
+    var Scalar2 = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -7844,12 +7844,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar.PLAIN = "PLAIN";
-    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
+    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar2.PLAIN = "PLAIN";
+    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar2;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -7860,7 +7860,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -7905,7 +7905,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar.Scalar(value);
+          const node2 = new Scalar2.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -7916,7 +7916,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -8229,7 +8229,7 @@ ${indent}${text2.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -8372,7 +8372,7 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -8427,7 +8427,7 @@ ${indent}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -8450,7 +8450,7 @@ ${indent}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -8475,20 +8475,20 @@ ${indent}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar.Scalar.QUOTE_DOUBLE;
+          type = Scalar2.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar.Scalar.BLOCK_FOLDED:
-          case Scalar.Scalar.BLOCK_LITERAL:
+          case Scalar2.Scalar.BLOCK_FOLDED:
+          case Scalar2.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar.Scalar.QUOTE_DOUBLE:
+          case Scalar2.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.QUOTE_SINGLE:
+          case Scalar2.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.PLAIN:
+          case Scalar2.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -8637,7 +8637,7 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
@@ -8652,7 +8652,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -8792,19 +8792,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -9111,7 +9111,7 @@ var require_YAMLMap = __commonJS({
     var Collection = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function findPair(items, key) {
       const k = identity.isScalar(key) ? key.value : key;
       for (const it of items) {
@@ -9178,7 +9178,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -9276,7 +9276,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
       static get tagName() {
@@ -9333,7 +9333,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity.isScalar(prev) && Scalar2.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -9429,14 +9429,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar.Scalar(null),
+      createNode: () => new Scalar2.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar.Scalar(null),
+      resolve: () => new Scalar2.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -9447,13 +9447,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -9498,7 +9498,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -9526,7 +9526,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node = new Scalar.Scalar(parseFloat(str));
+        const node = new Scalar2.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
           node.minFractionDigits = str.length - dot - 1;
@@ -9617,7 +9617,7 @@ var require_schema = __commonJS({
 var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -9634,7 +9634,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar.Scalar(null),
+        createNode: () => new Scalar2.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -9685,7 +9685,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -9729,15 +9729,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -9752,7 +9752,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
@@ -9763,7 +9763,7 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -9906,7 +9906,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -9918,7 +9918,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar.Scalar(true),
+      resolve: () => new Scalar2.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -9926,7 +9926,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar.Scalar(false),
+      resolve: () => new Scalar2.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -9938,7 +9938,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -9966,7 +9966,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
@@ -11474,7 +11474,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -11523,7 +11523,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      const node = identity.isNode(res) ? res : new Scalar2.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag?.format)
@@ -11538,13 +11538,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
       const lines2 = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
@@ -11606,7 +11606,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
           indent = "";
         }
-        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
           value += sep4 + indent.slice(trimIndent) + content;
           sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
@@ -11721,7 +11721,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -11730,15 +11730,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar.Scalar.PLAIN;
+          _type = Scalar2.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_SINGLE;
+          _type = Scalar2.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          _type = Scalar2.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -11943,7 +11943,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -11961,11 +11961,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar = new Scalar2.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -14359,7 +14359,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -14400,7 +14400,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document2.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -14418,7 +14418,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -14443,7 +14443,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity.isScalar;
     exports.isSeq = identity.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
+    exports.Scalar = Scalar2.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -14913,12 +14913,12 @@ function readTextFileSync(source, kind) {
 function cannotRead(file, why) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
 }
-async function loadTextFiles(sources, kind, parse) {
+async function loadTextFiles(sources, kind, parse2) {
   const values = [];
   const issues = [];
   for (const source of sources) {
     const text2 = readTextFileSync(source, kind);
-    const result = text2.ok ? parse(text2.value, source.file) : text2;
+    const result = text2.ok ? parse2(text2.value, source.file) : text2;
     if (result.ok) values.push(result.value);
     else issues.push(...result.issues);
   }
@@ -44402,7 +44402,7 @@ var require_extension = __commonJS({
       if (dest[name] === void 0) dest[name] = [elem];
       else dest[name].push(elem);
     }
-    function parse(header) {
+    function parse2(header) {
       const offers = /* @__PURE__ */ Object.create(null);
       let params = /* @__PURE__ */ Object.create(null);
       let mustUnescape = false;
@@ -44542,7 +44542,7 @@ var require_extension = __commonJS({
         }).join(", ");
       }).join(", ");
     }
-    module.exports = { format, parse };
+    module.exports = { format, parse: parse2 };
   }
 });
 
@@ -44577,7 +44577,7 @@ var require_websocket2 = __commonJS({
     var {
       EventTarget: { addEventListener, removeEventListener }
     } = require_event_target();
-    var { format, parse } = require_extension();
+    var { format, parse: parse2 } = require_extension();
     var { toBuffer } = require_buffer_util();
     var kAborted = Symbol("kAborted");
     var protocolVersions = [8, 13];
@@ -45277,7 +45277,7 @@ var require_websocket2 = __commonJS({
           }
           let extensions;
           try {
-            extensions = parse(secWebSocketExtensions);
+            extensions = parse2(secWebSocketExtensions);
           } catch (err) {
             const message2 = "Invalid Sec-WebSocket-Extensions header";
             abortHandshake(websocket, socket, message2);
@@ -45585,7 +45585,7 @@ var require_subprotocol = __commonJS({
   "node_modules/ws/lib/subprotocol.js"(exports, module) {
     "use strict";
     var { tokenChars } = require_validation2();
-    function parse(header) {
+    function parse2(header) {
       const protocols = /* @__PURE__ */ new Set();
       let start = -1;
       let end = -1;
@@ -45621,7 +45621,7 @@ var require_subprotocol = __commonJS({
       protocols.add(protocol);
       return protocols;
     }
-    module.exports = { parse };
+    module.exports = { parse: parse2 };
   }
 });
 
@@ -47826,13 +47826,30 @@ var init_role_set = __esm({
 
 // src/core/roles/serialize.ts
 function serializeRoleFile(role) {
-  const front = { name: role.name, description: role.description };
-  if (role.id !== void 0) front["id"] = role.id;
-  const yaml = new import_yaml2.Document(front).toString({ lineWidth: 0 });
+  const doc = new import_yaml2.Document({});
+  doc.set("name", quoteIfAmbiguous(role.name));
+  doc.set("description", quoteIfAmbiguous(role.description));
+  if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
+  const yaml = doc.toString({ lineWidth: 0 });
   const end = role.content.endsWith("\r") ? "" : "\n";
   return `---
 ${yaml}---
 ${role.content}${end}`;
+}
+function quoteIfAmbiguous(value) {
+  const scalar = new import_yaml2.Scalar(value);
+  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml2.Scalar.QUOTE_DOUBLE;
+  return scalar;
+}
+function readsBackPlain(value) {
+  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
+  return ["1.1", "1.2"].every((version2) => {
+    try {
+      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
+    } catch {
+      return false;
+    }
+  });
 }
 function roleFileName(name, taken) {
   let slug = name.toLowerCase().normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_-]+/gu, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
@@ -47846,11 +47863,21 @@ function roleFileName(name, taken) {
 function fileNameKey(fileName) {
   return fileName.toLowerCase().normalize("NFC");
 }
-var import_yaml2, MAX_SLUG, RESERVED2;
+var import_yaml2, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
 var init_serialize = __esm({
   "src/core/roles/serialize.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
+    YAML_11_IMPLICIT = [
+      /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+      /^(?:~|null|Null|NULL|=|<<)$/,
+      /^[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/,
+      /^[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$/,
+      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/
+    ];
     MAX_SLUG = 64;
     RESERVED2 = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
   }
@@ -52538,11 +52565,13 @@ async function pullRoles(opts) {
   for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
+  const after = new Map(local.map((f) => [f.file, f]));
+  const writes = [];
   for (const role of remote) {
     const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
-    const unfit = unrepresentable(role, text2, schema);
-    if (unfit !== void 0) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${unfit}` });
+    const parsed = readBack(role, text2, schema);
+    if (!parsed.ok) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
       continue;
     }
     const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
@@ -52554,17 +52583,30 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        await writeFileAtomic(resolve4(cwd, mine.file), text2);
+        writes.push({ path: resolve4(cwd, mine.file), text: text2 });
+        after.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
+      continue;
+    }
+    const unpinned = byName.get(role.name);
+    if (unpinned !== void 0) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
       continue;
     }
     const fileName = roleFileName(role.name, taken);
     taken.add(fileNameKey(fileName));
     const path = insideFolder(dir.abs, fileName);
-    await writeFileAtomic(path, text2);
-    result.roles.push({ file: displayPath(cwd, path), name: role.name, id: role.id, status: "written" });
+    const shown = displayPath(cwd, path);
+    writes.push({ path, text: text2 });
+    after.set(shown, { ...parsed.file, file: shown });
+    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
   }
+  const left = checkRoleSet([...after.values()]);
+  if (left.length > 0) {
+    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
+  }
+  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
     const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
@@ -52573,12 +52615,12 @@ async function pullRoles(opts) {
   }
   return result;
 }
-function unrepresentable(role, text2, schema) {
+function readBack(role, text2, schema) {
   const parsed = parseRoleFile(text2, "pulled", schema);
-  if (!parsed.ok) return parsed.issues[0]?.message ?? "it does not parse";
+  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return "it would not read back the same";
-  return void 0;
+  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: "it would not read back the same" };
+  return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
   const path = resolve4(dir, fileName);
