@@ -55083,7 +55083,7 @@ function describeError(error, verbose, commandPath) {
   if (error instanceof RoleflowError) return `error: ${error.message}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message2 = error instanceof Error ? error.message || error.name : String(error);
-  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
+  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack.replace(/^Error: /, "")}`;
   return `error: ${message2.split("\n")[0]} (internal error; run with --verbose for details)`;
 }
 function isUsageError(error) {

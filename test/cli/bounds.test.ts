@@ -4,6 +4,7 @@ import { MAX_REPEAT } from '../../src/core/flows/types.js';
 import { YAML_LIMITS } from '../../src/core/yaml-source.js';
 import { loadSchema } from '../../src/io/package-root.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { suite } from './test-kit.js';
 import { emulator, project, roleText, run, type Project } from './roles-kit.js';
 
 /** A flow test file whose one test has these extra lines (indented under the test). */
@@ -158,4 +159,19 @@ describe('bounds: tenant names that are object keys', () => {
       expectOneLine(r, `roleflow.config.yaml:1:17: default_tenant: no tenant named "${name}" under tenants`);
     });
   }
+});
+
+describe('configuration from the environment', () => {
+  it('an unset ${env:NAME} in a test input names NAME, on the console and in the JSON report', async () => {
+    const s = await suite({
+      'flows/env.yaml':
+        'flow: greet\ndefaults: { until: { steps: 2, node: node-2 } }\ntests:\n  - name: needs a variable\n    inputs: { name: "Dear ${env:RF_UNSET_GREETING_NAME}" }\n',
+    });
+    const r = await s.test(['--reporter', 'console', '--reporter', 'json=report.json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('environment variable RF_UNSET_GREETING_NAME not set (used in inputs as ${env:NAME})');
+    expect(await s.read('report.json')).toContain('environment variable RF_UNSET_GREETING_NAME not set');
+    const set = await s.test([], { env: { RF_UNSET_GREETING_NAME: 'Ada' } });
+    expect(set.code, set.stdout).toBe(0);
+  });
 });
