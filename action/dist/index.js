@@ -15197,6 +15197,10 @@ function statusError(response, token) {
   if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
   return new RoleflowError(text2);
 }
+function tokenSource(target, token) {
+  if (token === void 0) return void 0;
+  return { tenant: target.name, baseUrl: target.baseUrl, ...target.tokenEnv !== void 0 && { tokenEnv: target.tokenEnv } };
+}
 function refusedToken(token) {
   if (token === void 0) return " (no token was given)";
   const from = token.tokenEnv === void 0 ? "its token" : `the token in ${token.tokenEnv}`;
@@ -46103,7 +46107,8 @@ function openWsSession(target, token, onRequest) {
     socket.once("unexpected-response", (request2, response) => {
       response.resume();
       request2.destroy();
-      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})`, response.statusCode ?? "error");
+      const refused = response.statusCode === 401 || response.statusCode === 403 ? refusedToken(tokenSource(target, token)) : "";
+      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`, response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
@@ -46127,6 +46132,7 @@ var init_ws_session = __esm({
     "use strict";
     init_wrapper();
     init_errors();
+    init_http_errors();
     init_normalize();
     init_redact2();
     init_url_safety2();
@@ -46345,8 +46351,7 @@ var init_client = __esm({
       }
       /** What a refused-token error names: the tenant, where it is, and where the token came from. */
       get auth() {
-        if (this.options.token === void 0) return void 0;
-        return { tenant: this.target.name, baseUrl: this.target.baseUrl, ...this.options.tokenEnv && { tokenEnv: this.options.tokenEnv } };
+        return tokenSource(this.target, this.options.token);
       }
       remember(role) {
         const ids = this.known.byName.get(role.name) ?? /* @__PURE__ */ new Set();
@@ -47475,17 +47480,18 @@ async function openTenant(opts) {
       `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}; known: ${[LOCAL_TENANT, ...known].join(", ")}`
     );
   }
+  const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
   const target = targetOf(name, {
     baseUrl: (flags.baseUrl ?? configured.baseUrl).replace(/\/+$/, ""),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
+    tokenEnv,
     ...configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}
   });
   safeTenantUrl(target.baseUrl, "http", flags.baseUrl === void 0 ? `tenants.${name}.base_url` : "--base-url");
   if (target.wsUrl !== void 0) safeTenantUrl(target.wsUrl, "ws", flags.wsUrl === void 0 ? `tenants.${name}.ws_url` : "--ws-url");
-  const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient2({ target, token, tokenEnv, ...hooks(opts) });
+  const client = createClient2({ target, token, ...hooks(opts) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 function tenantNameOf(config, flags) {
@@ -47513,7 +47519,8 @@ function targetOf(name, t5) {
     wsAuth: t5.wsAuth ?? "header",
     api: t5.api ?? {},
     timeoutMs: t5.timeoutMs ?? 3e4,
-    retries: t5.retries ?? 4
+    retries: t5.retries ?? 4,
+    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
   };
 }
 function hooks(opts) {

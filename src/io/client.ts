@@ -1,6 +1,6 @@
 import type { ApiForms, ExecutionLogEntry, FlowStart, Role, RoleFields, TenantClient, TenantTarget, WsSession } from '../core/model.js';
 import { FormChooser, routeVerdict } from './api-forms.js';
-import { jsonBody, statusError, type TokenSource } from './http-errors.js';
+import { jsonBody, statusError, tokenSource, type TokenSource } from './http-errors.js';
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
 import { cleanError } from './redact.js';
@@ -10,8 +10,6 @@ export interface ClientOptions {
   target: TenantTarget;
   /** From the environment, never from flags or config. */
   token: string | undefined;
-  /** The environment variable the token came from, named when the tenant refuses it. */
-  tokenEnv?: string;
   /** For --verbose: one call per attempt; `path` has query secrets redacted. */
   onRequest?: (line: { method: string; path: string; status: number | 'error'; ms: number; attempt: number }) => void;
   /**
@@ -162,8 +160,7 @@ class HttpTenantClient implements TenantClient {
 
   /** What a refused-token error names: the tenant, where it is, and where the token came from. */
   private get auth(): TokenSource | undefined {
-    if (this.options.token === undefined) return undefined;
-    return { tenant: this.target.name, baseUrl: this.target.baseUrl, ...(this.options.tokenEnv && { tokenEnv: this.options.tokenEnv }) };
+    return tokenSource(this.target, this.options.token);
   }
 
   private remember(role: Pick<Role, 'id' | 'name'>): void {

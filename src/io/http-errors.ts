@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { RoleflowError } from '../core/errors.js';
+import type { TenantTarget } from '../core/model.js';
 import type { HttpRequest, HttpResponse } from './http.js';
 import { oneLine } from './redact.js';
 import { displayUrl } from './url-safety.js';
@@ -100,7 +101,14 @@ export function statusError(response: HttpResponse, token: TokenSource | undefin
   return new RoleflowError(text);
 }
 
-function refusedToken(token: TokenSource | undefined): string {
+/** Where the token sent to `target` came from; undefined when none was sent. */
+export function tokenSource(target: TenantTarget, token: string | undefined): TokenSource | undefined {
+  if (token === undefined) return undefined;
+  return { tenant: target.name, baseUrl: target.baseUrl, ...(target.tokenEnv !== undefined && { tokenEnv: target.tokenEnv }) };
+}
+
+/** What a 401 or 403 adds to its line: who refused which token (never the token itself). */
+export function refusedToken(token: TokenSource | undefined): string {
   if (token === undefined) return ' (no token was given)';
   const from = token.tokenEnv === undefined ? 'its token' : `the token in ${token.tokenEnv}`;
   // The URL was checked before the request was sent (see `safeTenantUrl`).

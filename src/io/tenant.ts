@@ -81,18 +81,19 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
       `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ''}; known: ${[LOCAL_TENANT, ...known].join(', ')}`,
     );
   }
+  const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
   const target = targetOf(name, {
     baseUrl: (flags.baseUrl ?? configured!.baseUrl).replace(/\/+$/, ''),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
+    tokenEnv,
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
   // Where the token would go is a configuration error for every command, before anything is sent.
   safeTenantUrl(target.baseUrl, 'http', flags.baseUrl === undefined ? `tenants.${name}.base_url` : '--base-url');
   if (target.wsUrl !== undefined) safeTenantUrl(target.wsUrl, 'ws', flags.wsUrl === undefined ? `tenants.${name}.ws_url` : '--ws-url');
-  const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
   const token = env[tokenEnv];
   if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
-  const client = createClient({ target, token, tokenEnv, ...hooks(opts) });
+  const client = createClient({ target, token, ...hooks(opts) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
 
@@ -131,6 +132,7 @@ function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; ws
     api: t.api ?? {},
     timeoutMs: t.timeoutMs ?? 30_000,
     retries: t.retries ?? 4,
+    ...(t.tokenEnv === undefined ? {} : { tokenEnv: t.tokenEnv }),
   };
 }
 

@@ -89,6 +89,18 @@ describe('a refused token names the tenant, its base URL and the variable it cam
     expect(em.roles()).toEqual([]);
   });
 
+  it('a refused WebSocket upgrade of test --transport ws (the emulator answers 403)', async () => {
+    const em = await emulator();
+    const p = await project(files(`tenants:\n  staging:\n    base_url: ${em.baseUrl}\n    ws_url: ${em.wsUrl}\n    token_env: STAGING_TOKEN\n`));
+    const r = await runCli(['test', '--tenant', 'staging', '--transport', 'ws'], { cwd: p.dir, env: { STAGING_TOKEN: wrong } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: tenant staging cannot run the tests: WebSocket upgrade refused: 403 Forbidden (${em.wsUrl}): ` +
+        `tenant "staging" at ${em.baseUrl} refused the token in STAGING_TOKEN; the run was stopped\n`,
+    );
+    expect(r.stdout + r.stderr).not.toContain(wrong);
+  });
+
   it('403 with the tenant\'s own message', async () => {
     const tenant = await forbiddingTenant('token lacks the admin scope');
     await refusedEverywhere(tenant.baseUrl, '403 token lacks the admin scope');
