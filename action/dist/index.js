@@ -55679,7 +55679,7 @@ var TestCommand = class extends TenantCommand {
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
   repeat = import_clipanion7.Option.String("--repeat", {
-    description: "Repeats per test and transport, overriding the files' repeat",
+    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
   shard = import_clipanion7.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });

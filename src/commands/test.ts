@@ -46,7 +46,7 @@ export class TestCommand extends TenantCommand {
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
   });
   repeat = Option.String('--repeat', {
-    description: "Repeats per test and transport, overriding the files' repeat",
+    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, MAX_REPEAT)]),
   });
   shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
