@@ -3,7 +3,7 @@ import { MAX_DURATION_MS } from '../../src/core/flows/duration.js';
 import { MAX_REPEAT } from '../../src/core/flows/types.js';
 import { YAML_LIMITS } from '../../src/core/yaml-source.js';
 import { loadSchema } from '../../src/io/package-root.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { runBin, runCli, type CliResult } from '../helpers/cli.js';
 import { suite } from './test-kit.js';
 import { emulator, project, roleText, run, type Project } from './roles-kit.js';
 
@@ -41,6 +41,12 @@ describe('bounds: repeat', () => {
   it(`a file's repeat has the maximum of --repeat (${MAX_REPEAT}): above it is a located error at validate, and test sends nothing`, async () => {
     const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'flows/big.yaml': flowWith('repeat: 99999999') });
     await refusedEverywhere(p, `flows/big.yaml:5:13: tests[0].repeat: must be at most ${MAX_REPEAT}, got 99999999`, [['validate'], ['test']]);
+  });
+
+  it('the roleflow process itself exits 1 with the one line, where it used to die of heap exhaustion (exit 134)', async () => {
+    const p = await project({ 'flows/big.yaml': flowWith('repeat: 99999999') });
+    const r = await runBin(['test'], { cwd: p.dir, timeoutMs: 30_000 });
+    expectOneLine(r, `flows/big.yaml:5:13: tests[0].repeat: must be at most ${MAX_REPEAT}, got 99999999`);
   });
 
   it('min_pass in defaults has the same maximum', async () => {
@@ -147,6 +153,20 @@ describe('bounds: tenant names that are object keys', () => {
         const r = await runCli([command, '--tenant', name], { cwd: p.dir, env: { ROLEFLOW_TOKEN: 'a-token-for-the-test' } });
         expectOneLine(r, `error: unknown tenant "${name}" in roleflow.config.yaml; known: local, staging`);
       }
+    });
+
+    const refusedKey = name === '__proto__' || name === 'constructor';
+    it(`a tenant configured under the name ${name} ${refusedKey ? 'is a located error, as that key is anywhere' : 'is found like any other'}`, async () => {
+      const em = await emulator();
+      const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'roleflow.config.yaml': `tenants:\n  ${name}:\n    base_url: ${em.baseUrl}\n` });
+      const r = await runCli(['plan', '--tenant', name], { cwd: p.dir, env: { ROLEFLOW_TOKEN: em.token } });
+      if (refusedKey) {
+        expectOneLine(r, `roleflow.config.yaml:2:3: key "${name}" is not allowed`);
+        return;
+      }
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
     });
 
     it(`default_tenant: ${name} is a located error at validate`, async () => {
