@@ -39,6 +39,58 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// src/core/flows/duration.ts
+function parseDuration(text2) {
+  if (typeof text2 === "number") {
+    return Number.isFinite(text2) && text2 >= 0 ? withinMax(text2, String(text2)) : { ok: false, error: `invalid duration ${text2}: ${HINT}` };
+  }
+  const m = DURATION.exec(text2.trim());
+  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text2)}: ${HINT}` };
+  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? "ms"], JSON.stringify(text2));
+}
+function withinMax(ms2, shown) {
+  return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
+}
+function parseBudget(text2) {
+  const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
+  if (!m) {
+    return {
+      ok: false,
+      error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
+    };
+  }
+  const duration = parseDuration(m[2]);
+  if (!duration.ok) {
+    const why = DURATION.test(m[2].trim()) ? duration.error : `${HINT}, after < or <=`;
+    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${why}` };
+  }
+  return { ok: true, value: { op: m[1], ms: duration.value, text: `${m[1]} ${m[2].trim()}` } };
+}
+function withinBudget(ms2, budget) {
+  return budget.op === "<" ? ms2 < budget.ms : ms2 <= budget.ms;
+}
+function formatMs(ms2) {
+  if (!Number.isFinite(ms2)) return "unknown";
+  if (ms2 < 1e3) return `${round(ms2)}ms`;
+  if (ms2 < 6e4) return `${round(ms2 / 1e3)}s`;
+  const minutes = Math.floor(ms2 / 6e4);
+  const rest = ms2 - minutes * 6e4;
+  return rest === 0 ? `${minutes}m` : `${minutes}m ${formatMs(rest)}`;
+}
+function round(n) {
+  return Math.round(n * 1e3) / 1e3;
+}
+var UNIT_MS, DURATION, HINT, MAX_DURATION_MS;
+var init_duration = __esm({
+  "src/core/flows/duration.ts"() {
+    "use strict";
+    UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5 };
+    DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
+    HINT = "use a number with ms, s, m or h, like 500ms, 1.5s or 2m";
+    MAX_DURATION_MS = 24 * 36e5;
+  }
+});
+
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
   "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
@@ -3824,7 +3876,7 @@ var require_schemes = __commonJS({
         skipNormalize: true
       }
     );
-    var SCHEMES = (
+    var SCHEMES2 = (
       /** @type {Record<SchemeName, SchemeHandler>} */
       {
         http,
@@ -3835,19 +3887,19 @@ var require_schemes = __commonJS({
         "urn:uuid": urnuuid
       }
     );
-    Object.setPrototypeOf(SCHEMES, null);
+    Object.setPrototypeOf(SCHEMES2, null);
     function getSchemeHandler(scheme) {
-      return scheme && (SCHEMES[
+      return scheme && (SCHEMES2[
         /** @type {SchemeName} */
         scheme
-      ] || SCHEMES[
+      ] || SCHEMES2[
         /** @type {SchemeName} */
         scheme.toLowerCase()
       ]) || void 0;
     }
     module.exports = {
       wsIsSecure,
-      SCHEMES,
+      SCHEMES: SCHEMES2,
       isValidSchemeName,
       getSchemeHandler
     };
@@ -3859,7 +3911,7 @@ var require_fast_uri = __commonJS({
   "node_modules/fast-uri/index.js"(exports, module) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
-    var { SCHEMES, getSchemeHandler } = require_schemes();
+    var { SCHEMES: SCHEMES2, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
     var MALFORMED_HOST_ERROR = "URI host is malformed.";
@@ -3877,7 +3929,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse(serialize(uri, options), options);
+        parse2(serialize(uri, options), options);
       }
       return uri;
     }
@@ -3920,8 +3972,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative4, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse(serialize(base, options), options);
-        relative4 = parse(serialize(relative4, options), options);
+        base = parse2(serialize(base, options), options);
+        relative4 = parse2(serialize(relative4, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative4.scheme) {
@@ -4230,7 +4282,7 @@ var require_fast_uri = __commonJS({
         }
         if (schemeHandler && schemeHandler.parse) {
           schemeHandler.parse(parsed, options);
-          if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
+          if (schemeHandler === SCHEMES2.urn && parsed.nid === void 0) {
             malformedSchemeSpecific = true;
           }
         }
@@ -4239,7 +4291,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse(uri, opts) {
+    function parse2(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4270,13 +4322,13 @@ var require_fast_uri = __commonJS({
       return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
     }
     var fastUri = {
-      SCHEMES,
+      SCHEMES: SCHEMES2,
       normalize,
       resolve: resolve9,
       resolveComponent,
       equal,
       serialize,
-      parse
+      parse: parse2
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -6991,6 +7043,8 @@ function describeSchemaError(e) {
       return `${where}must be one of ${e.params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
     case "minLength":
       return `${where}must not be empty`;
+    case "maximum":
+      return `${where}must be at most ${String(e.params["limit"])}, got ${String(e.data)}`;
     default:
       return `${where}${e.message ?? "is invalid"}`;
   }
@@ -7045,6 +7099,33 @@ var init_schema = __esm({
     import_ajv = __toESM(require_ajv(), 1);
     ajv = new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
     compiled = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/core/url-safety.ts
+function checkTenantUrl(raw, kind) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, problem: "invalid" };
+  }
+  const { secure, plain } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain ? "plain" : "scheme", url };
+}
+function isLoopback(hostname) {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+var SCHEMES;
+var init_url_safety = __esm({
+  "src/core/url-safety.ts"() {
+    "use strict";
+    SCHEMES = {
+      http: { secure: "https:", plain: "http:" },
+      ws: { secure: "wss:", plain: "ws:" }
+    };
   }
 });
 
@@ -7751,7 +7832,7 @@ var require_Scalar = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
+    var Scalar2 = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -7763,12 +7844,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar.PLAIN = "PLAIN";
-    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
+    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar2.PLAIN = "PLAIN";
+    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar2;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -7779,7 +7860,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -7824,7 +7905,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar.Scalar(value);
+          const node2 = new Scalar2.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -7835,7 +7916,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -8148,7 +8229,7 @@ ${indent}${text2.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -8291,7 +8372,7 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -8346,7 +8427,7 @@ ${indent}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -8369,7 +8450,7 @@ ${indent}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -8394,20 +8475,20 @@ ${indent}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar.Scalar.QUOTE_DOUBLE;
+          type = Scalar2.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar.Scalar.BLOCK_FOLDED:
-          case Scalar.Scalar.BLOCK_LITERAL:
+          case Scalar2.Scalar.BLOCK_FOLDED:
+          case Scalar2.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar.Scalar.QUOTE_DOUBLE:
+          case Scalar2.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.QUOTE_SINGLE:
+          case Scalar2.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.PLAIN:
+          case Scalar2.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -8556,7 +8637,7 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
@@ -8571,7 +8652,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -8711,19 +8792,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -9030,7 +9111,7 @@ var require_YAMLMap = __commonJS({
     var Collection = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function findPair(items, key) {
       const k = identity.isScalar(key) ? key.value : key;
       for (const it of items) {
@@ -9097,7 +9178,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -9195,7 +9276,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
       static get tagName() {
@@ -9252,7 +9333,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity.isScalar(prev) && Scalar2.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -9348,14 +9429,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar.Scalar(null),
+      createNode: () => new Scalar2.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar.Scalar(null),
+      resolve: () => new Scalar2.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -9366,13 +9447,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -9417,7 +9498,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -9445,7 +9526,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node = new Scalar.Scalar(parseFloat(str));
+        const node = new Scalar2.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
           node.minFractionDigits = str.length - dot - 1;
@@ -9536,7 +9617,7 @@ var require_schema = __commonJS({
 var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -9553,7 +9634,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar.Scalar(null),
+        createNode: () => new Scalar2.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -9604,7 +9685,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -9648,15 +9729,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -9671,7 +9752,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
@@ -9682,7 +9763,7 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -9825,7 +9906,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -9837,7 +9918,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar.Scalar(true),
+      resolve: () => new Scalar2.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -9845,7 +9926,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar.Scalar(false),
+      resolve: () => new Scalar2.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -9857,7 +9938,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -9885,7 +9966,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
@@ -11393,7 +11474,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -11442,7 +11523,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      const node = identity.isNode(res) ? res : new Scalar2.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag?.format)
@@ -11457,13 +11538,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
       const lines2 = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
@@ -11525,7 +11606,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
           indent = "";
         }
-        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
           value += sep4 + indent.slice(trimIndent) + content;
           sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
@@ -11640,7 +11721,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -11649,15 +11730,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar.Scalar.PLAIN;
+          _type = Scalar2.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_SINGLE;
+          _type = Scalar2.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          _type = Scalar2.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -11862,7 +11943,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -11880,11 +11961,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar = new Scalar2.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -13452,7 +13533,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser = class {
+    var Parser2 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -14225,7 +14306,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports.Parser = Parser2;
   }
 });
 
@@ -14278,7 +14359,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -14319,7 +14400,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document2.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -14337,7 +14418,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar2 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -14362,7 +14443,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity.isScalar;
     exports.isSeq = identity.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
+    exports.Scalar = Scalar2.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -14382,12 +14463,19 @@ var require_dist = __commonJS({
 function parseYaml(text2, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset) => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, col: pos.col };
   };
   const issue = (offset, message2) => ({ file: opts.file, ...at(offset), message: message2 });
+  const tooDeep = tooDeepAt(text2);
+  if (tooDeep !== void 0) {
+    const before = text2.slice(0, tooDeep);
+    const pos = { line: before.split("\n").length + lineOffset, col: tooDeep - before.lastIndexOf("\n") };
+    const message2 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
+    return { ok: false, issues: [{ file: opts.file, ...pos, message: message2 }] };
+  }
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const issues = doc.errors.map((e) => issue(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue));
   if (issues.length > 0) return { ok: false, issues };
@@ -14426,6 +14514,21 @@ function offsetOf(doc, path, key) {
   }
   return offset;
 }
+function tooDeepAt(text2) {
+  const pending = [];
+  for (const token of new import_yaml.Parser().parse(text2)) pending.push({ token, depth: 0 });
+  while (pending.length > 0) {
+    const { token, depth } = pending.pop();
+    if (!token) continue;
+    if (token.type === "document") pending.push({ token: token.value, depth });
+    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
+    if (depth + 1 > YAML_LIMITS.maxDepth) return token.offset;
+    for (const item of token.items) {
+      pending.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return void 0;
+}
 function forbiddenKeys(doc, issue) {
   const found = [];
   const visit = (node) => {
@@ -14453,7 +14556,12 @@ var init_yaml_source = __esm({
     import_yaml = __toESM(require_dist(), 1);
     YAML_LIMITS = {
       /** Alias expansions allowed in one document (a "billion laughs" file needs thousands). */
-      maxAliasCount: 100
+      maxAliasCount: 100,
+      /**
+       * Collections nested in one another. roleflow's files need a handful; the YAML library recurses
+       * per level and runs out of stack at a few hundred, so deeper text is refused before it is read.
+       */
+      maxDepth: 64
     };
     FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
   }
@@ -14468,14 +14576,13 @@ function parseConfig(text2, file, schema) {
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
-  if (defaultTenant !== void 0 && defaultTenant !== "local" && !raw.tenants?.[defaultTenant]) {
-    const pos = source.value.locate("/default_tenant");
-    return { ok: false, issues: [{ file, ...pos, message: `default_tenant: no tenant named "${defaultTenant}" under tenants` }] };
+  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => tenantIssues(name, t5));
+  if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
+    issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
-  const zero = Object.entries(raw.tenants ?? {}).find(([, t5]) => t5.timeout !== void 0 && durationMs(t5.timeout) === 0);
-  if (zero) {
-    const pos = source.value.locate(`/tenants/${zero[0]}/timeout`);
-    return { ok: false, issues: [{ file, ...pos, message: `tenants.${zero[0]}.timeout: must be more than 0` }] };
+  if (issues.length > 0) {
+    const located = issues.map(({ pointer, message: message2 }) => ({ file, ...source.value.locate(pointer), message: message2 }));
+    return { ok: false, issues: located.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   const base = defaultConfig(file);
   return {
@@ -14510,27 +14617,51 @@ function defaultConfig(file) {
     local: { data: ".roleflow/local.json" }
   };
 }
+function configuredTenant(config, name) {
+  return Object.hasOwn(config.tenants, name) ? config.tenants[name] : void 0;
+}
+function tenantIssues(name, t5) {
+  const at = `/tenants/${name}`;
+  const issues = [];
+  if (t5.timeout !== void 0) {
+    const timeout = parseDuration(t5.timeout);
+    if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
+    else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
+  }
+  for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
+    const raw = t5[key];
+    const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
+    if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
+  }
+  return issues;
+}
+function urlProblem(raw, kind) {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return void 0;
+  const { secure, plain } = SCHEMES[kind];
+  if (checked.problem === "invalid") return "not a valid URL";
+  if (checked.problem === "scheme") return `must be a ${secure}// URL`;
+  return `plain ${plain}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+}
 function tenantConfig(t5) {
+  const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
   return {
     baseUrl: t5.base_url.replace(/\/+$/, ""),
     ...t5.ws_url === void 0 ? {} : { wsUrl: t5.ws_url },
     tokenEnv: t5.token_env ?? DEFAULT_TOKEN_ENV,
     wsAuth: t5.ws_auth ?? "header",
-    timeoutMs: t5.timeout === void 0 ? 3e4 : durationMs(t5.timeout),
+    timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
     retries: t5.retries ?? 4,
     api: t5.api ?? {}
   };
-}
-function durationMs(text2) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text2);
-  const n = Number(m[1]);
-  return Math.round(m[2] === "s" ? n * 1e3 : m[2] === "m" ? n * 6e4 : n);
 }
 var DEFAULT_TOKEN_ENV;
 var init_config = __esm({
   "src/core/config.ts"() {
     "use strict";
+    init_duration();
     init_schema();
+    init_url_safety();
     init_yaml_source();
     DEFAULT_TOKEN_ENV = "ROLEFLOW_TOKEN";
   }
@@ -14698,39 +14829,231 @@ var init_package_root = __esm({
   }
 });
 
+// src/core/text-file.ts
+function decodeText(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
+  let text2;
+  try {
+    text2 = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
+  }
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+}
+function tooLargeIssue(file, size2, kind) {
+  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
+}
+function nulIssue(text2, file, kind) {
+  const at = text2.indexOf("\0");
+  if (at === -1) return void 0;
+  const before = text2.slice(0, at);
+  const line = before.split("\n").length;
+  const col = at - before.lastIndexOf("\n");
+  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
+}
+var MIB, UTF8;
+var init_text_file = __esm({
+  "src/core/text-file.ts"() {
+    "use strict";
+    MIB = 1024 * 1024;
+    UTF8 = new TextDecoder("utf-8", { fatal: true });
+  }
+});
+
+// src/io/source-files.ts
+var source_files_exports = {};
+__export(source_files_exports, {
+  dirExists: () => dirExists,
+  displayPath: () => displayPath,
+  listFilesUnder: () => listFilesUnder,
+  loadTextFiles: () => loadTextFiles,
+  readBounded: () => readBounded,
+  readBoundedSync: () => readBoundedSync,
+  readTextFile: () => readTextFile,
+  sourceDir: () => sourceDir
+});
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { dirname as dirname2, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
+function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
+  const abs = flag !== void 0 ? resolve(cwd, flag) : resolve(cwd, config.file === void 0 ? "." : dirname2(config.file), fromConfig);
+  const explicit = flag !== void 0 || config.file !== void 0 && fromConfig !== defaultDir;
+  return { abs, display: displayPath(cwd, abs), explicit };
+}
+function displayPath(cwd, abs) {
+  const rel = relative(cwd, abs);
+  if (rel === "") return ".";
+  return (isAbsolute(rel) ? abs : rel).split(sep).join("/");
+}
+async function dirExists(dir) {
+  try {
+    const s = await stat(dir.abs);
+    if (!s.isDirectory()) throw new RoleflowError(`${dir.display} is not a folder`);
+    return true;
+  } catch (err) {
+    if (err instanceof RoleflowError) throw err;
+    const code2 = err.code;
+    if (code2 === "ENOENT" || code2 === "ENOTDIR") return false;
+    throw new RoleflowError(`${dir.display}: cannot read the folder (${code2 ?? String(err)})`);
+  }
+}
+async function listFilesUnder(cwd, dir, accept) {
+  const found = [];
+  const walk = async (abs, rel) => {
+    const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
+      throw new RoleflowError(`${displayPath(cwd, abs)}: cannot read the folder (${err.code ?? String(err)})`);
+    });
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const childAbs = join2(abs, entry.name);
+      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") await walk(childAbs, childRel);
+      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
+        found.push({ rel: childRel, abs: childAbs });
+      }
+    }
+  };
+  await walk(dir, "");
+  const shown = displayPath(cwd, dir);
+  const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
+  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
+}
+async function readBounded(abs, file, limit) {
+  return readBoundedSync(abs, file, limit);
+}
+function readBoundedSync(abs, file, limit) {
+  let fd;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch (err) {
+    const code2 = err.code;
+    return cannotRead(file, code2 === "EISDIR" ? "it is a folder" : code2 ?? String(err));
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
+    if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
+    const bytes = readOpen(fd, s.size, limit.maxBytes);
+    if (bytes.length > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] };
+    return { ok: true, value: bytes };
+  } catch (err) {
+    return cannotRead(file, err.code ?? String(err));
+  } finally {
+    closeSync(fd);
+  }
+}
+function readOpen(fd, size2, maxBytes) {
+  if (size2 > 0) {
+    const buffer = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync(fd, buffer, got, size2 - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === size2 ? buffer : buffer.subarray(0, got);
+  }
+  const chunks = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
+async function readTextFile(source, kind) {
+  return readTextFileSync(source, kind);
+}
+function readTextFileSync(source, kind) {
+  const bytes = readBoundedSync(source.abs, source.file, kind);
+  return bytes.ok ? decodeText(bytes.value, source.file, kind) : bytes;
+}
+function cannotRead(file, why) {
+  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
+}
+async function loadTextFiles(sources, kind, parse2) {
+  const values = [];
+  const issues = [];
+  for (const source of sources) {
+    const text2 = readTextFileSync(source, kind);
+    const result = text2.ok ? parse2(text2.value, source.file) : text2;
+    if (result.ok) values.push(result.value);
+    else issues.push(...result.issues);
+  }
+  return { values, issues };
+}
+function isStrictlyInside(parent, path) {
+  const rel = relative(parent, path);
+  return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+}
+async function isFile(abs) {
+  try {
+    return (await stat(abs)).isFile();
+  } catch {
+    return false;
+  }
+}
+var OPEN_FLAGS;
+var init_source_files = __esm({
+  "src/io/source-files.ts"() {
+    "use strict";
+    init_errors();
+    init_text_file();
+    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+  }
+});
+
 // src/io/config.ts
 var config_exports = {};
 __export(config_exports, {
+  CONFIG_FILE: () => CONFIG_FILE,
   DEFAULT_CONFIG_FILE: () => DEFAULT_CONFIG_FILE,
   configRelative: () => configRelative,
   loadConfig: () => loadConfig
 });
-import { readFile } from "node:fs/promises";
-import { dirname as dirname2, resolve } from "node:path";
+import { stat as stat2 } from "node:fs/promises";
+import { dirname as dirname3, resolve as resolve2 } from "node:path";
 async function loadConfig(cwd, explicit) {
   const file = explicit ?? DEFAULT_CONFIG_FILE;
-  let text2;
-  try {
-    text2 = await readFile(resolve(cwd, file), "utf8");
-  } catch (err) {
-    if (explicit === void 0 && err.code === "ENOENT") return defaultConfig();
-    throw new RoleflowError(`${file}: cannot read config: ${err.code ?? String(err)}`);
+  const abs = resolve2(cwd, file);
+  if (!await exists(abs)) {
+    if (explicit === void 0) return defaultConfig();
+    throw new RoleflowError(`config file ${file} not found (given with --config)`);
   }
-  const parsed = parseConfig(text2, file, loadSchema("config"));
+  const text2 = await readTextFile({ abs, file }, CONFIG_FILE);
+  if (!text2.ok) throw new InvalidFilesError(text2.issues);
+  const parsed = parseConfig(text2.value, file, loadSchema("config"));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
 }
 function configRelative(cwd, config, path) {
-  return resolve(cwd, config.file === void 0 ? "." : dirname2(config.file), path);
+  return resolve2(cwd, config.file === void 0 ? "." : dirname3(config.file), path);
 }
-var DEFAULT_CONFIG_FILE;
+async function exists(abs) {
+  try {
+    await stat2(abs);
+    return true;
+  } catch (err) {
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return false;
+    return true;
+  }
+}
+var DEFAULT_CONFIG_FILE, CONFIG_FILE;
 var init_config2 = __esm({
   "src/io/config.ts"() {
     "use strict";
     init_config();
     init_errors();
     init_package_root();
+    init_source_files();
     DEFAULT_CONFIG_FILE = "roleflow.config.yaml";
+    CONFIG_FILE = { maxBytes: 1024 * 1024, noun: "a config file", holds: "YAML text" };
   }
 });
 
@@ -14870,6 +15193,37 @@ var init_redact2 = __esm({
   }
 });
 
+// src/io/url-safety.ts
+function safeTenantUrl(raw, kind, label) {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === "plain") {
+    throw new RoleflowError(
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`
+    );
+  }
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
+}
+function displayUrl(url) {
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  copy.hash = "";
+  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text2);
+}
+var init_url_safety2 = __esm({
+  "src/io/url-safety.ts"() {
+    "use strict";
+    init_errors();
+    init_url_safety();
+    init_redact2();
+    init_url_safety();
+  }
+});
+
 // src/io/http-errors.ts
 import { STATUS_CODES } from "node:http";
 function failureCode(error, timedOut) {
@@ -14900,7 +15254,7 @@ function retryAfterMs(value, now = Date.now()) {
   const date = Date.parse(value);
   return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
 }
-function statusError(response, hasToken) {
+function statusError(response, token) {
   const { request: request2, status } = response;
   const reason2 = STATUS_CODES[status]?.toLowerCase() ?? "unexpected status";
   let text2 = `${request2.method} ${request2.path}: ${status} `;
@@ -14908,10 +15262,19 @@ function statusError(response, hasToken) {
     text2 += `${reason2}; redirects are not followed (the token only goes to base_url), check base_url`;
   } else {
     text2 += bodyMessage(response.text) ?? reason2;
-    if ((status === 401 || status === 403) && !hasToken) text2 += " (no token was given)";
+    if (status === 401 || status === 403) text2 += refusedToken(token);
   }
   if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
   return new RoleflowError(text2);
+}
+function tokenSource(target, token) {
+  if (token === void 0) return void 0;
+  return { tenant: target.name, baseUrl: target.baseUrl, ...target.tokenEnv !== void 0 && { tokenEnv: target.tokenEnv } };
+}
+function refusedToken(token) {
+  if (token === void 0) return " (no token was given)";
+  const from = token.tokenEnv === void 0 ? "its token" : `the token in ${token.tokenEnv}`;
+  return `: tenant ${JSON.stringify(token.tenant)} at ${displayUrl(new URL(token.baseUrl))} refused ${from}`;
 }
 function bodyMessage(text2) {
   const trimmed = text2.trim();
@@ -14946,6 +15309,7 @@ var init_http_errors = __esm({
     "use strict";
     init_errors();
     init_redact2();
+    init_url_safety2();
     NOT_SENT = /* @__PURE__ */ new Set([
       "ECONNREFUSED",
       "ENOTFOUND",
@@ -21799,7 +22163,7 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_HEADERS = 2 | USE_FAST_TIMER;
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
-    var Parser = class {
+    var Parser2 = class {
       /**
          * @param {import('./client.js')} client
          * @param {import('net').Socket} socket
@@ -22280,7 +22644,7 @@ var require_client_h1 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = new Parser(client, socket, llhttpInstance);
+      socket[kParser] = new Parser2(client, socket, llhttpInstance);
       util.addListener(socket, "error", onHttpSocketError);
       util.addListener(socket, "readable", onHttpSocketReadable);
       util.addListener(socket, "end", onHttpSocketEnd);
@@ -28949,7 +29313,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile4, mkdir: mkdir5 } = __require("node:fs/promises");
+    var { writeFile: writeFile3, readFile: readFile3, mkdir: mkdir5 } = __require("node:fs/promises");
     var { dirname: dirname9, resolve: resolve9 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
@@ -29151,7 +29515,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve9(path), "utf8");
+          const data2 = await readFile3(resolve9(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -34560,12 +34924,12 @@ var require_headers = __commonJS({
       append(name, value, isLowerCase) {
         this.sortedMap = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists = this.headersMap.get(lowercaseName);
-        if (exists) {
+        const exists2 = this.headersMap.get(lowercaseName);
+        if (exists2) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this.headersMap.set(lowercaseName, {
-            name: exists.name,
-            value: `${exists.value}${delimiter}${value}`
+            name: exists2.name,
+            value: `${exists2.value}${delimiter}${value}`
           });
         } else {
           this.headersMap.set(lowercaseName, { name, value });
@@ -41660,44 +42024,6 @@ ${captureLines}` : capture.stack;
   }
 });
 
-// src/io/url-safety.ts
-function safeTenantUrl(raw, kind, label) {
-  let url;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
-  }
-  const [secure, plain] = kind === "http" ? ["https:", "http:"] : ["wss:", "ws:"];
-  if (url.protocol === secure) return url;
-  if (url.protocol === plain) {
-    if (isLoopback(url.hostname)) return url;
-    throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(url)}: plain ${kind} is only allowed to loopback, use ${secure}//`
-    );
-  }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(url)}`);
-}
-function isLoopback(hostname) {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-function displayUrl(url) {
-  const copy = new URL(url.href);
-  copy.username = "";
-  copy.password = "";
-  copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
-}
-var init_url_safety = __esm({
-  "src/io/url-safety.ts"() {
-    "use strict";
-    init_errors();
-    init_redact2();
-  }
-});
-
 // src/io/http.ts
 import { EventEmitter } from "node:events";
 import { performance as performance2 } from "node:perf_hooks";
@@ -41719,7 +42045,7 @@ var init_http = __esm({
     init_errors();
     init_http_errors();
     init_redact2();
-    init_url_safety();
+    init_url_safety2();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
     START_FLOW = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
@@ -44150,7 +44476,7 @@ var require_extension = __commonJS({
       if (dest[name] === void 0) dest[name] = [elem];
       else dest[name].push(elem);
     }
-    function parse(header) {
+    function parse2(header) {
       const offers = /* @__PURE__ */ Object.create(null);
       let params = /* @__PURE__ */ Object.create(null);
       let mustUnescape = false;
@@ -44290,7 +44616,7 @@ var require_extension = __commonJS({
         }).join(", ");
       }).join(", ");
     }
-    module.exports = { format, parse };
+    module.exports = { format, parse: parse2 };
   }
 });
 
@@ -44325,7 +44651,7 @@ var require_websocket2 = __commonJS({
     var {
       EventTarget: { addEventListener, removeEventListener }
     } = require_event_target();
-    var { format, parse } = require_extension();
+    var { format, parse: parse2 } = require_extension();
     var { toBuffer } = require_buffer_util();
     var kAborted = Symbol("kAborted");
     var protocolVersions = [8, 13];
@@ -45025,7 +45351,7 @@ var require_websocket2 = __commonJS({
           }
           let extensions;
           try {
-            extensions = parse(secWebSocketExtensions);
+            extensions = parse2(secWebSocketExtensions);
           } catch (err) {
             const message2 = "Invalid Sec-WebSocket-Extensions header";
             abortHandshake(websocket, socket, message2);
@@ -45333,7 +45659,7 @@ var require_subprotocol = __commonJS({
   "node_modules/ws/lib/subprotocol.js"(exports, module) {
     "use strict";
     var { tokenChars } = require_validation2();
-    function parse(header) {
+    function parse2(header) {
       const protocols = /* @__PURE__ */ new Set();
       let start = -1;
       let end = -1;
@@ -45369,7 +45695,7 @@ var require_subprotocol = __commonJS({
       protocols.add(protocol);
       return protocols;
     }
-    module.exports = { parse };
+    module.exports = { parse: parse2 };
   }
 });
 
@@ -45851,7 +46177,8 @@ function openWsSession(target, token, onRequest) {
     socket.once("unexpected-response", (request2, response) => {
       response.resume();
       request2.destroy();
-      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})`, response.statusCode ?? "error");
+      const refused = response.statusCode === 401 || response.statusCode === 403 ? refusedToken(tokenSource(target, token)) : "";
+      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`, response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
@@ -45875,9 +46202,10 @@ var init_ws_session = __esm({
     "use strict";
     init_wrapper();
     init_errors();
+    init_http_errors();
     init_normalize();
     init_redact2();
-    init_url_safety();
+    init_url_safety2();
     checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
       constructor(socket, shown, secrets) {
@@ -46026,7 +46354,7 @@ var init_client = __esm({
               (answer) => routeVerdict(answer)
             ),
             relist: () => this.listRoles(),
-            failure: (answer) => statusError(answer, this.options.token !== void 0)
+            failure: (answer) => statusError(answer, this.auth)
           });
           this.remember({ id, name: fields.name });
           return { id };
@@ -46089,7 +46417,11 @@ var init_client = __esm({
       }
       ok(answer) {
         if (answer.status >= 200 && answer.status < 300) return answer;
-        throw statusError(answer, this.options.token !== void 0);
+        throw statusError(answer, this.auth);
+      }
+      /** What a refused-token error names: the tenant, where it is, and where the token came from. */
+      get auth() {
+        return tokenSource(this.target, this.options.token);
       }
       remember(role) {
         const ids = this.known.byName.get(role.name) ?? /* @__PURE__ */ new Set();
@@ -46146,12 +46478,12 @@ var init_auth_and_faults = __esm({
 });
 
 // src/emulator/data-file.ts
-import { mkdir, open, readdir, readFile as readFile2, rename, rm } from "node:fs/promises";
-import { basename, dirname as dirname3, join as join2 } from "node:path";
+import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
+import { basename, dirname as dirname4, join as join3 } from "node:path";
 async function loadRoles(file) {
   let text2;
   try {
-    text2 = await readFile2(file, "utf8");
+    text2 = await readFile(file, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return [];
     throw new RoleflowError(`emulator data file ${file} cannot be read: ${err.message}`);
@@ -46187,7 +46519,7 @@ async function removeStaleTemps(file) {
   const name = basename(file);
   let entries;
   try {
-    entries = await readdir(dirname3(file));
+    entries = await readdir2(dirname4(file));
   } catch {
     return;
   }
@@ -46195,7 +46527,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join2(dirname3(file), entry), { force: true }).catch(() => void 0);
+    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -46261,7 +46593,7 @@ var init_data_file = __esm({
       async write(data2) {
         const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
         try {
-          await mkdir(dirname3(this.file), { recursive: true });
+          await mkdir(dirname4(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -47042,7 +47374,7 @@ var init_ws_server = __esm({
 
 // src/emulator/start.ts
 import { randomBytes } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { createServer } from "node:http";
 async function startEmulator(options = {}) {
   checkOptions(options);
@@ -47104,7 +47436,7 @@ async function readFlows(source) {
   }
   let text2;
   try {
-    text2 = await readFile3(source, "utf8");
+    text2 = await readFile2(source, "utf8");
   } catch (err) {
     throw new RoleflowError(`emulator flows file ${source} cannot be read: ${err.message}`);
   }
@@ -47183,7 +47515,7 @@ __export(tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname4, join as join3 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -47192,7 +47524,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname4(dataFile));
+    await stateFolder(dirname5(dataFile));
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -47211,7 +47543,7 @@ async function openTenant(opts) {
       }
     };
   }
-  const configured = config.tenants[name];
+  const configured = configuredTenant(config, name);
   if (!configured && flags.baseUrl === void 0) {
     const known = Object.keys(config.tenants);
     throw new RoleflowError(
@@ -47219,13 +47551,16 @@ async function openTenant(opts) {
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
-  const token = env[tokenEnv];
-  if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
   const target = targetOf(name, {
     baseUrl: (flags.baseUrl ?? configured.baseUrl).replace(/\/+$/, ""),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
+    tokenEnv,
     ...configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}
   });
+  safeTenantUrl(target.baseUrl, "http", flags.baseUrl === void 0 ? `tenants.${name}.base_url` : "--base-url");
+  if (target.wsUrl !== void 0) safeTenantUrl(target.wsUrl, "ws", flags.wsUrl === void 0 ? `tenants.${name}.ws_url` : "--ws-url");
+  const token = env[tokenEnv];
+  if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
   const client = createClient2({ target, token, ...hooks(opts) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
@@ -47233,7 +47568,7 @@ function tenantNameOf(config, flags) {
   return flags.tenant ?? config.defaultTenant ?? (flags.baseUrl ? "custom" : LOCAL_TENANT);
 }
 function isEmbedded(config, flags) {
-  return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === void 0;
+  return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
 async function stateFolder(dir) {
   let made;
@@ -47243,7 +47578,7 @@ async function stateFolder(dir) {
     throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
   }
   if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join3(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
+    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
 function targetOf(name, t5) {
@@ -47254,7 +47589,8 @@ function targetOf(name, t5) {
     wsAuth: t5.wsAuth ?? "header",
     api: t5.api ?? {},
     timeoutMs: t5.timeoutMs ?? 3e4,
-    retries: t5.retries ?? 4
+    retries: t5.retries ?? 4,
+    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -47267,6 +47603,7 @@ var init_tenant = __esm({
     init_config();
     init_errors();
     init_config2();
+    init_url_safety2();
     LOCAL_TENANT = "local";
   }
 });
@@ -47306,39 +47643,6 @@ function blockedReason(change, failedToFree) {
 var init_phases = __esm({
   "src/core/apply/phases.ts"() {
     "use strict";
-  }
-});
-
-// src/core/text-file.ts
-function decodeText(bytes, file, kind) {
-  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
-  try {
-    text2 = UTF8.decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
-  }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
-}
-function tooLargeIssue(file, size2, kind) {
-  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
-  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
-}
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
-  if (at === -1) return void 0;
-  const before = text2.slice(0, at);
-  const line = before.split("\n").length;
-  const col = at - before.lastIndexOf("\n");
-  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
-}
-var MIB, UTF8;
-var init_text_file = __esm({
-  "src/core/text-file.ts"() {
-    "use strict";
-    MIB = 1024 * 1024;
-    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -47599,13 +47903,30 @@ var init_role_set = __esm({
 
 // src/core/roles/serialize.ts
 function serializeRoleFile(role) {
-  const front = { name: role.name, description: role.description };
-  if (role.id !== void 0) front["id"] = role.id;
-  const yaml = new import_yaml2.Document(front).toString({ lineWidth: 0 });
+  const doc = new import_yaml2.Document({});
+  doc.set("name", quoteIfAmbiguous(role.name));
+  doc.set("description", quoteIfAmbiguous(role.description));
+  if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
+  const yaml = doc.toString({ lineWidth: 0 });
   const end = role.content.endsWith("\r") ? "" : "\n";
   return `---
 ${yaml}---
 ${role.content}${end}`;
+}
+function quoteIfAmbiguous(value) {
+  const scalar = new import_yaml2.Scalar(value);
+  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml2.Scalar.QUOTE_DOUBLE;
+  return scalar;
+}
+function readsBackPlain(value) {
+  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
+  return ["1.1", "1.2"].every((version2) => {
+    try {
+      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
+    } catch {
+      return false;
+    }
+  });
 }
 function roleFileName(name, taken) {
   let slug = name.toLowerCase().normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_-]+/gu, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
@@ -47619,11 +47940,21 @@ function roleFileName(name, taken) {
 function fileNameKey(fileName) {
   return fileName.toLowerCase().normalize("NFC");
 }
-var import_yaml2, MAX_SLUG, RESERVED2;
+var import_yaml2, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
 var init_serialize = __esm({
   "src/core/roles/serialize.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
+    YAML_11_IMPLICIT = [
+      /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+      /^(?:~|null|Null|NULL|=|<<)$/,
+      /^[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/,
+      /^[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$/,
+      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/
+    ];
     MAX_SLUG = 64;
     RESERVED2 = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
   }
@@ -48566,18 +48897,18 @@ function renderPlanMarkdown(plan, opts = {}) {
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join4(full);
+    if (size(full) <= max) return join5(full);
     for (const cut2 of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
 `;
       const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join4(parts);
+      if (size(parts) <= max) return join5(parts);
     }
   }
   const diffNote = withDiffs.length === 0 ? "" : `_${thousands(withDiffs.length)} content diffs not shown to fit the comment; ${FULL_PLAN}._
 `;
   const tableOnly = [head, table, diffNote, tail];
-  if (size(tableOnly) <= max) return join4(tableOnly);
+  if (size(tableOnly) <= max) return join5(tableOnly);
   const omissionFor = (hidden) => `
 … ${thousands(hidden)} more changes not shown; ${FULL_PLAN}.
 `;
@@ -48591,7 +48922,7 @@ function renderPlanMarkdown(plan, opts = {}) {
   return fit([head, truncated, diffNote, tail], max);
 }
 function fit(parts, max) {
-  const text2 = join4(parts);
+  const text2 = join5(parts);
   if (text2.length <= max) return text2;
   const notice = `
 … cut to fit the comment; ${FULL_PLAN}.
@@ -48600,11 +48931,11 @@ function fit(parts, max) {
   const lastLine = text2.lastIndexOf("\n", room);
   return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
 }
-function join4(parts) {
+function join5(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
 }
 function size(parts) {
-  return join4(parts).length;
+  return join5(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
 var init_render_markdown = __esm({
@@ -51798,153 +52129,6 @@ var require_advanced = __commonJS({
   }
 });
 
-// src/io/source-files.ts
-var source_files_exports = {};
-__export(source_files_exports, {
-  dirExists: () => dirExists,
-  displayPath: () => displayPath,
-  listFilesUnder: () => listFilesUnder,
-  loadTextFiles: () => loadTextFiles,
-  readBounded: () => readBounded,
-  readBoundedSync: () => readBoundedSync,
-  readTextFile: () => readTextFile,
-  sourceDir: () => sourceDir
-});
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { readdir as readdir2, stat } from "node:fs/promises";
-import { dirname as dirname5, isAbsolute as isAbsolute2, join as join5, relative, resolve as resolve3, sep } from "node:path";
-function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
-  const abs = flag !== void 0 ? resolve3(cwd, flag) : resolve3(cwd, config.file === void 0 ? "." : dirname5(config.file), fromConfig);
-  const explicit = flag !== void 0 || config.file !== void 0 && fromConfig !== defaultDir;
-  return { abs, display: displayPath(cwd, abs), explicit };
-}
-function displayPath(cwd, abs) {
-  const rel = relative(cwd, abs);
-  if (rel === "") return ".";
-  return (isAbsolute2(rel) ? abs : rel).split(sep).join("/");
-}
-async function dirExists(dir) {
-  try {
-    const s = await stat(dir.abs);
-    if (!s.isDirectory()) throw new RoleflowError(`${dir.display} is not a folder`);
-    return true;
-  } catch (err) {
-    if (err instanceof RoleflowError) throw err;
-    const code2 = err.code;
-    if (code2 === "ENOENT" || code2 === "ENOTDIR") return false;
-    throw new RoleflowError(`${dir.display}: cannot read the folder (${code2 ?? String(err)})`);
-  }
-}
-async function listFilesUnder(cwd, dir, accept) {
-  const found = [];
-  const walk = async (abs, rel) => {
-    const entries = await readdir2(abs, { withFileTypes: true }).catch((err) => {
-      throw new RoleflowError(`${displayPath(cwd, abs)}: cannot read the folder (${err.code ?? String(err)})`);
-    });
-    for (const entry of entries) {
-      if (entry.name.startsWith(".")) continue;
-      const childAbs = join5(abs, entry.name);
-      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules") await walk(childAbs, childRel);
-      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
-        found.push({ rel: childRel, abs: childAbs });
-      }
-    }
-  };
-  await walk(dir, "");
-  const shown = displayPath(cwd, dir);
-  const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
-  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
-}
-async function readBounded(abs, file, limit) {
-  return readBoundedSync(abs, file, limit);
-}
-function readBoundedSync(abs, file, limit) {
-  let fd;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch (err) {
-    const code2 = err.code;
-    return cannotRead(file, code2 === "EISDIR" ? "it is a folder" : code2 ?? String(err));
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
-    if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
-    const bytes = readOpen(fd, s.size, limit.maxBytes);
-    if (bytes.length > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] };
-    return { ok: true, value: bytes };
-  } catch (err) {
-    return cannotRead(file, err.code ?? String(err));
-  } finally {
-    closeSync(fd);
-  }
-}
-function readOpen(fd, size2, maxBytes) {
-  if (size2 > 0) {
-    const buffer = Buffer.allocUnsafe(size2);
-    let got = 0;
-    while (got < size2) {
-      const n = readSync(fd, buffer, got, size2 - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === size2 ? buffer : buffer.subarray(0, got);
-  }
-  const chunks = [];
-  let total = 0;
-  while (total <= maxBytes) {
-    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
-    const n = readSync(fd, chunk, 0, chunk.length, null);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    total += n;
-  }
-  return Buffer.concat(chunks, total);
-}
-async function readTextFile(source, kind) {
-  return readTextFileSync(source, kind);
-}
-function readTextFileSync(source, kind) {
-  const bytes = readBoundedSync(source.abs, source.file, kind);
-  return bytes.ok ? decodeText(bytes.value, source.file, kind) : bytes;
-}
-function cannotRead(file, why) {
-  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
-}
-async function loadTextFiles(sources, kind, parse) {
-  const values = [];
-  const issues = [];
-  for (const source of sources) {
-    const text2 = readTextFileSync(source, kind);
-    const result = text2.ok ? parse(text2.value, source.file) : text2;
-    if (result.ok) values.push(result.value);
-    else issues.push(...result.issues);
-  }
-  return { values, issues };
-}
-function isStrictlyInside(parent, path) {
-  const rel = relative(parent, path);
-  return rel !== "" && !isAbsolute2(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
-}
-async function isFile(abs) {
-  try {
-    return (await stat(abs)).isFile();
-  } catch {
-    return false;
-  }
-}
-var OPEN_FLAGS;
-var init_source_files = __esm({
-  "src/io/source-files.ts"() {
-    "use strict";
-    init_errors();
-    init_text_file();
-    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-  }
-});
-
 // src/io/role-files.ts
 var role_files_exports = {};
 __export(role_files_exports, {
@@ -52453,11 +52637,13 @@ async function pullRoles(opts) {
   for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
+  const after = new Map(local.map((f) => [f.file, f]));
+  const writes = [];
   for (const role of remote) {
     const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
-    const unfit = unrepresentable(role, text2, schema);
-    if (unfit !== void 0) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${unfit}` });
+    const parsed = readBack(role, text2, schema);
+    if (!parsed.ok) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
       continue;
     }
     const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
@@ -52469,17 +52655,30 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        await writeFileAtomic(resolve4(cwd, mine.file), text2);
+        writes.push({ path: resolve4(cwd, mine.file), text: text2 });
+        after.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
+      continue;
+    }
+    const unpinned = byName.get(role.name);
+    if (unpinned !== void 0) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
       continue;
     }
     const fileName = roleFileName(role.name, taken);
     taken.add(fileNameKey(fileName));
     const path = insideFolder(dir.abs, fileName);
-    await writeFileAtomic(path, text2);
-    result.roles.push({ file: displayPath(cwd, path), name: role.name, id: role.id, status: "written" });
+    const shown = displayPath(cwd, path);
+    writes.push({ path, text: text2 });
+    after.set(shown, { ...parsed.file, file: shown });
+    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
   }
+  const left = checkRoleSet([...after.values()]);
+  if (left.length > 0) {
+    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
+  }
+  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
     const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
@@ -52488,12 +52687,12 @@ async function pullRoles(opts) {
   }
   return result;
 }
-function unrepresentable(role, text2, schema) {
+function readBack(role, text2, schema) {
   const parsed = parseRoleFile(text2, "pulled", schema);
-  if (!parsed.ok) return parsed.issues[0]?.message ?? "it does not parse";
+  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return "it would not read back the same";
-  return void 0;
+  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: "it would not read back the same" };
+  return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
   const path = resolve4(dir, fileName);
@@ -52517,10 +52716,11 @@ var init_role_pull = __esm({
 });
 
 // src/core/flows/types.ts
-var OPERATORS;
+var MAX_REPEAT, OPERATORS;
 var init_types = __esm({
   "src/core/flows/types.ts"() {
     "use strict";
+    MAX_REPEAT = 1e4;
     OPERATORS = [
       "equals",
       "contains",
@@ -52596,51 +52796,6 @@ var init_env = __esm({
   "src/core/flows/env.ts"() {
     "use strict";
     NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-  }
-});
-
-// src/core/flows/duration.ts
-function parseDuration(text2) {
-  if (typeof text2 === "number") {
-    return Number.isFinite(text2) && text2 >= 0 ? { ok: true, value: text2 } : { ok: false, error: `invalid duration ${text2}: ${HINT}` };
-  }
-  const m = DURATION.exec(text2.trim());
-  if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text2)}: ${HINT}` };
-  return { ok: true, value: Number(m[1]) * UNIT_MS[m[2] ?? "ms"] };
-}
-function parseBudget(text2) {
-  const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
-  if (!m) {
-    return {
-      ok: false,
-      error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
-    };
-  }
-  const duration = parseDuration(m[2]);
-  if (!duration.ok) return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${HINT}, after < or <=` };
-  return { ok: true, value: { op: m[1], ms: duration.value, text: `${m[1]} ${m[2].trim()}` } };
-}
-function withinBudget(ms2, budget) {
-  return budget.op === "<" ? ms2 < budget.ms : ms2 <= budget.ms;
-}
-function formatMs(ms2) {
-  if (!Number.isFinite(ms2)) return "unknown";
-  if (ms2 < 1e3) return `${round(ms2)}ms`;
-  if (ms2 < 6e4) return `${round(ms2 / 1e3)}s`;
-  const minutes = Math.floor(ms2 / 6e4);
-  const rest = ms2 - minutes * 6e4;
-  return rest === 0 ? `${minutes}m` : `${minutes}m ${formatMs(rest)}`;
-}
-function round(n) {
-  return Math.round(n * 1e3) / 1e3;
-}
-var UNIT_MS, DURATION, HINT;
-var init_duration = __esm({
-  "src/core/flows/duration.ts"() {
-    "use strict";
-    UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5 };
-    DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
-    HINT = "use a number with ms, s, m or h, like 500ms, 1.5s or 2m";
   }
 });
 
@@ -53380,6 +53535,7 @@ var flows_exports = {};
 __export(flows_exports, {
   DEFAULT_QUIET_MS: () => DEFAULT_QUIET_MS,
   DEFAULT_TIMEOUT_MS: () => DEFAULT_TIMEOUT_MS,
+  MAX_REPEAT: () => MAX_REPEAT,
   OPERATORS: () => OPERATORS,
   checkOutput: () => checkOutput,
   evaluateLatencyAcrossRepeats: () => evaluateLatencyAcrossRepeats,
@@ -54199,7 +54355,7 @@ var init_test_reports = __esm({
     init_junit();
     init_reporters();
     init_redact2();
-    init_url_safety();
+    init_url_safety2();
   }
 });
 
@@ -54213,7 +54369,7 @@ __export(flow_files_exports, {
   isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { stat as stat2 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
@@ -54225,7 +54381,7 @@ async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
     const abs = resolve7(cwd, path);
-    const info = await stat2(abs).catch(() => void 0);
+    const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
       const under = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -54716,7 +54872,7 @@ import { isAbsolute as isAbsolute4, join as join9 } from "node:path";
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
-import { isAbsolute, resolve as resolve2 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
 
 // action/src/toolkit.ts
 init_redact();
@@ -54840,7 +54996,7 @@ function readInputs(kit2) {
   const args = splitArgs(kit2.getInput("args"));
   const workspace = kit2.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = kit2.getInput("working-directory") || ".";
-  const workingDirectory = isAbsolute(dir) ? dir : resolve2(workspace, dir);
+  const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
   if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenant = kit2.getInput("tenant");
   return {
@@ -55063,7 +55219,7 @@ function describeError(error, verbose, commandPath) {
   if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message2 = error instanceof Error ? error.message || error.name : String(error);
-  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
+  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack.replace(/^Error: /, "")}`;
   return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
 }
 function isUsageError(error) {
@@ -55616,6 +55772,7 @@ var import_clipanion7 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
+init_types();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
   static usage = import_clipanion7.Command.Usage({
@@ -55652,8 +55809,8 @@ var TestCommand = class extends TenantCommand {
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
   repeat = import_clipanion7.Option.String("--repeat", {
-    description: "Repeats per test and transport, overriding the files' repeat",
-    validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 1e4)])
+    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
+    validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
   shard = import_clipanion7.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
   grep = import_clipanion7.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
@@ -56437,13 +56594,13 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat3;
+  let stat4;
   try {
-    stat3 = statSync2(path);
+    stat4 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat3.isDirectory()) return [path];
+  if (!stat4.isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join11(path, entry.name)) : entry.name.endsWith(".json") ? [join11(path, entry.name)] : []);
 }
 

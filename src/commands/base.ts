@@ -215,7 +215,8 @@ export function describeError(error: unknown, verbose: boolean, commandPath?: re
   if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
   if (isUsageError(error)) return describeUsageError(error, commandPath);
   const message = error instanceof Error ? error.message || error.name : String(error);
-  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack}`;
+  // One prefix, `error:`, whatever threw: a plain Error's stack would add `Error:` after it.
+  if (verbose && error instanceof Error && error.stack) return `error: ${error.stack.replace(/^Error: /, '')}`;
   return `error: ${escapeControls(message.split('\n')[0]!)} (internal error; run with --verbose for details)`;
 }
 

@@ -3,6 +3,7 @@ import * as t from 'typanion';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Shard } from '../core/flows/index.js';
+import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../io/tenant.js';
 import type { PlannedRun } from '../io/test-select.js';
 import type { ReporterSpec } from '../report/reporters.js';
@@ -45,8 +46,8 @@ export class TestCommand extends TenantCommand {
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
   });
   repeat = Option.String('--repeat', {
-    description: "Repeats per test and transport, overriding the files' repeat",
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 10_000)]),
+    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, MAX_REPEAT)]),
   });
   shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
   grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });

@@ -1,6 +1,8 @@
 import type { Result } from './errors.js';
+import { parseDuration } from './flows/duration.js';
 import type { ApiForms } from './model.js';
 import { validateAgainst } from './schema.js';
+import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
 import { parseYaml } from './yaml-source.js';
 
 /** `roleflow.config.yaml`, validated and with every default filled in. */
@@ -61,15 +63,13 @@ export function parseConfig(text: string, file: string, schema: object): Result<
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
-  if (defaultTenant !== undefined && defaultTenant !== 'local' && !raw.tenants?.[defaultTenant]) {
-    const pos = source.value.locate('/default_tenant');
-    return { ok: false, issues: [{ file, ...pos, message: `default_tenant: no tenant named "${defaultTenant}" under tenants` }] };
+  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => tenantIssues(name, t));
+  if (defaultTenant !== undefined && defaultTenant !== 'local' && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
+    issues.unshift({ pointer: '/default_tenant', message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
-  // "0" reads like "no timeout", but would end every request before it starts.
-  const zero = Object.entries(raw.tenants ?? {}).find(([, t]) => t.timeout !== undefined && durationMs(t.timeout) === 0);
-  if (zero) {
-    const pos = source.value.locate(`/tenants/${zero[0]}/timeout`);
-    return { ok: false, issues: [{ file, ...pos, message: `tenants.${zero[0]}.timeout: must be more than 0` }] };
+  if (issues.length > 0) {
+    const located = issues.map(({ pointer, message }) => ({ file, ...source.value.locate(pointer), message }));
+    return { ok: false, issues: located.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   const base = defaultConfig(file);
   return {
@@ -106,21 +106,48 @@ export function defaultConfig(file?: string): Config {
   };
 }
 
+/** The configured tenant of that name; never an inherited member (`constructor`, `toString`). */
+export function configuredTenant(config: Config, name: string): TenantConfig | undefined {
+  return Object.hasOwn(config.tenants, name) ? config.tenants[name] : undefined;
+}
+
+/** What the schema cannot say about one tenant, as problems at JSON pointers. */
+function tenantIssues(name: string, t: RawTenant): { pointer: string; message: string }[] {
+  const at = `/tenants/${name}`;
+  const issues: { pointer: string; message: string }[] = [];
+  if (t.timeout !== undefined) {
+    const timeout = parseDuration(t.timeout);
+    if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
+    // "0" reads like "no timeout", but would end every request before it starts.
+    else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
+  }
+  for (const [key, kind] of [['base_url', 'http'], ['ws_url', 'ws']] as const) {
+    const raw = t[key];
+    const problem = raw === undefined ? undefined : urlProblem(raw, kind);
+    if (problem !== undefined) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
+  }
+  return issues;
+}
+
+/** Why the token may not go to this URL, in words; undefined when it may. */
+function urlProblem(raw: string, kind: TenantUrlKind): string | undefined {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return undefined;
+  const { secure, plain } = SCHEMES[kind];
+  if (checked.problem === 'invalid') return 'not a valid URL';
+  if (checked.problem === 'scheme') return `must be a ${secure}// URL`;
+  return `plain ${plain}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+}
+
 function tenantConfig(t: RawTenant): TenantConfig {
+  const timeout = t.timeout === undefined ? undefined : parseDuration(t.timeout);
   return {
     baseUrl: t.base_url.replace(/\/+$/, ''),
     ...(t.ws_url === undefined ? {} : { wsUrl: t.ws_url }),
     tokenEnv: t.token_env ?? DEFAULT_TOKEN_ENV,
     wsAuth: t.ws_auth ?? 'header',
-    timeoutMs: t.timeout === undefined ? 30_000 : durationMs(t.timeout),
+    timeoutMs: timeout?.ok ? Math.round(timeout.value) : 30_000,
     retries: t.retries ?? 4,
     api: t.api ?? {},
   };
-}
-
-// The schema already guarantees the shape `<number><unit?>`; a bare number is milliseconds.
-function durationMs(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text)!;
-  const n = Number(m[1]);
-  return Math.round(m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n);
 }

@@ -68,6 +68,8 @@ export interface TenantTarget {
   timeoutMs: number;
   /** Retries after the first attempt, for retryable failures. */
   retries: number;
+  /** The environment variable the token came from, named when the tenant refuses it. */
+  tokenEnv?: string;
 }
 
 export interface ApiForms {

@@ -51,6 +51,8 @@ export function describeSchemaError(e: ErrorObject): string {
       return `${where}must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'minLength':
       return `${where}must not be empty`;
+    case 'maximum':
+      return `${where}must be at most ${String(e.params['limit'])}, got ${String(e.data)}`;
     default:
       return `${where}${e.message ?? 'is invalid'}`;
   }

@@ -1,10 +1,15 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Parser, type CST, type Document, type Node } from 'yaml';
 import type { Issue, Result } from './errors.js';
 
 /** Limits that keep hostile YAML harmless. */
 export const YAML_LIMITS = {
   /** Alias expansions allowed in one document (a "billion laughs" file needs thousands). */
   maxAliasCount: 100,
+  /**
+   * Collections nested in one another. roleflow's files need a handful; the YAML library recurses
+   * per level and runs out of stack at a few hundred, so deeper text is refused before it is read.
+   */
+  maxDepth: 64,
 } as const;
 
 /** Keys that could reach an object's prototype in careless code; refused everywhere. */
@@ -31,12 +36,19 @@ export interface ParseYamlOptions {
 export function parseYaml(text: string, opts: ParseYamlOptions): Result<YamlSource> {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset: number): { line: number; col: number } => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, col: pos.col };
   };
   const issue = (offset: number, message: string): Issue => ({ file: opts.file, ...at(offset), message });
+  const tooDeep = tooDeepAt(text);
+  if (tooDeep !== undefined) {
+    const before = text.slice(0, tooDeep);
+    const pos = { line: before.split('\n').length + lineOffset, col: tooDeep - before.lastIndexOf('\n') };
+    const message = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
+    return { ok: false, issues: [{ file: opts.file, ...pos, message }] };
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
 
   const issues: Issue[] = doc.errors.map((e) => issue(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue));
@@ -84,6 +96,27 @@ function offsetOf(doc: Document, path: string[], key: string | undefined): numbe
     node = next;
   }
   return offset;
+}
+
+/**
+ * The offset of the first collection nested deeper than `YAML_LIMITS.maxDepth`, or undefined. It
+ * reads the syntax tree of the YAML parser, which (unlike the composer) uses no recursion, and
+ * walks it with a stack of its own, so no depth of nesting can exhaust the call stack here.
+ */
+function tooDeepAt(text: string): number | undefined {
+  const pending: { token: CST.Token | null | undefined; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) pending.push({ token, depth: 0 });
+  while (pending.length > 0) {
+    const { token, depth } = pending.pop()!;
+    if (!token) continue;
+    if (token.type === 'document') pending.push({ token: token.value, depth });
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth + 1 > YAML_LIMITS.maxDepth) return token.offset;
+    for (const item of token.items) {
+      pending.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return undefined;
 }
 
 function forbiddenKeys(doc: Document, issue: (offset: number, message: string) => Issue): Issue[] {

@@ -1,6 +1,6 @@
 import type { ApiForms, ExecutionLogEntry, FlowStart, Role, RoleFields, TenantClient, TenantTarget, WsSession } from '../core/model.js';
 import { FormChooser, routeVerdict } from './api-forms.js';
-import { jsonBody, statusError } from './http-errors.js';
+import { jsonBody, statusError, tokenSource, type TokenSource } from './http-errors.js';
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
 import { cleanError } from './redact.js';
@@ -82,7 +82,7 @@ class HttpTenantClient implements TenantClient {
             (answer) => routeVerdict(answer),
           ),
         relist: () => this.listRoles(),
-        failure: (answer) => statusError(answer, this.options.token !== undefined),
+        failure: (answer) => statusError(answer, this.auth),
       });
       this.remember({ id, name: fields.name });
       return { id };
@@ -155,7 +155,12 @@ class HttpTenantClient implements TenantClient {
 
   private ok(answer: HttpResponse): HttpResponse {
     if (answer.status >= 200 && answer.status < 300) return answer;
-    throw statusError(answer, this.options.token !== undefined);
+    throw statusError(answer, this.auth);
+  }
+
+  /** What a refused-token error names: the tenant, where it is, and where the token came from. */
+  private get auth(): TokenSource | undefined {
+    return tokenSource(this.target, this.options.token);
   }
 
   private remember(role: Pick<Role, 'id' | 'name'>): void {

@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { RoleflowError } from '../core/errors.js';
+import type { TenantTarget } from '../core/model.js';
 import type { HttpRequest, HttpResponse } from './http.js';
 import { oneLine } from './redact.js';
+import { displayUrl } from './url-safety.js';
 
 export interface NetworkFailure {
   kind: 'failure';
@@ -72,8 +74,20 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** `POST /admin/roles/create: 500 internal server error`, the one line a caller sees for a non-2xx. */
-export function statusError(response: HttpResponse, hasToken: boolean): RoleflowError {
+/** Where the token of a request came from; undefined when none was sent. */
+export interface TokenSource {
+  tenant: string;
+  baseUrl: string;
+  /** The environment variable it was read from (absent for a token roleflow made itself). */
+  tokenEnv?: string;
+}
+
+/**
+ * `POST /admin/roles/create: 500 internal server error`, the one line a caller sees for a non-2xx.
+ * A refused token (401, 403) also names the tenant, its base URL and the variable the token came
+ * from, so the user knows which setting to fix; the token itself is never part of it.
+ */
+export function statusError(response: HttpResponse, token: TokenSource | undefined): RoleflowError {
   const { request, status } = response;
   const reason = STATUS_CODES[status]?.toLowerCase() ?? 'unexpected status';
   let text = `${request.method} ${request.path}: ${status} `;
@@ -81,10 +95,24 @@ export function statusError(response: HttpResponse, hasToken: boolean): Roleflow
     text += `${reason}; redirects are not followed (the token only goes to base_url), check base_url`;
   } else {
     text += bodyMessage(response.text) ?? reason;
-    if ((status === 401 || status === 403) && !hasToken) text += ' (no token was given)';
+    if (status === 401 || status === 403) text += refusedToken(token);
   }
   if (response.attempts > 1) text += ` (after ${response.attempts} attempts)`;
   return new RoleflowError(text);
+}
+
+/** Where the token sent to `target` came from; undefined when none was sent. */
+export function tokenSource(target: TenantTarget, token: string | undefined): TokenSource | undefined {
+  if (token === undefined) return undefined;
+  return { tenant: target.name, baseUrl: target.baseUrl, ...(target.tokenEnv !== undefined && { tokenEnv: target.tokenEnv }) };
+}
+
+/** What a 401 or 403 adds to its line: who refused which token (never the token itself). */
+export function refusedToken(token: TokenSource | undefined): string {
+  if (token === undefined) return ' (no token was given)';
+  const from = token.tokenEnv === undefined ? 'its token' : `the token in ${token.tokenEnv}`;
+  // The URL was checked before the request was sent (see `safeTenantUrl`).
+  return `: tenant ${JSON.stringify(token.tenant)} at ${displayUrl(new URL(token.baseUrl))} refused ${from}`;
 }
 
 /** The service's `{message}` (or a short plain-text body), one line, truncated. */

@@ -1,8 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { formatIssue, InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
-import { fileNameKey, globMatcher, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
+import { checkRoleSet, fileNameKey, globMatcher, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
 import { loadSchema } from './package-root.js';
 import { loadRoleFiles, writeFileAtomic } from './role-files.js';
 import { dirExists, displayPath, type SourceDir } from './source-files.js';
@@ -34,6 +34,8 @@ export interface PullResult {
  * that has a file (by id, else by its unique name) keeps that file; others get a new file named by
  * `roleFileName`, always directly in the folder whatever the name holds. A file that already says
  * what the tenant says is left alone; one that says otherwise is only overwritten with `force`.
+ * Every write is decided first and the folder it would leave is checked as `validate` checks it:
+ * pull never leaves a folder that `validate` refuses (it writes nothing then).
  */
 export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: readonly Role[]; ignore: string[]; force: boolean }): Promise<PullResult> {
   const { cwd, dir } = opts;
@@ -62,12 +64,15 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = new Set<RoleFile>();
   const schema = loadSchema('role');
+  /** The files as they will be: each local file, or what replaces it; then the new ones. */
+  const after = new Map<string, RoleFile>(local.map((f) => [f.file, f]));
+  const writes: { path: string; text: string }[] = [];
 
   for (const role of remote) {
     const text = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
-    const unfit = unrepresentable(role, text, schema);
-    if (unfit !== undefined) {
-      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `a role file cannot hold it: ${unfit}` });
+    const parsed = readBack(role, text, schema);
+    if (!parsed.ok) {
+      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `a role file cannot hold it: ${parsed.reason}` });
       continue;
     }
     const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : undefined);
@@ -79,17 +84,33 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: 'skipped', reason: 'it differs from the Role on the tenant (--force overwrites it)' });
       } else {
-        await writeFileAtomic(resolve(cwd, mine.file), text);
+        writes.push({ path: resolve(cwd, mine.file), text });
+        after.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: 'overwritten' });
       }
+      continue;
+    }
+    // A file without id holds this name, which several Roles share: a new file beside it would
+    // hold the name twice, and which Role that file means is for the user to say.
+    const unpinned = byName.get(role.name);
+    if (unpinned !== undefined) {
+      result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
       continue;
     }
     const fileName = roleFileName(role.name, taken);
     taken.add(fileNameKey(fileName));
     const path = insideFolder(dir.abs, fileName);
-    await writeFileAtomic(path, text);
-    result.roles.push({ file: displayPath(cwd, path), name: role.name, id: role.id, status: 'written' });
+    const shown = displayPath(cwd, path);
+    writes.push({ path, text });
+    after.set(shown, { ...parsed.file, file: shown });
+    result.roles.push({ file: shown, name: role.name, id: role.id, status: 'written' });
   }
+
+  const left = checkRoleSet([...after.values()]);
+  if (left.length > 0) {
+    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0]!)})`);
+  }
+  for (const { path, text } of writes) await writeFileAtomic(path, text);
 
   for (const f of local) {
     if (claimed.has(f)) continue;
@@ -101,15 +122,15 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
 }
 
 /**
- * Why a Role cannot be a role file that reads back as the same Role (an empty name, a NUL
- * character, more than the size limit), or undefined when it can.
+ * The role file `text` reads as, when it reads back as the same Role; otherwise why not (an empty
+ * name, a NUL character, more than the size limit).
  */
-function unrepresentable(role: Role, text: string, schema: object): string | undefined {
+function readBack(role: Role, text: string, schema: object): { ok: true; file: RoleFile } | { ok: false; reason: string } {
   const parsed = parseRoleFile(text, 'pulled', schema);
-  if (!parsed.ok) return parsed.issues[0]?.message ?? 'it does not parse';
+  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? 'it does not parse' };
   const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return 'it would not read back the same';
-  return undefined;
+  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: 'it would not read back the same' };
+  return { ok: true, file: back };
 }
 
 /** The path of `fileName` directly in `dir`, checked: `pull` never writes outside its folder. */

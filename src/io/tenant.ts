@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
+import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './client.js';
 import { configRelative } from './config.js';
+import { safeTenantUrl } from './url-safety.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -73,7 +74,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     };
   }
 
-  const configured = config.tenants[name];
+  const configured = configuredTenant(config, name);
   if (!configured && flags.baseUrl === undefined) {
     const known = Object.keys(config.tenants);
     throw new RoleflowError(
@@ -81,13 +82,17 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
-  const token = env[tokenEnv];
-  if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
   const target = targetOf(name, {
     baseUrl: (flags.baseUrl ?? configured!.baseUrl).replace(/\/+$/, ''),
     wsUrl: flags.wsUrl ?? configured?.wsUrl,
+    tokenEnv,
     ...(configured ? { wsAuth: configured.wsAuth, api: configured.api, timeoutMs: configured.timeoutMs, retries: configured.retries } : {}),
   });
+  // Where the token would go is a configuration error for every command, before anything is sent.
+  safeTenantUrl(target.baseUrl, 'http', flags.baseUrl === undefined ? `tenants.${name}.base_url` : '--base-url');
+  if (target.wsUrl !== undefined) safeTenantUrl(target.wsUrl, 'ws', flags.wsUrl === undefined ? `tenants.${name}.ws_url` : '--ws-url');
+  const token = env[tokenEnv];
+  if (!token) throw new RoleflowError(`tenant "${name}": no token; set the environment variable ${tokenEnv}`);
   const client = createClient({ target, token, ...hooks(opts) });
   return { client, target, secrets: [token], location: target.baseUrl, close: () => client.close() };
 }
@@ -99,7 +104,7 @@ export function tenantNameOf(config: Config, flags: TenantFlags): string {
 
 /** Whether these flags and config mean the embedded tenant, started in-process. */
 export function isEmbedded(config: Config, flags: TenantFlags): boolean {
-  return flags.baseUrl === undefined && tenantNameOf(config, flags) === LOCAL_TENANT && config.tenants[LOCAL_TENANT] === undefined;
+  return flags.baseUrl === undefined && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === undefined;
 }
 
 /**
@@ -127,6 +132,7 @@ function targetOf(name: string, t: Partial<TenantTarget> & { baseUrl: string; ws
     api: t.api ?? {},
     timeoutMs: t.timeoutMs ?? 30_000,
     retries: t.retries ?? 4,
+    ...(t.tokenEnv === undefined ? {} : { tokenEnv: t.tokenEnv }),
   };
 }
 

@@ -1,32 +1,25 @@
 import { RoleflowError } from '../core/errors.js';
+import { checkTenantUrl, SCHEMES, type TenantUrlKind } from '../core/url-safety.js';
 import { redactUrl } from './redact.js';
+
+export { isLoopback } from '../core/url-safety.js';
 
 /**
  * The tenant URL, parsed, once we know a token may go there: https/wss anywhere, plain http/ws
- * only to loopback (PRODUCT.md, "Security"). Checked before anything is sent.
+ * only to loopback (PRODUCT.md, "Security"). Checked before anything is sent; a refusal is a
+ * configuration error (exit 1).
  */
-export function safeTenantUrl(raw: string, kind: 'http' | 'ws', label: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
-  }
-  const [secure, plain] = kind === 'http' ? ['https:', 'http:'] : ['wss:', 'ws:'];
-  if (url.protocol === secure) return url;
-  if (url.protocol === plain) {
-    if (isLoopback(url.hostname)) return url;
+export function safeTenantUrl(raw: string, kind: TenantUrlKind, label: string): URL {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === 'invalid' || checked.url === undefined) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === 'plain') {
     throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
     );
   }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(url)}`);
-}
-
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
 }
 
 /** A URL as it may be printed: no credentials, no credential-like query values, no fragment. */

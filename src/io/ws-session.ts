@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
+import { refusedToken, tokenSource } from './http-errors.js';
 import { toWsMessage } from './normalize.js';
 import { oneLine, redactSecrets, redactUrl } from './redact.js';
 import { displayUrl, safeTenantUrl } from './url-safety.js';
@@ -74,7 +75,8 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
     socket.once('unexpected-response', (request, response) => {
       response.resume();
       request.destroy();
-      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})`, response.statusCode ?? 'error');
+      const refused = response.statusCode === 401 || response.statusCode === 403 ? refusedToken(tokenSource(target, token)) : '';
+      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})${refused}`, response.statusCode ?? 'error');
     });
     socket.once('open', () => {
       settled = true;

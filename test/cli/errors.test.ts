@@ -29,9 +29,18 @@ class LeakCommand extends TenantCommand {
   }
 }
 
+/** A bug thrown as a plain Error. */
+class PlainBoomCommand extends RoleflowCommand {
+  static override paths = [['plain-boom']];
+  async execute(): Promise<number> {
+    throw new Error('plain failure');
+  }
+}
+
 function run(argv: string[], cwd = process.cwd()): Promise<CliResult> {
   const cli = buildCli({ colors: false });
   cli.register(BoomCommand);
+  cli.register(PlainBoomCommand);
   cli.register(LeakCommand);
   return runInProcess(argv, { cwd, cli });
 }
@@ -52,6 +61,29 @@ describe('errors of the CLI', () => {
     expect(r.stderr).toMatch(/^error: TypeError: cannot read properties of undefined \(reading '\*\*\*'\)\nsecond line\n\s+at /);
     expect(r.stderr).toContain('errors.test.ts');
     expect(r.stderr).not.toContain(SECRET);
+  });
+
+  it('spells the prefix one way, error:, with or without --verbose, whatever was thrown', async () => {
+    expect(await run(['plain-boom'])).toEqual({ code: 1, stdout: '', stderr: 'error: plain failure (internal error; run with --verbose for details)\n' });
+    const verbose = await run(['plain-boom', '--verbose']);
+    expect(verbose.stderr).toMatch(/^error: plain failure\n\s+at /);
+    const { dir, cleanup } = await tempDir('roleflow-prefix-');
+    try {
+      const outputs = [
+        verbose,
+        await run(['leak'], dir),
+        await run(['validate', '--config', 'nope.yaml'], dir),
+        await run(['plan', '--tenant', 'constructor'], dir),
+        await run(['test', '--repeat', '0'], dir),
+        await run(['nope'], dir),
+      ];
+      for (const r of outputs) {
+        expect(r.stderr).toMatch(/^error: /);
+        expect(r.stderr).not.toMatch(/\bError:/);
+      }
+    } finally {
+      await cleanup();
+    }
   });
 
   it('closes a tenant the command left open when it failed, and keeps the exit code', async () => {

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { emulator, project, roleText, run, seed } from './roles-kit.js';
 
 /** Every file under `dir`, relative, posix-style. */
@@ -141,6 +142,39 @@ describe('pull', () => {
     const again = await run(p, em, ['pull', '--roles', 'p4']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('0 written, 2 unchanged, 0 skipped.');
+  });
+
+  it('with a file holding, without id, a name two Roles share: writes no second file of that name, and the folder still validates', async () => {
+    const em = await emulator();
+    await seed(em, 'foo', 'd', 'one');
+    await seed(em, 'foo', 'd', 'two');
+    await seed(em, 'bar', 'd', 'c');
+    const p = await project({ 'roles/mine.md': roleText('foo', 'd', 'one') });
+    const r = await run(p, em, ['pull']);
+    expect(r.code, r.stderr).toBe(0);
+    const skipped = r.stderr.split('\n').filter((l) => l.startsWith('warning: skipped Role foo'));
+    expect(skipped).toHaveLength(2);
+    for (const line of skipped) expect(line).toMatch(/: roles\/mine\.md holds its name without an id: add "id:" there to pin the Role it manages$/);
+    expect(r.stderr).toContain('warning: roles/mine.md has no id and 2 Roles are named foo: add "id:" to pin the one it manages');
+    expect(r.stdout).toContain('1 written, 0 unchanged, 2 skipped.');
+    expect(await tree(p.dir)).toEqual(['roles/bar.md', 'roles/mine.md']);
+    const validate = await runCli(['validate', '--roles', 'roles'], { cwd: p.dir });
+    expect(validate).toMatchObject({ code: 0, stdout: '2 role files and 0 flow test files are valid.\n' });
+  });
+
+  it('writes nothing when what it would write leaves two files holding one name (a rename onto an unpinned file)', async () => {
+    const em = await emulator();
+    const id = await seed(em, 'new-name', 'd', 'c');
+    const p = await project({ 'roles/a.md': roleText('old-name', 'd', 'c', id), 'roles/b.md': roleText('new-name', 'd', 'mine') });
+    const r = await run(p, em, ['pull', '--force']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'error: pull wrote nothing: the folder would not pass validate (roles/a.md:2:1: name "new-name" is also used by roles/b.md:2:1: ' +
+        'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:"))\n',
+    );
+    expect(await p.read('roles/a.md')).toBe(roleText('old-name', 'd', 'c', id));
+    expect((await runCli(['validate', '--roles', 'roles'], { cwd: p.dir })).code).toBe(0);
   });
 
   it('refuses to write anything while a local role file is broken', async () => {

@@ -183,7 +183,7 @@ describe('roleflow serve and the config file', () => {
     expect(r.stderr).toBe('roleflow.config.yaml:3:3: roles: unknown key "prnue" (did you mean "prune"?)\n');
 
     const missing = await runOnce(bin, ['serve', '--port', '0', '--config', 'nope.yaml'], { cwd: project });
-    expect(missing).toMatchObject({ code: 1, stderr: 'error: nope.yaml: cannot read config: ENOENT\n' });
+    expect(missing).toMatchObject({ code: 1, stderr: 'error: config file nope.yaml not found (given with --config)\n' });
   });
 
   it('serves the flows of local.flows_config, relative to the config file', async () => {

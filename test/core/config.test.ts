@@ -73,6 +73,42 @@ describe('roleflow.config.yaml', () => {
     ]);
   });
 
+  it('reads durations as flow tests do (h, .5s), up to 24h', () => {
+    const at = (timeout: string) => {
+      const r = parse(`tenants:\n  prod:\n    base_url: https://x.invalid\n    timeout: ${timeout}\n`);
+      return r.ok ? r.value.tenants['prod']?.timeoutMs : r.issues.map(formatIssue);
+    };
+    expect(at('1h')).toBe(3_600_000);
+    expect(at('.5s')).toBe(500);
+    expect(at('24h')).toBe(86_400_000);
+    expect(at('1441m')).toEqual(['roleflow.config.yaml:4:14: tenants.prod.timeout: duration "1441m" is more than 24h, the longest roleflow accepts']);
+  });
+
+  it('refuses, in line order, every tenant URL the token may not go to and a default tenant that is an inherited name', () => {
+    expect(
+      problems(
+        [
+          'tenants:',
+          '  a:',
+          '    base_url: http://tenant.example.invalid',
+          '    ws_url: ws://localhost:8787/ws',
+          '  b:',
+          '    base_url: "https://exa mple.invalid"',
+          '    ws_url: wss://[::1]:8787/ws',
+          '  c:',
+          '    base_url: http://127.0.0.2:8787',
+          '    ws_url: "ws://[::2]/ws"',
+          'default_tenant: toString',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'roleflow.config.yaml:3:15: tenants.a.base_url: plain http:// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use https://',
+      'roleflow.config.yaml:6:15: tenants.b.base_url: not a valid URL',
+      'roleflow.config.yaml:10:13: tenants.c.ws_url: plain ws:// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use wss://',
+      'roleflow.config.yaml:11:17: default_tenant: no tenant named "toString" under tenants',
+    ]);
+  });
+
   it('reports YAML syntax errors at their position', () => {
     const [first] = problems('roles:\n  dir: [unclosed\n');
     expect(first).toMatch(/^roleflow.config.yaml:\d+:\d+: /);

@@ -77,7 +77,8 @@ describe('client: refusals and errors', () => {
   it('says the token was refused in one line', async () => {
     const emulator = await emulatorWith({ token: 'the-right-token' });
     const wrong = track(clientFor(emulator, {}, 'a-wrong-token').client);
-    expect((await rejection(wrong.listRoles())).message).toBe('GET /admin/roles/get: 401 unauthorized');
+    const refused = (await rejection(wrong.listRoles())).message;
+    expect(refused).toBe(`GET /admin/roles/get: 401 unauthorized: tenant "test" at ${emulator.baseUrl} refused its token`);
     const none = track(clientFor(emulator, {}, null).client);
     expect((await rejection(none.listRoles())).message).toBe('GET /admin/roles/get: 401 unauthorized (no token was given)');
   });

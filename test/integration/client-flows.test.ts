@@ -101,7 +101,7 @@ describe('client: WebSocket', () => {
     const { client, emulator } = await tenant({}, wsAuth, 'wrong-token-987654');
     const error = await rejection(client.openWs());
     expect(error).toBeInstanceOf(RoleflowError);
-    expect(error.message).toBe(`WebSocket upgrade refused: 403 Forbidden (${emulator.wsUrl})`);
+    expect(error.message).toBe(`WebSocket upgrade refused: 403 Forbidden (${emulator.wsUrl}): tenant "test" at ${emulator.baseUrl} refused its token`);
     expect(everyText(error)).not.toContain('wrong-token-987654');
   });
 

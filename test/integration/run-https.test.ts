@@ -151,7 +151,7 @@ describe('HTTPS runner against the emulator', () => {
     const { emulator } = await tenant();
     const wrong = clientFor(emulator, {}, 'not-the-token');
     const refused = await runHttps(wrong.client, flowTest('  - name: t\n', 'flow: three\n'), {});
-    expect(tenantProblem(refused)).toBe('POST /flow/three: 401 unauthorized');
+    expect(tenantProblem(refused)).toBe(`POST /flow/three: 401 unauthorized: tenant "test" at ${emulator.baseUrl} refused its token`);
     expect(JSON.stringify(refused)).not.toContain('not-the-token');
     await wrong.client.close();
   });

@@ -3,6 +3,12 @@ import type { Budget, Parsed } from './types.js';
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
 const HINT = 'use a number with ms, s, m or h, like 500ms, 1.5s or 2m';
+/**
+ * The longest duration anywhere (timeouts, quiet periods, budgets): a day. Node's timers hold at
+ * most 2^31-1 ms (~24.8 days) and fire at once beyond it, so an unbounded value would end a wait
+ * immediately instead of never.
+ */
+export const MAX_DURATION_MS = 24 * 3_600_000;
 
 /**
  * `"1.5s"` → 1500, `"800ms"` → 800, `"2m"` → 120000, `"250"` or `250` → 250: a bare number is
@@ -10,13 +16,15 @@ const HINT = 'use a number with ms, s, m or h, like 500ms, 1.5s or 2m';
  */
 export function parseDuration(text: string | number): Parsed<number> {
   if (typeof text === 'number') {
-    return Number.isFinite(text) && text >= 0
-      ? { ok: true, value: text }
-      : { ok: false, error: `invalid duration ${text}: ${HINT}` };
+    return Number.isFinite(text) && text >= 0 ? withinMax(text, String(text)) : { ok: false, error: `invalid duration ${text}: ${HINT}` };
   }
   const m = DURATION.exec(text.trim());
   if (!m) return { ok: false, error: `invalid duration ${JSON.stringify(text)}: ${HINT}` };
-  return { ok: true, value: Number(m[1]) * UNIT_MS[m[2] ?? 'ms']! };
+  return withinMax(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!, JSON.stringify(text));
+}
+
+function withinMax(ms: number, shown: string): Parsed<number> {
+  return ms <= MAX_DURATION_MS ? { ok: true, value: ms } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 
 /** `"< 4s"`, `"<4s"`, `"<= 800ms"`: a latency must stay under (or at most at) a duration. */
@@ -29,7 +37,10 @@ export function parseBudget(text: string): Parsed<Budget> {
     };
   }
   const duration = parseDuration(m[2]!);
-  if (!duration.ok) return { ok: false, error: `invalid budget ${JSON.stringify(text)}: ${HINT}, after < or <=` };
+  if (!duration.ok) {
+    const why = DURATION.test(m[2]!.trim()) ? duration.error : `${HINT}, after < or <=`;
+    return { ok: false, error: `invalid budget ${JSON.stringify(text)}: ${why}` };
+  }
   return { ok: true, value: { op: m[1] as Budget['op'], ms: duration.value, text: `${m[1]} ${m[2]!.trim()}` } };
 }
 

@@ -5,6 +5,12 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export type Transport = 'https' | 'ws';
 
+/**
+ * The most executions of one test per transport, in a file (`repeat`, `min_pass`) or with
+ * `--repeat`: enough for any percentile, and every one is held in memory until the report.
+ */
+export const MAX_REPEAT = 10_000;
+
 /** Where something was written in its YAML file (1-based), so reports can point at it. */
 export interface Located {
   line: number;

@@ -1,17 +1,61 @@
-import { Document } from 'yaml';
+import { Document, parse, Scalar } from 'yaml';
 import type { RoleFields } from '../model.js';
 
-/** What `pull` writes for a Role: `parseRoleFile` gives back exactly these fields, for any values. */
+/**
+ * What `pull` writes for a Role: `parseRoleFile` gives back exactly these fields, for any values,
+ * and so does any other YAML reader (gray-matter, PyYAML, YAML 1.1 or 1.2): see `quoteIfAmbiguous`.
+ */
 export function serializeRoleFile(role: RoleFields & { id?: string }): string {
-  const front: Record<string, string> = { name: role.name, description: role.description };
-  if (role.id !== undefined) front['id'] = role.id;
+  const doc = new Document({});
+  doc.set('name', quoteIfAmbiguous(role.name));
+  doc.set('description', quoteIfAmbiguous(role.description));
+  if (role.id !== undefined) doc.set('id', quoteIfAmbiguous(role.id));
   // lineWidth 0: never fold a long description over lines; the yaml package quotes what needs it.
-  const yaml = new Document(front).toString({ lineWidth: 0 });
+  const yaml = doc.toString({ lineWidth: 0 });
   // Content plus one `\n`, which the content rule drops again. A content ending in `\r` would
   // turn that into `\r\n`, a line break the rule drops whole, so such content gets no `\n`.
   const end = role.content.endsWith('\r') ? '' : '\n';
   return `---\n${yaml}---\n${role.content}${end}`;
 }
+
+/**
+ * The value as a scalar, double-quoted when another reader could take it written plain for
+ * something other than this string. The yaml package quotes what YAML 1.2 would misread (`true`,
+ * `null`, `0x1F`); YAML 1.1 readers (PyYAML, js-yaml in gray-matter, yaml in 1.1 mode) also read
+ * `yes`/`on`/`y`, `12:30` (base 60), `1_000`, `0b101`, `017`, dates, `=` and `<<` as something else.
+ */
+function quoteIfAmbiguous(value: string): Scalar<string> {
+  const scalar = new Scalar(value);
+  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = Scalar.QUOTE_DOUBLE;
+  return scalar;
+}
+
+/** Whether the yaml package's own plain form of `value` reads back the same in 1.1 and in 1.2. */
+function readsBackPlain(value: string): boolean {
+  const text = new Document({ v: value }).toString({ lineWidth: 0 });
+  return (['1.1', '1.2'] as const).every((version) => {
+    try {
+      return (parse(text, { version }) as { v?: unknown } | null)?.v === value;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The implicit types of YAML 1.1 (yaml.org/type) as PyYAML and js-yaml resolve them, plus the
+ * float form js-yaml reads without a dot (`1_0e5`). A plain scalar matching one is not a string.
+ */
+const YAML_11_IMPLICIT: readonly RegExp[] = [
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+  /^(?:~|null|Null|NULL|=|<<)$/,
+  /^[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+  /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/,
+  /^[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$/,
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/,
+];
 
 /** Longest slug kept from a Role name, in code points; the limit of most file systems is 255 bytes. */
 const MAX_SLUG = 64;
