@@ -1,8 +1,11 @@
-import { showName } from '../roles/index.js';
+import { plural, showName } from '../roles/index.js';
 import type { ChangeAction, Plan, PlanChange } from '../roles/index.js';
 
-/** What became of one planned change. */
-export type ApplyStatus = 'created' | 'updated' | 'deleted' | 'failed' | 'skipped' | 'not_started';
+/**
+ * What became of one planned change. `unknown`: a create was sent, its outcome never came back,
+ * and the Role had not appeared when the settle window closed; it may still be created.
+ */
+export type ApplyStatus = 'created' | 'updated' | 'deleted' | 'failed' | 'unknown' | 'skipped' | 'not_started';
 
 /** One planned change and its result; keys are snake_case because `apply --json` prints them. */
 export interface ApplyOutcome {
@@ -17,6 +20,11 @@ export interface ApplyOutcome {
   error?: string;
   /** A delete whose Role was already gone from the tenant: the goal is met all the same. */
   already_gone?: boolean;
+  /**
+   * A create that another apply made at the same time too: the ids of the field-identical copies
+   * removed after applying (the lowest id is kept, whichever apply removes them; `id` is it).
+   */
+  duplicates_removed?: string[];
 }
 
 export interface ApplySummary {
@@ -24,6 +32,7 @@ export interface ApplySummary {
   updated: number;
   deleted: number;
   failed: number;
+  unknown: number;
   skipped: number;
   not_started: number;
 }
@@ -43,7 +52,7 @@ export function outcomeOf(change: PlanChange, status: ApplyStatus, extra: Partia
 }
 
 export function summarizeOutcomes(outcomes: readonly ApplyOutcome[]): ApplySummary {
-  const summary: ApplySummary = { created: 0, updated: 0, deleted: 0, failed: 0, skipped: 0, not_started: 0 };
+  const summary: ApplySummary = { created: 0, updated: 0, deleted: 0, failed: 0, unknown: 0, skipped: 0, not_started: 0 };
   for (const o of outcomes) summary[o.status]++;
   return summary;
 }
@@ -65,6 +74,8 @@ export function outcomeLine(o: ApplyOutcome): string {
       return `- deleted ${name}${detail(id, o.already_gone ? 'already gone' : undefined)}`;
     case 'failed':
       return `✗ failed to ${o.action} ${name}${detail(id)}: ${o.error ?? 'unknown error'}`;
+    case 'unknown':
+      return `? outcome unknown: create ${name}: ${o.error ?? 'no answer'}`;
     case 'skipped':
       return `✗ skipped ${o.action} ${name}${detail(id)}: ${o.error ?? 'not run'}`;
     case 'not_started':
@@ -72,26 +83,40 @@ export function outcomeLine(o: ApplyOutcome): string {
   }
 }
 
-/** Whether every change reached its goal. */
+/** Whether every change is known to have reached its goal. */
 export function applySucceeded(summary: ApplySummary): boolean {
-  return summary.failed + summary.skipped + summary.not_started === 0;
+  return summary.failed + summary.unknown + summary.skipped + summary.not_started === 0;
 }
 
 /**
+ * `= support-agent: another apply created it at the same time; kept id 1 (the lowest), removed 1 copy (id 7)`,
+ * for a create whose duplicates were resolved after applying.
+ */
+export function duplicateLine(o: ApplyOutcome): string {
+  const removed = o.duplicates_removed ?? [];
+  const ids = removed.length === 0 ? '' : ` (id ${removed.map(showName).join(', ')})`;
+  return `= ${showName(o.name)}: another apply created it at the same time; kept id ${showName(o.id ?? '')} (the lowest), removed ${plural(removed.length, 'copy', 'copies')}${ids}`;
+}
+
+
+/**
  * The closing line: `Apply complete: 3 created, 1 updated, 0 deleted.`, or on failure
- * `Apply failed: 2 of 5 changes failed; 3 succeeded.`, or after Ctrl-C how far it got.
+ * `Apply failed: 2 of 5 changes failed; 3 succeeded.` (creates whose outcome is unknown are
+ * counted apart: they are neither done nor failed), or after Ctrl-C how far it got.
  */
 export function applySummaryLine(summary: ApplySummary, interrupted = false): string {
   const done = summary.created + summary.updated + summary.deleted;
   const counts = `${summary.created} created, ${summary.updated} updated, ${summary.deleted} deleted`;
   if (applySucceeded(summary)) return `Apply complete: ${counts}.`;
-  const total = done + summary.failed + summary.skipped + summary.not_started;
+  const total = done + summary.failed + summary.unknown + summary.skipped + summary.not_started;
+  const unknown = summary.unknown > 0 ? `, ${summary.unknown} with an unknown outcome` : '';
   if (interrupted) {
     const failed = summary.failed + summary.skipped;
-    return `Apply interrupted: ${done} of ${total} changes done (${counts})${failed > 0 ? `, ${failed} failed` : ''}; ${summary.not_started} not started.`;
+    return `Apply interrupted: ${done} of ${plural(total, 'change')} done (${counts})${failed > 0 ? `, ${failed} failed` : ''}${unknown}; ${summary.not_started} not started.`;
   }
   const notDone = summary.failed + summary.skipped + summary.not_started;
-  return `Apply failed: ${notDone} of ${total} changes failed; ${done} succeeded${done > 0 ? ` (${counts})` : ''}.`;
+  const failed = notDone > 0 || summary.unknown === 0 ? `${notDone} of ${plural(total, 'change')} failed${unknown}` : `${summary.unknown} of ${plural(total, 'change')} with an unknown outcome`;
+  return `Apply failed: ${failed}; ${done} succeeded${done > 0 ? ` (${counts})` : ''}.`;
 }
 
 export type ApplyRunStatus = 'applied' | 'no_changes' | 'failed' | 'interrupted' | 'refused' | 'cancelled';
