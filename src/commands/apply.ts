@@ -16,18 +16,24 @@ export class ApplyCommand extends TenantCommand {
     details: `
       Without PLANFILE: plans as \`roleflow plan\` does, prints the plan and asks for confirmation
       (only \`yes\` is accepted) unless \`--auto-approve\`. When stdin is not a terminal it refuses
-      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. The
-      guards of \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role
-      files at all unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
+      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. With
+      nothing to do it prints \`No changes.\` and exits 0, terminal or not. The guards of
+      \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role files at all
+      unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
 
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
-      the saved plan was the review. The tenant is listed again first; if it is another tenant, or
-      any planned Role changed since the plan was made, nothing is sent and it exits 4.
+      the saved plan was the review. It is refused (exit 4, nothing sent) if it was altered since
+      it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
+      empty prune), or if the tenant is another one or any planned Role changed since.
 
       Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
-      deletes that free a name, then updates, creates, other deletes. Failed requests are retried;
-      a create is never sent twice. Every Role gets a result line; when some fail it exits 1 and
-      running \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+      deletes that free a name, then updates, creates, other deletes. Failed requests are retried.
+      A create is sent once: when its outcome is unknown (no answer in time, a 5xx) the tenant is
+      re-listed over a settle window (twice the tenant's timeout), and a Role that has not appeared
+      by then is reported \`? outcome unknown\`, never as created. Copies of a Role that another
+      apply created at the same time are resolved afterwards: the lowest id stays. Every Role gets
+      a result line; when some fail or are unknown it exits 1, and running \`apply\` again converges.
+      Ctrl-C starts no new change and reports what was done.
     `,
     examples: [
       ['Review, then confirm', 'roleflow apply'],

@@ -71,7 +71,8 @@ export async function createRoleOnce(steps: CreateSteps): Promise<string> {
  */
 export function settleWaits(timeoutMs: number, answered: boolean): number[] {
   const window = answered ? Math.min(2 * timeoutMs, ANSWERED_WINDOW_MS) : 2 * timeoutMs;
-  return [window / 8, window / 8, window / 4, window / 2].map((ms) => Math.max(1, Math.round(ms)));
+  const looks = [1 / 8, 2 / 8, 4 / 8, 1].map((share) => Math.max(1, Math.floor(window * share)));
+  return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 
 const ANSWERED_WINDOW_MS = 5_000;

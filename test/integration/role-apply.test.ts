@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role, TenantClient } from '../../src/core/model.js';
 import { computePlan, type RoleFile } from '../../src/core/roles/index.js';
 import { executePlan } from '../../src/io/role-apply.js';
+import { settleWaits } from '../../src/io/role-create.js';
 import { call, emulatorPerFile } from '../helpers/emulator.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { clientFor } from './client-kit.js';
@@ -93,5 +94,14 @@ describe('executePlan when a change fails', () => {
     } finally {
       await em.close();
     }
+  });
+});
+
+describe('the settle window of a create whose outcome is unknown', () => {
+  it('is twice the timeout after no answer, at most 5 s after a 5xx, looked at four times', () => {
+    expect(settleWaits(1_000, false)).toEqual([250, 250, 500, 1_000]);
+    expect(settleWaits(30_000, false).reduce((a, b) => a + b)).toBe(60_000);
+    expect(settleWaits(30_000, true)).toEqual([625, 625, 1_250, 2_500]);
+    expect(settleWaits(250, true).reduce((a, b) => a + b)).toBe(500);
   });
 });
