@@ -48658,11 +48658,17 @@ function concurrentDuplicates(changes, outcomes, remote) {
   const { byName } = indexRoles(remote);
   const resolutions = [];
   outcomes.forEach((outcome, index) => {
-    const after = changes[index]?.after;
-    if (outcome.action !== "create" || outcome.status !== "created" || outcome.id === void 0 || after === void 0) return;
+    const change = changes[index];
+    const after = change?.after;
+    if (outcome.action !== "create" || after === void 0) return;
     const identical = (byName.get(after.name) ?? []).filter((r) => r.description === after.description && r.content === after.content).map((r) => r.id).sort(compare);
     const keep = identical[0];
-    if (keep === void 0 || identical.length === 1 && keep === outcome.id) return;
+    if (keep === void 0) return;
+    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after.name, [])) {
+      resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
+      return;
+    }
+    if (outcome.status !== "created" || outcome.id === void 0 || identical.length === 1 && keep === outcome.id) return;
     resolutions.push({
       index,
       keep,
@@ -48764,8 +48770,13 @@ function applySucceeded(summary) {
 }
 function duplicateLine(o) {
   const removed = o.duplicates_removed ?? [];
-  const ids = removed.length === 0 ? "" : ` (id ${removed.map(showName).join(", ")})`;
-  return `= ${showName(o.name)}: another apply created it at the same time; kept id ${showName(o.id ?? "")} (the lowest), removed ${plural(removed.length, "copy", "copies")}${ids}`;
+  const copies = `${plural(removed.length, "copy", "copies")}${removed.length === 0 ? "" : ` (id ${removed.map(showName).join(", ")})`}`;
+  const name = showName(o.name);
+  const id = showName(o.id ?? "");
+  if (o.appeared_late) {
+    return `+ ${name} appeared on the tenant after all (id ${id})${removed.length === 0 ? "" : `; kept the lowest id of identical copies, removed ${copies}`}`;
+  }
+  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest), removed ${copies}`;
 }
 function applySummaryLine(summary, interrupted = false) {
   const done = summary.created + summary.updated + summary.deleted;
@@ -52462,7 +52473,7 @@ __export(role_dedupe_exports, {
 });
 async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   const result = { outcomes: [...outcomes], changed: [] };
-  if (!outcomes.some((o) => o.action === "create" && o.status === "created")) return result;
+  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
   let remote;
   try {
     remote = await client.listRoles();
@@ -52491,7 +52502,8 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
       if (typeof done === "string") failures.push(`id ${id}: ${done}`);
     }
     const removed = [...found.gone === void 0 ? [] : [found.gone], ...found.remove];
-    result.outcomes[found.index] = failures.length === 0 ? { ...outcome, id: found.keep, duplicates_removed: removed } : { ...outcome, status: "failed", error: `another apply created it at the same time; removing the extra copies failed (${failures.join("; ")})` };
+    const { error: _unknownWhy, ...known } = outcome;
+    result.outcomes[found.index] = failures.length === 0 ? { ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome, id: found.keep, ...removed.length === 0 ? {} : { duplicates_removed: removed } } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
   }
   return result;
 }

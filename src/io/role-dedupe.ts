@@ -20,6 +20,7 @@ export interface DuplicateCheck {
  * (`concurrentDuplicates`), so whichever apply gets there, the same copy stays. Both applies
  * creating a Role means their creates landed before the later one's listing, so at least one of
  * them sees both. A protected name is never deleted: its duplicates are reported as a failure.
+ * A create whose outcome was unknown and whose Role has appeared since is reported created.
  */
 export async function removeConcurrentDuplicates(
   plan: Plan,
@@ -28,7 +29,7 @@ export async function removeConcurrentDuplicates(
   protect: readonly string[],
 ): Promise<DuplicateCheck> {
   const result: DuplicateCheck = { outcomes: [...outcomes], changed: [] };
-  if (!outcomes.some((o) => o.action === 'create' && o.status === 'created')) return result;
+  if (!outcomes.some((o) => o.action === 'create' && (o.status === 'created' || o.status === 'unknown'))) return result;
   let remote;
   try {
     remote = await client.listRoles();
@@ -57,10 +58,11 @@ export async function removeConcurrentDuplicates(
       if (typeof done === 'string') failures.push(`id ${id}: ${done}`);
     }
     const removed = [...(found.gone === undefined ? [] : [found.gone]), ...found.remove];
+    const { error: _unknownWhy, ...known } = outcome;
     result.outcomes[found.index] =
       failures.length === 0
-        ? { ...outcome, id: found.keep, duplicates_removed: removed }
-        : { ...outcome, status: 'failed', error: `another apply created it at the same time; removing the extra copies failed (${failures.join('; ')})` };
+        ? { ...(found.appeared ? { ...known, status: 'created' as const, appeared_late: true } : outcome), id: found.keep, ...(removed.length === 0 ? {} : { duplicates_removed: removed }) }
+        : { ...outcome, status: 'failed', error: `identical copies were created at the same time; removing the extra ones failed (${failures.join('; ')})` };
   }
   return result;
 }

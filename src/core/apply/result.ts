@@ -25,6 +25,8 @@ export interface ApplyOutcome {
    * removed after applying (the lowest id is kept, whichever apply removes them; `id` is it).
    */
   duplicates_removed?: string[];
+  /** A create whose outcome was unknown when its settle window closed, found on the tenant after applying. */
+  appeared_late?: boolean;
 }
 
 export interface ApplySummary {
@@ -89,13 +91,19 @@ export function applySucceeded(summary: ApplySummary): boolean {
 }
 
 /**
+ * What the check after applying found about a create (see `concurrentDuplicates`):
  * `= support-agent: another apply created it at the same time; kept id 1 (the lowest), removed 1 copy (id 7)`,
- * for a create whose duplicates were resolved after applying.
+ * or for a create whose outcome was unknown `+ support-agent appeared on the tenant after all (id 1)`.
  */
 export function duplicateLine(o: ApplyOutcome): string {
   const removed = o.duplicates_removed ?? [];
-  const ids = removed.length === 0 ? '' : ` (id ${removed.map(showName).join(', ')})`;
-  return `= ${showName(o.name)}: another apply created it at the same time; kept id ${showName(o.id ?? '')} (the lowest), removed ${plural(removed.length, 'copy', 'copies')}${ids}`;
+  const copies = `${plural(removed.length, 'copy', 'copies')}${removed.length === 0 ? '' : ` (id ${removed.map(showName).join(', ')})`}`;
+  const name = showName(o.name);
+  const id = showName(o.id ?? '');
+  if (o.appeared_late) {
+    return `+ ${name} appeared on the tenant after all (id ${id})${removed.length === 0 ? '' : `; kept the lowest id of identical copies, removed ${copies}`}`;
+  }
+  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest), removed ${copies}`;
 }
 
 

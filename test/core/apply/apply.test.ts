@@ -10,6 +10,7 @@ import {
   outcomeOf,
   summarizeOutcomes,
 } from '../../../src/core/apply/index.js';
+import { nameStateHash } from '../../../src/core/roles/index.js';
 import type { PlanChange } from '../../../src/core/roles/index.js';
 
 const state = (name: string) => ({ name, description: 'd', content: 'c' });
@@ -89,6 +90,16 @@ describe('duplicates a concurrent apply created', () => {
     const remote = [role('1', 'a'), role('2', 'a', 'different'), role('4', 'b'), role('3', 'b')];
     const outcomes = [created('a', '1'), outcomeOf(create('b'), 'failed', { error: 'x' }), outcomeOf(create('c'), 'unknown')];
     expect(concurrentDuplicates(changes, outcomes, remote)).toEqual([]);
+  });
+
+  it('find a create whose outcome was unknown once it appeared, only when its name was free when planned', () => {
+    const free = { ...create('a'), remote_hash: nameStateHash('a', []) };
+    const taken = { ...create('b'), remote_hash: nameStateHash('b', [role('0', 'b', 'old')]) };
+    const outcomes = [outcomeOf(free, 'unknown'), outcomeOf(taken, 'unknown')];
+    const remote = [role('8', 'a'), role('4', 'a'), role('5', 'b')];
+    expect(concurrentDuplicates([free, taken], outcomes, remote)).toEqual([{ index: 0, keep: '4', remove: ['8'], appeared: true }]);
+    expect(concurrentDuplicates([free, taken], outcomes, [role('1', 'a', 'other')])).toEqual([]);
+    expect(duplicateLine({ ...outcomeOf(free, 'created'), id: '4', appeared_late: true })).toBe('+ a appeared on the tenant after all (id 4)');
   });
 
   it('say what was kept and removed', () => {
