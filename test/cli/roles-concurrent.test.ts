@@ -13,7 +13,7 @@ describe('two applies at once against one tenant', () => {
     let listed = 0;
     const proxy = await faultProxy(em, (req) => (req.method === 'GET' && ++listed <= 2 ? { gate: lists.wait() } : {}));
     const files = Object.fromEntries(NAMES.map((n) => [`roles/${n}.md`, roleText(n, `about ${n}`, `You are ${n}.`)]));
-    const p = await project({ ...files, 'roleflow.config.yaml': `tenants:\n  shared:\n    base_url: ${proxy.baseUrl}\n    timeout: 10s\n` });
+    const p = await project({ ...files, 'roleflow.config.yaml': `tenants:\n  shared:\n    base_url: ${proxy.baseUrl}\n    timeout: 30s\n` });
     const apply = () => runBin(['apply', '--auto-approve', '--tenant', 'shared'], { cwd: p.dir, env: { ROLEFLOW_TOKEN: TOKEN } });
 
     const [one, two] = await Promise.all([apply(), apply()]);
@@ -45,7 +45,7 @@ describe('two applies at once against one tenant', () => {
     const lists = barrier(2);
     let listed = 0;
     const proxy = await faultProxy(em, (req) => (req.method === 'GET' && ++listed <= 2 ? { gate: lists.wait() } : {}));
-    const base = { 'roleflow.config.yaml': `tenants:\n  shared:\n    base_url: ${proxy.baseUrl}\n    timeout: 10s\nroles: { protect: ["guarded-*"] }\n` };
+    const base = { 'roleflow.config.yaml': `tenants:\n  shared:\n    base_url: ${proxy.baseUrl}\n    timeout: 30s\nroles: { protect: ["guarded-*"] }\n` };
     // Two checkouts at different commits: "other" differs in content, "guarded-x" is the same.
     const mine = await project({ ...base, 'roles/other.md': roleText('other', 'd', 'mine'), 'roles/g.md': roleText('guarded-x', 'd', 'c') });
     const theirs = await project({ ...base, 'roles/other.md': roleText('other', 'd', 'theirs'), 'roles/g.md': roleText('guarded-x', 'd', 'c') });

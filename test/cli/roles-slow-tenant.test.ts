@@ -57,7 +57,7 @@ describe('a tenant slower than its timeout at carrying out creates', () => {
   });
 
   it('a create still held when the settle window closes is reported unknown, exit 1, never re-sent', async () => {
-    const { em, proxy, cli, creates } = await slowTenant(4_000, '500ms');
+    const { em, proxy, cli, creates } = await slowTenant(6_000, '500ms');
     const first = await cli(['apply', '--auto-approve']);
     expect(first.code).toBe(1);
     for (const name of ['a', 'b', 'c']) {
@@ -81,7 +81,7 @@ describe('a tenant slower than its timeout at carrying out creates', () => {
   });
 
   it('a create that lands within the settle window is created, not sent twice', async () => {
-    const { em, cli, creates } = await slowTenant(1_200, '1s');
+    const { em, cli, creates } = await slowTenant(1_600, '1s');
     const first = await cli(['apply', '--auto-approve', '--json']);
     expect(first.code, first.stderr).toBe(0);
     const doc = JSON.parse(first.stdout) as { status: string; summary: Record<string, number>; results: { name: string; id: string; status: string }[] };
