@@ -48770,13 +48770,13 @@ function applySucceeded(summary) {
 }
 function duplicateLine(o) {
   const removed = o.duplicates_removed ?? [];
-  const copies = `${plural(removed.length, "copy", "copies")}${removed.length === 0 ? "" : ` (id ${removed.map(showName).join(", ")})`}`;
+  const copies = removed.length === 0 ? "" : `removed ${plural(removed.length, "copy", "copies")} (id ${removed.map(showName).join(", ")})`;
+  const ours = o.created_id === void 0 ? "" : `this apply's copy (id ${showName(o.created_id)}) was already removed`;
+  const rest = [copies, ours].filter((part) => part !== "").join("; ");
   const name = showName(o.name);
   const id = showName(o.id ?? "");
-  if (o.appeared_late) {
-    return `+ ${name} appeared on the tenant after all (id ${id})${removed.length === 0 ? "" : `; kept the lowest id of identical copies, removed ${copies}`}`;
-  }
-  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest), removed ${copies}`;
+  if (o.appeared_late) return `+ ${name} appeared on the tenant after all (id ${id})${copies === "" ? "" : `; kept the lowest id of identical copies, ${copies}`}`;
+  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest)${rest === "" ? "" : `, ${rest}`}`;
 }
 function applySummaryLine(summary, interrupted = false) {
   const done = summary.created + summary.updated + summary.deleted;
@@ -52501,9 +52501,13 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
       const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
       if (typeof done === "string") failures.push(`id ${id}: ${done}`);
     }
-    const removed = [...found.gone === void 0 ? [] : [found.gone], ...found.remove];
     const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures.length === 0 ? { ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome, id: found.keep, ...removed.length === 0 ? {} : { duplicates_removed: removed } } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
+    result.outcomes[found.index] = failures.length === 0 ? {
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      id: found.keep,
+      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
+      ...found.gone === void 0 ? {} : { created_id: found.gone }
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
   }
   return result;
 }

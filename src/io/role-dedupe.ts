@@ -57,11 +57,15 @@ export async function removeConcurrentDuplicates(
       const done = await deleteRole(copy, client).catch((err: unknown) => oneLine(err instanceof Error ? err.message : String(err)));
       if (typeof done === 'string') failures.push(`id ${id}: ${done}`);
     }
-    const removed = [...(found.gone === undefined ? [] : [found.gone]), ...found.remove];
     const { error: _unknownWhy, ...known } = outcome;
     result.outcomes[found.index] =
       failures.length === 0
-        ? { ...(found.appeared ? { ...known, status: 'created' as const, appeared_late: true } : outcome), id: found.keep, ...(removed.length === 0 ? {} : { duplicates_removed: removed }) }
+        ? {
+            ...(found.appeared ? { ...known, status: 'created' as const, appeared_late: true } : outcome),
+            id: found.keep,
+            ...(found.remove.length === 0 ? {} : { duplicates_removed: found.remove }),
+            ...(found.gone === undefined ? {} : { created_id: found.gone }),
+          }
         : { ...outcome, status: 'failed', error: `identical copies were created at the same time; removing the extra ones failed (${failures.join('; ')})` };
   }
   return result;

@@ -21,10 +21,12 @@ export interface ApplyOutcome {
   /** A delete whose Role was already gone from the tenant: the goal is met all the same. */
   already_gone?: boolean;
   /**
-   * A create that another apply made at the same time too: the ids of the field-identical copies
-   * removed after applying (the lowest id is kept, whichever apply removes them; `id` is it).
+   * A create that another apply made at the same time too: the ids of the identical copies this
+   * apply deleted after applying (the lowest id is kept, whichever apply looks; `id` is it).
    */
   duplicates_removed?: string[];
+  /** The id this apply's create got, when another apply already removed that copy in favour of `id`. */
+  created_id?: string;
   /** A create whose outcome was unknown when its settle window closed, found on the tenant after applying. */
   appeared_late?: boolean;
 }
@@ -97,13 +99,13 @@ export function applySucceeded(summary: ApplySummary): boolean {
  */
 export function duplicateLine(o: ApplyOutcome): string {
   const removed = o.duplicates_removed ?? [];
-  const copies = `${plural(removed.length, 'copy', 'copies')}${removed.length === 0 ? '' : ` (id ${removed.map(showName).join(', ')})`}`;
+  const copies = removed.length === 0 ? '' : `removed ${plural(removed.length, 'copy', 'copies')} (id ${removed.map(showName).join(', ')})`;
+  const ours = o.created_id === undefined ? '' : `this apply's copy (id ${showName(o.created_id)}) was already removed`;
+  const rest = [copies, ours].filter((part) => part !== '').join('; ');
   const name = showName(o.name);
   const id = showName(o.id ?? '');
-  if (o.appeared_late) {
-    return `+ ${name} appeared on the tenant after all (id ${id})${removed.length === 0 ? '' : `; kept the lowest id of identical copies, removed ${copies}`}`;
-  }
-  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest), removed ${copies}`;
+  if (o.appeared_late) return `+ ${name} appeared on the tenant after all (id ${id})${copies === '' ? '' : `; kept the lowest id of identical copies, ${copies}`}`;
+  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest)${rest === '' ? '' : `, ${rest}`}`;
 }
 
 

@@ -102,7 +102,10 @@ describe('duplicates a concurrent apply created', () => {
     expect(duplicateLine({ ...outcomeOf(free, 'created'), id: '4', appeared_late: true })).toBe('+ a appeared on the tenant after all (id 4)');
   });
 
-  it('say what was kept and removed', () => {
+  it('say what was kept and removed, and when this apply\'s own copy was removed by the other', () => {
+    expect(duplicateLine({ ...created('a', '3'), created_id: '7' })).toBe(
+      "= a: another apply created it at the same time; kept id 3 (the lowest), this apply's copy (id 7) was already removed",
+    );
     expect(duplicateLine({ ...created('a', '3'), duplicates_removed: ['5', '7'] })).toBe(
       '= a: another apply created it at the same time; kept id 3 (the lowest), removed 2 copies (id 5, 7)',
     );
