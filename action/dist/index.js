@@ -55297,6 +55297,14 @@ var ApplyCommand = class extends TenantCommand {
     if (this.json) await this.outResult(plan, "refused", [], reasons);
     return ExitCode.Refused;
   }
+  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
+  progressNow;
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  err(text2) {
+    this.progressNow?.clear();
+    super.err(text2);
+    this.progressNow?.reshow();
+  }
   async carryOut(plan, tenant, concurrency, protect) {
     const { executePlan: executePlan2 } = await Promise.resolve().then(() => (init_role_apply(), role_apply_exports));
     const { removeConcurrentDuplicates: removeConcurrentDuplicates2 } = await Promise.resolve().then(() => (init_role_dedupe(), role_dedupe_exports));
@@ -55315,6 +55323,7 @@ var ApplyCommand = class extends TenantCommand {
     });
     let status = `applying 0/${plan.changes.length}…`;
     progress.show(status);
+    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== void 0 && progress.show(status) };
     const pending = [];
     const flush = () => {
       if (pending.length === 0) return;
@@ -55338,6 +55347,7 @@ var ApplyCommand = class extends TenantCommand {
     status = void 0;
     flush();
     progress.clear();
+    this.progressNow = void 0;
     let outcomes = applied;
     if (!interrupted) {
       const checked = await removeConcurrentDuplicates2(plan, applied, tenant.client, protect);

@@ -161,6 +161,16 @@ export class ApplyCommand extends TenantCommand {
     return ExitCode.Refused;
   }
 
+  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
+  private progressNow: { clear(): void; reshow(): void } | undefined;
+
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  override err(text: string): void {
+    this.progressNow?.clear();
+    super.err(text);
+    this.progressNow?.reshow();
+  }
+
   private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
     const { executePlan } = await import('../io/role-apply.js');
     const { removeConcurrentDuplicates } = await import('../io/role-dedupe.js');
@@ -179,6 +189,7 @@ export class ApplyCommand extends TenantCommand {
     });
     let status: string | undefined = `applying 0/${plan.changes.length}…`;
     progress.show(status);
+    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== undefined && progress.show(status) };
     // Result lines that end in the same turn of the event loop go out in one write: a line per
     // Role, each its own write, costs more than the Role's request once there are thousands.
     const pending: string[] = [];
@@ -204,6 +215,7 @@ export class ApplyCommand extends TenantCommand {
     status = undefined;
     flush();
     progress.clear();
+    this.progressNow = undefined;
     let outcomes = applied;
     if (!interrupted) {
       const checked = await removeConcurrentDuplicates(plan, applied, tenant.client, protect);

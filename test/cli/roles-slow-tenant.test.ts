@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { emulator, project, roleText, TOKEN } from './roles-kit.js';
+import { emulator, project, roleText, runOnTerminal, TOKEN } from './roles-kit.js';
 import { faultProxy, heldTwice } from './roles-proxy-kit.js';
 
 describe('a tenant that does not answer in time', () => {
@@ -90,5 +90,18 @@ describe('a tenant slower than its timeout at carrying out creates', () => {
     expect(creates()).toBe(3);
     const ids = Object.fromEntries(em.roles().map((r) => [r.name, r.id]));
     expect(Object.fromEntries(doc.results.map((r) => [r.name, r.id]))).toEqual(ids);
+  });
+});
+
+describe('on a terminal, while a create is watched', () => {
+  it('the notice starts on a wiped line, never at the end of the progress line', async () => {
+    const em = await emulator();
+    const proxy = await faultProxy(em, (req) => (req.path.endsWith('/create') ? { holdMs: 400 } : {}));
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'roleflow.config.yaml': 'tenants:\n  test:\n    base_url: http://127.0.0.1:1\n    timeout: 200ms\n' });
+    const r = await runOnTerminal(p, { ...em, baseUrl: proxy.baseUrl }, ['apply', '--auto-approve']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('\r\x1b[KPOST /admin/roles/create: no response within 200 ms; not sent again: watching the tenant');
+    expect(r.stderr).not.toMatch(/…POST/);
+    expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
 });
