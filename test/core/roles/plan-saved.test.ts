@@ -18,6 +18,16 @@ describe('saved plans: digest', () => {
     expect(savedPlanRefusals(doc, none)).toEqual([]);
   });
 
+  test('content of any characters round-trips with its digest (the digest and the file come from one serialiser)', () => {
+    const content = 'esc \u001b[2J bell \u0007 nul \u0000 ls \u2028 emoji \ud83d\ude00 lone \ud800 "quoted" \\ back';
+    const text = renderPlanJson(plan([file('odd', { content, description: content })], [], {}));
+    const doc = JSON.parse(text) as Plan;
+    expect(doc.changes[0]!.after!.content).toBe(content);
+    expect(planDigest(doc)).toBe(doc.digest);
+    expect(renderPlanJson(doc)).toBe(text);
+    expect(savedPlanRefusals(doc, none)).toEqual([]);
+  });
+
   test('keys in another order are the same plan', () => {
     const doc = saved();
     const shuffled = Object.fromEntries(Object.entries(doc).reverse()) as unknown as Plan;
