@@ -2278,20 +2278,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count2++;
+        count++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count === Infinity)
           return Infinity;
       }
-      return count2;
+      return count;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -5829,8 +5829,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -5843,16 +5843,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count) {
+          gen.code((0, codegen_1._)`${count}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -7697,8 +7697,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -7806,13 +7806,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count)
+            count = c;
         }
-        return count2;
+        return count;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -10765,8 +10765,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -10843,12 +10843,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count = 1;
         const end = error.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count);
         error.message += `:
 
 ${lineStr}
@@ -19843,8 +19843,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message2.header}: ${message2.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural2 = opts.types.length === 1 ? "" : " one of";
-      const message2 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
+      const plural3 = opts.types.length === 1 ? "" : " one of";
+      const message2 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message: message2
@@ -41461,15 +41461,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count) {
+        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count < remaining) {
+            this.linePos += count;
+            count = 0;
           } else {
-            count2 -= remaining;
+            count -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -42233,9 +42233,9 @@ function toExecLogs(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of log entries, got ${kindOf(body)}`);
   return body.map((item, index) => {
     if (!isObject(item)) throw shapeError(where, `log entry #${index + 1} is ${kindOf(item)}, not an object`);
-    const count2 = Number(item.count);
+    const count = Number(item.count);
     const entry = {
-      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count2) ? count2 : index + 1,
+      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count) ? count : index + 1,
       service: stringOr(item.service, ""),
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
@@ -42317,62 +42317,1495 @@ var init_normalize = __esm({
   }
 });
 
+// src/core/roles/front-matter.ts
+function splitFrontMatter(text2) {
+  const firstEnd = text2.indexOf("\n");
+  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
+  if (!isDelimiter(firstLine2)) {
+    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
+  }
+  if (firstEnd === -1) return unclosed();
+  let lineStart = firstEnd + 1;
+  while (lineStart <= text2.length) {
+    const lineEnd = text2.indexOf("\n", lineStart);
+    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
+    if (isDelimiter(line)) {
+      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
+      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
+    }
+    if (lineEnd === -1) break;
+    lineStart = lineEnd + 1;
+  }
+  return unclosed();
+}
+function withoutFinalLineBreak(body) {
+  if (body.endsWith("\r\n")) return body.slice(0, -2);
+  if (body.endsWith("\n")) return body.slice(0, -1);
+  return body;
+}
+function isDelimiter(line) {
+  return /^---[ \t]*\r?$/.test(line);
+}
+function unclosed() {
+  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
+}
+var init_front_matter = __esm({
+  "src/core/roles/front-matter.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/simple-front-matter.ts
+function readSimpleFrontMatter(yaml) {
+  const values = {};
+  const lines2 = yaml.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    let line = lines2[i];
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) return void 0;
+    const key = m[1];
+    const value = scalarValue(m[2]);
+    if (value === void 0 || values[key] !== void 0) return void 0;
+    values[key] = { value, line: i + 2 };
+  }
+  const { name, description, id } = values;
+  if (!name || !description || name.value === "" || id?.value === "") return void 0;
+  return {
+    name: name.value,
+    description: description.value,
+    ...id ? { id: id.value } : {},
+    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {} }
+  };
+}
+function scalarValue(raw) {
+  const first = raw[0];
+  if (first === '"' || first === "'") {
+    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
+    const inside = raw.slice(1, -1);
+    return QUOTED_INSIDE.test(inside) ? inside : void 0;
+  }
+  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
+  return raw;
+}
+function couldBeNumber(value) {
+  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
+  for (let i = 1; i < value.length; i++) {
+    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
+  }
+  return true;
+}
+function schemaAcceptsSimple(schema) {
+  let known = checkedSchemas.get(schema);
+  if (known === void 0) {
+    known = isSimpleRoleSchema(schema);
+    checkedSchemas.set(schema, known);
+  }
+  return known;
+}
+function isSimpleRoleSchema(schema) {
+  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
+  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
+  const required = schema["required"];
+  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
+  const properties = schema["properties"];
+  if (typeof properties !== "object" || properties === null || !sameSet(Object.keys(properties), ["name", "description", "id"])) return false;
+  const props = properties;
+  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
+}
+function isStringProperty(property2, maxMinLength) {
+  if (typeof property2 !== "object" || property2 === null) return false;
+  const p = property2;
+  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
+  const minLength = p["minLength"];
+  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
+  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
+}
+function sameSet(a, b) {
+  return a.length === b.length && b.every((x) => a.includes(x));
+}
+var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var init_simple_front_matter = __esm({
+  "src/core/roles/simple-front-matter.ts"() {
+    "use strict";
+    LINE = /^(name|description|id): (.*)$/;
+    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    checkedSchemas = /* @__PURE__ */ new WeakMap();
+    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
+  }
+});
+
+// src/core/roles/role-file.ts
+function decodeRoleFile(bytes, file) {
+  return decodeText(bytes, file, ROLE_FILE);
+}
+function parseRoleFile(text2, file, schema) {
+  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
+  const binary = nulIssue(text2, file, ROLE_FILE);
+  if (binary) return { ok: false, issues: [binary] };
+  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
+  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
+  if (simple) {
+    const { name: name2, description: description2, id: id2, at } = simple;
+    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at } };
+  }
+  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
+  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
+  const source = parsed.value;
+  const value = source.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
+    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
+  }
+  const valid = validateAgainst(schema, source, file);
+  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
+  const { name, description, id } = valid.value;
+  return {
+    ok: true,
+    value: {
+      file,
+      name,
+      description,
+      ...id === void 0 ? {} : { id },
+      content: split.content,
+      at: { name: keyPosition(source, "name"), ...id === void 0 ? {} : { id: keyPosition(source, "id") } }
+    }
+  };
+}
+function capped(issues) {
+  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
+  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
+  const last = shown[shown.length - 1];
+  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
+}
+function keyPosition(source, key) {
+  return source.locate("", { key });
+}
+function withNullHint(issue) {
+  const m = /^(name|description|id): must be string, got null$/.exec(issue.message);
+  if (!m) return issue;
+  return { ...issue, message: `${issue.message} (write ${m[1]}: "" for an empty string)` };
+}
+function fail(file, pos, message2) {
+  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
+}
+function utf8Length(text2) {
+  let bytes = 0;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
+  }
+  return bytes;
+}
+var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
+var init_role_file = __esm({
+  "src/core/roles/role-file.ts"() {
+    "use strict";
+    init_schema();
+    init_text_file();
+    init_yaml_source();
+    init_front_matter();
+    init_simple_front_matter();
+    MAX_ROLE_FILE_BYTES = 1024 * 1024;
+    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
+    MAX_ISSUES_PER_FILE = 20;
+  }
+});
+
+// src/core/roles/role-set.ts
+function checkRoleSet(files) {
+  return [
+    ...duplicates(files, (f) => f.id === void 0 ? void 0 : { value: f.id, at: f.at.id ?? f.at.name }, "id"),
+    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), "name", eachPinsItsOwnId)
+  ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
+}
+function eachPinsItsOwnId(group) {
+  const ids = /* @__PURE__ */ new Set();
+  for (const f of group) {
+    if (f.id === void 0 || ids.has(f.id)) return false;
+    ids.add(f.id);
+  }
+  return true;
+}
+function duplicates(files, key, what, allowed = () => false) {
+  const seen = /* @__PURE__ */ new Set();
+  const repeated = /* @__PURE__ */ new Set();
+  for (const f of files) {
+    const k = key(f);
+    if (k === void 0) continue;
+    if (seen.has(k.value)) repeated.add(k.value);
+    else seen.add(k.value);
+  }
+  if (repeated.size === 0) return [];
+  const groups = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const k = key(f);
+    if (k === void 0 || !repeated.has(k.value)) continue;
+    const group = groups.get(k.value);
+    if (group) group.push(f);
+    else groups.set(k.value, [f]);
+  }
+  const issues = [];
+  for (const [value, group] of groups) {
+    if (allowed(group)) continue;
+    const [first, ...others] = group.map((f) => ({ file: f.file, at: key(f).at }));
+    const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(", ");
+    issues.push({ file: first.file, ...first.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
+  }
+  return issues;
+}
+var WHY;
+var init_role_set = __esm({
+  "src/core/roles/role-set.ts"() {
+    "use strict";
+    WHY = {
+      id: "each Role needs exactly one file",
+      name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
+    };
+  }
+});
+
+// src/core/roles/serialize.ts
+function serializeRoleFile(role) {
+  const doc = new import_yaml2.Document({});
+  doc.set("name", quoteIfAmbiguous(role.name));
+  doc.set("description", quoteIfAmbiguous(role.description));
+  if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
+  const yaml = doc.toString({ lineWidth: 0 });
+  const end = role.content.endsWith("\r") ? "" : "\n";
+  return `---
+${yaml}---
+${role.content}${end}`;
+}
+function quoteIfAmbiguous(value) {
+  const scalar = new import_yaml2.Scalar(value);
+  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml2.Scalar.QUOTE_DOUBLE;
+  return scalar;
+}
+function readsBackPlain(value) {
+  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
+  return ["1.1", "1.2"].every((version2) => {
+    try {
+      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
+    } catch {
+      return false;
+    }
+  });
+}
+function roleFileName(name, taken) {
+  let slug = name.toLowerCase().normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_-]+/gu, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
+  slug = Array.from(slug).slice(0, MAX_SLUG).join("").replace(/[-_]+$/, "");
+  if (slug === "") slug = "role";
+  if (RESERVED2.test(slug)) slug = `${slug}-role`;
+  let candidate = `${slug}.md`;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${slug}-${n}.md`;
+  return candidate;
+}
+function fileNameKey(fileName) {
+  return fileName.toLowerCase().normalize("NFC");
+}
+var import_yaml2, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
+var init_serialize = __esm({
+  "src/core/roles/serialize.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    YAML_11_IMPLICIT = [
+      /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+      /^(?:~|null|Null|NULL|=|<<)$/,
+      /^[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
+      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/,
+      /^[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$/,
+      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/
+    ];
+    MAX_SLUG = 64;
+    RESERVED2 = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
+  }
+});
+
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+      }
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
+          } else {
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+              }
+            }
+          }
+          editLength++;
+        };
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
+            }
+          }
+        }
+      }
+      addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+          if (array[i]) {
+            ret.push(array[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
+  }
+});
+
+// node_modules/diff/libesm/diff/array.js
+function diffArrays(oldArr, newArr, options) {
+  return arrayDiff.diff(oldArr, newArr, options);
+}
+var ArrayDiff, arrayDiff;
+var init_array = __esm({
+  "node_modules/diff/libesm/diff/array.js"() {
+    init_base();
+    ArrayDiff = class extends Diff {
+      tokenize(value) {
+        return value.slice();
+      }
+      join(value) {
+        return value;
+      }
+      removeEmpty(value) {
+        return value;
+      }
+    };
+    arrayDiff = new ArrayDiff();
+  }
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_array();
+  }
+});
+
+// src/core/roles/content-diff.ts
+function contentDiff(before, after, oldLabel, newLabel) {
+  const changes = diffArrays(lineTokens(`${before}
+`), lineTokens(`${after}
+`), { maxEditLength: MAX_EDIT_LENGTH });
+  const header = `--- ${oldLabel}
++++ ${newLabel}
+`;
+  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
+`;
+  const hunks = hunksOf(changes).map(
+    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
+${h.lines.join("")}`
+  );
+  return header + hunks.join("");
+}
+function lineTokens(text2) {
+  const tokens = [];
+  let start = 0;
+  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
+    tokens.push(text2.slice(start, nl + 1));
+    start = nl + 1;
+  }
+  if (start < text2.length) tokens.push(text2.slice(start));
+  return tokens;
+}
+function hunksOf(changes) {
+  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
+  const pushContext = (range, lines2) => {
+    for (const line of lines2) range.push(` ${line}`);
+  };
+  const hunks = [];
+  let oldRangeStart = 0;
+  let newRangeStart = 0;
+  let curRange = [];
+  let oldLine = 1;
+  let newLine = 1;
+  for (let i = 0; i < diff.length; i++) {
+    const current = diff[i];
+    const lines2 = current.value;
+    if (current.added || current.removed) {
+      if (!oldRangeStart) {
+        const prev = diff[i - 1];
+        oldRangeStart = oldLine;
+        newRangeStart = newLine;
+        if (prev) {
+          curRange = [];
+          pushContext(curRange, prev.value.slice(-CONTEXT));
+          oldRangeStart -= curRange.length;
+          newRangeStart -= curRange.length;
+        }
+      }
+      const sign = current.added ? "+" : "-";
+      for (const line of lines2) curRange.push(sign + line);
+      if (current.added) newLine += lines2.length;
+      else oldLine += lines2.length;
+    } else {
+      if (oldRangeStart) {
+        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
+          pushContext(curRange, lines2);
+        } else {
+          const contextSize = Math.min(lines2.length, CONTEXT);
+          pushContext(curRange, lines2.slice(0, contextSize));
+          hunks.push({
+            oldStart: oldRangeStart,
+            oldLines: oldLine - oldRangeStart + contextSize,
+            newStart: newRangeStart,
+            newLines: newLine - newRangeStart + contextSize,
+            lines: curRange
+          });
+          oldRangeStart = 0;
+          newRangeStart = 0;
+          curRange = [];
+        }
+      }
+      oldLine += lines2.length;
+      newLine += lines2.length;
+    }
+  }
+  return hunks;
+}
+var MAX_EDIT_LENGTH, CONTEXT;
+var init_content_diff = __esm({
+  "src/core/roles/content-diff.ts"() {
+    "use strict";
+    init_libesm();
+    MAX_EDIT_LENGTH = 5e3;
+    CONTEXT = 3;
+  }
+});
+
+// src/core/roles/display.ts
+function quote(text2) {
+  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
+  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+}
+function showName(text2) {
+  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+}
+function printableLine(line) {
+  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
+}
+function thousands(n) {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
+  const digits = String(n);
+  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+function plural(n, noun, nouns = `${noun}s`) {
+  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+var init_display = __esm({
+  "src/core/roles/display.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/core/glob.ts
+function globToRegExp(glob) {
+  let source = "";
+  for (const ch of glob) {
+    if (ch === "*") source += ".*";
+    else if (ch === "?") source += ".";
+    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "su");
+}
+function matchesGlob(name, glob) {
+  return globToRegExp(glob).test(name);
+}
+var init_glob = __esm({
+  "src/core/glob.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/matching.ts
+function globMatcher(globs) {
+  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  return (name) => compiled2.find((c) => c.re.test(name))?.glob;
+}
+function indexRoles(roles, named = () => true) {
+  const byId = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  for (const role of roles) {
+    byId.set(role.id, role);
+    if (!named(role)) continue;
+    const holders = byName.get(role.name);
+    if (holders) holders.push(role);
+    else byName.set(role.name, [role]);
+  }
+  return { byId, byName };
+}
+function matchRoles(files, remote, ignored, tenantName2) {
+  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === void 0);
+  const claimed = /* @__PURE__ */ new Set();
+  const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
+  const issue = (file, key, message2) => {
+    result.issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
+  };
+  const managed = files.filter((f) => ignored(f.name) === void 0);
+  for (const file of managed) {
+    if (file.id === void 0) continue;
+    const role = byId.get(file.id);
+    const glob = role && ignored(role.name);
+    if (!role) issue(file, "id", `id ${quote(file.id)} not found on tenant ${showName(tenantName2)}: fix it, or remove it to create the Role`);
+    else if (glob !== void 0) issue(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
+    else if (!claimed.has(role.id)) {
+      claimed.add(role.id);
+      result.pairs.push({ file, role });
+    }
+  }
+  for (const file of managed) {
+    if (file.id !== void 0) continue;
+    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    if (free.length === 1) result.pairs.push({ file, role: free[0] });
+    else if (free.length === 0) result.creates.push(file);
+    else {
+      const ids = free.map((r) => showName(r.id)).join(", ");
+      issue(file, "name", `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
+    }
+    for (const r of free) claimed.add(r.id);
+  }
+  for (const holders of byName.values()) {
+    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
+  }
+  return result;
+}
+var init_matching = __esm({
+  "src/core/roles/matching.ts"() {
+    "use strict";
+    init_glob();
+    init_display();
+  }
+});
+
+// src/core/roles/plan-guards.ts
+function planGuards(changes, managed, options) {
+  const protectedBy = globMatcher([...options.protect]);
+  const guards = [];
+  let deletes = 0;
+  for (const change of changes) {
+    if (change.action === "create") continue;
+    if (change.action === "delete") deletes++;
+    const name = change.before?.name ?? change.name;
+    const glob = protectedBy(name);
+    if (glob === void 0) continue;
+    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change.action} it` });
+  }
+  if (options.maxDeletes !== void 0 && deletes > options.maxDeletes) {
+    guards.push({ kind: "max_deletes", message: `${plural(deletes, "delete")} planned, more than max_deletes (${options.maxDeletes}): refusing the plan` });
+  }
+  if (managed === 0 && deletes > 0 && options.allowEmptyPrune !== true) {
+    guards.push({
+      kind: "empty_prune",
+      message: `there are no role files, yet prune would delete every Role on the tenant (${deletes}): refusing the plan. If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)`
+    });
+  }
+  return guards;
+}
+var init_plan_guards = __esm({
+  "src/core/roles/plan-guards.ts"() {
+    "use strict";
+    init_display();
+    init_matching();
+  }
+});
+
+// src/core/roles/hash.ts
+import { hash } from "node:crypto";
+function roleStateHash(role) {
+  return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
+}
+function nameStateHash(name, holders) {
+  if (holders.length === 0) return sha256(`absent:${name}`);
+  const states = holders.map(roleStateHash).sort();
+  return sha256(JSON.stringify(["name", name, states]));
+}
+function sha256(text2) {
+  return `sha256:${hash("sha256", text2, "hex")}`;
+}
+function planBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  url.username = "";
+  url.password = "";
+  url.search = "";
+  url.hash = "";
+  return url.href.replace(/\/+$/, "");
+}
+var init_hash = __esm({
+  "src/core/roles/hash.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/plan-types.ts
+var PLAN_FORMAT_VERSION;
+var init_plan_types = __esm({
+  "src/core/roles/plan-types.ts"() {
+    "use strict";
+    PLAN_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/roles/plan-notes.ts
+function renameNotes(creates, orphans, prune) {
+  if (orphans.length === 0 || creates.length === 0) return [];
+  const createsByFields = /* @__PURE__ */ new Map();
+  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
+  const notes = [];
+  for (const role of [...orphans].sort(byNameThenId)) {
+    const key = fieldsKey(role);
+    const create = createsByFields.get(key);
+    if (!create) continue;
+    createsByFields.delete(key);
+    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
+    notes.push(
+      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
+    );
+  }
+  return notes;
+}
+function sharedNameNotes(updates, deletes, holdersOf) {
+  const renames = updates.filter((u) => u.before.name !== u.name);
+  if (renames.length === 0) return [];
+  const leaving = new Set([...renames, ...deletes].map((c) => c.id));
+  const renamesInto = /* @__PURE__ */ new Map();
+  for (const r of renames) {
+    const group = renamesInto.get(r.name);
+    if (group) group.push(r);
+    else renamesInto.set(r.name, [r]);
+  }
+  const notes = [];
+  for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
+    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
+    const total = group.length + keepers.length;
+    if (total < 2) continue;
+    const movers = group.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
+    let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
+    if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
+    notes.push(note);
+  }
+  return notes;
+}
+function fieldsKey(fields) {
+  return JSON.stringify([fields.description, fields.content]);
+}
+function byNameThenId(a, b) {
+  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
+}
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_plan_notes = __esm({
+  "src/core/roles/plan-notes.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
+// src/core/roles/compute-plan.ts
+function computePlan(desired, remote, options) {
+  const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
+  const updates = [];
+  let unchanged = 0;
+  const holdersOf = (name) => matching.byName.get(name) ?? [];
+  for (const { file, role } of matching.pairs) {
+    const change = updateOf(file, role, holdersOf);
+    if (change) updates.push(change);
+    else unchanged++;
+  }
+  const creates = matching.creates.map(
+    (file) => ({
+      action: "create",
+      name: file.name,
+      file: file.file,
+      after: stateOf(file),
+      remote_hash: nameStateHash(file.name, holdersOf(file.name))
+    })
+  );
+  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
+  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
+  const guards = planGuards([...updates, ...deletes], desired.length, options);
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
+    ...options.createdAt === void 0 ? {} : { created_at: options.createdAt },
+    options: {
+      prune: options.prune,
+      protect: [...options.protect],
+      ignore: [...options.ignore],
+      ...options.maxDeletes === void 0 ? {} : { max_deletes: options.maxDeletes },
+      ...options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}
+    },
+    summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
+    changes: ordered(updates, creates, deletes),
+    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
+    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
+    guards,
+    issues: [...checkRoleSet(desired), ...matching.issues]
+  };
+}
+function updateOf(file, role, holdersOf) {
+  const fields = [];
+  if (file.name !== role.name) fields.push("name");
+  if (file.description !== role.description) fields.push("description");
+  if (file.content !== role.content) fields.push("content");
+  if (fields.length === 0) return void 0;
+  return {
+    action: "update",
+    name: file.name,
+    id: role.id,
+    file: file.file,
+    fields,
+    before: stateOf(role),
+    after: stateOf(file),
+    ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
+    remote_hash: roleStateHash(role),
+    // A rename, like a create, counts on its new name being held as it was.
+    ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
+  };
+}
+function deleteOf(role) {
+  return { action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
+}
+function stateOf(fields) {
+  return { name: fields.name, description: fields.description, content: fields.content };
+}
+function ordered(updates, creates, deletes) {
+  const needed = new Set(creates.map((c) => c.name));
+  for (const u of updates) if (u.before.name !== u.name) needed.add(u.name);
+  const freeing = deletes.filter((d) => needed.has(d.name));
+  const rest = deletes.filter((d) => !needed.has(d.name));
+  return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
+}
+var init_compute_plan = __esm({
+  "src/core/roles/compute-plan.ts"() {
+    "use strict";
+    init_content_diff();
+    init_display();
+    init_plan_guards();
+    init_hash();
+    init_matching();
+    init_plan_types();
+    init_plan_notes();
+    init_role_set();
+  }
+});
+
+// src/core/roles/plan-fresh.ts
+function checkPlanFresh(plan, remote, tenant) {
+  const reasons = [];
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  }
+  const { byId, byName } = indexRoles(remote);
+  const checkName = (name, hash2) => {
+    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
+  };
+  for (const change of plan.changes) {
+    if (change.action === "create") {
+      checkName(change.name, change.remote_hash);
+      continue;
+    }
+    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
+    const id = change.id ?? "";
+    const role = byId.get(id);
+    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
+    if (!role) {
+      reasons.push(`${label} no longer exists on the tenant`);
+    } else if (roleStateHash(role) !== change.remote_hash) {
+      reasons.push(`${label} changed on the tenant since the plan was made`);
+    }
+  }
+  return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
+}
+function planHasChanges(plan) {
+  return plan.changes.length > 0;
+}
+var init_plan_fresh = __esm({
+  "src/core/roles/plan-fresh.ts"() {
+    "use strict";
+    init_display();
+    init_hash();
+    init_matching();
+  }
+});
+
+// src/core/roles/render-text.ts
+function renderPlanText(plan, opts) {
+  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
+  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
+  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
+  if (plan.unmanaged.length > 0) {
+    out.push(
+      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      ""
+    );
+  }
+  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan, opts.rolesDir));
+  return `${out.join("\n")}
+`;
+}
+function planSummaryLine(plan, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan.summary;
+  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+  return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
+}
+function changeLines(change, paint2) {
+  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
+  const head = `${showName(change.name)} (${where})`;
+  switch (change.action) {
+    case "create":
+      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
+    case "delete":
+      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
+    case "update": {
+      const lines2 = [paint2("yellow", `  ~ update ${head}`)];
+      for (const field of change.fields ?? []) {
+        if (field === "content") continue;
+        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
+      }
+      if (change.diff !== void 0) {
+        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+      }
+      return lines2;
+    }
+  }
+}
+function stateLines(state) {
+  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount(state.content), "line")}`];
+}
+function diffLines(diff) {
+  return diff.replace(/\n$/, "").split("\n").map(printableLine);
+}
+function paintDiffLine(line, index, paint2) {
+  if (index < 2) return paint2("bold", line);
+  if (line.startsWith("@@")) return paint2("cyan", line);
+  if (line.startsWith("+")) return paint2("green", line);
+  if (line.startsWith("-")) return paint2("red", line);
+  return line;
+}
+function section(out, title, lines2, max = MAX_LISTED) {
+  if (lines2.length > 0) out.push(title, ...capped2(lines2, max), "");
+}
+function capped2(lines2, max = MAX_LISTED) {
+  if (lines2.length <= max) return lines2;
+  return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
+}
+function lineCount(text2) {
+  if (text2 === "") return 0;
+  let lines2 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
+  return lines2;
+}
+var MAX_LISTED, ANSI;
+var init_render_text = __esm({
+  "src/core/roles/render-text.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+    MAX_LISTED = 50;
+    ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
+  }
+});
+
+// src/core/roles/render-json.ts
+function renderPlanJson(plan) {
+  const body = bodyText(plan);
+  return `${body.slice(0, -2)},
+  "digest": ${JSON.stringify(sha256(body))}
+}
+`;
+}
+function planDigest(plan) {
+  return sha256(bodyText(plan));
+}
+function bodyText(plan) {
+  const { digest: _digest, ...rest } = plan;
+  return jsonText(ordered2(rest), 2);
+}
+function ordered2(value) {
+  if (Array.isArray(value)) {
+    let copy;
+    value.forEach((item, i) => {
+      const o = ordered2(item);
+      if (o !== item) (copy ??= [...value])[i] = o;
+    });
+    return copy ?? value;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const record = value;
+  const keys = Object.keys(record);
+  let same = isPlainObject(record);
+  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
+  const values = keys.map((key) => {
+    const o = ordered2(record[key]);
+    if (o !== record[key]) same = false;
+    return o;
+  });
+  if (same) return value;
+  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  return Object.fromEntries(entries);
+}
+function byRank(a, b) {
+  const ra = rank.get(a) ?? KEY_ORDER.length;
+  const rb = rank.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+var KEY_ORDER, rank;
+var init_render_json = __esm({
+  "src/core/roles/render-json.ts"() {
+    "use strict";
+    init_hash();
+    init_safe_text();
+    KEY_ORDER = [
+      "format_version",
+      "tenant",
+      "created_at",
+      "options",
+      "summary",
+      "changes",
+      "unmanaged",
+      "notes",
+      "guards",
+      "issues",
+      "action",
+      "kind",
+      "name",
+      "base_url",
+      "id",
+      "file",
+      "line",
+      "col",
+      "message",
+      "prune",
+      "protect",
+      "ignore",
+      "max_deletes",
+      "create",
+      "update",
+      "delete",
+      "unchanged",
+      "fields",
+      "before",
+      "after",
+      "description",
+      "content",
+      "diff",
+      "remote_hash",
+      "name_hash",
+      "allow_empty_prune"
+    ];
+    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+  }
+});
+
+// src/core/roles/plan-saved.ts
+function savedPlanRefusals(plan, today) {
+  const reasons = [];
+  if (plan.digest === void 0) {
+    reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
+  } else if (planDigest(plan) !== plan.digest) {
+    reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
+  }
+  const { create, update } = plan.summary;
+  const managed = plan.summary.unchanged + create + update;
+  const guards = planGuards(plan.changes, managed, {
+    ...today,
+    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
+  });
+  reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
+  return reasons;
+}
+var init_plan_saved = __esm({
+  "src/core/roles/plan-saved.ts"() {
+    "use strict";
+    init_plan_guards();
+    init_render_json();
+  }
+});
+
+// src/core/roles/markdown-parts.ts
+function mdText(text2) {
+  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+}
+function mdCode(text2) {
+  return `<code>${mdText(text2)}</code>`;
+}
+function headMarkdown(plan, marker) {
+  const lines2 = [];
+  if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
+  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
+  const deletes = plan.changes.filter((c) => c.action === "delete");
+  if (deletes.length > 0) {
+    const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
+    lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
+  }
+  if (plan.guards.length > 0) {
+    lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
+    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    lines2.push("");
+  }
+  if (plan.issues.length > 0) {
+    lines2.push("> [!CAUTION]", "> Problems in the role files:");
+    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    lines2.push("");
+  }
+  return lines2.join("\n");
+}
+function tailMarkdown(plan) {
+  const lines2 = [];
+  if (plan.unmanaged.length > 0) {
+    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  }
+  if (plan.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  }
+  return lines2.join("\n");
+}
+function tableRow(change) {
+  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
+  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
+  const what = change.action === "update" ? (change.fields ?? []).join(", ") : change.action === "create" ? "new Role" : "**deleted**";
+  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
+  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
+`;
+}
+function diffDetails(change, maxLines, maxLineChars) {
+  const all = diffLines(change.diff ?? "");
+  const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
+  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
+  const body = kept.join("\n");
+  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longestTicks + 1));
+  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
+
+${fence}diff
+${body}
+${fence}
+
+</details>
+`;
+}
+function listed(items) {
+  if (items.length <= MAX_LISTED2) return items;
+  return [...items.slice(0, MAX_LISTED2), `… ${thousands(items.length - MAX_LISTED2)} more`];
+}
+var MAX_LISTED2, TABLE_HEAD;
+var init_markdown_parts = __esm({
+  "src/core/roles/markdown-parts.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+    init_render_text();
+    MAX_LISTED2 = 20;
+    TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
+  }
+});
+
+// src/core/roles/render-markdown.ts
+function renderPlanMarkdown(plan, opts = {}) {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const head = headMarkdown(plan, opts.marker);
+  const tail = tailMarkdown(plan);
+  if (plan.changes.length === 0) return fit([head, tail], max);
+  const rows = plan.changes.map(tableRow);
+  const table = TABLE_HEAD + rows.join("");
+  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
+  const frame = size([head, table, tail]);
+  if (frame <= max) {
+    const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
+    if (size(full) <= max) return join3(full);
+    for (const cut2 of DIFF_CUTS) {
+      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
+`;
+      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
+      if (size(parts) <= max) return join3(parts);
+    }
+  }
+  const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
+`;
+  const tableOnly = [head, table, diffNote, tail];
+  if (size(tableOnly) <= max) return join3(tableOnly);
+  const omissionFor = (hidden) => `
+… ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
+`;
+  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
+  let shown = 0;
+  while (shown < rows.length && rows[shown].length + 1 <= budget) {
+    budget -= rows[shown].length;
+    shown++;
+  }
+  const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
+  return fit([head, truncated, diffNote, tail], max);
+}
+function fit(parts, max) {
+  const text2 = join3(parts);
+  if (text2.length <= max) return text2;
+  const notice = `
+… cut to fit the comment; ${FULL_PLAN}.
+`;
+  const room = Math.max(0, max - notice.length);
+  const lastLine = text2.lastIndexOf("\n", room);
+  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
+}
+function join3(parts) {
+  return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
+}
+function size(parts) {
+  return join3(parts).length;
+}
+var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
+var init_render_markdown = __esm({
+  "src/core/roles/render-markdown.ts"() {
+    "use strict";
+    init_display();
+    init_markdown_parts();
+    GITHUB_COMMENT_LIMIT = 65536;
+    DIFF_CUTS = [
+      { lines: 60, chars: 400 },
+      { lines: 20, chars: 200 },
+      { lines: 6, chars: 120 }
+    ];
+    FULL_PLAN = "run `roleflow plan` for the full plan";
+  }
+});
+
+// src/core/roles/index.ts
+var roles_exports = {};
+__export(roles_exports, {
+  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
+  MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
+  MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
+  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
+  checkPlanFresh: () => checkPlanFresh,
+  checkRoleSet: () => checkRoleSet,
+  compare: () => compare,
+  computePlan: () => computePlan,
+  contentDiff: () => contentDiff,
+  decodeRoleFile: () => decodeRoleFile,
+  fileNameKey: () => fileNameKey,
+  globMatcher: () => globMatcher,
+  globToRegExp: () => globToRegExp,
+  indexRoles: () => indexRoles,
+  matchRoles: () => matchRoles,
+  nameStateHash: () => nameStateHash,
+  parseRoleFile: () => parseRoleFile,
+  planBaseUrl: () => planBaseUrl,
+  planDigest: () => planDigest,
+  planGuards: () => planGuards,
+  planHasChanges: () => planHasChanges,
+  planSummaryLine: () => planSummaryLine,
+  plural: () => plural,
+  printableLine: () => printableLine,
+  quote: () => quote,
+  renderPlanJson: () => renderPlanJson,
+  renderPlanMarkdown: () => renderPlanMarkdown,
+  renderPlanText: () => renderPlanText,
+  roleFileName: () => roleFileName,
+  roleStateHash: () => roleStateHash,
+  savedPlanRefusals: () => savedPlanRefusals,
+  serializeRoleFile: () => serializeRoleFile,
+  showName: () => showName,
+  splitFrontMatter: () => splitFrontMatter,
+  thousands: () => thousands,
+  withoutFinalLineBreak: () => withoutFinalLineBreak
+});
+var init_roles = __esm({
+  "src/core/roles/index.ts"() {
+    "use strict";
+    init_role_file();
+    init_front_matter();
+    init_role_set();
+    init_serialize();
+    init_compute_plan();
+    init_matching();
+    init_glob();
+    init_plan_fresh();
+    init_hash();
+    init_content_diff();
+    init_display();
+    init_plan_types();
+    init_render_text();
+    init_render_json();
+    init_plan_guards();
+    init_plan_saved();
+    init_plan_notes();
+    init_render_markdown();
+  }
+});
+
 // src/io/role-create.ts
 async function createRoleOnce(steps) {
   const { fields, known } = steps;
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2)));
   const before = known.listed ? new Set(known.byName.get(fields.name) ?? []) : void 0;
-  for (let resend = 0; ; resend++) {
-    let lost;
-    try {
-      const answer = await steps.send();
-      if (answer.status >= 200 && answer.status < 300) return await createdId(answer, steps, before);
-      if (answer.status < 500 || answer.status === 503) throw steps.failure(answer);
-      lost = steps.failure(answer);
-    } catch (error) {
-      if (!(error instanceof OutcomeUnknownError)) throw error;
-      lost = error;
-    }
-    await sleep(backoffMs(resend + 1, void 0));
-    const id = await findCreated(steps, before, lost);
-    if (id !== void 0) return id;
-    if (resend >= steps.retries) {
-      throw new RoleflowError(`${lost.message}; re-listing the tenant shows role "${fields.name}" was not created`);
-    }
+  let lost;
+  let answered = true;
+  try {
+    const answer = await steps.send();
+    if (answer.status >= 200 && answer.status < 300) return await createdId(answer, steps, before);
+    if (answer.status < 500 || answer.status === 503) throw steps.failure(answer);
+    lost = steps.failure(answer);
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknownError)) throw error;
+    lost = error;
+    answered = false;
   }
+  return settle(steps, before, lost, settleWaits(steps.timeoutMs, answered));
+}
+function settleWaits(timeoutMs, answered) {
+  const window = answered ? Math.min(2 * timeoutMs, ANSWERED_WINDOW_MS) : 2 * timeoutMs;
+  const looks = [1 / 8, 2 / 8, 4 / 8, 1].map((share) => Math.max(1, Math.floor(window * share)));
+  return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
+}
+async function settle(steps, before, lost, waits) {
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2)));
+  const window = showDuration(waits.reduce((a, b) => a + b, 0));
+  steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
+  let listError;
+  for (const wait of waits) {
+    await sleep(wait);
+    let roles;
+    try {
+      roles = await steps.relist();
+    } catch (error) {
+      listError = error instanceof Error ? error.message : String(error);
+      continue;
+    }
+    listError = void 0;
+    const id = findCreated(roles, steps.fields, before);
+    if (id !== void 0) return id;
+  }
+  const looked = listError === void 0 ? `it had not appeared on the tenant ${window} later` : `re-listing the tenant failed (${listError})`;
+  throw new CreateOutcomeUnknownError(`${lost.message}; ${looked}, and it was not sent again: the tenant may still create it`);
 }
 async function createdId(answer, steps, before) {
   try {
     return toCreatedId(jsonBody(answer), `POST ${answer.request.path}`);
   } catch (error) {
-    const found = await findCreated(steps, before, error);
+    const found = findCreated(await steps.relist(), steps.fields, before);
     if (found === void 0) throw error;
     return found;
   }
 }
-async function findCreated(steps, before, lost) {
-  let roles;
-  try {
-    roles = await steps.relist();
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new RoleflowError(
-      `${lost.message}; whether role "${steps.fields.name}" was created is unknown (re-listing failed: ${why}); run again: the plan re-reads the tenant`
-    );
-  }
-  const { name, description, content } = steps.fields;
-  const created = roles.find(
-    (r) => r.name === name && r.description === description && r.content === content && !before?.has(r.id)
-  );
+function findCreated(roles, fields, before) {
+  const { name, description, content } = fields;
+  const created = roles.find((r) => r.name === name && r.description === description && r.content === content && !before?.has(r.id));
   return created?.id;
 }
+var CreateOutcomeUnknownError, ANSWERED_WINDOW_MS;
 var init_role_create = __esm({
   "src/io/role-create.ts"() {
     "use strict";
     init_errors();
+    init_roles();
     init_http_errors();
     init_http();
     init_normalize();
+    CreateOutcomeUnknownError = class extends RoleflowError {
+    };
+    ANSWERED_WINDOW_MS = 5e3;
   }
 });
 
@@ -46343,19 +47776,24 @@ var init_client = __esm({
       }
       createRole(fields) {
         return this.guard(async () => {
+          const keepUnknown = (error) => {
+            const clean = cleanError(error, this.http.secrets);
+            throw error instanceof CreateOutcomeUnknownError && !(clean instanceof CreateOutcomeUnknownError) ? new CreateOutcomeUnknownError(clean.message) : clean;
+          };
           const body = { name: fields.name, description: fields.description, content: fields.content };
           const id = await createRoleOnce({
             fields,
             known: this.known,
-            retries: this.target.retries,
+            timeoutMs: this.target.timeoutMs,
             sleep: this.options.sleep,
             send: () => this.forms.create.run(
               (path) => this.http.send({ method: "POST", path, body }, NOT_IDEMPOTENT),
               (answer) => routeVerdict(answer)
             ),
             relist: () => this.listRoles(),
-            failure: (answer) => statusError(answer, this.auth)
-          });
+            failure: (answer) => statusError(answer, this.auth),
+            notice: this.options.onRetry
+          }).catch(keepUnknown);
           this.remember({ id, name: fields.name });
           return { id };
         });
@@ -46479,7 +47917,7 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join3 } from "node:path";
+import { basename, dirname as dirname4, join as join4 } from "node:path";
 async function loadRoles(file) {
   let text2;
   try {
@@ -46527,7 +47965,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join4(dirname4(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -47515,7 +48953,7 @@ __export(tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join5 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -47578,7 +49016,7 @@ async function stateFolder(dir) {
     throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
   }
   if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
+    await writeFile(join5(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
 function targetOf(name, t5) {
@@ -47605,6 +49043,38 @@ var init_tenant = __esm({
     init_config2();
     init_url_safety2();
     LOCAL_TENANT = "local";
+  }
+});
+
+// src/core/apply/duplicates.ts
+function concurrentDuplicates(changes, outcomes, remote) {
+  const { byName } = indexRoles(remote);
+  const resolutions = [];
+  outcomes.forEach((outcome, index) => {
+    const change = changes[index];
+    const after = change?.after;
+    if (outcome.action !== "create" || after === void 0) return;
+    const identical = (byName.get(after.name) ?? []).filter((r) => r.description === after.description && r.content === after.content).map((r) => r.id).sort(compare);
+    const keep = identical[0];
+    if (keep === void 0) return;
+    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after.name, [])) {
+      resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
+      return;
+    }
+    if (outcome.status !== "created" || outcome.id === void 0 || identical.length === 1 && keep === outcome.id) return;
+    resolutions.push({
+      index,
+      keep,
+      remove: identical.slice(1),
+      ...identical.includes(outcome.id) ? {} : { gone: outcome.id }
+    });
+  });
+  return resolutions;
+}
+var init_duplicates = __esm({
+  "src/core/apply/duplicates.ts"() {
+    "use strict";
+    init_roles();
   }
 });
 
@@ -47646,1368 +49116,6 @@ var init_phases = __esm({
   }
 });
 
-// src/core/roles/front-matter.ts
-function splitFrontMatter(text2) {
-  const firstEnd = text2.indexOf("\n");
-  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
-  if (!isDelimiter(firstLine2)) {
-    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
-  }
-  if (firstEnd === -1) return unclosed();
-  let lineStart = firstEnd + 1;
-  while (lineStart <= text2.length) {
-    const lineEnd = text2.indexOf("\n", lineStart);
-    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
-    if (isDelimiter(line)) {
-      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
-      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
-    }
-    if (lineEnd === -1) break;
-    lineStart = lineEnd + 1;
-  }
-  return unclosed();
-}
-function withoutFinalLineBreak(body) {
-  if (body.endsWith("\r\n")) return body.slice(0, -2);
-  if (body.endsWith("\n")) return body.slice(0, -1);
-  return body;
-}
-function isDelimiter(line) {
-  return /^---[ \t]*\r?$/.test(line);
-}
-function unclosed() {
-  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
-}
-var init_front_matter = __esm({
-  "src/core/roles/front-matter.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/simple-front-matter.ts
-function readSimpleFrontMatter(yaml) {
-  const values = {};
-  const lines2 = yaml.split("\n");
-  for (let i = 0; i < lines2.length; i++) {
-    let line = lines2[i];
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) return void 0;
-    const key = m[1];
-    const value = scalarValue(m[2]);
-    if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2 };
-  }
-  const { name, description, id } = values;
-  if (!name || !description || name.value === "" || id?.value === "") return void 0;
-  return {
-    name: name.value,
-    description: description.value,
-    ...id ? { id: id.value } : {},
-    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {} }
-  };
-}
-function scalarValue(raw) {
-  const first = raw[0];
-  if (first === '"' || first === "'") {
-    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return QUOTED_INSIDE.test(inside) ? inside : void 0;
-  }
-  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
-  return raw;
-}
-function couldBeNumber(value) {
-  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
-  for (let i = 1; i < value.length; i++) {
-    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
-  }
-  return true;
-}
-function schemaAcceptsSimple(schema) {
-  let known = checkedSchemas.get(schema);
-  if (known === void 0) {
-    known = isSimpleRoleSchema(schema);
-    checkedSchemas.set(schema, known);
-  }
-  return known;
-}
-function isSimpleRoleSchema(schema) {
-  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
-  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
-  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
-  const required = schema["required"];
-  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
-  const properties = schema["properties"];
-  if (typeof properties !== "object" || properties === null || !sameSet(Object.keys(properties), ["name", "description", "id"])) return false;
-  const props = properties;
-  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
-}
-function isStringProperty(property2, maxMinLength) {
-  if (typeof property2 !== "object" || property2 === null) return false;
-  const p = property2;
-  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
-  const minLength = p["minLength"];
-  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
-  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
-}
-function sameSet(a, b) {
-  return a.length === b.length && b.every((x) => a.includes(x));
-}
-var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
-var init_simple_front_matter = __esm({
-  "src/core/roles/simple-front-matter.ts"() {
-    "use strict";
-    LINE = /^(name|description|id): (.*)$/;
-    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
-    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
-    checkedSchemas = /* @__PURE__ */ new WeakMap();
-    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
-  }
-});
-
-// src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
-function parseRoleFile(text2, file, schema) {
-  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
-  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
-  const binary = nulIssue(text2, file, ROLE_FILE);
-  if (binary) return { ok: false, issues: [binary] };
-  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
-  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
-  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
-  if (simple) {
-    const { name: name2, description: description2, id: id2, at } = simple;
-    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at } };
-  }
-  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
-  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
-  const source = parsed.value;
-  const value = source.value;
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
-    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
-  }
-  const valid = validateAgainst(schema, source, file);
-  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
-  const { name, description, id } = valid.value;
-  return {
-    ok: true,
-    value: {
-      file,
-      name,
-      description,
-      ...id === void 0 ? {} : { id },
-      content: split.content,
-      at: { name: keyPosition(source, "name"), ...id === void 0 ? {} : { id: keyPosition(source, "id") } }
-    }
-  };
-}
-function capped(issues) {
-  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
-  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
-  const last = shown[shown.length - 1];
-  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
-}
-function keyPosition(source, key) {
-  return source.locate("", { key });
-}
-function withNullHint(issue) {
-  const m = /^(name|description|id): must be string, got null$/.exec(issue.message);
-  if (!m) return issue;
-  return { ...issue, message: `${issue.message} (write ${m[1]}: "" for an empty string)` };
-}
-function fail(file, pos, message2) {
-  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
-}
-function utf8Length(text2) {
-  let bytes = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
-  }
-  return bytes;
-}
-var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
-var init_role_file = __esm({
-  "src/core/roles/role-file.ts"() {
-    "use strict";
-    init_schema();
-    init_text_file();
-    init_yaml_source();
-    init_front_matter();
-    init_simple_front_matter();
-    MAX_ROLE_FILE_BYTES = 1024 * 1024;
-    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
-    MAX_ISSUES_PER_FILE = 20;
-  }
-});
-
-// src/core/roles/role-set.ts
-function checkRoleSet(files) {
-  return [
-    ...duplicates(files, (f) => f.id === void 0 ? void 0 : { value: f.id, at: f.at.id ?? f.at.name }, "id"),
-    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), "name", eachPinsItsOwnId)
-  ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
-}
-function eachPinsItsOwnId(group) {
-  const ids = /* @__PURE__ */ new Set();
-  for (const f of group) {
-    if (f.id === void 0 || ids.has(f.id)) return false;
-    ids.add(f.id);
-  }
-  return true;
-}
-function duplicates(files, key, what, allowed = () => false) {
-  const seen = /* @__PURE__ */ new Set();
-  const repeated = /* @__PURE__ */ new Set();
-  for (const f of files) {
-    const k = key(f);
-    if (k === void 0) continue;
-    if (seen.has(k.value)) repeated.add(k.value);
-    else seen.add(k.value);
-  }
-  if (repeated.size === 0) return [];
-  const groups = /* @__PURE__ */ new Map();
-  for (const f of files) {
-    const k = key(f);
-    if (k === void 0 || !repeated.has(k.value)) continue;
-    const group = groups.get(k.value);
-    if (group) group.push(f);
-    else groups.set(k.value, [f]);
-  }
-  const issues = [];
-  for (const [value, group] of groups) {
-    if (allowed(group)) continue;
-    const [first, ...others] = group.map((f) => ({ file: f.file, at: key(f).at }));
-    const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(", ");
-    issues.push({ file: first.file, ...first.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
-  }
-  return issues;
-}
-var WHY;
-var init_role_set = __esm({
-  "src/core/roles/role-set.ts"() {
-    "use strict";
-    WHY = {
-      id: "each Role needs exactly one file",
-      name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
-    };
-  }
-});
-
-// src/core/roles/serialize.ts
-function serializeRoleFile(role) {
-  const doc = new import_yaml2.Document({});
-  doc.set("name", quoteIfAmbiguous(role.name));
-  doc.set("description", quoteIfAmbiguous(role.description));
-  if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
-  const yaml = doc.toString({ lineWidth: 0 });
-  const end = role.content.endsWith("\r") ? "" : "\n";
-  return `---
-${yaml}---
-${role.content}${end}`;
-}
-function quoteIfAmbiguous(value) {
-  const scalar = new import_yaml2.Scalar(value);
-  if (YAML_11_IMPLICIT.some((re) => re.test(value)) || !readsBackPlain(value)) scalar.type = import_yaml2.Scalar.QUOTE_DOUBLE;
-  return scalar;
-}
-function readsBackPlain(value) {
-  const text2 = new import_yaml2.Document({ v: value }).toString({ lineWidth: 0 });
-  return ["1.1", "1.2"].every((version2) => {
-    try {
-      return (0, import_yaml2.parse)(text2, { version: version2 })?.v === value;
-    } catch {
-      return false;
-    }
-  });
-}
-function roleFileName(name, taken) {
-  let slug = name.toLowerCase().normalize("NFC").replace(/[^\p{L}\p{M}\p{N}_-]+/gu, "-").replace(/-{2,}/g, "-").replace(/^[-_]+|[-_]+$/g, "");
-  slug = Array.from(slug).slice(0, MAX_SLUG).join("").replace(/[-_]+$/, "");
-  if (slug === "") slug = "role";
-  if (RESERVED2.test(slug)) slug = `${slug}-role`;
-  let candidate = `${slug}.md`;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${slug}-${n}.md`;
-  return candidate;
-}
-function fileNameKey(fileName) {
-  return fileName.toLowerCase().normalize("NFC");
-}
-var import_yaml2, YAML_11_IMPLICIT, MAX_SLUG, RESERVED2;
-var init_serialize = __esm({
-  "src/core/roles/serialize.ts"() {
-    "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
-    YAML_11_IMPLICIT = [
-      /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
-      /^(?:~|null|Null|NULL|=|<<)$/,
-      /^[-+]?(?:0b[0-1_]+|0[0-7_]+|(?:0|[1-9][0-9_]*)|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
-      /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
-      /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/,
-      /^[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?$/,
-      /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/
-    ];
-    MAX_SLUG = 64;
-    RESERVED2 = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|readme)$/;
-  }
-});
-
-// node_modules/diff/libesm/diff/base.js
-var Diff;
-var init_base = __esm({
-  "node_modules/diff/libesm/diff/base.js"() {
-    Diff = class {
-      diff(oldStr, newStr, options = {}) {
-        let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
-        }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-      }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-        var _a;
-        const done = (value) => {
-          value = this.postProcess(value, options);
-          if (callback) {
-            setTimeout(function() {
-              callback(value);
-            }, 0);
-            return void 0;
-          } else {
-            return value;
-          }
-        };
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let editLength = 1;
-        let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-        }
-        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-        const abortAfterTimestamp = Date.now() + maxExecutionTime;
-        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-        }
-        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-        const execEditLength = () => {
-          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-            let basePath;
-            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-            if (removePath) {
-              bestPath[diagonalPath - 1] = void 0;
-            }
-            let canAdd = false;
-            if (addPath) {
-              const addPathNewPos = addPath.oldPos - diagonalPath;
-              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-            }
-            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-            if (!canAdd && !canRemove) {
-              bestPath[diagonalPath] = void 0;
-              continue;
-            }
-            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
-            } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
-            }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-            } else {
-              bestPath[diagonalPath] = basePath;
-              if (basePath.oldPos + 1 >= oldLen) {
-                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-              }
-              if (newPos + 1 >= newLen) {
-                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-              }
-            }
-          }
-          editLength++;
-        };
-        if (callback) {
-          (function exec() {
-            setTimeout(function() {
-              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-                return callback(void 0);
-              }
-              if (!execEditLength()) {
-                exec();
-              }
-            }, 0);
-          })();
-        } else {
-          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-            const ret = execEditLength();
-            if (ret) {
-              return ret;
-            }
-          }
-        }
-      }
-      addToPath(path, added, removed, oldPosInc, options) {
-        const last = path.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-          };
-        } else {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: 1, added, removed, previousComponent: last }
-          };
-        }
-      }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-          newPos++;
-          oldPos++;
-          commonCount++;
-          if (options.oneChangePerToken) {
-            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-          }
-        }
-        if (commonCount && !options.oneChangePerToken) {
-          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-        }
-        basePath.oldPos = oldPos;
-        return newPos;
-      }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
-        } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-        }
-      }
-      removeEmpty(array) {
-        const ret = [];
-        for (let i = 0; i < array.length; i++) {
-          if (array[i]) {
-            ret.push(array[i]);
-          }
-        }
-        return ret;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
-        return value;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
-        return Array.from(value);
-      }
-      join(chars) {
-        return chars.join("");
-      }
-      postProcess(changeObjects, options) {
-        return changeObjects;
-      }
-      get useLongestToken() {
-        return false;
-      }
-      buildValues(lastComponent, newTokens, oldTokens) {
-        const components = [];
-        let nextComponent;
-        while (lastComponent) {
-          components.push(lastComponent);
-          nextComponent = lastComponent.previousComponent;
-          delete lastComponent.previousComponent;
-          lastComponent = nextComponent;
-        }
-        components.reverse();
-        const componentLen = components.length;
-        let componentPos = 0, newPos = 0, oldPos = 0;
-        for (; componentPos < componentLen; componentPos++) {
-          const component = components[componentPos];
-          if (!component.removed) {
-            if (!component.added && this.useLongestToken) {
-              let value = newTokens.slice(newPos, newPos + component.count);
-              value = value.map(function(value2, i) {
-                const oldValue = oldTokens[oldPos + i];
-                return oldValue.length > value2.length ? oldValue : value2;
-              });
-              component.value = this.join(value);
-            } else {
-              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-            }
-            newPos += component.count;
-            if (!component.added) {
-              oldPos += component.count;
-            }
-          } else {
-            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-            oldPos += component.count;
-          }
-        }
-        return components;
-      }
-    };
-  }
-});
-
-// node_modules/diff/libesm/diff/array.js
-function diffArrays(oldArr, newArr, options) {
-  return arrayDiff.diff(oldArr, newArr, options);
-}
-var ArrayDiff, arrayDiff;
-var init_array = __esm({
-  "node_modules/diff/libesm/diff/array.js"() {
-    init_base();
-    ArrayDiff = class extends Diff {
-      tokenize(value) {
-        return value.slice();
-      }
-      join(value) {
-        return value;
-      }
-      removeEmpty(value) {
-        return value;
-      }
-    };
-    arrayDiff = new ArrayDiff();
-  }
-});
-
-// node_modules/diff/libesm/index.js
-var init_libesm = __esm({
-  "node_modules/diff/libesm/index.js"() {
-    init_array();
-  }
-});
-
-// src/core/roles/content-diff.ts
-function contentDiff(before, after, oldLabel, newLabel) {
-  const changes = diffArrays(lineTokens(`${before}
-`), lineTokens(`${after}
-`), { maxEditLength: MAX_EDIT_LENGTH });
-  const header = `--- ${oldLabel}
-+++ ${newLabel}
-`;
-  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
-`;
-  const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-${h.lines.join("")}`
-  );
-  return header + hunks.join("");
-}
-function lineTokens(text2) {
-  const tokens = [];
-  let start = 0;
-  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
-    tokens.push(text2.slice(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < text2.length) tokens.push(text2.slice(start));
-  return tokens;
-}
-function hunksOf(changes) {
-  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
-  const pushContext = (range, lines2) => {
-    for (const line of lines2) range.push(` ${line}`);
-  };
-  const hunks = [];
-  let oldRangeStart = 0;
-  let newRangeStart = 0;
-  let curRange = [];
-  let oldLine = 1;
-  let newLine = 1;
-  for (let i = 0; i < diff.length; i++) {
-    const current = diff[i];
-    const lines2 = current.value;
-    if (current.added || current.removed) {
-      if (!oldRangeStart) {
-        const prev = diff[i - 1];
-        oldRangeStart = oldLine;
-        newRangeStart = newLine;
-        if (prev) {
-          curRange = [];
-          pushContext(curRange, prev.value.slice(-CONTEXT));
-          oldRangeStart -= curRange.length;
-          newRangeStart -= curRange.length;
-        }
-      }
-      const sign = current.added ? "+" : "-";
-      for (const line of lines2) curRange.push(sign + line);
-      if (current.added) newLine += lines2.length;
-      else oldLine += lines2.length;
-    } else {
-      if (oldRangeStart) {
-        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
-          pushContext(curRange, lines2);
-        } else {
-          const contextSize = Math.min(lines2.length, CONTEXT);
-          pushContext(curRange, lines2.slice(0, contextSize));
-          hunks.push({
-            oldStart: oldRangeStart,
-            oldLines: oldLine - oldRangeStart + contextSize,
-            newStart: newRangeStart,
-            newLines: newLine - newRangeStart + contextSize,
-            lines: curRange
-          });
-          oldRangeStart = 0;
-          newRangeStart = 0;
-          curRange = [];
-        }
-      }
-      oldLine += lines2.length;
-      newLine += lines2.length;
-    }
-  }
-  return hunks;
-}
-var MAX_EDIT_LENGTH, CONTEXT;
-var init_content_diff = __esm({
-  "src/core/roles/content-diff.ts"() {
-    "use strict";
-    init_libesm();
-    MAX_EDIT_LENGTH = 5e3;
-    CONTEXT = 3;
-  }
-});
-
-// src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
-}
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
-}
-function printableLine(line) {
-  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
-}
-function thousands(n) {
-  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
-  const digits = String(n);
-  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
-  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  return out;
-}
-var init_display = __esm({
-  "src/core/roles/display.ts"() {
-    "use strict";
-    init_safe_text();
-  }
-});
-
-// src/core/roles/hash.ts
-import { hash } from "node:crypto";
-function roleStateHash(role) {
-  return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
-}
-function nameStateHash(name, holders) {
-  if (holders.length === 0) return sha256(`absent:${name}`);
-  const states = holders.map(roleStateHash).sort();
-  return sha256(JSON.stringify(["name", name, states]));
-}
-function sha256(text2) {
-  return `sha256:${hash("sha256", text2, "hex")}`;
-}
-function planBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl;
-  }
-  url.username = "";
-  url.password = "";
-  url.search = "";
-  url.hash = "";
-  return url.href.replace(/\/+$/, "");
-}
-var init_hash = __esm({
-  "src/core/roles/hash.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/glob.ts
-function globToRegExp(glob) {
-  let source = "";
-  for (const ch of glob) {
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "su");
-}
-function matchesGlob(name, glob) {
-  return globToRegExp(glob).test(name);
-}
-var init_glob = __esm({
-  "src/core/glob.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/matching.ts
-function globMatcher(globs) {
-  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  return (name) => compiled2.find((c) => c.re.test(name))?.glob;
-}
-function indexRoles(roles, named = () => true) {
-  const byId = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  for (const role of roles) {
-    byId.set(role.id, role);
-    if (!named(role)) continue;
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
-  return { byId, byName };
-}
-function matchRoles(files, remote, ignored, tenantName2) {
-  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === void 0);
-  const claimed = /* @__PURE__ */ new Set();
-  const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
-  const issue = (file, key, message2) => {
-    result.issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
-  };
-  const managed = files.filter((f) => ignored(f.name) === void 0);
-  for (const file of managed) {
-    if (file.id === void 0) continue;
-    const role = byId.get(file.id);
-    const glob = role && ignored(role.name);
-    if (!role) issue(file, "id", `id ${quote(file.id)} not found on tenant ${showName(tenantName2)}: fix it, or remove it to create the Role`);
-    else if (glob !== void 0) issue(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
-    else if (!claimed.has(role.id)) {
-      claimed.add(role.id);
-      result.pairs.push({ file, role });
-    }
-  }
-  for (const file of managed) {
-    if (file.id !== void 0) continue;
-    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
-    if (free.length === 1) result.pairs.push({ file, role: free[0] });
-    else if (free.length === 0) result.creates.push(file);
-    else {
-      const ids = free.map((r) => showName(r.id)).join(", ");
-      issue(file, "name", `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
-    }
-    for (const r of free) claimed.add(r.id);
-  }
-  for (const holders of byName.values()) {
-    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
-  }
-  return result;
-}
-var init_matching = __esm({
-  "src/core/roles/matching.ts"() {
-    "use strict";
-    init_glob();
-    init_display();
-  }
-});
-
-// src/core/roles/plan-types.ts
-var PLAN_FORMAT_VERSION;
-var init_plan_types = __esm({
-  "src/core/roles/plan-types.ts"() {
-    "use strict";
-    PLAN_FORMAT_VERSION = 1;
-  }
-});
-
-// src/core/roles/plan-notes.ts
-function renameNotes(creates, orphans, prune) {
-  if (orphans.length === 0 || creates.length === 0) return [];
-  const createsByFields = /* @__PURE__ */ new Map();
-  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
-  const notes = [];
-  for (const role of [...orphans].sort(byNameThenId)) {
-    const key = fieldsKey(role);
-    const create = createsByFields.get(key);
-    if (!create) continue;
-    createsByFields.delete(key);
-    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
-    notes.push(
-      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
-    );
-  }
-  return notes;
-}
-function sharedNameNotes(updates, deletes, holdersOf) {
-  const renames = updates.filter((u) => u.before.name !== u.name);
-  if (renames.length === 0) return [];
-  const leaving = new Set([...renames, ...deletes].map((c) => c.id));
-  const renamesInto = /* @__PURE__ */ new Map();
-  for (const r of renames) {
-    const group = renamesInto.get(r.name);
-    if (group) group.push(r);
-    else renamesInto.set(r.name, [r]);
-  }
-  const notes = [];
-  for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
-    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
-    const total = group.length + keepers.length;
-    if (total < 2) continue;
-    const movers = group.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
-    let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
-    if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
-    notes.push(note);
-  }
-  return notes;
-}
-function fieldsKey(fields) {
-  return JSON.stringify([fields.description, fields.content]);
-}
-function byNameThenId(a, b) {
-  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
-}
-function compare(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var init_plan_notes = __esm({
-  "src/core/roles/plan-notes.ts"() {
-    "use strict";
-    init_display();
-  }
-});
-
-// src/core/roles/compute-plan.ts
-function computePlan(desired, remote, options) {
-  const protectedBy = globMatcher(options.protect);
-  const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
-  const updates = [];
-  let unchanged = 0;
-  const holdersOf = (name) => matching.byName.get(name) ?? [];
-  for (const { file, role } of matching.pairs) {
-    const change = updateOf(file, role, holdersOf);
-    if (change) updates.push(change);
-    else unchanged++;
-  }
-  const creates = matching.creates.map(
-    (file) => ({
-      action: "create",
-      name: file.name,
-      file: file.file,
-      after: stateOf(file),
-      remote_hash: nameStateHash(file.name, holdersOf(file.name))
-    })
-  );
-  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
-  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
-  const guards = [];
-  for (const change of [...updates, ...deletes]) {
-    const glob = protectedBy(change.before.name);
-    if (glob === void 0) continue;
-    const verb = change.action === "delete" ? "delete" : "update";
-    guards.push({
-      kind: "protected",
-      name: change.before.name,
-      message: `Role ${quote(change.before.name)} is protected (protect: ${quote(glob)}): refusing to ${verb} it`
-    });
-  }
-  if (options.maxDeletes !== void 0 && deletes.length > options.maxDeletes) {
-    guards.push({
-      kind: "max_deletes",
-      message: `${deletes.length} deletes planned, more than max_deletes (${options.maxDeletes}): refusing the plan`
-    });
-  }
-  if (desired.length === 0 && deletes.length > 0 && options.allowEmptyPrune !== true) {
-    guards.push({
-      kind: "empty_prune",
-      message: `there are no role files, yet prune would delete every Role on the tenant (${deletes.length}): refusing the plan. If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)`
-    });
-  }
-  return {
-    format_version: PLAN_FORMAT_VERSION,
-    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
-    ...options.createdAt === void 0 ? {} : { created_at: options.createdAt },
-    options: {
-      prune: options.prune,
-      protect: [...options.protect],
-      ignore: [...options.ignore],
-      ...options.maxDeletes === void 0 ? {} : { max_deletes: options.maxDeletes }
-    },
-    summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
-    changes: ordered(updates, creates, deletes),
-    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
-    guards,
-    issues: [...checkRoleSet(desired), ...matching.issues]
-  };
-}
-function updateOf(file, role, holdersOf) {
-  const fields = [];
-  if (file.name !== role.name) fields.push("name");
-  if (file.description !== role.description) fields.push("description");
-  if (file.content !== role.content) fields.push("content");
-  if (fields.length === 0) return void 0;
-  return {
-    action: "update",
-    name: file.name,
-    id: role.id,
-    file: file.file,
-    fields,
-    before: stateOf(role),
-    after: stateOf(file),
-    ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
-    remote_hash: roleStateHash(role),
-    // A rename, like a create, counts on its new name being held as it was.
-    ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
-  };
-}
-function deleteOf(role) {
-  return { action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
-}
-function stateOf(fields) {
-  return { name: fields.name, description: fields.description, content: fields.content };
-}
-function ordered(updates, creates, deletes) {
-  const needed = new Set(creates.map((c) => c.name));
-  for (const u of updates) if (u.before.name !== u.name) needed.add(u.name);
-  const freeing = deletes.filter((d) => needed.has(d.name));
-  const rest = deletes.filter((d) => !needed.has(d.name));
-  return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
-}
-var init_compute_plan = __esm({
-  "src/core/roles/compute-plan.ts"() {
-    "use strict";
-    init_content_diff();
-    init_display();
-    init_hash();
-    init_matching();
-    init_plan_types();
-    init_plan_notes();
-    init_role_set();
-  }
-});
-
-// src/core/roles/plan-fresh.ts
-function checkPlanFresh(plan, remote, tenant) {
-  const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
-  }
-  const { byId, byName } = indexRoles(remote);
-  const checkName = (name, hash2) => {
-    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
-  };
-  for (const change of plan.changes) {
-    if (change.action === "create") {
-      checkName(change.name, change.remote_hash);
-      continue;
-    }
-    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
-    const id = change.id ?? "";
-    const role = byId.get(id);
-    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
-    if (!role) {
-      reasons.push(`${label} no longer exists on the tenant`);
-    } else if (roleStateHash(role) !== change.remote_hash) {
-      reasons.push(`${label} changed on the tenant since the plan was made`);
-    }
-  }
-  return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
-}
-function planHasChanges(plan) {
-  return plan.changes.length > 0;
-}
-var init_plan_fresh = __esm({
-  "src/core/roles/plan-fresh.ts"() {
-    "use strict";
-    init_display();
-    init_hash();
-    init_matching();
-  }
-});
-
-// src/core/roles/render-text.ts
-function renderPlanText(plan, opts) {
-  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
-  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
-  if (plan.unmanaged.length > 0) {
-    out.push(
-      `Unmanaged: ${count(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
-      ""
-    );
-  }
-  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan, opts.rolesDir));
-  return `${out.join("\n")}
-`;
-}
-function planSummaryLine(plan, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan.summary;
-  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
-  return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
-}
-function changeLines(change, paint2) {
-  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
-  const head = `${showName(change.name)} (${where})`;
-  switch (change.action) {
-    case "create":
-      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
-    case "delete":
-      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
-    case "update": {
-      const lines2 = [paint2("yellow", `  ~ update ${head}`)];
-      for (const field of change.fields ?? []) {
-        if (field === "content") continue;
-        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
-      }
-      if (change.diff !== void 0) {
-        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
-      }
-      return lines2;
-    }
-  }
-}
-function stateLines(state) {
-  return [`      description: ${quote(state.description)}`, `      content: ${count(lineCount(state.content), "line")}`];
-}
-function diffLines(diff) {
-  return diff.replace(/\n$/, "").split("\n").map(printableLine);
-}
-function paintDiffLine(line, index, paint2) {
-  if (index < 2) return paint2("bold", line);
-  if (line.startsWith("@@")) return paint2("cyan", line);
-  if (line.startsWith("+")) return paint2("green", line);
-  if (line.startsWith("-")) return paint2("red", line);
-  return line;
-}
-function section(out, title, lines2, max = MAX_LISTED) {
-  if (lines2.length > 0) out.push(title, ...capped2(lines2, max), "");
-}
-function capped2(lines2, max = MAX_LISTED) {
-  if (lines2.length <= max) return lines2;
-  return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
-}
-function count(n, noun) {
-  return `${thousands(n)} ${noun}${n === 1 ? "" : "s"}`;
-}
-function lineCount(text2) {
-  if (text2 === "") return 0;
-  let lines2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
-  return lines2;
-}
-var MAX_LISTED, ANSI;
-var init_render_text = __esm({
-  "src/core/roles/render-text.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-    MAX_LISTED = 50;
-    ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
-  }
-});
-
-// src/core/roles/render-json.ts
-function renderPlanJson(plan) {
-  return `${jsonText(ordered2(plan), 2)}
-`;
-}
-function ordered2(value) {
-  if (Array.isArray(value)) {
-    let copy;
-    value.forEach((item, i) => {
-      const o = ordered2(item);
-      if (o !== item) (copy ??= [...value])[i] = o;
-    });
-    return copy ?? value;
-  }
-  if (value === null || typeof value !== "object") return value;
-  const record = value;
-  const keys = Object.keys(record);
-  let same = isPlainObject(record);
-  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
-  const values = keys.map((key) => {
-    const o = ordered2(record[key]);
-    if (o !== record[key]) same = false;
-    return o;
-  });
-  if (same) return value;
-  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
-  return Object.fromEntries(entries);
-}
-function byRank(a, b) {
-  const ra = rank.get(a) ?? KEY_ORDER.length;
-  const rb = rank.get(b) ?? KEY_ORDER.length;
-  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
-}
-function isPlainObject(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-var KEY_ORDER, rank;
-var init_render_json = __esm({
-  "src/core/roles/render-json.ts"() {
-    "use strict";
-    init_safe_text();
-    KEY_ORDER = [
-      "format_version",
-      "tenant",
-      "created_at",
-      "options",
-      "summary",
-      "changes",
-      "unmanaged",
-      "notes",
-      "guards",
-      "issues",
-      "action",
-      "kind",
-      "name",
-      "base_url",
-      "id",
-      "file",
-      "line",
-      "col",
-      "message",
-      "prune",
-      "protect",
-      "ignore",
-      "max_deletes",
-      "create",
-      "update",
-      "delete",
-      "unchanged",
-      "fields",
-      "before",
-      "after",
-      "description",
-      "content",
-      "diff",
-      "remote_hash",
-      "name_hash"
-    ];
-    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
-  }
-});
-
-// src/core/roles/markdown-parts.ts
-function mdText(text2) {
-  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
-}
-function mdCode(text2) {
-  return `<code>${mdText(text2)}</code>`;
-}
-function headMarkdown(plan, marker) {
-  const lines2 = [];
-  if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
-  const deletes = plan.changes.filter((c) => c.action === "delete");
-  if (deletes.length > 0) {
-    const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
-    lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
-  }
-  if (plan.guards.length > 0) {
-    lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
-    lines2.push("");
-  }
-  if (plan.issues.length > 0) {
-    lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
-    lines2.push("");
-  }
-  return lines2.join("\n");
-}
-function tailMarkdown(plan) {
-  const lines2 = [];
-  if (plan.unmanaged.length > 0) {
-    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
-  }
-  if (plan.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
-  }
-  return lines2.join("\n");
-}
-function tableRow(change) {
-  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
-  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
-  const what = change.action === "update" ? (change.fields ?? []).join(", ") : change.action === "create" ? "new Role" : "**deleted**";
-  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
-  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
-`;
-}
-function diffDetails(change, maxLines, maxLineChars) {
-  const all = diffLines(change.diff ?? "");
-  const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
-  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
-  const body = kept.join("\n");
-  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longestTicks + 1));
-  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
-
-${fence}diff
-${body}
-${fence}
-
-</details>
-`;
-}
-function listed(items) {
-  if (items.length <= MAX_LISTED2) return items;
-  return [...items.slice(0, MAX_LISTED2), `… ${thousands(items.length - MAX_LISTED2)} more`];
-}
-var MAX_LISTED2, TABLE_HEAD;
-var init_markdown_parts = __esm({
-  "src/core/roles/markdown-parts.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-    init_render_text();
-    MAX_LISTED2 = 20;
-    TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
-  }
-});
-
-// src/core/roles/render-markdown.ts
-function renderPlanMarkdown(plan, opts = {}) {
-  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fit([head, tail], max);
-  const rows = plan.changes.map(tableRow);
-  const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
-  const frame = size([head, table, tail]);
-  if (frame <= max) {
-    const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join5(full);
-    for (const cut2 of DIFF_CUTS) {
-      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
-`;
-      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join5(parts);
-    }
-  }
-  const diffNote = withDiffs.length === 0 ? "" : `_${thousands(withDiffs.length)} content diffs not shown to fit the comment; ${FULL_PLAN}._
-`;
-  const tableOnly = [head, table, diffNote, tail];
-  if (size(tableOnly) <= max) return join5(tableOnly);
-  const omissionFor = (hidden) => `
-… ${thousands(hidden)} more changes not shown; ${FULL_PLAN}.
-`;
-  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
-  let shown = 0;
-  while (shown < rows.length && rows[shown].length + 1 <= budget) {
-    budget -= rows[shown].length;
-    shown++;
-  }
-  const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fit([head, truncated, diffNote, tail], max);
-}
-function fit(parts, max) {
-  const text2 = join5(parts);
-  if (text2.length <= max) return text2;
-  const notice = `
-… cut to fit the comment; ${FULL_PLAN}.
-`;
-  const room = Math.max(0, max - notice.length);
-  const lastLine = text2.lastIndexOf("\n", room);
-  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
-}
-function join5(parts) {
-  return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
-}
-function size(parts) {
-  return join5(parts).length;
-}
-var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
-var init_render_markdown = __esm({
-  "src/core/roles/render-markdown.ts"() {
-    "use strict";
-    init_display();
-    init_markdown_parts();
-    GITHUB_COMMENT_LIMIT = 65536;
-    DIFF_CUTS = [
-      { lines: 60, chars: 400 },
-      { lines: 20, chars: 200 },
-      { lines: 6, chars: 120 }
-    ];
-    FULL_PLAN = "run `roleflow plan` for the full plan";
-  }
-});
-
-// src/core/roles/index.ts
-var roles_exports = {};
-__export(roles_exports, {
-  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
-  MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
-  MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
-  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
-  checkPlanFresh: () => checkPlanFresh,
-  checkRoleSet: () => checkRoleSet,
-  computePlan: () => computePlan,
-  contentDiff: () => contentDiff,
-  decodeRoleFile: () => decodeRoleFile,
-  fileNameKey: () => fileNameKey,
-  globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
-  indexRoles: () => indexRoles,
-  matchRoles: () => matchRoles,
-  nameStateHash: () => nameStateHash,
-  parseRoleFile: () => parseRoleFile,
-  planBaseUrl: () => planBaseUrl,
-  planHasChanges: () => planHasChanges,
-  planSummaryLine: () => planSummaryLine,
-  printableLine: () => printableLine,
-  quote: () => quote,
-  renderPlanJson: () => renderPlanJson,
-  renderPlanMarkdown: () => renderPlanMarkdown,
-  renderPlanText: () => renderPlanText,
-  roleFileName: () => roleFileName,
-  roleStateHash: () => roleStateHash,
-  serializeRoleFile: () => serializeRoleFile,
-  showName: () => showName,
-  splitFrontMatter: () => splitFrontMatter,
-  withoutFinalLineBreak: () => withoutFinalLineBreak
-});
-var init_roles = __esm({
-  "src/core/roles/index.ts"() {
-    "use strict";
-    init_role_file();
-    init_front_matter();
-    init_role_set();
-    init_serialize();
-    init_compute_plan();
-    init_matching();
-    init_glob();
-    init_plan_fresh();
-    init_hash();
-    init_content_diff();
-    init_display();
-    init_plan_types();
-    init_render_text();
-    init_render_json();
-    init_render_markdown();
-  }
-});
-
 // src/core/apply/result.ts
 function outcomeOf(change, status, extra = {}) {
   const renamedFrom = change.action === "update" && change.before && change.before.name !== change.name ? change.before.name : void 0;
@@ -49022,7 +49130,7 @@ function outcomeOf(change, status, extra = {}) {
   };
 }
 function summarizeOutcomes(outcomes) {
-  const summary = { created: 0, updated: 0, deleted: 0, failed: 0, skipped: 0, not_started: 0 };
+  const summary = { created: 0, updated: 0, deleted: 0, failed: 0, unknown: 0, skipped: 0, not_started: 0 };
   for (const o of outcomes) summary[o.status]++;
   return summary;
 }
@@ -49042,6 +49150,8 @@ function outcomeLine(o) {
       return `- deleted ${name}${detail(id, o.already_gone ? "already gone" : void 0)}`;
     case "failed":
       return `✗ failed to ${o.action} ${name}${detail(id)}: ${o.error ?? "unknown error"}`;
+    case "unknown":
+      return `? outcome unknown: create ${name}: ${o.error ?? "no answer"}`;
     case "skipped":
       return `✗ skipped ${o.action} ${name}${detail(id)}: ${o.error ?? "not run"}`;
     case "not_started":
@@ -49049,19 +49159,31 @@ function outcomeLine(o) {
   }
 }
 function applySucceeded(summary) {
-  return summary.failed + summary.skipped + summary.not_started === 0;
+  return summary.failed + summary.unknown + summary.skipped + summary.not_started === 0;
+}
+function duplicateLine(o) {
+  const removed = o.duplicates_removed ?? [];
+  const copies = removed.length === 0 ? "" : `removed ${plural(removed.length, "copy", "copies")} (id ${removed.map(showName).join(", ")})`;
+  const ours = o.created_id === void 0 ? "" : `this apply's copy (id ${showName(o.created_id)}) was already removed`;
+  const rest = [copies, ours].filter((part) => part !== "").join("; ");
+  const name = showName(o.name);
+  const id = showName(o.id ?? "");
+  if (o.appeared_late) return `+ ${name} appeared on the tenant after all (id ${id})${copies === "" ? "" : `; kept the lowest id of identical copies, ${copies}`}`;
+  return `= ${name}: another apply created it at the same time; kept id ${id} (the lowest)${rest === "" ? "" : `, ${rest}`}`;
 }
 function applySummaryLine(summary, interrupted = false) {
   const done = summary.created + summary.updated + summary.deleted;
   const counts2 = `${summary.created} created, ${summary.updated} updated, ${summary.deleted} deleted`;
   if (applySucceeded(summary)) return `Apply complete: ${counts2}.`;
-  const total = done + summary.failed + summary.skipped + summary.not_started;
+  const total = done + summary.failed + summary.unknown + summary.skipped + summary.not_started;
+  const unknown = summary.unknown > 0 ? `, ${summary.unknown} with an unknown outcome` : "";
   if (interrupted) {
-    const failed2 = summary.failed + summary.skipped;
-    return `Apply interrupted: ${done} of ${total} changes done (${counts2})${failed2 > 0 ? `, ${failed2} failed` : ""}; ${summary.not_started} not started.`;
+    const failed3 = summary.failed + summary.skipped;
+    return `Apply interrupted: ${done} of ${plural(total, "change")} done (${counts2})${failed3 > 0 ? `, ${failed3} failed` : ""}${unknown}; ${summary.not_started} not started.`;
   }
   const notDone = summary.failed + summary.skipped + summary.not_started;
-  return `Apply failed: ${notDone} of ${total} changes failed; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
+  const failed2 = notDone > 0 || summary.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary.unknown} of ${plural(total, "change")} with an unknown outcome`;
+  return `Apply failed: ${failed2}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
 function applyResultJson(plan, status, outcomes, reasons = []) {
   const document = {
@@ -49091,6 +49213,8 @@ __export(apply_exports, {
   applySucceeded: () => applySucceeded,
   applySummaryLine: () => applySummaryLine,
   blockedReason: () => blockedReason,
+  concurrentDuplicates: () => concurrentDuplicates,
+  duplicateLine: () => duplicateLine,
   freedName: () => freedName,
   outcomeLine: () => outcomeLine,
   outcomeOf: () => outcomeOf,
@@ -49100,6 +49224,7 @@ __export(apply_exports, {
 var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
+    init_duplicates();
     init_phases();
     init_result();
   }
@@ -49385,8 +49510,8 @@ var require_lib = __commonJS({
         return `${(_c = state === null || state === void 0 ? void 0 : state.p) !== null && _c !== void 0 ? _c : `.`}[${JSON.stringify(key)}]`;
       }
     }
-    function plural2(n, singular, plural3) {
-      return n === 1 ? singular : plural3;
+    function plural3(n, singular, plural4) {
+      return n === 1 ? singular : plural4;
     }
     var colorStringRegExp = /^#[0-9a-f]{6}$/i;
     var colorStringAlphaRegExp = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i;
@@ -50201,7 +50326,7 @@ var require_lib = __commonJS({
             if (!check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Missing required ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Missing required ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -50232,7 +50357,7 @@ var require_lib = __commonJS({
             if (check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Forbidden ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Forbidden ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -50285,7 +50410,7 @@ var require_lib = __commonJS({
             if ((check(keys, key, value) && !skipped2.has(value[key])) !== spec.expect)
               problems.push(key);
           if (problems.length >= 1)
-            return pushError(state, `Property "${subject}" ${spec.message} ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
+            return pushError(state, `Property "${subject}" ${spec.message} ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
           return true;
         }
       });
@@ -51989,10 +52114,10 @@ var require_Rest = __commonJS({
               return true;
             return false;
           };
-          let count2 = 0;
-          while (count2 < state.positionals.length && isRestPositional(count2))
-            count2 += 1;
-          return state.positionals.splice(0, count2).map(({ value }) => value);
+          let count = 0;
+          while (count < state.positionals.length && isRestPositional(count))
+            count += 1;
+          return state.positionals.splice(0, count).map(({ value }) => value);
         }
       });
     }
@@ -52290,21 +52415,31 @@ async function readSavedPlan(abs, file) {
   const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
   const text2 = Buffer.from(bytes.value).toString("utf8");
-  const schema = loadSchema("plan");
   let value;
   try {
     value = JSON.parse(text2);
   } catch {
-    const located2 = parseYaml(text2, { file });
-    if (!located2.ok) throw new InvalidFilesError(located2.issues);
-    throw new InvalidFilesError([{ file, line: 1, col: 1, message: "not JSON: a saved plan is the file `roleflow plan --out FILE` writes" }]);
+    throw notAPlan(file, "not JSON");
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
+  }
+  const record = value;
+  if (!("format_version" in record) || !("changes" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
+    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
+  }
+  const schema = loadSchema("plan");
   if (compileSchema(schema)(value)) return value;
   const located = parseYaml(text2, { file });
-  if (!located.ok) throw new InvalidFilesError(located.issues);
-  const checked = validateAgainst(schema, located.value, file);
-  if (!checked.ok) throw new InvalidFilesError(checked.issues);
-  return checked.value;
+  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
+  const issues = checked.ok ? [] : checked.issues;
+  const first = issues[0];
+  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
+  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
+}
+function notAPlan(file, why) {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
 }
 var MAX_PLAN_BYTES;
 var init_role_plan_file = __esm({
@@ -52315,6 +52450,7 @@ var init_role_plan_file = __esm({
     init_schema();
     init_yaml_source();
     init_package_root();
+    init_redact2();
     init_role_files();
     init_source_files();
     MAX_PLAN_BYTES = 256 * 1024 * 1024;
@@ -52503,6 +52639,7 @@ var init_p_limit = __esm({
 // src/io/role-apply.ts
 var role_apply_exports = {};
 __export(role_apply_exports, {
+  deleteRole: () => deleteRole,
   executePlan: () => executePlan
 });
 async function executePlan(plan, client, opts) {
@@ -52552,7 +52689,8 @@ async function runChange(change, client) {
         return await deleteRole(change, client);
     }
   } catch (err) {
-    return outcomeOf(change, "failed", { error: oneLine(err instanceof Error ? err.message : String(err)) });
+    const error = oneLine(err instanceof Error ? err.message : String(err));
+    return outcomeOf(change, err instanceof CreateOutcomeUnknownError ? "unknown" : "failed", { error });
   }
 }
 async function deleteRole(change, client) {
@@ -52570,6 +52708,62 @@ var init_role_apply = __esm({
     "use strict";
     init_p_limit();
     init_apply();
+    init_redact2();
+    init_role_create();
+  }
+});
+
+// src/io/role-dedupe.ts
+var role_dedupe_exports = {};
+__export(role_dedupe_exports, {
+  removeConcurrentDuplicates: () => removeConcurrentDuplicates
+});
+async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
+  const result = { outcomes: [...outcomes], changed: [] };
+  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
+  let remote;
+  try {
+    remote = await client.listRoles();
+  } catch (err) {
+    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+    return result;
+  }
+  const protectedBy = globMatcher([...protect]);
+  for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
+    const outcome = outcomes[found.index];
+    const change = plan.changes[found.index];
+    result.changed.push(found.index);
+    const glob = protectedBy(outcome.name);
+    if (glob !== void 0 && found.remove.length > 0) {
+      result.outcomes[found.index] = {
+        ...outcome,
+        status: "failed",
+        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+      };
+      continue;
+    }
+    const failures = [];
+    for (const id of found.remove) {
+      const copy = { ...change, action: "delete", id, before: change.after };
+      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
+      if (typeof done === "string") failures.push(`id ${id}: ${done}`);
+    }
+    const { error: _unknownWhy, ...known } = outcome;
+    result.outcomes[found.index] = failures.length === 0 ? {
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      id: found.keep,
+      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
+      ...found.gone === void 0 ? {} : { created_id: found.gone }
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
+  }
+  return result;
+}
+var init_role_dedupe = __esm({
+  "src/io/role-dedupe.ts"() {
+    "use strict";
+    init_apply();
+    init_roles();
+    init_role_apply();
     init_redact2();
   }
 });
@@ -52634,7 +52828,7 @@ async function pullRoles(opts) {
   }
   const taken = new Set((await readdir3(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
+  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   const after = new Map(local.map((f) => [f.file, f]));
@@ -52681,8 +52875,8 @@ async function pullRoles(opts) {
   for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
-    const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
+    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
     else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
   }
   return result;
@@ -53060,8 +53254,8 @@ function loadAssertion(value, pointer, ctx) {
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
-  const count2 = int(s["count"]);
-  if (count2 !== void 0) steps.count = { value: count2, ...ctx.at(ptr(pointer, "count")) };
+  const count = int(s["count"]);
+  if (count !== void 0) steps.count = { value: count, ...ctx.at(ptr(pointer, "count")) };
   if (Array.isArray(s["sequence"])) {
     steps.sequence = { value: s["sequence"].map(String), ...ctx.at(ptr(pointer, "sequence")) };
   }
@@ -53674,14 +53868,14 @@ function redactResult(result, redactor) {
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 function summarise(results) {
-  const count2 = (s) => results.filter((r) => r.status === s).length;
+  const count = (s) => results.filter((r) => r.status === s).length;
   return {
     tests: results.length,
-    passed: count2("pass"),
-    failed: count2("fail") + count2("error"),
-    errored: count2("error"),
-    skipped: count2("skip"),
-    not_run: count2("not_run"),
+    passed: count("pass"),
+    failed: count("fail") + count("error"),
+    errored: count("error"),
+    skipped: count("skip"),
+    not_run: count("not_run"),
     executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
   };
 }
@@ -54480,12 +54674,12 @@ async function withDeadline(promise, ms2) {
     timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(ms2));
   });
   try {
-    return await Promise.race([settle(promise), expired]);
+    return await Promise.race([settle2(promise), expired]);
   } finally {
     clearTimeout(timer);
   }
 }
-function settle(promise) {
+function settle2(promise) {
   return promise.then(
     (value) => ({ ok: true, value }),
     (error) => ({ ok: false, timedOut: false, error })
@@ -54530,7 +54724,7 @@ var init_run_shared = __esm({
         this.expired ??= new Promise((resolve9) => {
           this.timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(left));
         });
-        return Promise.race([settle(promise), this.expired]);
+        return Promise.race([settle2(promise), this.expired]);
       }
       clear() {
         clearTimeout(this.timer);
@@ -55250,18 +55444,24 @@ var ApplyCommand = class extends TenantCommand {
     details: `
       Without PLANFILE: plans as \`roleflow plan\` does, prints the plan and asks for confirmation
       (only \`yes\` is accepted) unless \`--auto-approve\`. When stdin is not a terminal it refuses
-      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. The
-      guards of \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role
-      files at all unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
+      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. With
+      nothing to do it prints \`No changes.\` and exits 0, terminal or not. The guards of
+      \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role files at all
+      unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
 
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
-      the saved plan was the review. The tenant is listed again first; if it is another tenant, or
-      any planned Role changed since the plan was made, nothing is sent and it exits 4.
+      the saved plan was the review. It is refused (exit 4, nothing sent) if it was altered since
+      it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
+      empty prune), or if the tenant is another one or any planned Role changed since.
 
       Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
-      deletes that free a name, then updates, creates, other deletes. Failed requests are retried;
-      a create is never sent twice. Every Role gets a result line; when some fail it exits 1 and
-      running \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+      deletes that free a name, then updates, creates, other deletes. Failed requests are retried.
+      A create is sent once: when its outcome is unknown (no answer in time, a 5xx) the tenant is
+      re-listed over a settle window (twice the tenant's timeout), and a Role that has not appeared
+      by then is reported \`? outcome unknown\`, never as created. Copies of a Role that another
+      apply created at the same time are resolved afterwards: the lowest id stays. Every Role gets
+      a result line; when some fail or are unknown it exits 1, and running \`apply\` again converges.
+      Ctrl-C starts no new change and reports what was done.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -55288,23 +55488,18 @@ var ApplyCommand = class extends TenantCommand {
     if (this.planFile !== void 0 && this.allowEmptyPrune) {
       throw new RoleflowError2("--allow-empty-prune does not go with a saved plan: it already says what to do");
     }
-    if (this.planFile === void 0 && !this.autoApprove && !this.context.stdinIsTTY) {
-      throw new RoleflowError2(
-        "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json"
-      );
-    }
     const config = await this.loadConfig();
     const prepared = this.planFile === void 0 ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
     if (typeof prepared === "number") return prepared;
     const { plan, tenant } = prepared;
     try {
-      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency);
+      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
     } finally {
       await tenant.close();
     }
   }
   async freshPlan(config) {
-    const { InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
+    const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
@@ -55337,6 +55532,12 @@ var ApplyCommand = class extends TenantCommand {
       return stop2(ExitCode.Refused, "refused", plan.guards.map((g) => g.message));
     }
     if (plan.changes.length === 0) return stop2(ExitCode.Ok, "no_changes");
+    if (!this.autoApprove && !this.context.stdinIsTTY) {
+      await tenant.close();
+      throw new RoleflowError2(
+        "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json"
+      );
+    }
     if (!this.autoApprove) {
       const { confirm: confirm2 } = await Promise.resolve().then(() => (init_role_prompt(), role_prompt_exports));
       if (!await confirm2(this.context.stdin, this.context.stderr, QUESTION)) {
@@ -55350,8 +55551,12 @@ var ApplyCommand = class extends TenantCommand {
     const { resolve: resolve9 } = await import("node:path");
     const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_role_plan_file(), role_plan_file_exports));
     const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
+    const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const plan = await readSavedPlan2(resolve9(this.context.cwd, planFile), planFile);
     refuseBrokenPlan2(plan);
+    const { roles } = config;
+    const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+    if (refusals.length > 0) return this.refuseSavedPlan(plan, planFile, "is refused", refusals);
     const tenant = await this.openTenant(config);
     let reasons;
     try {
@@ -55362,11 +55567,7 @@ var ApplyCommand = class extends TenantCommand {
     }
     if (reasons.length > 0) {
       await tenant.close();
-      this.err(`error: the saved plan ${planFile} no longer fits the tenant; nothing was applied:`);
-      for (const reason2 of reasons) this.err(`  - ${reason2}`);
-      this.err("Make a new plan: roleflow plan --out FILE");
-      if (this.json) await this.outResult(plan, "refused", [], reasons);
-      return ExitCode.Refused;
+      return this.refuseSavedPlan(plan, planFile, "no longer fits the tenant", reasons);
     }
     if (!this.json) {
       const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
@@ -55374,8 +55575,24 @@ var ApplyCommand = class extends TenantCommand {
     }
     return { plan, tenant };
   }
-  async carryOut(plan, tenant, concurrency) {
+  async refuseSavedPlan(plan, planFile, what, reasons) {
+    this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
+    for (const reason2 of reasons) this.err(`  - ${reason2}`);
+    this.err("Make a new plan: roleflow plan --out FILE");
+    if (this.json) await this.outResult(plan, "refused", [], reasons);
+    return ExitCode.Refused;
+  }
+  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
+  progressNow;
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  err(text2) {
+    this.progressNow?.clear();
+    super.err(text2);
+    this.progressNow?.reshow();
+  }
+  async carryOut(plan, tenant, concurrency, protect) {
     const { executePlan: executePlan2 } = await Promise.resolve().then(() => (init_role_apply(), role_apply_exports));
+    const { removeConcurrentDuplicates: removeConcurrentDuplicates2 } = await Promise.resolve().then(() => (init_role_dedupe(), role_dedupe_exports));
     const { ProgressLine: ProgressLine2 } = await Promise.resolve().then(() => (init_role_progress(), role_progress_exports));
     const apply2 = await Promise.resolve().then(() => (init_apply(), apply_exports));
     if (plan.changes.length === 0) {
@@ -55392,6 +55609,7 @@ var ApplyCommand = class extends TenantCommand {
     });
     let status = `applying 0/${plan.changes.length}…`;
     progress.show(status);
+    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== void 0 && progress.show(status) };
     const pending = [];
     const flush = () => {
       if (pending.length === 0) return;
@@ -55400,7 +55618,7 @@ var ApplyCommand = class extends TenantCommand {
       pending.length = 0;
       if (status !== void 0) progress.show(status);
     };
-    const outcomes = await executePlan2(plan, tenant.client, {
+    const applied = await executePlan2(plan, tenant.client, {
       concurrency,
       stopped: () => interrupted,
       onOutcome: (outcome, ended, total) => {
@@ -55415,6 +55633,15 @@ var ApplyCommand = class extends TenantCommand {
     status = void 0;
     flush();
     progress.clear();
+    this.progressNow = void 0;
+    let outcomes = applied;
+    if (!interrupted) {
+      const checked = await removeConcurrentDuplicates2(plan, applied, tenant.client, protect);
+      outcomes = checked.outcomes;
+      if (checked.warning !== void 0) this.err(`warning: ${checked.warning}`);
+      const resolved = checked.changed.map((i) => outcomes[i]).filter((o) => o.status === "created");
+      if (!this.json && resolved.length > 0) this.out(resolved.map(apply2.duplicateLine).join("\n"));
+    }
     const summary = apply2.summarizeOutcomes(outcomes);
     const ok = apply2.applySucceeded(summary);
     const line = apply2.applySummaryLine(summary, interrupted);
@@ -55425,6 +55652,11 @@ var ApplyCommand = class extends TenantCommand {
     }
     this.err(line);
     for (const o of outcomes) if (!["created", "updated", "deleted"].includes(o.status)) this.err(`  ${apply2.outcomeLine(o)}`);
+    if (summary.unknown > 0) {
+      this.err(
+        `The tenant did not say whether ${summary.unknown === 1 ? "a create was" : `${summary.unknown} creates were`} carried out, and ${summary.unknown === 1 ? "it was" : "they were"} not sent again (that could make duplicates): ${summary.unknown === 1 ? "it" : "they"} may still appear.`
+      );
+    }
     this.err("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
     return ExitCode.Error;
   }
@@ -55460,7 +55692,8 @@ var PlanCommand = class extends TenantCommand {
       \`roles.allow_empty_prune: true\`). \`roles.ignore\` globs are left out entirely.
 
       \`--out FILE\` saves the plan as JSON for \`roleflow apply FILE\`, which carries out exactly it
-      and refuses if the tenant changed in between. \`--format markdown\` writes a pull-request
+      and refuses (exit 4) if the tenant changed in between, if the file was altered (the plan
+      ends with a \`digest\` of its contents), or if the config's guards refuse it by then. \`--format markdown\` writes a pull-request
       comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
     `,
     examples: [
@@ -55569,16 +55802,16 @@ var PullCommand = class extends TenantCommand {
       await tenant.close();
     }
     const label = planTenantOf2(tenant);
-    const count2 = (status) => result.roles.filter((r) => r.status === status).length;
-    const written = count2("written") + count2("overwritten");
+    const count = (status) => result.roles.filter((r) => r.status === status).length;
+    const written = count("written") + count("overwritten");
     const pulled = result.roles.length;
     for (const r of result.roles) {
       const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
       if (r.status === "skipped") this.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
       else if (!this.json && r.status !== "unchanged") this.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
     }
-    for (const { name, count: count3 } of result.sharedNames) {
-      this.err(`warning: the tenant holds ${count3} Roles named ${showName2(name)} (pinned by id in the files)`);
+    for (const { name, count: count2 } of result.sharedNames) {
+      this.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
       this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
@@ -55590,14 +55823,14 @@ var PullCommand = class extends TenantCommand {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
         dir: dir.display,
-        summary: { written, unchanged: count2("unchanged"), skipped: count2("skipped") },
+        summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
         roles: result.roles,
         local_only: result.localOnly
       };
       this.outJson(document);
     } else {
       this.out(
-        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`
+        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
       );
     }
     return 0;
@@ -55967,12 +56200,12 @@ var ValidateCommand = class extends RoleflowCommand {
       this.err(result.issues.map(formatIssue2).join("\n"));
     } else {
       for (const dir of result.absent) this.err(`note: ${dir}/ not found, nothing checked there`);
-      this.out(`${plural(result.roleFiles, "role file")} and ${plural(result.flowFiles, "flow test file")} are valid.`);
+      this.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
     }
     return valid ? 0 : 1;
   }
 };
-function plural(n, noun) {
+function plural2(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
@@ -56409,6 +56642,7 @@ var STATUS_ICON = {
   updated: "✏️ updated",
   deleted: "🗑️ deleted",
   failed: "❌ failed",
+  unknown: "❓ outcome unknown",
   skipped: "⏭️ skipped",
   not_started: "⏸️ not started"
 };
@@ -56424,7 +56658,7 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
   const top = head.join("\n");
   if (result.results.length === 0) return top;
   const tableHead = "| | Role | File | Detail |\n|---|---|---|---|\n";
-  const bad = (o) => o.status === "failed" || o.status === "skipped" || o.status === "not_started" ? 0 : 1;
+  const bad = (o) => o.status === "failed" || o.status === "unknown" || o.status === "skipped" || o.status === "not_started" ? 0 : 1;
   const rows = [...result.results].sort((a, b) => bad(a) - bad(b)).map((o) => `| ${STATUS_ICON[o.status]} | ${mdCode(o.name)}${o.renamed_from === void 0 ? "" : ` (was ${mdCode(o.renamed_from)})`} | ${o.file === void 0 ? "" : mdCode(o.file)} | ${mdText(o.error ?? "")} |
 `);
   return fitTable(top, tableHead, rows, maxChars, (n) => `

@@ -67,6 +67,7 @@ const STATUS_ICON: Record<ApplyOutcome['status'], string> = {
   updated: '✏️ updated',
   deleted: '🗑️ deleted',
   failed: '❌ failed',
+  unknown: '❓ outcome unknown',
   skipped: '⏭️ skipped',
   not_started: '⏸️ not started',
 };
@@ -84,7 +85,7 @@ export function renderApplyMarkdown(result: ApplyResult, heading: string, maxCha
   const top = head.join('\n');
   if (result.results.length === 0) return top;
   const tableHead = '| | Role | File | Detail |\n|---|---|---|---|\n';
-  const bad = (o: ApplyOutcome): number => (o.status === 'failed' || o.status === 'skipped' || o.status === 'not_started' ? 0 : 1);
+  const bad = (o: ApplyOutcome): number => (o.status === 'failed' || o.status === 'unknown' || o.status === 'skipped' || o.status === 'not_started' ? 0 : 1);
   const rows = [...result.results]
     .sort((a, b) => bad(a) - bad(b))
     .map((o) => `| ${STATUS_ICON[o.status]} | ${mdCode(o.name)}${o.renamed_from === undefined ? '' : ` (was ${mdCode(o.renamed_from)})`} | ${o.file === undefined ? '' : mdCode(o.file)} | ${mdText(o.error ?? '')} |\n`);

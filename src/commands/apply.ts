@@ -16,18 +16,24 @@ export class ApplyCommand extends TenantCommand {
     details: `
       Without PLANFILE: plans as \`roleflow plan\` does, prints the plan and asks for confirmation
       (only \`yes\` is accepted) unless \`--auto-approve\`. When stdin is not a terminal it refuses
-      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. The
-      guards of \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role
-      files at all unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
+      without \`--auto-approve\`: in CI, approve explicitly or apply a reviewed saved plan. With
+      nothing to do it prints \`No changes.\` and exits 0, terminal or not. The guards of
+      \`roleflow plan\` refuse it (exit 4, nothing sent), among them prune with no role files at all
+      unless \`--allow-empty-prune\` (or \`roles.allow_empty_prune: true\`).
 
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
-      the saved plan was the review. The tenant is listed again first; if it is another tenant, or
-      any planned Role changed since the plan was made, nothing is sent and it exits 4.
+      the saved plan was the review. It is refused (exit 4, nothing sent) if it was altered since
+      it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
+      empty prune), or if the tenant is another one or any planned Role changed since.
 
       Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
-      deletes that free a name, then updates, creates, other deletes. Failed requests are retried;
-      a create is never sent twice. Every Role gets a result line; when some fail it exits 1 and
-      running \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+      deletes that free a name, then updates, creates, other deletes. Failed requests are retried.
+      A create is sent once: when its outcome is unknown (no answer in time, a 5xx) the tenant is
+      re-listed over a settle window (twice the tenant's timeout), and a Role that has not appeared
+      by then is reported \`? outcome unknown\`, never as created. Copies of a Role that another
+      apply created at the same time are resolved afterwards: the lowest id stays. Every Role gets
+      a result line; when some fail or are unknown it exits 1, and running \`apply\` again converges.
+      Ctrl-C starts no new change and reports what was done.
     `,
     examples: [
       ['Review, then confirm', 'roleflow apply'],
@@ -56,24 +62,19 @@ export class ApplyCommand extends TenantCommand {
     if (this.planFile !== undefined && this.allowEmptyPrune) {
       throw new RoleflowError('--allow-empty-prune does not go with a saved plan: it already says what to do');
     }
-    if (this.planFile === undefined && !this.autoApprove && !this.context.stdinIsTTY) {
-      throw new RoleflowError(
-        'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json',
-      );
-    }
     const config = await this.loadConfig();
     const prepared = this.planFile === undefined ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
     if (typeof prepared === 'number') return prepared;
     const { plan, tenant } = prepared;
     try {
-      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency);
+      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
     } finally {
       await tenant.close();
     }
   }
 
   private async freshPlan(config: import('../core/config.js').Config): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
-    const { InvalidFilesError } = await import('../core/errors.js');
+    const { InvalidFilesError, RoleflowError } = await import('../core/errors.js');
     const { rolesDirOf } = await import('../io/role-files.js');
     const { makeFreshPlan } = await import('../io/role-plan-run.js');
     const { renderPlanText } = await import('../core/roles/index.js');
@@ -106,6 +107,13 @@ export class ApplyCommand extends TenantCommand {
       return stop(ExitCode.Refused, 'refused', plan.guards.map((g) => g.message));
     }
     if (plan.changes.length === 0) return stop(ExitCode.Ok, 'no_changes');
+    // Asked only once there is something to approve: nothing to do is `No changes.`, exit 0, in CI too.
+    if (!this.autoApprove && !this.context.stdinIsTTY) {
+      await tenant.close();
+      throw new RoleflowError(
+        'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json',
+      );
+    }
     if (!this.autoApprove) {
       const { confirm } = await import('../io/role-prompt.js');
       if (!(await confirm(this.context.stdin, this.context.stderr, QUESTION))) {
@@ -120,8 +128,12 @@ export class ApplyCommand extends TenantCommand {
     const { resolve } = await import('node:path');
     const { readSavedPlan } = await import('../io/role-plan-file.js');
     const { checkSavedPlan, refuseBrokenPlan } = await import('../io/role-plan-run.js');
+    const { savedPlanRefusals } = await import('../core/roles/index.js');
     const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
     refuseBrokenPlan(plan);
+    const { roles } = config;
+    const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+    if (refusals.length > 0) return this.refuseSavedPlan(plan, planFile, 'is refused', refusals);
     const tenant = await this.openTenant(config);
     let reasons: string[];
     try {
@@ -132,11 +144,7 @@ export class ApplyCommand extends TenantCommand {
     }
     if (reasons.length > 0) {
       await tenant.close();
-      this.err(`error: the saved plan ${planFile} no longer fits the tenant; nothing was applied:`);
-      for (const reason of reasons) this.err(`  - ${reason}`);
-      this.err('Make a new plan: roleflow plan --out FILE');
-      if (this.json) await this.outResult(plan, 'refused', [], reasons);
-      return ExitCode.Refused;
+      return this.refuseSavedPlan(plan, planFile, 'no longer fits the tenant', reasons);
     }
     if (!this.json) {
       const { planSummaryLine } = await import('../core/roles/index.js');
@@ -145,8 +153,27 @@ export class ApplyCommand extends TenantCommand {
     return { plan, tenant };
   }
 
-  private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number): Promise<number> {
+  private async refuseSavedPlan(plan: Plan, planFile: string, what: string, reasons: readonly string[]): Promise<number> {
+    this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
+    for (const reason of reasons) this.err(`  - ${reason}`);
+    this.err('Make a new plan: roleflow plan --out FILE');
+    if (this.json) await this.outResult(plan, 'refused', [], reasons);
+    return ExitCode.Refused;
+  }
+
+  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
+  private progressNow: { clear(): void; reshow(): void } | undefined;
+
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  override err(text: string): void {
+    this.progressNow?.clear();
+    super.err(text);
+    this.progressNow?.reshow();
+  }
+
+  private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
     const { executePlan } = await import('../io/role-apply.js');
+    const { removeConcurrentDuplicates } = await import('../io/role-dedupe.js');
     const { ProgressLine } = await import('../io/role-progress.js');
     const apply = await import('../core/apply/index.js');
     if (plan.changes.length === 0) {
@@ -163,6 +190,7 @@ export class ApplyCommand extends TenantCommand {
     });
     let status: string | undefined = `applying 0/${plan.changes.length}…`;
     progress.show(status);
+    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== undefined && progress.show(status) };
     // Result lines that end in the same turn of the event loop go out in one write: a line per
     // Role, each its own write, costs more than the Role's request once there are thousands.
     const pending: string[] = [];
@@ -173,7 +201,7 @@ export class ApplyCommand extends TenantCommand {
       pending.length = 0;
       if (status !== undefined) progress.show(status);
     };
-    const outcomes: ApplyOutcome[] = await executePlan(plan, tenant.client, {
+    const applied: ApplyOutcome[] = await executePlan(plan, tenant.client, {
       concurrency,
       stopped: () => interrupted,
       onOutcome: (outcome, ended, total) => {
@@ -188,6 +216,15 @@ export class ApplyCommand extends TenantCommand {
     status = undefined;
     flush();
     progress.clear();
+    this.progressNow = undefined;
+    let outcomes = applied;
+    if (!interrupted) {
+      const checked = await removeConcurrentDuplicates(plan, applied, tenant.client, protect);
+      outcomes = checked.outcomes;
+      if (checked.warning !== undefined) this.err(`warning: ${checked.warning}`);
+      const resolved = checked.changed.map((i) => outcomes[i]!).filter((o) => o.status === 'created');
+      if (!this.json && resolved.length > 0) this.out(resolved.map(apply.duplicateLine).join('\n'));
+    }
     const summary = apply.summarizeOutcomes(outcomes);
     const ok = apply.applySucceeded(summary);
     const line = apply.applySummaryLine(summary, interrupted);
@@ -198,6 +235,11 @@ export class ApplyCommand extends TenantCommand {
     }
     this.err(line);
     for (const o of outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) this.err(`  ${apply.outcomeLine(o)}`);
+    if (summary.unknown > 0) {
+      this.err(
+        `The tenant did not say whether ${summary.unknown === 1 ? 'a create was' : `${summary.unknown} creates were`} carried out, and ${summary.unknown === 1 ? 'it was' : 'they were'} not sent again (that could make duplicates): ${summary.unknown === 1 ? 'it' : 'they'} may still appear.`,
+      );
+    }
     this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
     return ExitCode.Error;
   }

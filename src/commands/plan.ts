@@ -21,7 +21,8 @@ export class PlanCommand extends TenantCommand {
       \`roles.allow_empty_prune: true\`). \`roles.ignore\` globs are left out entirely.
 
       \`--out FILE\` saves the plan as JSON for \`roleflow apply FILE\`, which carries out exactly it
-      and refuses if the tenant changed in between. \`--format markdown\` writes a pull-request
+      and refuses (exit 4) if the tenant changed in between, if the file was altered (the plan
+      ends with a \`digest\` of its contents), or if the config's guards refuse it by then. \`--format markdown\` writes a pull-request
       comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
     `,
     examples: [

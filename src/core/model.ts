@@ -97,8 +97,10 @@ export interface TenantClient {
   /** `undefined` when absent, whichever way the tenant says so (404, [], 200 with an error). */
   getRole(id: string): Promise<Role | undefined>;
   /**
-   * Create a Role. Never creates a duplicate: when the outcome of a send is unknown, the tenant is
-   * re-listed and a Role with this name and these fields counts as created.
+   * Create a Role, sending it once. When the outcome of the send is unknown, the tenant is
+   * re-listed over a settle window and a new Role with this name and these fields counts as
+   * created; if none appears, it rejects with an unknown outcome (src/io/role-create.ts), never
+   * re-sending what the tenant may still carry out.
    */
   createRole(fields: RoleFields): Promise<{ id: string }>;
   updateRole(id: string, fields: RoleFields): Promise<void>;

@@ -4,7 +4,7 @@ import { jsonBody, statusError, tokenSource, type TokenSource } from './http-err
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
 import { cleanError } from './redact.js';
-import { createRoleOnce, type KnownIds } from './role-create.js';
+import { CreateOutcomeUnknownError, createRoleOnce, type KnownIds } from './role-create.js';
 
 export interface ClientOptions {
   target: TenantTarget;
@@ -70,11 +70,16 @@ class HttpTenantClient implements TenantClient {
 
   createRole(fields: RoleFields): Promise<{ id: string }> {
     return this.guard(async () => {
+      // An unknown outcome stays one, even when its message had to be scrubbed of a secret.
+      const keepUnknown = (error: unknown): never => {
+        const clean = cleanError(error, this.http.secrets);
+        throw error instanceof CreateOutcomeUnknownError && !(clean instanceof CreateOutcomeUnknownError) ? new CreateOutcomeUnknownError(clean.message) : clean;
+      };
       const body = { name: fields.name, description: fields.description, content: fields.content };
       const id = await createRoleOnce({
         fields,
         known: this.known,
-        retries: this.target.retries,
+        timeoutMs: this.target.timeoutMs,
         sleep: this.options.sleep,
         send: () =>
           this.forms.create.run(
@@ -83,7 +88,8 @@ class HttpTenantClient implements TenantClient {
           ),
         relist: () => this.listRoles(),
         failure: (answer) => statusError(answer, this.auth),
-      });
+        notice: this.options.onRetry,
+      }).catch(keepUnknown);
       this.remember({ id, name: fields.name });
       return { id };
     });

@@ -177,7 +177,7 @@ export class HttpTransport {
 }
 
 /** `30s`, `1.5s`, `250ms`. */
-function showDuration(ms: number): string {
+export function showDuration(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
 }
 

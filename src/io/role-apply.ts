@@ -3,6 +3,7 @@ import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } f
 import type { TenantClient } from '../core/model.js';
 import type { Plan, PlanChange } from '../core/roles/index.js';
 import { oneLine } from './redact.js';
+import { CreateOutcomeUnknownError } from './role-create.js';
 
 export interface ExecuteOptions {
   /** At most this many requests at once. */
@@ -68,7 +69,8 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
         return await deleteRole(change, client);
     }
   } catch (err) {
-    return outcomeOf(change, 'failed', { error: oneLine(err instanceof Error ? err.message : String(err)) });
+    const error = oneLine(err instanceof Error ? err.message : String(err));
+    return outcomeOf(change, err instanceof CreateOutcomeUnknownError ? 'unknown' : 'failed', { error });
   }
 }
 
@@ -76,7 +78,7 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
  * A delete whose Role is already gone (a 404 "role not found", or someone else deleted it) has
  * reached its goal: the tenant is asked, and a Role it no longer holds counts as deleted.
  */
-async function deleteRole(change: PlanChange, client: TenantClient): Promise<ApplyOutcome> {
+export async function deleteRole(change: PlanChange, client: TenantClient): Promise<ApplyOutcome> {
   try {
     await client.deleteRole(change.id!);
     return outcomeOf(change, 'deleted');

@@ -1,8 +1,9 @@
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { renderPlanJson, type Plan } from '../core/roles/index.js';
+import { plural, PLAN_FORMAT_VERSION, renderPlanJson, type Plan } from '../core/roles/index.js';
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';
+import { oneLine } from './redact.js';
 import { writeFileAtomic } from './role-files.js';
 import { readBounded } from './source-files.js';
 
@@ -19,27 +20,39 @@ export async function savePlan(path: string, plan: Plan): Promise<void> {
 }
 
 /**
- * `apply PLANFILE`: the saved plan, checked against `schemas/plan.schema.json`. Problems are
- * located at `file:line:col` (a plan is JSON, which is YAML, so the YAML reader locates them).
+ * `apply PLANFILE`: the saved plan, checked against `schemas/plan.schema.json`. A file that is
+ * not one (a role file, `{}`, any other JSON or YAML, a plan with a problem) is one line, exit 1:
+ * `roles/x.md is not a saved plan (not JSON): …`, the first problem located at line:col.
  */
 export async function readSavedPlan(abs: string, file: string): Promise<Plan> {
   const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: 'a saved plan' });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
   const text = Buffer.from(bytes.value).toString('utf8');
-  const schema = loadSchema('plan');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    const located = parseYaml(text, { file });
-    if (!located.ok) throw new InvalidFilesError(located.issues);
-    throw new InvalidFilesError([{ file, line: 1, col: 1, message: 'not JSON: a saved plan is the file `roleflow plan --out FILE` writes' }]);
+    throw notAPlan(file, 'not JSON');
   }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw notAPlan(file, `JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object`);
+  }
+  const record = value as Record<string, unknown>;
+  if (!('format_version' in record) || !('changes' in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (record['format_version'] !== PLAN_FORMAT_VERSION) {
+    throw notAPlan(file, `format_version ${JSON.stringify(record['format_version'])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
+  }
+  const schema = loadSchema('plan');
   // The fast path for the usual, valid plan; the slower YAML reader only to say where a problem is.
   if (compileSchema(schema)(value)) return value as Plan;
   const located = parseYaml(text, { file });
-  if (!located.ok) throw new InvalidFilesError(located.issues);
-  const checked = validateAgainst<Plan>(schema, located.value, file);
-  if (!checked.ok) throw new InvalidFilesError(checked.issues);
-  return checked.value;
+  const checked = located.ok ? validateAgainst<Plan>(schema, located.value, file) : located;
+  const issues = checked.ok ? [] : checked.issues;
+  const first = issues[0];
+  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, 'more problem')}` : '';
+  throw notAPlan(file, first === undefined ? 'it does not match the plan schema' : `${first.line}:${first.col}: ${first.message}${more}`);
+}
+
+function notAPlan(file: string, why: string): RoleflowError {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
 }

@@ -71,7 +71,8 @@ describe('apply results', () => {
     const stale = ['role-00', 'role-01', 'gone-1', 'gone-2'].map((name) => ({ name, description: 'old', content: 'old' }));
     const em = await emulator({ failRate: 0.2, lostRate: 0.1, seed: 11 }, stale);
     const files = Object.fromEntries(names.map((n) => [`roles/${n}.md`, roleText(n, `about ${n}`, `You are ${n}.\n`)]));
-    const p = await project(files);
+    // A short timeout keeps the settle window after a create answered 500 short (see settleWaits).
+    const p = await project({ ...files, 'roleflow.config.yaml': `tenants:\n  test:\n    base_url: ${em.baseUrl}\n    timeout: 500ms\n` });
     let last = await run(p, em, ['apply', '--auto-approve', '--prune']);
     for (let attempt = 0; attempt < 3 && last.code !== 0; attempt++) last = await run(p, em, ['apply', '--auto-approve', '--prune']);
     expect(last.code, last.stdout + last.stderr).toBe(0);

@@ -84,15 +84,34 @@ describe('bad role files stop every command before anything is sent', () => {
     expect(em.requests()).toEqual([]);
   });
 
-  it('a broken saved plan is refused with its location, before the tenant is asked', async () => {
+  it('a broken saved plan is refused in one line with its first problem located, before the tenant is asked', async () => {
     const em = await emulator();
-    const p = await project({ 'plan.json': '{"format_version": 1, "tenant": {"name": "test"}}\n', 'notjson.json': 'a: [' });
+    const p = await project({
+      'plan.json': '{"format_version": 1, "tenant": {"name": "test"}, "changes": []}\n',
+      'notjson.json': 'a: [',
+      'roles/x.md': roleText('x', 'd', 'c'),
+      'empty.json': '{}',
+      'list.json': '[1, 2]',
+      'other.yaml': 'format_version: 1\nchanges: []\n',
+      'future.json': '{"format_version": 2, "changes": []}',
+    });
     const r = await run(p, em, ['apply', 'plan.json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^plan\.json:1:\d+: /m);
-    const broken = await runCli(['apply', 'notjson.json'], { cwd: p.dir });
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/^notjson\.json:\d+:\d+: /);
+    expect(r.stderr).toMatch(/^error: plan\.json is not a saved plan \(1:1: missing required key "options", and \d+ more problems\): make one with roleflow plan --out FILE\n$/);
+    const says = {
+      'notjson.json': 'not JSON',
+      'roles/x.md': 'not JSON',
+      'other.yaml': 'not JSON',
+      'empty.json': 'no "format_version" and "changes"',
+      'list.json': 'JSON array, not an object',
+      'future.json': 'format_version 2; this roleflow reads 1',
+    };
+    for (const [file, why] of Object.entries(says)) {
+      const broken = await run(p, em, ['apply', file]);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toBe('');
+      expect(broken.stderr).toBe(`error: ${file} is not a saved plan (${why}): make one with roleflow plan --out FILE\n`);
+    }
     expect(em.requests()).toEqual([]);
   });
 });

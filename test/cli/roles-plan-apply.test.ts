@@ -134,13 +134,29 @@ describe('plan and apply against a tenant', () => {
     expect(mutations(second)).toEqual([]);
   });
 
-  it('refuses to apply without --auto-approve when stdin is not a terminal', async () => {
+  it('refuses to apply without --auto-approve when stdin is not a terminal, after showing the plan', async () => {
     const em = await emulator();
     const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
     const r = await run(p, em, ['apply']);
     expect(r.code).toBe(1);
+    expect(r.stdout).toContain('+ create a (roles/a.md)');
     expect(r.stderr).toMatch(/^error: refusing to apply without confirmation: stdin is not a terminal\. Add --auto-approve/);
-    expect(em.requests()).toEqual([]);
+    expect(mutations(em)).toEqual([]);
+  });
+
+  it('with nothing to do, says No changes. and exits 0 whatever stdin is', async () => {
+    const em = await emulator();
+    await seed(em, 'a', 'd', 'c');
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const mark = requestCount(em);
+    const r = await run(p, em, ['apply']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('No changes. The tenant matches roles/.');
+    expect(r.stderr).toBe('');
+    const json = await run(p, em, ['apply', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'no_changes', results: [] });
+    expect(mutations(em, mark)).toEqual([]);
   });
 
   it('prints results as JSON with --json', async () => {

@@ -72,7 +72,7 @@ describe('the token never appears in any output', () => {
     const plan = await json(['plan', '--json']);
     expect(plan['summary']).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, unmanaged: 0 });
     expect(plan['changes']).toEqual([expect.objectContaining({ after: { name: 'a', description: 'the *** role', content: 'Write a ***.' } })]);
-    expect(await json(['plan', '--format', 'json'])).toEqual({ ...plan, created_at: expect.any(String) });
+    expect(await json(['plan', '--format', 'json'])).toEqual({ ...plan, created_at: expect.any(String), digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
     const applied = await json(['apply', '--auto-approve', '--json']);
     expect(applied).toMatchObject({ status: 'applied', summary: expect.objectContaining({ created: 1 }) });
     const pulled = await json(['pull', '--roles', 'pulled', '--json']);

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onTestFinished } from 'vitest';
-import type { TenantTarget } from '../../src/core/model.js';
+import type { RoleFields, TenantClient, TenantTarget } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { createClient, type ClientOptions } from '../../src/io/client.js';
+import { CreateOutcomeUnknownError } from '../../src/io/role-create.js';
 
 /** A target for an emulator, with quick timeouts and retries for tests. */
 export function targetFor(emulator: Pick<RunningEmulator, 'baseUrl' | 'wsUrl'>, over: Partial<TenantTarget> = {}): TenantTarget {
@@ -102,4 +103,24 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * Create every Role the way `apply` run again does: a create whose outcome is unknown is never
+ * re-sent by the client, nor is a failed one; the next round lists the tenant and creates only what is absent.
+ * Returns the ids by name and how many creates ended with an unknown outcome.
+ */
+export async function createUntilDone(client: TenantClient, roles: RoleFields[], rounds = 10): Promise<{ ids: Map<string, string>; unknown: number }> {
+  let unknown = 0;
+  for (let round = 0; round < rounds; round++) {
+    const present = new Map((await client.listRoles()).map((r) => [r.name, r.id]));
+    const missing = roles.filter((r) => !present.has(r.name));
+    if (missing.length === 0) return { ids: present, unknown };
+    const settled = await Promise.allSettled(missing.map((fields) => client.createRole(fields)));
+    for (const s of settled) {
+      // A failure (503 after the retries) or an unknown outcome: the next round sees what is there.
+      if (s.status === 'rejected' && s.reason instanceof CreateOutcomeUnknownError) unknown++;
+    }
+  }
+  throw new Error(`not every Role was created after ${rounds} rounds`);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiForms, TenantClient } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { clientFor, rejection } from './client-kit.js';
+import { clientFor, createUntilDone, rejection } from './client-kit.js';
 
 const started: { emulator: RunningEmulator; client: TenantClient }[] = [];
 
@@ -90,8 +90,7 @@ describe('client: interface forms', () => {
     const probeStatuses: number[] = [];
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const { client, emulator } = await tenant({ disable: ['POST /admin/roles/create'], failRate: 0.4, seed });
-      await client.listRoles();
-      await Promise.all(names.map((name) => client.createRole({ name, description: '', content: '' })));
+      await createUntilDone(client, names.map((name) => ({ name, description: '', content: '' })));
       expect(emulator.roles().map((r) => r.name).sort()).toEqual(names);
       const probes = emulator.requests().filter((r) => r.path === '/admin/roles/create');
       expect(probes.filter((r) => r.status === 404)).toHaveLength(1);

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Role, TenantClient } from '../../src/core/model.js';
 import { computePlan, type RoleFile } from '../../src/core/roles/index.js';
 import { executePlan } from '../../src/io/role-apply.js';
+import { settleWaits } from '../../src/io/role-create.js';
+import { removeConcurrentDuplicates } from '../../src/io/role-dedupe.js';
+import { outcomeOf } from '../../src/core/apply/index.js';
 import { call, emulatorPerFile } from '../helpers/emulator.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { clientFor } from './client-kit.js';
@@ -89,6 +92,56 @@ describe('executePlan when a change fails', () => {
       expect(byName['create other']).toMatchObject({ status: 'created' });
       const names = em.roles().map((r: Role) => r.name).sort();
       expect(names).toEqual(['moving', 'other', 'shared']);
+      await client.close();
+    } finally {
+      await em.close();
+    }
+  });
+});
+
+describe('the settle window of a create whose outcome is unknown', () => {
+  it('is twice the timeout after no answer, at most 5 s after a 5xx, looked at four times', () => {
+    expect(settleWaits(1_000, false)).toEqual([250, 250, 500, 1_000]);
+    expect(settleWaits(30_000, false).reduce((a, b) => a + b)).toBe(60_000);
+    expect(settleWaits(30_000, true)).toEqual([625, 625, 1_250, 2_500]);
+    expect(settleWaits(250, true).reduce((a, b) => a + b)).toBe(500);
+  });
+});
+
+describe('the check after applying, against the emulator', () => {
+  it('keeps the lowest id of identical copies, deletes the others, and touches nothing else', async () => {
+    const em = await startEmulator();
+    try {
+      const { client } = clientFor(em);
+      const plan = await planFor(client, [file('x', 'c'), file('y', 'c')], false);
+      const outcomes = await executePlan(plan, client, { concurrency: 2 });
+      // Another apply created the same Roles meanwhile, and someone made a differing "y".
+      const copies = [await create(em, 'x'), await create(em, 'x')];
+      const differing = await call(em, 'POST', '/admin/roles/create', { body: { name: 'y', description: 'd', content: 'other' } });
+      const xs = [outcomes[0]!.id!, ...copies].sort();
+      const checked = await removeConcurrentDuplicates(plan, outcomes, client, []);
+      expect(checked.changed).toEqual([0]);
+      expect(checked.outcomes[0]).toMatchObject({ status: 'created', id: xs[0], duplicates_removed: xs.slice(1) });
+      expect(checked.outcomes[1]).toEqual(outcomes[1]);
+      expect(em.roles().filter((r) => r.name === 'x').map((r) => r.id)).toEqual([xs[0]]);
+      expect(em.roles().filter((r) => r.name === 'y').map((r) => r.id).sort()).toEqual([outcomes[1]!.id!, (differing.body as { id: string }).id].sort());
+      await client.close();
+    } finally {
+      await em.close();
+    }
+  });
+
+  it('reports a create whose outcome was unknown as created once its Role has appeared', async () => {
+    const em = await startEmulator();
+    try {
+      const { client } = clientFor(em);
+      const plan = await planFor(client, [file('late', 'c'), file('never', 'c')], false);
+      const outcomes = plan.changes.map((c) => outcomeOf(c, 'unknown', { error: 'no response' }));
+      const landed = await create(em, 'late');
+      const checked = await removeConcurrentDuplicates(plan, outcomes, client, []);
+      expect(checked.outcomes[0]).toEqual(expect.objectContaining({ status: 'created', id: landed, appeared_late: true }));
+      expect(checked.outcomes[0]).not.toHaveProperty('error');
+      expect(checked.outcomes[1]).toEqual(outcomes[1]);
       await client.close();
     } finally {
       await em.close();

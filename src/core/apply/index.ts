@@ -5,14 +5,18 @@
  * - `applyPhases(changes)`: runs of one action in plan order; a phase starts when the previous ended.
  * - `blockedReason(change, failedToFree)`: a change that would take a name a failed change was to free
  *   is skipped rather than leave two Roles with one name.
+ * - `concurrentDuplicates(changes, outcomes, remote)`: after applying, copies of Roles this apply
+ *   created that a concurrent apply created too; the lowest id stays (`duplicateLine` says so).
  * - `outcomeOf`, `outcomeLine`, `summarizeOutcomes`, `applySummaryLine`, `applyResultJson`: the
  *   per-Role results and the closing summary, for the console and `--json`.
  */
+export { concurrentDuplicates, type DuplicateResolution } from './duplicates.js';
 export { applyPhases, blockedReason, freedName, takenName } from './phases.js';
 export {
   applyResultJson,
   applySucceeded,
   applySummaryLine,
+  duplicateLine,
   outcomeLine,
   outcomeOf,
   summarizeOutcomes,

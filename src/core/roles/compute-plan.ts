@@ -1,6 +1,7 @@
 import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
-import { quote, showName } from './display.js';
+import { showName } from './display.js';
+import { planGuards } from './plan-guards.js';
 import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
 import { globMatcher, matchRoles } from './matching.js';
 import {
@@ -8,7 +9,6 @@ import {
   type ChangedField,
   type Plan,
   type PlanChange,
-  type PlanGuard,
   type PlanOptions,
   type PlanRoleState,
 } from './plan-types.js';
@@ -24,7 +24,6 @@ import { checkRoleSet } from './role-set.js';
  * deletes; alphabetical within each group.
  */
 export function computePlan(desired: readonly RoleFile[], remote: readonly Role[], options: PlanOptions): Plan {
-  const protectedBy = globMatcher(options.protect);
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
 
   const updates: PlanChange[] = [];
@@ -47,31 +46,7 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
   const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
   const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
 
-  const guards: PlanGuard[] = [];
-  for (const change of [...updates, ...deletes]) {
-    const glob = protectedBy(change.before!.name);
-    if (glob === undefined) continue;
-    const verb = change.action === 'delete' ? 'delete' : 'update';
-    guards.push({
-      kind: 'protected',
-      name: change.before!.name,
-      message: `Role ${quote(change.before!.name)} is protected (protect: ${quote(glob)}): refusing to ${verb} it`,
-    });
-  }
-  if (options.maxDeletes !== undefined && deletes.length > options.maxDeletes) {
-    guards.push({
-      kind: 'max_deletes',
-      message: `${deletes.length} deletes planned, more than max_deletes (${options.maxDeletes}): refusing the plan`,
-    });
-  }
-  if (desired.length === 0 && deletes.length > 0 && options.allowEmptyPrune !== true) {
-    guards.push({
-      kind: 'empty_prune',
-      message:
-        `there are no role files, yet prune would delete every Role on the tenant (${deletes.length}): refusing the plan. ` +
-        'If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)',
-    });
-  }
+  const guards = planGuards([...updates, ...deletes], desired.length, options);
 
   return {
     format_version: PLAN_FORMAT_VERSION,
@@ -82,6 +57,7 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
       protect: [...options.protect],
       ignore: [...options.ignore],
       ...(options.maxDeletes === undefined ? {} : { max_deletes: options.maxDeletes }),
+      ...(options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}),
     },
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),

@@ -32,3 +32,8 @@ export function thousands(n: number): string {
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return out;
 }
+
+/** `1 delete`, `2 deletes`, `1,200 Roles`: a count and its noun, singular for one. */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}

@@ -18,7 +18,7 @@ export function nameStateHash(name: string, holders: readonly Role[]): string {
   return sha256(JSON.stringify(['name', name, states]));
 }
 
-function sha256(text: string): string {
+export function sha256(text: string): string {
   // One-shot: no Hash object per Role (the text is hashed as UTF-8, as `update(text, 'utf8')` did).
   return `sha256:${hash('sha256', text, 'hex')}`;
 }

@@ -21,6 +21,8 @@
  * - `computePlan(files, remoteRoles, options): Plan` — `Plan` is JSON data (plan-types.ts,
  *   `schemas/plan.schema.json`). `plan.issues` non-empty → exit 1; `plan.guards` non-empty → exit 4.
  * - `checkPlanFresh(plan, remoteRoles, tenant?)` — for `apply PLANFILE`: stale → exit 4.
+ * - `savedPlanRefusals(plan, todaysGuards)` — for `apply PLANFILE`, before reading the tenant:
+ *   an altered plan (its `digest`, see `planDigest`) or one today's guards refuse → exit 4.
  * - `planHasChanges(plan)` — for `--detailed-exitcode`.
  * - `globToRegExp(glob)`, `globMatcher(globs)` — the name globs of `protect` / `ignore`.
  *
@@ -38,7 +40,7 @@ export { globToRegExp } from '../glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './plan-fresh.js';
 export { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
 export { contentDiff } from './content-diff.js';
-export { quote, showName, printableLine } from './display.js';
+export { plural, quote, showName, printableLine, thousands } from './display.js';
 export {
   PLAN_FORMAT_VERSION,
   type ChangeAction,
@@ -51,5 +53,8 @@ export {
   type PlanSummary,
 } from './plan-types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
-export { renderPlanJson } from './render-json.js';
+export { planDigest, renderPlanJson } from './render-json.js';
+export { planGuards, type GuardOptions } from './plan-guards.js';
+export { savedPlanRefusals } from './plan-saved.js';
+export { compare } from './plan-notes.js';
 export { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './render-markdown.js';

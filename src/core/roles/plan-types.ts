@@ -59,7 +59,8 @@ export interface Plan {
   /** `base_url` without credentials or query values. */
   tenant: { name: string; base_url: string };
   created_at?: string;
-  options: { prune: boolean; protect: string[]; ignore: string[]; max_deletes?: number };
+  /** `allow_empty_prune`: made with `--allow-empty-prune` (or the config's consent). */
+  options: { prune: boolean; protect: string[]; ignore: string[]; max_deletes?: number; allow_empty_prune?: boolean };
   summary: PlanSummary;
   /** In the order `apply` runs them (see `computePlan`). */
   changes: PlanChange[];
@@ -70,6 +71,11 @@ export interface Plan {
   guards: PlanGuard[];
   /** Problems in the role files found while matching (exit 1, nothing sent). */
   issues: Issue[];
+  /**
+   * `sha256:` of the rest of the plan as `renderPlanJson` writes it (see `planDigest`): written
+   * with every JSON plan, checked by `apply PLANFILE`, so an altered saved plan is refused.
+   */
+  digest?: string;
 }
 
 /** What `computePlan` needs besides the files and the remote Roles. */

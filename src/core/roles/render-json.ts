@@ -1,3 +1,4 @@
+import { sha256 } from './hash.js';
 import type { Plan } from './plan-types.js';
 import { jsonText } from '../safe-text.js';
 
@@ -7,16 +8,34 @@ const KEY_ORDER = [
   'action', 'kind', 'name', 'base_url', 'id', 'file', 'line', 'col', 'message',
   'prune', 'protect', 'ignore', 'max_deletes',
   'create', 'update', 'delete', 'unchanged',
-  'fields', 'before', 'after', 'description', 'content', 'diff', 'remote_hash', 'name_hash',
+  'fields', 'before', 'after', 'description', 'content', 'diff', 'remote_hash', 'name_hash', 'allow_empty_prune',
 ];
 const rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
 /**
  * The plan as JSON (`schemas/plan.schema.json`), keys in a fixed order whatever order the object
- * was built or read in, so saved plans diff cleanly.
+ * was built or read in, so saved plans diff cleanly. The last key is `digest`, the `sha256:` of
+ * everything above it (see `planDigest`).
  */
 export function renderPlanJson(plan: Plan): string {
-  return `${jsonText(ordered(plan), 2)}\n`;
+  const body = bodyText(plan);
+  return `${body.slice(0, -2)},\n  "digest": ${JSON.stringify(sha256(body))}\n}\n`;
+}
+
+/**
+ * The digest a plan's JSON carries: `sha256:` of the plan without its `digest`, serialised as
+ * `renderPlanJson` does (fixed key order, two-space indent), which is canonical: a plan read back
+ * from its file gives the same text, and any change to a change, the tenant, the options or the
+ * summary gives another. It tells an altered plan from the one `plan --out` wrote; it is not a
+ * signature (whoever edits the file can compute a new one).
+ */
+export function planDigest(plan: Plan): string {
+  return sha256(bodyText(plan));
+}
+
+function bodyText(plan: Plan): string {
+  const { digest: _digest, ...rest } = plan;
+  return jsonText(ordered(rest), 2);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { thousands } from './display.js';
+import { plural } from './display.js';
 import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown } from './markdown-parts.js';
 import type { Plan } from './plan-types.js';
 
@@ -42,12 +42,12 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
   }
 
   const diffNote =
-    withDiffs.length === 0 ? '' : `_${thousands(withDiffs.length)} content diffs not shown to fit the comment; ${FULL_PLAN}._\n`;
+    withDiffs.length === 0 ? '' : `_${plural(withDiffs.length, 'content diff')} not shown to fit the comment; ${FULL_PLAN}._\n`;
   const tableOnly = [head, table, diffNote, tail];
   if (size(tableOnly) <= max) return join(tableOnly);
 
   // The longest the "more changes" line can be, so the rows that fit leave room for it.
-  const omissionFor = (hidden: number): string => `\n… ${thousands(hidden)} more changes not shown; ${FULL_PLAN}.\n`;
+  const omissionFor = (hidden: number): string => `\n… ${plural(hidden, 'more change', 'more changes')} not shown; ${FULL_PLAN}.\n`;
   let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
   let shown = 0;
   while (shown < rows.length && rows[shown]!.length + 1 <= budget) {

@@ -1,5 +1,5 @@
 import { formatIssue } from '../errors.js';
-import { printableLine, quote, showName, thousands } from './display.js';
+import { plural, printableLine, quote, showName, thousands } from './display.js';
 import type { Plan, PlanChange, PlanRoleState } from './plan-types.js';
 
 /** Long lists (unmanaged Roles, notes) stop here in the console; `--json` has them all. */
@@ -17,7 +17,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean; rolesDir?: st
 
   if (plan.unmanaged.length > 0) {
     out.push(
-      `Unmanaged: ${count(plan.unmanaged.length, 'Role')} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      `Unmanaged: ${plural(plan.unmanaged.length, 'Role')} on the tenant without a role file (left alone; --prune deletes such Roles):`,
       ...capped(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
       '',
     );
@@ -62,7 +62,7 @@ function changeLines(change: PlanChange, paint: Paint): string[] {
 }
 
 function stateLines(state: PlanRoleState): string[] {
-  return [`      description: ${quote(state.description)}`, `      content: ${count(lineCount(state.content), 'line')}`];
+  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount(state.content), 'line')}`];
 }
 
 /** The diff's lines, each made printable. */
@@ -85,10 +85,6 @@ function section(out: string[], title: string, lines: string[], max = MAX_LISTED
 function capped(lines: string[], max = MAX_LISTED): string[] {
   if (lines.length <= max) return lines;
   return [...lines.slice(0, max), `  … and ${thousands(lines.length - max)} more (see plan --json)`];
-}
-
-function count(n: number, noun: string): string {
-  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Lines of a text as `split('\n')` counts them (none for ''), without building the lines. */

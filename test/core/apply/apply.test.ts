@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { applyPhases, applySummaryLine, blockedReason, outcomeLine, outcomeOf, summarizeOutcomes } from '../../../src/core/apply/index.js';
+import {
+  applyPhases,
+  applySucceeded,
+  applySummaryLine,
+  blockedReason,
+  concurrentDuplicates,
+  duplicateLine,
+  outcomeLine,
+  outcomeOf,
+  summarizeOutcomes,
+} from '../../../src/core/apply/index.js';
+import { nameStateHash } from '../../../src/core/roles/index.js';
 import type { PlanChange } from '../../../src/core/roles/index.js';
 
 const state = (name: string) => ({ name, description: 'd', content: 'c' });
@@ -40,5 +51,63 @@ describe('apply results', () => {
     expect(applySummaryLine(summarizeOutcomes(partial))).toBe('Apply failed: 2 of 4 changes failed; 2 succeeded (1 created, 0 updated, 1 deleted).');
     const stopped = [outcomeOf(create('a'), 'created'), outcomeOf(create('b'), 'not_started')];
     expect(applySummaryLine(summarizeOutcomes(stopped), true)).toBe('Apply interrupted: 1 of 2 changes done (1 created, 0 updated, 0 deleted); 1 not started.');
+  });
+});
+
+describe('creates with an unknown outcome', () => {
+  it('are neither success nor failure, and never make the apply complete', () => {
+    const unknown = outcomeOf(create('a'), 'unknown', { error: 'POST /admin/roles/create: no response within 1000 ms; it had not appeared' });
+    expect(outcomeLine(unknown)).toBe('? outcome unknown: create a: POST /admin/roles/create: no response within 1000 ms; it had not appeared');
+    const all = summarizeOutcomes([unknown, outcomeOf(create('b'), 'unknown')]);
+    expect(all).toMatchObject({ created: 0, failed: 0, unknown: 2 });
+    expect(applySucceeded(all)).toBe(false);
+    expect(applySummaryLine(all)).toBe('Apply failed: 2 of 2 changes with an unknown outcome; 0 succeeded.');
+    const mixed = summarizeOutcomes([unknown, outcomeOf(create('b'), 'created'), outcomeOf(create('c'), 'failed', { error: 'x' })]);
+    expect(applySummaryLine(mixed)).toBe('Apply failed: 1 of 3 changes failed, 1 with an unknown outcome; 1 succeeded (1 created, 0 updated, 0 deleted).');
+    expect(applySummaryLine(summarizeOutcomes([outcomeOf(create('c'), 'failed', { error: 'x' })]))).toBe('Apply failed: 1 of 1 change failed; 0 succeeded.');
+  });
+});
+
+describe('duplicates a concurrent apply created', () => {
+  const role = (id: string, name: string, content = 'c') => ({ id, name, description: 'd', content });
+  const changes = [create('a'), create('b'), create('c')];
+  const created = (name: string, id: string) => ({ ...outcomeOf(create(name), 'created'), id });
+
+  it('keep the lowest id of the identical copies, whichever apply looks', () => {
+    const remote = [role('7', 'a'), role('3', 'a'), role('5', 'a'), role('9', 'b'), role('2', 'c'), role('1', 'c', 'other content')];
+    const mine = [created('a', '7'), created('b', '9'), created('c', '2')];
+    const theirs = [created('a', '3'), created('b', '9'), created('c', '2')];
+    expect(concurrentDuplicates(changes, mine, remote)).toEqual([{ index: 0, keep: '3', remove: ['5', '7'] }]);
+    // The other apply, seeing the same tenant, names the same survivor and the same copies.
+    expect(concurrentDuplicates(changes, theirs, remote)).toEqual([{ index: 0, keep: '3', remove: ['5', '7'] }]);
+  });
+
+  it('notice when another apply already removed this apply\'s copy', () => {
+    expect(concurrentDuplicates(changes, [created('a', '7')], [role('3', 'a')])).toEqual([{ index: 0, keep: '3', remove: [], gone: '7' }]);
+  });
+
+  it('leave alone what is not a create this apply made, and Roles that differ', () => {
+    const remote = [role('1', 'a'), role('2', 'a', 'different'), role('4', 'b'), role('3', 'b')];
+    const outcomes = [created('a', '1'), outcomeOf(create('b'), 'failed', { error: 'x' }), outcomeOf(create('c'), 'unknown')];
+    expect(concurrentDuplicates(changes, outcomes, remote)).toEqual([]);
+  });
+
+  it('find a create whose outcome was unknown once it appeared, only when its name was free when planned', () => {
+    const free = { ...create('a'), remote_hash: nameStateHash('a', []) };
+    const taken = { ...create('b'), remote_hash: nameStateHash('b', [role('0', 'b', 'old')]) };
+    const outcomes = [outcomeOf(free, 'unknown'), outcomeOf(taken, 'unknown')];
+    const remote = [role('8', 'a'), role('4', 'a'), role('5', 'b')];
+    expect(concurrentDuplicates([free, taken], outcomes, remote)).toEqual([{ index: 0, keep: '4', remove: ['8'], appeared: true }]);
+    expect(concurrentDuplicates([free, taken], outcomes, [role('1', 'a', 'other')])).toEqual([]);
+    expect(duplicateLine({ ...outcomeOf(free, 'created'), id: '4', appeared_late: true })).toBe('+ a appeared on the tenant after all (id 4)');
+  });
+
+  it('say what was kept and removed, and when this apply\'s own copy was removed by the other', () => {
+    expect(duplicateLine({ ...created('a', '3'), created_id: '7' })).toBe(
+      "= a: another apply created it at the same time; kept id 3 (the lowest), this apply's copy (id 7) was already removed",
+    );
+    expect(duplicateLine({ ...created('a', '3'), duplicates_removed: ['5', '7'] })).toBe(
+      '= a: another apply created it at the same time; kept id 3 (the lowest), removed 2 copies (id 5, 7)',
+    );
   });
 });
