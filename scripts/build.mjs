@@ -11,7 +11,7 @@ await build({
     bin: 'src/bin.ts',
     cli: 'src/cli.ts',
     'emulator/index': 'src/emulator/index.ts',
-    'io/client': 'src/io/client.ts',
+    'tenant/client': 'src/tenant/client.ts',
   },
   outdir,
   bundle: true,

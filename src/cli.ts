@@ -3,7 +3,7 @@ import { argvSecrets, describeUsageError, environmentSecrets, redactAll, type Ro
 import { commandClasses } from './commands/index.js';
 import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/safe-text.js';
-import { packageVersion } from './io/package-root.js';
+import { packageVersion } from './files/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
 export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {

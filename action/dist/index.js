@@ -14790,7 +14790,7 @@ ${issues.map(formatIssue).join("\n")}`,
   }
 });
 
-// src/io/package-root.ts
+// src/files/package-root.ts
 var package_root_exports = {};
 __export(package_root_exports, {
   loadSchema: () => loadSchema,
@@ -14822,7 +14822,7 @@ function loadSchema(name) {
 }
 var packageRoot, schemas;
 var init_package_root = __esm({
-  "src/io/package-root.ts"() {
+  "src/files/package-root.ts"() {
     "use strict";
     packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
     schemas = /* @__PURE__ */ new Map();
@@ -14862,7 +14862,7 @@ var init_text_file = __esm({
   }
 });
 
-// src/io/source-files.ts
+// src/files/source-files.ts
 var source_files_exports = {};
 __export(source_files_exports, {
   dirExists: () => dirExists,
@@ -15001,7 +15001,7 @@ async function isFile(abs) {
 }
 var OPEN_FLAGS;
 var init_source_files = __esm({
-  "src/io/source-files.ts"() {
+  "src/files/source-files.ts"() {
     "use strict";
     init_errors();
     init_text_file();
@@ -15009,9 +15009,9 @@ var init_source_files = __esm({
   }
 });
 
-// src/io/config.ts
-var config_exports = {};
-__export(config_exports, {
+// src/files/config-file.ts
+var config_file_exports = {};
+__export(config_file_exports, {
   CONFIG_FILE: () => CONFIG_FILE,
   DEFAULT_CONFIG_FILE: () => DEFAULT_CONFIG_FILE,
   configRelative: () => configRelative,
@@ -15045,8 +15045,8 @@ async function exists(abs) {
   }
 }
 var DEFAULT_CONFIG_FILE, CONFIG_FILE;
-var init_config2 = __esm({
-  "src/io/config.ts"() {
+var init_config_file = __esm({
+  "src/files/config-file.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -15130,7 +15130,7 @@ var init_redact = __esm({
   }
 });
 
-// src/io/redact.ts
+// src/core/redact-messages.ts
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
@@ -15183,8 +15183,8 @@ function decodeURIComponentSafe(text2) {
   }
 }
 var SECRET_QUERY_KEY;
-var init_redact2 = __esm({
-  "src/io/redact.ts"() {
+var init_redact_messages = __esm({
+  "src/core/redact-messages.ts"() {
     "use strict";
     init_errors();
     init_redact();
@@ -15193,7 +15193,7 @@ var init_redact2 = __esm({
   }
 });
 
-// src/io/url-safety.ts
+// src/tenant/url-safety.ts
 function safeTenantUrl(raw, kind, label) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return checked.url;
@@ -15215,16 +15215,16 @@ function displayUrl(url) {
   return redactUrl(text2);
 }
 var init_url_safety2 = __esm({
-  "src/io/url-safety.ts"() {
+  "src/tenant/url-safety.ts"() {
     "use strict";
     init_errors();
     init_url_safety();
-    init_redact2();
+    init_redact_messages();
     init_url_safety();
   }
 });
 
-// src/io/http-errors.ts
+// src/tenant/http-errors.ts
 import { STATUS_CODES } from "node:http";
 function failureCode(error, timedOut) {
   const code2 = timedOut ? "ETIMEDOUT" : codeOf(error) ?? codeOf(error?.cause) ?? "EUNKNOWN";
@@ -15305,10 +15305,10 @@ function codeOf(value) {
 }
 var NOT_SENT, TLS, INVALID, CLOSED, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
 var init_http_errors = __esm({
-  "src/io/http-errors.ts"() {
+  "src/tenant/http-errors.ts"() {
     "use strict";
     init_errors();
-    init_redact2();
+    init_redact_messages();
     init_url_safety2();
     NOT_SENT = /* @__PURE__ */ new Set([
       "ECONNREFUSED",
@@ -15328,7 +15328,7 @@ var init_http_errors = __esm({
   }
 });
 
-// src/io/api-forms.ts
+// src/tenant/api-forms.ts
 function routeVerdict(answer, id) {
   const { status } = answer;
   if (status === 405) return "missing";
@@ -15343,7 +15343,7 @@ function roleNotFound(answer, id) {
 }
 var FormChooser;
 var init_api_forms = __esm({
-  "src/io/api-forms.ts"() {
+  "src/tenant/api-forms.ts"() {
     "use strict";
     init_errors();
     init_http_errors();
@@ -42024,7 +42024,7 @@ ${captureLines}` : capture.stack;
   }
 });
 
-// src/io/http.ts
+// src/tenant/http.ts
 import { EventEmitter } from "node:events";
 import { performance as performance2 } from "node:perf_hooks";
 function showDuration(ms2) {
@@ -42039,12 +42039,12 @@ function safeOrError(baseUrl) {
 }
 var import_undici, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, OutcomeUnknownError, HttpTransport;
 var init_http = __esm({
-  "src/io/http.ts"() {
+  "src/tenant/http.ts"() {
     "use strict";
     import_undici = __toESM(require_undici(), 1);
     init_errors();
     init_http_errors();
-    init_redact2();
+    init_redact_messages();
     init_url_safety2();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
@@ -42197,7 +42197,7 @@ var init_latency = __esm({
   }
 });
 
-// src/io/normalize.ts
+// src/tenant/decode.ts
 function toRoles(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of roles, got ${kindOf(body)}`);
   return body.map((item, index) => toRole(item, where, `role #${index + 1}`));
@@ -42309,8 +42309,8 @@ function kindOf(value) {
 function shapeError(where, problem) {
   return new RoleflowError(`${where}: ${problem}`);
 }
-var init_normalize = __esm({
-  "src/io/normalize.ts"() {
+var init_decode = __esm({
+  "src/tenant/decode.ts"() {
     "use strict";
     init_errors();
     init_latency();
@@ -43736,7 +43736,7 @@ var init_roles = __esm({
   }
 });
 
-// src/io/role-create.ts
+// src/tenant/create-once.ts
 async function createRoleOnce(steps) {
   const { fields, known } = steps;
   const before = known.listed ? new Set(known.byName.get(fields.name) ?? []) : void 0;
@@ -43795,14 +43795,14 @@ function findCreated(roles, fields, before) {
   return created?.id;
 }
 var CreateOutcomeUnknownError, ANSWERED_WINDOW_MS;
-var init_role_create = __esm({
-  "src/io/role-create.ts"() {
+var init_create_once = __esm({
+  "src/tenant/create-once.ts"() {
     "use strict";
     init_errors();
     init_roles();
     init_http_errors();
     init_http();
-    init_normalize();
+    init_decode();
     CreateOutcomeUnknownError = class extends RoleflowError {
     };
     ANSWERED_WINDOW_MS = 5e3;
@@ -47552,7 +47552,7 @@ var init_wrapper = __esm({
   }
 });
 
-// src/io/ws-session.ts
+// src/tenant/ws-session.ts
 var ws_session_exports = {};
 __export(ws_session_exports, {
   openWsSession: () => openWsSession
@@ -47631,13 +47631,13 @@ function checkedWsUrl(raw) {
 }
 var checkedUrls, Session;
 var init_ws_session = __esm({
-  "src/io/ws-session.ts"() {
+  "src/tenant/ws-session.ts"() {
     "use strict";
     init_wrapper();
     init_errors();
     init_http_errors();
-    init_normalize();
-    init_redact2();
+    init_decode();
+    init_redact_messages();
     init_url_safety2();
     checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
@@ -47718,7 +47718,7 @@ var init_ws_session = __esm({
   }
 });
 
-// src/io/client.ts
+// src/tenant/client.ts
 var client_exports = {};
 __export(client_exports, {
   createClient: () => createClient
@@ -47728,14 +47728,14 @@ function createClient(options) {
 }
 var GET_ROLES, DELETE_PATH, HttpTenantClient;
 var init_client = __esm({
-  "src/io/client.ts"() {
+  "src/tenant/client.ts"() {
     "use strict";
     init_api_forms();
     init_http_errors();
     init_http();
-    init_normalize();
-    init_redact2();
-    init_role_create();
+    init_decode();
+    init_redact_messages();
+    init_create_once();
     GET_ROLES = "/admin/roles/get";
     DELETE_PATH = "/admin/policies/delete";
     HttpTenantClient = class {
@@ -48944,9 +48944,9 @@ var init_emulator = __esm({
   }
 });
 
-// src/io/tenant.ts
-var tenant_exports = {};
-__export(tenant_exports, {
+// src/tenant/open-tenant.ts
+var open_tenant_exports = {};
+__export(open_tenant_exports, {
   LOCAL_TENANT: () => LOCAL_TENANT,
   isEmbedded: () => isEmbedded,
   openTenant: () => openTenant,
@@ -49035,12 +49035,12 @@ function hooks(opts) {
   return { ...opts.onRequest ? { onRequest: opts.onRequest } : {}, ...opts.onRetry ? { onRetry: opts.onRetry } : {} };
 }
 var LOCAL_TENANT;
-var init_tenant = __esm({
-  "src/io/tenant.ts"() {
+var init_open_tenant = __esm({
+  "src/tenant/open-tenant.ts"() {
     "use strict";
     init_config();
     init_errors();
-    init_config2();
+    init_config_file();
     init_url_safety2();
     LOCAL_TENANT = "local";
   }
@@ -52254,7 +52254,7 @@ var require_advanced = __commonJS({
   }
 });
 
-// src/io/role-files.ts
+// src/files/role-files.ts
 var role_files_exports = {};
 __export(role_files_exports, {
   isRoleFileName: () => isRoleFileName,
@@ -52298,7 +52298,7 @@ async function writeFileAtomic(path, text2) {
   }
 }
 var init_role_files = __esm({
-  "src/io/role-files.ts"() {
+  "src/files/role-files.ts"() {
     "use strict";
     init_errors();
     init_roles();
@@ -52308,9 +52308,9 @@ var init_role_files = __esm({
   }
 });
 
-// src/io/role-plan-run.ts
-var role_plan_run_exports = {};
-__export(role_plan_run_exports, {
+// src/run/plan.ts
+var plan_exports = {};
+__export(plan_exports, {
   checkSavedPlan: () => checkSavedPlan,
   makeFreshPlan: () => makeFreshPlan,
   planTenantOf: () => planTenantOf,
@@ -52359,20 +52359,20 @@ function refuseBrokenPlan(plan) {
     throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, ExitCode.Refused);
   }
 }
-var init_role_plan_run = __esm({
-  "src/io/role-plan-run.ts"() {
+var init_plan = __esm({
+  "src/run/plan.ts"() {
     "use strict";
     init_errors();
     init_exit_codes();
     init_roles();
     init_role_files();
-    init_tenant();
+    init_open_tenant();
   }
 });
 
-// src/io/role-prompt.ts
-var role_prompt_exports = {};
-__export(role_prompt_exports, {
+// src/terminal/prompt.ts
+var prompt_exports = {};
+__export(prompt_exports, {
   confirm: () => confirm
 });
 import { createInterface } from "node:readline";
@@ -52392,15 +52392,15 @@ function confirm(input, output, question) {
     output.write(`${question} `);
   });
 }
-var init_role_prompt = __esm({
-  "src/io/role-prompt.ts"() {
+var init_prompt = __esm({
+  "src/terminal/prompt.ts"() {
     "use strict";
   }
 });
 
-// src/io/role-plan-file.ts
-var role_plan_file_exports = {};
-__export(role_plan_file_exports, {
+// src/files/plan-file.ts
+var plan_file_exports = {};
+__export(plan_file_exports, {
   readSavedPlan: () => readSavedPlan,
   savePlan: () => savePlan
 });
@@ -52442,15 +52442,15 @@ function notAPlan(file, why) {
   return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
 }
 var MAX_PLAN_BYTES;
-var init_role_plan_file = __esm({
-  "src/io/role-plan-file.ts"() {
+var init_plan_file = __esm({
+  "src/files/plan-file.ts"() {
     "use strict";
     init_errors();
     init_roles();
     init_schema();
     init_yaml_source();
     init_package_root();
-    init_redact2();
+    init_redact_messages();
     init_role_files();
     init_source_files();
     MAX_PLAN_BYTES = 256 * 1024 * 1024;
@@ -52636,9 +52636,9 @@ var init_p_limit = __esm({
   }
 });
 
-// src/io/role-apply.ts
-var role_apply_exports = {};
-__export(role_apply_exports, {
+// src/run/apply.ts
+var apply_exports2 = {};
+__export(apply_exports2, {
   deleteRole: () => deleteRole,
   executePlan: () => executePlan
 });
@@ -52703,19 +52703,19 @@ async function deleteRole(change, client) {
     throw err;
   }
 }
-var init_role_apply = __esm({
-  "src/io/role-apply.ts"() {
+var init_apply2 = __esm({
+  "src/run/apply.ts"() {
     "use strict";
     init_p_limit();
     init_apply();
-    init_redact2();
-    init_role_create();
+    init_redact_messages();
+    init_create_once();
   }
 });
 
-// src/io/role-dedupe.ts
-var role_dedupe_exports = {};
-__export(role_dedupe_exports, {
+// src/run/dedupe.ts
+var dedupe_exports = {};
+__export(dedupe_exports, {
   removeConcurrentDuplicates: () => removeConcurrentDuplicates
 });
 async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
@@ -52758,24 +52758,24 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   }
   return result;
 }
-var init_role_dedupe = __esm({
-  "src/io/role-dedupe.ts"() {
+var init_dedupe = __esm({
+  "src/run/dedupe.ts"() {
     "use strict";
     init_apply();
     init_roles();
-    init_role_apply();
-    init_redact2();
+    init_apply2();
+    init_redact_messages();
   }
 });
 
-// src/io/role-progress.ts
-var role_progress_exports = {};
-__export(role_progress_exports, {
+// src/terminal/apply-progress.ts
+var apply_progress_exports = {};
+__export(apply_progress_exports, {
   ProgressLine: () => ProgressLine
 });
 var ProgressLine;
-var init_role_progress = __esm({
-  "src/io/role-progress.ts"() {
+var init_apply_progress = __esm({
+  "src/terminal/apply-progress.ts"() {
     "use strict";
     init_safe_text();
     ProgressLine = class {
@@ -52799,9 +52799,9 @@ var init_role_progress = __esm({
   }
 });
 
-// src/io/role-pull.ts
-var role_pull_exports = {};
-__export(role_pull_exports, {
+// src/run/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir3, readdir as readdir3 } from "node:fs/promises";
@@ -52898,8 +52898,8 @@ function insideFolder(dir, fileName) {
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-var init_role_pull = __esm({
-  "src/io/role-pull.ts"() {
+var init_pull = __esm({
+  "src/run/pull.ts"() {
     "use strict";
     init_errors();
     init_roles();
@@ -54480,9 +54480,9 @@ var init_junit = __esm({
   }
 });
 
-// src/io/test-reports.ts
-var test_reports_exports = {};
-__export(test_reports_exports, {
+// src/run/write-reports.ts
+var write_reports_exports = {};
+__export(write_reports_exports, {
   shownUrl: () => shownUrl,
   writeReports: () => writeReports
 });
@@ -54539,8 +54539,8 @@ function shownUrl(raw) {
     return redactUrl(raw);
   }
 }
-var init_test_reports = __esm({
-  "src/io/test-reports.ts"() {
+var init_write_reports = __esm({
+  "src/run/write-reports.ts"() {
     "use strict";
     init_errors();
     init_console();
@@ -54548,12 +54548,12 @@ var init_test_reports = __esm({
     init_json();
     init_junit();
     init_reporters();
-    init_redact2();
+    init_redact_messages();
     init_url_safety2();
   }
 });
 
-// src/io/flow-files.ts
+// src/files/flow-files.ts
 var flow_files_exports = {};
 __export(flow_files_exports, {
   FLOW_TEST_FILE: () => FLOW_TEST_FILE,
@@ -54602,7 +54602,7 @@ async function loadFlowTestFiles(files) {
 }
 var FLOW_TEST_FILE;
 var init_flow_files = __esm({
-  "src/io/flow-files.ts"() {
+  "src/files/flow-files.ts"() {
     "use strict";
     init_errors();
     init_flows();
@@ -54612,9 +54612,9 @@ var init_flow_files = __esm({
   }
 });
 
-// src/io/test-select.ts
-var test_select_exports = {};
-__export(test_select_exports, {
+// src/core/flows/select.ts
+var select_exports = {};
+__export(select_exports, {
   selectRuns: () => selectRuns
 });
 function selectRuns(files, options) {
@@ -54653,14 +54653,14 @@ function applyRepeat(test, repeat) {
   const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
   return { ...test, repeat, minPass };
 }
-var init_test_select = __esm({
-  "src/io/test-select.ts"() {
+var init_select = __esm({
+  "src/core/flows/select.ts"() {
     "use strict";
     init_flows();
   }
 });
 
-// src/io/run-shared.ts
+// src/run/flow-shared.ts
 import { performance as performance4 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
@@ -54697,8 +54697,8 @@ function tenantProblem(result) {
   return void 0;
 }
 var realClock, TRANSPORT_LABEL, TIMED_OUT, Deadline;
-var init_run_shared = __esm({
-  "src/io/run-shared.ts"() {
+var init_flow_shared = __esm({
+  "src/run/flow-shared.ts"() {
     "use strict";
     realClock = {
       now: () => performance4.now(),
@@ -54733,7 +54733,7 @@ var init_run_shared = __esm({
   }
 });
 
-// src/io/run-https.ts
+// src/run/flow-https.ts
 async function runHttps(client, test, inputs, clock = realClock, paces = /* @__PURE__ */ new Map()) {
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs);
@@ -54788,16 +54788,16 @@ function timeoutText(test, steps) {
   return `timed out after ${formatMs(test.timeoutMs)} waiting for ${wanted} (${logged})`;
 }
 var LAST_POLL_GRACE_MS;
-var init_run_https = __esm({
-  "src/io/run-https.ts"() {
+var init_flow_https = __esm({
+  "src/run/flow-https.ts"() {
     "use strict";
     init_flows();
-    init_run_shared();
+    init_flow_shared();
     LAST_POLL_GRACE_MS = 500;
   }
 });
 
-// src/io/run-ws.ts
+// src/run/flow-ws.ts
 async function runWs(client, test, inputs, clock = realClock) {
   const run2 = new WsRun(test, clock);
   const opening = client.openWs();
@@ -54834,11 +54834,11 @@ function completedCount(messages) {
   return messages.filter((m) => m.state === "completed").length;
 }
 var WsRun;
-var init_run_ws = __esm({
-  "src/io/run-ws.ts"() {
+var init_flow_ws = __esm({
+  "src/run/flow-ws.ts"() {
     "use strict";
     init_flows();
-    init_run_shared();
+    init_flow_shared();
     WsRun = class {
       constructor(test, clock) {
         this.test = test;
@@ -54905,9 +54905,9 @@ var init_run_ws = __esm({
   }
 });
 
-// src/io/test-run.ts
-var test_run_exports = {};
-__export(test_run_exports, {
+// src/run/flow-tests.ts
+var flow_tests_exports = {};
+__export(flow_tests_exports, {
   runTests: () => runTests
 });
 async function runTests(options) {
@@ -54956,26 +54956,26 @@ async function runTests(options) {
 function notStarted(run2, why) {
   return { transport: run2.transport, status: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
 }
-var init_test_run = __esm({
-  "src/io/test-run.ts"() {
+var init_flow_tests = __esm({
+  "src/run/flow-tests.ts"() {
     "use strict";
     init_p_limit();
     init_flows();
     init_build();
-    init_run_https();
-    init_run_shared();
-    init_run_ws();
+    init_flow_https();
+    init_flow_shared();
+    init_flow_ws();
   }
 });
 
-// src/io/test-progress.ts
+// src/terminal/test-progress.ts
 var test_progress_exports = {};
 __export(test_progress_exports, {
   Progress: () => Progress
 });
 var Progress;
 var init_test_progress = __esm({
-  "src/io/test-progress.ts"() {
+  "src/terminal/test-progress.ts"() {
     "use strict";
     Progress = class {
       constructor(stream, line) {
@@ -55012,9 +55012,9 @@ var init_test_progress = __esm({
   }
 });
 
-// src/io/role-validate.ts
-var role_validate_exports = {};
-__export(role_validate_exports, {
+// src/run/validate.ts
+var validate_exports = {};
+__export(validate_exports, {
   validateSources: () => validateSources
 });
 async function validateSources(cwd, roles, flows) {
@@ -55043,8 +55043,8 @@ async function validateSources(cwd, roles, flows) {
   }
   return result;
 }
-var init_role_validate = __esm({
-  "src/io/role-validate.ts"() {
+var init_validate = __esm({
+  "src/run/validate.ts"() {
     "use strict";
     init_errors();
     init_flow_files();
@@ -55055,8 +55055,8 @@ var init_role_validate = __esm({
 
 // action/src/main.ts
 init_config();
-init_config2();
-init_tenant();
+init_config_file();
+init_open_tenant();
 import { tmpdir } from "node:os";
 
 // action/src/apply-step.ts
@@ -55071,7 +55071,7 @@ import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
 // action/src/toolkit.ts
 init_redact();
 init_safe_text();
-init_redact2();
+init_redact_messages();
 import { randomUUID as randomUUID4 } from "node:crypto";
 import { appendFileSync } from "node:fs";
 var Toolkit = class {
@@ -55346,7 +55346,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
     }
   }
   async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
+    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
     return loadConfig2(this.context.cwd, this.configFile);
   }
   /** `--verbose`: the line of one request (the path has its query secrets masked already). */
@@ -55363,7 +55363,7 @@ var TenantCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
   async openTenant(config) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_tenant(), tenant_exports));
+    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
       config,
@@ -55501,7 +55501,7 @@ var ApplyCommand = class extends TenantCommand {
   async freshPlan(config) {
     const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
+    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
     const fresh = await makeFreshPlan2({
@@ -55539,7 +55539,7 @@ var ApplyCommand = class extends TenantCommand {
       );
     }
     if (!this.autoApprove) {
-      const { confirm: confirm2 } = await Promise.resolve().then(() => (init_role_prompt(), role_prompt_exports));
+      const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
       if (!await confirm2(this.context.stdin, this.context.stderr, QUESTION)) {
         this.err("Apply cancelled: nothing was changed.");
         return stop2(ExitCode.Error, "cancelled");
@@ -55549,8 +55549,8 @@ var ApplyCommand = class extends TenantCommand {
   }
   async savedPlan(config, planFile) {
     const { resolve: resolve9 } = await import("node:path");
-    const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_role_plan_file(), role_plan_file_exports));
-    const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
+    const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+    const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const plan = await readSavedPlan2(resolve9(this.context.cwd, planFile), planFile);
     refuseBrokenPlan2(plan);
@@ -55591,9 +55591,9 @@ var ApplyCommand = class extends TenantCommand {
     this.progressNow?.reshow();
   }
   async carryOut(plan, tenant, concurrency, protect) {
-    const { executePlan: executePlan2 } = await Promise.resolve().then(() => (init_role_apply(), role_apply_exports));
-    const { removeConcurrentDuplicates: removeConcurrentDuplicates2 } = await Promise.resolve().then(() => (init_role_dedupe(), role_dedupe_exports));
-    const { ProgressLine: ProgressLine2 } = await Promise.resolve().then(() => (init_role_progress(), role_progress_exports));
+    const { executePlan: executePlan2 } = await Promise.resolve().then(() => (init_apply2(), apply_exports2));
+    const { removeConcurrentDuplicates: removeConcurrentDuplicates2 } = await Promise.resolve().then(() => (init_dedupe(), dedupe_exports));
+    const { ProgressLine: ProgressLine2 } = await Promise.resolve().then(() => (init_apply_progress(), apply_progress_exports));
     const apply2 = await Promise.resolve().then(() => (init_apply(), apply_exports));
     if (plan.changes.length === 0) {
       if (this.json) await this.outResult(plan, "no_changes", []);
@@ -55723,7 +55723,7 @@ var PlanCommand = class extends TenantCommand {
     const format = this.json ? "json" : this.format ?? "text";
     const { resolve: resolve9 } = await import("node:path");
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
+    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const roles = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const config = await this.loadConfig();
     const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
@@ -55750,7 +55750,7 @@ var PlanCommand = class extends TenantCommand {
     }
     const outFile = this.outFile;
     if (outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_role_plan_file(), role_plan_file_exports));
+      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       await savePlan2(resolve9(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
@@ -55788,8 +55788,8 @@ var PullCommand = class extends TenantCommand {
   json = import_clipanion4.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_role_pull(), role_pull_exports));
-    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_role_plan_run(), role_plan_run_exports));
+    const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
+    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const { planBaseUrl: planBaseUrl2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const config = await this.loadConfig();
     const dir = rolesDirOf2(this.context.cwd, config, this.roles);
@@ -55880,7 +55880,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
+      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_package_root(), package_root_exports)),
       Promise.resolve().then(() => (init_source_files(), source_files_exports))
     ]);
@@ -55972,7 +55972,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { resolve: resolve9 } = await import("node:path");
-    const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
+    const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
     const flows = this.flowsConfig !== void 0 ? resolve9(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
@@ -56064,7 +56064,7 @@ var TestCommand = class extends TenantCommand {
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     const tenant = await this.openTenant(config);
     try {
-      const { selectRuns: selectRuns2 } = await Promise.resolve().then(() => (init_test_select(), test_select_exports));
+      const { selectRuns: selectRuns2 } = await Promise.resolve().then(() => (init_select(), select_exports));
       const hasWs = tenant.target.wsUrl !== void 0;
       if (this.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
       const selection = selectRuns2(loaded.value, {
@@ -56084,10 +56084,10 @@ var TestCommand = class extends TenantCommand {
   }
   async run(tenant, runs, reporters, defaultConcurrency, shard) {
     const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_run(), test_run_exports)),
+      Promise.resolve().then(() => (init_flow_tests(), flow_tests_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
-      Promise.resolve().then(() => (init_test_reports(), test_reports_exports)),
+      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
       Promise.resolve().then(() => (init_package_root(), package_root_exports))
     ]);
@@ -56187,7 +56187,7 @@ var ValidateCommand = class extends RoleflowCommand {
     const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_role_validate(), role_validate_exports));
+    const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
     const config = await this.loadConfig();
     const cwd = this.context.cwd;
     const roles = rolesDirOf2(cwd, config, this.roles);

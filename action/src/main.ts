@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/config.js';
-import { loadConfig } from '../../src/io/config.js';
-import { tenantNameOf } from '../../src/io/tenant.js';
+import { loadConfig } from '../../src/files/config-file.js';
+import { tenantNameOf } from '../../src/tenant/open-tenant.js';
 import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
@@ -60,7 +60,7 @@ function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
 }
 
 /**
- * The tenant roleflow will talk to, named as roleflow names it (src/io/tenant.ts), so the
+ * The tenant roleflow will talk to, named as roleflow names it (src/tenant/open-tenant.ts), so the
  * comment's marker is the same whether the command succeeds or stops early.
  */
 function tenantName(inputs: ActionInputs, config: Config | undefined): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { makeRedactor } from '../../src/core/redact.js';
 import { escapeStray } from '../../src/core/safe-text.js';
-import { redactSecrets } from '../../src/io/redact.js';
+import { redactSecrets } from '../../src/core/redact-messages.js';
 
 /**
  * The few parts of the GitHub Actions runner protocol the Action needs (what `@actions/core`

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
 import type { Plan } from '../core/roles/index.js';
-import type { OpenTenant } from '../io/tenant.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { TenantCommand } from './base.js';
 
@@ -75,8 +75,8 @@ export class ApplyCommand extends TenantCommand {
 
   private async freshPlan(config: import('../core/config.js').Config): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
     const { InvalidFilesError, RoleflowError } = await import('../core/errors.js');
-    const { rolesDirOf } = await import('../io/role-files.js');
-    const { makeFreshPlan } = await import('../io/role-plan-run.js');
+    const { rolesDirOf } = await import('../files/role-files.js');
+    const { makeFreshPlan } = await import('../run/plan.js');
     const { renderPlanText } = await import('../core/roles/index.js');
     const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
     const fresh = await makeFreshPlan({
@@ -115,7 +115,7 @@ export class ApplyCommand extends TenantCommand {
       );
     }
     if (!this.autoApprove) {
-      const { confirm } = await import('../io/role-prompt.js');
+      const { confirm } = await import('../terminal/prompt.js');
       if (!(await confirm(this.context.stdin, this.context.stderr, QUESTION))) {
         this.err('Apply cancelled: nothing was changed.');
         return stop(ExitCode.Error, 'cancelled');
@@ -126,8 +126,8 @@ export class ApplyCommand extends TenantCommand {
 
   private async savedPlan(config: import('../core/config.js').Config, planFile: string): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
     const { resolve } = await import('node:path');
-    const { readSavedPlan } = await import('../io/role-plan-file.js');
-    const { checkSavedPlan, refuseBrokenPlan } = await import('../io/role-plan-run.js');
+    const { readSavedPlan } = await import('../files/plan-file.js');
+    const { checkSavedPlan, refuseBrokenPlan } = await import('../run/plan.js');
     const { savedPlanRefusals } = await import('../core/roles/index.js');
     const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
     refuseBrokenPlan(plan);
@@ -172,9 +172,9 @@ export class ApplyCommand extends TenantCommand {
   }
 
   private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
-    const { executePlan } = await import('../io/role-apply.js');
-    const { removeConcurrentDuplicates } = await import('../io/role-dedupe.js');
-    const { ProgressLine } = await import('../io/role-progress.js');
+    const { executePlan } = await import('../run/apply.js');
+    const { removeConcurrentDuplicates } = await import('../run/dedupe.js');
+    const { ProgressLine } = await import('../terminal/apply-progress.js');
     const apply = await import('../core/apply/index.js');
     if (plan.changes.length === 0) {
       if (this.json) await this.outResult(plan, 'no_changes', []);
@@ -250,7 +250,7 @@ export class ApplyCommand extends TenantCommand {
     this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
   }
 
-  private flags(): import('../io/tenant.js').TenantFlags {
+  private flags(): import('../tenant/open-tenant.js').TenantFlags {
     return { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
   }
 }

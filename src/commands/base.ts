@@ -4,7 +4,7 @@ import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js
 import { ExitCode } from '../core/exit-codes.js';
 import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import { escapeControls, escapeStray, jsonText } from '../core/safe-text.js';
-import type { OpenTenant } from '../io/tenant.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -133,7 +133,7 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   }
 
   async loadConfig(): Promise<Config> {
-    const { loadConfig } = await import('../io/config.js');
+    const { loadConfig } = await import('../files/config-file.js');
     return loadConfig(this.context.cwd, this.configFile);
   }
 
@@ -155,7 +155,7 @@ export abstract class TenantCommand extends RoleflowCommand {
   private readonly opened = new Set<OpenTenant>();
 
   async openTenant(config: Config): Promise<OpenTenant> {
-    const { openTenant } = await import('../io/tenant.js');
+    const { openTenant } = await import('../tenant/open-tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
     this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant({

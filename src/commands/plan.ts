@@ -53,8 +53,8 @@ export class PlanCommand extends TenantCommand {
     }
     const format = this.json ? 'json' : (this.format ?? 'text');
     const { resolve } = await import('node:path');
-    const { rolesDirOf } = await import('../io/role-files.js');
-    const { makeFreshPlan } = await import('../io/role-plan-run.js');
+    const { rolesDirOf } = await import('../files/role-files.js');
+    const { makeFreshPlan } = await import('../run/plan.js');
     const roles = await import('../core/roles/index.js');
 
     const config = await this.loadConfig();
@@ -86,7 +86,7 @@ export class PlanCommand extends TenantCommand {
     }
     const outFile = this.outFile;
     if (outFile !== undefined) {
-      const { savePlan } = await import('../io/role-plan-file.js');
+      const { savePlan } = await import('../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }

@@ -30,9 +30,9 @@ export class PullCommand extends TenantCommand {
   json = Option.Boolean('--json', false, { description: 'Print what was written as JSON on stdout' });
 
   async execute(): Promise<number> {
-    const { rolesDirOf } = await import('../io/role-files.js');
-    const { pullRoles } = await import('../io/role-pull.js');
-    const { planTenantOf } = await import('../io/role-plan-run.js');
+    const { rolesDirOf } = await import('../files/role-files.js');
+    const { pullRoles } = await import('../run/pull.js');
+    const { planTenantOf } = await import('../run/plan.js');
     const { planBaseUrl, showName } = await import('../core/roles/index.js');
     const config = await this.loadConfig();
     const dir = rolesDirOf(this.context.cwd, config, this.roles);

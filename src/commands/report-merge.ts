@@ -47,9 +47,9 @@ export class ReportMergeCommand extends RoleflowCommand {
       import('../report/build.js'),
       import('../report/digest.js'),
       import('../report/reporters.js'),
-      import('../io/test-reports.js'),
-      import('../io/package-root.js'),
-      import('../io/source-files.js'),
+      import('../run/write-reports.js'),
+      import('../files/package-root.js'),
+      import('../files/source-files.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.addSecrets(environmentSecrets(this.context.env));

@@ -62,7 +62,7 @@ export class ServeCommand extends RoleflowCommand {
     // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
     const config = await this.loadConfig();
     const { resolve } = await import('node:path');
-    const { configRelative } = await import('../io/config.js');
+    const { configRelative } = await import('../files/config-file.js');
     const flows =
       this.flowsConfig !== undefined
         ? resolve(this.context.cwd, this.flowsConfig)

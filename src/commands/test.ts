@@ -4,8 +4,8 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Shard } from '../core/flows/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
-import type { OpenTenant } from '../io/tenant.js';
-import type { PlannedRun } from '../io/test-select.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { PlannedRun } from '../core/flows/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import { TenantCommand } from './base.js';
 
@@ -63,7 +63,7 @@ export class TestCommand extends TenantCommand {
     const grep = this.grep === undefined ? undefined : compileGrep(this.grep);
 
     const config = await this.loadConfig();
-    const { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } = await import('../io/flow-files.js');
+    const { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } = await import('../files/flow-files.js');
     const cwd = this.context.cwd;
     const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
     const loaded = await loadFlowTestFiles(files);
@@ -71,7 +71,7 @@ export class TestCommand extends TenantCommand {
 
     const tenant = await this.openTenant(config);
     try {
-      const { selectRuns } = await import('../io/test-select.js');
+      const { selectRuns } = await import('../core/flows/select.js');
       const hasWs = tenant.target.wsUrl !== undefined;
       if (this.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
       const selection = selectRuns(loaded.value, {
@@ -99,12 +99,12 @@ export class TestCommand extends TenantCommand {
   ): Promise<number> {
     const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
       await Promise.all([
-        import('../io/test-run.js'),
+        import('../run/flow-tests.js'),
         import('../report/build.js'),
         import('../report/console.js'),
-        import('../io/test-reports.js'),
-        import('../io/test-progress.js'),
-        import('../io/package-root.js'),
+        import('../run/write-reports.js'),
+        import('../terminal/test-progress.js'),
+        import('../files/package-root.js'),
       ]);
     const redactor = this.redactor;
     const style = { color: this.colorFor('stdout') };

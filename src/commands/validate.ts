@@ -29,9 +29,9 @@ export class ValidateCommand extends RoleflowCommand {
 
   async execute(): Promise<number> {
     const { formatIssue } = await import('../core/errors.js');
-    const { rolesDirOf } = await import('../io/role-files.js');
-    const { flowsDirOf } = await import('../io/flow-files.js');
-    const { validateSources } = await import('../io/role-validate.js');
+    const { rolesDirOf } = await import('../files/role-files.js');
+    const { flowsDirOf } = await import('../files/flow-files.js');
+    const { validateSources } = await import('../run/validate.js');
     const config = await this.loadConfig();
     const cwd = this.context.cwd;
     const roles = rolesDirOf(cwd, config, this.roles);

@@ -90,7 +90,7 @@ export interface WsSession {
   close(): void;
 }
 
-/** Every operation of the interface, as roleflow uses them. Implemented by `src/io/client.ts`. */
+/** Every operation of the interface, as roleflow uses them. Implemented by `src/tenant/client.ts`. */
 export interface TenantClient {
   readonly target: TenantTarget;
   listRoles(): Promise<Role[]>;
@@ -99,7 +99,7 @@ export interface TenantClient {
   /**
    * Create a Role, sending it once. When the outcome of the send is unknown, the tenant is
    * re-listed over a settle window and a new Role with this name and these fields counts as
-   * created; if none appears, it rejects with an unknown outcome (src/io/role-create.ts), never
+   * created; if none appears, it rejects with an unknown outcome (src/tenant/create-once.ts), never
    * re-sending what the tenant may still carry out.
    */
   createRole(fields: RoleFields): Promise<{ id: string }>;

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
-import { packageRoot } from '../io/package-root.js';
+import { packageRoot } from '../files/package-root.js';
 import { createFaults, tokenChecker } from './auth-and-faults.js';
 import { DataFileWriter, loadRoles, removeStaleTemps } from './data-file.js';
 import { flowRoutes } from './flow-routes.js';

@@ -4,7 +4,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
-import { displayPath, listFilesUnder, readBounded } from '../../src/io/source-files.js';
+import { displayPath, listFilesUnder, readBounded } from '../../src/files/source-files.js';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
 import { GREET, suite } from './test-kit.js';

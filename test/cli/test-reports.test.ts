@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
-import { loadSchema } from '../../src/io/package-root.js';
+import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { GREET, GREET_FAILING, suite } from './test-kit.js';

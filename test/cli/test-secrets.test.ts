@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { loadSchema } from '../../src/io/package-root.js';
+import { loadSchema } from '../../src/files/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { runInProcess, suite } from './test-kit.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { formatIssue } from '../../src/core/errors.js';
-import { loadSchema } from '../../src/io/package-root.js';
+import { loadSchema } from '../../src/files/package-root.js';
 
 const schema = loadSchema('config');
 const parse = (text: string) => parseConfig(text, 'roleflow.config.yaml', schema);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
 import { escapeControls, safeText } from '../../src/core/safe-text.js';
-import { oneLine } from '../../src/io/redact.js';
+import { oneLine } from '../../src/core/redact-messages.js';
 
 describe('makeRedactor: text', () => {
   it('replaces every occurrence of every secret', () => {

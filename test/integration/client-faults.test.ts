@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RoleflowError } from '../../src/core/errors.js';
 import type { TenantClient } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { createClient } from '../../src/io/client.js';
+import { createClient } from '../../src/tenant/client.js';
 import { clientFor, closedPort, createUntilDone, everyText, rejection, targetFor, type VerboseLine } from './client-kit.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { onTestFinished } from 'vitest';
 import type { RoleFields, TenantClient, TenantTarget } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { createClient, type ClientOptions } from '../../src/io/client.js';
-import { CreateOutcomeUnknownError } from '../../src/io/role-create.js';
+import { createClient, type ClientOptions } from '../../src/tenant/client.js';
+import { CreateOutcomeUnknownError } from '../../src/tenant/create-once.js';
 
 /** A target for an emulator, with quick timeouts and retries for tests. */
 export function targetFor(emulator: Pick<RunningEmulator, 'baseUrl' | 'wsUrl'>, over: Partial<TenantTarget> = {}): TenantTarget {

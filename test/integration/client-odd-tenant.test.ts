@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/io/client.js';
+import { createClient } from '../../src/tenant/client.js';
 import { everyText, oddTenant, rejection, targetFor, type VerboseLine } from './client-kit.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { createClient, type ClientOptions } from '../../src/io/client.js';
+import { createClient, type ClientOptions } from '../../src/tenant/client.js';
 import { emulatorForTest as emulatorWith, oddTenant, rejection, targetFor, type VerboseLine } from './client-kit.js';
 
 /** A client without backoff sleeps, recording its verbose lines and its retry lines. */

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/core/config.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { loadConfig } from '../../src/io/config.js';
-import { openTenant } from '../../src/io/tenant.js';
+import { loadConfig } from '../../src/files/config-file.js';
+import { openTenant } from '../../src/tenant/open-tenant.js';
 import { repoRoot, tempDir } from '../helpers/cli.js';
 import { everyText, rejection, type VerboseLine } from './client-kit.js';
 

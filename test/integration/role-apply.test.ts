@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Role, TenantClient } from '../../src/core/model.js';
 import { computePlan, type RoleFile } from '../../src/core/roles/index.js';
-import { executePlan } from '../../src/io/role-apply.js';
-import { settleWaits } from '../../src/io/role-create.js';
-import { removeConcurrentDuplicates } from '../../src/io/role-dedupe.js';
+import { executePlan } from '../../src/run/apply.js';
+import { settleWaits } from '../../src/tenant/create-once.js';
+import { removeConcurrentDuplicates } from '../../src/run/dedupe.js';
 import { outcomeOf } from '../../src/core/apply/index.js';
 import { call, emulatorPerFile } from '../helpers/emulator.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';

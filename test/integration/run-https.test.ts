@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateTest } from '../../src/core/flows/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { runHttps } from '../../src/io/run-https.js';
-import { tenantProblem } from '../../src/io/run-shared.js';
+import { runHttps } from '../../src/run/flow-https.js';
+import { tenantProblem } from '../../src/run/flow-shared.js';
 import { flowTest } from '../core/flows/builders.js';
 import { clientFor, closedPort } from './client-kit.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlowTestFile } from '../../src/core/flows/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { loadSchema } from '../../src/io/package-root.js';
-import { runTests } from '../../src/io/test-run.js';
-import { selectRuns } from '../../src/io/test-select.js';
+import { loadSchema } from '../../src/files/package-root.js';
+import { runTests } from '../../src/run/flow-tests.js';
+import { selectRuns } from '../../src/core/flows/select.js';
 import { clientFor, closedPort } from './client-kit.js';
 
 const emulators: RunningEmulator[] = [];

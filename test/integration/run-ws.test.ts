@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateTest } from '../../src/core/flows/index.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { tenantProblem } from '../../src/io/run-shared.js';
-import { runWs } from '../../src/io/run-ws.js';
+import { tenantProblem } from '../../src/run/flow-shared.js';
+import { runWs } from '../../src/run/flow-ws.js';
 import { flowTest } from '../core/flows/builders.js';
 import { clientFor } from './client-kit.js';
 

@@ -1,7 +1,7 @@
 import { formatIssue } from '../../../src/core/errors.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../../../src/core/model.js';
 import { parseFlowTestFile, type ExecutionResult, type FlowTest } from '../../../src/core/flows/index.js';
-import { loadSchema } from '../../../src/io/package-root.js';
+import { loadSchema } from '../../../src/files/package-root.js';
 
 /** The first test of a flow test file written as YAML (the test is indented under `tests:`). */
 export function flowTest(testYaml: string, header = 'flow: summarize\n'): FlowTest {

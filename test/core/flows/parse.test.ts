@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../../src/core/flows/index.js';
-import { loadSchema } from '../../../src/io/package-root.js';
+import { loadSchema } from '../../../src/files/package-root.js';
 
 const FILE = 'flows/summarize.yaml';
 

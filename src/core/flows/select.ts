@@ -1,4 +1,4 @@
-import { expandInputs, selectShard, type FlowTest, type FlowTestFile, type Shard, type Transport } from '../core/flows/index.js';
+import { expandInputs, selectShard, type FlowTest, type FlowTestFile, type Shard, type Transport } from './index.js';
 
 /**
  * Which test × transport pairs a `roleflow test` run holds, decided before anything is sent.

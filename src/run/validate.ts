@@ -1,7 +1,7 @@
 import { RoleflowError, type Issue } from '../core/errors.js';
-import { isFlowFileName, loadFlowTestFiles } from './flow-files.js';
-import { loadRoleFiles } from './role-files.js';
-import { dirExists, listFilesUnder, type SourceDir } from './source-files.js';
+import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
+import { loadRoleFiles } from '../files/role-files.js';
+import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 
 export interface Validation {
   roleFiles: number;

@@ -1,6 +1,6 @@
 import { RoleflowError } from '../core/errors.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from '../core/url-safety.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from '../core/redact-messages.js';
 
 export { isLoopback } from '../core/url-safety.js';
 

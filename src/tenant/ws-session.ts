@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
-import { toWsMessage } from './normalize.js';
-import { oneLine, redactSecrets, redactUrl } from './redact.js';
+import { toWsMessage } from './decode.js';
+import { oneLine, redactSecrets, redactUrl } from '../core/redact-messages.js';
 import { displayUrl, safeTenantUrl } from './url-safety.js';
 
 /** `--verbose`: the line of one connection, as the client's request lines are. */

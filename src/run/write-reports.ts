@@ -8,8 +8,8 @@ import { renderJson } from '../report/json.js';
 import { renderJunit } from '../report/junit.js';
 import type { RunReport } from '../report/model.js';
 import { DEFAULT_REPORT_FILES, type ReporterSpec } from '../report/reporters.js';
-import { redactUrl } from './redact.js';
-import { displayUrl } from './url-safety.js';
+import { redactUrl } from '../core/redact-messages.js';
+import { displayUrl } from '../tenant/url-safety.js';
 
 export interface ReportSinks {
   cwd: string;

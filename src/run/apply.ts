@@ -2,8 +2,8 @@ import pLimit from 'p-limit';
 import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
 import type { Plan, PlanChange } from '../core/roles/index.js';
-import { oneLine } from './redact.js';
-import { CreateOutcomeUnknownError } from './role-create.js';
+import { oneLine } from '../core/redact-messages.js';
+import { CreateOutcomeUnknownError } from '../tenant/create-once.js';
 
 export interface ExecuteOptions {
   /** At most this many requests at once. */

@@ -1,6 +1,6 @@
-import { RoleflowError } from '../core/errors.js';
-import { MASK, makeRedactor } from '../core/redact.js';
-import { escapeControls } from '../core/safe-text.js';
+import { RoleflowError } from './errors.js';
+import { MASK, makeRedactor } from './redact.js';
+import { escapeControls } from './safe-text.js';
 
 /** Query parameters whose values are credentials, whoever put them in a URL. */
 const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;

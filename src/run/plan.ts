@@ -2,9 +2,9 @@ import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { checkPlanFresh, computePlan, planBaseUrl, quote, showName, type Plan } from '../core/roles/index.js';
-import { loadRoleFiles } from './role-files.js';
-import type { SourceDir } from './source-files.js';
-import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from './tenant.js';
+import { loadRoleFiles } from '../files/role-files.js';
+import type { SourceDir } from '../files/source-files.js';
+import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from '../tenant/open-tenant.js';
 
 /** The tenant as a plan records it (see `OpenTenant.location`). */
 export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: string } {

@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions } from './client.js';
 import { backoffMs, describeFailure, failureCode, type NetworkFailure } from './http-errors.js';
-import { redactSecrets, redactUrl } from './redact.js';
+import { redactSecrets, redactUrl } from '../core/redact-messages.js';
 import { displayUrl, safeTenantUrl } from './url-safety.js';
 
 export interface HttpRequest {

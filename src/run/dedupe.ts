@@ -1,8 +1,8 @@
 import { concurrentDuplicates, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
 import { globMatcher, quote, type Plan } from '../core/roles/index.js';
-import { deleteRole } from './role-apply.js';
-import { oneLine } from './redact.js';
+import { deleteRole } from './apply.js';
+import { oneLine } from '../core/redact-messages.js';
 
 export interface DuplicateCheck {
   /** The outcomes, with the creates whose duplicates were resolved (or could not be) updated. */

@@ -3,10 +3,10 @@ import { evaluateTest, type ExecutionResult } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
 import { buildTestResult } from '../report/build.js';
 import type { TestResult } from '../report/model.js';
-import { runHttps, type FlowPaces } from './run-https.js';
-import { runError, tenantProblem, type RunClock, realClock } from './run-shared.js';
-import { runWs } from './run-ws.js';
-import type { PlannedRun } from './test-select.js';
+import { runHttps, type FlowPaces } from './flow-https.js';
+import { runError, tenantProblem, type RunClock, realClock } from './flow-shared.js';
+import { runWs } from './flow-ws.js';
+import type { PlannedRun } from '../core/flows/select.js';
 
 export interface RunEvents {
   /** An execution starts; `label` names the test, transport and repeat; `done` of `total` are over. */

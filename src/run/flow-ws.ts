@@ -1,6 +1,6 @@
 import { formatMs, wsEndRule, wsOutputs, wsProgress, type ExecutionResult, type FlowTest, type WsEndRule } from '../core/flows/index.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
-import { messageOf, realClock, runError, wholeMs, withDeadline, type RunClock } from './run-shared.js';
+import { messageOf, realClock, runError, wholeMs, withDeadline, type RunClock } from './flow-shared.js';
 
 /**
  * One execution of `test` over the WebSocket: send `{action: "message", service, ...inputs}`,

@@ -3,9 +3,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { formatIssue, InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { checkRoleSet, fileNameKey, globMatcher, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
-import { loadSchema } from './package-root.js';
-import { loadRoleFiles, writeFileAtomic } from './role-files.js';
-import { dirExists, displayPath, type SourceDir } from './source-files.js';
+import { loadSchema } from '../files/package-root.js';
+import { loadRoleFiles, writeFileAtomic } from '../files/role-files.js';
+import { dirExists, displayPath, type SourceDir } from '../files/source-files.js';
 
 export type PullStatus = 'written' | 'overwritten' | 'unchanged' | 'skipped';
 

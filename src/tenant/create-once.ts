@@ -3,7 +3,7 @@ import { quote } from '../core/roles/index.js';
 import type { Role, RoleFields } from '../core/model.js';
 import { jsonBody } from './http-errors.js';
 import { OutcomeUnknownError, showDuration, type HttpResponse } from './http.js';
-import { toCreatedId } from './normalize.js';
+import { toCreatedId } from './decode.js';
 
 /** The ids the client has seen per Role name, from its latest listing and its own creates. */
 export interface KnownIds {

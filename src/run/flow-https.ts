@@ -10,7 +10,7 @@ import {
   type PollHistory,
 } from '../core/flows/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
-import { Deadline, messageOf, realClock, runError, wholeMs, type RunClock } from './run-shared.js';
+import { Deadline, messageOf, realClock, runError, wholeMs, type RunClock } from './flow-shared.js';
 
 /**
  * What the tenant reported for each flow's last finished HTTPS execution in a run: its step

@@ -5,7 +5,7 @@ import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './client.js';
-import { configRelative } from './config.js';
+import { configRelative } from '../files/config-file.js';
 import { safeTenantUrl } from './url-safety.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */

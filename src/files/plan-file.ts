@@ -3,7 +3,7 @@ import { plural, PLAN_FORMAT_VERSION, renderPlanJson, type Plan } from '../core/
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';
-import { oneLine } from './redact.js';
+import { oneLine } from '../core/redact-messages.js';
 import { writeFileAtomic } from './role-files.js';
 import { readBounded } from './source-files.js';
 

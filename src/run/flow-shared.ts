@@ -95,7 +95,7 @@ export function wholeMs(ms: number): number {
 /**
  * Why the tenant as a whole cannot run tests (unreachable, or refusing the token), read from a
  * runner's error; undefined for a problem of one flow. The run then stops with exit 1 instead of
- * reporting every test as failed. The texts are those of src/io/http-errors.ts and ws-session.ts.
+ * reporting every test as failed. The texts are those of src/tenant/http-errors.ts and ws-session.ts.
  */
 export function tenantProblem(result: ExecutionResult): string | undefined {
   const error = result.status === 'error' ? result.error : undefined;

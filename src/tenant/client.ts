@@ -2,9 +2,9 @@ import type { ApiForms, ExecutionLogEntry, FlowStart, Role, RoleFields, TenantCl
 import { FormChooser, routeVerdict } from './api-forms.js';
 import { jsonBody, statusError, tokenSource, type TokenSource } from './http-errors.js';
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
-import { toExecLogs, toFlowStart, toRoleById, toRoles } from './normalize.js';
-import { cleanError } from './redact.js';
-import { CreateOutcomeUnknownError, createRoleOnce, type KnownIds } from './role-create.js';
+import { toExecLogs, toFlowStart, toRoleById, toRoles } from './decode.js';
+import { cleanError } from '../core/redact-messages.js';
+import { CreateOutcomeUnknownError, createRoleOnce, type KnownIds } from './create-once.js';
 
 export interface ClientOptions {
   target: TenantTarget;
