@@ -1,6 +1,12 @@
 import { ExitCode } from './exit-codes.js';
 import { escapeControls } from './safe-text.js';
 
+/** A 1-based position in a file. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
 /** A problem located in a file (1-based line and column). */
 export interface Issue {
   file: string;

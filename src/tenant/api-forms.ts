@@ -1,6 +1,6 @@
 import { RoleflowError } from '../core/errors.js';
 import { bodyMessage } from './http-errors.js';
-import type { HttpResponse } from './http.js';
+import type { HttpResponse } from './exchange.js';
 
 /**
  * One operation the interface shows in two forms (two paths, or two methods). The first form is

@@ -1,25 +1,13 @@
 import type { ApiForms, ExecutionLogEntry, FlowStart, Role, RoleFields, TenantClient, TenantTarget, WsSession } from '../core/model.js';
 import { FormChooser, routeVerdict } from './api-forms.js';
 import { jsonBody, statusError, tokenSource, type TokenSource } from './http-errors.js';
-import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, type HttpResponse } from './http.js';
+import type { ClientOptions, HttpResponse } from './exchange.js';
+import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './decode.js';
 import { cleanError } from '../core/redact-messages.js';
 import { CreateOutcomeUnknownError, createRoleOnce, type KnownIds } from './create-once.js';
 
-export interface ClientOptions {
-  target: TenantTarget;
-  /** From the environment, never from flags or config. */
-  token: string | undefined;
-  /** For --verbose: one call per attempt; `path` has query secrets redacted. */
-  onRequest?: (line: { method: string; path: string; status: number | 'error'; ms: number; attempt: number }) => void;
-  /**
-   * Told in one line (no secrets) of each attempt sent again after a request got no answer in
-   * time: the CLI prints it even without --verbose, since a silent wait looks like a hang.
-   */
-  onRetry?: (line: string) => void;
-  /** Test hook: replaces the backoff's sleeping (default: real timers). */
-  sleep?: (ms: number) => Promise<void>;
-}
+export type { ClientOptions } from './exchange.js';
 
 /** The tenant's whole interface over undici (HTTPS) and ws (WebSocket). */
 export function createClient(options: ClientOptions): TenantClient {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantTarget } from '../core/model.js';
-import type { HttpRequest, HttpResponse } from './http.js';
+import type { HttpRequest, HttpResponse } from './exchange.js';
 import { oneLine } from '../core/redact-messages.js';
 import { displayUrl } from './url-safety.js';
 

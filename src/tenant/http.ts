@@ -2,27 +2,12 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
 import { backoffMs, describeFailure, failureCode, type NetworkFailure } from './http-errors.js';
 import { redactSecrets, redactUrl } from '../core/redact-messages.js';
 import { displayUrl, safeTenantUrl } from './url-safety.js';
 
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** The interface path (`/admin/roles/get`), below the tenant's base URL. */
-  path: string;
-  query?: Record<string, string>;
-  body?: unknown;
-}
-
-export interface HttpResponse {
-  request: HttpRequest;
-  status: number;
-  text: string;
-  attempts: number;
-  /** An earlier attempt may have been carried out by the service (timeout, reset, 5xx). */
-  afterUnknown: boolean;
-}
+export type { HttpRequest, HttpResponse } from './exchange.js';
 
 /** When a failed attempt is sent again. */
 export interface RetryPolicy {

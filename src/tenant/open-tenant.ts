@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions } from './exchange.js';
 import { configRelative } from '../files/config-file.js';
 import { safeTenantUrl } from './url-safety.js';
 

@@ -1,15 +1,11 @@
-import type { Issue, Result } from '../errors.js';
+import type { Issue, Position, Result } from '../errors.js';
 import { validateAgainst } from '../schema.js';
 import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../text-file.js';
 import { parseYaml, type YamlSource } from '../yaml-source.js';
 import { splitFrontMatter } from './front-matter.js';
 import { readSimpleFrontMatter, schemaAcceptsSimple } from './simple-front-matter.js';
 
-/** A 1-based position in a file. */
-export interface Position {
-  line: number;
-  col: number;
-}
+export type { Position } from '../errors.js';
 
 /** One parsed and validated role file. `content` follows the content rule of PRODUCT.md exactly. */
 export interface RoleFile {

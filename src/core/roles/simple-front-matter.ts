@@ -1,4 +1,4 @@
-import type { Position } from './role-file.js';
+import type { Position } from '../errors.js';
 
 /**
  * Front-matter in its everyday shape, read without the YAML parser: a role file's front-matter is
