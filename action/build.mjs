@@ -1,4 +1,4 @@
-// Bundles the GitHub Action (action/src/main.ts and all of roleflow it uses) into the one file
+// Bundles the GitHub Action (action/src/index.ts and all of roleflow it uses) into the one file
 // action.yml runs, action/dist/index.js, which is committed: a runner executes it straight from
 // the checkout of the Action, without npm install. test/action/bundle.test.ts rebuilds it with
 // these options and fails when the committed file differs.
@@ -21,7 +21,7 @@ if (outfile === undefined) {
 await build({
   // Relative paths everywhere, so the output is the same byte for byte on every machine.
   absWorkingDir: root,
-  entryPoints: ['action/src/main.ts'],
+  entryPoints: ['action/src/index.ts'],
   outfile,
   bundle: true,
   format: 'esm',

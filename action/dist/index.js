@@ -14667,30 +14667,6 @@ var init_config = __esm({
   }
 });
 
-// src/core/exit-codes.ts
-var exit_codes_exports = {};
-__export(exit_codes_exports, {
-  ExitCode: () => ExitCode
-});
-var ExitCode;
-var init_exit_codes = __esm({
-  "src/core/exit-codes.ts"() {
-    "use strict";
-    ExitCode = {
-      /** Success; for `plan --detailed-exitcode`, no changes. */
-      Ok: 0,
-      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
-      Error: 1,
-      /** `plan --detailed-exitcode`: changes present. */
-      Changes: 2,
-      /** `test`: the run completed and some tests failed. */
-      TestsFailed: 3,
-      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4
-    };
-  }
-});
-
 // src/core/safe-text.ts
 function hasUnsafe(text2) {
   return HAS_UNSAFE.test(text2);
@@ -14751,6 +14727,113 @@ var init_safe_text = __esm({
     HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
     SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
     STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+  }
+});
+
+// src/core/redact.ts
+function isSecretVariable(name) {
+  return /TOKEN|SECRET|PASSWORD/i.test(name);
+}
+function environmentSecrets(env) {
+  const found = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+function makeRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponentSafe(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(xmlText(secret));
+    forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
+  }
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const text2 = (value) => {
+    let out = value;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+}
+function redactValues(value, text2, keys) {
+  const walk = (v) => {
+    if (typeof v === "string") return text2(v);
+    if (Array.isArray(v)) {
+      let copy2;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy2 ??= [...v])[i] = clean;
+      }
+      return copy2 ?? v;
+    }
+    if (v === null || typeof v !== "object") return v;
+    const source = v;
+    const names = Object.keys(source);
+    let copy;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const cleanName = keys ? text2(name) : name;
+      const clean = walk(source[name]);
+      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
+      copy?.push([cleanName, clean]);
+    }
+    return copy ? Object.fromEntries(copy) : v;
+  };
+  return walk(value);
+}
+function xmlText(value) {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function xmlAttribute(value) {
+  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function encodeURIComponentSafe(value) {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_safe_text();
+    MASK = "***";
+    SHORT_SECRET_LENGTH = 8;
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+  }
+});
+
+// src/core/exit-codes.ts
+var exit_codes_exports = {};
+__export(exit_codes_exports, {
+  ExitCode: () => ExitCode
+});
+var ExitCode;
+var init_exit_codes = __esm({
+  "src/core/exit-codes.ts"() {
+    "use strict";
+    ExitCode = {
+      /** Success; for `plan --detailed-exitcode`, no changes. */
+      Ok: 0,
+      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
+      Error: 1,
+      /** `plan --detailed-exitcode`: changes present. */
+      Changes: 2,
+      /** `test`: the run completed and some tests failed. */
+      TestsFailed: 3,
+      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
+      Refused: 4
+    };
   }
 });
 
@@ -15054,79 +15137,6 @@ var init_config_file = __esm({
     init_source_files();
     DEFAULT_CONFIG_FILE = "roleflow.config.yaml";
     CONFIG_FILE = { maxBytes: 1024 * 1024, noun: "a config file", holds: "YAML text" };
-  }
-});
-
-// src/core/redact.ts
-function makeRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (!secret) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponentSafe(secret));
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(xmlText(secret));
-    forms.add(xmlAttribute(secret));
-    forms.add(safeText(secret));
-    forms.add(escapeControls(secret));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
-    let out = value;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
-    return out;
-  };
-  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
-}
-function redactValues(value, text2, keys) {
-  const walk = (v) => {
-    if (typeof v === "string") return text2(v);
-    if (Array.isArray(v)) {
-      let copy2;
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy2 ??= [...v])[i] = clean;
-      }
-      return copy2 ?? v;
-    }
-    if (v === null || typeof v !== "object") return v;
-    const source = v;
-    const names = Object.keys(source);
-    let copy;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      const cleanName = keys ? text2(name) : name;
-      const clean = walk(source[name]);
-      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
-      copy?.push([cleanName, clean]);
-    }
-    return copy ? Object.fromEntries(copy) : v;
-  };
-  return walk(value);
-}
-function xmlText(value) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function xmlAttribute(value) {
-  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function encodeURIComponentSafe(value) {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_safe_text();
-    MASK = "***";
-    SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
   }
 });
 
@@ -49191,8 +49201,8 @@ function applyResultJson(plan, status, outcomes, reasons = []) {
     tenant: plan.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
-    results: outcomes,
-    ...reasons.length === 0 ? {} : { reasons }
+    results: [...outcomes],
+    ...reasons.length === 0 ? {} : { reasons: [...reasons] }
   };
   return `${jsonText(document, 2)}
 `;
@@ -55055,6 +55065,7 @@ var init_validate = __esm({
 
 // action/src/main.ts
 init_config();
+init_redact();
 init_config_file();
 init_open_tenant();
 import { tmpdir } from "node:os";
@@ -55390,13 +55401,6 @@ var TenantCommand = class extends RoleflowCommand {
     for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
   }
 };
-function environmentSecrets(env) {
-  const found = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value && /TOKEN|SECRET|PASSWORD/i.test(key) && value.length >= 6) found.push(value);
-  }
-  return found;
-}
 function argvSecrets(argv) {
   const found = [];
   argv.forEach((arg, i) => {
@@ -56873,7 +56877,7 @@ async function readConfig(cwd, args) {
 function maskTenantTokens(kit2, config) {
   const names = /* @__PURE__ */ new Set([DEFAULT_TOKEN_ENV]);
   for (const tenant of Object.values(config?.tenants ?? {})) names.add(tenant.tokenEnv);
-  for (const name of Object.keys(kit2.env)) if (/^ROLEFLOW_.*TOKEN/.test(name)) names.add(name);
+  for (const name of Object.keys(kit2.env)) if (isSecretVariable(name)) names.add(name);
   for (const name of names) kit2.setSecret(kit2.env[name]);
 }
 function tenantName(inputs, config) {
@@ -56882,6 +56886,8 @@ function tenantName(inputs, config) {
     baseUrl: optionValue(inputs.args, "--base-url")
   });
 }
+
+// action/src/index.ts
 var kit = new Toolkit(process.env, (text2) => process.stdout.write(text2));
 run(kit).then(
   (code2) => {

@@ -1,19 +1,10 @@
 import { isAbsolute, join } from 'node:path';
-import { applySummaryLine, outcomeLine, type ApplyOutcome, type ApplyRunStatus, type ApplySummary } from '../../src/core/apply/index.js';
+import { applySummaryLine, outcomeLine, type ApplyOutcome, type ApplyResult } from '../../src/core/apply/index.js';
 import { mdCode, mdText, thousands } from '../../src/core/roles/markdown-parts.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, fitTable, GITHUB_COMMENT_LIMIT } from './markdown.js';
 import { markerLine } from './sticky-comment.js';
 import { commentFooter, exitOutcome, postComment, roleflow, type StepContext, type StepOutcome } from './step.js';
-
-/** What `apply --json` prints. */
-export interface ApplyResult {
-  tenant: { name: string; base_url: string };
-  status: ApplyRunStatus;
-  summary: ApplySummary;
-  results: ApplyOutcome[];
-  reasons?: string[];
-}
 
 /**
  * `command: apply`. With `plan-file`, exactly that saved plan (refused with exit 4 if the tenant

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { DEFAULT_TOKEN_ENV, defaultConfig, type Config } from '../../src/core/config.js';
+import { isSecretVariable } from '../../src/core/redact.js';
 import { loadConfig } from '../../src/files/config-file.js';
 import { tenantNameOf } from '../../src/tenant/open-tenant.js';
 import { applyStep } from './apply-step.js';
@@ -11,10 +12,10 @@ import { mergeStep, testStep } from './test-step.js';
 import { ActionInputError, Toolkit } from './toolkit.js';
 
 /**
- * The Action's entry (bundled into action/dist/index.js). Returns the process exit code: 1 when
+ * The Action's work, called by `index.ts` (bundled into action/dist/index.js). Returns the process exit code: 1 when
  * the step fails. The outputs, the summary and the comment are written whatever the result.
  */
-async function run(kit: Toolkit): Promise<number> {
+export async function run(kit: Toolkit): Promise<number> {
   try {
     const inputs = readInputs(kit);
     const config = await readConfig(inputs.workingDirectory, inputs.args);
@@ -50,12 +51,13 @@ async function readConfig(cwd: string, args: string[]): Promise<Config | undefin
 
 /**
  * The tenant tokens roleflow reads from the environment (`ROLEFLOW_TOKEN` and each tenant's
- * `token_env`) are masked in the log before roleflow runs, whatever the workflow called them.
+ * `token_env`), and every variable the CLI treats as a secret (`isSecretVariable`), are masked in
+ * the log before roleflow runs, whatever the workflow called them.
  */
 function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
   const names = new Set([DEFAULT_TOKEN_ENV]);
   for (const tenant of Object.values(config?.tenants ?? {})) names.add(tenant.tokenEnv);
-  for (const name of Object.keys(kit.env)) if (/^ROLEFLOW_.*TOKEN/.test(name)) names.add(name);
+  for (const name of Object.keys(kit.env)) if (isSecretVariable(name)) names.add(name);
   for (const name of names) kit.setSecret(kit.env[name]);
 }
 
@@ -69,13 +71,3 @@ function tenantName(inputs: ActionInputs, config: Config | undefined): string {
     baseUrl: optionValue(inputs.args, '--base-url'),
   });
 }
-
-const kit = new Toolkit(process.env, (text) => process.stdout.write(text));
-run(kit).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  () => {
-    process.exitCode = 1;
-  },
-);

@@ -2,7 +2,7 @@ import { Command, Option, type BaseContext } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
+import { environmentSecrets, makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import { escapeControls, escapeStray, jsonText } from '../core/safe-text.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 
@@ -185,14 +185,7 @@ export abstract class TenantCommand extends RoleflowCommand {
   }
 }
 
-/** Values of environment variables that look like credentials, redacted from every output. */
-export function environmentSecrets(env: Record<string, string | undefined>): string[] {
-  const found: string[] = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value && /TOKEN|SECRET|PASSWORD/i.test(key) && value.length >= 6) found.push(value);
-  }
-  return found;
-}
+export { environmentSecrets };
 
 // `serve --token T` takes a secret as a flag value: an error printed before the command runs must not echo it.
 export function argvSecrets(argv: readonly string[]): string[] {

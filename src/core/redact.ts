@@ -32,6 +32,28 @@ export interface Redactor {
   values<T>(value: T, options?: { keys?: boolean }): T;
 }
 
+/**
+ * Environment variables whose values are credentials, by name (`ROLEFLOW_TOKEN`, `API_SECRET`,
+ * `DB_PASSWORD`…): the CLI redacts their values from every output, and the Action masks them in
+ * the workflow log. The one rule for both.
+ */
+export function isSecretVariable(name: string): boolean {
+  return /TOKEN|SECRET|PASSWORD/i.test(name);
+}
+
+/**
+ * The values of the secret variables in `env`, for a redactor. Values under 6 characters are left
+ * out: masking them would rewrite ordinary words everywhere (the tenant token is masked whatever
+ * its length, as the client's own secret).
+ */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+
 const NOTHING_TO_HIDE: Redactor = { none: true, text: (text) => text, values: (value) => value };
 
 export function makeRedactor(secrets: Iterable<string | undefined>): Redactor {

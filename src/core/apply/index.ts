@@ -21,6 +21,7 @@ export {
   outcomeOf,
   summarizeOutcomes,
   type ApplyOutcome,
+  type ApplyResult,
   type ApplyRunStatus,
   type ApplyStatus,
   type ApplySummary,

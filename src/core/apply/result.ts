@@ -133,19 +133,29 @@ export function applySummaryLine(summary: ApplySummary, interrupted = false): st
 export type ApplyRunStatus = 'applied' | 'no_changes' | 'failed' | 'interrupted' | 'refused' | 'cancelled';
 
 /** What `apply --json` prints: the tenant, the overall status, and one result per planned change. */
+export interface ApplyResult {
+  format_version: 1;
+  tenant: Plan['tenant'];
+  status: ApplyRunStatus;
+  summary: ApplySummary;
+  results: ApplyOutcome[];
+  reasons?: string[];
+}
+
+/** `ApplyResult` as `apply --json` prints it. */
 export function applyResultJson(
   plan: Pick<Plan, 'tenant'>,
   status: ApplyRunStatus,
   outcomes: readonly ApplyOutcome[],
   reasons: readonly string[] = [],
 ): string {
-  const document = {
+  const document: ApplyResult = {
     format_version: 1,
     tenant: plan.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
-    results: outcomes,
-    ...(reasons.length === 0 ? {} : { reasons }),
+    results: [...outcomes],
+    ...(reasons.length === 0 ? {} : { reasons: [...reasons] }),
   };
   return `${jsonText(document, 2)}\n`;
 }
