@@ -52351,7 +52351,7 @@ async function makeFreshPlan(opts) {
     throw err;
   }
 }
-async function checkSavedPlan(plan, tenant, config, flags) {
+async function checkSavedPlan(plan, tenant) {
   const here = planTenantOf(tenant);
   const reasons = [];
   if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
@@ -52376,7 +52376,6 @@ var init_plan = __esm({
     init_exit_codes();
     init_roles();
     init_role_files();
-    init_open_tenant();
   }
 });
 
@@ -55564,7 +55563,7 @@ var ApplyCommand = class extends TenantCommand {
     const tenant = await this.openTenant(config);
     let reasons;
     try {
-      reasons = await checkSavedPlan2(plan, tenant, config, this.flags());
+      reasons = await checkSavedPlan2(plan, tenant);
     } catch (err) {
       await tenant.close();
       throw err;

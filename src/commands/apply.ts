@@ -137,7 +137,7 @@ export class ApplyCommand extends TenantCommand {
     const tenant = await this.openTenant(config);
     let reasons: string[];
     try {
-      reasons = await checkSavedPlan(plan, tenant, config, this.flags());
+      reasons = await checkSavedPlan(plan, tenant);
     } catch (err) {
       await tenant.close();
       throw err;

@@ -4,7 +4,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { checkPlanFresh, computePlan, planBaseUrl, quote, showName, type Plan } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import type { SourceDir } from '../files/source-files.js';
-import { LOCAL_TENANT, type OpenTenant, type TenantFlags } from '../tenant/open-tenant.js';
+import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 
 /** The tenant as a plan records it (see `OpenTenant.location`). */
 export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: string } {
@@ -58,7 +58,7 @@ export async function makeFreshPlan(opts: {
  * `apply PLANFILE`: the tenant must be the one the plan was made for and every planned Role as
  * it was. Anything else refuses the plan (exit 4) with every reason, before anything is sent.
  */
-export async function checkSavedPlan(plan: Plan, tenant: OpenTenant, config: Config, flags: TenantFlags): Promise<string[]> {
+export async function checkSavedPlan(plan: Plan, tenant: OpenTenant): Promise<string[]> {
   const here = planTenantOf(tenant);
   const reasons: string[] = [];
   if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { actionTestbed, roleFile, type ActionRun } from './run-action.js';
 
-const bed = actionTestbed('roleflow-action-apply-', async (workspace) => {
+const bed = actionTestbed('roleflow-action-apply-', async () => {
   await mkdir(join(bed.workspace, 'roles'), { recursive: true });
   await writeFile(join(bed.workspace, 'roles', 'support.md'), roleFile('support-agent', 'Tier-1 support', 'You are a support agent.'));
   await writeFile(join(bed.workspace, 'roles', 'billing.md'), roleFile('billing-agent', 'Billing', 'You handle invoices.'));

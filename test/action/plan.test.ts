@@ -7,7 +7,7 @@ import { actionTestbed, GITHUB_TOKEN, PR_NUMBER, ROLEFLOW_TOKEN, roleFile, visib
 const MARKER = '<!-- roleflow:plan:local -->';
 
 const runs: ActionRun[] = [];
-const bed = actionTestbed('roleflow-action-plan-', async (workspace) => {
+const bed = actionTestbed('roleflow-action-plan-', async () => {
   await mkdir(join(bed.workspace, 'project', 'roles'), { recursive: true });
   await writeFile(join(bed.workspace, 'project', 'roles', 'support.md'), roleFile('support-agent', 'Tier-1 support', 'You are a support agent.'));
   // Secrets inside the files themselves: whatever roleflow prints, the Action must not repeat them.

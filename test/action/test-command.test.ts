@@ -34,7 +34,7 @@ tests:
 let staging: RunningEmulator | undefined;
 const STAGING_TOKEN = 'rf_staging_TOKEN_5a6b7c8d9e0f';
 
-const bed = actionTestbed('roleflow-action-test-', async (workspace) => {
+const bed = actionTestbed('roleflow-action-test-', async () => {
   await mkdir(join(bed.workspace, 'project', 'flows'), { recursive: true });
   await writeFile(join(bed.workspace, 'project', 'flows', 'echo.yaml'), FLOWS);
   staging = await startEmulator({ host: '127.0.0.1', port: 0, token: STAGING_TOKEN });

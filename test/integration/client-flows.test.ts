@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RoleflowError } from '../../src/core/errors.js';
 import type { ExecutionLogEntry, TenantClient, WsServerMessage } from '../../src/core/model.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { clientFor, everyText, rejection } from './client-kit.js';
 
 const cleanups: (() => Promise<void>)[] = [];
