@@ -7102,6 +7102,264 @@ var init_schema = __esm({
   }
 });
 
+// src/core/exit-codes.ts
+var exit_codes_exports = {};
+__export(exit_codes_exports, {
+  ExitCode: () => ExitCode
+});
+var ExitCode;
+var init_exit_codes = __esm({
+  "src/core/exit-codes.ts"() {
+    "use strict";
+    ExitCode = {
+      /** Success; for `plan --detailed-exitcode`, no changes. */
+      Ok: 0,
+      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
+      Error: 1,
+      /** `plan --detailed-exitcode`: changes present. */
+      Changes: 2,
+      /** `test`: the run completed and some tests failed. */
+      TestsFailed: 3,
+      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
+      Refused: 4
+    };
+  }
+});
+
+// src/core/safe-text.ts
+function hasUnsafe(text2) {
+  return HAS_UNSAFE.test(text2);
+}
+function escapeChar(ch) {
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "	") return "\\t";
+  const code2 = ch.codePointAt(0);
+  return code2 > 65535 ? `\\u{${code2.toString(16)}}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+}
+function escapeControls(text2) {
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
+}
+function safeText(text2) {
+  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
+}
+function escapeStray(text2, colors) {
+  if (!HAS_UNSAFE.test(text2)) return text2;
+  return text2.replace(STRAY, (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+function jsonText(value, indent) {
+  const text2 = JSON.stringify(value, null, indent);
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
+}
+function jsonEscape(ch) {
+  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
+  let out = "";
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function fitColumns(text2, columns) {
+  let width = 0;
+  let at = 0;
+  let cut2 = 0;
+  for (const ch of text2) {
+    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
+    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut2 = at;
+  }
+  return text2;
+}
+function isWide(code2) {
+  return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
+}
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
+var init_safe_text = __esm({
+  "src/core/safe-text.ts"() {
+    "use strict";
+    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
+    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
+    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
+    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+  }
+});
+
+// src/core/errors.ts
+var errors_exports = {};
+__export(errors_exports, {
+  InvalidFilesError: () => InvalidFilesError,
+  RoleflowError: () => RoleflowError,
+  formatIssue: () => formatIssue
+});
+function formatIssue(issue) {
+  return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
+}
+var RoleflowError, InvalidFilesError;
+var init_errors = __esm({
+  "src/core/errors.ts"() {
+    "use strict";
+    init_exit_codes();
+    init_safe_text();
+    RoleflowError = class extends Error {
+      constructor(message2, exitCode = ExitCode.Error, options) {
+        super(message2, options);
+        this.exitCode = exitCode;
+      }
+      name = "RoleflowError";
+    };
+    InvalidFilesError = class extends RoleflowError {
+      constructor(issues) {
+        super(
+          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
+${issues.map(formatIssue).join("\n")}`,
+          ExitCode.Error
+        );
+        this.issues = issues;
+      }
+    };
+  }
+});
+
+// src/core/redact.ts
+function isSecretVariable(name) {
+  return /TOKEN|SECRET|PASSWORD/i.test(name);
+}
+function environmentSecrets(env) {
+  const found = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+function makeRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponentSafe(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(xmlText(secret));
+    forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
+  }
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const text2 = (value) => {
+    let out = value;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+}
+function redactValues(value, text2, keys) {
+  const walk = (v) => {
+    if (typeof v === "string") return text2(v);
+    if (Array.isArray(v)) {
+      let copy2;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy2 ??= [...v])[i] = clean;
+      }
+      return copy2 ?? v;
+    }
+    if (v === null || typeof v !== "object") return v;
+    const source = v;
+    const names = Object.keys(source);
+    let copy;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const cleanName = keys ? text2(name) : name;
+      const clean = walk(source[name]);
+      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
+      copy?.push([cleanName, clean]);
+    }
+    return copy ? Object.fromEntries(copy) : v;
+  };
+  return walk(value);
+}
+function xmlText(value) {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function xmlAttribute(value) {
+  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function encodeURIComponentSafe(value) {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_safe_text();
+    MASK = "***";
+    SHORT_SECRET_LENGTH = 8;
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+  }
+});
+
+// src/core/printed-url.ts
+function redactUrl(url) {
+  return url.replace(
+    /([?&])([^=&#]*)=([^&#]*)/g,
+    (whole, sep4, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep4}${key}=${MASK}` : whole
+  );
+}
+function displayUrl(url) {
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  copy.hash = "";
+  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text2);
+}
+function shownUrl(raw) {
+  if (raw.startsWith("embedded:")) return raw;
+  try {
+    return displayUrl(new URL(raw));
+  } catch {
+    return redactUrl(raw);
+  }
+}
+function planBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  url.username = "";
+  url.password = "";
+  url.search = "";
+  url.hash = "";
+  return url.href.replace(/\/+$/, "");
+}
+function decodeURIComponentSafe(text2) {
+  try {
+    return decodeURIComponent(text2);
+  } catch {
+    return text2;
+  }
+}
+var SECRET_QUERY_KEY;
+var init_printed_url = __esm({
+  "src/core/printed-url.ts"() {
+    "use strict";
+    init_redact();
+    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
+  }
+});
+
 // src/core/url-safety.ts
 function checkTenantUrl(raw, kind) {
   let url;
@@ -7118,10 +7376,24 @@ function isLoopback(hostname) {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
+function safeTenantUrl(raw, kind, label) {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === "plain") {
+    throw new RoleflowError(
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`
+    );
+  }
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
+}
 var SCHEMES;
 var init_url_safety = __esm({
   "src/core/url-safety.ts"() {
     "use strict";
+    init_errors();
+    init_printed_url();
     SCHEMES = {
       http: { secure: "https:", plain: "http:" },
       ws: { secure: "wss:", plain: "ws:" }
@@ -14667,212 +14939,6 @@ var init_config = __esm({
   }
 });
 
-// src/core/safe-text.ts
-function hasUnsafe(text2) {
-  return HAS_UNSAFE.test(text2);
-}
-function escapeChar(ch) {
-  if (ch === "\n") return "\\n";
-  if (ch === "\r") return "\\r";
-  if (ch === "	") return "\\t";
-  const code2 = ch.codePointAt(0);
-  return code2 > 65535 ? `\\u{${code2.toString(16)}}` : `\\u${code2.toString(16).padStart(4, "0")}`;
-}
-function escapeControls(text2) {
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
-}
-function safeText(text2) {
-  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
-}
-function escapeStray(text2, colors) {
-  if (!HAS_UNSAFE.test(text2)) return text2;
-  return text2.replace(STRAY, (m) => {
-    if (m === "\n" || m === "	") return m;
-    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
-    return escapeChar(m);
-  });
-}
-function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
-}
-function jsonEscape(ch) {
-  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
-  let out = "";
-  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  return out;
-}
-function fitColumns(text2, columns) {
-  let width = 0;
-  let at = 0;
-  let cut2 = 0;
-  for (const ch of text2) {
-    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
-    width += w;
-    at += ch.length;
-    if (width <= columns - 1) cut2 = at;
-  }
-  return text2;
-}
-function isWide(code2) {
-  return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
-}
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
-var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
-    "use strict";
-    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
-    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
-    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
-    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
-    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
-  }
-});
-
-// src/core/redact.ts
-function isSecretVariable(name) {
-  return /TOKEN|SECRET|PASSWORD/i.test(name);
-}
-function environmentSecrets(env) {
-  const found = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
-  }
-  return found;
-}
-function makeRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (!secret) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponentSafe(secret));
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(xmlText(secret));
-    forms.add(xmlAttribute(secret));
-    forms.add(safeText(secret));
-    forms.add(escapeControls(secret));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
-    let out = value;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
-    return out;
-  };
-  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
-}
-function redactValues(value, text2, keys) {
-  const walk = (v) => {
-    if (typeof v === "string") return text2(v);
-    if (Array.isArray(v)) {
-      let copy2;
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy2 ??= [...v])[i] = clean;
-      }
-      return copy2 ?? v;
-    }
-    if (v === null || typeof v !== "object") return v;
-    const source = v;
-    const names = Object.keys(source);
-    let copy;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      const cleanName = keys ? text2(name) : name;
-      const clean = walk(source[name]);
-      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
-      copy?.push([cleanName, clean]);
-    }
-    return copy ? Object.fromEntries(copy) : v;
-  };
-  return walk(value);
-}
-function xmlText(value) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function xmlAttribute(value) {
-  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function encodeURIComponentSafe(value) {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
-    "use strict";
-    init_safe_text();
-    MASK = "***";
-    SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
-  }
-});
-
-// src/core/exit-codes.ts
-var exit_codes_exports = {};
-__export(exit_codes_exports, {
-  ExitCode: () => ExitCode
-});
-var ExitCode;
-var init_exit_codes = __esm({
-  "src/core/exit-codes.ts"() {
-    "use strict";
-    ExitCode = {
-      /** Success; for `plan --detailed-exitcode`, no changes. */
-      Ok: 0,
-      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
-      Error: 1,
-      /** `plan --detailed-exitcode`: changes present. */
-      Changes: 2,
-      /** `test`: the run completed and some tests failed. */
-      TestsFailed: 3,
-      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4
-    };
-  }
-});
-
-// src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  formatIssue: () => formatIssue
-});
-function formatIssue(issue) {
-  return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
-}
-var RoleflowError, InvalidFilesError;
-var init_errors = __esm({
-  "src/core/errors.ts"() {
-    "use strict";
-    init_exit_codes();
-    init_safe_text();
-    RoleflowError = class extends Error {
-      constructor(message2, exitCode = ExitCode.Error, options) {
-        super(message2, options);
-        this.exitCode = exitCode;
-      }
-      name = "RoleflowError";
-    };
-    InvalidFilesError = class extends RoleflowError {
-      constructor(issues) {
-        super(
-          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
-${issues.map(formatIssue).join("\n")}`,
-          ExitCode.Error
-        );
-        this.issues = issues;
-      }
-    };
-  }
-});
-
 // src/files/package-root.ts
 var package_root_exports = {};
 __export(package_root_exports, {
@@ -15144,12 +15210,6 @@ var init_config_file = __esm({
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
-function redactUrl(url) {
-  return url.replace(
-    /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep4, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep4}${key}=${MASK}` : whole
-  );
-}
 function cleanError(error, secrets) {
   if (error instanceof RoleflowError && isClean(error, secrets)) return error;
   const message2 = redactSecrets(oneLine(messageOf(error)), secrets);
@@ -15185,52 +15245,12 @@ function oneLine(text2, max = 300) {
   const cut2 = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, "").replace(/[\uD800-\uDBFF]$/, "");
   return `${cut2}…`;
 }
-function decodeURIComponentSafe(text2) {
-  try {
-    return decodeURIComponent(text2);
-  } catch {
-    return text2;
-  }
-}
-var SECRET_QUERY_KEY;
 var init_redact_messages = __esm({
   "src/core/redact-messages.ts"() {
     "use strict";
     init_errors();
     init_redact();
     init_safe_text();
-    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
-  }
-});
-
-// src/tenant/url-safety.ts
-function safeTenantUrl(raw, kind, label) {
-  const checked = checkTenantUrl(raw, kind);
-  if (checked.ok) return checked.url;
-  const { secure } = SCHEMES[kind];
-  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
-  if (checked.problem === "plain") {
-    throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`
-    );
-  }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
-}
-function displayUrl(url) {
-  const copy = new URL(url.href);
-  copy.username = "";
-  copy.password = "";
-  copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
-}
-var init_url_safety2 = __esm({
-  "src/tenant/url-safety.ts"() {
-    "use strict";
-    init_errors();
-    init_url_safety();
-    init_redact_messages();
-    init_url_safety();
   }
 });
 
@@ -15319,7 +15339,7 @@ var init_http_errors = __esm({
     "use strict";
     init_errors();
     init_redact_messages();
-    init_url_safety2();
+    init_printed_url();
     NOT_SENT = /* @__PURE__ */ new Set([
       "ECONNREFUSED",
       "ENOTFOUND",
@@ -42054,8 +42074,9 @@ var init_http = __esm({
     import_undici = __toESM(require_undici(), 1);
     init_errors();
     init_http_errors();
+    init_printed_url();
     init_redact_messages();
-    init_url_safety2();
+    init_url_safety();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
     START_FLOW = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
@@ -43121,19 +43142,6 @@ function nameStateHash(name, holders) {
 function sha256(text2) {
   return `sha256:${hash("sha256", text2, "hex")}`;
 }
-function planBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl;
-  }
-  url.username = "";
-  url.password = "";
-  url.search = "";
-  url.hash = "";
-  return url.href.replace(/\/+$/, "");
-}
 var init_hash = __esm({
   "src/core/roles/hash.ts"() {
     "use strict";
@@ -43286,6 +43294,7 @@ var init_compute_plan = __esm({
     init_content_diff();
     init_display();
     init_plan_guards();
+    init_printed_url();
     init_hash();
     init_matching();
     init_plan_types();
@@ -43328,6 +43337,7 @@ var init_plan_fresh = __esm({
   "src/core/roles/plan-fresh.ts"() {
     "use strict";
     init_display();
+    init_printed_url();
     init_hash();
     init_matching();
   }
@@ -43734,6 +43744,7 @@ var init_roles = __esm({
     init_glob();
     init_plan_fresh();
     init_hash();
+    init_printed_url();
     init_content_diff();
     init_display();
     init_plan_types();
@@ -47647,8 +47658,9 @@ var init_ws_session = __esm({
     init_errors();
     init_http_errors();
     init_decode();
+    init_printed_url();
     init_redact_messages();
-    init_url_safety2();
+    init_url_safety();
     checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
       constructor(socket, shown, secrets) {
@@ -49051,7 +49063,7 @@ var init_open_tenant = __esm({
     init_config();
     init_errors();
     init_config_file();
-    init_url_safety2();
+    init_url_safety();
     LOCAL_TENANT = "local";
   }
 });
@@ -54540,14 +54552,6 @@ function fromWorkspace(report, sinks) {
   const rebase = (file) => relative2(workspace, resolve5(sinks.cwd, file)).split(sep2).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
-function shownUrl(raw) {
-  if (raw.startsWith("embedded:")) return raw;
-  try {
-    return displayUrl(new URL(raw));
-  } catch {
-    return redactUrl(raw);
-  }
-}
 var init_write_reports = __esm({
   "src/run/write-reports.ts"() {
     "use strict";
@@ -54557,8 +54561,7 @@ var init_write_reports = __esm({
     init_json();
     init_junit();
     init_reporters();
-    init_redact_messages();
-    init_url_safety2();
+    init_printed_url();
   }
 });
 

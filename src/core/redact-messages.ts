@@ -2,9 +2,6 @@ import { RoleflowError } from './errors.js';
 import { MASK, makeRedactor } from './redact.js';
 import { escapeControls } from './safe-text.js';
 
-/** Query parameters whose values are credentials, whoever put them in a URL. */
-const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
-
 /**
  * `text` with every form of each secret masked (`makeRedactor`), and any `Bearer <credential>`
  * masked too, so a token that reaches a message by a route we did not foresee (a library error
@@ -12,13 +9,6 @@ const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|aut
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   return makeRedactor(secrets).text(text).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
-}
-
-/** A URL or `path?query` with the values of credential-like query parameters masked. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, key: string) =>
-    SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep}${key}=${MASK}` : whole,
-  );
 }
 
 /**
@@ -68,12 +58,4 @@ export function oneLine(text: string, max = 300): string {
   // Not inside an escape, nor between the halves of a surrogate pair.
   const cut = folded.slice(0, max - 1).replace(/\\(u\{?[0-9a-f]*)?$/, '').replace(/[\uD800-\uDBFF]$/, '');
   return `${cut}…`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

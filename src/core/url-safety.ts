@@ -1,3 +1,6 @@
+import { RoleflowError } from './errors.js';
+import { displayUrl, redactUrl } from './printed-url.js';
+
 /**
  * Where a token may go (PRODUCT.md, "Security"): https/wss anywhere, plain http/ws only to
  * loopback. Pure, so the config is checked by `validate` and the flags before anything is sent.
@@ -30,4 +33,22 @@ export const SCHEMES: Record<TenantUrlKind, { secure: string; plain: string }> =
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The tenant URL, parsed, once we know a token may go there: https/wss anywhere, plain http/ws
+ * only to loopback (PRODUCT.md, "Security"). Checked before anything is sent; a refusal is a
+ * configuration error (exit 1).
+ */
+export function safeTenantUrl(raw: string, kind: TenantUrlKind, label: string): URL {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === 'invalid' || checked.url === undefined) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === 'plain') {
+    throw new RoleflowError(
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+    );
+  }
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
 }

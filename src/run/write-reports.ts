@@ -8,8 +8,7 @@ import { renderJson } from '../report/json.js';
 import { renderJunit } from '../report/junit.js';
 import type { RunReport } from '../report/model.js';
 import { DEFAULT_REPORT_FILES, type ReporterSpec } from '../report/reporters.js';
-import { redactUrl } from '../core/redact-messages.js';
-import { displayUrl } from '../tenant/url-safety.js';
+export { shownUrl } from '../core/printed-url.js';
 
 export interface ReportSinks {
   cwd: string;
@@ -82,14 +81,4 @@ function fromWorkspace(report: RunReport, sinks: ReportSinks): RunReport {
   if (!workspace) return report;
   const rebase = (file: string) => relative(workspace, resolve(sinks.cwd, file)).split(sep).join('/');
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
-}
-
-/** A tenant URL as a report may hold it: no credentials, no credential-like query values. */
-export function shownUrl(raw: string): string {
-  if (raw.startsWith('embedded:')) return raw;
-  try {
-    return displayUrl(new URL(raw));
-  } catch {
-    return redactUrl(raw);
-  }
 }

@@ -4,8 +4,9 @@ import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
 import { backoffMs, describeFailure, failureCode, type NetworkFailure } from './http-errors.js';
-import { redactSecrets, redactUrl } from '../core/redact-messages.js';
-import { displayUrl, safeTenantUrl } from './url-safety.js';
+import { displayUrl, redactUrl } from '../core/printed-url.js';
+import { redactSecrets } from '../core/redact-messages.js';
+import { safeTenantUrl } from '../core/url-safety.js';
 
 export type { HttpRequest, HttpResponse } from './exchange.js';
 

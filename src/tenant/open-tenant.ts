@@ -6,7 +6,7 @@ import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
 import { configRelative } from '../files/config-file.js';
-import { safeTenantUrl } from './url-safety.js';
+import { safeTenantUrl } from '../core/url-safety.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';

@@ -3,8 +3,9 @@ import { RoleflowError } from '../core/errors.js';
 import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
 import { toWsMessage } from './decode.js';
-import { oneLine, redactSecrets, redactUrl } from '../core/redact-messages.js';
-import { displayUrl, safeTenantUrl } from './url-safety.js';
+import { displayUrl, redactUrl } from '../core/printed-url.js';
+import { oneLine, redactSecrets } from '../core/redact-messages.js';
+import { safeTenantUrl } from '../core/url-safety.js';
 
 /** `--verbose`: the line of one connection, as the client's request lines are. */
 export type ConnectionLine = { method: 'GET'; path: string; status: number | 'error'; ms: number; attempt: number };

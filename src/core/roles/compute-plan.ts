@@ -2,7 +2,8 @@ import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
 import { showName } from './display.js';
 import { planGuards } from './plan-guards.js';
-import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+import { planBaseUrl } from '../printed-url.js';
+import { nameStateHash, roleStateHash } from './hash.js';
 import { globMatcher, matchRoles } from './matching.js';
 import {
   PLAN_FORMAT_VERSION,

@@ -22,21 +22,3 @@ export function sha256(text: string): string {
   // One-shot: no Hash object per Role (the text is hashed as UTF-8, as `update(text, 'utf8')` did).
   return `sha256:${hash('sha256', text, 'hex')}`;
 }
-
-/**
- * A base URL as a plan may record it: a plan is a file people attach to pull requests, so no
- * user-info, query or fragment survives. Text that is not a URL is kept as it is.
- */
-export function planBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl;
-  }
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  return url.href.replace(/\/+$/, '');
-}

@@ -38,7 +38,8 @@ export { computePlan } from './compute-plan.js';
 export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
 export { globToRegExp } from '../glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './plan-fresh.js';
-export { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+export { nameStateHash, roleStateHash } from './hash.js';
+export { planBaseUrl } from '../printed-url.js';
 export { contentDiff } from './content-diff.js';
 export { plural, quote, showName, printableLine, thousands } from './display.js';
 export {

@@ -1,6 +1,7 @@
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
-import { nameStateHash, planBaseUrl, roleStateHash } from './hash.js';
+import { planBaseUrl } from '../printed-url.js';
+import { nameStateHash, roleStateHash } from './hash.js';
 import { indexRoles } from './matching.js';
 import type { Plan } from './plan-types.js';
 
