@@ -42662,334 +42662,6 @@ var init_serialize = __esm({
   }
 });
 
-// node_modules/diff/libesm/diff/base.js
-var Diff;
-var init_base = __esm({
-  "node_modules/diff/libesm/diff/base.js"() {
-    Diff = class {
-      diff(oldStr, newStr, options = {}) {
-        let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
-        }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-      }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-        var _a;
-        const done = (value) => {
-          value = this.postProcess(value, options);
-          if (callback) {
-            setTimeout(function() {
-              callback(value);
-            }, 0);
-            return void 0;
-          } else {
-            return value;
-          }
-        };
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let editLength = 1;
-        let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-        }
-        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-        const abortAfterTimestamp = Date.now() + maxExecutionTime;
-        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-        }
-        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-        const execEditLength = () => {
-          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-            let basePath;
-            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-            if (removePath) {
-              bestPath[diagonalPath - 1] = void 0;
-            }
-            let canAdd = false;
-            if (addPath) {
-              const addPathNewPos = addPath.oldPos - diagonalPath;
-              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-            }
-            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-            if (!canAdd && !canRemove) {
-              bestPath[diagonalPath] = void 0;
-              continue;
-            }
-            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
-            } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
-            }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-            } else {
-              bestPath[diagonalPath] = basePath;
-              if (basePath.oldPos + 1 >= oldLen) {
-                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-              }
-              if (newPos + 1 >= newLen) {
-                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-              }
-            }
-          }
-          editLength++;
-        };
-        if (callback) {
-          (function exec() {
-            setTimeout(function() {
-              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-                return callback(void 0);
-              }
-              if (!execEditLength()) {
-                exec();
-              }
-            }, 0);
-          })();
-        } else {
-          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-            const ret = execEditLength();
-            if (ret) {
-              return ret;
-            }
-          }
-        }
-      }
-      addToPath(path, added, removed, oldPosInc, options) {
-        const last = path.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-          };
-        } else {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: 1, added, removed, previousComponent: last }
-          };
-        }
-      }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-          newPos++;
-          oldPos++;
-          commonCount++;
-          if (options.oneChangePerToken) {
-            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-          }
-        }
-        if (commonCount && !options.oneChangePerToken) {
-          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-        }
-        basePath.oldPos = oldPos;
-        return newPos;
-      }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
-        } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-        }
-      }
-      removeEmpty(array) {
-        const ret = [];
-        for (let i = 0; i < array.length; i++) {
-          if (array[i]) {
-            ret.push(array[i]);
-          }
-        }
-        return ret;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
-        return value;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
-        return Array.from(value);
-      }
-      join(chars) {
-        return chars.join("");
-      }
-      postProcess(changeObjects, options) {
-        return changeObjects;
-      }
-      get useLongestToken() {
-        return false;
-      }
-      buildValues(lastComponent, newTokens, oldTokens) {
-        const components = [];
-        let nextComponent;
-        while (lastComponent) {
-          components.push(lastComponent);
-          nextComponent = lastComponent.previousComponent;
-          delete lastComponent.previousComponent;
-          lastComponent = nextComponent;
-        }
-        components.reverse();
-        const componentLen = components.length;
-        let componentPos = 0, newPos = 0, oldPos = 0;
-        for (; componentPos < componentLen; componentPos++) {
-          const component = components[componentPos];
-          if (!component.removed) {
-            if (!component.added && this.useLongestToken) {
-              let value = newTokens.slice(newPos, newPos + component.count);
-              value = value.map(function(value2, i) {
-                const oldValue = oldTokens[oldPos + i];
-                return oldValue.length > value2.length ? oldValue : value2;
-              });
-              component.value = this.join(value);
-            } else {
-              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-            }
-            newPos += component.count;
-            if (!component.added) {
-              oldPos += component.count;
-            }
-          } else {
-            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-            oldPos += component.count;
-          }
-        }
-        return components;
-      }
-    };
-  }
-});
-
-// node_modules/diff/libesm/diff/array.js
-function diffArrays(oldArr, newArr, options) {
-  return arrayDiff.diff(oldArr, newArr, options);
-}
-var ArrayDiff, arrayDiff;
-var init_array = __esm({
-  "node_modules/diff/libesm/diff/array.js"() {
-    init_base();
-    ArrayDiff = class extends Diff {
-      tokenize(value) {
-        return value.slice();
-      }
-      join(value) {
-        return value;
-      }
-      removeEmpty(value) {
-        return value;
-      }
-    };
-    arrayDiff = new ArrayDiff();
-  }
-});
-
-// node_modules/diff/libesm/index.js
-var init_libesm = __esm({
-  "node_modules/diff/libesm/index.js"() {
-    init_array();
-  }
-});
-
-// src/core/roles/content-diff.ts
-function contentDiff(before, after, oldLabel, newLabel) {
-  const changes = diffArrays(lineTokens(`${before}
-`), lineTokens(`${after}
-`), { maxEditLength: MAX_EDIT_LENGTH });
-  const header = `--- ${oldLabel}
-+++ ${newLabel}
-`;
-  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
-`;
-  const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-${h.lines.join("")}`
-  );
-  return header + hunks.join("");
-}
-function lineTokens(text2) {
-  const tokens = [];
-  let start = 0;
-  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
-    tokens.push(text2.slice(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < text2.length) tokens.push(text2.slice(start));
-  return tokens;
-}
-function hunksOf(changes) {
-  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
-  const pushContext = (range, lines2) => {
-    for (const line of lines2) range.push(` ${line}`);
-  };
-  const hunks = [];
-  let oldRangeStart = 0;
-  let newRangeStart = 0;
-  let curRange = [];
-  let oldLine = 1;
-  let newLine = 1;
-  for (let i = 0; i < diff.length; i++) {
-    const current = diff[i];
-    const lines2 = current.value;
-    if (current.added || current.removed) {
-      if (!oldRangeStart) {
-        const prev = diff[i - 1];
-        oldRangeStart = oldLine;
-        newRangeStart = newLine;
-        if (prev) {
-          curRange = [];
-          pushContext(curRange, prev.value.slice(-CONTEXT));
-          oldRangeStart -= curRange.length;
-          newRangeStart -= curRange.length;
-        }
-      }
-      const sign = current.added ? "+" : "-";
-      for (const line of lines2) curRange.push(sign + line);
-      if (current.added) newLine += lines2.length;
-      else oldLine += lines2.length;
-    } else {
-      if (oldRangeStart) {
-        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
-          pushContext(curRange, lines2);
-        } else {
-          const contextSize = Math.min(lines2.length, CONTEXT);
-          pushContext(curRange, lines2.slice(0, contextSize));
-          hunks.push({
-            oldStart: oldRangeStart,
-            oldLines: oldLine - oldRangeStart + contextSize,
-            newStart: newRangeStart,
-            newLines: newLine - newRangeStart + contextSize,
-            lines: curRange
-          });
-          oldRangeStart = 0;
-          newRangeStart = 0;
-          curRange = [];
-        }
-      }
-      oldLine += lines2.length;
-      newLine += lines2.length;
-    }
-  }
-  return hunks;
-}
-var MAX_EDIT_LENGTH, CONTEXT;
-var init_content_diff = __esm({
-  "src/core/roles/content-diff.ts"() {
-    "use strict";
-    init_libesm();
-    MAX_EDIT_LENGTH = 5e3;
-    CONTEXT = 3;
-  }
-});
-
 // src/core/roles/display.ts
 function quote(text2) {
   if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
@@ -43018,714 +42690,19 @@ var init_display = __esm({
   }
 });
 
-// src/core/glob.ts
-function globToRegExp(glob) {
-  let source = "";
-  for (const ch of glob) {
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "su");
-}
-function matchesGlob(name, glob) {
-  return globToRegExp(glob).test(name);
-}
-var init_glob = __esm({
-  "src/core/glob.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/matching.ts
-function globMatcher(globs) {
-  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  return (name) => compiled2.find((c) => c.re.test(name))?.glob;
-}
-function indexRoles(roles, named = () => true) {
-  const byId = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  for (const role of roles) {
-    byId.set(role.id, role);
-    if (!named(role)) continue;
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
-  return { byId, byName };
-}
-function matchRoles(files, remote, ignored, tenantName2) {
-  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === void 0);
-  const claimed = /* @__PURE__ */ new Set();
-  const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
-  const issue = (file, key, message2) => {
-    result.issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
-  };
-  const managed = files.filter((f) => ignored(f.name) === void 0);
-  for (const file of managed) {
-    if (file.id === void 0) continue;
-    const role = byId.get(file.id);
-    const glob = role && ignored(role.name);
-    if (!role) issue(file, "id", `id ${quote(file.id)} not found on tenant ${showName(tenantName2)}: fix it, or remove it to create the Role`);
-    else if (glob !== void 0) issue(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
-    else if (!claimed.has(role.id)) {
-      claimed.add(role.id);
-      result.pairs.push({ file, role });
-    }
-  }
-  for (const file of managed) {
-    if (file.id !== void 0) continue;
-    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
-    if (free.length === 1) result.pairs.push({ file, role: free[0] });
-    else if (free.length === 0) result.creates.push(file);
-    else {
-      const ids = free.map((r) => showName(r.id)).join(", ");
-      issue(file, "name", `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
-    }
-    for (const r of free) claimed.add(r.id);
-  }
-  for (const holders of byName.values()) {
-    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
-  }
-  return result;
-}
-var init_matching = __esm({
-  "src/core/roles/matching.ts"() {
-    "use strict";
-    init_glob();
-    init_display();
-  }
-});
-
-// src/core/roles/plan-guards.ts
-function planGuards(changes, managed, options) {
-  const protectedBy = globMatcher([...options.protect]);
-  const guards = [];
-  let deletes = 0;
-  for (const change of changes) {
-    if (change.action === "create") continue;
-    if (change.action === "delete") deletes++;
-    const name = change.before?.name ?? change.name;
-    const glob = protectedBy(name);
-    if (glob === void 0) continue;
-    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change.action} it` });
-  }
-  if (options.maxDeletes !== void 0 && deletes > options.maxDeletes) {
-    guards.push({ kind: "max_deletes", message: `${plural(deletes, "delete")} planned, more than max_deletes (${options.maxDeletes}): refusing the plan` });
-  }
-  if (managed === 0 && deletes > 0 && options.allowEmptyPrune !== true) {
-    guards.push({
-      kind: "empty_prune",
-      message: `there are no role files, yet prune would delete every Role on the tenant (${deletes}): refusing the plan. If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)`
-    });
-  }
-  return guards;
-}
-var init_plan_guards = __esm({
-  "src/core/roles/plan-guards.ts"() {
-    "use strict";
-    init_display();
-    init_matching();
-  }
-});
-
-// src/core/roles/hash.ts
-import { hash } from "node:crypto";
-function roleStateHash(role) {
-  return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
-}
-function nameStateHash(name, holders) {
-  if (holders.length === 0) return sha256(`absent:${name}`);
-  const states = holders.map(roleStateHash).sort();
-  return sha256(JSON.stringify(["name", name, states]));
-}
-function sha256(text2) {
-  return `sha256:${hash("sha256", text2, "hex")}`;
-}
-var init_hash = __esm({
-  "src/core/roles/hash.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/plan-types.ts
-var PLAN_FORMAT_VERSION;
-var init_plan_types = __esm({
-  "src/core/roles/plan-types.ts"() {
-    "use strict";
-    PLAN_FORMAT_VERSION = 1;
-  }
-});
-
-// src/core/roles/plan-notes.ts
-function renameNotes(creates, orphans, prune) {
-  if (orphans.length === 0 || creates.length === 0) return [];
-  const createsByFields = /* @__PURE__ */ new Map();
-  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
-  const notes = [];
-  for (const role of [...orphans].sort(byNameThenId)) {
-    const key = fieldsKey(role);
-    const create = createsByFields.get(key);
-    if (!create) continue;
-    createsByFields.delete(key);
-    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
-    notes.push(
-      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
-    );
-  }
-  return notes;
-}
-function sharedNameNotes(updates, deletes, holdersOf) {
-  const renames = updates.filter((u) => u.before.name !== u.name);
-  if (renames.length === 0) return [];
-  const leaving = new Set([...renames, ...deletes].map((c) => c.id));
-  const renamesInto = /* @__PURE__ */ new Map();
-  for (const r of renames) {
-    const group = renamesInto.get(r.name);
-    if (group) group.push(r);
-    else renamesInto.set(r.name, [r]);
-  }
-  const notes = [];
-  for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
-    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
-    const total = group.length + keepers.length;
-    if (total < 2) continue;
-    const movers = group.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
-    let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
-    if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
-    notes.push(note);
-  }
-  return notes;
-}
-function fieldsKey(fields) {
-  return JSON.stringify([fields.description, fields.content]);
-}
-function byNameThenId(a, b) {
-  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
-}
-function compare(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var init_plan_notes = __esm({
-  "src/core/roles/plan-notes.ts"() {
-    "use strict";
-    init_display();
-  }
-});
-
-// src/core/roles/compute-plan.ts
-function computePlan(desired, remote, options) {
-  const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
-  const updates = [];
-  let unchanged = 0;
-  const holdersOf = (name) => matching.byName.get(name) ?? [];
-  for (const { file, role } of matching.pairs) {
-    const change = updateOf(file, role, holdersOf);
-    if (change) updates.push(change);
-    else unchanged++;
-  }
-  const creates = matching.creates.map(
-    (file) => ({
-      action: "create",
-      name: file.name,
-      file: file.file,
-      after: stateOf(file),
-      remote_hash: nameStateHash(file.name, holdersOf(file.name))
-    })
-  );
-  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
-  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
-  const guards = planGuards([...updates, ...deletes], desired.length, options);
-  return {
-    format_version: PLAN_FORMAT_VERSION,
-    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
-    ...options.createdAt === void 0 ? {} : { created_at: options.createdAt },
-    options: {
-      prune: options.prune,
-      protect: [...options.protect],
-      ignore: [...options.ignore],
-      ...options.maxDeletes === void 0 ? {} : { max_deletes: options.maxDeletes },
-      ...options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}
-    },
-    summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
-    changes: ordered(updates, creates, deletes),
-    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
-    guards,
-    issues: [...checkRoleSet(desired), ...matching.issues]
-  };
-}
-function updateOf(file, role, holdersOf) {
-  const fields = [];
-  if (file.name !== role.name) fields.push("name");
-  if (file.description !== role.description) fields.push("description");
-  if (file.content !== role.content) fields.push("content");
-  if (fields.length === 0) return void 0;
-  return {
-    action: "update",
-    name: file.name,
-    id: role.id,
-    file: file.file,
-    fields,
-    before: stateOf(role),
-    after: stateOf(file),
-    ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
-    remote_hash: roleStateHash(role),
-    // A rename, like a create, counts on its new name being held as it was.
-    ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
-  };
-}
-function deleteOf(role) {
-  return { action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
-}
-function stateOf(fields) {
-  return { name: fields.name, description: fields.description, content: fields.content };
-}
-function ordered(updates, creates, deletes) {
-  const needed = new Set(creates.map((c) => c.name));
-  for (const u of updates) if (u.before.name !== u.name) needed.add(u.name);
-  const freeing = deletes.filter((d) => needed.has(d.name));
-  const rest = deletes.filter((d) => !needed.has(d.name));
-  return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
-}
-var init_compute_plan = __esm({
-  "src/core/roles/compute-plan.ts"() {
-    "use strict";
-    init_content_diff();
-    init_display();
-    init_plan_guards();
-    init_printed_url();
-    init_hash();
-    init_matching();
-    init_plan_types();
-    init_plan_notes();
-    init_role_set();
-  }
-});
-
-// src/core/roles/plan-fresh.ts
-function checkPlanFresh(plan, remote, tenant) {
-  const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
-  }
-  const { byId, byName } = indexRoles(remote);
-  const checkName = (name, hash2) => {
-    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
-  };
-  for (const change of plan.changes) {
-    if (change.action === "create") {
-      checkName(change.name, change.remote_hash);
-      continue;
-    }
-    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
-    const id = change.id ?? "";
-    const role = byId.get(id);
-    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
-    if (!role) {
-      reasons.push(`${label} no longer exists on the tenant`);
-    } else if (roleStateHash(role) !== change.remote_hash) {
-      reasons.push(`${label} changed on the tenant since the plan was made`);
-    }
-  }
-  return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
-}
-function planHasChanges(plan) {
-  return plan.changes.length > 0;
-}
-var init_plan_fresh = __esm({
-  "src/core/roles/plan-fresh.ts"() {
-    "use strict";
-    init_display();
-    init_printed_url();
-    init_hash();
-    init_matching();
-  }
-});
-
-// src/core/roles/render-text.ts
-function renderPlanText(plan, opts) {
-  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
-  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
-  if (plan.unmanaged.length > 0) {
-    out.push(
-      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
-      ""
-    );
-  }
-  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan, opts.rolesDir));
-  return `${out.join("\n")}
-`;
-}
-function planSummaryLine(plan, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan.summary;
-  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
-  return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
-}
-function changeLines(change, paint2) {
-  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
-  const head = `${showName(change.name)} (${where})`;
-  switch (change.action) {
-    case "create":
-      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
-    case "delete":
-      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
-    case "update": {
-      const lines2 = [paint2("yellow", `  ~ update ${head}`)];
-      for (const field of change.fields ?? []) {
-        if (field === "content") continue;
-        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
-      }
-      if (change.diff !== void 0) {
-        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
-      }
-      return lines2;
-    }
-  }
-}
-function stateLines(state) {
-  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount(state.content), "line")}`];
-}
-function diffLines(diff) {
-  return diff.replace(/\n$/, "").split("\n").map(printableLine);
-}
-function paintDiffLine(line, index, paint2) {
-  if (index < 2) return paint2("bold", line);
-  if (line.startsWith("@@")) return paint2("cyan", line);
-  if (line.startsWith("+")) return paint2("green", line);
-  if (line.startsWith("-")) return paint2("red", line);
-  return line;
-}
-function section(out, title, lines2, max = MAX_LISTED) {
-  if (lines2.length > 0) out.push(title, ...capped2(lines2, max), "");
-}
-function capped2(lines2, max = MAX_LISTED) {
-  if (lines2.length <= max) return lines2;
-  return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
-}
-function lineCount(text2) {
-  if (text2 === "") return 0;
-  let lines2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
-  return lines2;
-}
-var MAX_LISTED, ANSI;
-var init_render_text = __esm({
-  "src/core/roles/render-text.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-    MAX_LISTED = 50;
-    ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
-  }
-});
-
-// src/core/roles/render-json.ts
-function renderPlanJson(plan) {
-  const body = bodyText(plan);
-  return `${body.slice(0, -2)},
-  "digest": ${JSON.stringify(sha256(body))}
-}
-`;
-}
-function planDigest(plan) {
-  return sha256(bodyText(plan));
-}
-function bodyText(plan) {
-  const { digest: _digest, ...rest } = plan;
-  return jsonText(ordered2(rest), 2);
-}
-function ordered2(value) {
-  if (Array.isArray(value)) {
-    let copy;
-    value.forEach((item, i) => {
-      const o = ordered2(item);
-      if (o !== item) (copy ??= [...value])[i] = o;
-    });
-    return copy ?? value;
-  }
-  if (value === null || typeof value !== "object") return value;
-  const record = value;
-  const keys = Object.keys(record);
-  let same = isPlainObject(record);
-  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
-  const values = keys.map((key) => {
-    const o = ordered2(record[key]);
-    if (o !== record[key]) same = false;
-    return o;
-  });
-  if (same) return value;
-  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
-  return Object.fromEntries(entries);
-}
-function byRank(a, b) {
-  const ra = rank.get(a) ?? KEY_ORDER.length;
-  const rb = rank.get(b) ?? KEY_ORDER.length;
-  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
-}
-function isPlainObject(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-var KEY_ORDER, rank;
-var init_render_json = __esm({
-  "src/core/roles/render-json.ts"() {
-    "use strict";
-    init_hash();
-    init_safe_text();
-    KEY_ORDER = [
-      "format_version",
-      "tenant",
-      "created_at",
-      "options",
-      "summary",
-      "changes",
-      "unmanaged",
-      "notes",
-      "guards",
-      "issues",
-      "action",
-      "kind",
-      "name",
-      "base_url",
-      "id",
-      "file",
-      "line",
-      "col",
-      "message",
-      "prune",
-      "protect",
-      "ignore",
-      "max_deletes",
-      "create",
-      "update",
-      "delete",
-      "unchanged",
-      "fields",
-      "before",
-      "after",
-      "description",
-      "content",
-      "diff",
-      "remote_hash",
-      "name_hash",
-      "allow_empty_prune"
-    ];
-    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
-  }
-});
-
-// src/core/roles/plan-saved.ts
-function savedPlanRefusals(plan, today) {
-  const reasons = [];
-  if (plan.digest === void 0) {
-    reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
-  } else if (planDigest(plan) !== plan.digest) {
-    reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
-  }
-  const { create, update } = plan.summary;
-  const managed = plan.summary.unchanged + create + update;
-  const guards = planGuards(plan.changes, managed, {
-    ...today,
-    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
-  });
-  reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
-  return reasons;
-}
-var init_plan_saved = __esm({
-  "src/core/roles/plan-saved.ts"() {
-    "use strict";
-    init_plan_guards();
-    init_render_json();
-  }
-});
-
-// src/core/roles/markdown-parts.ts
-function mdText(text2) {
-  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
-}
-function mdCode(text2) {
-  return `<code>${mdText(text2)}</code>`;
-}
-function headMarkdown(plan, marker) {
-  const lines2 = [];
-  if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
-  const deletes = plan.changes.filter((c) => c.action === "delete");
-  if (deletes.length > 0) {
-    const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
-    lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
-  }
-  if (plan.guards.length > 0) {
-    lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
-    lines2.push("");
-  }
-  if (plan.issues.length > 0) {
-    lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
-    lines2.push("");
-  }
-  return lines2.join("\n");
-}
-function tailMarkdown(plan) {
-  const lines2 = [];
-  if (plan.unmanaged.length > 0) {
-    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
-  }
-  if (plan.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
-  }
-  return lines2.join("\n");
-}
-function tableRow(change) {
-  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
-  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
-  const what = change.action === "update" ? (change.fields ?? []).join(", ") : change.action === "create" ? "new Role" : "**deleted**";
-  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
-  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
-`;
-}
-function diffDetails(change, maxLines, maxLineChars) {
-  const all = diffLines(change.diff ?? "");
-  const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
-  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
-  const body = kept.join("\n");
-  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(Math.max(3, longestTicks + 1));
-  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
-
-${fence}diff
-${body}
-${fence}
-
-</details>
-`;
-}
-function listed(items) {
-  if (items.length <= MAX_LISTED2) return items;
-  return [...items.slice(0, MAX_LISTED2), `… ${thousands(items.length - MAX_LISTED2)} more`];
-}
-var MAX_LISTED2, TABLE_HEAD;
-var init_markdown_parts = __esm({
-  "src/core/roles/markdown-parts.ts"() {
-    "use strict";
-    init_errors();
-    init_display();
-    init_render_text();
-    MAX_LISTED2 = 20;
-    TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
-  }
-});
-
-// src/core/roles/render-markdown.ts
-function renderPlanMarkdown(plan, opts = {}) {
-  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fit([head, tail], max);
-  const rows = plan.changes.map(tableRow);
-  const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
-  const frame = size([head, table, tail]);
-  if (frame <= max) {
-    const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join3(full);
-    for (const cut2 of DIFF_CUTS) {
-      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
-`;
-      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join3(parts);
-    }
-  }
-  const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
-`;
-  const tableOnly = [head, table, diffNote, tail];
-  if (size(tableOnly) <= max) return join3(tableOnly);
-  const omissionFor = (hidden) => `
-… ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
-`;
-  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
-  let shown = 0;
-  while (shown < rows.length && rows[shown].length + 1 <= budget) {
-    budget -= rows[shown].length;
-    shown++;
-  }
-  const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fit([head, truncated, diffNote, tail], max);
-}
-function fit(parts, max) {
-  const text2 = join3(parts);
-  if (text2.length <= max) return text2;
-  const notice = `
-… cut to fit the comment; ${FULL_PLAN}.
-`;
-  const room = Math.max(0, max - notice.length);
-  const lastLine = text2.lastIndexOf("\n", room);
-  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
-}
-function join3(parts) {
-  return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
-}
-function size(parts) {
-  return join3(parts).length;
-}
-var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
-var init_render_markdown = __esm({
-  "src/core/roles/render-markdown.ts"() {
-    "use strict";
-    init_display();
-    init_markdown_parts();
-    GITHUB_COMMENT_LIMIT = 65536;
-    DIFF_CUTS = [
-      { lines: 60, chars: 400 },
-      { lines: 20, chars: 200 },
-      { lines: 6, chars: 120 }
-    ];
-    FULL_PLAN = "run `roleflow plan` for the full plan";
-  }
-});
-
 // src/core/roles/index.ts
 var roles_exports = {};
 __export(roles_exports, {
-  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
   MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
   MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
-  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
-  checkPlanFresh: () => checkPlanFresh,
   checkRoleSet: () => checkRoleSet,
-  compare: () => compare,
-  computePlan: () => computePlan,
-  contentDiff: () => contentDiff,
   decodeRoleFile: () => decodeRoleFile,
   fileNameKey: () => fileNameKey,
-  globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
-  indexRoles: () => indexRoles,
-  matchRoles: () => matchRoles,
-  nameStateHash: () => nameStateHash,
   parseRoleFile: () => parseRoleFile,
-  planBaseUrl: () => planBaseUrl,
-  planDigest: () => planDigest,
-  planGuards: () => planGuards,
-  planHasChanges: () => planHasChanges,
-  planSummaryLine: () => planSummaryLine,
   plural: () => plural,
   printableLine: () => printableLine,
   quote: () => quote,
-  renderPlanJson: () => renderPlanJson,
-  renderPlanMarkdown: () => renderPlanMarkdown,
-  renderPlanText: () => renderPlanText,
   roleFileName: () => roleFileName,
-  roleStateHash: () => roleStateHash,
-  savedPlanRefusals: () => savedPlanRefusals,
   serializeRoleFile: () => serializeRoleFile,
   showName: () => showName,
   splitFrontMatter: () => splitFrontMatter,
@@ -43739,21 +42716,7 @@ var init_roles = __esm({
     init_front_matter();
     init_role_set();
     init_serialize();
-    init_compute_plan();
-    init_matching();
-    init_glob();
-    init_plan_fresh();
-    init_hash();
-    init_printed_url();
-    init_content_diff();
     init_display();
-    init_plan_types();
-    init_render_text();
-    init_render_json();
-    init_plan_guards();
-    init_plan_saved();
-    init_plan_notes();
-    init_render_markdown();
   }
 });
 
@@ -47939,7 +46902,7 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join4 } from "node:path";
+import { basename, dirname as dirname4, join as join3 } from "node:path";
 async function loadRoles(file) {
   let text2;
   try {
@@ -47987,7 +46950,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join4(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -48975,7 +47938,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname5, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -49038,7 +48001,7 @@ async function stateFolder(dir) {
     throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
   }
   if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join5(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
+    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
 function targetOf(name, t5) {
@@ -49065,6 +48028,1053 @@ var init_open_tenant = __esm({
     init_config_file();
     init_url_safety();
     LOCAL_TENANT = "local";
+  }
+});
+
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+      }
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
+          } else {
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+              }
+            }
+          }
+          editLength++;
+        };
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
+            }
+          }
+        }
+      }
+      addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+          if (array[i]) {
+            ret.push(array[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
+  }
+});
+
+// node_modules/diff/libesm/diff/array.js
+function diffArrays(oldArr, newArr, options) {
+  return arrayDiff.diff(oldArr, newArr, options);
+}
+var ArrayDiff, arrayDiff;
+var init_array = __esm({
+  "node_modules/diff/libesm/diff/array.js"() {
+    init_base();
+    ArrayDiff = class extends Diff {
+      tokenize(value) {
+        return value.slice();
+      }
+      join(value) {
+        return value;
+      }
+      removeEmpty(value) {
+        return value;
+      }
+    };
+    arrayDiff = new ArrayDiff();
+  }
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_array();
+  }
+});
+
+// src/core/plan/content-diff.ts
+function contentDiff(before, after, oldLabel, newLabel) {
+  const changes = diffArrays(lineTokens(`${before}
+`), lineTokens(`${after}
+`), { maxEditLength: MAX_EDIT_LENGTH });
+  const header = `--- ${oldLabel}
++++ ${newLabel}
+`;
+  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
+`;
+  const hunks = hunksOf(changes).map(
+    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
+${h.lines.join("")}`
+  );
+  return header + hunks.join("");
+}
+function lineTokens(text2) {
+  const tokens = [];
+  let start = 0;
+  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
+    tokens.push(text2.slice(start, nl + 1));
+    start = nl + 1;
+  }
+  if (start < text2.length) tokens.push(text2.slice(start));
+  return tokens;
+}
+function hunksOf(changes) {
+  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
+  const pushContext = (range, lines2) => {
+    for (const line of lines2) range.push(` ${line}`);
+  };
+  const hunks = [];
+  let oldRangeStart = 0;
+  let newRangeStart = 0;
+  let curRange = [];
+  let oldLine = 1;
+  let newLine = 1;
+  for (let i = 0; i < diff.length; i++) {
+    const current = diff[i];
+    const lines2 = current.value;
+    if (current.added || current.removed) {
+      if (!oldRangeStart) {
+        const prev = diff[i - 1];
+        oldRangeStart = oldLine;
+        newRangeStart = newLine;
+        if (prev) {
+          curRange = [];
+          pushContext(curRange, prev.value.slice(-CONTEXT));
+          oldRangeStart -= curRange.length;
+          newRangeStart -= curRange.length;
+        }
+      }
+      const sign = current.added ? "+" : "-";
+      for (const line of lines2) curRange.push(sign + line);
+      if (current.added) newLine += lines2.length;
+      else oldLine += lines2.length;
+    } else {
+      if (oldRangeStart) {
+        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
+          pushContext(curRange, lines2);
+        } else {
+          const contextSize = Math.min(lines2.length, CONTEXT);
+          pushContext(curRange, lines2.slice(0, contextSize));
+          hunks.push({
+            oldStart: oldRangeStart,
+            oldLines: oldLine - oldRangeStart + contextSize,
+            newStart: newRangeStart,
+            newLines: newLine - newRangeStart + contextSize,
+            lines: curRange
+          });
+          oldRangeStart = 0;
+          newRangeStart = 0;
+          curRange = [];
+        }
+      }
+      oldLine += lines2.length;
+      newLine += lines2.length;
+    }
+  }
+  return hunks;
+}
+var MAX_EDIT_LENGTH, CONTEXT;
+var init_content_diff = __esm({
+  "src/core/plan/content-diff.ts"() {
+    "use strict";
+    init_libesm();
+    MAX_EDIT_LENGTH = 5e3;
+    CONTEXT = 3;
+  }
+});
+
+// src/core/glob.ts
+function globToRegExp(glob) {
+  let source = "";
+  for (const ch of glob) {
+    if (ch === "*") source += ".*";
+    else if (ch === "?") source += ".";
+    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "su");
+}
+function matchesGlob(name, glob) {
+  return globToRegExp(glob).test(name);
+}
+var init_glob = __esm({
+  "src/core/glob.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/plan/matching.ts
+function globMatcher(globs) {
+  const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  return (name) => compiled2.find((c) => c.re.test(name))?.glob;
+}
+function indexRoles(roles, named = () => true) {
+  const byId = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  for (const role of roles) {
+    byId.set(role.id, role);
+    if (!named(role)) continue;
+    const holders = byName.get(role.name);
+    if (holders) holders.push(role);
+    else byName.set(role.name, [role]);
+  }
+  return { byId, byName };
+}
+function matchRoles(files, remote, ignored, tenantName2) {
+  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === void 0);
+  const claimed = /* @__PURE__ */ new Set();
+  const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
+  const issue = (file, key, message2) => {
+    result.issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
+  };
+  const managed = files.filter((f) => ignored(f.name) === void 0);
+  for (const file of managed) {
+    if (file.id === void 0) continue;
+    const role = byId.get(file.id);
+    const glob = role && ignored(role.name);
+    if (!role) issue(file, "id", `id ${quote(file.id)} not found on tenant ${showName(tenantName2)}: fix it, or remove it to create the Role`);
+    else if (glob !== void 0) issue(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
+    else if (!claimed.has(role.id)) {
+      claimed.add(role.id);
+      result.pairs.push({ file, role });
+    }
+  }
+  for (const file of managed) {
+    if (file.id !== void 0) continue;
+    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    if (free.length === 1) result.pairs.push({ file, role: free[0] });
+    else if (free.length === 0) result.creates.push(file);
+    else {
+      const ids = free.map((r) => showName(r.id)).join(", ");
+      issue(file, "name", `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
+    }
+    for (const r of free) claimed.add(r.id);
+  }
+  for (const holders of byName.values()) {
+    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
+  }
+  return result;
+}
+var init_matching = __esm({
+  "src/core/plan/matching.ts"() {
+    "use strict";
+    init_glob();
+    init_display();
+  }
+});
+
+// src/core/plan/guards.ts
+function planGuards(changes, managed, options) {
+  const protectedBy = globMatcher([...options.protect]);
+  const guards = [];
+  let deletes = 0;
+  for (const change of changes) {
+    if (change.action === "create") continue;
+    if (change.action === "delete") deletes++;
+    const name = change.before?.name ?? change.name;
+    const glob = protectedBy(name);
+    if (glob === void 0) continue;
+    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change.action} it` });
+  }
+  if (options.maxDeletes !== void 0 && deletes > options.maxDeletes) {
+    guards.push({ kind: "max_deletes", message: `${plural(deletes, "delete")} planned, more than max_deletes (${options.maxDeletes}): refusing the plan` });
+  }
+  if (managed === 0 && deletes > 0 && options.allowEmptyPrune !== true) {
+    guards.push({
+      kind: "empty_prune",
+      message: `there are no role files, yet prune would delete every Role on the tenant (${deletes}): refusing the plan. If the roles folder is right and the tenant is to be emptied, add --allow-empty-prune (or roles.allow_empty_prune: true)`
+    });
+  }
+  return guards;
+}
+var init_guards = __esm({
+  "src/core/plan/guards.ts"() {
+    "use strict";
+    init_display();
+    init_matching();
+  }
+});
+
+// src/core/plan/hash.ts
+import { hash } from "node:crypto";
+function roleStateHash(role) {
+  return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
+}
+function nameStateHash(name, holders) {
+  if (holders.length === 0) return sha256(`absent:${name}`);
+  const states = holders.map(roleStateHash).sort();
+  return sha256(JSON.stringify(["name", name, states]));
+}
+function sha256(text2) {
+  return `sha256:${hash("sha256", text2, "hex")}`;
+}
+var init_hash = __esm({
+  "src/core/plan/hash.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/plan/types.ts
+var PLAN_FORMAT_VERSION;
+var init_types = __esm({
+  "src/core/plan/types.ts"() {
+    "use strict";
+    PLAN_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/plan/notes.ts
+function renameNotes(creates, orphans, prune) {
+  if (orphans.length === 0 || creates.length === 0) return [];
+  const createsByFields = /* @__PURE__ */ new Map();
+  for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
+  const notes = [];
+  for (const role of [...orphans].sort(byNameThenId)) {
+    const key = fieldsKey(role);
+    const create = createsByFields.get(key);
+    if (!create) continue;
+    createsByFields.delete(key);
+    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
+    notes.push(
+      `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
+    );
+  }
+  return notes;
+}
+function sharedNameNotes(updates, deletes, holdersOf) {
+  const renames = updates.filter((u) => u.before.name !== u.name);
+  if (renames.length === 0) return [];
+  const leaving = new Set([...renames, ...deletes].map((c) => c.id));
+  const renamesInto = /* @__PURE__ */ new Map();
+  for (const r of renames) {
+    const group = renamesInto.get(r.name);
+    if (group) group.push(r);
+    else renamesInto.set(r.name, [r]);
+  }
+  const notes = [];
+  for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
+    const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
+    const total = group.length + keepers.length;
+    if (total < 2) continue;
+    const movers = group.map((c) => `${quote(c.before.name)} (id ${showName(c.id)})`).sort(compare);
+    let note = `after this plan ${total} Roles will be named ${quote(name)}: ${movers.join(", ")} ${movers.length === 1 ? "is" : "are"} renamed to it`;
+    if (keepers.length > 0) note += `, and the ${keepers.length === 1 ? "Role" : "Roles"} with id ${keepers.join(", ")} ${keepers.length === 1 ? "keeps" : "keep"} it`;
+    notes.push(note);
+  }
+  return notes;
+}
+function fieldsKey(fields) {
+  return JSON.stringify([fields.description, fields.content]);
+}
+function byNameThenId(a, b) {
+  return compare(a.name, b.name) || compare(a.id ?? "", b.id ?? "");
+}
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_notes = __esm({
+  "src/core/plan/notes.ts"() {
+    "use strict";
+    init_display();
+  }
+});
+
+// src/core/plan/compute-plan.ts
+function computePlan(desired, remote, options) {
+  const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
+  const updates = [];
+  let unchanged = 0;
+  const holdersOf = (name) => matching.byName.get(name) ?? [];
+  for (const { file, role } of matching.pairs) {
+    const change = updateOf(file, role, holdersOf);
+    if (change) updates.push(change);
+    else unchanged++;
+  }
+  const creates = matching.creates.map(
+    (file) => ({
+      action: "create",
+      name: file.name,
+      file: file.file,
+      after: stateOf(file),
+      remote_hash: nameStateHash(file.name, holdersOf(file.name))
+    })
+  );
+  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
+  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
+  const guards = planGuards([...updates, ...deletes], desired.length, options);
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
+    ...options.createdAt === void 0 ? {} : { created_at: options.createdAt },
+    options: {
+      prune: options.prune,
+      protect: [...options.protect],
+      ignore: [...options.ignore],
+      ...options.maxDeletes === void 0 ? {} : { max_deletes: options.maxDeletes },
+      ...options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}
+    },
+    summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
+    changes: ordered(updates, creates, deletes),
+    unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
+    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
+    guards,
+    issues: [...checkRoleSet(desired), ...matching.issues]
+  };
+}
+function updateOf(file, role, holdersOf) {
+  const fields = [];
+  if (file.name !== role.name) fields.push("name");
+  if (file.description !== role.description) fields.push("description");
+  if (file.content !== role.content) fields.push("content");
+  if (fields.length === 0) return void 0;
+  return {
+    action: "update",
+    name: file.name,
+    id: role.id,
+    file: file.file,
+    fields,
+    before: stateOf(role),
+    after: stateOf(file),
+    ...fields.includes("content") ? { diff: contentDiff(role.content, file.content, `${showName(role.name)} (tenant)`, showName(file.file)) } : {},
+    remote_hash: roleStateHash(role),
+    // A rename, like a create, counts on its new name being held as it was.
+    ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
+  };
+}
+function deleteOf(role) {
+  return { action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
+}
+function stateOf(fields) {
+  return { name: fields.name, description: fields.description, content: fields.content };
+}
+function ordered(updates, creates, deletes) {
+  const needed = new Set(creates.map((c) => c.name));
+  for (const u of updates) if (u.before.name !== u.name) needed.add(u.name);
+  const freeing = deletes.filter((d) => needed.has(d.name));
+  const rest = deletes.filter((d) => !needed.has(d.name));
+  return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
+}
+var init_compute_plan = __esm({
+  "src/core/plan/compute-plan.ts"() {
+    "use strict";
+    init_content_diff();
+    init_display();
+    init_guards();
+    init_printed_url();
+    init_hash();
+    init_matching();
+    init_types();
+    init_notes();
+    init_role_set();
+  }
+});
+
+// src/core/plan/fresh.ts
+function checkPlanFresh(plan, remote, tenant) {
+  const reasons = [];
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  }
+  const { byId, byName } = indexRoles(remote);
+  const checkName = (name, hash2) => {
+    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
+  };
+  for (const change of plan.changes) {
+    if (change.action === "create") {
+      checkName(change.name, change.remote_hash);
+      continue;
+    }
+    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
+    const id = change.id ?? "";
+    const role = byId.get(id);
+    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
+    if (!role) {
+      reasons.push(`${label} no longer exists on the tenant`);
+    } else if (roleStateHash(role) !== change.remote_hash) {
+      reasons.push(`${label} changed on the tenant since the plan was made`);
+    }
+  }
+  return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
+}
+function planHasChanges(plan) {
+  return plan.changes.length > 0;
+}
+var init_fresh = __esm({
+  "src/core/plan/fresh.ts"() {
+    "use strict";
+    init_display();
+    init_printed_url();
+    init_hash();
+    init_matching();
+  }
+});
+
+// src/core/plan/render-text.ts
+function renderPlanText(plan, opts) {
+  const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
+  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
+  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
+  if (plan.unmanaged.length > 0) {
+    out.push(
+      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      ""
+    );
+  }
+  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan, opts.rolesDir));
+  return `${out.join("\n")}
+`;
+}
+function planSummaryLine(plan, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan.summary;
+  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+  return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
+}
+function changeLines(change, paint2) {
+  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
+  const head = `${showName(change.name)} (${where})`;
+  switch (change.action) {
+    case "create":
+      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
+    case "delete":
+      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
+    case "update": {
+      const lines2 = [paint2("yellow", `  ~ update ${head}`)];
+      for (const field of change.fields ?? []) {
+        if (field === "content") continue;
+        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
+      }
+      if (change.diff !== void 0) {
+        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+      }
+      return lines2;
+    }
+  }
+}
+function stateLines(state) {
+  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount(state.content), "line")}`];
+}
+function diffLines(diff) {
+  return diff.replace(/\n$/, "").split("\n").map(printableLine);
+}
+function paintDiffLine(line, index, paint2) {
+  if (index < 2) return paint2("bold", line);
+  if (line.startsWith("@@")) return paint2("cyan", line);
+  if (line.startsWith("+")) return paint2("green", line);
+  if (line.startsWith("-")) return paint2("red", line);
+  return line;
+}
+function section(out, title, lines2, max = MAX_LISTED) {
+  if (lines2.length > 0) out.push(title, ...capped2(lines2, max), "");
+}
+function capped2(lines2, max = MAX_LISTED) {
+  if (lines2.length <= max) return lines2;
+  return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
+}
+function lineCount(text2) {
+  if (text2 === "") return 0;
+  let lines2 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
+  return lines2;
+}
+var MAX_LISTED, ANSI;
+var init_render_text = __esm({
+  "src/core/plan/render-text.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+    MAX_LISTED = 50;
+    ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
+  }
+});
+
+// src/core/plan/render-json.ts
+function renderPlanJson(plan) {
+  const body = bodyText(plan);
+  return `${body.slice(0, -2)},
+  "digest": ${JSON.stringify(sha256(body))}
+}
+`;
+}
+function planDigest(plan) {
+  return sha256(bodyText(plan));
+}
+function bodyText(plan) {
+  const { digest: _digest, ...rest } = plan;
+  return jsonText(ordered2(rest), 2);
+}
+function ordered2(value) {
+  if (Array.isArray(value)) {
+    let copy;
+    value.forEach((item, i) => {
+      const o = ordered2(item);
+      if (o !== item) (copy ??= [...value])[i] = o;
+    });
+    return copy ?? value;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const record = value;
+  const keys = Object.keys(record);
+  let same = isPlainObject(record);
+  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
+  const values = keys.map((key) => {
+    const o = ordered2(record[key]);
+    if (o !== record[key]) same = false;
+    return o;
+  });
+  if (same) return value;
+  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  return Object.fromEntries(entries);
+}
+function byRank(a, b) {
+  const ra = rank.get(a) ?? KEY_ORDER.length;
+  const rb = rank.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+var KEY_ORDER, rank;
+var init_render_json = __esm({
+  "src/core/plan/render-json.ts"() {
+    "use strict";
+    init_hash();
+    init_safe_text();
+    KEY_ORDER = [
+      "format_version",
+      "tenant",
+      "created_at",
+      "options",
+      "summary",
+      "changes",
+      "unmanaged",
+      "notes",
+      "guards",
+      "issues",
+      "action",
+      "kind",
+      "name",
+      "base_url",
+      "id",
+      "file",
+      "line",
+      "col",
+      "message",
+      "prune",
+      "protect",
+      "ignore",
+      "max_deletes",
+      "create",
+      "update",
+      "delete",
+      "unchanged",
+      "fields",
+      "before",
+      "after",
+      "description",
+      "content",
+      "diff",
+      "remote_hash",
+      "name_hash",
+      "allow_empty_prune"
+    ];
+    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+  }
+});
+
+// src/core/plan/saved.ts
+function savedPlanRefusals(plan, today) {
+  const reasons = [];
+  if (plan.digest === void 0) {
+    reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
+  } else if (planDigest(plan) !== plan.digest) {
+    reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
+  }
+  const { create, update } = plan.summary;
+  const managed = plan.summary.unchanged + create + update;
+  const guards = planGuards(plan.changes, managed, {
+    ...today,
+    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
+  });
+  reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
+  return reasons;
+}
+var init_saved = __esm({
+  "src/core/plan/saved.ts"() {
+    "use strict";
+    init_guards();
+    init_render_json();
+  }
+});
+
+// src/core/plan/markdown-parts.ts
+function mdText(text2) {
+  return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
+}
+function mdCode(text2) {
+  return `<code>${mdText(text2)}</code>`;
+}
+function headMarkdown(plan, marker) {
+  const lines2 = [];
+  if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
+  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
+  const deletes = plan.changes.filter((c) => c.action === "delete");
+  if (deletes.length > 0) {
+    const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
+    lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
+  }
+  if (plan.guards.length > 0) {
+    lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
+    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    lines2.push("");
+  }
+  if (plan.issues.length > 0) {
+    lines2.push("> [!CAUTION]", "> Problems in the role files:");
+    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    lines2.push("");
+  }
+  return lines2.join("\n");
+}
+function tailMarkdown(plan) {
+  const lines2 = [];
+  if (plan.unmanaged.length > 0) {
+    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  }
+  if (plan.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  }
+  return lines2.join("\n");
+}
+function tableRow(change) {
+  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
+  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
+  const what = change.action === "update" ? (change.fields ?? []).join(", ") : change.action === "create" ? "new Role" : "**deleted**";
+  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
+  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
+`;
+}
+function diffDetails(change, maxLines, maxLineChars) {
+  const all = diffLines(change.diff ?? "");
+  const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
+  if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
+  const body = kept.join("\n");
+  const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longestTicks + 1));
+  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
+
+${fence}diff
+${body}
+${fence}
+
+</details>
+`;
+}
+function listed(items) {
+  if (items.length <= MAX_LISTED2) return items;
+  return [...items.slice(0, MAX_LISTED2), `… ${thousands(items.length - MAX_LISTED2)} more`];
+}
+var MAX_LISTED2, TABLE_HEAD;
+var init_markdown_parts = __esm({
+  "src/core/plan/markdown-parts.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+    init_render_text();
+    MAX_LISTED2 = 20;
+    TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
+  }
+});
+
+// src/core/plan/render-markdown.ts
+function renderPlanMarkdown(plan, opts = {}) {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const head = headMarkdown(plan, opts.marker);
+  const tail = tailMarkdown(plan);
+  if (plan.changes.length === 0) return fit([head, tail], max);
+  const rows = plan.changes.map(tableRow);
+  const table = TABLE_HEAD + rows.join("");
+  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
+  const frame = size([head, table, tail]);
+  if (frame <= max) {
+    const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
+    if (size(full) <= max) return join5(full);
+    for (const cut2 of DIFF_CUTS) {
+      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
+`;
+      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
+      if (size(parts) <= max) return join5(parts);
+    }
+  }
+  const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
+`;
+  const tableOnly = [head, table, diffNote, tail];
+  if (size(tableOnly) <= max) return join5(tableOnly);
+  const omissionFor = (hidden) => `
+… ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
+`;
+  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
+  let shown = 0;
+  while (shown < rows.length && rows[shown].length + 1 <= budget) {
+    budget -= rows[shown].length;
+    shown++;
+  }
+  const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
+  return fit([head, truncated, diffNote, tail], max);
+}
+function fit(parts, max) {
+  const text2 = join5(parts);
+  if (text2.length <= max) return text2;
+  const notice = `
+… cut to fit the comment; ${FULL_PLAN}.
+`;
+  const room = Math.max(0, max - notice.length);
+  const lastLine = text2.lastIndexOf("\n", room);
+  return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
+}
+function join5(parts) {
+  return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
+}
+function size(parts) {
+  return join5(parts).length;
+}
+var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
+var init_render_markdown = __esm({
+  "src/core/plan/render-markdown.ts"() {
+    "use strict";
+    init_display();
+    init_markdown_parts();
+    GITHUB_COMMENT_LIMIT = 65536;
+    DIFF_CUTS = [
+      { lines: 60, chars: 400 },
+      { lines: 20, chars: 200 },
+      { lines: 6, chars: 120 }
+    ];
+    FULL_PLAN = "run `roleflow plan` for the full plan";
+  }
+});
+
+// src/core/plan/index.ts
+var plan_exports = {};
+__export(plan_exports, {
+  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
+  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
+  checkPlanFresh: () => checkPlanFresh,
+  compare: () => compare,
+  computePlan: () => computePlan,
+  contentDiff: () => contentDiff,
+  globMatcher: () => globMatcher,
+  globToRegExp: () => globToRegExp,
+  indexRoles: () => indexRoles,
+  matchRoles: () => matchRoles,
+  nameStateHash: () => nameStateHash,
+  planBaseUrl: () => planBaseUrl,
+  planDigest: () => planDigest,
+  planGuards: () => planGuards,
+  planHasChanges: () => planHasChanges,
+  planSummaryLine: () => planSummaryLine,
+  renderPlanJson: () => renderPlanJson,
+  renderPlanMarkdown: () => renderPlanMarkdown,
+  renderPlanText: () => renderPlanText,
+  roleStateHash: () => roleStateHash,
+  savedPlanRefusals: () => savedPlanRefusals
+});
+var init_plan = __esm({
+  "src/core/plan/index.ts"() {
+    "use strict";
+    init_compute_plan();
+    init_matching();
+    init_glob();
+    init_fresh();
+    init_hash();
+    init_printed_url();
+    init_content_diff();
+    init_types();
+    init_render_text();
+    init_render_json();
+    init_guards();
+    init_saved();
+    init_notes();
+    init_render_markdown();
   }
 });
 
@@ -49096,7 +49106,7 @@ function concurrentDuplicates(changes, outcomes, remote) {
 var init_duplicates = __esm({
   "src/core/apply/duplicates.ts"() {
     "use strict";
-    init_roles();
+    init_plan();
   }
 });
 
@@ -52331,8 +52341,8 @@ var init_role_files = __esm({
 });
 
 // src/run/plan.ts
-var plan_exports = {};
-__export(plan_exports, {
+var plan_exports2 = {};
+__export(plan_exports2, {
   checkSavedPlan: () => checkSavedPlan,
   makeFreshPlan: () => makeFreshPlan,
   planTenantOf: () => planTenantOf,
@@ -52381,12 +52391,13 @@ function refuseBrokenPlan(plan) {
     throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, ExitCode.Refused);
   }
 }
-var init_plan = __esm({
+var init_plan2 = __esm({
   "src/run/plan.ts"() {
     "use strict";
     init_errors();
     init_exit_codes();
     init_roles();
+    init_plan();
     init_role_files();
   }
 });
@@ -52468,6 +52479,7 @@ var init_plan_file = __esm({
     "use strict";
     init_errors();
     init_roles();
+    init_plan();
     init_schema();
     init_yaml_source();
     init_package_root();
@@ -52784,6 +52796,7 @@ var init_dedupe = __esm({
     "use strict";
     init_apply();
     init_roles();
+    init_plan();
     init_apply2();
     init_redact_messages();
   }
@@ -52924,6 +52937,7 @@ var init_pull = __esm({
     "use strict";
     init_errors();
     init_roles();
+    init_plan();
     init_package_root();
     init_role_files();
     init_source_files();
@@ -52932,7 +52946,7 @@ var init_pull = __esm({
 
 // src/core/flows/types.ts
 var MAX_REPEAT, OPERATORS;
-var init_types = __esm({
+var init_types2 = __esm({
   "src/core/flows/types.ts"() {
     "use strict";
     MAX_REPEAT = 1e4;
@@ -53324,7 +53338,7 @@ var init_parse_expect = __esm({
     init_load_context();
     init_operators();
     init_path();
-    init_types();
+    init_types2();
     userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
     schemaChecks = /* @__PURE__ */ new Map();
@@ -53785,7 +53799,7 @@ __export(flows_exports, {
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
     "use strict";
-    init_types();
+    init_types2();
     init_parse();
     init_env();
     init_duration();
@@ -55507,8 +55521,8 @@ var ApplyCommand = class extends TenantCommand {
   async freshPlan(config) {
     const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
     const fresh = await makeFreshPlan2({
       cwd: this.context.cwd,
@@ -55556,8 +55570,8 @@ var ApplyCommand = class extends TenantCommand {
   async savedPlan(config, planFile) {
     const { resolve: resolve9 } = await import("node:path");
     const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const plan = await readSavedPlan2(resolve9(this.context.cwd, planFile), planFile);
     refuseBrokenPlan2(plan);
     const { roles } = config;
@@ -55576,7 +55590,7 @@ var ApplyCommand = class extends TenantCommand {
       return this.refuseSavedPlan(plan, planFile, "no longer fits the tenant", reasons);
     }
     if (!this.json) {
-      const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+      const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
       this.out(`Applying the saved plan ${planFile} to tenant ${plan.tenant.name}. ${planSummaryLine2(plan)}`);
     }
     return { plan, tenant };
@@ -55729,8 +55743,8 @@ var PlanCommand = class extends TenantCommand {
     const format = this.json ? "json" : this.format ?? "text";
     const { resolve: resolve9 } = await import("node:path");
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const roles = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
     const flags = { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
@@ -55746,9 +55760,9 @@ var PlanCommand = class extends TenantCommand {
     });
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError2(plan.issues);
-    if (format === "json") this.outData(plan, roles.renderPlanJson);
-    else if (format === "markdown") this.out(roles.renderPlanMarkdown(plan));
-    else this.out(roles.renderPlanText(plan, { color: this.colorFor("stdout"), rolesDir: `${rolesDir.display}/` }));
+    if (format === "json") this.outData(plan, plans.renderPlanJson);
+    else if (format === "markdown") this.out(plans.renderPlanMarkdown(plan));
+    else this.out(plans.renderPlanText(plan, { color: this.colorFor("stdout"), rolesDir: `${rolesDir.display}/` }));
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.err(`error: ${guard.message}`);
       if (this.outFile !== void 0) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
@@ -55760,7 +55774,7 @@ var PlanCommand = class extends TenantCommand {
       await savePlan2(resolve9(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
-    return this.detailedExitcode && roles.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
   }
 };
 
@@ -55795,8 +55809,9 @@ var PullCommand = class extends TenantCommand {
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
-    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { planBaseUrl: planBaseUrl2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const dir = rolesDirOf2(this.context.cwd, config, this.roles);
     const tenant = await this.openTenant(config);
@@ -56011,7 +56026,7 @@ var import_clipanion7 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-init_types();
+init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
   static usage = import_clipanion7.Command.Usage({
@@ -56557,7 +56572,7 @@ function issuesOf(stdout) {
 }
 
 // action/src/markdown.ts
-init_roles();
+init_plan();
 init_markdown_parts();
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var SUMMARY_MARGIN = 4 * 1024;
@@ -56673,7 +56688,7 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 }
 
 // action/src/plan-step.ts
-init_roles();
+init_plan();
 import { existsSync as existsSync2, rmSync } from "node:fs";
 import { join as join10 } from "node:path";
 async function planStep(ctx) {

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { applySummaryLine, outcomeLine, type ApplyOutcome, type ApplyResult } from '../../src/core/apply/index.js';
-import { mdCode, mdText, thousands } from '../../src/core/roles/markdown-parts.js';
+import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, fitTable, GITHUB_COMMENT_LIMIT } from './markdown.js';
 import { markerLine } from './sticky-comment.js';

@@ -1,5 +1,5 @@
-import { GITHUB_COMMENT_LIMIT } from '../../src/core/roles/index.js';
-import { mdCode } from '../../src/core/roles/markdown-parts.js';
+import { GITHUB_COMMENT_LIMIT } from '../../src/core/plan/index.js';
+import { mdCode } from '../../src/core/plan/markdown-parts.js';
 
 export { GITHUB_COMMENT_LIMIT, mdCode };
 

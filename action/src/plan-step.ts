@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { planHasChanges, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/roles/index.js';
+import { planHasChanges, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/plan/index.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode } from './markdown.js';
 import { commentFooter, exitOutcome, postComment, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';

@@ -1,5 +1,5 @@
 import { formatMs } from '../../src/core/flows/index.js';
-import { mdCode, mdText, thousands } from '../../src/core/roles/markdown-parts.js';
+import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
 import { groupAssertions } from '../../src/report/digest.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { fitTable } from './markdown.js';

@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
-import type { Plan } from '../core/roles/index.js';
+import type { Plan } from '../core/plan/index.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { TenantCommand } from './base.js';
@@ -77,7 +77,7 @@ export class ApplyCommand extends TenantCommand {
     const { InvalidFilesError, RoleflowError } = await import('../core/errors.js');
     const { rolesDirOf } = await import('../files/role-files.js');
     const { makeFreshPlan } = await import('../run/plan.js');
-    const { renderPlanText } = await import('../core/roles/index.js');
+    const { renderPlanText } = await import('../core/plan/index.js');
     const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
     const fresh = await makeFreshPlan({
       cwd: this.context.cwd,
@@ -128,7 +128,7 @@ export class ApplyCommand extends TenantCommand {
     const { resolve } = await import('node:path');
     const { readSavedPlan } = await import('../files/plan-file.js');
     const { checkSavedPlan, refuseBrokenPlan } = await import('../run/plan.js');
-    const { savedPlanRefusals } = await import('../core/roles/index.js');
+    const { savedPlanRefusals } = await import('../core/plan/index.js');
     const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
     refuseBrokenPlan(plan);
     const { roles } = config;
@@ -147,7 +147,7 @@ export class ApplyCommand extends TenantCommand {
       return this.refuseSavedPlan(plan, planFile, 'no longer fits the tenant', reasons);
     }
     if (!this.json) {
-      const { planSummaryLine } = await import('../core/roles/index.js');
+      const { planSummaryLine } = await import('../core/plan/index.js');
       this.out(`Applying the saved plan ${planFile} to tenant ${plan.tenant.name}. ${planSummaryLine(plan)}`);
     }
     return { plan, tenant };

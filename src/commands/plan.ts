@@ -55,7 +55,7 @@ export class PlanCommand extends TenantCommand {
     const { resolve } = await import('node:path');
     const { rolesDirOf } = await import('../files/role-files.js');
     const { makeFreshPlan } = await import('../run/plan.js');
-    const roles = await import('../core/roles/index.js');
+    const plans = await import('../core/plan/index.js');
 
     const config = await this.loadConfig();
     const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
@@ -75,9 +75,9 @@ export class PlanCommand extends TenantCommand {
 
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
-    if (format === 'json') this.outData(plan, roles.renderPlanJson);
-    else if (format === 'markdown') this.out(roles.renderPlanMarkdown(plan));
-    else this.out(roles.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir: `${rolesDir.display}/` }));
+    if (format === 'json') this.outData(plan, plans.renderPlanJson);
+    else if (format === 'markdown') this.out(plans.renderPlanMarkdown(plan));
+    else this.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir: `${rolesDir.display}/` }));
 
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.err(`error: ${guard.message}`);
@@ -90,6 +90,6 @@ export class PlanCommand extends TenantCommand {
       await savePlan(resolve(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
-    return this.detailedExitcode && roles.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
 }

@@ -33,7 +33,8 @@ export class PullCommand extends TenantCommand {
     const { rolesDirOf } = await import('../files/role-files.js');
     const { pullRoles } = await import('../run/pull.js');
     const { planTenantOf } = await import('../run/plan.js');
-    const { planBaseUrl, showName } = await import('../core/roles/index.js');
+    const { showName } = await import('../core/roles/index.js');
+    const { planBaseUrl } = await import('../core/plan/index.js');
     const config = await this.loadConfig();
     const dir = rolesDirOf(this.context.cwd, config, this.roles);
     const tenant = await this.openTenant(config);

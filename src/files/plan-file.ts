@@ -1,5 +1,6 @@
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { plural, PLAN_FORMAT_VERSION, renderPlanJson, type Plan } from '../core/roles/index.js';
+import { plural } from '../core/roles/index.js';
+import { PLAN_FORMAT_VERSION, renderPlanJson, type Plan } from '../core/plan/index.js';
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
-import type { Plan, PlanChange } from '../core/roles/index.js';
+import type { Plan, PlanChange } from '../core/plan/index.js';
 import { oneLine } from '../core/redact-messages.js';
 import { CreateOutcomeUnknownError } from '../tenant/create-once.js';
 

@@ -1,6 +1,7 @@
 import { concurrentDuplicates, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
-import { globMatcher, quote, type Plan } from '../core/roles/index.js';
+import { quote } from '../core/roles/index.js';
+import { globMatcher, type Plan } from '../core/plan/index.js';
 import { deleteRole } from './apply.js';
 import { oneLine } from '../core/redact-messages.js';
 

@@ -1,7 +1,8 @@
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { checkPlanFresh, computePlan, planBaseUrl, quote, showName, type Plan } from '../core/roles/index.js';
+import { quote, showName } from '../core/roles/index.js';
+import { checkPlanFresh, computePlan, planBaseUrl, type Plan } from '../core/plan/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';

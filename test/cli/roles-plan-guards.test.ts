@@ -127,7 +127,7 @@ describe("apply PLANFILE: today's guards and alteration", () => {
     const original = JSON.parse(await p.read('plan.json')) as Record<string, unknown> & { changes: Record<string, unknown>[] };
     expect(original['digest']).toMatch(/^sha256:[0-9a-f]{64}$/);
     const admin = em.roles().find((x) => x.id === adminId)!;
-    const { roleStateHash } = await import('../../src/core/roles/index.js');
+    const { roleStateHash } = await import('../../src/core/plan/index.js');
     const edits: Record<string, unknown> = {
       'added.json': {
         ...original,

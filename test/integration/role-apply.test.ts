@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role, TenantClient } from '../../src/core/model.js';
-import { computePlan, type RoleFile } from '../../src/core/roles/index.js';
+import { type RoleFile } from '../../src/core/roles/index.js';
+import { computePlan } from '../../src/core/plan/index.js';
 import { executePlan } from '../../src/run/apply.js';
 import { settleWaits } from '../../src/tenant/create-once.js';
 import { removeConcurrentDuplicates } from '../../src/run/dedupe.js';

@@ -1,5 +1,5 @@
 import type { Role } from '../model.js';
-import { compare, indexRoles, nameStateHash, type PlanChange } from '../roles/index.js';
+import { compare, indexRoles, nameStateHash, type PlanChange } from '../plan/index.js';
 import type { ApplyOutcome } from './result.js';
 
 /** What to do about one Role this apply created that the tenant now holds more than once. */

@@ -1,4 +1,4 @@
-import type { PlanChange } from '../roles/index.js';
+import type { PlanChange } from '../plan/index.js';
 
 /**
  * The phases of an apply: runs of consecutive changes with the same action, in the plan's order

@@ -1,6 +1,6 @@
 import { plural, showName } from '../roles/index.js';
 import { jsonText } from '../safe-text.js';
-import type { ChangeAction, Plan, PlanChange } from '../roles/index.js';
+import type { ChangeAction, Plan, PlanChange } from '../plan/index.js';
 
 /**
  * What became of one planned change. `unknown`: a create was sent, its outcome never came back,

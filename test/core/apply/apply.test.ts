@@ -10,8 +10,8 @@ import {
   outcomeOf,
   summarizeOutcomes,
 } from '../../../src/core/apply/index.js';
-import { nameStateHash } from '../../../src/core/roles/index.js';
-import type { PlanChange } from '../../../src/core/roles/index.js';
+import { nameStateHash } from '../../../src/core/plan/index.js';
+import type { PlanChange } from '../../../src/core/plan/index.js';
 
 const state = (name: string) => ({ name, description: 'd', content: 'c' });
 const del = (name: string): PlanChange => ({ action: 'delete', name, id: `id-${name}`, before: state(name), remote_hash: 'h' });

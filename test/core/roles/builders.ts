@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Role } from '../../../src/core/model.js';
-import { computePlan, type Plan, type PlanOptions, type RoleFile } from '../../../src/core/roles/index.js';
+import { type RoleFile } from '../../../src/core/roles/index.js';
+import { computePlan, type Plan, type PlanOptions } from '../../../src/core/plan/index.js';
 
 /** In-memory role files and remote Roles for the pure core's tests. */
 

@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, test } from 'vitest';
-import { contentDiff } from '../../../src/core/roles/index.js';
+import { contentDiff } from '../../../src/core/plan/index.js';
 import { random } from './builders.js';
 
 /** The diff as plans showed it when it was made with `structuredPatch`: the output must not move. */

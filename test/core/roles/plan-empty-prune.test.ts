@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../../../src/core/schema.js';
-import { renderPlanJson } from '../../../src/core/roles/index.js';
+import { renderPlanJson } from '../../../src/core/plan/index.js';
 import { file, plan, planSchema, role } from './builders.js';
 
 const remote = [role('a'), role('b'), role('tmp-x')];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkPlanFresh, renderPlanJson, type Plan } from '../../../src/core/roles/index.js';
+import { checkPlanFresh, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
 import { file, plan, role, TENANT } from './builders.js';
 
 const remote = [role('upd'), role('gone'), role('other')];

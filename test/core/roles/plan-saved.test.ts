@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { planDigest, renderPlanJson, savedPlanRefusals, type Plan } from '../../../src/core/roles/index.js';
+import { planDigest, renderPlanJson, savedPlanRefusals, type Plan } from '../../../src/core/plan/index.js';
 import { file, plan, role } from './builders.js';
 
 const remote = [role('upd'), role('admin-root'), role('other')];

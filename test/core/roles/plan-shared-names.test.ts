@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkPlanFresh, renderPlanJson, renderPlanMarkdown, renderPlanText, type Plan } from '../../../src/core/roles/index.js';
+import { checkPlanFresh, renderPlanJson, renderPlanMarkdown, renderPlanText, type Plan } from '../../../src/core/plan/index.js';
 import { file, plan, role } from './builders.js';
 
 /** A rename (a file pinned by id with another name) into a name another Role holds. */

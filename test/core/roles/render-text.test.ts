@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { renderPlanJson, renderPlanText, type Plan } from '../../../src/core/roles/index.js';
+import { renderPlanJson, renderPlanText, type Plan } from '../../../src/core/plan/index.js';
 import { thousands } from '../../../src/core/roles/display.js';
 import { file, plan, role } from './builders.js';
 

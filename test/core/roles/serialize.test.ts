@@ -1,12 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import {
-  checkRoleSet,
-  fileNameKey,
-  parseRoleFile,
-  roleFileName,
-  serializeRoleFile,
-} from '../../../src/core/roles/index.js';
+import { checkRoleSet, fileNameKey, parseRoleFile, roleFileName, serializeRoleFile } from '../../../src/core/roles/index.js';
 import { file, roleSchema } from './builders.js';
 
 const NASTY_CONTENTS = [

@@ -1,6 +1,6 @@
 import { formatIssue } from '../errors.js';
-import { printableLine, thousands } from './display.js';
-import type { Plan, PlanChange } from './plan-types.js';
+import { printableLine, thousands } from '../roles/display.js';
+import type { Plan, PlanChange } from './types.js';
 import { diffLines, planSummaryLine } from './render-text.js';
 
 /** Lists inside a comment (deleted names, unmanaged Roles, notes, guards) stop here. */

@@ -1,8 +1,8 @@
 import type { Issue } from '../errors.js';
 import { globToRegExp } from '../glob.js';
 import type { Role } from '../model.js';
-import { quote, showName } from './display.js';
-import type { RoleFile } from './role-file.js';
+import { quote, showName } from '../roles/display.js';
+import type { RoleFile } from '../roles/role-file.js';
 
 /** Which glob of a list a name matches first, or undefined; the globs are compiled once. */
 export function globMatcher(globs: readonly string[]): (name: string) => string | undefined {

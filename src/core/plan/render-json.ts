@@ -1,5 +1,5 @@
 import { sha256 } from './hash.js';
-import type { Plan } from './plan-types.js';
+import type { Plan } from './types.js';
 import { jsonText } from '../safe-text.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */

@@ -1,6 +1,6 @@
-import { plural, quote } from './display.js';
+import { plural, quote } from '../roles/display.js';
 import { globMatcher } from './matching.js';
-import type { PlanChange, PlanGuard } from './plan-types.js';
+import type { PlanChange, PlanGuard } from './types.js';
 
 /** The guards' settings: the config's `roles.protect`, `roles.max_deletes`, empty-prune consent. */
 export interface GuardOptions {

@@ -1,7 +1,7 @@
 import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
-import { showName } from './display.js';
-import { planGuards } from './plan-guards.js';
+import { showName } from '../roles/display.js';
+import { planGuards } from './guards.js';
 import { planBaseUrl } from '../printed-url.js';
 import { nameStateHash, roleStateHash } from './hash.js';
 import { globMatcher, matchRoles } from './matching.js';
@@ -12,10 +12,10 @@ import {
   type PlanChange,
   type PlanOptions,
   type PlanRoleState,
-} from './plan-types.js';
-import type { RoleFile } from './role-file.js';
-import { byNameThenId, compare, renameNotes, sharedNameNotes } from './plan-notes.js';
-import { checkRoleSet } from './role-set.js';
+} from './types.js';
+import type { RoleFile } from '../roles/role-file.js';
+import { byNameThenId, compare, renameNotes, sharedNameNotes } from './notes.js';
+import { checkRoleSet } from '../roles/role-set.js';
 
 /**
  * The plan: what `apply` must do so the tenant matches the role files. Pure and synchronous,

@@ -1,5 +1,5 @@
-import { planGuards, type GuardOptions } from './plan-guards.js';
-import type { Plan } from './plan-types.js';
+import { planGuards, type GuardOptions } from './guards.js';
+import type { Plan } from './types.js';
 import { planDigest } from './render-json.js';
 
 /**

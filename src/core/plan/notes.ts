@@ -1,6 +1,6 @@
 import type { Role } from '../model.js';
-import { quote, showName } from './display.js';
-import type { PlanChange } from './plan-types.js';
+import { quote, showName } from '../roles/display.js';
+import type { PlanChange } from './types.js';
 
 /** Hints for the reviewer (`plan.notes`): what the plan does that is probably not what was meant. */
 

@@ -1,6 +1,6 @@
-import { plural } from './display.js';
+import { plural } from '../roles/display.js';
 import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown } from './markdown-parts.js';
-import type { Plan } from './plan-types.js';
+import type { Plan } from './types.js';
 
 /** GitHub refuses a comment body longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;

@@ -1,9 +1,9 @@
 import type { Role } from '../model.js';
-import { quote, showName } from './display.js';
+import { quote, showName } from '../roles/display.js';
 import { planBaseUrl } from '../printed-url.js';
 import { nameStateHash, roleStateHash } from './hash.js';
 import { indexRoles } from './matching.js';
-import type { Plan } from './plan-types.js';
+import type { Plan } from './types.js';
 
 export type Freshness = { fresh: true } | { fresh: false; reasons: string[] };
 
