@@ -52765,6 +52765,7 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
     const outcome = outcomes[found.index];
     const change = plan.changes[found.index];
+    if (change.action !== "create") continue;
     result.changed.push(found.index);
     const glob = protectedBy(outcome.name);
     if (glob !== void 0 && found.remove.length > 0) {
@@ -52777,7 +52778,7 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
     }
     const failures = [];
     for (const id of found.remove) {
-      const copy = { ...change, action: "delete", id, before: change.after };
+      const copy = { action: "delete", name: change.name, remote_hash: change.remote_hash, id, before: change.after };
       const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
       if (typeof done === "string") failures.push(`id ${id}: ${done}`);
     }

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
-import type { Plan, PlanChange } from '../core/plan/index.js';
+import type { DeleteChange, Plan, PlanChange } from '../core/plan/index.js';
 import { oneLine } from '../core/redact-messages.js';
 import { CreateOutcomeUnknownError } from '../tenant/create-once.js';
 
@@ -59,11 +59,11 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
   try {
     switch (change.action) {
       case 'create': {
-        const { id } = await client.createRole(change.after!);
+        const { id } = await client.createRole(change.after);
         return { ...outcomeOf(change, 'created'), id };
       }
       case 'update':
-        await client.updateRole(change.id!, change.after!);
+        await client.updateRole(change.id, change.after);
         return outcomeOf(change, 'updated');
       case 'delete':
         return await deleteRole(change, client);
@@ -78,12 +78,12 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
  * A delete whose Role is already gone (a 404 "role not found", or someone else deleted it) has
  * reached its goal: the tenant is asked, and a Role it no longer holds counts as deleted.
  */
-export async function deleteRole(change: PlanChange, client: TenantClient): Promise<ApplyOutcome> {
+export async function deleteRole(change: DeleteChange, client: TenantClient): Promise<ApplyOutcome> {
   try {
-    await client.deleteRole(change.id!);
+    await client.deleteRole(change.id);
     return outcomeOf(change, 'deleted');
   } catch (err) {
-    const stillThere = await client.getRole(change.id!).catch(() => 'unknown' as const);
+    const stillThere = await client.getRole(change.id).catch(() => 'unknown' as const);
     if (stillThere === undefined) return outcomeOf(change, 'deleted', { already_gone: true });
     throw err;
   }

@@ -1,7 +1,7 @@
 import { concurrentDuplicates, type ApplyOutcome } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
 import { quote } from '../core/roles/index.js';
-import { globMatcher, type Plan } from '../core/plan/index.js';
+import { globMatcher, type DeleteChange, type Plan } from '../core/plan/index.js';
 import { deleteRole } from './apply.js';
 import { oneLine } from '../core/redact-messages.js';
 
@@ -42,6 +42,7 @@ export async function removeConcurrentDuplicates(
   for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
     const outcome = outcomes[found.index]!;
     const change = plan.changes[found.index]!;
+    if (change.action !== 'create') continue;
     result.changed.push(found.index);
     const glob = protectedBy(outcome.name);
     if (glob !== undefined && found.remove.length > 0) {
@@ -54,7 +55,7 @@ export async function removeConcurrentDuplicates(
     }
     const failures: string[] = [];
     for (const id of found.remove) {
-      const copy = { ...change, action: 'delete' as const, id, before: change.after! };
+      const copy: DeleteChange = { action: 'delete', name: change.name, remote_hash: change.remote_hash, id, before: change.after };
       const done = await deleteRole(copy, client).catch((err: unknown) => oneLine(err instanceof Error ? err.message : String(err)));
       if (typeof done === 'string') failures.push(`id ${id}: ${done}`);
     }

@@ -27,12 +27,15 @@ export {
   PLAN_FORMAT_VERSION,
   type ChangeAction,
   type ChangedField,
+  type CreateChange,
+  type DeleteChange,
   type Plan,
   type PlanChange,
   type PlanGuard,
   type PlanOptions,
   type PlanRoleState,
   type PlanSummary,
+  type UpdateChange,
 } from './types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
 export { planDigest, renderPlanJson } from './render-json.js';

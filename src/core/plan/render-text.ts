@@ -44,14 +44,14 @@ function changeLines(change: PlanChange, paint: Paint): string[] {
   const head = `${showName(change.name)} (${where})`;
   switch (change.action) {
     case 'create':
-      return [paint('green', `  + create ${head}`), ...stateLines(change.after!)];
+      return [paint('green', `  + create ${head}`), ...stateLines(change.after)];
     case 'delete':
-      return [paint('red', `  - delete ${head}`), ...stateLines(change.before!)];
+      return [paint('red', `  - delete ${head}`), ...stateLines(change.before)];
     case 'update': {
       const lines = [paint('yellow', `  ~ update ${head}`)];
       for (const field of change.fields ?? []) {
         if (field === 'content') continue;
-        lines.push(`      ${field}: ${quote(change.before![field])} → ${quote(change.after![field])}`);
+        lines.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
       }
       if (change.diff !== undefined) {
         lines.push('      content:', ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint)}`));

@@ -16,28 +16,61 @@ export interface PlanRoleState {
   content: string;
 }
 
-export interface PlanChange {
-  action: ChangeAction;
+/** What every change has; `remote_hash` is the remote state it was planned against (`hash.ts`). */
+interface ChangeBase {
   /** The name after the change (create, update) or the name being deleted. */
   name: string;
-  /** The remote Role's id (update, delete). */
-  id?: string;
-  /** The role file that asks for it (create, update). */
-  file?: string;
-  before?: PlanRoleState;
-  after?: PlanRoleState;
-  /** Fields an update changes, in the order name, description, content. */
-  fields?: ChangedField[];
-  /** Unified diff of the content (updates that change it). */
-  diff?: string;
   /**
    * The remote state this change was planned against (see `hash.ts`): the Role's fields for an
    * update or delete, the Roles holding the name for a create. A saved plan is stale when it differs.
    */
   remote_hash: string;
-  /** A rename (an update whose name changes): the Roles holding the new name, as `remote_hash` is for a create. */
+}
+
+export interface CreateChange extends ChangeBase {
+  action: 'create';
+  /** The role file that asks for it. */
+  file: string;
+  after: PlanRoleState;
+  id?: never;
+  before?: never;
+  fields?: never;
+  diff?: never;
+  name_hash?: never;
+}
+
+export interface UpdateChange extends ChangeBase {
+  action: 'update';
+  /** The remote Role's id. */
+  id: string;
+  file: string;
+  before: PlanRoleState;
+  after: PlanRoleState;
+  /** Fields the update changes, in the order name, description, content. */
+  fields: ChangedField[];
+  /** Unified diff of the content, when the update changes it. */
+  diff?: string;
+  /** A rename (the name changes): the Roles holding the new name, as `remote_hash` is for a create. */
   name_hash?: string;
 }
+
+export interface DeleteChange extends ChangeBase {
+  action: 'delete';
+  id: string;
+  before: PlanRoleState;
+  file?: never;
+  after?: never;
+  fields?: never;
+  diff?: never;
+  name_hash?: never;
+}
+
+/**
+ * One planned change, by action (the `?: never` members let code that handles every action read
+ * `change.id` or `change.file` as possibly absent, while a narrowed change has them for sure): the JSON a saved plan holds (`schemas/plan.schema.json` requires
+ * the same fields per action, so a plan read back from a file has this shape).
+ */
+export type PlanChange = CreateChange | UpdateChange | DeleteChange;
 
 export interface PlanGuard {
   kind: 'protected' | 'max_deletes' | 'empty_prune';
