@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkPlanFresh, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
-import { file, plan, role, TENANT } from './builders.js';
+import { file, plan, role, TENANT } from '../roles/builders.js';
 
 const remote = [role('upd'), role('gone'), role('other')];
 const saved = (): Plan => JSON.parse(renderPlanJson(plan([file('upd', { content: 'new' }), file('add')], remote, { prune: false }))) as Plan;

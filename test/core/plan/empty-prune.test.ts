@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../../../src/core/schema.js';
 import { renderPlanJson } from '../../../src/core/plan/index.js';
-import { file, plan, planSchema, role } from './builders.js';
+import { file, plan, planSchema, role } from '../roles/builders.js';
 
 const remote = [role('a'), role('b'), role('tmp-x')];
 const MESSAGE =

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkPlanFresh, renderPlanJson, renderPlanMarkdown, renderPlanText, type Plan } from '../../../src/core/plan/index.js';
-import { file, plan, role } from './builders.js';
+import { file, plan, role } from '../roles/builders.js';
 
 /** A rename (a file pinned by id with another name) into a name another Role holds. */
 const renamed = (from: string, to: string, id: string) => file(to, { id, file: `roles/${from}.md`, description: `${from} role`, content: `You are ${from}.` });

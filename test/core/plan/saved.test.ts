@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { planDigest, renderPlanJson, savedPlanRefusals, type Plan } from '../../../src/core/plan/index.js';
-import { file, plan, role } from './builders.js';
+import { file, plan, role } from '../roles/builders.js';
 
 const remote = [role('upd'), role('admin-root'), role('other')];
 const saved = (): Plan => JSON.parse(renderPlanJson(plan([file('upd', { content: 'new' }), file('add'), file('other')], remote, { prune: true }))) as Plan;

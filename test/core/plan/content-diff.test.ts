@@ -1,7 +1,7 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, test } from 'vitest';
 import { contentDiff } from '../../../src/core/plan/index.js';
-import { random } from './builders.js';
+import { random } from '../roles/builders.js';
 
 /** The diff as plans showed it when it was made with `structuredPatch`: the output must not move. */
 function viaStructuredPatch(before: string, after: string, oldLabel: string, newLabel: string): string {

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { Role } from '../../../src/core/model.js';
 import { type RoleFile } from '../../../src/core/roles/index.js';
 import { checkPlanFresh, renderPlanMarkdown, renderPlanText } from '../../../src/core/plan/index.js';
-import { file, plan, role } from './builders.js';
+import { file, plan, role } from '../roles/builders.js';
 
 test('computePlan handles 50,000 Roles, and the renderers cope with the result', () => {
   const files: RoleFile[] = [];

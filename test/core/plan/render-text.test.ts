@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { renderPlanJson, renderPlanText, type Plan } from '../../../src/core/plan/index.js';
 import { thousands } from '../../../src/core/roles/display.js';
-import { file, plan, role } from './builders.js';
+import { file, plan, role } from '../roles/builders.js';
 
 const sample = (): Plan =>
   plan(

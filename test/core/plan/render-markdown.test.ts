@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Role } from '../../../src/core/model.js';
 import { type RoleFile } from '../../../src/core/roles/index.js';
 import { renderPlanMarkdown } from '../../../src/core/plan/index.js';
-import { file, plan, role } from './builders.js';
+import { file, plan, role } from '../roles/builders.js';
 
 const LIMIT = 65_536;
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
 import { compileSchema } from '../../../src/core/schema.js';
 import { planHasChanges, renderPlanJson } from '../../../src/core/plan/index.js';
-import { file, plan, planSchema, role } from './builders.js';
+import { file, plan, planSchema, role } from '../roles/builders.js';
 
 const actions = (p: ReturnType<typeof plan>): string[] => p.changes.map((c) => `${c.action} ${c.name}`);
 
