@@ -41652,7 +41652,7 @@ var init_http = __esm({
     init_url_safety();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
-    START_FLOW = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
+    START_FLOW = { resendUnknown: false, retryStatus: (s) => s === 429 };
     OutcomeUnknownError = class extends RoleflowError {
     };
     HttpTransport = class {
