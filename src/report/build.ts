@@ -17,8 +17,18 @@ export interface TestRun {
   transport: Transport;
   /** Set when the test is not run at all (its `skip`, or a transport the tenant lacks). */
   skip?: string;
-  /** One per repeat; undefined for a repeat that was never started (`--bail`). */
+  /** One per repeat; undefined for a repeat that was never started (`--bail`, an interruption). */
   executions: (ExecutionResult | undefined)[];
+  /** What left repeats unstarted or cut short (default `bail`). */
+  stopped?: StopCause;
+}
+
+/** What stops a run before every execution has run: `--bail`, or SIGINT/SIGTERM. */
+export type StopCause = 'bail' | 'interrupt';
+
+/** Why a repeat did not run, as every report says it. */
+export function notRunReason(stopped: StopCause = 'bail'): string {
+  return stopped === 'interrupt' ? 'not run: the run was interrupted' : 'not run: --bail stopped the run after a failure';
 }
 
 /** Judge one test × transport from its executions (pure). */
@@ -39,15 +49,17 @@ export function buildTestResult(run: TestRun): TestResult {
     const repeats = Array.from({ length: test.repeat }, (_, i) => notRun(i));
     return { ...base, status: 'skip', message: run.skip, passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats };
   }
-  const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined);
+  // An interrupted execution is kept as it was cut, but judged no more than one never started.
+  const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined && e.endedBy !== 'interrupted');
   const perRepeat = ran.map((e) => evaluateTest(test, e));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
-  const repeats = run.executions.map((e, i) => (e === undefined ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]!)));
+  const repeats = run.executions.map((e, i) =>
+    e === undefined ? notRun(i) : e.endedBy === 'interrupted' ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++]!),
+  );
   const status = testStatus(summary.status, repeats, across, ran.length < run.executions.length);
-  const message =
-    status === 'not_run' ? `not run: --bail stopped the run after a failure (${ran.length} of ${run.executions.length} repeats ran)` : summary.message;
+  const message = status === 'not_run' ? `${notRunReason(run.stopped)} (${ran.length} of ${run.executions.length} repeats ran)` : summary.message;
   return {
     ...base,
     status,
@@ -68,6 +80,7 @@ export interface RunFacts {
   finishedAt: Date;
   durationMs: number;
   bailed: boolean;
+  interrupted?: boolean;
   results: TestResult[];
 }
 
@@ -82,6 +95,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     finished_at: facts.finishedAt.toISOString(),
     duration_ms: Math.round(facts.durationMs),
     bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
     summary: summarise(facts.results),
     results: facts.results,
   };
@@ -164,6 +178,7 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
     index: i + 1,
     status,
     execution: e.status,
+    ended_by: e.endedBy,
     ...(e.error !== undefined && { error: e.error }),
     wall_ms: round(e.wallMs),
     steps: (e.steps ?? []).map((s) => ({
@@ -183,6 +198,11 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
     ...(e.outputs !== undefined && { outputs: e.outputs }),
     assertions,
   };
+}
+
+/** A repeat an interruption ended: what it had received, not judged. */
+function cutShort(i: number, e: ExecutionResult): RepeatResult {
+  return { ...repeatResult(i, e, []), status: 'not_run' };
 }
 
 function notRun(i: number): RepeatResult {

@@ -44,7 +44,7 @@ describe('roleflow test: a flow start is sent once', () => {
     const r = await runAgainst(s, t.baseUrl);
     expect(r.code).toBe(3);
     const repeat = r.report!.results[0]!.repeats[0]!;
-    expect(repeat).toMatchObject({ status: 'error', execution: 'error' });
+    expect(repeat).toMatchObject({ status: 'error', execution: 'error', ended_by: 'error' });
     expect(repeat.error).toMatch(new RegExp(`^flow "starts" over HTTPS: POST /flow/starts: ${status} answer ${status}$`));
     expect(t.starts()).toBe(1);
   });
@@ -66,7 +66,7 @@ describe('roleflow test: a flow start is sent once', () => {
     const s = await suite({ 'flows/starts.yaml': STARTS });
     const r = await runAgainst(s, t.baseUrl);
     expect(r.code).toBe(0);
-    expect(r.report!.results[0]).toMatchObject({ status: 'pass', repeats: [{ status: 'pass' }] });
+    expect(r.report!.results[0]).toMatchObject({ status: 'pass', repeats: [{ status: 'pass', ended_by: 'until' }] });
     expect(t.starts()).toBe(2);
   });
 
