@@ -14559,7 +14559,9 @@ var init_exit_codes = __esm({
       /** `test`: the run completed and some tests failed. */
       TestsFailed: 3,
       /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4
+      Refused: 4,
+      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
+      Interrupted: 130
     };
   }
 });
@@ -55007,6 +55009,19 @@ var RoleflowCommand = class extends import_clipanion.Command {
     const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
     return loadConfig2(this.context.cwd, this.configFile);
   }
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  interruption(onInterrupt) {
+    const controller = new AbortController();
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
+  }
   /** `--verbose`: the line of one request (the path has its query secrets masked already). */
   requestLine(r) {
     if (!this.verbose) return;
@@ -55235,9 +55250,7 @@ var ApplyCommand = class extends TenantCommand {
       return ExitCode.Ok;
     }
     const progress = new ProgressLine2(this.context.stderr, this.context.stderrIsTTY);
-    let interrupted = false;
-    void this.context.waitForShutdown().then(() => {
-      interrupted = true;
+    const interruption = this.interruption(() => {
       progress.clear();
       this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
@@ -55253,7 +55266,7 @@ var ApplyCommand = class extends TenantCommand {
     };
     const outcomes = await executePlan2(plan, tenant.client, {
       concurrency,
-      stopped: () => interrupted,
+      stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
         status = ended < total ? `applying ${ended}/${total}…` : void 0;
         if (status === void 0) progress.clear();
@@ -55268,6 +55281,7 @@ var ApplyCommand = class extends TenantCommand {
     progress.clear();
     const summary = apply2.summarizeOutcomes(outcomes);
     const ok = apply2.applySucceeded(summary);
+    const interrupted = interruption.aborted;
     const line = apply2.applySummaryLine(summary, interrupted);
     if (this.json) await this.outResult(plan, ok ? "applied" : interrupted ? "interrupted" : "failed", outcomes);
     if (ok) {
@@ -55646,8 +55660,11 @@ var TestCommand = class extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
+      writes every report (what did not finish is not run), prints the summary and exits 130.
+
       Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token.
+      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
     `,
     examples: [
       ["Run every test in flows/", "roleflow test"],
@@ -55721,6 +55738,10 @@ var TestCommand = class extends TenantCommand {
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.context.stderrIsTTY ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const interruption = this.interruption(() => {
+      progress?.clear();
+      this.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+    });
     const startedAt = /* @__PURE__ */ new Date();
     const started = performance.now();
     const outcome = await runTests2({
@@ -55729,6 +55750,7 @@ var TestCommand = class extends TenantCommand {
       concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
+      signal: interruption,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -55757,6 +55779,7 @@ var TestCommand = class extends TenantCommand {
         finishedAt: /* @__PURE__ */ new Date(),
         durationMs: performance.now() - started,
         bailed: outcome.bailed,
+        interrupted: outcome.interrupted,
         results: outcome.results
       },
       redactor
@@ -55771,6 +55794,7 @@ var TestCommand = class extends TenantCommand {
       redactor
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };

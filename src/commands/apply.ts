@@ -154,9 +154,7 @@ export class ApplyCommand extends TenantCommand {
       return ExitCode.Ok;
     }
     const progress = new ProgressLine(this.context.stderr, this.context.stderrIsTTY);
-    let interrupted = false;
-    void this.context.waitForShutdown().then(() => {
-      interrupted = true;
+    const interruption = this.interruption(() => {
       progress.clear();
       this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
     });
@@ -174,7 +172,7 @@ export class ApplyCommand extends TenantCommand {
     };
     const outcomes: ApplyOutcome[] = await executePlan(plan, tenant.client, {
       concurrency,
-      stopped: () => interrupted,
+      stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
         status = ended < total ? `applying ${ended}/${total}…` : undefined;
         if (status === undefined) progress.clear();
@@ -189,6 +187,7 @@ export class ApplyCommand extends TenantCommand {
     progress.clear();
     const summary = apply.summarizeOutcomes(outcomes);
     const ok = apply.applySucceeded(summary);
+    const interrupted = interruption.aborted;
     const line = apply.applySummaryLine(summary, interrupted);
     if (this.json) await this.outResult(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes);
     if (ok) {

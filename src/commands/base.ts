@@ -112,6 +112,20 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
     return loadConfig(this.context.cwd, this.configFile);
   }
 
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  protected interruption(onInterrupt: () => void): AbortSignal {
+    const controller = new AbortController();
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
+  }
+
   /** `--verbose`: the line of one request (the path has its query secrets masked already). */
   protected requestLine(r: { method: string; path: string; status: number | string; ms: number; attempt?: number }): void {
     if (!this.verbose) return;

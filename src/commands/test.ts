@@ -31,8 +31,11 @@ export class TestCommand extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
+      writes every report (what did not finish is not run), prints the summary and exits 130.
+
       Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token.
+      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
     `,
     examples: [
       ['Run every test in flows/', 'roleflow test'],
@@ -118,6 +121,10 @@ export class TestCommand extends TenantCommand {
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.context.stderrIsTTY ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const interruption = this.interruption(() => {
+      progress?.clear();
+      this.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
+    });
 
     const startedAt = new Date();
     const started = performance.now();
@@ -127,6 +134,7 @@ export class TestCommand extends TenantCommand {
       concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
+      signal: interruption,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -155,6 +163,7 @@ export class TestCommand extends TenantCommand {
         finishedAt: new Date(),
         durationMs: performance.now() - started,
         bailed: outcome.bailed,
+        interrupted: outcome.interrupted,
         results: outcome.results,
       },
       redactor,
@@ -169,6 +178,7 @@ export class TestCommand extends TenantCommand {
       redactor,
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }
