@@ -35272,7 +35272,7 @@ var require_request2 = __commonJS({
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
     var assert = __require("node:assert");
-    var { getMaxListeners, setMaxListeners, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners: setMaxListeners2, defaultMaxListeners } = __require("node:events");
     var kAbortController = Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -35512,7 +35512,7 @@ var require_request2 = __commonJS({
             const acRef = new WeakRef(ac);
             const abort = buildAbort(acRef);
             if (abortSignalHasEventHandlerLeakWarning && getMaxListeners(signal) === defaultMaxListeners) {
-              setMaxListeners(1500, signal);
+              setMaxListeners2(1500, signal);
             }
             util.addAbortListener(signal, abort);
             requestFinalizer.register(ac, { signal, abort }, abort);
@@ -54936,6 +54936,7 @@ var import_clipanion = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
+import { setMaxListeners } from "node:events";
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: roleflow.config.yaml when present)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
@@ -55016,6 +55017,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
    */
   interruption(onInterrupt) {
     const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
     void this.context.waitForShutdown().then(() => {
       onInterrupt();
       controller.abort();

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Command, Option, type BaseContext } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
@@ -119,6 +120,8 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
    */
   protected interruption(onInterrupt: () => void): AbortSignal {
     const controller = new AbortController();
+    // Every execution in flight listens (tens at once with --concurrency): not a leak to warn of.
+    setMaxListeners(0, controller.signal);
     void this.context.waitForShutdown().then(() => {
       onInterrupt();
       controller.abort();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
 import { loadSchema } from '../../src/io/package-root.js';
 import type { RunReport } from '../../src/report/model.js';
-import { binPath, runCli } from '../helpers/cli.js';
+import { binPath, runBin, runCli } from '../helpers/cli.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { suite, type Suite } from './test-kit.js';
 
@@ -99,6 +99,16 @@ describe('roleflow test interrupted (the CLI as a process)', () => {
       expect(await s.read('out/summary.md')).toContain('interrupted: what did not finish is not run');
     },
   );
+});
+
+describe('roleflow test listening for an interrupt', () => {
+  it('prints no listener warning with many executions at once', async () => {
+    const tests = Array.from({ length: 24 }, (_, i) => `  - { name: t${i}, inputs: { v: "${i}" } }\n`).join('');
+    const s = await suite({ 'flows/many.yaml': `flow: echo\ndefaults: { until: { steps: 1, messages: 1 } }\ntests:\n${tests}` });
+    const r = await runBin(['test', '--concurrency', '48'], { cwd: s.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+  });
 });
 
 describe('roleflow test interrupted on a terminal', () => {
