@@ -54616,7 +54616,7 @@ async function runTests(options) {
       stop2 = "tenant";
       problem ??= down;
     }
-    if (options.bail && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
+    if (options.bail && result.endedBy !== "interrupted" && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
       failures.count += 1;
       if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }

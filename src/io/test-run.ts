@@ -82,7 +82,7 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     }
     // The test can no longer reach min_pass: that is its failure, and --bail's cue. (Only --bail
     // judges an execution here; the report judges them all once the test is over.)
-    if (options.bail && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
+    if (options.bail && result.endedBy !== 'interrupted' && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
       failures.count += 1;
       if (failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
     }

@@ -26,8 +26,8 @@ const REPORTERS = ['--reporter', 'console', '--reporter', 'json=out/report.json'
  * `roleflow test` as a process in the suite's folder; `signal` is sent as soon as stdout shows the
  * quick test's result. Resolves with the exit code, the output, and how long it took after the signal.
  */
-function interrupted(s: Suite, signal: NodeJS.Signals) {
-  const child = spawn(process.execPath, [binPath, 'test', '--concurrency', '2', ...REPORTERS], {
+function interrupted(s: Suite, signal: NodeJS.Signals, extra: string[]) {
+  const child = spawn(process.execPath, [binPath, 'test', '--concurrency', '2', ...REPORTERS, ...extra], {
     cwd: s.dir,
     env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: `${s.dir}/out/summary.md` },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,11 +56,14 @@ function interrupted(s: Suite, signal: NodeJS.Signals) {
 }
 
 describe('roleflow test interrupted (the CLI as a process)', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    'on %s: starts nothing new, ends what runs as interrupted, writes every report, prints the summary, exits 130',
-    async (signal) => {
+  it.each([
+    ['SIGINT', []],
+    ['SIGTERM', ['--bail']],
+  ] as const)(
+    'on %s %j: starts nothing new, ends what runs as interrupted, writes every report, prints the summary, exits 130',
+    async (signal, extra) => {
       const s = await suite(FILES);
-      const r = await interrupted(s, signal);
+      const r = await interrupted(s, signal, [...extra]);
       expect(r.code, r.stderr).toBe(130);
       expect(r.msAfterSignal).toBeLessThan(5_000);
       expect(r.stderr).toContain('Interrupted: ending the executions in flight; no new one starts; writing the reports');
@@ -75,7 +78,9 @@ describe('roleflow test interrupted (the CLI as a process)', () => {
       const report = JSON.parse(await s.read('out/report.json')) as RunReport;
       expect(validReport(report), JSON.stringify(validReport.errors)).toBe(true);
       expect(report.interrupted).toBe(true);
+      // An interrupted execution is no failure: --bail has nothing to stop for.
       expect(report.bailed).toBe(false);
+      expect(r.stdout).not.toContain('Stopped early');
       expect(report.summary).toMatchObject({ tests: 5, passed: 1, failed: 0, not_run: 4 });
       const slow = report.results.filter((x) => x.flow === 'sleepy');
       expect(slow.map((x) => x.status)).toEqual(['not_run', 'not_run', 'not_run', 'not_run']);
