@@ -7121,7 +7121,9 @@ var init_exit_codes = __esm({
       /** `test`: the run completed and some tests failed. */
       TestsFailed: 3,
       /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4
+      Refused: 4,
+      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
+      Interrupted: 130
     };
   }
 });
@@ -14872,7 +14874,11 @@ function parseConfig(text2, file, schema) {
         ...raw.roles?.allow_empty_prune === void 0 ? {} : { allowEmptyPrune: raw.roles.allow_empty_prune },
         concurrency: raw.roles?.concurrency ?? base.roles.concurrency
       },
-      flows: { dir: raw.flows?.dir ?? base.flows.dir, concurrency: raw.flows?.concurrency ?? base.flows.concurrency },
+      flows: {
+        dir: raw.flows?.dir ?? base.flows.dir,
+        concurrency: raw.flows?.concurrency ?? base.flows.concurrency,
+        strictEnd: raw.flows?.strict_end ?? base.flows.strictEnd
+      },
       local: {
         ...raw.local?.flows_config === void 0 ? {} : { flowsConfig: raw.local.flows_config },
         data: raw.local?.data ?? base.local.data
@@ -14885,7 +14891,7 @@ function defaultConfig(file) {
     ...file === void 0 ? {} : { file },
     tenants: {},
     roles: { dir: "roles", prune: false, protect: [], ignore: [], concurrency: 4 },
-    flows: { dir: "flows", concurrency: 4 },
+    flows: { dir: "flows", concurrency: 4, strictEnd: false },
     local: { data: ".roleflow/local.json" }
   };
 }
@@ -15263,15 +15269,15 @@ function failureCode(error, timedOut) {
   return { kind: "failure", code: code2, detail, sent: !NOT_SENT.has(code2) && !hopeless, retryable: !hopeless, timedOut };
 }
 function describeFailure(request2, failure, base, attempts, timeoutMs) {
-  const after = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+  const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
   if (TLS.test(failure.code)) {
     return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
   if (INVALID.test(failure.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure.detail, 160)}`;
   if (CLOSED.has(failure.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
-  if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after}`;
+  if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after2}`;
   const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
-  return `${request2.method} ${request2.path}: ${what}${after}`;
+  return `${request2.method} ${request2.path}: ${what}${after2}`;
 }
 function backoffMs(attempt, retryAfter, random = Math.random) {
   const asked = retryAfterMs(retryAfter);
@@ -25400,9 +25406,9 @@ var require_socks5_utils = __commonJS({
       const doubleColonIndex = normalizedAddress.indexOf("::");
       if (doubleColonIndex !== -1) {
         const before = normalizedAddress.slice(0, doubleColonIndex);
-        const after = normalizedAddress.slice(doubleColonIndex + 2);
+        const after2 = normalizedAddress.slice(doubleColonIndex + 2);
         const beforeParts = before === "" ? [] : before.split(":");
-        const afterParts = after === "" ? [] : after.split(":");
+        const afterParts = after2 === "" ? [] : after2.split(":");
         let bufferIndex = 0;
         for (const part of beforeParts) {
           buffer.writeUInt16BE(parseInt(part, 16), bufferIndex);
@@ -35730,7 +35736,7 @@ var require_request2 = __commonJS({
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
     var assert = __require("node:assert");
-    var { getMaxListeners, setMaxListeners, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners: setMaxListeners2, defaultMaxListeners } = __require("node:events");
     var kAbortController = Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -35970,7 +35976,7 @@ var require_request2 = __commonJS({
             const acRef = new WeakRef(ac);
             const abort = buildAbort(acRef);
             if (abortSignalHasEventHandlerLeakWarning && getMaxListeners(signal) === defaultMaxListeners) {
-              setMaxListeners(1500, signal);
+              setMaxListeners2(1500, signal);
             }
             util.addAbortListener(signal, abort);
             requestFinalizer.register(ac, { signal, abort }, abort);
@@ -42079,7 +42085,7 @@ var init_http = __esm({
     init_url_safety();
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
-    START_FLOW = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
+    START_FLOW = { resendUnknown: false, retryStatus: (s) => s === 429 };
     OutcomeUnknownError = class extends RoleflowError {
     };
     HttpTransport = class {
@@ -46613,7 +46619,11 @@ function checkedWsUrl(raw) {
   }
   return checked;
 }
-var checkedUrls, Session;
+function release(waiter) {
+  clearTimeout(waiter.timer);
+  if (waiter.onStop) waiter.stop?.removeEventListener("abort", waiter.onStop);
+}
+var checkedUrls, Session, Fifo;
 var init_ws_session = __esm({
   "src/tenant/ws-session.ts"() {
     "use strict";
@@ -46642,12 +46652,12 @@ var init_ws_session = __esm({
             this.endedBecause = `connection to ${this.shown} closed by the service (code ${code2}${why})`;
           }
           for (const waiter of this.waiters.splice(0)) {
-            clearTimeout(waiter.timer);
+            release(waiter);
             waiter.reject(this.ended());
           }
         });
       }
-      queue = [];
+      queue = new Fifo();
       waiters = [];
       endedBecause;
       endError;
@@ -46658,21 +46668,25 @@ var init_ws_session = __esm({
         }
         this.socket.send(JSON.stringify(frame), () => void 0);
       }
-      next(timeoutMs) {
+      next(timeoutMs, stop2) {
         const item = this.queue.shift();
         if (item instanceof RoleflowError) return Promise.reject(item);
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
+        if (stop2?.aborted) return Promise.resolve(void 0);
         return new Promise((resolve9, reject2) => {
-          const waiter = {
-            resolve: resolve9,
-            reject: reject2,
-            timer: setTimeout(() => {
-              const at = this.waiters.indexOf(waiter);
-              if (at !== -1) this.waiters.splice(at, 1);
-              resolve9(void 0);
-            }, timeoutMs)
+          const giveUp = () => {
+            const at = this.waiters.indexOf(waiter);
+            if (at !== -1) this.waiters.splice(at, 1);
+            release(waiter);
+            resolve9(void 0);
           };
+          const waiter = { resolve: resolve9, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          if (stop2 !== void 0) {
+            waiter.stop = stop2;
+            waiter.onStop = giveUp;
+            stop2.addEventListener("abort", giveUp, { once: true });
+          }
           this.waiters.push(waiter);
         });
       }
@@ -46688,7 +46702,7 @@ var init_ws_session = __esm({
           this.queue.push(item);
           return;
         }
-        clearTimeout(waiter.timer);
+        release(waiter);
         if (item instanceof RoleflowError) waiter.reject(item);
         else waiter.resolve(item);
       }
@@ -46698,6 +46712,26 @@ var init_ws_session = __esm({
       }
       error(text2) {
         return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets));
+      }
+    };
+    Fifo = class {
+      items = [];
+      head = 0;
+      push(item) {
+        this.items.push(item);
+      }
+      shift() {
+        if (this.head === this.items.length) return void 0;
+        const item = this.items[this.head];
+        this.items[this.head++] = void 0;
+        if (this.head === this.items.length) {
+          this.items = [];
+          this.head = 0;
+        } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+          this.items = this.items.slice(this.head);
+          this.head = 0;
+        }
+        return item;
       }
     };
   }
@@ -48269,9 +48303,9 @@ var init_libesm = __esm({
 });
 
 // src/core/plan/content-diff.ts
-function contentDiff(before, after, oldLabel, newLabel) {
+function contentDiff(before, after2, oldLabel, newLabel) {
   const changes = diffArrays(lineTokens(`${before}
-`), lineTokens(`${after}
+`), lineTokens(`${after2}
 `), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}
 +++ ${newLabel}
@@ -49084,12 +49118,12 @@ function concurrentDuplicates(changes, outcomes, remote) {
   const resolutions = [];
   outcomes.forEach((outcome, index) => {
     const change = changes[index];
-    const after = change?.after;
-    if (outcome.action !== "create" || after === void 0) return;
-    const identical = (byName.get(after.name) ?? []).filter((r) => r.description === after.description && r.content === after.content).map((r) => r.id).sort(compare);
+    const after2 = change?.after;
+    if (outcome.action !== "create" || after2 === void 0) return;
+    const identical = (byName.get(after2.name) ?? []).filter((r) => r.description === after2.description && r.content === after2.content).map((r) => r.id).sort(compare);
     const keep = identical[0];
     if (keep === void 0) return;
-    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after.name, [])) {
+    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after2.name, [])) {
       resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
       return;
     }
@@ -52866,7 +52900,7 @@ async function pullRoles(opts) {
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
-  const after = new Map(local.map((f) => [f.file, f]));
+  const after2 = new Map(local.map((f) => [f.file, f]));
   const writes = [];
   for (const role of remote) {
     const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
@@ -52885,7 +52919,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         writes.push({ path: resolve4(cwd, mine.file), text: text2 });
-        after.set(mine.file, { ...parsed.file, file: mine.file });
+        after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
       continue;
@@ -52900,10 +52934,10 @@ async function pullRoles(opts) {
     const path = insideFolder(dir.abs, fileName);
     const shown = displayPath(cwd, path);
     writes.push({ path, text: text2 });
-    after.set(shown, { ...parsed.file, file: shown });
+    after2.set(shown, { ...parsed.file, file: shown });
     result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
   }
-  const left = checkRoleSet([...after.values()]);
+  const left = checkRoleSet([...after2.values()]);
   if (left.length > 0) {
     throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
   }
@@ -52946,7 +52980,7 @@ var init_pull = __esm({
 });
 
 // src/core/flows/types.ts
-var MAX_REPEAT, OPERATORS;
+var MAX_REPEAT, OPERATORS, ENDED_BY;
 var init_types2 = __esm({
   "src/core/flows/types.ts"() {
     "use strict";
@@ -52964,6 +52998,7 @@ var init_types2 = __esm({
       "lte",
       "schema"
     ];
+    ENDED_BY = ["until", "quiet", "failed_step", "timeout", "error", "interrupted"];
   }
 });
 
@@ -53487,11 +53522,11 @@ function httpsProgress(entries, history, rule, nowMs) {
     return { state: "failed", history: next, step: failedStep, reason: reason2 };
   }
   if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next } : { state: "running", history: next };
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
   }
   if (entries.length === 0) return { state: "running", history: next };
   const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
 }
 function nextPollDelay(elapsedMs) {
   const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
@@ -53508,29 +53543,46 @@ function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
   const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
   return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
-function wsProgress(messages, rule, msSinceLast) {
-  const refused = messages.find((m) => m.statusCode !== 200);
+function tallyWsMessage(tally, message2, rule) {
+  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
+  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  return {
+    completed: tally.completed + 1,
+    lastCompleted: message2,
+    ...refused && { refused },
+    reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
+  };
+}
+function tallyWsMessages(messages, rule) {
+  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
   if (refused) {
     const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
     const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
     return { state: "failed", message: refused, reason: reason2 };
   }
-  const completed2 = messages.filter((m) => m.state === "completed");
-  const done = () => ({ state: "done", outputs: wsOutputs(messages) });
-  if (rule.node !== void 0) return completed2.some((m) => m.nodeId === rule.node) ? done() : { state: "running" };
-  if (rule.messages !== void 0) return completed2.length >= rule.messages ? done() : { state: "running" };
-  if (completed2.length === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done() : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+  const done = (by) => ({ state: "done", by, outputs: tallyOutputs(tally) });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
 }
-function wsOutputs(messages) {
-  const last = messages.filter((m) => m.state === "completed").at(-1);
-  const payload = last?.payload;
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted?.payload;
   return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
 }
-var POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
+  );
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
 var init_end_rules = __esm({
   "src/core/flows/end-rules.ts"() {
     "use strict";
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
     POLL_FRACTION = 0.2;
     MIN_POLL_MS = 25;
     MAX_POLL_MS = 1e3;
@@ -53765,6 +53817,8 @@ var flows_exports = {};
 __export(flows_exports, {
   DEFAULT_QUIET_MS: () => DEFAULT_QUIET_MS,
   DEFAULT_TIMEOUT_MS: () => DEFAULT_TIMEOUT_MS,
+  EMPTY_WS_TALLY: () => EMPTY_WS_TALLY,
+  ENDED_BY: () => ENDED_BY,
   MAX_REPEAT: () => MAX_REPEAT,
   OPERATORS: () => OPERATORS,
   checkOutput: () => checkOutput,
@@ -53788,13 +53842,16 @@ __export(flows_exports, {
   parsePath: () => parsePath,
   parseShard: () => parseShard,
   percentile: () => percentile,
+  quietEndedWsTests: () => quietEndedWsTests,
   selectShard: () => selectShard,
   show: () => show,
   summariseRepeats: () => summariseRepeats,
+  tallyOutputs: () => tallyOutputs,
+  tallyWsMessage: () => tallyWsMessage,
+  tallyWsMessages: () => tallyWsMessages,
   valueAt: () => valueAt,
   withinBudget: () => withinBudget,
   wsEndRule: () => wsEndRule,
-  wsOutputs: () => wsOutputs,
   wsProgress: () => wsProgress
 });
 var init_flows = __esm({
@@ -53829,12 +53886,16 @@ var build_exports = {};
 __export(build_exports, {
   buildRunReport: () => buildRunReport,
   buildTestResult: () => buildTestResult,
+  notRunReason: () => notRunReason,
   redactReport: () => redactReport,
   redactResult: () => redactResult,
   stats: () => stats,
   summarise: () => summarise,
   withShownMessages: () => withShownMessages
 });
+function notRunReason(stopped = "bail") {
+  return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
+}
 function buildTestResult(run2) {
   const { test, transport } = run2;
   const base = {
@@ -53852,14 +53913,16 @@ function buildTestResult(run2) {
     const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
     return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
   }
-  const ran = run2.executions.filter((e) => e !== void 0);
+  const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
   const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
-  const repeats = run2.executions.map((e, i) => e === void 0 ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]));
+  const repeats = run2.executions.map(
+    (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
+  );
   const status = testStatus(summary.status, repeats, across, ran.length < run2.executions.length);
-  const message2 = status === "not_run" ? `not run: --bail stopped the run after a failure (${ran.length} of ${run2.executions.length} repeats ran)` : summary.message;
+  const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary.message;
   return {
     ...base,
     status,
@@ -53881,6 +53944,7 @@ function buildRunReport(facts, redactor) {
     finished_at: facts.finishedAt.toISOString(),
     duration_ms: Math.round(facts.durationMs),
     bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
     summary: summarise(facts.results),
     results: facts.results
   };
@@ -53942,6 +54006,7 @@ function repeatResult(i, e, assertions) {
     index: i + 1,
     status,
     execution: e.status,
+    ended_by: e.endedBy,
     ...e.error !== void 0 && { error: escapeControls(e.error) },
     wall_ms: round2(e.wallMs),
     steps: (e.steps ?? []).map((s) => ({
@@ -53982,6 +54047,9 @@ function shownAssertion(a) {
     ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
     ...a.actual !== void 0 && { actual: escapeControls(a.actual) }
   };
+}
+function cutShort(i, e) {
+  return { ...repeatResult(i, e, []), status: "not_run" };
 }
 function notRun(i) {
   return { index: i + 1, status: "not_run", execution: "not_run", wall_ms: null, steps: [], messages: [], assertions: [] };
@@ -54145,6 +54213,7 @@ function mergeReports(inputs, options = {}) {
       finished_at: finished,
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
       bailed: inputs.some((i) => i.report.bailed),
+      interrupted: inputs.some((i) => i.report.interrupted === true),
       summary: summarise(results),
       results
     }
@@ -54242,12 +54311,12 @@ function statusColor(status) {
   return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
 }
 function renderTestResult(r, style) {
-  const ran = r.repeats.filter((x) => x.execution !== "not_run").length;
+  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
   const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
   const file = safeText(r.file);
   const message2 = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}`;
+  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
   const lines2 = [
     r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
   ];
@@ -54263,6 +54332,12 @@ function renderTestResult(r, style) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines2.join("\n");
+}
+function quietNote(r, style) {
+  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
+  if (quiet === 0) return "";
+  const which = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
+  return ` ${paint(style, "yellow", `(ended by quiet${which}, no until reached)`)}`;
 }
 function renderSummary(report, style) {
   const rows = flowLatencyRows(report.results);
@@ -54291,10 +54366,12 @@ function renderSummary(report, style) {
   ];
   const bail = report.bailed ? `
 ${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
+  const interrupted = report.interrupted ? `
+${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${partial}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results = report.results.map((r) => renderTestResult(r, style));
@@ -54349,7 +54426,7 @@ function renderStepSummary(report) {
   const parts = [
     `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     "",
-    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}`,
+    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}`,
     ""
   ];
   const rows = flowLatencyRows(report.results);
@@ -54427,7 +54504,7 @@ function renderJunit(report) {
   const byFile = /* @__PURE__ */ new Map();
   for (const result of report.results) {
     const cases = byFile.get(result.file) ?? [];
-    cases.push(...casesOf(result));
+    cases.push(...casesOf(result, notRunReason(report.interrupted ? "interrupt" : "bail")));
     byFile.set(result.file, cases);
   }
   const all = [...byFile.values()].flat();
@@ -54452,15 +54529,15 @@ function renderJunit(report) {
     ""
   ].join("\n");
 }
-function casesOf(result) {
-  const lastRan = result.repeats.filter((r) => r.execution !== "not_run").at(-1);
+function casesOf(result, notRun2) {
+  const lastRan = result.repeats.filter((r) => r.status !== "not_run").at(-1);
   const across = result.across_repeats.filter((a) => a.status === "fail");
   const failed2 = result.status === "fail" || result.status === "error";
-  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf2(result, repeat, failed2, repeat === lastRan ? across : []) }));
+  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf2(result, repeat, failed2, repeat === lastRan ? across : [], notRun2) }));
 }
-function outcomeOf2(result, repeat, testFailed, across) {
+function outcomeOf2(result, repeat, testFailed, across, notRun2) {
   if (repeat.status === "not_run") {
-    return { kind: "skipped", message: result.status === "skip" ? result.message : "not run: --bail stopped the run after a failure" };
+    return { kind: "skipped", message: result.status === "skip" ? result.message : notRun2 };
   }
   const failing = [...repeat.assertions.filter((a) => a.status === "fail"), ...across];
   if (repeat.status === "skip" && failing.length === 0) {
@@ -54512,6 +54589,7 @@ var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
     init_safe_text();
+    init_build();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
 });
@@ -54692,24 +54770,24 @@ import { performance as performance4 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
+function strictEndProblem(transport, quietMs, closed = false) {
+  const how = closed ? "the service closed the connection" : `${formatMs(quietMs)} of quiet`;
+  const rule = transport === "https" ? "until.steps (or expect.steps.count)" : "until.node or until.messages";
+  return `ended by ${how}, not by an until rule (--strict-end): set ${rule} to say when the flow is over`;
+}
+function interruptedProblem(elapsedMs) {
+  return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
+}
 function messageOf2(error) {
   return error instanceof Error ? error.message : String(error);
 }
-async function withDeadline(promise, ms2) {
-  let timer;
-  const expired = new Promise((resolve9) => {
-    timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(ms2));
-  });
-  try {
-    return await Promise.race([settle2(promise), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+function after(ms2) {
+  return new Promise((resolve9) => setTimeout(() => resolve9(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
     (value) => ({ ok: true, value }),
-    (error) => ({ ok: false, timedOut: false, error })
+    (error) => ({ ok: false, why: "error", error })
   );
 }
 function wholeMs(ms2) {
@@ -54723,57 +54801,92 @@ function tenantProblem(result) {
   }
   return void 0;
 }
-var realClock, TRANSPORT_LABEL, TIMED_OUT, Deadline;
+var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
 var init_flow_shared = __esm({
   "src/run/flow-shared.ts"() {
     "use strict";
+    init_flows();
     realClock = {
       now: () => performance4.now(),
       sleep: (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
-    TIMED_OUT = { ok: false, timedOut: true };
+    TIMED_OUT = { ok: false, why: "timeout" };
+    INTERRUPTED = { ok: false, why: "interrupted" };
     Deadline = class {
-      constructor(clock, timeoutMs) {
+      constructor(clock, timeoutMs, signal) {
         this.clock = clock;
+        this.signal = signal;
         this.at = clock.now() + timeoutMs;
+        if (signal !== void 0) {
+          let stop2;
+          this.stopped = new Promise((resolve9) => stop2 = () => resolve9(INTERRUPTED));
+          this.onAbort = stop2;
+          if (signal.aborted) stop2();
+          else signal.addEventListener("abort", stop2, { once: true });
+        }
       }
       at;
       timer;
       expired;
+      stopped;
+      onAbort;
+      get interrupted() {
+        return this.signal?.aborted === true;
+      }
       msLeft(now = this.clock.now()) {
         return this.at - now;
       }
-      /** `promise`, unless the deadline passes first; with less than `graceMs` left, it has `graceMs`. */
+      /**
+       * `promise`, unless the deadline passes or the run is interrupted first; with less than
+       * `graceMs` left, it has `graceMs`.
+       */
       race(promise, graceMs = 0) {
         const left = this.msLeft();
-        if (left < graceMs) return withDeadline(promise, graceMs);
-        this.expired ??= new Promise((resolve9) => {
-          this.timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(left));
-        });
-        return Promise.race([settle2(promise), this.expired]);
+        const racers = [settle2(promise)];
+        if (this.stopped) racers.push(this.stopped);
+        if (left < graceMs) {
+          racers.push(after(graceMs));
+        } else {
+          racers.push(
+            this.expired ??= new Promise((resolve9) => {
+              this.timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(left));
+            })
+          );
+        }
+        return Promise.race(racers);
+      }
+      /** Sleep `ms` on the run's clock; false when the run was interrupted meanwhile. */
+      async sleep(ms2) {
+        const slept = this.clock.sleep(wholeMs(ms2)).then(() => true);
+        return this.stopped ? Promise.race([slept, this.stopped.then(() => false)]) : slept;
       }
       clear() {
         clearTimeout(this.timer);
+        if (this.onAbort) this.signal?.removeEventListener("abort", this.onAbort);
       }
     };
   }
 });
 
 // src/run/flow-https.ts
-async function runHttps(client, test, inputs, clock = realClock, paces = /* @__PURE__ */ new Map()) {
+async function runHttps(client, test, inputs, options = {}) {
+  const clock = options.clock ?? realClock;
+  const paces = options.paces ?? /* @__PURE__ */ new Map();
   const startedAt = clock.now();
-  const deadline = new Deadline(clock, test.timeoutMs);
-  const fail3 = (status, problem, steps, at = clock.now()) => ({
+  const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  const end = (status, endedBy, problem, steps, at = clock.now()) => ({
     transport: "https",
     status,
-    error: runError(test.flow, "https", problem),
+    endedBy,
+    ...problem !== void 0 && { error: runError(test.flow, "https", problem) },
     ...steps && { steps },
     wallMs: at - startedAt
   });
+  const unfinished = (why, steps, at = clock.now()) => why === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
-    if (!started.ok) return fail3("error", started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf2(started.error));
+    if (!started.ok) return started.why === "error" ? end("error", "error", messageOf2(started.error)) : unfinished(started.why);
     const { executionId } = started.value;
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
@@ -54782,23 +54895,22 @@ async function runHttps(client, test, inputs, clock = realClock, paces = /* @__P
     let steps = [];
     for (; ; ) {
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) {
-        return polled.timedOut ? fail3("error", timeoutText(test, steps), steps) : fail3("error", messageOf2(polled.error), steps);
-      }
+      if (!polled.ok) return polled.why === "error" ? end("error", "error", messageOf2(polled.error), steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
       const progress = httpsProgress(steps, history, rule, answeredAt);
       history = progress.history;
       if (progress.state === "done") {
         rememberPace(paces, test.flow, steps);
-        return { transport: "https", status: "ok", steps, wallMs: answeredAt - startedAt };
+        if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
+        return end("ok", progress.by, void 0, steps, answeredAt);
       }
-      if (progress.state === "failed") return fail3("failed", progress.reason, steps, answeredAt);
+      if (progress.state === "failed") return end("failed", "failed_step", progress.reason, steps, answeredAt);
       const endsAt = expectedEndMs(known, rule, steps.length);
       const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
       const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
-      if (waitMs === void 0) return fail3("error", timeoutText(test, steps), steps, answeredAt);
-      await clock.sleep(wholeMs(waitMs));
+      if (waitMs === void 0) return unfinished("timeout", steps, answeredAt);
+      if (!await deadline.sleep(waitMs)) return unfinished("interrupted", steps);
     }
   } finally {
     deadline.clear();
@@ -54825,40 +54937,27 @@ var init_flow_https = __esm({
 });
 
 // src/run/flow-ws.ts
-async function runWs(client, test, inputs, clock = realClock) {
-  const run2 = new WsRun(test, clock);
-  const opening = client.openWs();
-  const opened = await withDeadline(opening, run2.msLeft());
-  if (!opened.ok) {
-    if (!opened.timedOut) return run2.end("error", messageOf2(opened.error));
-    opening.then((late) => late.close(), () => void 0);
-    return run2.timedOut("the connection to open");
-  }
+async function runWs(client, test, inputs, options = {}) {
+  const run2 = new WsRun(test, options.clock ?? realClock, options);
   try {
-    return await run2.converse(opened.value, inputs);
+    const opening = client.openWs();
+    const opened = await run2.deadline.race(opening);
+    if (!opened.ok) {
+      if (opened.why !== "error") opening.then((late) => late.close(), () => void 0);
+      return opened.why === "error" ? run2.end("error", "error", messageOf2(opened.error)) : run2.unfinished(opened.why, "the connection to open");
+    }
+    try {
+      return await run2.converse(opened.value, inputs);
+    } finally {
+      opened.value.close();
+    }
   } finally {
-    opened.value.close();
-  }
-}
-async function nextMessage(session, ms2) {
-  try {
-    return await session.next(wholeMs(ms2));
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
+    run2.deadline.clear();
   }
 }
 function describeMessage(m) {
   const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
-}
-function waitingFor(rule, messages) {
-  const got = `${completedCount(messages)} completed messages so far`;
-  if (rule.node !== void 0) return `the completed message of node "${rule.node}" (${got})`;
-  if (rule.messages !== void 0) return `${rule.messages} completed messages (${got})`;
-  return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
-}
-function completedCount(messages) {
-  return messages.filter((m) => m.state === "completed").length;
 }
 var WsRun;
 var init_flow_ws = __esm({
@@ -54867,57 +54966,66 @@ var init_flow_ws = __esm({
     init_flows();
     init_flow_shared();
     WsRun = class {
-      constructor(test, clock) {
+      constructor(test, clock, options) {
         this.test = test;
         this.clock = clock;
+        this.options = options;
         this.startedAt = clock.now();
         this.lastAt = this.startedAt;
-        this.deadline = this.startedAt + test.timeoutMs;
+        this.deadline = new Deadline(clock, test.timeoutMs, options.signal);
+        this.rule = wsEndRule(test);
       }
       messages = [];
-      startedAt;
       deadline;
+      tally = EMPTY_WS_TALLY;
+      rule;
+      startedAt;
       /** When the last message arrived: the end of the wall-clock once the flow is over. */
       lastAt;
-      msLeft() {
-        return this.deadline - this.clock.now();
-      }
       async converse(session, inputs) {
         try {
           session.send({ ...inputs, action: "message", service: this.test.flow });
         } catch (error) {
-          return this.end("error", messageOf2(error));
+          return this.end("error", "error", messageOf2(error));
         }
-        const first = await nextMessage(session, this.msLeft());
-        if (first instanceof Error) return this.end("error", `${first.message} before an ack`);
-        if (first === void 0) return this.timedOut("an ack");
+        const first = await this.next(session, this.deadline.msLeft());
+        if (first instanceof Error) return this.end("error", "error", `${first.message} before an ack`);
+        if (first === "interrupted") return this.unfinished("interrupted", "an ack");
+        if (first === void 0) return this.unfinished("timeout", "an ack");
         this.receive(first);
-        if (first.state !== "ack") return this.end("error", `expected an ack first, got ${describeMessage(first)}`, this.lastAt);
-        const rule = wsEndRule(this.test);
+        if (first.state !== "ack") return this.end("error", "error", `expected an ack first, got ${describeMessage(first)}`, this.lastAt);
         for (; ; ) {
           const now = this.clock.now();
-          const progress = wsProgress(this.messages, rule, now - this.lastAt);
-          if (progress.state === "done") return this.end("ok", void 0, this.lastAt);
-          if (progress.state === "failed") return this.end("failed", progress.reason, this.lastAt);
-          const left = this.deadline - now;
-          if (left <= 0) return this.timedOut(waitingFor(rule, this.messages));
-          const next = await nextMessage(session, Math.min(progress.quietEndsInMs ?? left, left));
+          const progress = wsProgress(this.tally, this.rule, now - this.lastAt);
+          if (progress.state === "done") return this.over(progress.by);
+          if (progress.state === "failed") return this.end("failed", "failed_step", progress.reason, this.lastAt);
+          const left = this.deadline.msLeft(now);
+          if (left <= 0) return this.unfinished("timeout", this.waitingFor());
+          const next = await this.next(session, Math.min(progress.quietEndsInMs ?? left, left));
+          if (next === "interrupted") return this.unfinished("interrupted");
           if (next instanceof Error) {
-            const quietRule = rule.node === void 0 && rule.messages === void 0;
-            if (quietRule && completedCount(this.messages) > 0) return this.end("ok", void 0, this.lastAt);
-            return this.end("error", `${next.message} before the flow finished (${completedCount(this.messages)} completed messages)`);
+            const quietRule = this.rule.node === void 0 && this.rule.messages === void 0;
+            if (quietRule && this.tally.completed > 0) return this.over("quiet", true);
+            return this.end("error", "error", `${next.message} before the flow finished (${this.tally.completed} completed messages)`);
           }
           if (next !== void 0) this.receive(next);
         }
       }
-      timedOut(waiting) {
-        return this.end("error", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting}`);
+      /** Ended by the rule: a pass, unless only quiet (or a closed connection) said so under --strict-end. */
+      over(by, closed = false) {
+        if (by === "quiet" && this.options.strictEnd) return this.end("error", "quiet", strictEndProblem("ws", this.rule.quietMs, closed), this.lastAt);
+        return this.end("ok", by, void 0, this.lastAt);
       }
-      end(status, problem, at = this.clock.now()) {
-        const outputs = wsOutputs(this.messages);
+      unfinished(why, waiting = this.waitingFor()) {
+        if (why === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
+        return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting}`);
+      }
+      end(status, endedBy, problem, at = this.clock.now()) {
+        const outputs = tallyOutputs(this.tally);
         return {
           transport: "ws",
           status,
+          endedBy,
           ...problem !== void 0 && { error: runError(this.test.flow, "ws", problem) },
           ...outputs !== void 0 && { outputs },
           messages: this.messages,
@@ -54926,7 +55034,24 @@ var init_flow_ws = __esm({
       }
       receive(message2) {
         this.messages.push(message2);
+        this.tally = tallyWsMessage(this.tally, message2, this.rule);
         this.lastAt = this.clock.now();
+      }
+      /** The next message, `undefined` when none came in time, the error of a dropped connection, or the run's interruption. */
+      async next(session, ms2) {
+        try {
+          const message2 = await session.next(wholeMs(ms2), this.options.signal);
+          return message2 === void 0 && this.deadline.interrupted ? "interrupted" : message2;
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }
+      waitingFor() {
+        const rule = this.rule;
+        const got = `${this.tally.completed} completed messages so far`;
+        if (rule.node !== void 0) return `the completed message of node "${rule.node}" (${got})`;
+        if (rule.messages !== void 0) return `${rule.messages} completed messages (${got})`;
+        return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
       }
     };
   }
@@ -54947,21 +55072,23 @@ async function runTests(options) {
   let problem;
   let leftOut = 0;
   const paces = /* @__PURE__ */ new Map();
+  const signal = options.signal;
+  const runOptions = { clock, ...signal && { signal }, ...options.strictEnd && { strictEnd: true } };
   const runOne = async (run2, repeat, failures) => {
-    if (stop2) {
+    if (stop2 || signal?.aborted) {
       leftOut += 1;
       return void 0;
     }
     const label = `${run2.test.id} [${run2.transport}]${run2.test.repeat > 1 ? ` #${repeat + 1}` : ""}`;
     events.started?.(label, done, total);
-    const result = run2.transport === "https" ? await runHttps(client, run2.test, run2.inputs, clock, paces) : await runWs(client, run2.test, run2.inputs, clock);
+    const result = run2.transport === "https" ? await runHttps(client, run2.test, run2.inputs, { ...runOptions, paces }) : await runWs(client, run2.test, run2.inputs, runOptions);
     done += 1;
     const down = tenantProblem(result);
     if (down !== void 0) {
       stop2 = "tenant";
       problem ??= down;
     }
-    if (options.bail && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
+    if (options.bail && result.endedBy !== "interrupted" && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
       failures.count += 1;
       if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }
@@ -54972,16 +55099,18 @@ async function runTests(options) {
     runs.map(async (run2) => {
       const failures = { count: 0 };
       const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures))));
-      const result = buildTestResult({ test: run2.test, transport: run2.transport, executions, ...run2.skip !== void 0 && { skip: run2.skip } });
+      const stopped = signal?.aborted ? "interrupt" : "bail";
+      const result = buildTestResult({ test: run2.test, transport: run2.transport, executions, stopped, ...run2.skip !== void 0 && { skip: run2.skip } });
       if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
       events.tested?.(result);
       return result;
     })
   );
-  return { results, bailed: stop2 === "bail" && leftOut > 0, ...problem !== void 0 && { tenantProblem: problem } };
+  const interrupted = signal?.aborted === true;
+  return { results, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
 function notStarted(run2, why) {
-  return { transport: run2.transport, status: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
+  return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
 }
 var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
@@ -55044,8 +55173,8 @@ var validate_exports = {};
 __export(validate_exports, {
   validateSources: () => validateSources
 });
-async function validateSources(cwd, roles, flows) {
-  const result = { roleFiles: 0, flowFiles: 0, issues: [], absent: [] };
+async function validateSources(cwd, roles, flows, options) {
+  const result = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir, what) => {
     if (await dirExists(dir)) return true;
     if (dir.explicit) throw new RoleflowError(`${what} folder ${dir.display} not found`);
@@ -55067,13 +55196,23 @@ async function validateSources(cwd, roles, flows) {
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
+    else if (!options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
   }
   return result;
+}
+function quietEndWarnings(file) {
+  return quietEndedWsTests(file).map((t5) => ({
+    file: t5.file,
+    line: t5.line,
+    col: t5.col,
+    message: `warning: test "${t5.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  }));
 }
 var init_validate = __esm({
   "src/run/validate.ts"() {
     "use strict";
     init_errors();
+    init_flows();
     init_flow_files();
     init_role_files();
     init_source_files();
@@ -55288,6 +55427,7 @@ init_errors();
 init_exit_codes();
 init_redact();
 init_safe_text();
+import { setMaxListeners } from "node:events";
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: roleflow.config.yaml when present)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
@@ -55376,6 +55516,20 @@ var RoleflowCommand = class extends import_clipanion.Command {
   async loadConfig() {
     const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
     return loadConfig2(this.context.cwd, this.configFile);
+  }
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  interruption(onInterrupt) {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
   }
   /** `--verbose`: the line of one request (the path has its query secrets masked already). */
   requestLine(r) {
@@ -55622,9 +55776,7 @@ var ApplyCommand = class extends TenantCommand {
     }
     const progress = new ProgressLine2(this.context.stderr, this.canShowProgress());
     this.showLiveLine(progress);
-    let interrupted = false;
-    void this.context.waitForShutdown().then(() => {
-      interrupted = true;
+    const interruption = this.interruption(() => {
       progress.clear();
       this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
@@ -55641,7 +55793,7 @@ var ApplyCommand = class extends TenantCommand {
     };
     const applied = await executePlan2(plan, tenant.client, {
       concurrency,
-      stopped: () => interrupted,
+      stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
         status = ended < total ? `applying ${ended}/${total}…` : void 0;
         if (status === void 0) progress.clear();
@@ -55656,7 +55808,7 @@ var ApplyCommand = class extends TenantCommand {
     progress.clear();
     this.progressNow = void 0;
     let outcomes = applied;
-    if (!interrupted) {
+    if (!interruption.aborted) {
       const checked = await removeConcurrentDuplicates2(plan, applied, tenant.client, protect);
       outcomes = checked.outcomes;
       if (checked.warning !== void 0) this.err(`warning: ${checked.warning}`);
@@ -55665,6 +55817,7 @@ var ApplyCommand = class extends TenantCommand {
     }
     const summary = apply2.summarizeOutcomes(outcomes);
     const ok = apply2.applySucceeded(summary);
+    const interrupted = interruption.aborted;
     const line = apply2.applySummaryLine(summary, interrupted);
     if (this.json) await this.outResult(plan, ok ? "applied" : interrupted ? "interrupted" : "failed", outcomes);
     if (ok) {
@@ -55679,7 +55832,7 @@ var ApplyCommand = class extends TenantCommand {
       );
     }
     this.err("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
-    return ExitCode.Error;
+    return interrupted ? ExitCode.Interrupted : ExitCode.Error;
   }
   /** `--json`: the result document, secrets masked in its values before it is serialised. */
   async outResult(plan, status, outcomes, reasons = []) {
@@ -56046,8 +56199,16 @@ var TestCommand = class extends TenantCommand {
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
       JSON reports of the shards.
 
+      Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
+      \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
+      \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
+      quiet end an error: only an \`until\` rule says a flow is over.
+
+      Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
+      writes every report (what did not finish is not run), prints the summary and exits 130.
+
       Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token.
+      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
     `,
     examples: [
       ["Run every test in flows/", "roleflow test"],
@@ -56070,6 +56231,9 @@ var TestCommand = class extends TenantCommand {
   shard = import_clipanion7.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
   grep = import_clipanion7.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
   bail = import_clipanion7.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion7.Option.Boolean("--strict-end", {
+    description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
+  });
   json = import_clipanion7.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_flows(), flows_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
@@ -56099,12 +56263,12 @@ var TestCommand = class extends TenantCommand {
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : "no tests in the flow test files");
       this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows.concurrency, shard?.ok ? shard.value : void 0);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : void 0);
     } finally {
       await tenant.close();
     }
   }
-  async run(tenant, runs, reporters, defaultConcurrency, shard) {
+  async run(tenant, runs, reporters, flows, shard) {
     const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
       Promise.resolve().then(() => (init_flow_tests(), flow_tests_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -56119,13 +56283,19 @@ var TestCommand = class extends TenantCommand {
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
     this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const interruption = this.interruption(() => {
+      progress?.clear();
+      this.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+    });
     const startedAt = /* @__PURE__ */ new Date();
     const started = performance.now();
     const outcome = await runTests2({
       client: tenant.client,
       runs,
-      concurrency: this.concurrency ?? defaultConcurrency,
+      concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
+      strictEnd: this.strictEnd ?? flows.strictEnd,
+      signal: interruption,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -56154,6 +56324,7 @@ var TestCommand = class extends TenantCommand {
         finishedAt: /* @__PURE__ */ new Date(),
         durationMs: performance.now() - started,
         bailed: outcome.bailed,
+        interrupted: outcome.interrupted,
         results: outcome.results
       },
       redactor
@@ -56168,6 +56339,7 @@ var TestCommand = class extends TenantCommand {
       redactor
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
@@ -56195,6 +56367,11 @@ var ValidateCommand = class extends RoleflowCommand {
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
       \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
+
+      A flow test that may run over WebSocket with no \`until.node\` or \`until.messages\` gets a
+      warning on stderr (the exit code is unchanged): only quiet ends it, so it passes even when a
+      later node never finishes. \`flows.strict_end: true\` turns the warning off, since a quiet end
+      is then an error of \`roleflow test\`.
     `,
     examples: [
       ["Check roles/ and flows/", "roleflow validate"],
@@ -56214,8 +56391,9 @@ var ValidateCommand = class extends RoleflowCommand {
     const cwd = this.context.cwd;
     const roles = rolesDirOf2(cwd, config, this.roles);
     const flows = flowsDirOf2(cwd, config, this.flows);
-    const result = await validateSources2(cwd, roles, flows);
+    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
+    if (result.warnings.length > 0) this.err(result.warnings.map(formatIssue2).join("\n"));
     if (this.json) {
       this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {

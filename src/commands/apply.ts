@@ -182,9 +182,7 @@ export class ApplyCommand extends TenantCommand {
     }
     const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
     this.showLiveLine(progress);
-    let interrupted = false;
-    void this.context.waitForShutdown().then(() => {
-      interrupted = true;
+    const interruption = this.interruption(() => {
       progress.clear();
       this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
     });
@@ -203,7 +201,7 @@ export class ApplyCommand extends TenantCommand {
     };
     const applied: ApplyOutcome[] = await executePlan(plan, tenant.client, {
       concurrency,
-      stopped: () => interrupted,
+      stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
         status = ended < total ? `applying ${ended}/${total}…` : undefined;
         if (status === undefined) progress.clear();
@@ -218,7 +216,7 @@ export class ApplyCommand extends TenantCommand {
     progress.clear();
     this.progressNow = undefined;
     let outcomes = applied;
-    if (!interrupted) {
+    if (!interruption.aborted) {
       const checked = await removeConcurrentDuplicates(plan, applied, tenant.client, protect);
       outcomes = checked.outcomes;
       if (checked.warning !== undefined) this.err(`warning: ${checked.warning}`);
@@ -227,6 +225,7 @@ export class ApplyCommand extends TenantCommand {
     }
     const summary = apply.summarizeOutcomes(outcomes);
     const ok = apply.applySucceeded(summary);
+    const interrupted = interruption.aborted;
     const line = apply.applySummaryLine(summary, interrupted);
     if (this.json) await this.outResult(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes);
     if (ok) {
@@ -241,7 +240,7 @@ export class ApplyCommand extends TenantCommand {
       );
     }
     this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
-    return ExitCode.Error;
+    return interrupted ? ExitCode.Interrupted : ExitCode.Error;
   }
 
   /** `--json`: the result document, secrets masked in its values before it is serialised. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Command, Option, type BaseContext } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
@@ -135,6 +136,22 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   async loadConfig(): Promise<Config> {
     const { loadConfig } = await import('../files/config-file.js');
     return loadConfig(this.context.cwd, this.configFile);
+  }
+
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  protected interruption(onInterrupt: () => void): AbortSignal {
+    const controller = new AbortController();
+    // Every execution in flight listens (tens at once with --concurrency): not a leak to warn of.
+    setMaxListeners(0, controller.signal);
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
   }
 
   /** `--verbose`: the line of one request (the path has its query secrets masked already). */

@@ -27,8 +27,16 @@ export class TestCommand extends TenantCommand {
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
       JSON reports of the shards.
 
+      Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
+      \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
+      \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
+      quiet end an error: only an \`until\` rule says a flow is over.
+
+      Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
+      writes every report (what did not finish is not run), prints the summary and exits 130.
+
       Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token.
+      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
     `,
     examples: [
       ['Run every test in flows/', 'roleflow test'],
@@ -52,6 +60,9 @@ export class TestCommand extends TenantCommand {
   shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
   grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });
   bail = Option.Boolean('--bail', false, { description: 'Start no new execution after the first failed test' });
+  strictEnd = Option.Boolean('--strict-end', {
+    description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
+  });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
 
   async execute(): Promise<number> {
@@ -84,7 +95,7 @@ export class TestCommand extends TenantCommand {
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
       this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows.concurrency, shard?.ok ? shard.value : undefined);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined);
     } finally {
       await tenant.close();
     }
@@ -94,7 +105,7 @@ export class TestCommand extends TenantCommand {
     tenant: OpenTenant,
     runs: PlannedRun[],
     reporters: ReporterSpec[],
-    defaultConcurrency: number,
+    flows: { concurrency: number; strictEnd: boolean },
     shard: Shard | undefined,
   ): Promise<number> {
     const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
@@ -112,14 +123,20 @@ export class TestCommand extends TenantCommand {
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
     this.showLiveLine(progress);
     if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const interruption = this.interruption(() => {
+      progress?.clear();
+      this.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
+    });
 
     const startedAt = new Date();
     const started = performance.now();
     const outcome = await runTests({
       client: tenant.client,
       runs,
-      concurrency: this.concurrency ?? defaultConcurrency,
+      concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
+      strictEnd: this.strictEnd ?? flows.strictEnd,
+      signal: interruption,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -148,6 +165,7 @@ export class TestCommand extends TenantCommand {
         finishedAt: new Date(),
         durationMs: performance.now() - started,
         bailed: outcome.bailed,
+        interrupted: outcome.interrupted,
         results: outcome.results,
       },
       redactor,
@@ -162,6 +180,7 @@ export class TestCommand extends TenantCommand {
       redactor,
     });
     if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }

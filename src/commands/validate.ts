@@ -15,6 +15,11 @@ export class ValidateCommand extends RoleflowCommand {
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
       \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
+
+      A flow test that may run over WebSocket with no \`until.node\` or \`until.messages\` gets a
+      warning on stderr (the exit code is unchanged): only quiet ends it, so it passes even when a
+      later node never finishes. \`flows.strict_end: true\` turns the warning off, since a quiet end
+      is then an error of \`roleflow test\`.
     `,
     examples: [
       ['Check roles/ and flows/', 'roleflow validate'],
@@ -36,8 +41,10 @@ export class ValidateCommand extends RoleflowCommand {
     const cwd = this.context.cwd;
     const roles = rolesDirOf(cwd, config, this.roles);
     const flows = flowsDirOf(cwd, config, this.flows);
-    const result = await validateSources(cwd, roles, flows);
+    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
+    // On stderr whatever the format: warnings change neither the exit code nor the JSON.
+    if (result.warnings.length > 0) this.err(result.warnings.map(formatIssue).join('\n'));
 
     if (this.json) {
       this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });

@@ -12,7 +12,7 @@ export interface Config {
   defaultTenant?: string;
   tenants: Record<string, TenantConfig>;
   roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; allowEmptyPrune?: boolean; concurrency: number };
-  flows: { dir: string; concurrency: number };
+  flows: { dir: string; concurrency: number; strictEnd: boolean };
   local: { flowsConfig?: string; data: string };
 }
 
@@ -49,7 +49,7 @@ interface RawConfig {
     allow_empty_prune?: boolean;
     concurrency?: number;
   };
-  flows?: { dir?: string; concurrency?: number };
+  flows?: { dir?: string; concurrency?: number; strict_end?: boolean };
   local?: { flows_config?: string; data?: string };
 }
 
@@ -87,7 +87,11 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         ...(raw.roles?.allow_empty_prune === undefined ? {} : { allowEmptyPrune: raw.roles.allow_empty_prune }),
         concurrency: raw.roles?.concurrency ?? base.roles.concurrency,
       },
-      flows: { dir: raw.flows?.dir ?? base.flows.dir, concurrency: raw.flows?.concurrency ?? base.flows.concurrency },
+      flows: {
+        dir: raw.flows?.dir ?? base.flows.dir,
+        concurrency: raw.flows?.concurrency ?? base.flows.concurrency,
+        strictEnd: raw.flows?.strict_end ?? base.flows.strictEnd,
+      },
       local: {
         ...(raw.local?.flows_config === undefined ? {} : { flowsConfig: raw.local.flows_config }),
         data: raw.local?.data ?? base.local.data,
@@ -101,7 +105,7 @@ export function defaultConfig(file?: string): Config {
     ...(file === undefined ? {} : { file }),
     tenants: {},
     roles: { dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 },
-    flows: { dir: 'flows', concurrency: 4 },
+    flows: { dir: 'flows', concurrency: 4, strictEnd: false },
     local: { data: '.roleflow/local.json' },
   };
 }

@@ -83,10 +83,10 @@ export interface WsSession {
   /** Send one client frame, JSON-encoded. */
   send(frame: Record<string, string>): void;
   /**
-   * The next message. Resolves `undefined` when none came within `timeoutMs`;
-   * rejects with a RoleflowError when the connection drops.
+   * The next message. Resolves `undefined` when none came within `timeoutMs`, or at once when
+   * `stop` is aborted; rejects with a RoleflowError when the connection drops.
    */
-  next(timeoutMs: number): Promise<WsServerMessage | undefined>;
+  next(timeoutMs: number, stop?: AbortSignal): Promise<WsServerMessage | undefined>;
   close(): void;
 }
 

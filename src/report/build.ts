@@ -18,8 +18,18 @@ export interface TestRun {
   transport: Transport;
   /** Set when the test is not run at all (its `skip`, or a transport the tenant lacks). */
   skip?: string;
-  /** One per repeat; undefined for a repeat that was never started (`--bail`). */
+  /** One per repeat; undefined for a repeat that was never started (`--bail`, an interruption). */
   executions: (ExecutionResult | undefined)[];
+  /** What left repeats unstarted or cut short (default `bail`). */
+  stopped?: StopCause;
+}
+
+/** What stops a run before every execution has run: `--bail`, or SIGINT/SIGTERM. */
+export type StopCause = 'bail' | 'interrupt';
+
+/** Why a repeat did not run, as every report says it. */
+export function notRunReason(stopped: StopCause = 'bail'): string {
+  return stopped === 'interrupt' ? 'not run: the run was interrupted' : 'not run: --bail stopped the run after a failure';
 }
 
 /**
@@ -45,15 +55,17 @@ export function buildTestResult(run: TestRun): TestResult {
     const repeats = Array.from({ length: test.repeat }, (_, i) => notRun(i));
     return { ...base, status: 'skip', message: escapeControls(run.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats };
   }
-  const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined);
+  // An interrupted execution is kept as it was cut, but judged no more than one never started.
+  const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined && e.endedBy !== 'interrupted');
   const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
-  const repeats = run.executions.map((e, i) => (e === undefined ? notRun(i) : repeatResult(i, e, perRepeat[evaluated++]!)));
+  const repeats = run.executions.map((e, i) =>
+    e === undefined ? notRun(i) : e.endedBy === 'interrupted' ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++]!),
+  );
   const status = testStatus(summary.status, repeats, across, ran.length < run.executions.length);
-  const message =
-    status === 'not_run' ? `not run: --bail stopped the run after a failure (${ran.length} of ${run.executions.length} repeats ran)` : summary.message;
+  const message = status === 'not_run' ? `${notRunReason(run.stopped)} (${ran.length} of ${run.executions.length} repeats ran)` : summary.message;
   return {
     ...base,
     status,
@@ -74,6 +86,7 @@ export interface RunFacts {
   finishedAt: Date;
   durationMs: number;
   bailed: boolean;
+  interrupted?: boolean;
   results: TestResult[];
 }
 
@@ -88,6 +101,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     finished_at: facts.finishedAt.toISOString(),
     duration_ms: Math.round(facts.durationMs),
     bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
     summary: summarise(facts.results),
     results: facts.results,
   };
@@ -170,6 +184,7 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
     index: i + 1,
     status,
     execution: e.status,
+    ended_by: e.endedBy,
     ...(e.error !== undefined && { error: escapeControls(e.error) }),
     wall_ms: round(e.wallMs),
     steps: (e.steps ?? []).map((s) => ({
@@ -217,6 +232,11 @@ function shownAssertion(a: AssertionResult): AssertionResult {
     ...(a.expected !== undefined && { expected: escapeControls(a.expected) }),
     ...(a.actual !== undefined && { actual: escapeControls(a.actual) }),
   };
+}
+
+/** A repeat an interruption ended: what it had received, not judged. */
+function cutShort(i: number, e: ExecutionResult): RepeatResult {
+  return { ...repeatResult(i, e, []), status: 'not_run' };
 }
 
 function notRun(i: number): RepeatResult {

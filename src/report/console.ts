@@ -28,12 +28,13 @@ function statusColor(status: TestStatus | AssertionResult['status']): keyof type
  * reason; the same assertion failing in several repeats is one line with a count.
  */
 export function renderTestResult(r: TestResult, style: Style): string {
-  const ran = r.repeats.filter((x) => x.execution !== 'not_run').length;
+  // Repeats judged: an interrupted execution started but is not one of them.
+  const ran = r.repeats.filter((x) => x.status !== 'not_run').length;
   const wall = r.wall_ms ? ` ${r.repeat > 1 ? 'p50 ' : ''}${formatMs(r.wall_ms.p50)}` : '';
   const counts = (r.status === 'skip' || r.status === 'not_run') && ran === 0 ? '' : ` ${r.passed}/${r.repeat}`;
   const file = safeText(r.file);
   const message = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}`;
+  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, 'dim', `[${r.transport}]`)}${counts}${wall}${quietNote(r, style)}`;
   const lines = [
     r.status === 'skip' && ran === 0
       ? `${head} ${paint(style, 'yellow', `skipped: ${message}`)}`
@@ -54,6 +55,17 @@ export function renderTestResult(r: TestResult, style: Style): string {
     lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Executions that ended because nothing more came, not because their `until` was reached: the
+ * flow may have been cut short, and the line says so.
+ */
+function quietNote(r: TestResult, style: Style): string {
+  const quiet = r.repeats.filter((x) => x.ended_by === 'quiet').length;
+  if (quiet === 0) return '';
+  const which = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : '';
+  return ` ${paint(style, 'yellow', `(ended by quiet${which}, no until reached)`)}`;
 }
 
 /** The table per flow × transport (client wall-clock percentiles) and the totals line. */
@@ -82,9 +94,12 @@ export function renderSummary(report: RunReport, style: Style): string {
     ...(s.not_run > 0 ? [paint(style, 'yellow', `${s.not_run} not run`)] : []),
   ];
   const bail = report.bailed ? `\n${paint(style, 'yellow', 'Stopped early: --bail started no new execution after the first failure')}` : '';
+  const interrupted = report.interrupted
+    ? `\n${paint(style, 'yellow', 'Interrupted: no new execution started, those in flight were ended; what did not finish is not run')}`
+    : '';
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
   const partial = report.missing_shards?.length ? `\n${paint(style, 'yellow', `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : '';
-  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${partial}`;
+  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${interrupted}${partial}`;
 }
 
 /** The whole console report, for a file or for `report merge`: every result, then the summary. */

@@ -38,7 +38,7 @@ export function renderStepSummary(report: RunReport): string {
   const parts = [
     `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ''} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     '',
-    `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}`,
+    `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}${report.interrupted ? ' · ⚠️ interrupted: what did not finish is not run' : ''}`,
     '',
   ];
   const rows = flowLatencyRows(report.results);

@@ -78,6 +78,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
       finished_at: finished,
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
       bailed: inputs.some((i) => i.report.bailed),
+      interrupted: inputs.some((i) => i.report.interrupted === true),
       summary: summarise(results),
       results,
     },

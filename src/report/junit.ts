@@ -1,5 +1,6 @@
 import type { AssertionResult } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/safe-text.js';
+import { notRunReason } from './build.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
 type Outcome =
@@ -23,7 +24,7 @@ export function renderJunit(report: RunReport): string {
   const byFile = new Map<string, Case[]>();
   for (const result of report.results) {
     const cases = byFile.get(result.file) ?? [];
-    cases.push(...casesOf(result));
+    cases.push(...casesOf(result, notRunReason(report.interrupted ? 'interrupt' : 'bail')));
     byFile.set(result.file, cases);
   }
   const all = [...byFile.values()].flat();
@@ -49,17 +50,17 @@ export function renderJunit(report: RunReport): string {
   ].join('\n');
 }
 
-function casesOf(result: TestResult): Case[] {
-  const lastRan = result.repeats.filter((r) => r.execution !== 'not_run').at(-1);
+function casesOf(result: TestResult, notRun: string): Case[] {
+  const lastRan = result.repeats.filter((r) => r.status !== 'not_run').at(-1);
   const across = result.across_repeats.filter((a) => a.status === 'fail');
   const failed = result.status === 'fail' || result.status === 'error';
-  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf(result, repeat, failed, repeat === lastRan ? across : []) }));
+  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf(result, repeat, failed, repeat === lastRan ? across : [], notRun) }));
 }
 
-function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean, across: readonly AssertionResult[]): Outcome {
+function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean, across: readonly AssertionResult[], notRun: string): Outcome {
   if (repeat.status === 'not_run') {
-    // JUnit has no "not run": a repeat --bail never started is a skipped case that says so.
-    return { kind: 'skipped', message: result.status === 'skip' ? result.message : 'not run: --bail stopped the run after a failure' };
+    // JUnit has no "not run": a repeat --bail or an interruption stopped is a skipped case that says so.
+    return { kind: 'skipped', message: result.status === 'skip' ? result.message : notRun };
   }
   const failing = [...repeat.assertions.filter((a) => a.status === 'fail'), ...across];
   if (repeat.status === 'skip' && failing.length === 0) {

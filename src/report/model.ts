@@ -1,4 +1,4 @@
-import type { AssertionResult, Shard, Transport } from '../core/flows/index.js';
+import type { AssertionResult, EndedBy, Shard, Transport } from '../core/flows/index.js';
 
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
@@ -21,6 +21,11 @@ export interface RunReport {
   duration_ms: number;
   /** `--bail` stopped starting executions after a failure. */
   bailed: boolean;
+  /**
+   * The run was interrupted (SIGINT/SIGTERM): executions in flight ended as `interrupted` and
+   * what had not started is not run. Absent from reports written before it was recorded.
+   */
+  interrupted?: boolean;
   summary: RunSummary;
   /** One per test × transport, in the order the tests were found. */
   results: TestResult[];
@@ -38,13 +43,13 @@ export interface RunSummary {
   errored: number;
   /** Skipped by the test file (`skip`), or over a transport the tenant lacks. */
   skipped: number;
-  /** Left unstarted (wholly or in part) when `--bail` stopped the run: neither passed nor skipped. */
+  /** Left unstarted or cut short (wholly or in part) when `--bail` or an interruption stopped the run: neither passed nor skipped. */
   not_run: number;
   /** Executions that ran. */
   executions: number;
 }
 
-/** skip: what the test file or the tenant says not to run; not_run: what --bail stopped. */
+/** skip: what the test file or the tenant says not to run; not_run: what --bail or an interruption stopped. */
 export type TestStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not_run';
 
 export interface TestResult {
@@ -85,9 +90,14 @@ export type RepeatStatus = 'pass' | 'fail' | 'error' | 'skip' | 'not_run';
 export interface RepeatResult {
   /** 1-based. */
   index: number;
-  /** error: the execution did not finish (timeout, transport); fail: an assertion or the flow failed. */
+  /**
+   * error: the execution did not finish (timeout, transport); fail: an assertion or the flow
+   * failed; not_run: never started, or cut short by an interruption (then `ended_by` says so).
+   */
   status: RepeatStatus;
   execution: 'ok' | 'failed' | 'error' | 'not_run';
+  /** How the execution ended; absent when it never started. */
+  ended_by?: EndedBy;
   error?: string;
   /** Client wall-clock; null when not run. */
   wall_ms: number | null;

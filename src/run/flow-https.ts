@@ -4,13 +4,14 @@ import {
   httpsEndRule,
   httpsProgress,
   httpsWaitMs,
+  type EndedBy,
   type ExecutionResult,
   type FlowTest,
   type HttpsProgress,
   type PollHistory,
 } from '../core/flows/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
-import { Deadline, messageOf, realClock, runError, wholeMs, type RunClock } from './flow-shared.js';
+import { Deadline, interruptedProblem, messageOf, realClock, runError, strictEndProblem, type RunOptions } from './flow-shared.js';
 
 /**
  * What the tenant reported for each flow's last finished HTTPS execution in a run: its step
@@ -23,28 +24,35 @@ export type FlowPaces = Map<string, readonly number[]>;
  * end rule says it is over. Polls are spaced by a fifth of the time since the start (25ms to 1s),
  * and never sleep past the end of a quiet period, the moment `paces` says the flow should be over,
  * or the deadline; nothing sleeps after the last poll. The wall-clock runs from just before the
- * start request to the answer of the last poll.
+ * start request to the answer of the last poll. The start is sent once (the client re-sends it
+ * only when it surely never reached the tenant): an error or a timeout on it ends the execution.
  */
 export async function runHttps(
   client: TenantClient,
   test: FlowTest,
   inputs: Record<string, string>,
-  clock: RunClock = realClock,
-  paces: FlowPaces = new Map(),
+  options: RunOptions & { paces?: FlowPaces } = {},
 ): Promise<ExecutionResult> {
+  const clock = options.clock ?? realClock;
+  const paces = options.paces ?? new Map<string, readonly number[]>();
   const startedAt = clock.now();
-  const deadline = new Deadline(clock, test.timeoutMs);
-  const fail = (status: 'failed' | 'error', problem: string, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
+  const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: string, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
     transport: 'https',
     status,
-    error: runError(test.flow, 'https', problem),
+    endedBy,
+    ...(problem !== undefined && { error: runError(test.flow, 'https', problem) }),
     ...(steps && { steps }),
     wallMs: at - startedAt,
   });
+  const unfinished = (why: 'timeout' | 'interrupted', steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult =>
+    why === 'interrupted'
+      ? end('error', 'interrupted', interruptedProblem(at - startedAt), steps, at)
+      : end('error', 'timeout', steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
 
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
-    if (!started.ok) return fail('error', started.timedOut ? `no answer to the start within ${formatMs(test.timeoutMs)}` : messageOf(started.error));
+    if (!started.ok) return started.why === 'error' ? end('error', 'error', messageOf(started.error)) : unfinished(started.why);
     const { executionId } = started.value;
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
@@ -55,25 +63,22 @@ export async function runHttps(
     for (;;) {
       // The last poll lands on the deadline: its answer still counts if it comes promptly.
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) {
-        return polled.timedOut
-          ? fail('error', timeoutText(test, steps), steps)
-          : fail('error', messageOf(polled.error), steps);
-      }
+      if (!polled.ok) return polled.why === 'error' ? end('error', 'error', messageOf(polled.error), steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
       const progress: HttpsProgress = httpsProgress(steps, history, rule, answeredAt);
       history = progress.history;
       if (progress.state === 'done') {
         rememberPace(paces, test.flow, steps);
-        return { transport: 'https', status: 'ok', steps, wallMs: answeredAt - startedAt };
+        if (progress.by === 'quiet' && options.strictEnd) return end('error', 'quiet', strictEndProblem('https', rule.quietMs), steps, answeredAt);
+        return end('ok', progress.by, undefined, steps, answeredAt);
       }
-      if (progress.state === 'failed') return fail('failed', progress.reason, steps, answeredAt);
+      if (progress.state === 'failed') return end('failed', 'failed_step', progress.reason, steps, answeredAt);
       const endsAt = expectedEndMs(known, rule, steps.length);
       const endDueInMs = endsAt === undefined ? undefined : answeredStartAt + endsAt - answeredAt;
       const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
-      if (waitMs === undefined) return fail('error', timeoutText(test, steps), steps, answeredAt);
-      await clock.sleep(wholeMs(waitMs));
+      if (waitMs === undefined) return unfinished('timeout', steps, answeredAt);
+      if (!(await deadline.sleep(waitMs))) return unfinished('interrupted', steps);
     }
   } finally {
     deadline.clear();

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ExecutionResult, Transport } from '../core/flows/index.js';
+import { formatMs, type ExecutionResult, type Transport } from '../core/flows/index.js';
 
 /** The runners' sense of time; tests may pass their own. */
 export interface RunClock {
@@ -13,6 +13,15 @@ export const realClock: RunClock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** How one execution is run, besides the test: the same for every execution of a run. */
+export interface RunOptions {
+  clock?: RunClock;
+  /** Aborted when the run is interrupted (SIGINT/SIGTERM): the execution ends at once, `interrupted`. */
+  signal?: AbortSignal;
+  /** `--strict-end`: an execution that only quiet says is over is an error, not a pass. */
+  strictEnd?: boolean;
+}
+
 const TRANSPORT_LABEL: Record<Transport, string> = { https: 'HTTPS', ws: 'WebSocket' };
 
 /** Every runner error starts with the flow and the transport, so a line in any report says which. */
@@ -20,70 +29,107 @@ export function runError(flow: string, transport: Transport, problem: string): s
   return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
 
+/**
+ * Why an execution ended by quiet is an error under `--strict-end`: nothing said it was over.
+ * `closed`: the service closed the connection after its completed messages, rather than falling quiet.
+ */
+export function strictEndProblem(transport: Transport, quietMs: number, closed = false): string {
+  const how = closed ? 'the service closed the connection' : `${formatMs(quietMs)} of quiet`;
+  const rule = transport === 'https' ? 'until.steps (or expect.steps.count)' : 'until.node or until.messages';
+  return `ended by ${how}, not by an until rule (--strict-end): set ${rule} to say when the flow is over`;
+}
+
+/** The error of an execution the run's interruption ended. */
+export function interruptedProblem(elapsedMs: number): string {
+  return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export type Deadlined<T> = { ok: true; value: T } | { ok: false; timedOut: true } | { ok: false; timedOut: false; error: unknown };
+/** A request raced against the end of its execution: its value, or why it has none. */
+export type Deadlined<T> = { ok: true; value: T } | { ok: false; why: 'timeout' | 'interrupted' } | { ok: false; why: 'error'; error: unknown };
 
-const TIMED_OUT = { ok: false, timedOut: true } as const;
-
-/**
- * `promise`, unless `ms` pass first. The client's own per-request timeout is the tenant's
- * (30s by default, and retries come on top): a test's shorter timeout must still end the
- * execution on time. A late rejection is swallowed, so nothing is left unhandled.
- */
-export async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<Deadlined<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<Deadlined<T>>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), wholeMs(ms));
-  });
-  try {
-    return await Promise.race([settle(promise), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const TIMED_OUT = { ok: false, why: 'timeout' } as const;
+const INTERRUPTED = { ok: false, why: 'interrupted' } as const;
 
 /**
  * The end of one execution, as one timer that every request of the execution races (instead of
- * a timer per request, on top of the client's own). `clear()` once the execution is over.
+ * a timer per request, on top of the client's own), and the run's interruption, which ends every
+ * wait at once. `clear()` once the execution is over.
  */
 export class Deadline {
   private readonly at: number;
   private timer: NodeJS.Timeout | undefined;
   private expired: Promise<typeof TIMED_OUT> | undefined;
+  private readonly stopped: Promise<typeof INTERRUPTED> | undefined;
+  private readonly onAbort: (() => void) | undefined;
 
   constructor(
     private readonly clock: RunClock,
     timeoutMs: number,
+    private readonly signal?: AbortSignal,
   ) {
     this.at = clock.now() + timeoutMs;
+    if (signal !== undefined) {
+      let stop!: () => void;
+      this.stopped = new Promise((resolve) => (stop = () => resolve(INTERRUPTED)));
+      this.onAbort = stop;
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    }
+  }
+
+  get interrupted(): boolean {
+    return this.signal?.aborted === true;
   }
 
   msLeft(now = this.clock.now()): number {
     return this.at - now;
   }
 
-  /** `promise`, unless the deadline passes first; with less than `graceMs` left, it has `graceMs`. */
+  /**
+   * `promise`, unless the deadline passes or the run is interrupted first; with less than
+   * `graceMs` left, it has `graceMs`.
+   */
   race<T>(promise: Promise<T>, graceMs = 0): Promise<Deadlined<T>> {
     const left = this.msLeft();
-    if (left < graceMs) return withDeadline(promise, graceMs);
-    this.expired ??= new Promise((resolve) => {
-      this.timer = setTimeout(() => resolve(TIMED_OUT), wholeMs(left));
-    });
-    return Promise.race([settle(promise), this.expired]);
+    const racers: Promise<Deadlined<T>>[] = [settle(promise)];
+    if (this.stopped) racers.push(this.stopped);
+    if (left < graceMs) {
+      racers.push(after(graceMs));
+    } else {
+      racers.push(
+        (this.expired ??= new Promise((resolve) => {
+          this.timer = setTimeout(() => resolve(TIMED_OUT), wholeMs(left));
+        })),
+      );
+    }
+    return Promise.race(racers);
+  }
+
+  /** Sleep `ms` on the run's clock; false when the run was interrupted meanwhile. */
+  async sleep(ms: number): Promise<boolean> {
+    const slept = this.clock.sleep(wholeMs(ms)).then(() => true);
+    return this.stopped ? Promise.race([slept, this.stopped.then(() => false)]) : slept;
   }
 
   clear(): void {
     clearTimeout(this.timer);
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
   }
+}
+
+/** Resolves TIMED_OUT after `ms`; its timer does not keep the process alive. */
+function after(ms: number): Promise<typeof TIMED_OUT> {
+  return new Promise((resolve) => setTimeout(() => resolve(TIMED_OUT), wholeMs(ms)).unref());
 }
 
 function settle<T>(promise: Promise<T>): Promise<Deadlined<T>> {
   return promise.then(
     (value): Deadlined<T> => ({ ok: true, value }),
-    (error: unknown): Deadlined<T> => ({ ok: false, timedOut: false, error }),
+    (error: unknown): Deadlined<T> => ({ ok: false, why: 'error', error }),
   );
 }
 

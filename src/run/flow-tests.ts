@@ -24,12 +24,21 @@ export interface RunTestsOptions {
   bail: boolean;
   events?: RunEvents;
   clock?: RunClock;
+  /** `--strict-end`: an execution that only quiet says is over is an error. */
+  strictEnd?: boolean;
+  /**
+   * Aborted when the run is to stop (SIGINT/SIGTERM): nothing new starts, executions in flight
+   * end at once as `interrupted`, and every test still gets its result (what did not run, not run).
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunOutcome {
   /** In the order of `runs`. */
   results: TestResult[];
   bailed: boolean;
+  /** `signal` was aborted: the run was cut short. */
+  interrupted: boolean;
   /** The tenant cannot run tests (unreachable, refusing the token): the run was stopped. */
   tenantProblem?: string;
 }
@@ -37,8 +46,9 @@ export interface RunOutcome {
 /**
  * Every test × transport × repeat, at most `concurrency` executions at once. With `bail`, no new
  * execution starts once a test has failed; an unreachable or refusing tenant stops the run the
- * same way (what already runs finishes). An HTTPS execution polls when the last finished one of
- * its flow says it should be over (`FlowPaces`).
+ * same way (what already runs finishes); an aborted `signal` too, and it ends what runs as well.
+ * An HTTPS execution polls when the last finished one of its flow says it should be over
+ * (`FlowPaces`).
  */
 export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const { client, runs, events = {} } = options;
@@ -50,16 +60,20 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   let problem: string | undefined;
   let leftOut = 0;
   const paces: FlowPaces = new Map();
+  const signal = options.signal;
+  const runOptions = { clock, ...(signal && { signal }), ...(options.strictEnd && { strictEnd: true }) };
 
   const runOne = async (run: PlannedRun, repeat: number, failures: { count: number }): Promise<ExecutionResult | undefined> => {
-    if (stop) {
+    if (stop || signal?.aborted) {
       leftOut += 1;
       return undefined;
     }
     const label = `${run.test.id} [${run.transport}]${run.test.repeat > 1 ? ` #${repeat + 1}` : ''}`;
     events.started?.(label, done, total);
     const result =
-      run.transport === 'https' ? await runHttps(client, run.test, run.inputs, clock, paces) : await runWs(client, run.test, run.inputs, clock);
+      run.transport === 'https'
+        ? await runHttps(client, run.test, run.inputs, { ...runOptions, paces })
+        : await runWs(client, run.test, run.inputs, runOptions);
     done += 1;
     const down = tenantProblem(result);
     if (down !== undefined) {
@@ -68,7 +82,7 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     }
     // The test can no longer reach min_pass: that is its failure, and --bail's cue. (Only --bail
     // judges an execution here; the report judges them all once the test is over.)
-    if (options.bail && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
+    if (options.bail && result.endedBy !== 'interrupted' && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
       failures.count += 1;
       if (failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
     }
@@ -85,16 +99,18 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
           : run.error !== undefined
             ? Array.from({ length: run.test.repeat }, () => notStarted(run, run.error!))
             : await Promise.all(Array.from({ length: run.test.repeat }, (_, i) => limit(() => runOne(run, i, failures))));
-      const result = buildTestResult({ test: run.test, transport: run.transport, executions, ...(run.skip !== undefined && { skip: run.skip }) });
+      const stopped = signal?.aborted ? 'interrupt' : 'bail';
+      const result = buildTestResult({ test: run.test, transport: run.transport, executions, stopped, ...(run.skip !== undefined && { skip: run.skip }) });
       if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
       events.tested?.(result);
       return result;
     }),
   );
-  return { results, bailed: stop === 'bail' && leftOut > 0, ...(problem !== undefined && { tenantProblem: problem }) };
+  const interrupted = signal?.aborted === true;
+  return { results, bailed: stop === 'bail' && leftOut > 0, interrupted, ...(problem !== undefined && { tenantProblem: problem }) };
 }
 
 /** An execution that could not start (a missing environment variable): an error, nothing sent. */
 function notStarted(run: PlannedRun, why: string): ExecutionResult {
-  return { transport: run.transport, status: 'error', error: runError(run.test.flow, run.transport, why), wallMs: 0 };
+  return { transport: run.transport, status: 'error', endedBy: 'error', error: runError(run.test.flow, run.transport, why), wallMs: 0 };
 }

@@ -1,4 +1,5 @@
 import { RoleflowError, type Issue } from '../core/errors.js';
+import { quietEndedWsTests, type FlowTestFile } from '../core/flows/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
@@ -7,6 +8,8 @@ export interface Validation {
   roleFiles: number;
   flowFiles: number;
   issues: Issue[];
+  /** Not errors: the exit code stays what `issues` make it. */
+  warnings: Issue[];
   /** Default folders that do not exist, so were not checked. */
   absent: string[];
 }
@@ -15,8 +18,8 @@ export interface Validation {
  * `validate`: every role file and flow test file, offline. A folder named by a flag or the config
  * must exist; a default one that does not is only reported, as long as one of the two exists.
  */
-export async function validateSources(cwd: string, roles: SourceDir, flows: SourceDir): Promise<Validation> {
-  const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], absent: [] };
+export async function validateSources(cwd: string, roles: SourceDir, flows: SourceDir, options: { strictEnd: boolean }): Promise<Validation> {
+  const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir: SourceDir, what: string): Promise<boolean> => {
     if (await dirExists(dir)) return true;
     if (dir.explicit) throw new RoleflowError(`${what} folder ${dir.display} not found`);
@@ -38,6 +41,17 @@ export async function validateSources(cwd: string, roles: SourceDir, flows: Sour
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
+    else if (!options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
   }
   return result;
+}
+
+/** A WebSocket test that only quiet can end: it may pass a flow whose later node hung. */
+function quietEndWarnings(file: FlowTestFile): Issue[] {
+  return quietEndedWsTests(file).map((t) => ({
+    file: t.file,
+    line: t.line,
+    col: t.col,
+    message: `warning: test "${t.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`,
+  }));
 }

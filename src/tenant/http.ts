@@ -22,10 +22,12 @@ export const IDEMPOTENT: RetryPolicy = { resendUnknown: true, retryStatus: (s) =
 /** Creates: only re-sent when the service surely did nothing (refused connection, 429, 503). */
 export const NOT_IDEMPOTENT: RetryPolicy = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
 /**
- * Flow starts: a service that answered 5xx says it did not start the flow, so that is re-sent;
- * silence after sending is not (an execution costs money and cannot be looked up).
+ * Flow starts are sent once: a 5xx may come after the flow began (a second start would launch a
+ * second AI execution, which costs money and cannot be looked up), and so may silence after
+ * sending. Only a start that certainly never reached the tenant is sent again: a refused
+ * connection, a failed DNS lookup (both never `sent`), or a 429 (with or without Retry-After).
  */
-export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: IDEMPOTENT.retryStatus };
+export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: (s) => s === 429 };
 
 /** Thrown when a send may or may not have been carried out and the policy forbids re-sending. */
 export class OutcomeUnknownError extends RoleflowError {}

@@ -102,7 +102,13 @@ function checkedWsUrl(raw: string): CheckedUrl {
   return checked;
 }
 
-type Waiter = { resolve: (m: WsServerMessage | undefined) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Waiter = {
+  resolve: (m: WsServerMessage | undefined) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+  stop?: AbortSignal;
+  onStop?: () => void;
+};
 
 /**
  * Messages are queued as they arrive, so none is lost between two calls of `next`. Why the session
@@ -110,7 +116,7 @@ type Waiter = { resolve: (m: WsServerMessage | undefined) => void; reject: (e: E
  * on every normal close.
  */
 class Session implements WsSession {
-  private readonly queue: (WsServerMessage | RoleflowError)[] = [];
+  private readonly queue = new Fifo<WsServerMessage | RoleflowError>();
   private readonly waiters: Waiter[] = [];
   private endedBecause: string | undefined;
   private endError: RoleflowError | undefined;
@@ -133,7 +139,7 @@ class Session implements WsSession {
         this.endedBecause = `connection to ${this.shown} closed by the service (code ${code}${why})`;
       }
       for (const waiter of this.waiters.splice(0)) {
-        clearTimeout(waiter.timer);
+        release(waiter);
         waiter.reject(this.ended());
       }
     });
@@ -147,21 +153,26 @@ class Session implements WsSession {
     this.socket.send(JSON.stringify(frame), () => undefined);
   }
 
-  next(timeoutMs: number): Promise<WsServerMessage | undefined> {
+  next(timeoutMs: number, stop?: AbortSignal): Promise<WsServerMessage | undefined> {
     const item = this.queue.shift();
     if (item instanceof RoleflowError) return Promise.reject(item);
     if (item !== undefined) return Promise.resolve(item);
     if (this.endedBecause !== undefined) return Promise.reject(this.ended());
+    if (stop?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const at = this.waiters.indexOf(waiter);
-          if (at !== -1) this.waiters.splice(at, 1);
-          resolve(undefined);
-        }, timeoutMs),
+      const giveUp = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at !== -1) this.waiters.splice(at, 1);
+        release(waiter);
+        resolve(undefined);
       };
+      const waiter: Waiter = { resolve, reject, timer: setTimeout(giveUp, timeoutMs) };
+      // Only a call that waits listens: a message already queued costs no listener.
+      if (stop !== undefined) {
+        waiter.stop = stop;
+        waiter.onStop = giveUp;
+        stop.addEventListener('abort', giveUp, { once: true });
+      }
       this.waiters.push(waiter);
     });
   }
@@ -180,7 +191,7 @@ class Session implements WsSession {
       this.queue.push(item);
       return;
     }
-    clearTimeout(waiter.timer);
+    release(waiter);
     if (item instanceof RoleflowError) waiter.reject(item);
     else waiter.resolve(item);
   }
@@ -192,5 +203,39 @@ class Session implements WsSession {
 
   private error(text: string): RoleflowError {
     return new RoleflowError(redactSecrets(`WebSocket ${text}`, this.secrets));
+  }
+}
+
+function release(waiter: Waiter): void {
+  clearTimeout(waiter.timer);
+  if (waiter.onStop) waiter.stop?.removeEventListener('abort', waiter.onStop);
+}
+
+/**
+ * A first-in first-out queue whose `shift` costs the same however long it is. (`Array#shift`
+ * moves every element of a large array: a service that sends tens of thousands of messages faster
+ * than they are read made each read cost as much as the backlog.)
+ */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head === this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    // Drop the consumed front once it is most of the array: amortised constant time.
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
   }
 }

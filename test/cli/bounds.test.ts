@@ -85,7 +85,7 @@ describe('bounds: durations are at most 24h', () => {
   }
 
   it('24h itself is accepted', async () => {
-    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'flows/day.yaml': flowWith('timeout: 24h', 'until: { quiet: 86400000 }') });
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'flows/day.yaml': flowWith('timeout: 24h', 'until: { quiet: 86400000, messages: 1 }') });
     const r = await runCli(['validate'], { cwd: p.dir });
     expect(r).toEqual({ code: 0, stdout: '1 role file and 1 flow test file are valid.\n', stderr: '' });
   });

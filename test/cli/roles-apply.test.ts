@@ -42,11 +42,11 @@ describe('apply on a terminal', () => {
     expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
   });
 
-  it('on Ctrl-C starts no new change and says how far it got', async () => {
+  it('on Ctrl-C starts no new change, says how far it got and exits 130', async () => {
     const em = await emulator({ latencyMs: 20 });
     const p = await project(Object.fromEntries(['a', 'b', 'c', 'd'].map((n) => [`roles/${n}.md`, roleText(n, 'd', 'c')])));
     const r = await runOnTerminal(p, em, ['apply', '--auto-approve', '--concurrency', '1'], { interruptWhen: /\+ created a / });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(130);
     expect(r.stderr).toContain('Interrupted');
     expect(r.stderr).toMatch(/Apply interrupted: [12] of 4 changes done/);
     expect(em.roles().length).toBeLessThan(4);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
 
-const FLOW = 'flow: summarize\ntests:\n  - name: says something\n    inputs: { text: hi }\n    expect:\n      outputs:\n        - { path: results, length: { gte: 1 } }\n';
+const FLOW = 'flow: summarize\ntests:\n  - name: says something\n    inputs: { text: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: results, length: { gte: 1 } }\n';
 
 describe('validate', () => {
   it('checks role files and flow tests offline, and says how many are valid', async () => {

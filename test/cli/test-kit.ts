@@ -34,6 +34,12 @@ flows:
       - { service: sleeper, latency: 5000 }
     outputs:
       results: []
+  hangs:
+    steps:
+      - { service: first, latency: 10 }
+      - { service: stuck, latency: 3600s }
+    outputs:
+      results: [{ done: yes }]
 `;
 
 /** Two passing tests of `greet`, over both transports by default. */

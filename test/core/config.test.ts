@@ -15,7 +15,7 @@ describe('roleflow.config.yaml', () => {
   it('fills defaults for an empty file', () => {
     const r = parse('');
     expect(r.ok && r.value.roles).toEqual({ dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 });
-    expect(r.ok && r.value.flows).toEqual({ dir: 'flows', concurrency: 4 });
+    expect(r.ok && r.value.flows).toEqual({ dir: 'flows', concurrency: 4, strictEnd: false });
   });
 
   it('reads tenants with their defaults and durations', () => {

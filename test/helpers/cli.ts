@@ -39,15 +39,23 @@ export function runBin(
   });
 }
 
-/** Run the CLI in-process with captured streams (fast; for command behaviour). */
+/**
+ * Run the CLI in-process with captured streams (fast; for command behaviour). `interruptWhen`: the
+ * user asks the command to stop (Ctrl-C) `interruptAfterMs` after stdout first matches it.
+ */
 export async function runCli(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; tty?: boolean } = {},
+  opts: { cwd?: string; env?: Record<string, string | undefined>; tty?: boolean; interruptWhen?: RegExp; interruptAfterMs?: number } = {},
 ): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const chunks = { out: [] as Buffer[], err: [] as Buffer[] };
-  stdout.on('data', (c: Buffer) => chunks.out.push(c));
+  let interrupt: () => void = () => undefined;
+  const shutdown = new Promise<void>((resolve) => (interrupt = resolve));
+  stdout.on('data', (c: Buffer) => {
+    chunks.out.push(c);
+    if (opts.interruptWhen?.test(Buffer.concat(chunks.out).toString('utf8'))) setTimeout(interrupt, opts.interruptAfterMs ?? 0);
+  });
   stderr.on('data', (c: Buffer) => chunks.err.push(c));
   const code = await main(args, {
     env: { ...opts.env },
@@ -59,7 +67,7 @@ export async function runCli(
     stdinIsTTY: opts.tty ?? false,
     stdoutIsTTY: opts.tty ?? false,
     stderrIsTTY: opts.tty ?? false,
-    waitForShutdown: () => new Promise(() => undefined),
+    waitForShutdown: () => shutdown,
   });
   return { code, stdout: Buffer.concat(chunks.out).toString('utf8'), stderr: Buffer.concat(chunks.err).toString('utf8') };
 }

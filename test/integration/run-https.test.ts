@@ -50,7 +50,7 @@ describe('HTTPS runner against the emulator', () => {
     const { client } = await tenant();
     const test = flowTest('  - name: t\n    until: { steps: 3 }\n', 'flow: three\n');
     const result = await runHttps(client, test, {});
-    expect(result).toMatchObject({ transport: 'https', status: 'ok' });
+    expect(result).toMatchObject({ transport: 'https', status: 'ok', endedBy: 'until' });
     // {seconds: 1, milliseconds: 20} for the llm step, read as its parts.
     expect(result.steps!.map((s) => [s.service, s.latencyMs])).toEqual([
       ['retriever', 30],
@@ -68,7 +68,7 @@ describe('HTTPS runner against the emulator', () => {
     const before = performance.now();
     const result = await runHttps(client, test, {});
     const elapsed = performance.now() - before;
-    expect(result.status).toBe('failed');
+    expect(result).toMatchObject({ status: 'failed', endedBy: 'failed_step' });
     expect(result.error).toMatch(/^flow "breaks" over HTTPS: step "crash" ended with status "failed"/);
     expect(result.steps!.map((s) => s.service)).toEqual(['fetch', 'crash']);
     // The crash is logged at 70ms: polls at about 0, 25, 50, 75ms find it; never the 3 steps asked for.
@@ -82,13 +82,13 @@ describe('HTTPS runner against the emulator', () => {
     const { client } = await tenant();
     const test = flowTest('  - name: t\n    until: { steps: 2 }\n', 'flow: paced\n');
     const paces = new Map<string, readonly number[]>();
-    const first = await runHttps(client, test, {}, undefined, paces);
+    const first = await runHttps(client, test, {}, { paces });
     expect(first.status).toBe('ok');
     expect(paces.get('paced')).toEqual([180, 200]);
     // Over at 380ms, when the pace alone polls every 60-90ms: a poll seldom lands within 30ms of the
     // end by chance, three times in a row hardly ever. Knowing the steps, one is sent at 380ms.
     for (let i = 0; i < 3; i++) {
-      const again = await runHttps(client, test, {}, undefined, paces);
+      const again = await runHttps(client, test, {}, { paces });
       expect(again.status).toBe('ok');
       expect(again.wallMs - 380).toBeGreaterThanOrEqual(0);
       expect(again.wallMs - 380).toBeLessThan(30);

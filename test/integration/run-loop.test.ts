@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlowTestFile } from '../../src/core/flows/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -17,7 +18,12 @@ function runsOf(yaml: string, hasWs = true) {
   return selectRuns([file.value], { hasWs, env: {} }).runs;
 }
 
-const STEP = { flows: { step: { steps: [{ service: 's', latency: 40 }], outputs: { results: [{ ok: 'yes' }] } } } };
+const STEP = {
+  flows: {
+    step: { steps: [{ service: 's', latency: 40 }], outputs: { results: [{ ok: 'yes' }] } },
+    slow: { steps: [{ service: 's', latency: 5000 }], outputs: { results: [] } },
+  },
+};
 
 describe('the run loop', () => {
   it('runs every test × transport × repeat, never more than --concurrency at once', async () => {
@@ -60,6 +66,37 @@ describe('the run loop', () => {
     expect(started).toBe(1);
     expect(outcome.tenantProblem).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED$/);
     expect(outcome.bailed).toBe(false);
+    await client.close();
+  });
+
+  it('once the signal is aborted, ends what runs as interrupted at once (polling, waiting for a message) and starts nothing new', async () => {
+    const emulator = await startEmulator({ flows: STEP });
+    emulators.push(emulator);
+    const { client } = clientFor(emulator);
+    const controller = new AbortController();
+    let started = 0;
+    const running = runTests({
+      client,
+      runs: runsOf('flow: slow\ndefaults: { until: { steps: 1, node: node-1 }, timeout: 30s }\ntests:\n  - { name: a }\n  - { name: b }\n'),
+      concurrency: 2,
+      bail: false,
+      signal: controller.signal,
+      events: { started: () => void started++ },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const abortedAt = performance.now();
+    controller.abort();
+    const outcome = await running;
+    expect(performance.now() - abortedAt).toBeLessThan(1_000);
+    expect(started).toBe(2);
+    expect(outcome.interrupted).toBe(true);
+    expect(outcome.results.map((r) => [r.name, r.transport, r.status, r.repeats[0]!.ended_by ?? 'not started'])).toEqual([
+      ['a', 'https', 'not_run', 'interrupted'],
+      ['a', 'ws', 'not_run', 'interrupted'],
+      ['b', 'https', 'not_run', 'not started'],
+      ['b', 'ws', 'not_run', 'not started'],
+    ]);
+    expect(outcome.results[0]!.message).toBe('not run: the run was interrupted (0 of 1 repeats ran)');
     await client.close();
   });
 });

@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { evaluateTest } from '../../src/core/flows/index.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { tenantProblem } from '../../src/run/flow-shared.js';
@@ -92,7 +94,7 @@ describe('WebSocket runner against the emulator', () => {
     const { client } = await tenant();
     const test = flowTest('  - name: t\n    until: { node: node-3 }\n', 'flow: breaks\n');
     const result = await runWs(client, test, {});
-    expect(result.status).toBe('failed');
+    expect(result).toMatchObject({ status: 'failed', endedBy: 'failed_step' });
     expect(result.error).toMatch(/^flow "breaks" over WebSocket: message from breaks has statusCode 500: .*crash failed/);
     expect(evaluateTest(test, result)[0]).toMatchObject({ kind: 'execution', status: 'fail' });
     await client.close();
@@ -136,10 +138,68 @@ describe('WebSocket runner against the emulator', () => {
     const before = performance.now();
     const result = await runWs(client, test, {});
     expect(performance.now() - before).toBeLessThan(800);
-    expect(result).toMatchObject({ status: 'error' });
+    expect(result).toMatchObject({ status: 'error', endedBy: 'timeout' });
     expect(result.error).toBe(
       'flow "forever" over WebSocket: timed out after 250ms waiting for a completed message and 3s of quiet (0 completed messages so far)',
     );
+    await client.close();
+  });
+});
+
+/**
+ * A WebSocket service on 127.0.0.1 that answers every request with an ack and then `count`
+ * completed messages at once, node after node (`node-1` … `node-N`), each with its index as output.
+ * `sent` resolves once the last one is written to the socket.
+ */
+async function floodingService(count: number) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => wss.once('listening', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+  let sent: () => void = () => undefined;
+  const allSent = new Promise<void>((resolve) => (sent = resolve));
+  wss.on('connection', (socket) => {
+    socket.on('message', () => {
+      const base = { action: 'message', statusCode: '200', service_type: 'customflow', service: 'flood', connectionId: 'c-1', inputsValues: '{}' };
+      socket.send(JSON.stringify({ ...base, state: 'ack', message: 'received', nodeId: '', messageId: 'ack' }));
+      for (let i = 1; i <= count; i++) {
+        const message = JSON.stringify({ outputs: { results: [{ i }] } });
+        socket.send(JSON.stringify({ ...base, state: 'completed', message, nodeId: `node-${i}`, messageId: `m-${i}` }), i === count ? () => sent() : undefined);
+      }
+    });
+  });
+  const { port } = wss.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws`, token: 'flood-token-1', allSent };
+}
+
+describe('WebSocket runner: a flow that sends 40 000 messages', () => {
+  const N = 40_000;
+
+  it.each([
+    ['until.messages', `{ messages: ${N} }`, 'until'],
+    ['quiet', '{ quiet: 300ms }', 'quiet'],
+  ])('keeps every message, in order, with the last one\'s outputs (ended by %s)', async (_, until, endedBy) => {
+    const service = await floodingService(N);
+    const { client } = clientFor(service);
+    const test = flowTest(`  - name: t\n    timeout: 25s\n    until: ${until}\n`, 'flow: flood\n');
+    const result = await runWs(client, test, {});
+    expect(result).toMatchObject({ status: 'ok', endedBy, outputs: { results: [{ i: N }] } });
+    expect(result.messages).toHaveLength(N + 1);
+    expect(result.messages!.every((m, i) => m.messageId === (i === 0 ? 'ack' : `m-${i}`))).toBe(true);
+    await client.close();
+  });
+
+  it('a session hands over every message in order however many wait to be read', async () => {
+    const service = await floodingService(N);
+    const { client } = clientFor(service);
+    const session = await client.openWs();
+    session.send({ action: 'message', service: 'flood' });
+    await service.allSent;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ids: string[] = [];
+    for (let m = await session.next(5000); m !== undefined; m = await session.next(200)) ids.push(m.messageId ?? '');
+    expect(ids).toHaveLength(N + 1);
+    expect(ids.every((id, i) => id === (i === 0 ? 'ack' : `m-${i}`))).toBe(true);
+    session.close();
     await client.close();
   });
 });

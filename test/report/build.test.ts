@@ -55,7 +55,7 @@ describe('judging a test × transport for the reports', () => {
   it('never masks the report\'s own keys, whatever word a secret is', () => {
     const r = result(SUMMARY, [good(), bad(), good()]);
     const report = runReport([r], ['summary', 'tests', 'status', 'results']);
-    expect(Object.keys(report)).toEqual(['format_version', 'tool', 'tenant', 'started_at', 'finished_at', 'duration_ms', 'bailed', 'summary', 'results']);
+    expect(Object.keys(report)).toEqual(['format_version', 'tool', 'tenant', 'started_at', 'finished_at', 'duration_ms', 'bailed', 'interrupted', 'summary', 'results']);
     expect(report.summary).toEqual({ tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 3 });
     expect(report.results[0]!.status).toBe('pass');
     // A flow's outputs are its data, not the report's structure: a secret is hidden in their keys too.

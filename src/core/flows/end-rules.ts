@@ -1,5 +1,5 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
-import type { FlowTest } from './types.js';
+import type { EndedBy, FlowTest, FlowTestFile } from './types.js';
 
 /**
  * When an execution is over (PRODUCT.md, "Interface ambiguities"), as pure decisions: the runner
@@ -31,12 +31,33 @@ export interface PollHistory {
 
 export type HttpsProgress =
   | { state: 'running'; history: PollHistory; quietEndsInMs?: number }
-  | { state: 'done'; history: PollHistory }
+  | { state: 'done'; history: PollHistory; by: RuleEnd }
   | { state: 'failed'; history: PollHistory; step: ExecutionLogEntry; reason: string };
+
+/** Why an execution the end rule saw through is over: its `until` was reached, or only quiet says so. */
+export type RuleEnd = Extract<EndedBy, 'until' | 'quiet'>;
+
+/**
+ * What the WebSocket runner has seen so far, brought up to date one message at a time by
+ * `tallyWsMessage` in constant time: judging the whole list again after every message made a
+ * flow of N messages cost O(N²).
+ */
+export interface WsTally {
+  /** Completed messages (the ack does not count). */
+  completed: number;
+  /** The last completed message: its outputs are the execution's. */
+  lastCompleted?: WsServerMessage;
+  /** The first message with a statusCode other than 200. */
+  refused?: WsServerMessage;
+  /** Whether the completed message of the rule's `node` has come. */
+  reachedNode: boolean;
+}
+
+export const EMPTY_WS_TALLY: WsTally = { completed: 0, reachedNode: false };
 
 export type WsProgress =
   | { state: 'running'; quietEndsInMs?: number }
-  | { state: 'done'; outputs: unknown }
+  | { state: 'done'; by: RuleEnd; outputs: unknown }
   | { state: 'failed'; message: WsServerMessage; reason: string };
 
 // The pace of HTTPS polls: a fifth of the time since the start, from 25ms to 1s. The end of an
@@ -76,12 +97,12 @@ export function httpsProgress(
     return { state: 'failed', history: next, step: failedStep, reason };
   }
   if (rule.steps !== undefined) {
-    return entries.length >= rule.steps ? { state: 'done', history: next } : { state: 'running', history: next };
+    return entries.length >= rule.steps ? { state: 'done', history: next, by: 'until' } : { state: 'running', history: next };
   }
   if (entries.length === 0) return { state: 'running', history: next };
   const quietFor = nowMs - next.changedAtMs;
   return quietFor >= rule.quietMs
-    ? { state: 'done', history: next }
+    ? { state: 'done', history: next, by: 'quiet' }
     : { state: 'running', history: next, quietEndsInMs: rule.quietMs - quietFor };
 }
 
@@ -117,30 +138,58 @@ export function httpsWaitMs(progress: HttpsProgress, elapsedMs: number, msLeft: 
   return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
 }
 
+/** `tally` with one more message (pure, constant time). */
+export function tallyWsMessage(tally: WsTally, message: WsServerMessage, rule: WsEndRule): WsTally {
+  const refused = tally.refused ?? (message.statusCode !== 200 ? message : undefined);
+  if (message.state !== 'completed') return refused === tally.refused ? tally : { ...tally, ...(refused && { refused }) };
+  return {
+    completed: tally.completed + 1,
+    lastCompleted: message,
+    ...(refused && { refused }),
+    reachedNode: tally.reachedNode || (rule.node !== undefined && message.nodeId === rule.node),
+  };
+}
+
+/** The tally of a whole list of messages (for a list at hand; the runner tallies as they come). */
+export function tallyWsMessages(messages: readonly WsServerMessage[], rule: WsEndRule): WsTally {
+  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
+}
+
 /**
- * After each message (or a wait that brought none). `msSinceLast`: time since the last message
- * arrived. A non-200 `statusCode` fails at once; then the completed message of `node`, the
- * `messages`-th completed message, or — with neither set — `quietMs` of silence after the first
- * completed message. `running.quietEndsInMs` is how long to wait for the next message.
+ * After each message (or a wait that brought none), from the tally of the messages so far.
+ * `msSinceLast`: time since the last message arrived. A non-200 `statusCode` fails at once; then
+ * the completed message of `node`, the `messages`-th completed message, or — with neither set —
+ * `quietMs` of silence after the first completed message. `running.quietEndsInMs` is how long to
+ * wait for the next message.
  */
-export function wsProgress(messages: readonly WsServerMessage[], rule: WsEndRule, msSinceLast: number): WsProgress {
-  const refused = messages.find((m) => m.statusCode !== 200);
+export function wsProgress(tally: WsTally, rule: WsEndRule, msSinceLast: number): WsProgress {
+  const refused = tally.refused;
   if (refused) {
     const text = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
     const reason = `message from ${refused.service ?? 'the service'} has statusCode ${String(refused.statusCode)}: ${text}`;
     return { state: 'failed', message: refused, reason };
   }
-  const completed = messages.filter((m) => m.state === 'completed');
-  const done = (): WsProgress => ({ state: 'done', outputs: wsOutputs(messages) });
-  if (rule.node !== undefined) return completed.some((m) => m.nodeId === rule.node) ? done() : { state: 'running' };
-  if (rule.messages !== undefined) return completed.length >= rule.messages ? done() : { state: 'running' };
-  if (completed.length === 0) return { state: 'running' };
-  return msSinceLast >= rule.quietMs ? done() : { state: 'running', quietEndsInMs: rule.quietMs - msSinceLast };
+  const done = (by: RuleEnd): WsProgress => ({ state: 'done', by, outputs: tallyOutputs(tally) });
+  if (rule.node !== undefined) return tally.reachedNode ? done('until') : { state: 'running' };
+  if (rule.messages !== undefined) return tally.completed >= rule.messages ? done('until') : { state: 'running' };
+  if (tally.completed === 0) return { state: 'running' };
+  return msSinceLast >= rule.quietMs ? done('quiet') : { state: 'running', quietEndsInMs: rule.quietMs - msSinceLast };
 }
 
 /** The outputs of a WebSocket execution: the last completed message's `payload.outputs`. */
-export function wsOutputs(messages: readonly WsServerMessage[]): unknown {
-  const last = messages.filter((m) => m.state === 'completed').at(-1);
-  const payload = last?.payload;
+export function tallyOutputs(tally: WsTally): unknown {
+  const payload = tally.lastCompleted?.payload;
   return typeof payload === 'object' && payload !== null ? (payload as { outputs?: unknown }).outputs : undefined;
+}
+
+/**
+ * Tests that may run over the WebSocket (their transport is `ws`, or not set) with nothing but
+ * quiet to end them: no `until.node`, no `until.messages`. Such an execution passes with the
+ * outputs of whatever node spoke last when a later node hangs; `validate` warns about each,
+ * unless strict end is on (then a quiet end is an error already).
+ */
+export function quietEndedWsTests(file: FlowTestFile): FlowTest[] {
+  return file.tests.filter(
+    (t) => t.skip === undefined && (t.transports?.includes('ws') ?? true) && t.until.node === undefined && t.until.messages === undefined,
+  );
 }

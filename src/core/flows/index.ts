@@ -19,9 +19,11 @@
  *   deadline passed, stop with an error) — built on `nextPollDelay(elapsedMs)` (a fifth of the time
  *   since the start, 25ms to 1s) and `expectedEndMs(known, rule, logged)` (when an earlier
  *   execution's reported step latencies say this one should end).
- * - WebSocket: `wsEndRule(test)`, then after each message (or a wait that brought none)
- *   `wsProgress(messages, rule, msSinceLast)`; wait at most `quietEndsInMs` for the next message.
- *   `done.outputs` (= `wsOutputs(messages)`) is the last completed message's `payload.outputs`.
+ * - WebSocket: `wsEndRule(test)`; each message goes into a `WsTally` (`tallyWsMessage`, constant
+ *   time, from `EMPTY_WS_TALLY`), then after each message (or a wait that brought none)
+ *   `wsProgress(tally, rule, msSinceLast)`; wait at most `quietEndsInMs` for the next message.
+ *   `done.outputs` (= `tallyOutputs(tally)`) is the last completed message's `payload.outputs`.
+ * - A `done` progress says `by` what (`until` or `quiet`): the `ended_by` of the execution.
  * - `latencyMs(rawLatency)`: the one reading of a log entry's `{seconds?, milliseconds}`.
  * The runner turns what it saw into an `ExecutionResult`.
  *
@@ -51,8 +53,14 @@ export {
   expectedEndMs,
   wsEndRule,
   wsProgress,
-  wsOutputs,
+  tallyWsMessage,
+  tallyWsMessages,
+  tallyOutputs,
+  EMPTY_WS_TALLY,
+  quietEndedWsTests,
   type HttpsEndRule,
+  type RuleEnd,
+  type WsTally,
   type HttpsProgress,
   type PollHistory,
   type WsEndRule,

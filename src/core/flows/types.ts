@@ -132,11 +132,25 @@ export interface LatencyExpectation {
   steps: StepLatencyBudget[];
 }
 
+/**
+ * How an execution ended (the report's `ended_by`). until: the test's `until` (or
+ * `expect.steps.count`) was reached; quiet: nothing said it was over, nothing new came for
+ * `until.quiet` (or the service closed the connection after its completed messages); failed_step:
+ * a step or message reported a failure; timeout: the test's `timeout` passed; error: the start,
+ * a poll or the connection failed; interrupted: the run was stopped (SIGINT/SIGTERM).
+ */
+export const ENDED_BY = ['until', 'quiet', 'failed_step', 'timeout', 'error', 'interrupted'] as const;
+export type EndedBy = (typeof ENDED_BY)[number];
+
 /** What a runner hands back for one execution of one test over one transport. */
 export interface ExecutionResult {
   transport: Transport;
-  /** ok: ended by the end rule; failed: the flow reported a failure; error: timeout, network, HTTP error. */
+  /**
+   * ok: ended by the end rule; failed: the flow reported a failure; error: timeout, network, HTTP
+   * error, a quiet end under --strict-end, an interruption.
+   */
   status: 'ok' | 'failed' | 'error';
+  endedBy: EndedBy;
   error?: string;
   /** The decoded outputs (`{results: [...]}`); over HTTPS only when the runner has them. */
   outputs?: unknown;

@@ -29,9 +29,9 @@ export function wsMessage(state: 'ack' | 'completed', opts: { nodeId?: string; o
 }
 
 export function https(over: Partial<ExecutionResult> = {}): ExecutionResult {
-  return { transport: 'https', status: 'ok', steps: [], wallMs: 1000, ...over };
+  return { transport: 'https', status: 'ok', endedBy: 'until', steps: [], wallMs: 1000, ...over };
 }
 
 export function ws(over: Partial<ExecutionResult> = {}): ExecutionResult {
-  return { transport: 'ws', status: 'ok', messages: [], wallMs: 1000, ...over };
+  return { transport: 'ws', status: 'ok', endedBy: 'until', messages: [], wallMs: 1000, ...over };
 }

@@ -7,10 +7,12 @@ import {
   nextPollDelay,
   wsEndRule,
   wsProgress,
+  tallyWsMessages,
   type HttpsEndRule,
   type PollHistory,
+  type WsEndRule,
 } from '../../../src/core/flows/index.js';
-import type { ExecutionLogEntry } from '../../../src/core/model.js';
+import type { ExecutionLogEntry, WsServerMessage } from '../../../src/core/model.js';
 import { flowTest, step, wsMessage } from './builders.js';
 
 /** Polls at the given times, each seeing the given log; the state after each. */
@@ -107,6 +109,11 @@ describe('HTTPS end rule', () => {
   });
 });
 
+/** The WebSocket progress once `messages` have come, tallied one by one as the runner does. */
+function progressAfter(messages: WsServerMessage[], rule: WsEndRule, msSinceLast: number) {
+  return wsProgress(tallyWsMessages(messages, rule), rule, msSinceLast);
+}
+
 describe('WebSocket end rule', () => {
   const ack = wsMessage('ack');
   const n1 = wsMessage('completed', { nodeId: 'node-1', outputs: { results: [{ step: 1 }] } });
@@ -115,30 +122,30 @@ describe('WebSocket end rule', () => {
 
   it('is done at the completed message of until.node, with the last completed outputs', () => {
     const rule = { node: 'node-2', quietMs: 3000 };
-    expect(wsProgress([ack, n1], rule, 0)).toEqual({ state: 'running' });
-    expect(wsProgress([ack, n1, n2], rule, 0)).toEqual({ state: 'done', outputs: { results: [{ step: 2 }] } });
+    expect(progressAfter([ack, n1], rule, 0)).toEqual({ state: 'running' });
+    expect(progressAfter([ack, n1, n2], rule, 0)).toEqual({ state: 'done', by: 'until', outputs: { results: [{ step: 2 }] } });
   });
 
   it('is done at the until.messages-th completed message (the ack does not count)', () => {
     const rule = { messages: 2, quietMs: 3000 };
-    expect(wsProgress([ack, n1], rule, 10_000).state).toBe('running');
-    expect(wsProgress([ack, n1, n2], rule, 0).state).toBe('done');
+    expect(progressAfter([ack, n1], rule, 10_000).state).toBe('running');
+    expect(progressAfter([ack, n1, n2], rule, 0).state).toBe('done');
   });
 
   it('otherwise waits for quiet after the first completed message, not after the ack', () => {
     const rule = { quietMs: 500 };
-    expect(wsProgress([ack], rule, 10_000)).toEqual({ state: 'running' });
-    expect(wsProgress([ack, n1], rule, 200)).toEqual({ state: 'running', quietEndsInMs: 300 });
-    expect(wsProgress([ack, n1, n2, n3], rule, 500)).toEqual({ state: 'done', outputs: { results: [{ step: 3 }] } });
+    expect(progressAfter([ack], rule, 10_000)).toEqual({ state: 'running' });
+    expect(progressAfter([ack, n1], rule, 200)).toEqual({ state: 'running', quietEndsInMs: 300 });
+    expect(progressAfter([ack, n1, n2, n3], rule, 500)).toEqual({ state: 'done', by: 'quiet', outputs: { results: [{ step: 3 }] } });
   });
 
   it('fails at once on a non-200 statusCode', () => {
     const refused = { ...wsMessage('completed', { statusCode: 500 }), messageText: 'boom' };
-    expect(wsProgress([ack, refused], { quietMs: 500 }, 0)).toMatchObject({
+    expect(progressAfter([ack, refused], { quietMs: 500 }, 0)).toMatchObject({
       state: 'failed',
       reason: 'message from summarize has statusCode 500: boom',
     });
-    expect(wsProgress([{ ...ack, statusCode: Number.NaN }], { messages: 1, quietMs: 1 }, 0).state).toBe('failed');
+    expect(progressAfter([{ ...ack, statusCode: Number.NaN }], { messages: 1, quietMs: 1 }, 0).state).toBe('failed');
   });
 
   it('takes node, messages and quiet from the test', () => {
