@@ -48403,9 +48403,6 @@ function globToRegExp(glob) {
   }
   return new RegExp(`^${source}$`, "su");
 }
-function matchesGlob(name, glob) {
-  return globToRegExp(glob).test(name);
-}
 var init_glob = __esm({
   "src/core/glob.ts"() {
     "use strict";
@@ -52980,7 +52977,7 @@ var init_pull = __esm({
 });
 
 // src/core/flows/types.ts
-var MAX_REPEAT, OPERATORS, ENDED_BY;
+var MAX_REPEAT, OPERATORS;
 var init_types2 = __esm({
   "src/core/flows/types.ts"() {
     "use strict";
@@ -52998,7 +52995,6 @@ var init_types2 = __esm({
       "lte",
       "schema"
     ];
-    ENDED_BY = ["until", "quiet", "failed_step", "timeout", "error", "interrupted"];
   }
 });
 
@@ -53504,91 +53500,6 @@ var init_parse = __esm({
   }
 });
 
-// src/core/flows/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
-}
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
-  return { ...node !== void 0 && { node }, ...messages !== void 0 && { messages }, quietMs };
-}
-function httpsProgress(entries, history, rule, nowMs) {
-  const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
-  const failedStep = entries.find((e) => e.status !== "completed");
-  if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
-    return { state: "failed", history: next, step: failedStep, reason: reason2 };
-  }
-  if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
-  }
-  if (entries.length === 0) return { state: "running", history: next };
-  const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
-}
-function nextPollDelay(elapsedMs) {
-  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
-}
-function expectedEndMs(known, rule, logged) {
-  const steps = rule.steps ?? known?.length ?? 0;
-  if (!known || steps > known.length || logged >= steps) return void 0;
-  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
-}
-function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
-  if (msLeft <= 0) return void 0;
-  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
-}
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  return {
-    completed: tally.completed + 1,
-    lastCompleted: message2,
-    ...refused && { refused },
-    reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
-  };
-}
-function tallyWsMessages(messages, rule) {
-  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
-}
-function wsProgress(tally, rule, msSinceLast) {
-  const refused = tally.refused;
-  if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
-    return { state: "failed", message: refused, reason: reason2 };
-  }
-  const done = (by) => ({ state: "done", by, outputs: tallyOutputs(tally) });
-  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
-  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
-  if (tally.completed === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
-}
-function tallyOutputs(tally) {
-  const payload = tally.lastCompleted?.payload;
-  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
-}
-function quietEndedWsTests(file) {
-  return file.tests.filter(
-    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
-  );
-}
-var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
-var init_end_rules = __esm({
-  "src/core/flows/end-rules.ts"() {
-    "use strict";
-    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
-    POLL_FRACTION = 0.2;
-    MIN_POLL_MS = 25;
-    MAX_POLL_MS = 1e3;
-  }
-});
-
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
   const { pass, expected, actual, why } = check;
@@ -53789,71 +53700,7 @@ var init_repeats = __esm({
   }
 });
 
-// src/core/flows/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
-  if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
-  }
-  return { ok: true, value: { index, total } };
-}
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
-var init_shard = __esm({
-  "src/core/flows/shard.ts"() {
-    "use strict";
-  }
-});
-
 // src/core/flows/index.ts
-var flows_exports = {};
-__export(flows_exports, {
-  DEFAULT_QUIET_MS: () => DEFAULT_QUIET_MS,
-  DEFAULT_TIMEOUT_MS: () => DEFAULT_TIMEOUT_MS,
-  EMPTY_WS_TALLY: () => EMPTY_WS_TALLY,
-  ENDED_BY: () => ENDED_BY,
-  MAX_REPEAT: () => MAX_REPEAT,
-  OPERATORS: () => OPERATORS,
-  checkOutput: () => checkOutput,
-  evaluateLatencyAcrossRepeats: () => evaluateLatencyAcrossRepeats,
-  evaluateTest: () => evaluateTest,
-  expandInputs: () => expandInputs,
-  expectedEndMs: () => expectedEndMs,
-  flowTestId: () => flowTestId,
-  formatMs: () => formatMs,
-  globToRegExp: () => globToRegExp,
-  httpsEndRule: () => httpsEndRule,
-  httpsProgress: () => httpsProgress,
-  httpsWaitMs: () => httpsWaitMs,
-  latencyMs: () => latencyMs,
-  matchesGlob: () => matchesGlob,
-  nextPollDelay: () => nextPollDelay,
-  parseBudget: () => parseBudget,
-  parseDuration: () => parseDuration,
-  parseEnvRefs: () => parseEnvRefs,
-  parseFlowTestFile: () => parseFlowTestFile,
-  parsePath: () => parsePath,
-  parseShard: () => parseShard,
-  percentile: () => percentile,
-  quietEndedWsTests: () => quietEndedWsTests,
-  selectShard: () => selectShard,
-  show: () => show,
-  summariseRepeats: () => summariseRepeats,
-  tallyOutputs: () => tallyOutputs,
-  tallyWsMessage: () => tallyWsMessage,
-  tallyWsMessages: () => tallyWsMessages,
-  valueAt: () => valueAt,
-  withinBudget: () => withinBudget,
-  wsEndRule: () => wsEndRule,
-  wsProgress: () => wsProgress
-});
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
     "use strict";
@@ -53864,10 +53711,8 @@ var init_flows = __esm({
     init_latency();
     init_path();
     init_operators();
-    init_end_rules();
     init_evaluate();
     init_repeats();
-    init_shard();
     init_glob();
   }
 });
@@ -54658,6 +54503,191 @@ var init_write_reports = __esm({
   }
 });
 
+// src/core/runs/end-rules.ts
+function httpsEndRule(test) {
+  const steps = test.until.steps ?? test.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
+}
+function wsEndRule(test) {
+  const { node, messages, quietMs } = test.until;
+  return { ...node !== void 0 && { node }, ...messages !== void 0 && { messages }, quietMs };
+}
+function httpsProgress(entries, history, rule, nowMs) {
+  const signature = JSON.stringify(entries);
+  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== "completed");
+  if (failedStep) {
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    return { state: "failed", history: next, step: failedStep, reason: reason2 };
+  }
+  if (rule.steps !== void 0) {
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
+  }
+  if (entries.length === 0) return { state: "running", history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
+  if (msLeft <= 0) return void 0;
+  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
+}
+function tallyWsMessage(tally, message2, rule) {
+  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
+  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  return {
+    completed: tally.completed + 1,
+    lastCompleted: message2,
+    ...refused && { refused },
+    reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
+  };
+}
+function tallyWsMessages(messages, rule) {
+  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
+  if (refused) {
+    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    return { state: "failed", message: refused, reason: reason2 };
+  }
+  const done = (by) => ({ state: "done", by, outputs: tallyOutputs(tally) });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+}
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted?.payload;
+  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
+}
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
+  );
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+var init_end_rules = __esm({
+  "src/core/runs/end-rules.ts"() {
+    "use strict";
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
+    MAX_POLL_MS = 1e3;
+  }
+});
+
+// src/core/runs/shard.ts
+function parseShard(text2) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+function selectShard(testIds, index, total) {
+  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}
+var init_shard = __esm({
+  "src/core/runs/shard.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/select.ts
+var select_exports = {};
+__export(select_exports, {
+  selectRuns: () => selectRuns
+});
+function selectRuns(files, options) {
+  const grep = options.grep;
+  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
+  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const secrets = /* @__PURE__ */ new Set();
+  const runs = [];
+  for (const { test, file } of matching) {
+    if (chosen && !chosen.has(test.id)) continue;
+    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+    for (const s of expanded.secrets) secrets.add(s);
+    const error = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
+    const withRepeat = applyRepeat(test, options.repeat);
+    for (const transport of transportsOf(test, options)) {
+      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+      runs.push({
+        test: withRepeat,
+        transport,
+        inputs: expanded.values,
+        ...skip !== void 0 && { skip },
+        ...skip === void 0 && error !== void 0 && { error }
+      });
+    }
+  }
+  return { runs, matched: matching.length, secrets: [...secrets] };
+}
+function transportsOf(test, options) {
+  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+  const wanted = options.transport;
+  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
+}
+function applyRepeat(test, repeat) {
+  if (repeat === void 0) return test;
+  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
+  return { ...test, repeat, minPass };
+}
+var init_select = __esm({
+  "src/core/runs/select.ts"() {
+    "use strict";
+    init_flows();
+    init_shard();
+  }
+});
+
+// src/core/runs/index.ts
+var runs_exports = {};
+__export(runs_exports, {
+  EMPTY_WS_TALLY: () => EMPTY_WS_TALLY,
+  expectedEndMs: () => expectedEndMs,
+  httpsEndRule: () => httpsEndRule,
+  httpsProgress: () => httpsProgress,
+  httpsWaitMs: () => httpsWaitMs,
+  nextPollDelay: () => nextPollDelay,
+  parseShard: () => parseShard,
+  quietEndedWsTests: () => quietEndedWsTests,
+  selectRuns: () => selectRuns,
+  selectShard: () => selectShard,
+  tallyOutputs: () => tallyOutputs,
+  tallyWsMessage: () => tallyWsMessage,
+  tallyWsMessages: () => tallyWsMessages,
+  wsEndRule: () => wsEndRule,
+  wsProgress: () => wsProgress
+});
+var init_runs = __esm({
+  "src/core/runs/index.ts"() {
+    "use strict";
+    init_end_rules();
+    init_shard();
+    init_select();
+  }
+});
+
 // src/files/flow-files.ts
 var flow_files_exports = {};
 __export(flow_files_exports, {
@@ -54714,54 +54744,6 @@ var init_flow_files = __esm({
     init_package_root();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
-// src/core/flows/select.ts
-var select_exports = {};
-__export(select_exports, {
-  selectRuns: () => selectRuns
-});
-function selectRuns(files, options) {
-  const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
-  const secrets = /* @__PURE__ */ new Set();
-  const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
-    for (const s of expanded.secrets) secrets.add(s);
-    const error = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      runs.push({
-        test: withRepeat,
-        transport,
-        inputs: expanded.values,
-        ...skip !== void 0 && { skip },
-        ...skip === void 0 && error !== void 0 && { error }
-      });
-    }
-  }
-  return { runs, matched: matching.length, secrets: [...secrets] };
-}
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
-  const wanted = options.transport;
-  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
-}
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
-}
-var init_select = __esm({
-  "src/core/flows/select.ts"() {
-    "use strict";
-    init_flows();
   }
 });
 
@@ -54931,6 +54913,7 @@ var init_flow_https = __esm({
   "src/run/flow-https.ts"() {
     "use strict";
     init_flows();
+    init_runs();
     init_flow_shared();
     LAST_POLL_GRACE_MS = 500;
   }
@@ -54964,6 +54947,7 @@ var init_flow_ws = __esm({
   "src/run/flow-ws.ts"() {
     "use strict";
     init_flows();
+    init_runs();
     init_flow_shared();
     WsRun = class {
       constructor(test, clock, options) {
@@ -55213,6 +55197,7 @@ var init_validate = __esm({
     "use strict";
     init_errors();
     init_flows();
+    init_runs();
     init_flow_files();
     init_role_files();
     init_source_files();
@@ -56236,7 +56221,7 @@ var TestCommand = class extends TenantCommand {
   });
   json = import_clipanion7.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
-    const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_flows(), flows_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
+    const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const shard = this.shard === void 0 ? void 0 : parseShard2(this.shard);

@@ -2,10 +2,10 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { Shard } from '../core/flows/index.js';
+import type { Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { PlannedRun } from '../core/flows/select.js';
+import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import { TenantCommand } from './base.js';
 
@@ -66,7 +66,7 @@ export class TestCommand extends TenantCommand {
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
 
   async execute(): Promise<number> {
-    const [{ parseShard }, { parseReporters }] = await Promise.all([import('../core/flows/index.js'), import('../report/reporters.js')]);
+    const [{ parseShard }, { parseReporters }] = await Promise.all([import('../core/runs/index.js'), import('../report/reporters.js')]);
     const reporters = parseReporters(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const shard = this.shard === undefined ? undefined : parseShard(this.shard);
@@ -82,7 +82,7 @@ export class TestCommand extends TenantCommand {
 
     const tenant = await this.openTenant(config);
     try {
-      const { selectRuns } = await import('../core/flows/select.js');
+      const { selectRuns } = await import('../core/runs/select.js');
       const hasWs = tenant.target.wsUrl !== undefined;
       if (this.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
       const selection = selectRuns(loaded.value, {

@@ -1,4 +1,5 @@
-import type { AssertionResult, Shard, Transport } from '../core/flows/index.js';
+import type { AssertionResult, Transport } from '../core/flows/index.js';
+import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
 import type { LatencyStats, TestResult } from './model.js';
 

@@ -1,4 +1,5 @@
-import type { Parsed, Shard } from '../core/flows/index.js';
+import type { Parsed } from '../core/flows/index.js';
+import type { Shard } from '../core/runs/index.js';
 import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
 import { summarise, withShownMessages } from './build.js';

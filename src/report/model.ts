@@ -1,4 +1,5 @@
-import type { AssertionResult, EndedBy, Shard, Transport } from '../core/flows/index.js';
+import type { AssertionResult, EndedBy, Transport } from '../core/flows/index.js';
+import type { Shard } from '../core/runs/index.js';
 
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of

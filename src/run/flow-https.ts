@@ -1,15 +1,5 @@
-import {
-  expectedEndMs,
-  formatMs,
-  httpsEndRule,
-  httpsProgress,
-  httpsWaitMs,
-  type EndedBy,
-  type ExecutionResult,
-  type FlowTest,
-  type HttpsProgress,
-  type PollHistory,
-} from '../core/flows/index.js';
+import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
+import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../core/runs/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
 import { Deadline, interruptedProblem, messageOf, realClock, runError, strictEndProblem, type RunOptions } from './flow-shared.js';
 

@@ -6,7 +6,7 @@ import type { TestResult } from '../report/model.js';
 import { runHttps, type FlowPaces } from './flow-https.js';
 import { runError, tenantProblem, type RunClock, realClock } from './flow-shared.js';
 import { runWs } from './flow-ws.js';
-import type { PlannedRun } from '../core/flows/select.js';
+import type { PlannedRun } from '../core/runs/select.js';
 
 export interface RunEvents {
   /** An execution starts; `label` names the test, transport and repeat; `done` of `total` are over. */

@@ -1,16 +1,5 @@
-import {
-  EMPTY_WS_TALLY,
-  formatMs,
-  tallyOutputs,
-  tallyWsMessage,
-  wsEndRule,
-  wsProgress,
-  type EndedBy,
-  type ExecutionResult,
-  type FlowTest,
-  type WsEndRule,
-  type WsTally,
-} from '../core/flows/index.js';
+import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
+import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../core/runs/index.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
 import { Deadline, interruptedProblem, messageOf, realClock, runError, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
 

@@ -1,5 +1,6 @@
 import { RoleflowError, type Issue } from '../core/errors.js';
-import { quietEndedWsTests, type FlowTestFile } from '../core/flows/index.js';
+import { type FlowTestFile } from '../core/flows/index.js';
+import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';

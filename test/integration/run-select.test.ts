@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFlowTestFile, type FlowTestFile } from '../../src/core/flows/index.js';
 import { loadSchema } from '../../src/files/package-root.js';
-import { selectRuns, type SelectOptions } from '../../src/core/flows/select.js';
+import { selectRuns, type SelectOptions } from '../../src/core/runs/select.js';
 
 function file(yaml: string): FlowTestFile {
   const parsed = parseFlowTestFile(yaml, 'flows/t.yaml', loadSchema('flow-test'));

@@ -1,4 +1,4 @@
-import type { Parsed } from './types.js';
+import type { Parsed } from '../flows/types.js';
 
 export interface Shard {
   /** 1-based, as written in `--shard 2/4`. */

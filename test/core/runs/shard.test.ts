@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShard, selectShard } from '../../../src/core/flows/index.js';
+import { parseShard, selectShard } from '../../../src/core/runs/index.js';
 
 const ids = Array.from({ length: 23 }, (_, i) => `flows/f${i % 5}.yaml > test ${i}`);
 

@@ -1,5 +1,5 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
-import type { EndedBy, FlowTest, FlowTestFile } from './types.js';
+import type { EndedBy, FlowTest, FlowTestFile } from '../flows/types.js';
 
 /**
  * When an execution is over (PRODUCT.md, "Interface ambiguities"), as pure decisions: the runner

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectedEndMs,
-  httpsEndRule,
-  httpsProgress,
-  httpsWaitMs,
-  nextPollDelay,
-  wsEndRule,
-  wsProgress,
-  tallyWsMessages,
-  type HttpsEndRule,
-  type PollHistory,
-  type WsEndRule,
-} from '../../../src/core/flows/index.js';
+import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, nextPollDelay, wsEndRule, wsProgress, tallyWsMessages, type HttpsEndRule, type PollHistory, type WsEndRule } from '../../../src/core/runs/index.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../../../src/core/model.js';
-import { flowTest, step, wsMessage } from './builders.js';
+import { flowTest, step, wsMessage } from '../flows/builders.js';
 
 /** Polls at the given times, each seeing the given log; the state after each. */
 function polls(rule: HttpsEndRule, seen: [number, ExecutionLogEntry[]][]): string[] {

@@ -1,4 +1,5 @@
-import { expandInputs, selectShard, type FlowTest, type FlowTestFile, type Shard, type Transport } from './index.js';
+import { expandInputs, type FlowTest, type FlowTestFile, type Transport } from '../flows/index.js';
+import { selectShard, type Shard } from './shard.js';
 
 /**
  * Which test × transport pairs a `roleflow test` run holds, decided before anything is sent.
