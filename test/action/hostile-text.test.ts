@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { actionTestbed, type ActionRun } from './run-action.js';
+import { hostileFlows, RAW_CONTROL } from '../helpers/hostile-text.js';
 
 /**
  * Test names, skip reasons, WebSocket frames and Role names holding terminal escapes and line
@@ -11,28 +12,8 @@ import { actionTestbed, type ActionRun } from './run-action.js';
  */
 
 const ATTACK_YAML = String.raw`\e]0;pwned\a \e[2J \0 \r \n::warning::x \n::add-mask::x \n::stop-commands::y \u2028`;
-const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
 
-const FLOWS = `flow: echo
-transport: ws
-tests:
-  - name: "name ${ATTACK_YAML}"
-    inputs: { greeting: hello }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: goodbye }
-  - name: frame
-    inputs: { greeting: "frame ${ATTACK_YAML}" }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: hello }
-  - name: skipped
-    skip: "reason ${ATTACK_YAML}"
-    inputs: {}
-    expect: { steps: { count: 1 } }
-`;
+const FLOWS = hostileFlows(ATTACK_YAML);
 
 const bed = actionTestbed('roleflow-action-hostile-', async (workspace) => {
   await mkdir(join(workspace, 'project', 'flows'), { recursive: true });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAll, parseXml } from '../report/xml.js';
 import { suite } from './test-kit.js';
+import { hostileFlows, RAW_CONTROL } from '../helpers/hostile-text.js';
 
 /**
  * Text roleflow does not control — test names, skip reasons, WebSocket frames, a tenant's error
@@ -16,7 +17,6 @@ const ATTACK_YAML = String.raw`\e]0;pwned\a \e[2J \0 \r \n::warning::x \n::add-m
 const ATTACK = '\u001b]0;pwned\u0007 \u001b[2J \u0000 \r \n::warning::x \n::add-mask::x \u202e \u009b';
 
 // C0 but line feed, DEL, C1, bidi and zero-width format characters, line/paragraph separators.
-const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
 
 /** Lines starting a workflow command that roleflow did not mean: anything but its own `::error file=…`. */
 function forgedCommands(text: string): string[] {
@@ -29,26 +29,7 @@ function expectNeutral(what: string, text: string): void {
   expect(text, what).not.toContain('pwned\u0007');
 }
 
-const FLOWS = `flow: echo
-transport: ws
-tests:
-  - name: "name ${ATTACK_YAML}"
-    inputs: { greeting: hello }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: goodbye }
-  - name: frame
-    inputs: { greeting: "frame ${ATTACK_YAML}" }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: hello }
-  - name: skipped
-    skip: "reason ${ATTACK_YAML}"
-    inputs: {}
-    expect: { steps: { count: 1 } }
-`;
+const FLOWS = hostileFlows(ATTACK_YAML);
 
 const servers: Server[] = [];
 afterAll(async () => {
