@@ -3042,7 +3042,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve9.call(this, root, ref);
+      let _sch = resolve10.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -3069,7 +3069,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve9(root, ref) {
+    function resolve10(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3933,7 +3933,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve9(baseURI, relativeURI, options) {
+    function resolve10(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4324,7 +4324,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve9,
+      resolve: resolve10,
       resolveComponent,
       equal,
       serialize,
@@ -18173,9 +18173,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve9, reject2) => {
+          return new Promise((resolve10, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve9(data2);
+              return err ? reject2(err) : resolve10(data2);
             });
           });
         }
@@ -18213,9 +18213,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve9, reject2) => {
+          return new Promise((resolve10, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve9(data2);
+              return err2 ? reject2(err2) : resolve10(data2);
             });
           });
         }
@@ -21721,8 +21721,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve9, reject2) => {
-        res = resolve9;
+      const promise = new Promise((resolve10, reject2) => {
+        res = resolve10;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23148,12 +23148,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve9, reject2) => {
+      const waitForDrain = () => new Promise((resolve10, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve9;
+          callback = resolve10;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24037,12 +24037,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve9, reject2) => {
+      const waitForDrain = () => new Promise((resolve10, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve9;
+          callback = resolve10;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24359,16 +24359,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve9) => {
+        return new Promise((resolve10) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve9;
+            this[kClosedResolve] = resolve10;
           } else {
-            resolve9(null);
+            resolve10(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve9) => {
+        return new Promise((resolve10) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24381,7 +24381,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve9(null);
+            resolve10(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24788,8 +24788,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve9) => {
-            this[kClosedResolve] = resolve9;
+          return new Promise((resolve10) => {
+            this[kClosedResolve] = resolve10;
           });
         }
       }
@@ -25911,7 +25911,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve9, reject2) => {
+        const socket = await new Promise((resolve10, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25921,7 +25921,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve9(socket2);
+              resolve10(socket2);
             }
           });
         });
@@ -25931,14 +25931,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve9, reject2) => {
+        await new Promise((resolve10, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve9();
+            resolve10();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25947,14 +25947,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve9();
+            resolve10();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve9, reject2) => {
+        await new Promise((resolve10, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -25962,7 +25962,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve9();
+            resolve10();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26005,8 +26005,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve9, reject2) => {
-                      finalSocket.once("secureConnect", resolve9);
+                    await new Promise((resolve10, reject2) => {
+                      finalSocket.once("secureConnect", resolve10);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27139,7 +27139,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27153,11 +27153,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve9(null);
+                resolve10(null);
               }
             });
           } else {
-            this.on("close", resolve9);
+            this.on("close", resolve10);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27185,7 +27185,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve9, reject2) => {
+      return new Promise((resolve10, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27200,7 +27200,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve9,
+              resolve: resolve10,
               reject: reject2,
               length: 0,
               body: []
@@ -27274,18 +27274,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve9, stream, length } = consume2;
+      const { type, body, resolve: resolve10, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve9(chunksDecode(body, length, encoding));
+          resolve10(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve9(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve10(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve9(chunksConcat(body, length).buffer);
+          resolve10(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve9(new Blob(body, { type: stream[kContentType] }));
+          resolve10(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve9(chunksConcat(body, length));
+          resolve10(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27475,9 +27475,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve9(data2);
+            return err ? reject2(err) : resolve10(data2);
           });
         });
       }
@@ -27689,9 +27689,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve9(data2);
+            return err ? reject2(err) : resolve10(data2);
           });
         });
       }
@@ -27979,9 +27979,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve9(data2);
+            return err ? reject2(err) : resolve10(data2);
           });
         });
       }
@@ -28074,9 +28074,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve9(data2);
+            return err ? reject2(err) : resolve10(data2);
           });
         });
       }
@@ -29349,8 +29349,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile3, mkdir: mkdir5 } = __require("node:fs/promises");
-    var { dirname: dirname9, resolve: resolve9 } = __require("node:path");
+    var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir6 } = __require("node:fs/promises");
+    var { dirname: dirname10, resolve: resolve10 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29551,7 +29551,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile3(resolve9(path), "utf8");
+          const data2 = await readFile4(resolve10(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29580,13 +29580,13 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve9(path);
-        await mkdir5(dirname9(resolvedPath), { recursive: true });
+        const resolvedPath = resolve10(path);
+        await mkdir6(dirname10(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
         }));
-        await writeFile3(resolvedPath, JSON.stringify(data2, null, 2), { flush: true });
+        await writeFile4(resolvedPath, JSON.stringify(data2, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -37560,7 +37560,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve9, reject2) => agent.dispatch(
+        return new Promise((resolve10, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37648,7 +37648,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve9({
+              resolve10({
                 status,
                 statusText,
                 headersList,
@@ -37701,7 +37701,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve9({
+              resolve10({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37725,7 +37725,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve9({
+              resolve10({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42098,7 +42098,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42750,7 +42750,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2)));
   const window = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46584,7 +46584,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve9, reject2) => {
+  return new Promise((resolve10, reject2) => {
     let settled = false;
     const fail3 = (message2, status = "error") => {
       if (settled) return;
@@ -46606,7 +46606,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve9(new Session(socket, shown, secrets));
+      resolve10(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46674,14 +46674,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve9, reject2) => {
+        return new Promise((resolve10, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve9(void 0);
+            resolve10(void 0);
           };
-          const waiter = { resolve: resolve9, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve10, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47184,14 +47184,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve9) => {
+  return new Promise((resolve10) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve9(tooLarge);
+        resolve10(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47200,12 +47200,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve9({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve10({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve9({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve10({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve9({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve10({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47877,7 +47877,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve9) => server.close(() => resolve9()));
+      const closed = new Promise((resolve10) => server.close(() => resolve10()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47916,12 +47916,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve9, reject2) => {
+  return new Promise((resolve10, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve9(server.address()));
+    server.listen(port, host, () => resolve10(server.address()));
   });
 }
 function displayHost(host) {
@@ -50560,7 +50560,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command9 = class {
+    var Command10 = class {
       constructor() {
         this.help = false;
       }
@@ -50605,9 +50605,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command9.isOption = advanced_options_utils.isOptionSymbol;
-    Command9.Default = [];
-    exports.Command = Command9;
+    Command10.isOption = advanced_options_utils.isOptionSymbol;
+    Command10.Default = [];
+    exports.Command = Command10;
   }
 });
 
@@ -52440,14 +52440,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve9) => {
+  return new Promise((resolve10) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve9(answer);
+      resolve10(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -52614,27 +52614,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve9, arguments_) => {
+  const run2 = async (function_, resolve10, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve9(result);
+    resolve10(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve9, reject2, arguments_) => {
+  const enqueue = (function_, resolve10, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve9, arguments_));
+    }).then(run2.bind(void 0, function_, resolve10, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve9, reject2) => {
-    enqueue(function_, resolve9, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve10, reject2) => {
+    enqueue(function_, resolve10, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -52865,13 +52865,242 @@ var init_apply_progress = __esm({
   }
 });
 
+// src/core/init/templates.ts
+function tokenEnvFor(tenant) {
+  return `ROLEFLOW_TOKEN_${tenant.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
+}
+function initFiles(options) {
+  return [
+    { path: "roleflow.config.yaml", text: configText(options) },
+    { path: "roles/example-assistant.md", text: ROLE },
+    { path: "flows/example.yaml", text: FLOW },
+    { path: ".github/workflows/roleflow.yml", text: workflowText(options) }
+  ];
+}
+function configText({ tenant }) {
+  const lines2 = [
+    `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
+    "#",
+    "# roleflow: Roles as code and flow tests as code. `local` is the embedded tenant (state under",
+    "# .roleflow/): `npx roleflow plan`, `apply` and `test` work with nothing else.",
+    "default_tenant: local"
+  ];
+  if (tenant !== void 0) {
+    lines2.push(
+      "tenants:",
+      `  ${tenant.name}:`,
+      `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
+      ...tenant.wsUrl === void 0 ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`],
+      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`
+    );
+  }
+  lines2.push(
+    "roles:",
+    "  dir: roles",
+    "  prune: false          # true: delete tenant Roles that have no file",
+    '  protect: []           # globs of Role names never updated or deleted, e.g. "admin-*"',
+    "  max_deletes: 10",
+    "flows:",
+    "  dir: flows",
+    ""
+  );
+  return lines2.join("\n");
+}
+function workflowText({ tenant }) {
+  const name = tenant?.name ?? "local";
+  const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
+  const step2 = (title, id, command, extra = []) => [
+    `      - name: ${title}`,
+    `        id: ${id}`,
+    "        uses: roleflow/roleflow@v1",
+    "        with:",
+    `          command: ${command}`,
+    `          tenant: ${name}`,
+    ...extra,
+    ...env
+  ];
+  return [
+    "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
+    "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
+    "# Every morning: a drift check that fails when the tenant no longer matches the files.",
+    "name: roleflow",
+    "",
+    "on:",
+    "  pull_request:",
+    "  push:",
+    "    branches: [main]",
+    "  schedule:",
+    "    - cron: '17 6 * * *'",
+    "  workflow_dispatch:",
+    "",
+    "permissions:",
+    "  contents: read",
+    "  pull-requests: write # the sticky comments",
+    "",
+    "jobs:",
+    "  plan-and-test:",
+    "    if: github.event_name == 'pull_request'",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step2("Plan", "plan", "plan"),
+    ...step2("Flow tests", "test", "test"),
+    "",
+    "  apply:",
+    "    if: github.event_name == 'push'",
+    "    runs-on: ubuntu-latest",
+    "    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
+    "    concurrency:",
+    `      group: roleflow-apply-${name}`,
+    "      cancel-in-progress: false",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step2("Apply", "apply", "apply"),
+    "",
+    "  drift:",
+    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
+    ""
+  ].join("\n");
+}
+function editorSchemas() {
+  return {
+    [`./${SCHEMAS}/config.schema.json`]: ["roleflow.config.yaml"],
+    [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
+  };
+}
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var init_templates = __esm({
+  "src/core/init/templates.ts"() {
+    "use strict";
+    SCHEMAS = "node_modules/roleflow/schemas";
+    ROLE = `---
+name: example-assistant
+description: A first Role managed by roleflow; rename or replace it
+---
+You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
+When you do not know, say so and suggest where to look.
+`;
+    FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
+#
+# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
+# point \`flow:\` at one of your tenant's flows and assert on what it returns.
+flow: echo
+transport: ws
+tests:
+  - name: returns its inputs
+    inputs: { greeting: hello }
+    until: { messages: 1 }          # one node: over at its completed message
+    timeout: 10s
+    expect:
+      outputs:
+        - { path: "results[0].greeting", equals: hello }
+`;
+    GITIGNORE_LINE = ".roleflow/";
+  }
+});
+
+// src/run/init.ts
+var init_exports = {};
+__export(init_exports, {
+  initRepository: () => initRepository
+});
+import { mkdir as mkdir3, readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname7, join as join7 } from "node:path";
+async function initRepository(dir, options) {
+  const steps = [];
+  for (const file of initFiles(options)) {
+    const abs = join7(dir, file.path);
+    const existing = await readIfThere(abs);
+    if (existing !== void 0 && !options.force) {
+      steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
+      continue;
+    }
+    await writeFile2(abs, file.text);
+    steps.push({ path: file.path, status: existing === void 0 ? "written" : "overwritten" });
+  }
+  steps.push(await mergeEditorSettings(dir, options.force));
+  steps.push(await mergeGitignore(dir));
+  return steps;
+}
+async function mergeEditorSettings(dir, force) {
+  const abs = join7(dir, SETTINGS);
+  const text2 = await readIfThere(abs);
+  let settings = {};
+  if (text2 !== void 0) {
+    let parsed;
+    try {
+      parsed = JSON.parse(text2);
+    } catch {
+      return { path: SETTINGS, status: "left", note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return { path: SETTINGS, status: "left", note: "not a JSON object" };
+    }
+    settings = parsed;
+  }
+  const current = settings["yaml.schemas"];
+  const schemas2 = typeof current === "object" && current !== null && !Array.isArray(current) ? { ...current } : {};
+  const added = [];
+  for (const [schema, globs] of Object.entries(editorSchemas())) {
+    if (schema in schemas2 && !force) continue;
+    schemas2[schema] = globs;
+    added.push(schema.replace(/^.*\//, ""));
+  }
+  if (added.length === 0) return { path: SETTINGS, status: "left", note: "already maps the schemas" };
+  await writeFile2(abs, `${JSON.stringify({ ...settings, "yaml.schemas": schemas2 }, null, 2)}
+`);
+  return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
+}
+async function mergeGitignore(dir) {
+  const abs = join7(dir, ".gitignore");
+  const text2 = await readIfThere(abs);
+  if (text2 === void 0) {
+    await writeFile2(abs, `${GITIGNORE_LINE}
+`);
+    return { path: ".gitignore", status: "written" };
+  }
+  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
+  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
+  await writeFile2(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+`);
+  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+}
+async function writeFile2(abs, text2) {
+  await mkdir3(dirname7(abs), { recursive: true });
+  await writeFileAtomic(abs, text2);
+}
+async function readIfThere(abs) {
+  try {
+    return await readFile3(abs, "utf8");
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === "ENOENT") return void 0;
+    if (code2 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
+    throw new RoleflowError(`cannot read ${abs}: ${code2 ?? String(err)}`);
+  }
+}
+var SETTINGS;
+var init_init = __esm({
+  "src/run/init.ts"() {
+    "use strict";
+    init_errors();
+    init_templates();
+    init_role_files();
+    SETTINGS = ".vscode/settings.json";
+  }
+});
+
 // src/run/pull.ts
 var pull_exports = {};
 __export(pull_exports, {
   pullRoles: () => pullRoles
 });
-import { mkdir as mkdir3, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
+import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname8, join as join8, resolve as resolve5 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -52880,7 +53109,7 @@ async function pullRoles(opts) {
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     local = loaded.value;
   } else {
-    await mkdir3(dir.abs, { recursive: true });
+    await mkdir4(dir.abs, { recursive: true });
   }
   const ignored = globMatcher(opts.ignore);
   const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
@@ -52915,7 +53144,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve4(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve5(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -52955,11 +53184,11 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve4(dir, fileName);
-  if (dirname7(path) !== resolve4(dir) || basename4(path) !== fileName) {
+  const path = resolve5(dir, fileName);
+  if (dirname8(path) !== resolve5(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join7(dir, fileName);
+  return join8(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -54445,15 +54674,15 @@ __export(write_reports_exports, {
   shownUrl: () => shownUrl,
   writeReports: () => writeReports
 });
-import { appendFile, mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname8, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
+import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
+import { dirname as dirname9, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve5(sinks.cwd, file);
+    const path = resolve6(sinks.cwd, file);
     try {
-      await mkdir4(dirname8(path), { recursive: true });
-      await (append ? appendFile : writeFile2)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
+      await mkdir5(dirname9(path), { recursive: true });
+      await (append ? appendFile : writeFile3)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error) {
       throw new RoleflowError(`cannot write report ${file}: ${error.code ?? String(error)}`);
     }
@@ -54487,7 +54716,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative2(workspace, resolve5(sinks.cwd, file)).split(sep2).join("/");
+  const rebase = (file) => relative2(workspace, resolve6(sinks.cwd, file)).split(sep2).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -54699,7 +54928,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat3 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
 }
@@ -54709,7 +54938,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve7(cwd, path);
+    const abs = resolve8(cwd, path);
     const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
@@ -54764,7 +54993,7 @@ function messageOf2(error) {
   return error instanceof Error ? error.message : String(error);
 }
 function after(ms2) {
-  return new Promise((resolve9) => setTimeout(() => resolve9(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve10) => setTimeout(() => resolve10(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -54790,7 +55019,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2))
+      sleep: (ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -54802,7 +55031,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve9) => stop2 = () => resolve9(INTERRUPTED));
+          this.stopped = new Promise((resolve10) => stop2 = () => resolve10(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -54831,8 +55060,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve9) => {
-              this.timer = setTimeout(() => resolve9(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve10) => {
+              this.timer = setTimeout(() => resolve10(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -55214,7 +55443,7 @@ import { tmpdir } from "node:os";
 // action/src/apply-step.ts
 init_apply();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join9 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join10 } from "node:path";
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
@@ -55404,7 +55633,7 @@ function isDirectory(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
@@ -55708,11 +55937,11 @@ var ApplyCommand = class extends TenantCommand {
     return fresh;
   }
   async savedPlan(config, planFile) {
-    const { resolve: resolve9 } = await import("node:path");
+    const { resolve: resolve10 } = await import("node:path");
     const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
     const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const plan = await readSavedPlan2(resolve9(this.context.cwd, planFile), planFile);
+    const plan = await readSavedPlan2(resolve10(this.context.cwd, planFile), planFile);
     refuseBrokenPlan2(plan);
     const { roles } = config;
     const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -55829,12 +56058,81 @@ var ApplyCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/plan.ts
+// src/commands/init.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
+init_errors();
+init_url_safety();
+import { resolve as resolve4 } from "node:path";
+var InitCommand = class extends RoleflowCommand {
+  static paths = [["init"]];
+  static usage = import_clipanion3.Command.Usage({
+    category: "Getting started",
+    description: "Scaffold roleflow in a repository",
+    details: `
+      Writes, into DIR (default: the current folder): \`roleflow.config.yaml\` (with a schema hint
+      for editors), \`roles/example-assistant.md\`, \`flows/example.yaml\` (a flow test that passes
+      against the embedded tenant), \`.github/workflows/roleflow.yml\` (plan and flow tests on pull
+      requests with sticky comments, apply on the default branch one at a time, a daily drift
+      check), \`.vscode/settings.json\` (the schemas of \`node_modules/roleflow/schemas/\`) and
+      \`.roleflow/\` in \`.gitignore\`.
+
+      A file that exists is never overwritten without \`--force\`; \`.vscode/settings.json\` and
+      \`.gitignore\` are merged into, never replaced. Every file is listed with what was done.
+      Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
+
+      With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+    `,
+    examples: [
+      ["Scaffold the current repository", "roleflow init"],
+      ["Scaffold another folder", "roleflow init path/to/repo"],
+      ["With a staging tenant", "roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws"],
+      ["Write the templates again over existing files", "roleflow init --force"]
+    ]
+  });
+  dir = import_clipanion3.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion3.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion3.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion3.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  force = import_clipanion3.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  async execute() {
+    const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
+    const dir = resolve4(this.context.cwd, this.dir ?? ".");
+    const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
+    if (this.json) {
+      this.outJson({ dir, files: steps });
+      return 0;
+    }
+    const width = Math.max(...steps.map((s) => s.status.length));
+    this.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    this.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
+    return 0;
+  }
+  tenantOption() {
+    if (this.tenant === void 0) {
+      if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
+      return {};
+    }
+    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === "local") {
+      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+    }
+    if (this.baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
+    for (const [flag, url, kind] of [["--base-url", this.baseUrl, "http"], ["--ws-url", this.wsUrl, "ws"]]) {
+      if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
+        throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
+      }
+    }
+    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...this.wsUrl === void 0 ? {} : { wsUrl: this.wsUrl } } };
+  }
+};
+
+// src/commands/plan.ts
+var import_clipanion4 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
 var PlanCommand = class extends TenantCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion3.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -55862,14 +56160,14 @@ var PlanCommand = class extends TenantCommand {
       ["A pull-request comment", "roleflow plan --format markdown > plan.md"]
     ]
   });
-  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  roles = import_clipanion4.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion4.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion4.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
   // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion3.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion3.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion3.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  outFile = import_clipanion4.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
+  format = import_clipanion4.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion4.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
     const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { ExitCode: ExitCode2 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
@@ -55880,7 +56178,7 @@ var PlanCommand = class extends TenantCommand {
       throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve9 } = await import("node:path");
+    const { resolve: resolve10 } = await import("node:path");
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
@@ -55910,7 +56208,7 @@ var PlanCommand = class extends TenantCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve9(this.context.cwd, outFile), plan);
+      await savePlan2(resolve10(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
@@ -55918,10 +56216,10 @@ var PlanCommand = class extends TenantCommand {
 };
 
 // src/commands/pull.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
+var import_clipanion5 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -55942,9 +56240,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion4.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion4.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion5.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -55998,14 +56296,14 @@ var PullCommand = class extends TenantCommand {
 };
 
 // src/commands/report-merge.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -56030,10 +56328,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion5.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion5.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion5.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion5.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion6.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion6.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion6.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion6.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -56050,7 +56348,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve6(this.context.cwd, file), file }, JSON_REPORT);
+      const text2 = await readTextFile2({ abs: resolve7(this.context.cwd, file), file }, JSON_REPORT);
       if (!text2.ok) throw new InvalidFilesError(text2.issues);
       const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -56076,13 +56374,13 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
+var import_clipanion7 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -56116,24 +56414,24 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion6.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion6.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion6.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion6.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion6.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion6.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion6.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion6.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion6.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion7.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion7.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion7.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion7.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion7.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion7.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion7.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion7.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion7.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve9 } = await import("node:path");
+    const { resolve: resolve10 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve9(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -56143,7 +56441,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve9(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
@@ -56161,14 +56459,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -56202,24 +56500,24 @@ var TestCommand = class extends TenantCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion7.Option.Rest({ name: "path" });
-  transport = import_clipanion7.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion7.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion7.Option.String("--concurrency", {
+  targets = import_clipanion8.Option.Rest({ name: "path" });
+  transport = import_clipanion8.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion8.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion7.Option.String("--repeat", {
+  repeat = import_clipanion8.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion7.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion7.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion7.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion7.Option.Boolean("--strict-end", {
+  shard = import_clipanion8.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion8.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion8.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion8.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -56337,10 +56635,10 @@ function compileGrep(pattern) {
 }
 
 // src/commands/validate.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -56364,9 +56662,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion8.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion9.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -56395,21 +56693,21 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand];
 
 // src/cli.ts
 init_exit_codes();
 init_safe_text();
 init_package_root();
 function buildCli(opts) {
-  const cli = new import_clipanion9.Cli({
+  const cli = new import_clipanion10.Cli({
     binaryLabel: "roleflow — GitOps for an AI-flow tenant",
     binaryName: "roleflow",
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion9.Builtins.HelpCommand);
-  cli.register(import_clipanion9.Builtins.VersionCommand);
+  cli.register(import_clipanion10.Builtins.HelpCommand);
+  cli.register(import_clipanion10.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
@@ -56517,7 +56815,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join8, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join9, relative as relative3, resolve as resolve9, sep as sep3 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -56684,7 +56982,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join8(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join9(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -56695,7 +56993,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve8(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve9(ctx.inputs.workingDirectory, file);
   const rel = relative3(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep3).join("/");
 }
@@ -56788,7 +57086,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join9(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join10(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const result = kit2.redactValues(parseApplyResult(run2.stdout));
@@ -56854,10 +57152,10 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync2, rmSync } from "node:fs";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 async function planStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join10(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join11(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -56902,7 +57200,7 @@ function parsePlan(stdout) {
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join12 } from "node:path";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -56970,7 +57268,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync2(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join11(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join12(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, reportFile);
@@ -57020,7 +57318,7 @@ function reportFilesUnder(path) {
     return [path];
   }
   if (!stat4.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join11(path, entry.name)) : entry.name.endsWith(".json") ? [join11(path, entry.name)] : []);
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join12(path, entry.name)) : entry.name.endsWith(".json") ? [join12(path, entry.name)] : []);
 }
 
 // action/src/main.ts

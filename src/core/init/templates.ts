@@ -1,0 +1,158 @@
+/**
+ * What `roleflow init` writes into a repository, as data: each file's path (with `/`) and text.
+ * Pure: `run/init.ts` decides what to write, keep or merge. Everything here passes `validate`,
+ * `plan` and `test` against the embedded tenant as written, and the workflow passes actionlint.
+ */
+
+export interface InitOptions {
+  /** A real tenant to configure beside the embedded one (`--tenant NAME --base-url URL`). */
+  tenant?: { name: string; baseUrl: string; wsUrl?: string };
+}
+
+export interface InitFile {
+  path: string;
+  text: string;
+}
+
+/** The environment variable a configured tenant's token comes from: `ROLEFLOW_TOKEN_<NAME>`. */
+export function tokenEnvFor(tenant: string): string {
+  return `ROLEFLOW_TOKEN_${tenant.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+}
+
+/** Where the schemas are once roleflow is installed in the repository. */
+const SCHEMAS = 'node_modules/roleflow/schemas';
+
+export function initFiles(options: InitOptions): InitFile[] {
+  return [
+    { path: 'roleflow.config.yaml', text: configText(options) },
+    { path: 'roles/example-assistant.md', text: ROLE },
+    { path: 'flows/example.yaml', text: FLOW },
+    { path: '.github/workflows/roleflow.yml', text: workflowText(options) },
+  ];
+}
+
+function configText({ tenant }: InitOptions): string {
+  const lines = [
+    `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
+    '#',
+    '# roleflow: Roles as code and flow tests as code. `local` is the embedded tenant (state under',
+    '# .roleflow/): `npx roleflow plan`, `apply` and `test` work with nothing else.',
+    'default_tenant: local',
+  ];
+  if (tenant !== undefined) {
+    lines.push(
+      'tenants:',
+      `  ${tenant.name}:`,
+      `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
+      ...(tenant.wsUrl === undefined ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`]),
+      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`,
+    );
+  }
+  lines.push(
+    'roles:',
+    '  dir: roles',
+    '  prune: false          # true: delete tenant Roles that have no file',
+    '  protect: []           # globs of Role names never updated or deleted, e.g. "admin-*"',
+    '  max_deletes: 10',
+    'flows:',
+    '  dir: flows',
+    '',
+  );
+  return lines.join('\n');
+}
+
+const ROLE = `---
+name: example-assistant
+description: A first Role managed by roleflow; rename or replace it
+---
+You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
+When you do not know, say so and suggest where to look.
+`;
+
+const FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
+#
+# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
+# point \`flow:\` at one of your tenant's flows and assert on what it returns.
+flow: echo
+transport: ws
+tests:
+  - name: returns its inputs
+    inputs: { greeting: hello }
+    until: { messages: 1 }          # one node: over at its completed message
+    timeout: 10s
+    expect:
+      outputs:
+        - { path: "results[0].greeting", equals: hello }
+`;
+
+function workflowText({ tenant }: InitOptions): string {
+  const name = tenant?.name ?? 'local';
+  const env = tenant === undefined ? [] : ['        env:', `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
+  const step = (title: string, id: string, command: string, extra: string[] = []): string[] => [
+    `      - name: ${title}`,
+    `        id: ${id}`,
+    '        uses: roleflow/roleflow@v1',
+    '        with:',
+    `          command: ${command}`,
+    `          tenant: ${name}`,
+    ...extra,
+    ...env,
+  ];
+  return [
+    '# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow',
+    '# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.',
+    '# Every morning: a drift check that fails when the tenant no longer matches the files.',
+    'name: roleflow',
+    '',
+    'on:',
+    '  pull_request:',
+    '  push:',
+    '    branches: [main]',
+    '  schedule:',
+    "    - cron: '17 6 * * *'",
+    '  workflow_dispatch:',
+    '',
+    'permissions:',
+    '  contents: read',
+    '  pull-requests: write # the sticky comments',
+    '',
+    'jobs:',
+    '  plan-and-test:',
+    "    if: github.event_name == 'pull_request'",
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: actions/checkout@v5',
+    ...step('Plan', 'plan', 'plan'),
+    ...step('Flow tests', 'test', 'test'),
+    '',
+    '  apply:',
+    "    if: github.event_name == 'push'",
+    '    runs-on: ubuntu-latest',
+    '    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.',
+    '    concurrency:',
+    `      group: roleflow-apply-${name}`,
+    '      cancel-in-progress: false',
+    '    steps:',
+    '      - uses: actions/checkout@v5',
+    ...step('Apply', 'apply', 'apply'),
+    '',
+    '  drift:',
+    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: actions/checkout@v5',
+    ...step('Plan against the tenant', 'drift', 'plan', ['          args: --detailed-exitcode']),
+    '',
+  ].join('\n');
+}
+
+/** The `yaml.schemas` entries of `.vscode/settings.json` (the Red Hat YAML extension). */
+export function editorSchemas(): Record<string, string[]> {
+  return {
+    [`./${SCHEMAS}/config.schema.json`]: ['roleflow.config.yaml'],
+    [`./${SCHEMAS}/flow-test.schema.json`]: ['flows/**/*.yaml', 'flows/**/*.yml'],
+  };
+}
+
+/** The line `.gitignore` needs: the embedded tenant's state. */
+export const GITIGNORE_LINE = '.roleflow/';

@@ -1,0 +1,107 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { parse } from 'yaml';
+import { lint } from '../helpers/actionlint.js';
+import { runBin, tempDir } from '../helpers/cli.js';
+
+async function emptyRepo(): Promise<string> {
+  const { dir, cleanup } = await tempDir('roleflow-init-');
+  onTestFinished(cleanup);
+  return dir;
+}
+
+const read = (dir: string, rel: string): Promise<string> => readFile(join(dir, rel), 'utf8');
+
+describe('roleflow init', () => {
+  it('scaffolds an empty folder so that validate, plan, apply and test pass against the embedded tenant', async () => {
+    const dir = await emptyRepo();
+    const init = await runBin(['init'], { cwd: dir });
+    expect(init.code).toBe(0);
+    for (const file of ['roleflow.config.yaml', 'roles/example-assistant.md', 'flows/example.yaml', '.github/workflows/roleflow.yml', '.vscode/settings.json', '.gitignore']) {
+      expect(init.stdout).toMatch(new RegExp(`^written +${file.replace(/[.*/]/g, '\\$&')}$`, 'm'));
+    }
+    expect(await read(dir, 'roleflow.config.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/roleflow\/schemas\/config\.schema\.json$/m);
+    expect(await read(dir, 'flows/example.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/roleflow\/schemas\/flow-test\.schema\.json$/m);
+
+    expect(await runBin(['validate'], { cwd: dir })).toEqual({ code: 0, stdout: '1 role file and 1 flow test file are valid.\n', stderr: '' });
+    const plan = await runBin(['plan', '--detailed-exitcode'], { cwd: dir });
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('+ create example-assistant');
+    expect((await runBin(['apply', '--auto-approve'], { cwd: dir })).code).toBe(0);
+    expect((await runBin(['plan', '--detailed-exitcode'], { cwd: dir })).code).toBe(0);
+    const test = await runBin(['test'], { cwd: dir });
+    expect(test.code).toBe(0);
+    expect(test.stdout).toContain('Tests: 1 passed, 0 failed');
+  });
+
+  it('writes a workflow that passes actionlint: plan and tests on pull requests, one apply at a time, a drift check', async () => {
+    const dir = await emptyRepo();
+    expect((await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/acme'], { cwd: dir })).code).toBe(0);
+    const text = await read(dir, '.github/workflows/roleflow.yml');
+    expect(await lint('roleflow.yml', text)).toEqual([]);
+    const workflow = parse(text) as { jobs: Record<string, { if: string; concurrency?: unknown; steps: { with?: Record<string, string>; env?: Record<string, string> }[] }> };
+    expect(Object.keys(workflow.jobs)).toEqual(['plan-and-test', 'apply', 'drift']);
+    expect(workflow.jobs['apply']!.concurrency).toEqual({ group: 'roleflow-apply-staging', 'cancel-in-progress': false });
+    const apply = workflow.jobs['apply']!.steps.find((s) => s.with?.['command'] === 'apply')!;
+    expect(apply.with?.['tenant']).toBe('staging');
+    expect(apply.env).toEqual({ ROLEFLOW_TOKEN_STAGING: '${{ secrets.ROLEFLOW_TOKEN_STAGING }}' });
+    expect(workflow.jobs['drift']!.steps.find((s) => s.with?.['command'] === 'plan')?.with?.['args']).toBe('--detailed-exitcode');
+    // The config names the tenant and where its token comes from, and still validates.
+    const config = parse(await read(dir, 'roleflow.config.yaml')) as { default_tenant: string; tenants: Record<string, unknown> };
+    expect(config.default_tenant).toBe('local');
+    expect(config.tenants).toEqual({ staging: { base_url: 'https://flows.example.com/t/acme', token_env: 'ROLEFLOW_TOKEN_STAGING' } });
+    expect((await runBin(['validate'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('never overwrites without --force, and merges into editor settings and .gitignore', async () => {
+    const dir = await emptyRepo();
+    await mkdir(join(dir, 'roles'), { recursive: true });
+    await mkdir(join(dir, '.vscode'), { recursive: true });
+    await writeFile(join(dir, 'roles/example-assistant.md'), 'mine\n');
+    await writeFile(join(dir, '.vscode/settings.json'), JSON.stringify({ 'editor.tabSize': 4, 'yaml.schemas': { 'other.json': ['x.yaml'] } }));
+    await writeFile(join(dir, '.gitignore'), 'node_modules');
+
+    const first = await runBin(['init'], { cwd: dir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^left +roles\/example-assistant\.md +\(exists \(--force overwrites it\)\)$/m);
+    expect(first.stdout).toMatch(/^merged +\.vscode\/settings\.json/m);
+    expect(first.stdout).toMatch(/^merged +\.gitignore/m);
+    expect(await read(dir, 'roles/example-assistant.md')).toBe('mine\n');
+    const settings = JSON.parse(await read(dir, '.vscode/settings.json')) as Record<string, Record<string, unknown>>;
+    expect(settings['editor.tabSize']).toBe(4);
+    expect(Object.keys(settings['yaml.schemas']!)).toEqual([
+      'other.json',
+      './node_modules/roleflow/schemas/config.schema.json',
+      './node_modules/roleflow/schemas/flow-test.schema.json',
+    ]);
+    expect(await read(dir, '.gitignore')).toBe('node_modules\n.roleflow/\n');
+
+    const again = await runBin(['init'], { cwd: dir });
+    expect(again.stdout).not.toMatch(/^(written|merged|overwritten)/m);
+    expect(await read(dir, '.gitignore')).toBe('node_modules\n.roleflow/\n');
+
+    const forced = await runBin(['init', '--force'], { cwd: dir });
+    expect(forced.stdout).toMatch(/^overwritten +roles\/example-assistant\.md$/m);
+    expect(await read(dir, 'roles/example-assistant.md')).toContain('name: example-assistant');
+  });
+
+  it('leaves editor settings with comments alone, saying what to add by hand', async () => {
+    const dir = await emptyRepo();
+    await mkdir(join(dir, '.vscode'), { recursive: true });
+    const jsonc = '{\n  // mine\n  "editor.tabSize": 2,\n}\n';
+    await writeFile(join(dir, '.vscode/settings.json'), jsonc);
+    const r = await runBin(['init', 'sub/..'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^left +\.vscode\/settings\.json +\(not plain JSON/m);
+    expect(await read(dir, '.vscode/settings.json')).toBe(jsonc);
+  });
+
+  it('refuses a tenant without a safe base URL in one line, writing nothing', async () => {
+    const dir = await emptyRepo();
+    const r = await runBin(['init', '--tenant', 'prod', '--base-url', 'http://flows.example.com'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: --base-url http://flows.example.com: not a https:// URL (plain http:// only to loopback)\n');
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
