@@ -7008,7 +7008,8 @@ __export(schema_exports, {
 function compileSchema(schema) {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    const { $id: _id, ...anonymous } = schema;
+    validate = ajv.compile(anonymous);
     compiled.set(schema, validate);
   }
   return validate;
@@ -7017,7 +7018,7 @@ function validateAgainst(schema, source, file) {
   const validate = compileSchema(schema);
   if (validate(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    (validate.errors ?? []).filter(notNoise).map((e) => {
+    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
       const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : void 0;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
@@ -7054,6 +7055,11 @@ function pointerToPath(pointer) {
 }
 function notNoise(e) {
   return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+}
+function withoutOtherShapes(errors) {
+  const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
+  const reached = new Set(errors.filter((e) => e.keyword !== "type" && anyOfOf(e) !== void 0).map((e) => `${e.instancePath} ${anyOfOf(e)}`));
+  return errors.filter((e) => e.keyword !== "type" || !reached.has(`${e.instancePath} ${anyOfOf(e)}`));
 }
 function dedupe(issues) {
   const seen = /* @__PURE__ */ new Set();

@@ -12,7 +12,10 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // `$id` is for editors and readers: compiled without it, two versions of one schema (a test's
+    // variant, a schema loaded twice) never collide in ajv's registry. Refs inside are local.
+    const { $id: _id, ...anonymous } = schema as { $id?: unknown };
+    validate = ajv.compile(anonymous);
     compiled.set(schema, validate);
   }
   return validate;
@@ -23,7 +26,7 @@ export function validateAgainst<T>(schema: object, source: YamlSource, file: str
   const validate = compileSchema(schema);
   if (validate(source.value)) return { ok: true, value: source.value as T };
   const issues = dedupe(
-    (validate.errors ?? []).filter(notNoise).map((e) => {
+    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
       const key = e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : undefined;
       const pos = source.locate(e.instancePath, key === undefined ? undefined : { key });
       return { file, ...pos, message: describeSchemaError(e) };
@@ -70,6 +73,17 @@ export function pointerToPath(pointer: string): string {
 // `oneOf`/`anyOf`/`if` wrappers repeat what their branches already said.
 function notNoise(e: ErrorObject): boolean {
   return e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if';
+}
+
+/**
+ * An `anyOf` of shapes (a name, or a list of names) fails every branch for a wrong value; the
+ * branches of another type only say "must be array", which hides what was wrong with the value
+ * given. When a branch got as far as checking the value itself, its errors are the ones shown.
+ */
+function withoutOtherShapes(errors: readonly ErrorObject[]): ErrorObject[] {
+  const anyOfOf = (e: ErrorObject): string | undefined => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
+  const reached = new Set(errors.filter((e) => e.keyword !== 'type' && anyOfOf(e) !== undefined).map((e) => `${e.instancePath} ${anyOfOf(e)}`));
+  return errors.filter((e) => e.keyword !== 'type' || !reached.has(`${e.instancePath} ${anyOfOf(e)}`));
 }
 
 function dedupe(issues: Issue[]): Issue[] {
