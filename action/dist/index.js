@@ -3969,50 +3969,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative4, options, skipNormalization) {
+    function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse2(serialize(base, options), options);
-        relative4 = parse2(serialize(relative4, options), options);
+        relative5 = parse2(serialize(relative5, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative4.scheme) {
-        target.scheme = relative4.scheme;
-        target.userinfo = relative4.userinfo;
-        target.host = relative4.host;
-        target.port = relative4.port;
-        target.path = removeDotSegments(relative4.path || "");
-        target.query = relative4.query;
+      if (!options.tolerant && relative5.scheme) {
+        target.scheme = relative5.scheme;
+        target.userinfo = relative5.userinfo;
+        target.host = relative5.host;
+        target.port = relative5.port;
+        target.path = removeDotSegments(relative5.path || "");
+        target.query = relative5.query;
       } else {
-        if (relative4.userinfo !== void 0 || relative4.host !== void 0 || relative4.port !== void 0) {
-          target.userinfo = relative4.userinfo;
-          target.host = relative4.host;
-          target.port = relative4.port;
-          target.path = removeDotSegments(relative4.path || "");
-          target.query = relative4.query;
+        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
+          target.userinfo = relative5.userinfo;
+          target.host = relative5.host;
+          target.port = relative5.port;
+          target.path = removeDotSegments(relative5.path || "");
+          target.query = relative5.query;
         } else {
-          if (!relative4.path) {
+          if (!relative5.path) {
             target.path = base.path;
-            if (relative4.query !== void 0) {
-              target.query = relative4.query;
+            if (relative5.query !== void 0) {
+              target.query = relative5.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative4.path[0] === "/") {
-              target.path = removeDotSegments(relative4.path);
+            if (relative5.path[0] === "/") {
+              target.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative4.path;
+                target.path = "/" + relative5.path;
               } else if (!base.path) {
-                target.path = relative4.path;
+                target.path = relative5.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative4.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative4.query;
+            target.query = relative5.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4020,7 +4020,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative4.fragment;
+      target.fragment = relative5.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -7320,7 +7320,7 @@ var init_redact = __esm({
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep4, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep4}${key}=${MASK}` : whole
+    (whole, sep5, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep5}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -11372,10 +11372,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11389,7 +11389,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11413,7 +11413,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11429,7 +11429,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11520,7 +11520,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11534,13 +11534,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -11583,18 +11583,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11648,8 +11648,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap2 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11661,7 +11661,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11672,8 +11672,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11690,7 +11690,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11870,7 +11870,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11887,24 +11887,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -12087,25 +12087,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12915,14 +12915,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key, sep: sep5, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -14089,18 +14089,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            items: [{ start, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14253,15 +14253,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key, sep: sep5 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14455,13 +14455,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep4 }]
+              items: [{ start, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -15179,19 +15179,39 @@ __export(config_file_exports, {
   loadConfig: () => loadConfig
 });
 import { stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve2 } from "node:path";
-async function loadConfig(cwd, explicit) {
-  const file = explicit ?? DEFAULT_CONFIG_FILE;
-  const abs = resolve2(cwd, file);
-  if (!await exists(abs)) {
-    if (explicit === void 0) return defaultConfig();
-    throw new RoleflowError(`config file ${file} not found (given with --config)`);
+import { dirname as dirname3, join as join3, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
+async function loadConfig(cwd, explicit, env = {}) {
+  const named = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
+  let file;
+  if (named !== void 0) {
+    if (!await exists(resolve2(cwd, named))) {
+      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`);
+    }
+    file = named;
+  } else {
+    const found = await findConfig(cwd, env["HOME"]);
+    if (found === void 0) return defaultConfig();
+    file = relative2(cwd, found).split(sep2).join("/") || DEFAULT_CONFIG_FILE;
   }
+  const abs = resolve2(cwd, file);
   const text2 = await readTextFile({ abs, file }, CONFIG_FILE);
   if (!text2.ok) throw new InvalidFilesError(text2.issues);
   const parsed = parseConfig(text2.value, file, loadSchema("config"));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
+}
+async function findConfig(cwd, home) {
+  const top = home === void 0 || home === "" ? void 0 : resolve2(home);
+  for (let dir = resolve2(cwd); ; ) {
+    const candidate = join3(dir, DEFAULT_CONFIG_FILE);
+    if (await exists(candidate)) return candidate;
+    const parent = dirname3(dir);
+    if (parent === dir || dir === top || await exists(join3(dir, ".git"))) return void 0;
+    dir = parent;
+  }
+}
+function nonEmpty(value) {
+  return value === void 0 || value === "" ? void 0 : value;
 }
 function configRelative(cwd, config, path) {
   return resolve2(cwd, config.file === void 0 ? "." : dirname3(config.file), path);
@@ -46942,7 +46962,7 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join3 } from "node:path";
+import { basename, dirname as dirname4, join as join4 } from "node:path";
 async function loadRoles(file) {
   let text2;
   try {
@@ -46990,7 +47010,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join4(dirname4(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -47978,7 +47998,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join5 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -48041,7 +48061,7 @@ async function stateFolder(dir) {
     throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
   }
   if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
+    await writeFile(join5(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
 function targetOf(name, t5) {
@@ -49014,18 +49034,18 @@ function renderPlanMarkdown(plan, opts = {}) {
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join5(full);
+    if (size(full) <= max) return join6(full);
     for (const cut2 of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
 `;
       const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join5(parts);
+      if (size(parts) <= max) return join6(parts);
     }
   }
   const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
 `;
   const tableOnly = [head, table, diffNote, tail];
-  if (size(tableOnly) <= max) return join5(tableOnly);
+  if (size(tableOnly) <= max) return join6(tableOnly);
   const omissionFor = (hidden) => `
 … ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
 `;
@@ -49039,7 +49059,7 @@ function renderPlanMarkdown(plan, opts = {}) {
   return fit([head, truncated, diffNote, tail], max);
 }
 function fit(parts, max) {
-  const text2 = join5(parts);
+  const text2 = join6(parts);
   if (text2.length <= max) return text2;
   const notice = `
 … cut to fit the comment; ${FULL_PLAN}.
@@ -49048,11 +49068,11 @@ function fit(parts, max) {
   const lastLine = text2.lastIndexOf("\n", room);
   return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);
 }
-function join5(parts) {
+function join6(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
 }
 function size(parts) {
-  return join5(parts).length;
+  return join6(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
 var init_render_markdown = __esm({
@@ -52333,7 +52353,7 @@ __export(role_files_exports, {
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname6, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -52351,7 +52371,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join6(dirname6(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join7(dirname6(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open2(tmp, "wx", 420);
     try {
@@ -53015,11 +53035,11 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir3, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname7, join as join7 } from "node:path";
+import { dirname as dirname7, join as join8 } from "node:path";
 async function initRepository(dir, options) {
   const steps = [];
   for (const file of initFiles(options)) {
-    const abs = join7(dir, file.path);
+    const abs = join8(dir, file.path);
     const existing = await readIfThere(abs);
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
@@ -53033,7 +53053,7 @@ async function initRepository(dir, options) {
   return steps;
 }
 async function mergeEditorSettings(dir, force) {
-  const abs = join7(dir, SETTINGS);
+  const abs = join8(dir, SETTINGS);
   const text2 = await readIfThere(abs);
   let settings = {};
   if (text2 !== void 0) {
@@ -53062,7 +53082,7 @@ async function mergeEditorSettings(dir, force) {
   return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
-  const abs = join7(dir, ".gitignore");
+  const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere(abs);
   if (text2 === void 0) {
     await writeFile2(abs, `${GITIGNORE_LINE}
@@ -53106,7 +53126,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join8, resolve as resolve5 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve5 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -53194,7 +53214,7 @@ function insideFolder(dir, fileName) {
   if (dirname8(path) !== resolve5(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join8(dir, fileName);
+  return join9(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -54681,7 +54701,7 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
+import { dirname as dirname9, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
@@ -54722,7 +54742,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative2(workspace, resolve6(sinks.cwd, file)).split(sep2).join("/");
+  const rebase = (file) => relative3(workspace, resolve6(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -55449,7 +55469,7 @@ import { tmpdir } from "node:os";
 // action/src/apply-step.ts
 init_apply();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join10 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join11 } from "node:path";
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
@@ -55649,7 +55669,7 @@ init_redact();
 init_safe_text();
 import { setMaxListeners } from "node:events";
 var RoleflowCommand = class extends import_clipanion.Command {
-  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: roleflow.config.yaml when present)" });
+  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
   color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
   /** Values redacted from everything this command prints (`addSecrets`). */
@@ -55735,7 +55755,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
   }
   async loadConfig() {
     const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile);
+    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
   }
   /**
    * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
@@ -55759,7 +55779,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
   }
 };
 var TenantCommand = class extends RoleflowCommand {
-  tenant = import_clipanion.Option.String("--tenant", { description: 'Tenant name from the config (default: default_tenant, else the embedded "local")' });
+  tenant = import_clipanion.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
   baseUrl = import_clipanion.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
   wsUrl = import_clipanion.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
@@ -55769,7 +55789,8 @@ var TenantCommand = class extends RoleflowCommand {
     this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
       config,
-      flags: { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      // Flags win over the environment, which wins over the config's default_tenant.
+      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
       env: this.context.env,
       cwd: this.context.cwd,
       ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
@@ -56821,7 +56842,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join9, relative as relative3, resolve as resolve9, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -56988,7 +57009,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join9(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -57000,8 +57021,8 @@ function commentFooter(ctx, command) {
 }
 function repoPath(ctx, file) {
   const abs = isAbsolute3(file) ? file : resolve9(ctx.inputs.workingDirectory, file);
-  const rel = relative3(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep3).join("/");
+  const rel = relative4(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep4).join("/");
 }
 function exitOutcome(ctx, command, code2, failsOn) {
   ctx.kit.setOutput("exitcode", code2);
@@ -57092,7 +57113,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join10(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const result = kit2.redactValues(parseApplyResult(run2.stdout));
@@ -57158,10 +57179,10 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync2, rmSync } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function planStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join11(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -57206,7 +57227,7 @@ function parsePlan(stdout) {
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join12 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join13 } from "node:path";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -57274,7 +57295,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync2(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join12(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, reportFile);
@@ -57324,19 +57345,19 @@ function reportFilesUnder(path) {
     return [path];
   }
   if (!stat4.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join12(path, entry.name)) : entry.name.endsWith(".json") ? [join12(path, entry.name)] : []);
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
 }
 
 // action/src/main.ts
 async function run(kit2) {
   try {
     const inputs = readInputs(kit2);
-    const config = await readConfig(inputs.workingDirectory, inputs.args);
+    const config = await readConfig(inputs.workingDirectory, inputs.args, kit2.env);
     maskTenantTokens(kit2, config);
     const ctx = {
       kit: kit2,
       inputs,
-      tenant: tenantName(inputs, config),
+      tenant: tenantName(inputs, config, kit2.env),
       workspace: kit2.env["GITHUB_WORKSPACE"] || process.cwd(),
       tempDir: kit2.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit2.env)
@@ -57352,9 +57373,9 @@ async function run(kit2) {
     return 1;
   }
 }
-async function readConfig(cwd, args) {
+async function readConfig(cwd, args, env) {
   try {
-    return await loadConfig(cwd, optionValue(args, "--config"));
+    return await loadConfig(cwd, optionValue(args, "--config"), env);
   } catch {
     return void 0;
   }
@@ -57365,9 +57386,9 @@ function maskTenantTokens(kit2, config) {
   for (const name of Object.keys(kit2.env)) if (isSecretVariable(name)) names.add(name);
   for (const name of names) kit2.setSecret(kit2.env[name]);
 }
-function tenantName(inputs, config) {
+function tenantName(inputs, config, env) {
   return tenantNameOf(config ?? defaultConfig(), {
-    tenant: inputs.tenant ?? optionValue(inputs.args, "--tenant"),
+    tenant: inputs.tenant ?? optionValue(inputs.args, "--tenant") ?? (env["ROLEFLOW_TENANT"] || void 0),
     baseUrl: optionValue(inputs.args, "--base-url")
   });
 }

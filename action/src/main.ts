@@ -18,12 +18,12 @@ import { ActionInputError, Toolkit } from './toolkit.js';
 export async function run(kit: Toolkit): Promise<number> {
   try {
     const inputs = readInputs(kit);
-    const config = await readConfig(inputs.workingDirectory, inputs.args);
+    const config = await readConfig(inputs.workingDirectory, inputs.args, kit.env);
     maskTenantTokens(kit, config);
     const ctx: StepContext = {
       kit,
       inputs,
-      tenant: tenantName(inputs, config),
+      tenant: tenantName(inputs, config, kit.env),
       workspace: kit.env['GITHUB_WORKSPACE'] || process.cwd(),
       tempDir: kit.env['RUNNER_TEMP'] || tmpdir(),
       pullRequest: pullRequestOf(kit.env),
@@ -41,9 +41,9 @@ export async function run(kit: Toolkit): Promise<number> {
 }
 
 /** The project's config, for the token names and the tenant; roleflow reports a broken one itself. */
-async function readConfig(cwd: string, args: string[]): Promise<Config | undefined> {
+async function readConfig(cwd: string, args: string[], env: Record<string, string | undefined>): Promise<Config | undefined> {
   try {
-    return await loadConfig(cwd, optionValue(args, '--config'));
+    return await loadConfig(cwd, optionValue(args, '--config'), env);
   } catch {
     return undefined;
   }
@@ -65,9 +65,9 @@ function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
  * The tenant roleflow will talk to, named as roleflow names it (src/tenant/open-tenant.ts), so the
  * comment's marker is the same whether the command succeeds or stops early.
  */
-function tenantName(inputs: ActionInputs, config: Config | undefined): string {
+function tenantName(inputs: ActionInputs, config: Config | undefined, env: Record<string, string | undefined>): string {
   return tenantNameOf(config ?? defaultConfig(), {
-    tenant: inputs.tenant ?? optionValue(inputs.args, '--tenant'),
+    tenant: inputs.tenant ?? optionValue(inputs.args, '--tenant') ?? (env['ROLEFLOW_TENANT'] || undefined),
     baseUrl: optionValue(inputs.args, '--base-url'),
   });
 }

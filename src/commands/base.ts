@@ -34,7 +34,7 @@ export interface RoleflowContext extends BaseContext {
  * exit 0; ours prints one line to stderr and records the exit code, which `main()` returns.
  */
 export abstract class RoleflowCommand extends Command<RoleflowContext> {
-  configFile = Option.String('--config', { description: 'Config file (default: roleflow.config.yaml when present)' });
+  configFile = Option.String('--config', { description: 'Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)' });
   verbose = Option.Boolean('--verbose', false, { description: 'One line per request on stderr; stack traces on errors' });
   color = Option.Boolean('--color', { description: 'Colours on a TTY; --no-color (or NO_COLOR) turns them off' });
 
@@ -135,7 +135,7 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
 
   async loadConfig(): Promise<Config> {
     const { loadConfig } = await import('../files/config-file.js');
-    return loadConfig(this.context.cwd, this.configFile);
+    return loadConfig(this.context.cwd, this.configFile, this.context.env);
   }
 
   /**
@@ -164,7 +164,7 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
 
 /** A command that talks to a tenant. */
 export abstract class TenantCommand extends RoleflowCommand {
-  tenant = Option.String('--tenant', { description: 'Tenant name from the config (default: default_tenant, else the embedded "local")' });
+  tenant = Option.String('--tenant', { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
   baseUrl = Option.String('--base-url', { description: 'Tenant base URL, overriding the config' });
   wsUrl = Option.String('--ws-url', { description: 'Tenant WebSocket URL, overriding the config' });
 
@@ -177,7 +177,8 @@ export abstract class TenantCommand extends RoleflowCommand {
     this.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant({
       config,
-      flags: { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      // Flags win over the environment, which wins over the config's default_tenant.
+      flags: { tenant: this.tenant ?? (this.context.env['ROLEFLOW_TENANT'] || undefined), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
       env: this.context.env,
       cwd: this.context.cwd,
       ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defaultConfig, parseConfig, type Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { TextFileKind } from '../core/text-file.js';
@@ -12,21 +12,47 @@ export const DEFAULT_CONFIG_FILE = 'roleflow.config.yaml';
 export const CONFIG_FILE: TextFileKind = { maxBytes: 1024 * 1024, noun: 'a config file', holds: 'YAML text' };
 
 /**
- * Load `--config FILE` (which must exist) or `roleflow.config.yaml` in `cwd` when present.
- * Relative folders in the config are resolved against the config file's folder by the caller.
+ * The config a command uses: `--config FILE` (which must exist), else `ROLEFLOW_CONFIG` (which
+ * must exist too), else `roleflow.config.yaml` in `cwd` or the nearest folder above it, as git
+ * finds its repository — the search stops at the repository root (a folder holding `.git`), the
+ * home folder and the file system root. None found means the defaults. `Config.file` is the path
+ * from `cwd` (`../roleflow.config.yaml`); folders written in the config are relative to its folder.
  */
-export async function loadConfig(cwd: string, explicit: string | undefined): Promise<Config> {
-  const file = explicit ?? DEFAULT_CONFIG_FILE;
-  const abs = resolve(cwd, file);
-  if (!(await exists(abs))) {
-    if (explicit === undefined) return defaultConfig();
-    throw new RoleflowError(`config file ${file} not found (given with --config)`);
+export async function loadConfig(cwd: string, explicit: string | undefined, env: Record<string, string | undefined> = {}): Promise<Config> {
+  const named = explicit ?? nonEmpty(env['ROLEFLOW_CONFIG']);
+  let file: string;
+  if (named !== undefined) {
+    if (!(await exists(resolve(cwd, named)))) {
+      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== undefined ? '--config' : 'ROLEFLOW_CONFIG'})`);
+    }
+    file = named;
+  } else {
+    const found = await findConfig(cwd, env['HOME']);
+    if (found === undefined) return defaultConfig();
+    file = relative(cwd, found).split(sep).join('/') || DEFAULT_CONFIG_FILE;
   }
+  const abs = resolve(cwd, file);
   const text = await readTextFile({ abs, file }, CONFIG_FILE);
   if (!text.ok) throw new InvalidFilesError(text.issues);
   const parsed = parseConfig(text.value, file, loadSchema('config'));
   if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
   return parsed.value;
+}
+
+/** `roleflow.config.yaml` in `cwd` or the nearest folder above it, within the repository. */
+async function findConfig(cwd: string, home: string | undefined): Promise<string | undefined> {
+  const top = home === undefined || home === '' ? undefined : resolve(home);
+  for (let dir = resolve(cwd); ; ) {
+    const candidate = join(dir, DEFAULT_CONFIG_FILE);
+    if (await exists(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir || dir === top || (await exists(join(dir, '.git')))) return undefined;
+    dir = parent;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** A path written in the config (`local.data`, `local.flows_config`), relative to the config file's folder. */
