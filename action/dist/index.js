@@ -48604,25 +48604,42 @@ function byNameThenId(a, b) {
 function compare(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+function targetNotes(targets, files, remote) {
+  if (targets === void 0) return [];
+  const notes = [`partial plan: only Roles matching ${targets.map(quote).join(", ")} are planned; the others are left as they are, and prune does not reach them`];
+  for (const target of targets) {
+    const matches = globMatcher([target]);
+    if (!files.some((f) => matches(f.name) !== void 0) && !remote.some((r) => matches(r.name) !== void 0)) {
+      notes.push(`--target ${quote(target)} matches no role file and no Role on the tenant`);
+    }
+  }
+  return notes;
+}
 var init_notes = __esm({
   "src/core/plan/notes.ts"() {
     "use strict";
     init_display();
+    init_matching();
   }
 });
 
 // src/core/plan/compute-plan.ts
 function computePlan(desired, remote, options) {
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
+  const targetedBy = options.targets === void 0 ? void 0 : globMatcher(options.targets);
+  const targeted = (name) => targetedBy === void 0 || targetedBy(name) !== void 0;
+  const pairs = matching.pairs.filter(({ file, role }) => targeted(file.name) || targeted(role.name));
+  const orphans = matching.orphans.filter((r) => targeted(r.name));
+  const managed = options.targets === void 0 ? desired.length : pairs.length + matching.creates.filter((f) => targeted(f.name)).length;
   const updates = [];
   let unchanged = 0;
   const holdersOf = (name) => matching.byName.get(name) ?? [];
-  for (const { file, role } of matching.pairs) {
+  for (const { file, role } of pairs) {
     const change = updateOf(file, role, holdersOf);
     if (change) updates.push(change);
     else unchanged++;
   }
-  const creates = matching.creates.map(
+  const creates = matching.creates.filter((file) => targeted(file.name)).map(
     (file) => ({
       action: "create",
       name: file.name,
@@ -48631,9 +48648,9 @@ function computePlan(desired, remote, options) {
       remote_hash: nameStateHash(file.name, holdersOf(file.name))
     })
   );
-  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
-  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
-  const guards = planGuards([...updates, ...deletes], desired.length, options);
+  const deletes = options.prune ? orphans.map(deleteOf) : [];
+  const unmanaged = options.prune ? [] : orphans.map((r) => ({ id: r.id, name: r.name }));
+  const guards = planGuards([...updates, ...deletes], managed, options);
   return {
     format_version: PLAN_FORMAT_VERSION,
     tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
@@ -48643,12 +48660,17 @@ function computePlan(desired, remote, options) {
       protect: [...options.protect],
       ignore: [...options.ignore],
       ...options.maxDeletes === void 0 ? {} : { max_deletes: options.maxDeletes },
-      ...options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}
+      ...options.allowEmptyPrune === true ? { allow_empty_prune: true } : {},
+      ...options.targets === void 0 ? {} : { targets: [...options.targets] }
     },
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),
     unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
+    notes: [
+      ...targetNotes(options.targets, desired, remote),
+      ...renameNotes(creates, orphans, options.prune),
+      ...sharedNameNotes(updates, deletes, holdersOf)
+    ],
     guards,
     issues: [...checkRoleSet(desired), ...matching.issues]
   };

@@ -14,7 +14,7 @@ import {
   type PlanRoleState,
 } from './types.js';
 import type { RoleFile } from '../roles/role-file.js';
-import { byNameThenId, compare, renameNotes, sharedNameNotes } from './notes.js';
+import { byNameThenId, compare, renameNotes, sharedNameNotes, targetNotes } from './notes.js';
 import { checkRoleSet } from '../roles/role-set.js';
 
 /**
@@ -26,16 +26,23 @@ import { checkRoleSet } from '../roles/role-set.js';
  */
 export function computePlan(desired: readonly RoleFile[], remote: readonly Role[], options: PlanOptions): Plan {
   const matching = matchRoles(desired, remote, globMatcher(options.ignore), options.tenant.name);
+  // A partial plan: matching saw every file and Role (ids, renames, shared names); only the
+  // targeted ones become changes, and prune reaches no further than the targets.
+  const targetedBy = options.targets === undefined ? undefined : globMatcher(options.targets);
+  const targeted = (name: string): boolean => targetedBy === undefined || targetedBy(name) !== undefined;
+  const pairs = matching.pairs.filter(({ file, role }) => targeted(file.name) || targeted(role.name));
+  const orphans = matching.orphans.filter((r) => targeted(r.name));
+  const managed = options.targets === undefined ? desired.length : pairs.length + matching.creates.filter((f) => targeted(f.name)).length;
 
   const updates: PlanChange[] = [];
   let unchanged = 0;
   const holdersOf = (name: string): Role[] => matching.byName.get(name) ?? [];
-  for (const { file, role } of matching.pairs) {
+  for (const { file, role } of pairs) {
     const change = updateOf(file, role, holdersOf);
     if (change) updates.push(change);
     else unchanged++;
   }
-  const creates = matching.creates.map(
+  const creates = matching.creates.filter((file) => targeted(file.name)).map(
     (file): PlanChange => ({
       action: 'create',
       name: file.name,
@@ -44,10 +51,10 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
       remote_hash: nameStateHash(file.name, holdersOf(file.name)),
     }),
   );
-  const deletes = options.prune ? matching.orphans.map(deleteOf) : [];
-  const unmanaged = options.prune ? [] : matching.orphans.map((r) => ({ id: r.id, name: r.name }));
+  const deletes = options.prune ? orphans.map(deleteOf) : [];
+  const unmanaged = options.prune ? [] : orphans.map((r) => ({ id: r.id, name: r.name }));
 
-  const guards = planGuards([...updates, ...deletes], desired.length, options);
+  const guards = planGuards([...updates, ...deletes], managed, options);
 
   return {
     format_version: PLAN_FORMAT_VERSION,
@@ -59,11 +66,16 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
       ignore: [...options.ignore],
       ...(options.maxDeletes === undefined ? {} : { max_deletes: options.maxDeletes }),
       ...(options.allowEmptyPrune === true ? { allow_empty_prune: true } : {}),
+      ...(options.targets === undefined ? {} : { targets: [...options.targets] }),
     },
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
     changes: ordered(updates, creates, deletes),
     unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
-    notes: [...renameNotes(creates, matching.orphans, options.prune), ...sharedNameNotes(updates, deletes, holdersOf)],
+    notes: [
+      ...targetNotes(options.targets, desired, remote),
+      ...renameNotes(creates, orphans, options.prune),
+      ...sharedNameNotes(updates, deletes, holdersOf),
+    ],
     guards,
     issues: [...checkRoleSet(desired), ...matching.issues],
   };

@@ -1,5 +1,6 @@
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
+import { globMatcher } from './matching.js';
 import type { PlanChange } from './types.js';
 
 /** Hints for the reviewer (`plan.notes`): what the plan does that is probably not what was meant. */
@@ -62,4 +63,20 @@ export function byNameThenId(a: { name: string; id?: string }, b: { name: string
 
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A partial plan says so first, and names each target that matches nothing (a typo would
+ * otherwise plan nothing in silence).
+ */
+export function targetNotes(targets: readonly string[] | undefined, files: readonly { name: string }[], remote: readonly { name: string }[]): string[] {
+  if (targets === undefined) return [];
+  const notes = [`partial plan: only Roles matching ${targets.map(quote).join(', ')} are planned; the others are left as they are, and prune does not reach them`];
+  for (const target of targets) {
+    const matches = globMatcher([target]);
+    if (!files.some((f) => matches(f.name) !== undefined) && !remote.some((r) => matches(r.name) !== undefined)) {
+      notes.push(`--target ${quote(target)} matches no role file and no Role on the tenant`);
+    }
+  }
+  return notes;
 }

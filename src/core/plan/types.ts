@@ -93,7 +93,7 @@ export interface Plan {
   tenant: { name: string; base_url: string };
   created_at?: string;
   /** `allow_empty_prune`: made with `--allow-empty-prune` (or the config's consent). */
-  options: { prune: boolean; protect: string[]; ignore: string[]; max_deletes?: number; allow_empty_prune?: boolean };
+  options: { prune: boolean; protect: string[]; ignore: string[]; max_deletes?: number; allow_empty_prune?: boolean; targets?: string[] };
   summary: PlanSummary;
   /** In the order `apply` runs them (see `computePlan`). */
   changes: PlanChange[];
@@ -126,6 +126,12 @@ export interface PlanOptions {
    */
   allowEmptyPrune?: boolean;
   tenant: { name: string; baseUrl: string };
+  /**
+   * Names or globs (`--target`, and the names in the role files given as arguments): only the
+   * Roles they match, by their name in a file or on the tenant, are planned — a partial plan,
+   * which prunes nothing else. Undefined: every Role.
+   */
+  targets?: string[];
   /** ISO timestamp recorded in the plan; the caller owns the clock. */
   createdAt?: string;
 }
