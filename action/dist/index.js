@@ -49007,10 +49007,26 @@ function tailMarkdown(plan) {
 function tableRow(change) {
   const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
   const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
-  const what = change.action === "update" ? (change.fields ?? []).join(", ") : change.action === "create" ? "new Role" : "**deleted**";
+  const what = change.action === "update" ? updateCell(change) : change.action === "create" ? createCell(change) : "**deleted**";
   const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
   return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
 `;
+}
+function updateCell(change) {
+  const fields = change.fields.join(", ");
+  if (!change.fields.includes("description")) return fields;
+  return `${fields}<br>description: ${mdCode(capped3(change.before.description))} → ${mdCode(capped3(change.after.description))}`;
+}
+function createCell(change) {
+  const { description, content } = change.after;
+  const start = content.split("\n").find((line) => line.trim() !== "") ?? "";
+  const parts = ["new Role"];
+  if (description !== "") parts.push(`description: ${mdCode(capped3(description))}`);
+  if (start !== "") parts.push(`content: ${mdCode(capped3(start, 80))}`);
+  return parts.join("<br>");
+}
+function capped3(text2, max = 120) {
+  return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
 }
 function diffDetails(change, maxLines, maxLineChars) {
   const all = diffLines(change.diff ?? "");
@@ -49060,25 +49076,48 @@ function renderPlanMarkdown(plan, opts = {}) {
     for (const cut2 of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
 `;
-      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
+      const parts = [head, note, table, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
       if (size(parts) <= max) return join6(parts);
     }
+    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max);
+    if (perRole !== void 0) return perRole;
   }
   const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
 `;
-  const tableOnly = [head, table, diffNote, tail];
+  const tableOnly = [head, diffNote, table, tail];
   if (size(tableOnly) <= max) return join6(tableOnly);
   const omissionFor = (hidden) => `
 … ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
 `;
-  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
+  let budget = max - size([head, diffNote, TABLE_HEAD, omissionFor(rows.length), tail]);
   let shown = 0;
   while (shown < rows.length && rows[shown].length + 1 <= budget) {
     budget -= rows[shown].length;
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fit([head, truncated, diffNote, tail], max);
+  return fit([head, diffNote, truncated, tail], max);
+}
+function fewerDiffs(changes, layout, max) {
+  const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
+  const diffs = changes.map((c) => diffDetails(c, cut2.lines, cut2.chars));
+  const smallestFirst = diffs.map((text2, index) => ({ text: text2, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
+  const attempt = (kept) => {
+    const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
+    const dropped = diffs.length - kept;
+    const what = dropped === 1 ? "the largest content diff is" : `the ${thousands(dropped)} largest content diffs are`;
+    const note = `_Diffs are cut to ${cut2.lines} lines each, and ${what} not shown, to fit the comment; ${FULL_PLAN}._
+`;
+    return layout(note, diffs.filter((_, i) => keep.has(i)));
+  };
+  let low = 0;
+  let high = diffs.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (size(attempt(mid)) <= max) low = mid;
+    else high = mid - 1;
+  }
+  return low > 0 ? join6(attempt(low)) : void 0;
 }
 function fit(parts, max) {
   const text2 = join6(parts);

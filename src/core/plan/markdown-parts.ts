@@ -1,6 +1,6 @@
 import { formatIssue } from '../errors.js';
 import { printableLine, thousands } from '../roles/display.js';
-import type { Plan, PlanChange } from './types.js';
+import type { CreateChange, Plan, PlanChange, UpdateChange } from './types.js';
 import { diffLines, planSummaryLine } from './render-text.js';
 
 /** Lists inside a comment (deleted names, unmanaged Roles, notes, guards) stop here. */
@@ -64,9 +64,30 @@ export function tableRow(change: PlanChange): string {
       ? `${mdCode(change.before.name)} → ${mdCode(change.name)}`
       : mdCode(change.name);
   const where = change.file !== undefined ? mdCode(change.file) : change.id !== undefined ? `id ${mdCode(change.id)}` : '';
-  const what = change.action === 'update' ? (change.fields ?? []).join(', ') : change.action === 'create' ? 'new Role' : '**deleted**';
+  const what = change.action === 'update' ? updateCell(change) : change.action === 'create' ? createCell(change) : '**deleted**';
   const symbol = change.action === 'create' ? '➕' : change.action === 'update' ? '✏️' : '🗑️';
   return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |\n`;
+}
+
+/** An update's fields; a changed description old → new (a content change has its diff). */
+function updateCell(change: UpdateChange): string {
+  const fields = change.fields.join(', ');
+  if (!change.fields.includes('description')) return fields;
+  return `${fields}<br>description: ${mdCode(capped(change.before.description))} → ${mdCode(capped(change.after.description))}`;
+}
+
+/** A new Role: its description and how its content starts, for a reviewer who sees no diff. */
+function createCell(change: CreateChange): string {
+  const { description, content } = change.after;
+  const start = content.split('\n').find((line) => line.trim() !== '') ?? '';
+  const parts = ['new Role'];
+  if (description !== '') parts.push(`description: ${mdCode(capped(description))}`);
+  if (start !== '') parts.push(`content: ${mdCode(capped(start, 80))}`);
+  return parts.join('<br>');
+}
+
+function capped(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** One update's diff, folded; cut to `maxLines` lines of at most `maxLineChars` characters. */

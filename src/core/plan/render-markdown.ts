@@ -1,6 +1,6 @@
-import { plural } from '../roles/display.js';
+import { plural, thousands } from '../roles/display.js';
 import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown } from './markdown-parts.js';
-import type { Plan } from './types.js';
+import type { Plan, PlanChange } from './types.js';
 
 /** GitHub refuses a comment body longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -36,26 +36,55 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
     if (size(full) <= max) return join(full);
     for (const cut of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut.lines} lines each to fit the comment; ${FULL_PLAN}._\n`;
-      const parts = [head, table, note, ...withDiffs.map((c) => diffDetails(c, cut.lines, cut.chars)), tail];
+      const parts = [head, note, table, ...withDiffs.map((c) => diffDetails(c, cut.lines, cut.chars)), tail];
       if (size(parts) <= max) return join(parts);
     }
+    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max);
+    if (perRole !== undefined) return perRole;
   }
 
   const diffNote =
     withDiffs.length === 0 ? '' : `_${plural(withDiffs.length, 'content diff')} not shown to fit the comment; ${FULL_PLAN}._\n`;
-  const tableOnly = [head, table, diffNote, tail];
+  const tableOnly = [head, diffNote, table, tail];
   if (size(tableOnly) <= max) return join(tableOnly);
 
   // The longest the "more changes" line can be, so the rows that fit leave room for it.
   const omissionFor = (hidden: number): string => `\n… ${plural(hidden, 'more change', 'more changes')} not shown; ${FULL_PLAN}.\n`;
-  let budget = max - size([head, TABLE_HEAD, omissionFor(rows.length), diffNote, tail]);
+  let budget = max - size([head, diffNote, TABLE_HEAD, omissionFor(rows.length), tail]);
   let shown = 0;
   while (shown < rows.length && rows[shown]!.length + 1 <= budget) {
     budget -= rows[shown]!.length;
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join('') + omissionFor(rows.length - shown);
-  return fit([head, truncated, diffNote, tail], max);
+  return fit([head, diffNote, truncated, tail], max);
+}
+
+/**
+ * The shortest cut of every diff still too long together: the largest diffs go first, one Role
+ * at a time, so most Roles keep theirs (in plan order), and the note at the top says how many are
+ * missing. Undefined when not even the smallest diff fits beside the table.
+ */
+function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs: string[]) => string[], max: number): string | undefined {
+  const cut = DIFF_CUTS[DIFF_CUTS.length - 1]!;
+  const diffs = changes.map((c) => diffDetails(c, cut.lines, cut.chars));
+  const smallestFirst = diffs.map((text, index) => ({ text, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
+  const attempt = (kept: number): string[] => {
+    const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
+    const dropped = diffs.length - kept;
+    const what = dropped === 1 ? 'the largest content diff is' : `the ${thousands(dropped)} largest content diffs are`;
+    const note = `_Diffs are cut to ${cut.lines} lines each, and ${what} not shown, to fit the comment; ${FULL_PLAN}._\n`;
+    return layout(note, diffs.filter((_, i) => keep.has(i)));
+  };
+  // How many of the smallest diffs fit: fitting is monotone in the count, so a binary search.
+  let low = 0;
+  let high = diffs.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (size(attempt(mid)) <= max) low = mid;
+    else high = mid - 1;
+  }
+  return low > 0 ? join(attempt(low)) : undefined;
 }
 
 /** The parts joined; if even that is too long (a tiny `maxChars`), cut at a line and say so. */

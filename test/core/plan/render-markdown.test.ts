@@ -26,7 +26,7 @@ describe('renderPlanMarkdown', () => {
     const md = renderPlanMarkdown(plan([...files, file('added')], remote), { marker: 'roleflow-plan' });
     expect(md.startsWith('<!-- roleflow-plan -->\n### roleflow plan for <code>local</code>\n\n**Plan: 1 to create, 2 to update, 0 to delete.**\n')).toBe(true);
     expect(md).toContain('| ✏️ update | <code>role-00000</code> | <code>roles/role-00000.md</code> | content |');
-    expect(md).toContain('| ➕ create | <code>added</code> | <code>roles/added.md</code> | new Role |');
+    expect(md).toContain('| ➕ create | <code>added</code> | <code>roles/added.md</code> | new Role<br>description: <code>added role</code><br>content: <code>You are added.</code> |');
     expect(md).toContain('<details><summary>✏️ <code>role-00001</code>: content diff</summary>\n\n```diff\n--- role-00001 (tenant)\n');
     expect(md).toContain('-line 0 of role-00001\n+line 0 of role-00001 (edited)\n');
     expect(md).not.toContain('[!WARNING]');
@@ -61,13 +61,31 @@ describe('renderPlanMarkdown', () => {
     expect(md.match(/<details>/g)).toHaveLength(40);
   });
 
-  test('when even short diffs do not fit, the table stands alone and says so', () => {
+  test('when even short diffs do not fit, the largest are left out one Role at a time, said at the top', () => {
     const { files, remote } = updates(600, 20, 20);
+    // Role 7's content changes in 2 lines only: its diff is among the smallest and is kept.
+    remote[7] = role('role-00007', { content: 'a\nb' });
+    files[7] = file('role-00007', { content: 'a\nc' });
+    const md = renderPlanMarkdown(plan(files, remote));
+    expect(md.length).toBeLessThanOrEqual(LIMIT);
+    const shown = (md.match(/<details>/g) ?? []).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(600);
+    expect(md).toContain('<code>role-00007</code>: content diff');
+    const note = `_Diffs are cut to 6 lines each, and the ${600 - shown} largest content diffs are not shown, to fit the comment; run \`roleflow plan\` for the full plan._`;
+    expect(md.indexOf(note)).toBeGreaterThan(0);
+    expect(md.indexOf(note)).toBeLessThan(md.indexOf('| |'));
+    expect(md).toContain('role-00599');
+  });
+
+  test('when not one diff fits beside the table, the table stands alone and says so at the top', () => {
+    const { files, remote } = updates(1500, 20, 20);
     const md = renderPlanMarkdown(plan(files, remote));
     expect(md.length).toBeLessThanOrEqual(LIMIT);
     expect(md).not.toContain('<details>');
-    expect(md).toContain('_600 content diffs not shown to fit the comment; run `roleflow plan` for the full plan._');
-    expect(md).toContain('role-00599');
+    const note = '_1,500 content diffs not shown to fit the comment; run `roleflow plan` for the full plan._';
+    expect(md.indexOf(note)).toBeGreaterThan(0);
+    expect(md.indexOf(note)).toBeLessThan(md.indexOf('| |'));
   });
 
   test('5,000 changed Roles fit within 65,536 characters, saying how many rows were cut', () => {
