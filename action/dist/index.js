@@ -57296,7 +57296,7 @@ init_markdown_parts();
 init_digest();
 var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
-var TABLE_HEAD2 = "| | Flow | Test | Transport | Repeats | p50 | p95 | Message |\n|---|---|---|---|---|---|---|---|\n";
+var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n";
 var MAX_MESSAGE = 300;
 function renderReportMarkdown(report, opts) {
   const head = headOf(report, opts.marker);
@@ -57330,7 +57330,8 @@ function rowOf(r) {
   const text2 = r.status === "pass" ? "" : whyNot(r);
   const message2 = text2.length > MAX_MESSAGE ? `${text2.slice(0, MAX_MESSAGE)}…` : text2;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
-  return `| ${STATUS[r.status]} | ${mdCode(r.flow)} | ${mdText(r.name)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} | ${mdText(message2)} |
+  const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
+  return `| ${STATUS[r.status]} | ${test} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {

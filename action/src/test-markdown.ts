@@ -7,7 +7,8 @@ import { markerLine } from './sticky-comment.js';
 
 const STATUS: Record<TestResult['status'], string> = { pass: '✅ pass', fail: '❌ fail', error: '💥 error', skip: '⏭️ skip', not_run: '⏹️ not run' };
 const TRANSPORT: Record<TestResult['transport'], string> = { https: 'HTTPS', ws: 'WebSocket' };
-const TABLE_HEAD = '| | Flow | Test | Transport | Repeats | p50 | p95 | Message |\n|---|---|---|---|---|---|---|---|\n';
+// What failed and why come first: a reader scans the first columns; the timings follow.
+const TABLE_HEAD = '| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n';
 /** A failure's message is the reason to read the table; it is kept this long. */
 const MAX_MESSAGE = 300;
 
@@ -46,7 +47,8 @@ function rowOf(r: TestResult): string {
   const text = r.status === 'pass' ? '' : whyNot(r);
   const message = text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
   const p = (key: 'p50' | 'p95'): string => (r.wall_ms === null ? '–' : formatMs(r.wall_ms[key]));
-  return `| ${STATUS[r.status]} | ${mdCode(r.flow)} | ${mdText(r.name)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p('p50')} | ${p('p95')} | ${mdText(message)} |\n`;
+  const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
+  return `| ${STATUS[r.status]} | ${test} | ${mdText(message)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p('p50')} | ${p('p95')} |\n`;
 }
 
 /** A failure says which assertion failed, where, and how; a skip says why. */

@@ -72,7 +72,7 @@ describe('the Action, command: test', () => {
     expect(body).toContain('**2 passed, 1 failed, 0 skipped** of 3');
     // Failures first, with the reason; then the passing rows with their percentiles.
     expect(body.indexOf('❌ fail')).toBeLessThan(body.indexOf('✅ pass'));
-    expect(body).toMatch(/\| ❌ fail \| <code>echo<\/code> \| says goodbye \| WebSocket \| 0\/1 \| [\d.]+ms \| [\d.]+ms \| line 15: .*goodbye/);
+    expect(body).toMatch(/\| ❌ fail \| <code>flows\/echo\.yaml<\/code> › says goodbye \(flow <code>echo<\/code>\) \| line 15: .*goodbye.* \| WebSocket \| 0\/1 \| [\d.]+ms \| [\d.]+ms \|/);
     expect(bed.github.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(bed.github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
     for (const run of [first, second]) expect([visibleLog(run.log), run.summary, body].join('\n')).not.toContain('STANDINtoken');
