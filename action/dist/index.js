@@ -54489,7 +54489,7 @@ function renderTestResult(r, style) {
     }
     if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
   }
-  for (const g of groupAssertions(r, "skip")) {
+  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines2.join("\n");
@@ -54532,7 +54532,9 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${interrupted}${partial}`;
+  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
+  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results = report.results.map((r) => renderTestResult(r, style));

@@ -6,6 +6,8 @@ import type { RunReport, TestResult, TestStatus } from './model.js';
 /** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
 export interface Style {
   color: boolean;
+  /** `test --quiet`: no line per skipped assertion (the totals still count them). */
+  quiet?: boolean;
 }
 
 const MARK: Record<TestStatus, string> = { pass: '✓', fail: '✗', error: '✗', skip: '-', not_run: '·' };
@@ -51,7 +53,7 @@ export function renderTestResult(r: TestResult, style: Style): string {
     // With repeats, say why the failures add up to a failed test (min_pass), unless a budget across them did.
     if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines.push(`    ${paint(style, 'dim', message)}`);
   }
-  for (const g of groupAssertions(r, 'skip')) {
+  for (const g of style.quiet ? [] : groupAssertions(r, 'skip')) {
     lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines.join('\n');
@@ -99,7 +101,11 @@ export function renderSummary(report: RunReport, style: Style): string {
     : '';
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : '';
   const partial = report.missing_shards?.length ? `\n${paint(style, 'yellow', `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : '';
-  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${shard}${bail}${interrupted}${partial}`;
+  // Assertions a transport could not check are listed under their test; the totals count them
+  // too, so a run whose checks were mostly skipped never reads as fully green.
+  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, 'skip').length, 0);
+  const checks = skippedChecks === 0 ? '' : `; ${paint(style, 'yellow', `${skippedChecks} ${skippedChecks === 1 ? 'assertion' : 'assertions'} skipped`)}`;
+  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
 }
 
 /** The whole console report, for a file or for `report merge`: every result, then the summary. */

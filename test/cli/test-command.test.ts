@@ -20,7 +20,7 @@ describe('roleflow test', () => {
     // Honest about what a transport cannot check.
     expect(r.stdout).toMatch(/- results\[0\]\.greeting equals "Hello Ada": skipped: the HTTPS execution logs carry no outputs \(flows\/greet\.yaml:9:11\)/);
     expect(r.stdout).toMatch(/greet\s+https\s+2\s+0\s+0\s+\S+ms\s+\S+/);
-    expect(r.stdout).toMatch(/Tests: 4 passed, 0 failed, 0 skipped \(4\) in \S+\n$/);
+    expect(r.stdout).toMatch(/Tests: 4 passed, 0 failed, 0 skipped \(4\) in \S+; 4 assertions skipped\n$/);
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 

@@ -75,10 +75,14 @@ describe('console reporter', () => {
         'flow       transport  pass  fail  skip    p50    p95',
         'summarize  https         1     0     0  250ms  250ms',
         '',
-        'Tests: 1 passed, 0 failed, 0 skipped (1) in 1.5s',
+        'Tests: 1 passed, 0 failed, 0 skipped (1) in 1.5s; 1 assertion skipped',
         '',
       ].join('\n'),
     );
+    // --quiet: no line per skipped assertion; the totals still count it.
+    const quiet = renderConsole(runReport([r]), { color: false, quiet: true });
+    expect(quiet).not.toContain('results exists true: skipped');
+    expect(quiet).toContain('Tests: 1 passed, 0 failed, 0 skipped (1) in 1.5s; 1 assertion skipped');
   });
 
   it('keeps the progress line within the terminal width', () => {
