@@ -48028,9 +48028,10 @@ async function openTenant(opts) {
   }
   const configured = configuredTenant(config, name);
   if (!configured && flags.baseUrl === void 0) {
-    const known = Object.keys(config.tenants);
+    const known = [LOCAL_TENANT, ...Object.keys(config.tenants)];
+    const guess = closest(name, known);
     throw new RoleflowError(
-      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}; known: ${[LOCAL_TENANT, ...known].join(", ")}`
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
@@ -48087,6 +48088,7 @@ var init_open_tenant = __esm({
     init_errors();
     init_config_file();
     init_url_safety();
+    init_schema();
     LOCAL_TENANT = "local";
   }
 });

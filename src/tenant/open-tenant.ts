@@ -7,6 +7,7 @@ import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
 import { configRelative } from '../files/config-file.js';
 import { safeTenantUrl } from '../core/url-safety.js';
+import { closest } from '../core/schema.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';
@@ -76,9 +77,10 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
 
   const configured = configuredTenant(config, name);
   if (!configured && flags.baseUrl === undefined) {
-    const known = Object.keys(config.tenants);
+    const known = [LOCAL_TENANT, ...Object.keys(config.tenants)];
+    const guess = closest(name, known);
     throw new RoleflowError(
-      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ''}; known: ${[LOCAL_TENANT, ...known].join(', ')}`,
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ''}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}; known: ${known.join(', ')}`,
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;

@@ -68,4 +68,10 @@ describe('finding the config', () => {
     expect(flagWins.code).toBe(0);
     expect(flagWins.stdout).toContain('Tenant local');
   });
+
+  it('a mistyped tenant name gets a did-you-mean', async () => {
+    const dir = await tree({ '.git/': '', 'roles/a.md': ROLE('a'), 'roleflow.config.yaml': 'tenants:\n  staging:\n    base_url: https://flows.example.com\n' });
+    const r = await runBin(['plan', '--tenant', 'stagin'], { cwd: dir });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: unknown tenant "stagin" in roleflow.config.yaml (did you mean "staging"?); known: local, staging\n' });
+  });
 });
