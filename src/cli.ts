@@ -7,7 +7,7 @@ import { packageVersion } from './files/package-root.js';
 
 /** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
 export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
-  const cli = new Cli<RoleflowContext>({
+  const cli = new RoleflowCli({
     binaryLabel: 'roleflow — GitOps for an AI-flow tenant',
     binaryName: 'roleflow',
     binaryVersion: version(),
@@ -17,6 +17,68 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
   cli.register(Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
+}
+
+/**
+ * clipanion prints an option's value as `#0` (`--port #0`; arcanis/clipanion#173): usage text
+ * names it instead (`--port PORT`), from the table below or, for a flag not in it, its name.
+ */
+class RoleflowCli extends Cli<RoleflowContext> {
+  override usage(...args: Parameters<Cli<RoleflowContext>['usage']>): string {
+    return namePlaceholders(super.usage(...args));
+  }
+}
+
+const VALUE_NAMES: Record<string, string> = {
+  '--base-url': 'URL',
+  '--ws-url': 'URL',
+  '--config': 'FILE',
+  '--out': 'FILE',
+  '--data': 'FILE',
+  '--baseline': 'FILE',
+  '--flows-config': 'FILE',
+  '--roles': 'DIR',
+  '--flows': 'DIR',
+  '--tenant': 'NAME',
+  '--target': 'NAME_OR_GLOB',
+  '--reporter': 'NAME[=FILE]',
+  '--format': 'FORMAT',
+  '--transport': 'https|ws',
+  '--shard': 'I/N',
+  '--grep': 'REGEX',
+  '--concurrency': 'N',
+  '--repeat': 'N',
+  '--seed': 'N',
+  '--latency': 'MS',
+  '--fail-rate': 'RATE',
+  '--lost-rate': 'RATE',
+};
+
+/**
+ * `--port #0` → `--port PORT`, `[--config #0]` → `[--config FILE]`; the rows of an options list
+ * are padded again, so their descriptions still line up.
+ */
+export function namePlaceholders(text: string): string {
+  if (!text.includes('#0')) return text;
+  const named = text.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag: string, alias: string) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+  const lines = named.split('\n');
+  const row = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
+  const visible = (t: string): number => t.replace(/\x1b\[[0-9;]*m/g, '').length;
+  for (let start = 0; start < lines.length; ) {
+    if (!row.test(lines[start]!)) {
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end < lines.length && row.test(lines[end]!)) end++;
+    const rows = lines.slice(start, end).map((line) => row.exec(line)!);
+    const width = Math.max(...rows.map((m) => visible(m[1]! + m[2]!)));
+    rows.forEach((m, i) => {
+      lines[start + i] = `${m[1]}${m[2]}${' '.repeat(width - visible(m[1]! + m[2]!) + 4)}${m[4]}`;
+    });
+    start = end;
+  }
+  return lines.join('\n');
 }
 
 /** Run the CLI with argv and a context; returns the exit code. Tests call this in-process. */

@@ -56792,7 +56792,7 @@ init_exit_codes();
 init_safe_text();
 init_package_root();
 function buildCli(opts) {
-  const cli = new import_clipanion10.Cli({
+  const cli = new RoleflowCli({
     binaryLabel: "roleflow — GitOps for an AI-flow tenant",
     binaryName: "roleflow",
     binaryVersion: version(),
@@ -56802,6 +56802,57 @@ function buildCli(opts) {
   cli.register(import_clipanion10.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
+}
+var RoleflowCli = class extends import_clipanion10.Cli {
+  usage(...args) {
+    return namePlaceholders(super.usage(...args));
+  }
+};
+var VALUE_NAMES = {
+  "--base-url": "URL",
+  "--ws-url": "URL",
+  "--config": "FILE",
+  "--out": "FILE",
+  "--data": "FILE",
+  "--baseline": "FILE",
+  "--flows-config": "FILE",
+  "--roles": "DIR",
+  "--flows": "DIR",
+  "--tenant": "NAME",
+  "--target": "NAME_OR_GLOB",
+  "--reporter": "NAME[=FILE]",
+  "--format": "FORMAT",
+  "--transport": "https|ws",
+  "--shard": "I/N",
+  "--grep": "REGEX",
+  "--concurrency": "N",
+  "--repeat": "N",
+  "--seed": "N",
+  "--latency": "MS",
+  "--fail-rate": "RATE",
+  "--lost-rate": "RATE"
+};
+function namePlaceholders(text2) {
+  if (!text2.includes("#0")) return text2;
+  const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+  const lines2 = named.split("\n");
+  const row = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
+  const visible = (t5) => t5.replace(/\x1b\[[0-9;]*m/g, "").length;
+  for (let start = 0; start < lines2.length; ) {
+    if (!row.test(lines2[start])) {
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end < lines2.length && row.test(lines2[end])) end++;
+    const rows = lines2.slice(start, end).map((line) => row.exec(line));
+    const width = Math.max(...rows.map((m) => visible(m[1] + m[2])));
+    rows.forEach((m, i) => {
+      lines2[start + i] = `${m[1]}${m[2]}${" ".repeat(width - visible(m[1] + m[2]) + 4)}${m[4]}`;
+    });
+    start = end;
+  }
+  return lines2.join("\n");
 }
 async function main(argv, context) {
   const noColor = argv.includes("--no-color") || (context.env["NO_COLOR"] ?? "") !== "";

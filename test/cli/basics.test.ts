@@ -16,11 +16,25 @@ describe('roleflow as a process', () => {
   });
 
   it('shows examples in each command help', async () => {
-    for (const command of ['validate', 'plan', 'apply', 'pull', 'test', 'serve']) {
+    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve']) {
       const r = await runCli([command, '--help']);
       expect(r.code, command).toBe(0);
       expect(r.stdout, command).toMatch(/Examples?/);
     }
+  });
+
+  it('names every option value in help (no #0 placeholders), and the descriptions stay aligned', async () => {
+    const all = await runBin(['--help']);
+    expect(all.stdout).not.toContain('#0');
+    expect(all.stdout).toContain('[--port PORT]');
+    for (const command of ['init', 'validate', 'plan', 'apply', 'pull', 'test', 'serve', 'report merge']) {
+      const r = await runCli([...command.split(' '), '--help']);
+      expect(r.stdout, command).not.toContain('#0');
+      const rows = r.stdout.split('\n').filter((l) => /^ {2}--/.test(l));
+      const starts = new Set(rows.map((l) => /^( {2}\S+(?: [A-Z_|/[\]=a-z]+)?) +/.exec(l)![0].length));
+      expect(starts.size, `${command}: ${rows.join('\n')}`).toBe(1);
+    }
+    expect((await runCli(['plan', '--help'])).stdout).toMatch(/^ {2}--config FILE +Config file/m);
   });
 
   it('puts usage errors on stderr, one line, exit 1', async () => {
