@@ -50649,7 +50649,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command10 = class {
+    var Command11 = class {
       constructor() {
         this.help = false;
       }
@@ -50694,9 +50694,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command10.isOption = advanced_options_utils.isOptionSymbol;
-    Command10.Default = [];
-    exports.Command = Command10;
+    Command11.isOption = advanced_options_utils.isOptionSymbol;
+    Command11.Default = [];
+    exports.Command = Command11;
   }
 });
 
@@ -51540,7 +51540,7 @@ var require_HelpCommand = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var advanced_Command = require_Command();
-    var HelpCommand = class _HelpCommand extends advanced_Command.Command {
+    var HelpCommand2 = class _HelpCommand extends advanced_Command.Command {
       constructor(contexts) {
         super();
         this.contexts = contexts;
@@ -51588,7 +51588,7 @@ var require_HelpCommand = __commonJS({
         }
       }
     };
-    exports.HelpCommand = HelpCommand;
+    exports.HelpCommand = HelpCommand2;
   }
 });
 
@@ -52055,13 +52055,13 @@ var require_help = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var advanced_Command = require_Command();
-    var HelpCommand = class extends advanced_Command.Command {
+    var HelpCommand2 = class extends advanced_Command.Command {
       async execute() {
         this.context.stdout.write(this.cli.usage());
       }
     };
-    HelpCommand.paths = [[`-h`], [`--help`]];
-    exports.HelpCommand = HelpCommand;
+    HelpCommand2.paths = [[`-h`], [`--help`]];
+    exports.HelpCommand = HelpCommand2;
   }
 });
 
@@ -55724,7 +55724,7 @@ function isDirectory(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
@@ -56150,14 +56150,46 @@ var ApplyCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/init.ts
+// src/commands/help.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
+init_errors();
+var HelpCommand = class extends RoleflowCommand {
+  static paths = [["help"]];
+  static usage = import_clipanion3.Command.Usage({
+    category: "Getting started",
+    description: "Show the help of roleflow or of one command",
+    details: `
+      The same as \`--help\`: \`roleflow help plan\` is \`roleflow plan --help\`, and \`roleflow help\`
+      lists every command.
+    `,
+    examples: [
+      ["Every command", "roleflow help"],
+      ["The options and examples of plan", "roleflow help plan"],
+      ["A command of two words", "roleflow help report merge"]
+    ]
+  });
+  words = import_clipanion3.Option.Rest({ name: "COMMAND" });
+  async execute() {
+    if (this.words.length === 0) {
+      this.context.stdout.write(this.cli.usage());
+      return 0;
+    }
+    const path = `${this.cli.binaryName} ${this.words.join(" ")}`;
+    if (!this.cli.definitions().some((d) => d.path === path)) {
+      throw new RoleflowError(`unknown command "${this.words.join(" ")}"; roleflow --help lists the commands`);
+    }
+    return this.cli.run([...this.words, "--help"]);
+  }
+};
+
+// src/commands/init.ts
+var import_clipanion4 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
 import { resolve as resolve4 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion3.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -56182,12 +56214,12 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion3.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion3.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion3.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion3.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  force = import_clipanion3.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion4.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion4.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion4.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion4.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  force = import_clipanion4.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
     const dir = resolve4(this.context.cwd, this.dir ?? ".");
@@ -56220,11 +56252,11 @@ var InitCommand = class extends RoleflowCommand {
 };
 
 // src/commands/plan.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
+var import_clipanion5 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
 var PlanCommand = class extends TenantCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -56252,14 +56284,14 @@ var PlanCommand = class extends TenantCommand {
       ["A pull-request comment", "roleflow plan --format markdown > plan.md"]
     ]
   });
-  roles = import_clipanion4.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion4.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion4.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  roles = import_clipanion5.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion5.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion5.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
   // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion4.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion4.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion4.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  outFile = import_clipanion5.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
+  format = import_clipanion5.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion5.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
     const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { ExitCode: ExitCode2 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
@@ -56308,10 +56340,10 @@ var PlanCommand = class extends TenantCommand {
 };
 
 // src/commands/pull.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -56332,9 +56364,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion5.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion6.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -56388,14 +56420,14 @@ var PullCommand = class extends TenantCommand {
 };
 
 // src/commands/report-merge.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
+var import_clipanion7 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 import { resolve as resolve7 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -56420,10 +56452,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion6.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion6.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion6.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion6.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion7.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion7.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion7.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion7.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -56466,13 +56498,13 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -56506,16 +56538,16 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion7.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion7.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion7.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion7.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion7.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion7.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion7.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion7.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion7.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion8.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion8.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion8.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion8.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion8.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion8.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion8.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion8.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion8.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
@@ -56551,14 +56583,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -56592,24 +56624,24 @@ var TestCommand = class extends TenantCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion8.Option.Rest({ name: "path" });
-  transport = import_clipanion8.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion8.Option.String("--concurrency", {
+  targets = import_clipanion9.Option.Rest({ name: "path" });
+  transport = import_clipanion9.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion9.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion9.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion8.Option.String("--repeat", {
+  repeat = import_clipanion9.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion8.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion8.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion8.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion8.Option.Boolean("--strict-end", {
+  shard = import_clipanion9.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion9.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion9.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion9.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  json = import_clipanion9.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -56727,10 +56759,10 @@ function compileGrep(pattern) {
 }
 
 // src/commands/validate.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -56754,9 +56786,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion9.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion10.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -56785,7 +56817,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -56798,12 +56830,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion10.Builtins.HelpCommand);
-  cli.register(import_clipanion10.Builtins.VersionCommand);
+  cli.register(import_clipanion11.Builtins.HelpCommand);
+  cli.register(import_clipanion11.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion10.Cli {
+var RoleflowCli = class extends import_clipanion11.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }

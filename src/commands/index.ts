@@ -1,5 +1,6 @@
 import type { CommandClass } from 'clipanion';
 import { ApplyCommand } from './apply.js';
+import { HelpCommand } from './help.js';
 import { InitCommand } from './init.js';
 import type { RoleflowContext } from './base.js';
 import { PlanCommand } from './plan.js';
@@ -10,4 +11,4 @@ import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, HelpCommand];

@@ -23,6 +23,16 @@ describe('roleflow as a process', () => {
     }
   });
 
+  it('roleflow help COMMAND is COMMAND --help; an unknown one is one line, exit 1', async () => {
+    for (const command of ['plan', 'report merge']) {
+      const viaHelp = await runCli(['help', ...command.split(' ')]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toBe((await runCli([...command.split(' '), '--help'])).stdout);
+    }
+    expect((await runCli(['help'])).stdout).toBe((await runCli(['--help'])).stdout);
+    expect(await runCli(['help', 'plna'])).toMatchObject({ code: 1, stdout: '', stderr: 'error: unknown command "plna"; roleflow --help lists the commands\n' });
+  });
+
   it('names every option value in help (no #0 placeholders), and the descriptions stay aligned', async () => {
     const all = await runBin(['--help']);
     expect(all.stdout).not.toContain('#0');
