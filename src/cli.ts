@@ -94,7 +94,7 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
     command = cli.process(argv, context);
   } catch (error) {
     // One line on stderr, where clipanion would print its multi-line form on stdout.
-    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
+    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
     // The line may quote what was typed: one line, its control characters escaped.
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}\n`);
     return ExitCode.Error;
@@ -136,6 +136,21 @@ async function unknownCommand(error: { candidates?: { usage: string }[] }, argv:
   }
   const typed = words.length > 0 ? ` "${words.join(' ')}"` : '';
   return `error: unknown command${typed}${guess ? ` (did you mean "roleflow ${guess}"?)` : ''}; roleflow --help lists the commands`;
+}
+
+/**
+ * `error: Unsupported option name ("--prue") (did you mean "--prune"?) …`: a mistyped flag gets
+ * the nearest option of the command, as a mistyped YAML key gets the nearest key.
+ */
+async function withFlagGuess(cli: Cli<RoleflowContext>, line: string, argv: readonly string[]): Promise<string> {
+  const typed = /Unsupported option name \("(--?[^"]+)"\)/.exec(line)?.[1];
+  if (typed === undefined) return line;
+  const path = ['roleflow', ...(commandPathOf(argv) ?? [])].join(' ');
+  const options = cli.definitions().find((d) => d.path === path)?.options ?? [];
+  const flags = options.flatMap((o) => o.definition.split(/[ ,]/).filter((w) => w.startsWith('--')));
+  const { closest } = await import('./core/schema.js');
+  const guess = closest(typed.replace(/=.*$/, ''), flags);
+  return guess === undefined ? line : line.replace(`("${typed}")`, `("${typed}") (did you mean "${guess}"?)`);
 }
 
 /** `roleflow report merge [--out #0] <FILE> ...` → `report merge`. */

@@ -56895,7 +56895,7 @@ async function runCommand(cli, argv, context) {
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : describeUsageError(error, commandPathOf(argv));
+    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
     return ExitCode.Error;
@@ -56932,6 +56932,16 @@ async function unknownCommand(error, argv) {
   }
   const typed = words.length > 0 ? ` "${words.join(" ")}"` : "";
   return `error: unknown command${typed}${guess ? ` (did you mean "roleflow ${guess}"?)` : ""}; roleflow --help lists the commands`;
+}
+async function withFlagGuess(cli, line, argv) {
+  const typed = /Unsupported option name \("(--?[^"]+)"\)/.exec(line)?.[1];
+  if (typed === void 0) return line;
+  const path = ["roleflow", ...commandPathOf(argv) ?? []].join(" ");
+  const options = cli.definitions().find((d) => d.path === path)?.options ?? [];
+  const flags = options.flatMap((o) => o.definition.split(/[ ,]/).filter((w) => w.startsWith("--")));
+  const { closest: closest2 } = await Promise.resolve().then(() => (init_schema(), schema_exports));
+  const guess = closest2(typed.replace(/=.*$/, ""), flags);
+  return guess === void 0 ? line : line.replace(`("${typed}")`, `("${typed}") (did you mean "${guess}"?)`);
 }
 function synopsisPath(usage) {
   const words = [];

@@ -23,6 +23,15 @@ describe('roleflow as a process', () => {
     }
   });
 
+  it('a mistyped flag gets the nearest option of the command', async () => {
+    expect(await runCli(['plan', '--prue'])).toMatchObject({
+      code: 1,
+      stderr: 'error: Unsupported option name ("--prue") (did you mean "--prune"?) (see roleflow plan --help)\n',
+    });
+    expect((await runCli(['report', 'merge', '--alow-partial', 'a.json'])).stderr).toContain('(did you mean "--allow-partial"?)');
+    expect((await runCli(['plan', '--zzzzzz'])).stderr).not.toContain('did you mean');
+  });
+
   it('roleflow help COMMAND is COMMAND --help; an unknown one is one line, exit 1', async () => {
     for (const command of ['plan', 'report merge']) {
       const viaHelp = await runCli(['help', ...command.split(' ')]);

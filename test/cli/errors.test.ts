@@ -120,6 +120,6 @@ describe('usage errors of the process', () => {
 
   it('names a bad option in one line pointing at the command help', async () => {
     const r = await runOnce(bin, ['serve', '--token', SECRET, '--prot', '0'], { cwd: process.cwd() });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: Unsupported option name ("--prot") (see roleflow serve --help)\n' });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: Unsupported option name ("--prot") (did you mean "--port"?) (see roleflow serve --help)\n' });
   });
 });
