@@ -58,3 +58,13 @@ describe('workflow files', () => {
     expect(await lint('bad.yml', 'on: push\njobs:\n  a:\n    steps:\n      - run: echo "a: b"\n')).toEqual([expect.stringMatching(/invalid YAML/)]);
   });
 });
+
+describe('the workflow linter', () => {
+  it('is a current actionlint: knows today\'s runner labels and still finds mistakes', async () => {
+    const ok = 'name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo hi\n';
+    expect(await lint('ok.yml', ok)).toEqual([]);
+    const wrong = 'name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    stepz: []\n    steps:\n      - run: echo ${{ nope.x }}\n';
+    const problems = await lint('wrong.yml', wrong);
+    expect(problems).toEqual([expect.stringContaining('wrong.yml:6:5: unexpected key "stepz"'), expect.stringContaining('wrong.yml:8:23: undefined variable "nope"')]);
+  });
+});

