@@ -1,5 +1,5 @@
 import { Builtins, Cli } from 'clipanion';
-import { argvSecrets, describeUsageError, environmentSecrets, redactAll, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
+import { argvSecrets, describeUsageError, environmentSecrets, forcedColor, redactAll, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
 import { commandClasses } from './commands/index.js';
 import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/safe-text.js';
@@ -84,7 +84,8 @@ export function namePlaceholders(text: string): string {
 /** Run the CLI with argv and a context; returns the exit code. Tests call this in-process. */
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
   const noColor = argv.includes('--no-color') || (context.env['NO_COLOR'] ?? '') !== '';
-  return runCommand(buildCli({ colors: !noColor && context.stdoutIsTTY && context.env['TERM'] !== 'dumb' }), argv, context);
+  const onTerminal = context.stdoutIsTTY && context.env['TERM'] !== 'dumb';
+  return runCommand(buildCli({ colors: !noColor && (forcedColor(context.env) ?? onTerminal) }), argv, context);
 }
 
 /** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */

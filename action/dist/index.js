@@ -55751,12 +55751,17 @@ var RoleflowCommand = class extends import_clipanion.Command {
   /** Called by `main()` once the command has ended, however it ended. */
   async cleanup() {
   }
-  /** Colours only on a TTY, never with NO_COLOR or --no-color. */
+  /**
+   * Colours on a TTY; never with `--no-color` or NO_COLOR; always with `--color` or FORCE_COLOR
+   * (CI logs that render colour), which `FORCE_COLOR=0` turns off.
+   */
   colorFor(stream) {
     if (this.color === false) return false;
     const env = this.context.env;
     if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
     if (this.color === true) return true;
+    const force = forcedColor(env);
+    if (force !== void 0) return force;
     if (env["TERM"] === "dumb") return false;
     return stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
   }
@@ -55900,6 +55905,11 @@ function describeError(error, verbose, commandPath) {
 function isUsageError(error) {
   const name = error?.name;
   return name === "UsageError" || error?.clipanion !== void 0;
+}
+function forcedColor(env) {
+  const value = env["FORCE_COLOR"];
+  if (value === void 0) return void 0;
+  return value !== "0" && value.toLowerCase() !== "false";
 }
 function describeUsageError(error, commandPath) {
   const message2 = error?.message ?? String(error);
@@ -56888,7 +56898,8 @@ function namePlaceholders(text2) {
 }
 async function main(argv, context) {
   const noColor = argv.includes("--no-color") || (context.env["NO_COLOR"] ?? "") !== "";
-  return runCommand(buildCli({ colors: !noColor && context.stdoutIsTTY && context.env["TERM"] !== "dumb" }), argv, context);
+  const onTerminal = context.stdoutIsTTY && context.env["TERM"] !== "dumb";
+  return runCommand(buildCli({ colors: !noColor && (forcedColor(context.env) ?? onTerminal) }), argv, context);
 }
 async function runCommand(cli, argv, context) {
   let command;

@@ -56,12 +56,17 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   /** Called by `main()` once the command has ended, however it ended. */
   async cleanup(): Promise<void> {}
 
-  /** Colours only on a TTY, never with NO_COLOR or --no-color. */
+  /**
+   * Colours on a TTY; never with `--no-color` or NO_COLOR; always with `--color` or FORCE_COLOR
+   * (CI logs that render colour), which `FORCE_COLOR=0` turns off.
+   */
   colorFor(stream: 'stdout' | 'stderr'): boolean {
     if (this.color === false) return false;
     const env = this.context.env;
     if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
     if (this.color === true) return true;
+    const force = forcedColor(env);
+    if (force !== undefined) return force;
     if (env['TERM'] === 'dumb') return false;
     return stream === 'stdout' ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
   }
@@ -241,6 +246,13 @@ export function isUsageError(error: unknown): boolean {
  * form (which lists every command's synopsis and echoes the whole command line, secrets included).
  * An unknown command is worded by `main()`, which can afford to look for the one meant.
  */
+/** FORCE_COLOR as Node and chalk read it: set means on, `0` or `false` means off. */
+export function forcedColor(env: Record<string, string | undefined>): boolean | undefined {
+  const value = env['FORCE_COLOR'];
+  if (value === undefined) return undefined;
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
 export function describeUsageError(error: unknown, commandPath: readonly string[] | undefined): string {
   const message = (error as { message?: string } | null)?.message ?? String(error);
   const first = message.split('\n')[0]!.trim().replace(/[.:;]$/, '');

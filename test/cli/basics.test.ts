@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { runBin, runCli } from '../helpers/cli.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runBin, runCli, tempDir } from '../helpers/cli.js';
 import { version } from '../../src/cli.js';
 
 describe('roleflow as a process', () => {
@@ -75,4 +77,17 @@ describe('roleflow as a process', () => {
     const noColor = await runCli(['--help'], { tty: true, env: { NO_COLOR: '1' } });
     expect(noColor.stdout).not.toMatch(/\x1b\[/);
   });
+
+  it('uses colour when piped with FORCE_COLOR (a CI log that renders it), unless NO_COLOR or FORCE_COLOR=0', async () => {
+    expect((await runBin(['--help'], { env: { FORCE_COLOR: '1' } })).stdout).toMatch(/\x1b\[/);
+    expect((await runBin(['--help'], { env: { FORCE_COLOR: '0' } })).stdout).not.toMatch(/\x1b\[/);
+    expect((await runBin(['--help'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toMatch(/\x1b\[/);
+    const { dir, cleanup } = await tempDir('roleflow-color-');
+    onTestFinished(cleanup);
+    await mkdir(join(dir, 'roles'));
+    await writeFile(join(dir, 'roles/a.md'), '---\nname: a\ndescription: d\n---\nc\n');
+    expect((await runBin(['plan'], { cwd: dir, env: { FORCE_COLOR: '1' } })).stdout).toContain('\x1b[32m  + create a');
+    expect((await runBin(['plan'], { cwd: dir })).stdout).not.toMatch(/\x1b\[/);
+  });
+
 });
