@@ -56631,6 +56631,7 @@ var TestCommand = class extends TenantCommand {
       ["Run every test in flows/", "roleflow test"],
       ["Only the WebSocket transport, tests whose name mentions refund", "roleflow test --transport ws --grep refund"],
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
+      ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
@@ -56651,6 +56652,7 @@ var TestCommand = class extends TenantCommand {
   strictEnd = import_clipanion9.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
+  quiet = import_clipanion9.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
   json = import_clipanion9.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
@@ -56695,7 +56697,7 @@ var TestCommand = class extends TenantCommand {
       Promise.resolve().then(() => (init_package_root(), package_root_exports))
     ]);
     const redactor = this.redactor;
-    const style = { color: this.colorFor("stdout") };
+    const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
     this.showLiveLine(progress);

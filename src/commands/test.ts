@@ -42,6 +42,7 @@ export class TestCommand extends TenantCommand {
       ['Run every test in flows/', 'roleflow test'],
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
+      ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -63,6 +64,7 @@ export class TestCommand extends TenantCommand {
   strictEnd = Option.Boolean('--strict-end', {
     description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
   });
+  quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
 
   async execute(): Promise<number> {
@@ -118,7 +120,7 @@ export class TestCommand extends TenantCommand {
         import('../files/package-root.js'),
       ]);
     const redactor = this.redactor;
-    const style = { color: this.colorFor('stdout') };
+    const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
     this.showLiveLine(progress);

@@ -24,6 +24,15 @@ describe('roleflow test', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
+  it('--quiet leaves out the skipped assertions\' lines and keeps their count', async () => {
+    const s = await suite({ 'flows/greet.yaml': GREET });
+    const r = await s.test(['--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('✓ flows/greet.yaml > greets Ada [https] 1/1');
+    expect(r.stdout).not.toContain('skipped: the HTTPS execution logs carry no outputs');
+    expect(r.stdout).toMatch(/Tests: 4 passed, 0 failed, 0 skipped \(4\) in \S+; 4 assertions skipped\n$/);
+  });
+
   it('exits 3 when a test fails, showing expected and actual at file:line:col', async () => {
     const s = await suite({ 'flows/greet.yaml': GREET, 'flows/bad.yaml': GREET_FAILING });
     const r = await s.test();
