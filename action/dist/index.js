@@ -3042,7 +3042,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve10.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -3069,7 +3069,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve10(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3933,7 +3933,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve10(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4324,7 +4324,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve10,
+      resolve: resolve11,
       resolveComponent,
       equal,
       serialize,
@@ -18199,9 +18199,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve10, reject2) => {
+          return new Promise((resolve11, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve10(data2);
+              return err ? reject2(err) : resolve11(data2);
             });
           });
         }
@@ -18239,9 +18239,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve10, reject2) => {
+          return new Promise((resolve11, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve10(data2);
+              return err2 ? reject2(err2) : resolve11(data2);
             });
           });
         }
@@ -21747,8 +21747,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve10, reject2) => {
-        res = resolve10;
+      const promise = new Promise((resolve11, reject2) => {
+        res = resolve11;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23174,12 +23174,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve10, reject2) => {
+      const waitForDrain = () => new Promise((resolve11, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve10;
+          callback = resolve11;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24063,12 +24063,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve10, reject2) => {
+      const waitForDrain = () => new Promise((resolve11, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve10;
+          callback = resolve11;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24385,16 +24385,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve10) => {
+        return new Promise((resolve11) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve10;
+            this[kClosedResolve] = resolve11;
           } else {
-            resolve10(null);
+            resolve11(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve10) => {
+        return new Promise((resolve11) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24407,7 +24407,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve10(null);
+            resolve11(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24814,8 +24814,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve10) => {
-            this[kClosedResolve] = resolve10;
+          return new Promise((resolve11) => {
+            this[kClosedResolve] = resolve11;
           });
         }
       }
@@ -25937,7 +25937,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve10, reject2) => {
+        const socket = await new Promise((resolve11, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25947,7 +25947,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve10(socket2);
+              resolve11(socket2);
             }
           });
         });
@@ -25957,14 +25957,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve10, reject2) => {
+        await new Promise((resolve11, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve10();
+            resolve11();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25973,14 +25973,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve10();
+            resolve11();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve10, reject2) => {
+        await new Promise((resolve11, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -25988,7 +25988,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve10();
+            resolve11();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26031,8 +26031,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve10, reject2) => {
-                      finalSocket.once("secureConnect", resolve10);
+                    await new Promise((resolve11, reject2) => {
+                      finalSocket.once("secureConnect", resolve11);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27165,7 +27165,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27179,11 +27179,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve10(null);
+                resolve11(null);
               }
             });
           } else {
-            this.on("close", resolve10);
+            this.on("close", resolve11);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27211,7 +27211,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve10, reject2) => {
+      return new Promise((resolve11, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27226,7 +27226,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve10,
+              resolve: resolve11,
               reject: reject2,
               length: 0,
               body: []
@@ -27300,18 +27300,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve10, stream, length } = consume2;
+      const { type, body, resolve: resolve11, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve10(chunksDecode(body, length, encoding));
+          resolve11(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve10(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve11(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve10(chunksConcat(body, length).buffer);
+          resolve11(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve10(new Blob(body, { type: stream[kContentType] }));
+          resolve11(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve10(chunksConcat(body, length));
+          resolve11(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27501,9 +27501,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve10(data2);
+            return err ? reject2(err) : resolve11(data2);
           });
         });
       }
@@ -27715,9 +27715,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve10(data2);
+            return err ? reject2(err) : resolve11(data2);
           });
         });
       }
@@ -28005,9 +28005,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve10(data2);
+            return err ? reject2(err) : resolve11(data2);
           });
         });
       }
@@ -28100,9 +28100,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve10(data2);
+            return err ? reject2(err) : resolve11(data2);
           });
         });
       }
@@ -29376,7 +29376,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir6 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve10 } = __require("node:path");
+    var { dirname: dirname10, resolve: resolve11 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29577,7 +29577,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve10(path), "utf8");
+          const data2 = await readFile4(resolve11(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29606,7 +29606,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve10(path);
+        const resolvedPath = resolve11(path);
         await mkdir6(dirname10(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37586,7 +37586,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve10, reject2) => agent.dispatch(
+        return new Promise((resolve11, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37674,7 +37674,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve10({
+              resolve11({
                 status,
                 statusText,
                 headersList,
@@ -37727,7 +37727,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve10({
+              resolve11({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37751,7 +37751,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve10({
+              resolve11({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42124,7 +42124,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42776,7 +42776,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
   const window = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46610,7 +46610,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve10, reject2) => {
+  return new Promise((resolve11, reject2) => {
     let settled = false;
     const fail3 = (message2, status = "error") => {
       if (settled) return;
@@ -46632,7 +46632,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve10(new Session(socket, shown, secrets));
+      resolve11(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46700,14 +46700,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve10, reject2) => {
+        return new Promise((resolve11, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve10(void 0);
+            resolve11(void 0);
           };
-          const waiter = { resolve: resolve10, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve11, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47210,14 +47210,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve10) => {
+  return new Promise((resolve11) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve10(tooLarge);
+        resolve11(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47226,12 +47226,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve10({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve11({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve10({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve11({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve10({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve11({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47903,7 +47903,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve10) => server.close(() => resolve10()));
+      const closed = new Promise((resolve11) => server.close(() => resolve11()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47942,12 +47942,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve10, reject2) => {
+  return new Promise((resolve11, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve10(server.address()));
+    server.listen(port, host, () => resolve11(server.address()));
   });
 }
 function displayHost(host) {
@@ -52468,12 +52468,14 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
+import { resolve as resolve4 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
 async function makeFreshPlan(opts) {
   const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
   if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
     const remote = await tenant.client.listRoles();
@@ -52485,13 +52487,24 @@ async function makeFreshPlan(opts) {
       ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
       allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
       tenant: planTenantOf(tenant),
-      createdAt: opts.now.toISOString()
+      createdAt: opts.now.toISOString(),
+      ...targets === void 0 ? {} : { targets }
     });
     return { plan, tenant };
   } catch (err) {
     await tenant.close();
     throw err;
   }
+}
+function targetsOf(cwd, dir, files, targets, paths) {
+  if (targets.length === 0 && paths.length === 0) return void 0;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [.../* @__PURE__ */ new Set([...targets, ...names])];
 }
 async function checkSavedPlan(plan, tenant) {
   const here = planTenantOf(tenant);
@@ -52519,6 +52532,7 @@ var init_plan2 = __esm({
     init_roles();
     init_plan();
     init_role_files();
+    init_source_files();
   }
 });
 
@@ -52529,14 +52543,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve10) => {
+  return new Promise((resolve11) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve10(answer);
+      resolve11(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -52703,27 +52717,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve10, arguments_) => {
+  const run2 = async (function_, resolve11, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve10(result);
+    resolve11(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve10, reject2, arguments_) => {
+  const enqueue = (function_, resolve11, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve10, arguments_));
+    }).then(run2.bind(void 0, function_, resolve11, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve10, reject2) => {
-    enqueue(function_, resolve10, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve11, reject2) => {
+    enqueue(function_, resolve11, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -53189,7 +53203,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve5 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve6 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -53233,7 +53247,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve5(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve6(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -53273,8 +53287,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve5(dir, fileName);
-  if (dirname8(path) !== resolve5(dir) || basename4(path) !== fileName) {
+  const path = resolve6(dir, fileName);
+  if (dirname8(path) !== resolve6(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -54766,11 +54780,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
+import { dirname as dirname9, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve6(sinks.cwd, file);
+    const path = resolve7(sinks.cwd, file);
     try {
       await mkdir5(dirname9(path), { recursive: true });
       await (append ? appendFile : writeFile3)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -54807,7 +54821,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve6(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative3(workspace, resolve7(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -55019,7 +55033,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat3 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
 }
@@ -55029,7 +55043,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve8(cwd, path);
+    const abs = resolve9(cwd, path);
     const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
@@ -55084,7 +55098,7 @@ function messageOf2(error) {
   return error instanceof Error ? error.message : String(error);
 }
 function after(ms2) {
-  return new Promise((resolve10) => setTimeout(() => resolve10(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -55110,7 +55124,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2))
+      sleep: (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -55122,7 +55136,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve10) => stop2 = () => resolve10(INTERRUPTED));
+          this.stopped = new Promise((resolve11) => stop2 = () => resolve11(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -55151,8 +55165,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve10) => {
-              this.timer = setTimeout(() => resolve10(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve11) => {
+              this.timer = setTimeout(() => resolve11(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -55958,10 +55972,14 @@ var ApplyCommand = class extends TenantCommand {
       ["Review, then confirm", "roleflow apply"],
       ["In CI, without a prompt", "roleflow apply --auto-approve --tenant staging"],
       ["Apply a reviewed plan exactly", "roleflow plan --out plan.json && roleflow apply plan.json"],
-      ["Also delete Roles without a role file, results as JSON", "roleflow apply --prune --auto-approve --json"]
+      ["Also delete Roles without a role file, results as JSON", "roleflow apply --prune --auto-approve --json"],
+      ["Only some Roles", "roleflow apply --target support-agent --auto-approve"],
+      ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"]
     ]
   });
-  planFile = import_clipanion2.Option.String({ required: false, name: "PLANFILE" });
+  // One saved plan, or role files (`*.md`) whose Roles alone are applied.
+  args = import_clipanion2.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  target = import_clipanion2.Option.Array("--target", { description: "Apply only the Roles with this name or glob (repeatable): a partial plan" });
   roles = import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
   prune = import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
   allowEmptyPrune = import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
@@ -55971,8 +55989,17 @@ var ApplyCommand = class extends TenantCommand {
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
   });
   json = import_clipanion2.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
+  get planFile() {
+    return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
+  }
   async execute() {
     const { RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
+    if (this.args.length > 1 && this.args.some((a) => !a.endsWith(".md"))) {
+      throw new RoleflowError2(`apply takes one saved plan or role files (*.md), not ${this.args.filter((a) => !a.endsWith(".md")).join(", ")} among several`);
+    }
+    if (this.planFile !== void 0 && this.target !== void 0) {
+      throw new RoleflowError2("--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE");
+    }
     if (this.planFile !== void 0 && (this.roles !== void 0 || this.prune !== void 0)) {
       throw new RoleflowError2("--roles and --prune do not go with a saved plan: it already says what to do");
     }
@@ -56003,7 +56030,9 @@ var ApplyCommand = class extends TenantCommand {
       allowEmptyPrune: this.allowEmptyPrune,
       flags: this.flags(),
       open: () => this.openTenant(config),
-      now: /* @__PURE__ */ new Date()
+      now: /* @__PURE__ */ new Date(),
+      targets: this.target ?? [],
+      roleFiles: this.planFile === void 0 ? this.args : []
     });
     const { plan, tenant } = fresh;
     const stop2 = async (code2, status, reasons = []) => {
@@ -56039,11 +56068,11 @@ var ApplyCommand = class extends TenantCommand {
     return fresh;
   }
   async savedPlan(config, planFile) {
-    const { resolve: resolve10 } = await import("node:path");
+    const { resolve: resolve11 } = await import("node:path");
     const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
     const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const plan = await readSavedPlan2(resolve10(this.context.cwd, planFile), planFile);
+    const plan = await readSavedPlan2(resolve11(this.context.cwd, planFile), planFile);
     refuseBrokenPlan2(plan);
     const { roles } = config;
     const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -56196,7 +56225,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion4 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion4.Command.Usage({
@@ -56232,7 +56261,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion4.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve4(this.context.cwd, this.dir ?? ".");
+    const dir = resolve5(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.outJson({ dir, files: steps });
@@ -56291,9 +56320,13 @@ var PlanCommand = class extends TenantCommand {
       ["Plan against the default tenant", "roleflow plan"],
       ["Plan deletes of Roles without a file, and save the plan for review", "roleflow plan --prune --out plan.json"],
       ["In CI: did anything drift? (0 = no, 2 = yes)", "roleflow plan --tenant staging --detailed-exitcode"],
-      ["A pull-request comment", "roleflow plan --format markdown > plan.md"]
+      ["A pull-request comment", "roleflow plan --format markdown > plan.md"],
+      ["Only some Roles (a partial plan)", 'roleflow plan --target support-agent --target "billing-*"'],
+      ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
     ]
   });
+  roleFiles = import_clipanion5.Option.Rest({ name: "ROLEFILE" });
+  target = import_clipanion5.Option.Array("--target", { description: "Plan only the Roles with this name or glob (repeatable): a partial plan" });
   roles = import_clipanion5.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
   prune = import_clipanion5.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
   allowEmptyPrune = import_clipanion5.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
@@ -56312,7 +56345,7 @@ var PlanCommand = class extends TenantCommand {
       throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve10 } = await import("node:path");
+    const { resolve: resolve11 } = await import("node:path");
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
@@ -56327,7 +56360,9 @@ var PlanCommand = class extends TenantCommand {
       allowEmptyPrune: this.allowEmptyPrune,
       flags,
       open: () => this.openTenant(config),
-      now: /* @__PURE__ */ new Date()
+      now: /* @__PURE__ */ new Date(),
+      targets: this.target ?? [],
+      roleFiles: this.roleFiles
     });
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError2(plan.issues);
@@ -56342,7 +56377,7 @@ var PlanCommand = class extends TenantCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve10(this.context.cwd, outFile), plan);
+      await savePlan2(resolve11(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
@@ -56433,7 +56468,7 @@ var PullCommand = class extends TenantCommand {
 var import_clipanion7 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
@@ -56482,7 +56517,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve7(this.context.cwd, file), file }, JSON_REPORT);
+      const text2 = await readTextFile2({ abs: resolve8(this.context.cwd, file), file }, JSON_REPORT);
       if (!text2.ok) throw new InvalidFilesError(text2.issues);
       const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -56563,9 +56598,9 @@ var ServeCommand = class extends RoleflowCommand {
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve10 } = await import("node:path");
+    const { resolve: resolve11 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -56575,7 +56610,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
@@ -57013,7 +57048,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -57191,7 +57226,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve9(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve10(ctx.inputs.workingDirectory, file);
   const rel = relative4(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep4).join("/");
 }

@@ -40,10 +40,14 @@ export class ApplyCommand extends TenantCommand {
       ['In CI, without a prompt', 'roleflow apply --auto-approve --tenant staging'],
       ['Apply a reviewed plan exactly', 'roleflow plan --out plan.json && roleflow apply plan.json'],
       ['Also delete Roles without a role file, results as JSON', 'roleflow apply --prune --auto-approve --json'],
+      ['Only some Roles', 'roleflow apply --target support-agent --auto-approve'],
+      ['Only the Roles of these files', 'roleflow apply roles/support-agent.md roles/billing.md'],
     ],
   });
 
-  planFile = Option.String({ required: false, name: 'PLANFILE' });
+  // One saved plan, or role files (`*.md`) whose Roles alone are applied.
+  args = Option.Rest({ name: 'PLANFILE | ROLEFILE' });
+  target = Option.Array('--target', { description: 'Apply only the Roles with this name or glob (repeatable): a partial plan' });
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
@@ -54,8 +58,18 @@ export class ApplyCommand extends TenantCommand {
   });
   json = Option.Boolean('--json', false, { description: 'Print the results as JSON on stdout' });
 
+  private get planFile(): string | undefined {
+    return this.args.length === 1 && !this.args[0]!.endsWith('.md') ? this.args[0] : undefined;
+  }
+
   async execute(): Promise<number> {
     const { RoleflowError } = await import('../core/errors.js');
+    if (this.args.length > 1 && this.args.some((a) => !a.endsWith('.md'))) {
+      throw new RoleflowError(`apply takes one saved plan or role files (*.md), not ${this.args.filter((a) => !a.endsWith('.md')).join(', ')} among several`);
+    }
+    if (this.planFile !== undefined && this.target !== undefined) {
+      throw new RoleflowError('--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE');
+    }
     if (this.planFile !== undefined && (this.roles !== undefined || this.prune !== undefined)) {
       throw new RoleflowError('--roles and --prune do not go with a saved plan: it already says what to do');
     }
@@ -88,6 +102,8 @@ export class ApplyCommand extends TenantCommand {
       flags: this.flags(),
       open: () => this.openTenant(config),
       now: new Date(),
+      targets: this.target ?? [],
+      roleFiles: this.planFile === undefined ? this.args : [],
     });
     const { plan, tenant } = fresh;
     const stop = async (code: number, status: ApplyRunStatus, reasons: string[] = []): Promise<number> => {

@@ -30,9 +30,13 @@ export class PlanCommand extends TenantCommand {
       ['Plan deletes of Roles without a file, and save the plan for review', 'roleflow plan --prune --out plan.json'],
       ['In CI: did anything drift? (0 = no, 2 = yes)', 'roleflow plan --tenant staging --detailed-exitcode'],
       ['A pull-request comment', 'roleflow plan --format markdown > plan.md'],
+      ['Only some Roles (a partial plan)', 'roleflow plan --target support-agent --target "billing-*"'],
+      ['Only the Roles of these files', 'roleflow plan roles/support-agent.md roles/billing.md'],
     ],
   });
 
+  roleFiles = Option.Rest({ name: 'ROLEFILE' });
+  target = Option.Array('--target', { description: 'Plan only the Roles with this name or glob (repeatable): a partial plan' });
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
@@ -69,6 +73,8 @@ export class PlanCommand extends TenantCommand {
       flags,
       open: () => this.openTenant(config),
       now: new Date(),
+      targets: this.target ?? [],
+      roleFiles: this.roleFiles,
     });
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);

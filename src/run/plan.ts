@@ -3,8 +3,10 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { quote, showName } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, type Plan } from '../core/plan/index.js';
+import { resolve } from 'node:path';
+import type { RoleFile } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
-import type { SourceDir } from '../files/source-files.js';
+import { displayPath, type SourceDir } from '../files/source-files.js';
 import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 
 /** The tenant as a plan records it (see `OpenTenant.location`). */
@@ -32,9 +34,14 @@ export async function makeFreshPlan(opts: {
   flags: TenantFlags;
   open: () => Promise<OpenTenant>;
   now: Date;
+  /** `--target NAME_OR_GLOB`: a partial plan of the Roles these match. */
+  targets?: readonly string[];
+  /** Role files named as arguments: their Roles join the targets. Paths relative to `cwd`. */
+  roleFiles?: readonly string[];
 }): Promise<FreshPlan> {
   const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
   if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
     const remote = await tenant.client.listRoles();
@@ -47,12 +54,29 @@ export async function makeFreshPlan(opts: {
       allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
       tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString(),
+      ...(targets === undefined ? {} : { targets }),
     });
     return { plan, tenant };
   } catch (err) {
     await tenant.close();
     throw err;
   }
+}
+
+/**
+ * The targets of a partial plan: `--target` names and globs, then the name of each role file
+ * given as an argument — which must be one of the files the plan reads (a typo or a file outside
+ * the roles folder is an error, not a plan of nothing). Undefined: a whole plan.
+ */
+function targetsOf(cwd: string, dir: SourceDir, files: readonly RoleFile[], targets: readonly string[], paths: readonly string[]): string[] | undefined {
+  if (targets.length === 0 && paths.length === 0) return undefined;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve(cwd, path)));
+    if (file === undefined) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [...new Set([...targets, ...names])];
 }
 
 /**

@@ -90,6 +90,8 @@ describe('bad role files stop every command before anything is sent', () => {
       'plan.json': '{"format_version": 1, "tenant": {"name": "test"}, "changes": []}\n',
       'notjson.json': 'a: [',
       'roles/x.md': roleText('x', 'd', 'c'),
+      // A role file by another name: `apply roles/x.md` is a partial apply of that Role.
+      'x-role.txt': roleText('x', 'd', 'c'),
       'empty.json': '{}',
       'list.json': '[1, 2]',
       'other.yaml': 'format_version: 1\nchanges: []\n',
@@ -100,7 +102,7 @@ describe('bad role files stop every command before anything is sent', () => {
     expect(r.stderr).toMatch(/^error: plan\.json is not a saved plan \(1:1: missing required key "options", and \d+ more problems\): make one with roleflow plan --out FILE\n$/);
     const says = {
       'notjson.json': 'not JSON',
-      'roles/x.md': 'not JSON',
+      'x-role.txt': 'not JSON',
       'other.yaml': 'not JSON',
       'empty.json': 'no "format_version" and "changes"',
       'list.json': 'JSON array, not an object',
