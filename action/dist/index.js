@@ -7202,10 +7202,14 @@ var errors_exports = {};
 __export(errors_exports, {
   InvalidFilesError: () => InvalidFilesError,
   RoleflowError: () => RoleflowError,
+  exitCodeOf: () => exitCodeOf,
   formatIssue: () => formatIssue
 });
 function formatIssue(issue) {
   return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
+}
+function exitCodeOf(code2) {
+  return code2 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
 var RoleflowError, InvalidFilesError;
 var init_errors = __esm({
@@ -7214,18 +7218,21 @@ var init_errors = __esm({
     init_exit_codes();
     init_safe_text();
     RoleflowError = class extends Error {
-      constructor(message2, exitCode = ExitCode.Error, options) {
+      constructor(message2, code2 = "failed", options) {
         super(message2, options);
-        this.exitCode = exitCode;
+        this.code = code2;
       }
       name = "RoleflowError";
+      get exitCode() {
+        return exitCodeOf(this.code);
+      }
     };
     InvalidFilesError = class extends RoleflowError {
       constructor(issues) {
         super(
           issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
 ${issues.map(formatIssue).join("\n")}`,
-          ExitCode.Error
+          "invalid_files"
         );
         this.issues = issues;
       }
@@ -7388,13 +7395,14 @@ function safeTenantUrl(raw, kind, label) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return checked.url;
   const { secure } = SCHEMES[kind];
-  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, "config");
   if (checked.problem === "plain") {
     throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+      "config"
     );
   }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, "config");
 }
 var SCHEMES;
 var init_url_safety = __esm({
@@ -15185,7 +15193,7 @@ async function loadConfig(cwd, explicit, env = {}) {
   let file;
   if (named !== void 0) {
     if (!await exists(resolve2(cwd, named))) {
-      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`);
+      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
     }
     file = named;
   } else {
@@ -15246,8 +15254,8 @@ function cleanError(error, secrets) {
   if (error instanceof RoleflowError && isClean(error, secrets)) return error;
   const message2 = redactSecrets(oneLine(messageOf(error)), secrets);
   const cause = error instanceof Error ? cleanCause(error.cause, secrets, 5) : void 0;
-  const exitCode = error instanceof RoleflowError ? error.exitCode : void 0;
-  return new RoleflowError(message2, exitCode, cause === void 0 ? void 0 : { cause });
+  const code2 = error instanceof RoleflowError ? error.code : void 0;
+  return new RoleflowError(message2, code2, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
@@ -15305,6 +15313,11 @@ function describeFailure(request2, failure, base, attempts, timeoutMs) {
   const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
   return `${request2.method} ${request2.path}: ${what}${after2}`;
 }
+function failureKind(failure) {
+  if (TLS.test(failure.code)) return "unreachable";
+  if (INVALID.test(failure.code) || CLOSED.has(failure.code)) return "failed";
+  return failure.sent ? "no_answer" : "unreachable";
+}
 function backoffMs(attempt, retryAfter, random = Math.random) {
   const asked = retryAfterMs(retryAfter);
   if (asked !== void 0) return Math.min(asked, RETRY_AFTER_CAP_MS);
@@ -15327,7 +15340,7 @@ function statusError(response, token) {
     if (status === 401 || status === 403) text2 += refusedToken(token);
   }
   if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text2);
+  return new RoleflowError(text2, status === 401 || status === 403 ? "unauthorized" : "tenant_error");
 }
 function tokenSource(target, token) {
   if (token === void 0) return void 0;
@@ -15358,7 +15371,7 @@ function jsonBody(response) {
     return JSON.parse(response.text);
   } catch {
     const { request: request2, status } = response;
-    throw new RoleflowError(`${request2.method} ${request2.path}: ${status} but the body is not JSON`);
+    throw new RoleflowError(`${request2.method} ${request2.path}: ${status} but the body is not JSON`, "tenant_error");
   }
 }
 function codeOf(value) {
@@ -42099,7 +42112,7 @@ function safeOrError(baseUrl) {
     return error;
   }
 }
-var import_undici, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, OutcomeUnknownError, HttpTransport;
+var import_undici, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW, HttpTransport;
 var init_http = __esm({
   "src/tenant/http.ts"() {
     "use strict";
@@ -42112,8 +42125,6 @@ var init_http = __esm({
     IDEMPOTENT = { resendUnknown: true, retryStatus: (s) => s === 429 || s >= 500 };
     NOT_IDEMPOTENT = { resendUnknown: false, retryStatus: (s) => s === 429 || s === 503 };
     START_FLOW = { resendUnknown: false, retryStatus: (s) => s === 429 };
-    OutcomeUnknownError = class extends RoleflowError {
-    };
     HttpTransport = class {
       constructor(options) {
         this.options = options;
@@ -42148,7 +42159,8 @@ var init_http = __esm({
       /**
        * Sends `request`, retrying per `policy` with exponential backoff and full jitter (or the
        * service's Retry-After). Resolves with the last answer, whatever its status; rejects with a
-       * RoleflowError when no answer came (an OutcomeUnknownError when one may have been lost).
+       * RoleflowError when no answer came: code `no_answer` when one may have been lost after sending,
+       * `unreachable` when nothing was sent.
        * A tenant that let one attempt time out gets one more at most: each wait is the whole timeout,
        * and all the configured retries of them would look like a hang (minutes of nothing).
        */
@@ -42171,8 +42183,7 @@ var init_http = __esm({
           }
           if (last || !result.retryable || result.sent && !policy.resendUnknown) {
             const message2 = describeFailure(request2, result, this.display, attempt, this.options.target.timeoutMs);
-            const ErrorClass = result.sent ? OutcomeUnknownError : RoleflowError;
-            throw new ErrorClass(redactSecrets(message2, this.secrets));
+            throw new RoleflowError(redactSecrets(message2, this.secrets), failureKind(result));
           }
           afterUnknown ||= result.sent;
           if (result.timedOut) {
@@ -42764,7 +42775,7 @@ async function createRoleOnce(steps) {
     if (answer.status < 500 || answer.status === 503) throw steps.failure(answer);
     lost = steps.failure(answer);
   } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw error;
+    if (!(error instanceof RoleflowError && error.code === "no_answer")) throw error;
     lost = error;
     answered = false;
   }
@@ -42794,7 +42805,7 @@ async function settle(steps, before, lost, waits) {
     if (id !== void 0) return id;
   }
   const looked = listError === void 0 ? `it had not appeared on the tenant ${window} later` : `re-listing the tenant failed (${listError})`;
-  throw new CreateOutcomeUnknownError(`${lost.message}; ${looked}, and it was not sent again: the tenant may still create it`);
+  throw new RoleflowError(`${lost.message}; ${looked}, and it was not sent again: the tenant may still create it`, "outcome_unknown");
 }
 async function createdId(answer, steps, before) {
   try {
@@ -42810,7 +42821,7 @@ function findCreated(roles, fields, before) {
   const created = roles.find((r) => r.name === name && r.description === description && r.content === content && !before?.has(r.id));
   return created?.id;
 }
-var CreateOutcomeUnknownError, ANSWERED_WINDOW_MS;
+var ANSWERED_WINDOW_MS;
 var init_create_once = __esm({
   "src/tenant/create-once.ts"() {
     "use strict";
@@ -42819,8 +42830,6 @@ var init_create_once = __esm({
     init_http_errors();
     init_http();
     init_decode();
-    CreateOutcomeUnknownError = class extends RoleflowError {
-    };
     ANSWERED_WINDOW_MS = 5e3;
   }
 });
@@ -46602,7 +46611,7 @@ function openWsSession(target, token, onRequest) {
     });
   } catch (error) {
     const why = oneLine(error instanceof Error ? error.message : String(error), 160);
-    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets)));
+    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets), "failed"));
   }
   const startedAt = performance.now();
   const log = (status) => {
@@ -46612,22 +46621,24 @@ function openWsSession(target, token, onRequest) {
   };
   return new Promise((resolve11, reject2) => {
     let settled = false;
-    const fail3 = (message2, status = "error") => {
+    const fail3 = (message2, code2, status = "error") => {
       if (settled) return;
       settled = true;
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets)));
+      reject2(new RoleflowError(redactSecrets(message2, secrets), code2));
       socket.terminate();
     };
     socket.on("error", (error) => {
       const reason2 = /handshake has timed out/i.test(error.message) ? `no WebSocket handshake within ${target.timeoutMs} ms` : error.code ?? oneLine(error.message, 120);
-      fail3(`cannot reach ${shown}: ${reason2}`);
+      fail3(`cannot reach ${shown}: ${reason2}`, "unreachable");
     });
     socket.once("unexpected-response", (request2, response) => {
       response.resume();
       request2.destroy();
-      const refused = response.statusCode === 401 || response.statusCode === 403 ? refusedToken(tokenSource(target, token)) : "";
-      fail3(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`, response.statusCode ?? "error");
+      const unauthorized = response.statusCode === 401 || response.statusCode === 403;
+      const refused = unauthorized ? refusedToken(tokenSource(target, token)) : "";
+      const message2 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
+      fail3(message2, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
     });
     socket.once("open", () => {
       settled = true;
@@ -46736,8 +46747,9 @@ var init_ws_session = __esm({
       ended() {
         return this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`);
       }
+      /** What goes wrong in an open session: the service's doing (a bad frame, a closed connection). */
       error(text2) {
-        return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets));
+        return new RoleflowError(redactSecrets(`WebSocket ${text2}`, this.secrets), "tenant_error");
       }
     };
     Fifo = class {
@@ -46821,10 +46833,6 @@ var init_client = __esm({
       }
       createRole(fields) {
         return this.guard(async () => {
-          const keepUnknown = (error) => {
-            const clean = cleanError(error, this.http.secrets);
-            throw error instanceof CreateOutcomeUnknownError && !(clean instanceof CreateOutcomeUnknownError) ? new CreateOutcomeUnknownError(clean.message) : clean;
-          };
           const body = { name: fields.name, description: fields.description, content: fields.content };
           const id = await createRoleOnce({
             fields,
@@ -46838,7 +46846,7 @@ var init_client = __esm({
             relist: () => this.listRoles(),
             failure: (answer) => statusError(answer, this.auth),
             notice: this.options.onRetry
-          }).catch(keepUnknown);
+          });
           this.remember({ id, name: fields.name });
           return { id };
         });
@@ -48031,7 +48039,8 @@ async function openTenant(opts) {
     const known = [LOCAL_TENANT, ...Object.keys(config.tenants)];
     const guess = closest(name, known);
     throw new RoleflowError(
-      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
+      "config"
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;
@@ -52521,14 +52530,13 @@ async function checkSavedPlan(plan, tenant) {
 function refuseBrokenPlan(plan) {
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
   if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, ExitCode.Refused);
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
   }
 }
 var init_plan2 = __esm({
   "src/run/plan.ts"() {
     "use strict";
     init_errors();
-    init_exit_codes();
     init_roles();
     init_plan();
     init_role_files();
@@ -52857,7 +52865,7 @@ async function runChange(change, client) {
     }
   } catch (err) {
     const error = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change, err instanceof CreateOutcomeUnknownError ? "unknown" : "failed", { error });
+    return outcomeOf(change, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error });
   }
 }
 async function deleteRole(change, client) {
@@ -52876,7 +52884,7 @@ var init_apply2 = __esm({
     init_p_limit();
     init_apply();
     init_redact_messages();
-    init_create_once();
+    init_errors();
   }
 });
 
@@ -55094,9 +55102,6 @@ function strictEndProblem(transport, quietMs, closed = false) {
 function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
-function messageOf2(error) {
-  return error instanceof Error ? error.message : String(error);
-}
 function after(ms2) {
   return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
 }
@@ -55110,12 +55115,9 @@ function wholeMs(ms2) {
   return Math.max(0, Math.ceil(ms2));
 }
 function tenantProblem(result) {
-  const error = result.status === "error" ? result.error : void 0;
-  if (error === void 0) return void 0;
-  if (/: cannot reach |: WebSocket upgrade refused: 40[13]\b|: (GET|POST|DELETE) \S+: 40[13] /.test(error)) {
-    return error.replace(/^flow "[^"]*" over \w+: /, "");
-  }
-  return void 0;
+  if (result.status !== "error" || result.error === void 0) return void 0;
+  if (result.errorCode !== "unreachable" && result.errorCode !== "unauthorized") return void 0;
+  return result.error.replace(/^flow "[^"]*" over \w+: /, "");
 }
 var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
 var init_flow_shared = __esm({
@@ -55195,14 +55197,15 @@ async function runHttps(client, test, inputs, options = {}) {
     transport: "https",
     status,
     endedBy,
-    ...problem !== void 0 && { error: runError(test.flow, "https", problem) },
+    ...problem !== void 0 && { error: runError(test.flow, "https", messageOf(problem)) },
+    ...problem instanceof RoleflowError && { errorCode: problem.code },
     ...steps && { steps },
     wallMs: at - startedAt
   });
   const unfinished = (why, steps, at = clock.now()) => why === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
-    if (!started.ok) return started.why === "error" ? end("error", "error", messageOf2(started.error)) : unfinished(started.why);
+    if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
     const { executionId } = started.value;
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
@@ -55211,7 +55214,7 @@ async function runHttps(client, test, inputs, options = {}) {
     let steps = [];
     for (; ; ) {
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) return polled.why === "error" ? end("error", "error", messageOf2(polled.error), steps) : unfinished(polled.why, steps);
+      if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
       const progress = httpsProgress(steps, history, rule, answeredAt);
@@ -55248,7 +55251,9 @@ var init_flow_https = __esm({
     "use strict";
     init_flows();
     init_runs();
+    init_redact_messages();
     init_flow_shared();
+    init_errors();
     LAST_POLL_GRACE_MS = 500;
   }
 });
@@ -55261,7 +55266,7 @@ async function runWs(client, test, inputs, options = {}) {
     const opened = await run2.deadline.race(opening);
     if (!opened.ok) {
       if (opened.why !== "error") opening.then((late) => late.close(), () => void 0);
-      return opened.why === "error" ? run2.end("error", "error", messageOf2(opened.error)) : run2.unfinished(opened.why, "the connection to open");
+      return opened.why === "error" ? run2.end("error", "error", opened.error) : run2.unfinished(opened.why, "the connection to open");
     }
     try {
       return await run2.converse(opened.value, inputs);
@@ -55282,7 +55287,9 @@ var init_flow_ws = __esm({
     "use strict";
     init_flows();
     init_runs();
+    init_redact_messages();
     init_flow_shared();
+    init_errors();
     WsRun = class {
       constructor(test, clock, options) {
         this.test = test;
@@ -55304,7 +55311,7 @@ var init_flow_ws = __esm({
         try {
           session.send({ ...inputs, action: "message", service: this.test.flow });
         } catch (error) {
-          return this.end("error", "error", messageOf2(error));
+          return this.end("error", "error", error);
         }
         const first = await this.next(session, this.deadline.msLeft());
         if (first instanceof Error) return this.end("error", "error", `${first.message} before an ack`);
@@ -55338,13 +55345,15 @@ var init_flow_ws = __esm({
         if (why === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
         return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting}`);
       }
+      /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
         return {
           transport: "ws",
           status,
           endedBy,
-          ...problem !== void 0 && { error: runError(this.test.flow, "ws", problem) },
+          ...problem !== void 0 && { error: runError(this.test.flow, "ws", messageOf(problem)) },
+          ...problem instanceof RoleflowError && { errorCode: problem.code },
           ...outputs !== void 0 && { outputs },
           messages: this.messages,
           wallMs: at - this.startedAt

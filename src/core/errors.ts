@@ -21,17 +21,52 @@ export function formatIssue(issue: Issue): string {
 }
 
 /**
- * An expected failure: the command ran and must end with `exitCode`.
+ * What kind of failure an error is: stable, so decisions (stop a run, the exit code) never read
+ * a message's wording.
+ * - `failed`: the command ran and could not do what was asked (the default).
+ * - `usage`: flags or arguments that do not fit together.
+ * - `config`: the config file or a tenant URL is wrong (or would send the token in clear).
+ * - `invalid_files`: role files, flow tests or a saved plan that cannot be read as such.
+ * - `unreachable`: the tenant could not be reached at all (refused, DNS, TLS): nothing was sent.
+ * - `unauthorized`: the tenant refused the token (401, 403).
+ * - `no_answer`: a request was sent and no answer came (timeout, connection lost).
+ * - `tenant_error`: the tenant answered with an error status or an answer roleflow cannot read.
+ * - `outcome_unknown`: a create was sent and whether the tenant carried it out is not known.
+ * - `guard`: refused by a guard (stale or altered saved plan, protect, max_deletes, empty prune).
+ */
+export type ErrorCode =
+  | 'failed'
+  | 'usage'
+  | 'config'
+  | 'invalid_files'
+  | 'unreachable'
+  | 'unauthorized'
+  | 'no_answer'
+  | 'tenant_error'
+  | 'outcome_unknown'
+  | 'guard';
+
+/** The exit code of each kind of failure: the one place that maps them (PRODUCT.md's table). */
+export function exitCodeOf(code: ErrorCode): ExitCode {
+  return code === 'guard' ? ExitCode.Refused : ExitCode.Error;
+}
+
+/**
+ * An expected failure: the command ran and must end with the exit code of its `code`.
  * The message is one line a user can act on; it is printed without a stack trace.
  */
 export class RoleflowError extends Error {
   override readonly name = 'RoleflowError';
   constructor(
     message: string,
-    readonly exitCode: ExitCode = ExitCode.Error,
+    readonly code: ErrorCode = 'failed',
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  get exitCode(): ExitCode {
+    return exitCodeOf(this.code);
   }
 }
 
@@ -42,7 +77,7 @@ export class InvalidFilesError extends RoleflowError {
       issues.length === 1
         ? formatIssue(issues[0]!)
         : `${issues.length} problems:\n${issues.map(formatIssue).join('\n')}`,
-      ExitCode.Error,
+      'invalid_files',
     );
   }
 }

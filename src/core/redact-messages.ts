@@ -20,8 +20,9 @@ export function cleanError(error: unknown, secrets: readonly (string | undefined
   if (error instanceof RoleflowError && isClean(error, secrets)) return error;
   const message = redactSecrets(oneLine(messageOf(error)), secrets);
   const cause = error instanceof Error ? cleanCause(error.cause, secrets, 5) : undefined;
-  const exitCode = error instanceof RoleflowError ? error.exitCode : undefined;
-  return new RoleflowError(message, exitCode, cause === undefined ? undefined : { cause });
+  // The kind of failure survives the cleaning (a subclass does not: its code says it all).
+  const code = error instanceof RoleflowError ? error.code : undefined;
+  return new RoleflowError(message, code, cause === undefined ? undefined : { cause });
 }
 
 function cleanCause(cause: unknown, secrets: readonly (string | undefined)[], depth: number): unknown {
@@ -43,7 +44,8 @@ function isClean(error: Error, secrets: readonly (string | undefined)[]): boolea
   return true;
 }
 
-function messageOf(value: unknown): string {
+/** The message of anything thrown (an Error's message, else the value as text). */
+export function messageOf(value: unknown): string {
   if (value instanceof Error) return value.message || value.name;
   return typeof value === 'string' ? value : String(value);
 }

@@ -44,11 +44,12 @@ export function safeTenantUrl(raw: string, kind: TenantUrlKind, label: string): 
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return checked.url;
   const { secure } = SCHEMES[kind];
-  if (checked.problem === 'invalid' || checked.url === undefined) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`);
+  if (checked.problem === 'invalid' || checked.url === undefined) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, 'config');
   if (checked.problem === 'plain') {
     throw new RoleflowError(
       `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+      'config',
     );
   }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`);
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, 'config');
 }

@@ -23,7 +23,7 @@ export async function loadConfig(cwd: string, explicit: string | undefined, env:
   let file: string;
   if (named !== undefined) {
     if (!(await exists(resolve(cwd, named)))) {
-      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== undefined ? '--config' : 'ROLEFLOW_CONFIG'})`);
+      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== undefined ? '--config' : 'ROLEFLOW_CONFIG'})`, 'config');
     }
     file = named;
   } else {

@@ -3,7 +3,7 @@ import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } f
 import type { TenantClient } from '../core/model.js';
 import type { DeleteChange, Plan, PlanChange } from '../core/plan/index.js';
 import { oneLine } from '../core/redact-messages.js';
-import { CreateOutcomeUnknownError } from '../tenant/create-once.js';
+import { RoleflowError } from '../core/errors.js';
 
 export interface ExecuteOptions {
   /** At most this many requests at once. */
@@ -70,7 +70,7 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
     }
   } catch (err) {
     const error = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change, err instanceof CreateOutcomeUnknownError ? 'unknown' : 'failed', { error });
+    return outcomeOf(change, err instanceof RoleflowError && err.code === 'outcome_unknown' ? 'unknown' : 'failed', { error });
   }
 }
 

@@ -1,7 +1,9 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
 import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../core/runs/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
-import { Deadline, interruptedProblem, messageOf, realClock, runError, strictEndProblem, type RunOptions } from './flow-shared.js';
+import { messageOf } from '../core/redact-messages.js';
+import { Deadline, interruptedProblem, realClock, runError, strictEndProblem, type RunOptions } from './flow-shared.js';
+import { RoleflowError } from '../core/errors.js';
 
 /**
  * What the tenant reported for each flow's last finished HTTPS execution in a run: its step
@@ -27,11 +29,13 @@ export async function runHttps(
   const paces = options.paces ?? new Map<string, readonly number[]>();
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
-  const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: string, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
+  // `problem`: why it ended, as text or as the error a request failed with (whose code it keeps).
+  const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
     transport: 'https',
     status,
     endedBy,
-    ...(problem !== undefined && { error: runError(test.flow, 'https', problem) }),
+    ...(problem !== undefined && { error: runError(test.flow, 'https', messageOf(problem)) }),
+    ...(problem instanceof RoleflowError && { errorCode: problem.code }),
     ...(steps && { steps }),
     wallMs: at - startedAt,
   });
@@ -42,7 +46,7 @@ export async function runHttps(
 
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
-    if (!started.ok) return started.why === 'error' ? end('error', 'error', messageOf(started.error)) : unfinished(started.why);
+    if (!started.ok) return started.why === 'error' ? end('error', 'error', started.error) : unfinished(started.why);
     const { executionId } = started.value;
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
@@ -53,7 +57,7 @@ export async function runHttps(
     for (;;) {
       // The last poll lands on the deadline: its answer still counts if it comes promptly.
       const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) return polled.why === 'error' ? end('error', 'error', messageOf(polled.error), steps) : unfinished(polled.why, steps);
+      if (!polled.ok) return polled.why === 'error' ? end('error', 'error', polled.error, steps) : unfinished(polled.why, steps);
       const answeredAt = clock.now();
       steps = polled.value;
       const progress: HttpsProgress = httpsProgress(steps, history, rule, answeredAt);

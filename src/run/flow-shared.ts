@@ -44,9 +44,6 @@ export function interruptedProblem(elapsedMs: number): string {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A request raced against the end of its execution: its value, or why it has none. */
 export type Deadlined<T> = { ok: true; value: T } | { ok: false; why: 'timeout' | 'interrupted' } | { ok: false; why: 'error'; error: unknown };
@@ -141,13 +138,10 @@ export function wholeMs(ms: number): number {
 /**
  * Why the tenant as a whole cannot run tests (unreachable, or refusing the token), read from a
  * runner's error; undefined for a problem of one flow. The run then stops with exit 1 instead of
- * reporting every test as failed. The texts are those of src/tenant/http-errors.ts and ws-session.ts.
+ * reporting every test as failed. Decided by the error's code (`unreachable`, `unauthorized`), never its text.
  */
 export function tenantProblem(result: ExecutionResult): string | undefined {
-  const error = result.status === 'error' ? result.error : undefined;
-  if (error === undefined) return undefined;
-  if (/: cannot reach |: WebSocket upgrade refused: 40[13]\b|: (GET|POST|DELETE) \S+: 40[13] /.test(error)) {
-    return error.replace(/^flow "[^"]*" over \w+: /, '');
-  }
-  return undefined;
+  if (result.status !== 'error' || result.error === undefined) return undefined;
+  if (result.errorCode !== 'unreachable' && result.errorCode !== 'unauthorized') return undefined;
+  return result.error.replace(/^flow "[^"]*" over \w+: /, '');
 }

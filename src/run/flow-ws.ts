@@ -1,7 +1,9 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
 import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../core/runs/index.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
-import { Deadline, interruptedProblem, messageOf, realClock, runError, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
+import { messageOf } from '../core/redact-messages.js';
+import { Deadline, interruptedProblem, realClock, runError, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
+import { RoleflowError } from '../core/errors.js';
 
 /**
  * One execution of `test` over the WebSocket: send `{action: "message", service, ...inputs}`,
@@ -19,7 +21,7 @@ export async function runWs(client: TenantClient, test: FlowTest, inputs: Record
     if (!opened.ok) {
       // A connection that opens after we gave up is closed at once.
       if (opened.why !== 'error') opening.then((late) => late.close(), () => undefined);
-      return opened.why === 'error' ? run.end('error', 'error', messageOf(opened.error)) : run.unfinished(opened.why, 'the connection to open');
+      return opened.why === 'error' ? run.end('error', 'error', opened.error) : run.unfinished(opened.why, 'the connection to open');
     }
     try {
       return await run.converse(opened.value, inputs);
@@ -56,7 +58,7 @@ class WsRun {
       // The frame's own members last: an input cannot overwrite them.
       session.send({ ...inputs, action: 'message', service: this.test.flow });
     } catch (error) {
-      return this.end('error', 'error', messageOf(error));
+      return this.end('error', 'error', error);
     }
     const first = await this.next(session, this.deadline.msLeft());
     if (first instanceof Error) return this.end('error', 'error', `${first.message} before an ack`);
@@ -96,13 +98,15 @@ class WsRun {
     return this.end('error', 'timeout', `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting}`);
   }
 
-  end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: string, at = this.clock.now()): ExecutionResult {
+  /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
+  end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, at = this.clock.now()): ExecutionResult {
     const outputs = tallyOutputs(this.tally);
     return {
       transport: 'ws',
       status,
       endedBy,
-      ...(problem !== undefined && { error: runError(this.test.flow, 'ws', problem) }),
+      ...(problem !== undefined && { error: runError(this.test.flow, 'ws', messageOf(problem)) }),
+      ...(problem instanceof RoleflowError && { errorCode: problem.code }),
       ...(outputs !== undefined && { outputs }),
       messages: this.messages,
       wallMs: at - this.startedAt,

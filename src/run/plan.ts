@@ -1,6 +1,5 @@
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { quote, showName } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
@@ -100,6 +99,6 @@ export async function checkSavedPlan(plan: Plan, tenant: OpenTenant): Promise<st
 export function refuseBrokenPlan(plan: Plan): void {
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
   if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join('; ')}`, ExitCode.Refused);
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join('; ')}`, 'guard');
   }
 }

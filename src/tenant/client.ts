@@ -5,7 +5,7 @@ import type { ClientOptions, HttpResponse } from './exchange.js';
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './decode.js';
 import { cleanError } from '../core/redact-messages.js';
-import { CreateOutcomeUnknownError, createRoleOnce, type KnownIds } from './create-once.js';
+import { createRoleOnce, type KnownIds } from './create-once.js';
 
 export type { ClientOptions } from './exchange.js';
 
@@ -58,11 +58,6 @@ class HttpTenantClient implements TenantClient {
 
   createRole(fields: RoleFields): Promise<{ id: string }> {
     return this.guard(async () => {
-      // An unknown outcome stays one, even when its message had to be scrubbed of a secret.
-      const keepUnknown = (error: unknown): never => {
-        const clean = cleanError(error, this.http.secrets);
-        throw error instanceof CreateOutcomeUnknownError && !(clean instanceof CreateOutcomeUnknownError) ? new CreateOutcomeUnknownError(clean.message) : clean;
-      };
       const body = { name: fields.name, description: fields.description, content: fields.content };
       const id = await createRoleOnce({
         fields,
@@ -77,7 +72,7 @@ class HttpTenantClient implements TenantClient {
         relist: () => this.listRoles(),
         failure: (answer) => statusError(answer, this.auth),
         notice: this.options.onRetry,
-      }).catch(keepUnknown);
+      });
       this.remember({ id, name: fields.name });
       return { id };
     });

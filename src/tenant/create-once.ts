@@ -2,7 +2,7 @@ import { RoleflowError } from '../core/errors.js';
 import { quote } from '../core/roles/index.js';
 import type { Role, RoleFields } from '../core/model.js';
 import { jsonBody } from './http-errors.js';
-import { OutcomeUnknownError, showDuration, type HttpResponse } from './http.js';
+import { showDuration, type HttpResponse } from './http.js';
 import { toCreatedId } from './decode.js';
 
 /** The ids the client has seen per Role name, from its latest listing and its own creates. */
@@ -25,11 +25,6 @@ export interface CreateSteps {
   notice?: ((line: string) => void) | undefined;
 }
 
-/**
- * A create that was sent, may still be carried out by the tenant, and had not appeared when the
- * settle window closed. Apply reports such a Role as `unknown`: never created, never failed.
- */
-export class CreateOutcomeUnknownError extends RoleflowError {}
 
 /**
  * A create is sent once (PRODUCT.md, "Apply semantics"). When its outcome is unknown — no answer
@@ -40,7 +35,7 @@ export class CreateOutcomeUnknownError extends RoleflowError {}
  * done. "Not there before" uses the ids of this name from the client's latest listing (apply
  * lists the tenant first); a client that never listed accepts any identical Role, which leaves
  * the tenant exactly as asked. When the window closes with no such Role, the outcome is unknown
- * (`CreateOutcomeUnknownError`): the next `apply` plans from the tenant as it is then.
+ * (code `outcome_unknown`): the next `apply` plans from the tenant as it is then.
  */
 export async function createRoleOnce(steps: CreateSteps): Promise<string> {
   const { fields, known } = steps;
@@ -54,7 +49,7 @@ export async function createRoleOnce(steps: CreateSteps): Promise<string> {
     if (answer.status < 500 || answer.status === 503) throw steps.failure(answer);
     lost = steps.failure(answer);
   } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw error;
+    if (!(error instanceof RoleflowError && error.code === 'no_answer')) throw error;
     lost = error;
     answered = false;
   }
@@ -96,7 +91,9 @@ async function settle(steps: CreateSteps, before: Set<string> | undefined, lost:
     if (id !== undefined) return id;
   }
   const looked = listError === undefined ? `it had not appeared on the tenant ${window} later` : `re-listing the tenant failed (${listError})`;
-  throw new CreateOutcomeUnknownError(`${lost.message}; ${looked}, and it was not sent again: the tenant may still create it`);
+  // A create that was sent, may still be carried out, and had not appeared when the settle
+  // window closed: apply reports its Role as `unknown`, never created, never failed.
+  throw new RoleflowError(`${lost.message}; ${looked}, and it was not sent again: the tenant may still create it`, 'outcome_unknown');
 }
 
 /** The id from a 2xx; when the answer does not carry one, the listing tells which Role is new. */

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { RoleflowError } from '../core/errors.js';
+import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget } from '../core/model.js';
 import type { HttpRequest, HttpResponse } from './exchange.js';
 import { oneLine } from '../core/redact-messages.js';
@@ -55,6 +55,16 @@ export function describeFailure(
   return `${request.method} ${request.path}: ${what}${after}`;
 }
 
+/**
+ * The kind of a failed exchange: the tenant could not be reached (refused, DNS, TLS: nothing was
+ * sent), or it was sent and no answer came; a request that could not even be made is `failed`.
+ */
+export function failureKind(failure: NetworkFailure): ErrorCode {
+  if (TLS.test(failure.code)) return 'unreachable';
+  if (INVALID.test(failure.code) || CLOSED.has(failure.code)) return 'failed';
+  return failure.sent ? 'no_answer' : 'unreachable';
+}
+
 /** Exponential backoff with full jitter; the service's Retry-After (seconds or a date) wins, capped. */
 export function backoffMs(attempt: number, retryAfter: string | undefined, random: () => number = Math.random): number {
   const asked = retryAfterMs(retryAfter);
@@ -98,7 +108,7 @@ export function statusError(response: HttpResponse, token: TokenSource | undefin
     if (status === 401 || status === 403) text += refusedToken(token);
   }
   if (response.attempts > 1) text += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text);
+  return new RoleflowError(text, status === 401 || status === 403 ? 'unauthorized' : 'tenant_error');
 }
 
 /** Where the token sent to `target` came from; undefined when none was sent. */
@@ -138,7 +148,7 @@ export function jsonBody(response: HttpResponse): unknown {
     return JSON.parse(response.text) as unknown;
   } catch {
     const { request, status } = response;
-    throw new RoleflowError(`${request.method} ${request.path}: ${status} but the body is not JSON`);
+    throw new RoleflowError(`${request.method} ${request.path}: ${status} but the body is not JSON`, 'tenant_error');
   }
 }
 

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { RoleflowError } from '../core/errors.js';
 import type { ClientOptions, HttpRequest, HttpResponse } from './exchange.js';
-import { backoffMs, describeFailure, failureCode, type NetworkFailure } from './http-errors.js';
+import { backoffMs, describeFailure, failureCode, failureKind, type NetworkFailure } from './http-errors.js';
 import { displayUrl, redactUrl } from '../core/printed-url.js';
 import { redactSecrets } from '../core/redact-messages.js';
 import { safeTenantUrl } from '../core/url-safety.js';
@@ -29,8 +29,6 @@ export const NOT_IDEMPOTENT: RetryPolicy = { resendUnknown: false, retryStatus: 
  */
 export const START_FLOW: RetryPolicy = { resendUnknown: false, retryStatus: (s) => s === 429 };
 
-/** Thrown when a send may or may not have been carried out and the policy forbids re-sending. */
-export class OutcomeUnknownError extends RoleflowError {}
 
 
 type Attempt = { kind: 'response'; status: number; text: string; retryAfter?: string } | NetworkFailure;
@@ -76,7 +74,8 @@ export class HttpTransport {
   /**
    * Sends `request`, retrying per `policy` with exponential backoff and full jitter (or the
    * service's Retry-After). Resolves with the last answer, whatever its status; rejects with a
-   * RoleflowError when no answer came (an OutcomeUnknownError when one may have been lost).
+   * RoleflowError when no answer came: code `no_answer` when one may have been lost after sending,
+   * `unreachable` when nothing was sent.
    * A tenant that let one attempt time out gets one more at most: each wait is the whole timeout,
    * and all the configured retries of them would look like a hang (minutes of nothing).
    */
@@ -99,8 +98,7 @@ export class HttpTransport {
       }
       if (last || !result.retryable || (result.sent && !policy.resendUnknown)) {
         const message = describeFailure(request, result, this.display, attempt, this.options.target.timeoutMs);
-        const ErrorClass = result.sent ? OutcomeUnknownError : RoleflowError;
-        throw new ErrorClass(redactSecrets(message, this.secrets));
+        throw new RoleflowError(redactSecrets(message, this.secrets), failureKind(result));
       }
       afterUnknown ||= result.sent;
       if (result.timedOut) {

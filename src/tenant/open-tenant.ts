@@ -81,6 +81,7 @@ export async function openTenant(opts: OpenTenantOptions): Promise<OpenTenant> {
     const guess = closest(name, known);
     throw new RoleflowError(
       `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ''}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}; known: ${known.join(', ')}`,
+      'config',
     );
   }
   const tokenEnv = configured?.tokenEnv ?? DEFAULT_TOKEN_ENV;

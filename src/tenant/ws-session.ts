@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { RoleflowError } from '../core/errors.js';
+import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget, WsServerMessage, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
 import { toWsMessage } from './decode.js';
@@ -48,7 +48,7 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
   } catch (error) {
     // Node refuses to build the upgrade request (a token with a line break): nothing was sent.
     const why = oneLine(error instanceof Error ? error.message : String(error), 160);
-    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets)));
+    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets), 'failed'));
   }
   const startedAt = performance.now();
   const log = (status: ConnectionLine['status']) => {
@@ -58,11 +58,11 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
   };
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (message: string, status: ConnectionLine['status'] = 'error') => {
+    const fail = (message: string, code: ErrorCode, status: ConnectionLine['status'] = 'error') => {
       if (settled) return;
       settled = true;
       log(status);
-      reject(new RoleflowError(redactSecrets(message, secrets)));
+      reject(new RoleflowError(redactSecrets(message, secrets), code));
       socket.terminate();
     };
     // Stays attached for the socket's life: 'error' is always followed by 'close', which the
@@ -71,13 +71,16 @@ export function openWsSession(target: TenantTarget, token: string | undefined, o
       const reason = /handshake has timed out/i.test(error.message)
         ? `no WebSocket handshake within ${target.timeoutMs} ms`
         : (error.code ?? oneLine(error.message, 120));
-      fail(`cannot reach ${shown}: ${reason}`);
+      // A handshake that never completes counts as unreachable, like a refused connection.
+      fail(`cannot reach ${shown}: ${reason}`, 'unreachable');
     });
     socket.once('unexpected-response', (request, response) => {
       response.resume();
       request.destroy();
-      const refused = response.statusCode === 401 || response.statusCode === 403 ? refusedToken(tokenSource(target, token)) : '';
-      fail(`WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})${refused}`, response.statusCode ?? 'error');
+      const unauthorized = response.statusCode === 401 || response.statusCode === 403;
+      const refused = unauthorized ? refusedToken(tokenSource(target, token)) : '';
+      const message = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ''}`.trimEnd() + ` (${shown})${refused}`;
+      fail(message, unauthorized ? 'unauthorized' : 'tenant_error', response.statusCode ?? 'error');
     });
     socket.once('open', () => {
       settled = true;
@@ -201,8 +204,9 @@ class Session implements WsSession {
     return (this.endError ??= this.error(this.endedBecause ?? `connection to ${this.shown} is not open`));
   }
 
+  /** What goes wrong in an open session: the service's doing (a bad frame, a closed connection). */
   private error(text: string): RoleflowError {
-    return new RoleflowError(redactSecrets(`WebSocket ${text}`, this.secrets));
+    return new RoleflowError(redactSecrets(`WebSocket ${text}`, this.secrets), 'tenant_error');
   }
 }
 

@@ -25,7 +25,7 @@ class LeakCommand extends TenantCommand {
   async execute(): Promise<number> {
     const tenant = await this.openTenant(await this.loadConfig());
     LeakCommand.baseUrl = tenant.target.baseUrl;
-    throw new RoleflowError('gave up halfway', 4);
+    throw new RoleflowError('gave up halfway', 'guard');
   }
 }
 

@@ -4,7 +4,7 @@ import { onTestFinished } from 'vitest';
 import type { RoleFields, TenantClient, TenantTarget } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { createClient, type ClientOptions } from '../../src/tenant/client.js';
-import { CreateOutcomeUnknownError } from '../../src/tenant/create-once.js';
+import { RoleflowError } from '../../src/core/errors.js';
 
 /** A target for an emulator, with quick timeouts and retries for tests. */
 export function targetFor(emulator: Pick<RunningEmulator, 'baseUrl' | 'wsUrl'>, over: Partial<TenantTarget> = {}): TenantTarget {
@@ -119,7 +119,7 @@ export async function createUntilDone(client: TenantClient, roles: RoleFields[],
     const settled = await Promise.allSettled(missing.map((fields) => client.createRole(fields)));
     for (const s of settled) {
       // A failure (503 after the retries) or an unknown outcome: the next round sees what is there.
-      if (s.status === 'rejected' && s.reason instanceof CreateOutcomeUnknownError) unknown++;
+      if (s.status === 'rejected' && s.reason instanceof RoleflowError && s.reason.code === 'outcome_unknown') unknown++;
     }
   }
   throw new Error(`not every Role was created after ${rounds} rounds`);

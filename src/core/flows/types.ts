@@ -1,4 +1,5 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
+import type { ErrorCode } from '../errors.js';
 
 /** A value parsed from one string the user wrote, or one line saying what is wrong with it. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -152,6 +153,8 @@ export interface ExecutionResult {
   status: 'ok' | 'failed' | 'error';
   endedBy: EndedBy;
   error?: string;
+  /** The kind of the failure behind `error`, when a request failed (`unreachable`, `unauthorized`…). */
+  errorCode?: ErrorCode;
   /** The decoded outputs (`{results: [...]}`); over HTTPS only when the runner has them. */
   outputs?: unknown;
   /** HTTPS only: the execution log as last polled. */
