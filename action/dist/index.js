@@ -49358,6 +49358,10 @@ function applyResultJson(plan, status, outcomes, reasons = []) {
   return `${jsonText(document, 2)}
 `;
 }
+function unknownOutcomeNote(unknown) {
+  const one = unknown === 1;
+  return `The tenant did not say whether ${one ? "a create was" : `${unknown} creates were`} carried out, and ${one ? "it was" : "they were"} not sent again (that could make duplicates): ${one ? "it" : "they"} may still appear.`;
+}
 var init_result = __esm({
   "src/core/apply/result.ts"() {
     "use strict";
@@ -49380,7 +49384,8 @@ __export(apply_exports, {
   outcomeLine: () => outcomeLine,
   outcomeOf: () => outcomeOf,
   summarizeOutcomes: () => summarizeOutcomes,
-  takenName: () => takenName
+  takenName: () => takenName,
+  unknownOutcomeNote: () => unknownOutcomeNote
 });
 var init_apply = __esm({
   "src/core/apply/index.ts"() {
@@ -52415,6 +52420,36 @@ var require_advanced = __commonJS({
   }
 });
 
+// src/terminal/progress-line.ts
+var ProgressLine;
+var init_progress_line = __esm({
+  "src/terminal/progress-line.ts"() {
+    "use strict";
+    init_safe_text();
+    ProgressLine = class {
+      constructor(stream, enabled = true) {
+        this.stream = stream;
+        this.enabled = enabled;
+      }
+      shown = false;
+      /** The terminal's width; 80 when it does not say. */
+      get columns() {
+        return this.stream.columns || 80;
+      }
+      show(text2) {
+        if (!this.enabled) return;
+        this.stream.write(`\r\x1B[2K${fitColumns(escapeControls(text2), Math.max(10, this.columns - 1))}`);
+        this.shown = true;
+      }
+      clear() {
+        if (!this.shown) return;
+        this.stream.write("\r\x1B[2K");
+        this.shown = false;
+      }
+    };
+  }
+});
+
 // src/files/role-files.ts
 var role_files_exports = {};
 __export(role_files_exports, {
@@ -52466,109 +52501,6 @@ var init_role_files = __esm({
     init_role_file();
     init_package_root();
     init_source_files();
-  }
-});
-
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
-});
-import { resolve as resolve4 } from "node:path";
-function planTenantOf(tenant) {
-  return { name: tenant.target.name, baseUrl: tenant.location };
-}
-async function makeFreshPlan(opts) {
-  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
-  if (!files.ok) throw new InvalidFilesError(files.issues);
-  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
-  const tenant = await opts.open();
-  try {
-    const remote = await tenant.client.listRoles();
-    const { roles } = opts.config;
-    const plan = computePlan(files.value, remote, {
-      prune: opts.prune ?? roles.prune,
-      protect: roles.protect,
-      ignore: roles.ignore,
-      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
-      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
-      tenant: planTenantOf(tenant),
-      createdAt: opts.now.toISOString(),
-      ...targets === void 0 ? {} : { targets }
-    });
-    return { plan, tenant };
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-}
-function targetsOf(cwd, dir, files, targets, paths) {
-  if (targets.length === 0 && paths.length === 0) return void 0;
-  const byFile = new Map(files.map((f) => [f.file, f]));
-  const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
-    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
-    return file.name;
-  });
-  return [.../* @__PURE__ */ new Set([...targets, ...names])];
-}
-async function checkSavedPlan(plan, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_role_files();
-    init_source_files();
-  }
-});
-
-// src/terminal/prompt.ts
-var prompt_exports = {};
-__export(prompt_exports, {
-  confirm: () => confirm
-});
-import { createInterface } from "node:readline";
-function confirm(input, output, question) {
-  return new Promise((resolve11) => {
-    const rl = createInterface({ input, output, terminal: false });
-    let settled = false;
-    const finish = (answer) => {
-      if (settled) return;
-      settled = true;
-      rl.close();
-      resolve11(answer);
-    };
-    rl.once("line", (line) => finish(line.trim() === "yes"));
-    rl.once("SIGINT", () => finish(false));
-    rl.once("close", () => finish(false));
-    output.write(`${question} `);
-  });
-}
-var init_prompt = __esm({
-  "src/terminal/prompt.ts"() {
-    "use strict";
   }
 });
 
@@ -52629,6 +52561,129 @@ var init_plan_file = __esm({
     init_role_files();
     init_source_files();
     MAX_PLAN_BYTES = 256 * 1024 * 1024;
+  }
+});
+
+// src/run/plan.ts
+var plan_exports2 = {};
+__export(plan_exports2, {
+  checkSavedPlan: () => checkSavedPlan,
+  makeFreshPlan: () => makeFreshPlan,
+  openSavedPlan: () => openSavedPlan,
+  planTenantOf: () => planTenantOf,
+  refuseBrokenPlan: () => refuseBrokenPlan
+});
+import { resolve as resolve4 } from "node:path";
+function planTenantOf(tenant) {
+  return { name: tenant.target.name, baseUrl: tenant.location };
+}
+async function makeFreshPlan(opts) {
+  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
+  const tenant = await opts.open();
+  try {
+    const remote = await tenant.client.listRoles();
+    const { roles } = opts.config;
+    const plan = computePlan(files.value, remote, {
+      prune: opts.prune ?? roles.prune,
+      protect: roles.protect,
+      ignore: roles.ignore,
+      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
+      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
+      tenant: planTenantOf(tenant),
+      createdAt: opts.now.toISOString(),
+      ...targets === void 0 ? {} : { targets }
+    });
+    return { plan, tenant };
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+}
+function targetsOf(cwd, dir, files, targets, paths) {
+  if (targets.length === 0 && paths.length === 0) return void 0;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [.../* @__PURE__ */ new Set([...targets, ...names])];
+}
+async function checkSavedPlan(plan, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+async function openSavedPlan(opts) {
+  const plan = await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan, tenant };
+  await tenant.close();
+  return { refused: { plan, what: "no longer fits the tenant", reasons } };
+}
+function refuseBrokenPlan(plan) {
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_plan2 = __esm({
+  "src/run/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_plan_file();
+    init_role_files();
+    init_source_files();
+  }
+});
+
+// src/terminal/prompt.ts
+var prompt_exports = {};
+__export(prompt_exports, {
+  confirm: () => confirm
+});
+import { createInterface } from "node:readline";
+function confirm(input, output, question) {
+  return new Promise((resolve11) => {
+    const rl = createInterface({ input, output, terminal: false });
+    let settled = false;
+    const finish = (answer) => {
+      if (settled) return;
+      settled = true;
+      rl.close();
+      resolve11(answer);
+    };
+    rl.once("line", (line) => finish(line.trim() === "yes"));
+    rl.once("SIGINT", () => finish(false));
+    rl.once("close", () => finish(false));
+    output.write(`${question} `);
+  });
+}
+var init_prompt = __esm({
+  "src/terminal/prompt.ts"() {
+    "use strict";
   }
 });
 
@@ -52812,11 +52867,6 @@ var init_p_limit = __esm({
 });
 
 // src/run/apply.ts
-var apply_exports2 = {};
-__export(apply_exports2, {
-  deleteRole: () => deleteRole,
-  executePlan: () => executePlan
-});
 async function executePlan(plan, client, opts) {
   const outcomes = new Array(plan.changes.length);
   const failedToFree = /* @__PURE__ */ new Map();
@@ -52889,10 +52939,6 @@ var init_apply2 = __esm({
 });
 
 // src/run/dedupe.ts
-var dedupe_exports = {};
-__export(dedupe_exports, {
-  removeConcurrentDuplicates: () => removeConcurrentDuplicates
-});
 async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   const result = { outcomes: [...outcomes], changed: [] };
   if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
@@ -52945,34 +52991,23 @@ var init_dedupe = __esm({
   }
 });
 
-// src/terminal/apply-progress.ts
-var apply_progress_exports = {};
-__export(apply_progress_exports, {
-  ProgressLine: () => ProgressLine
+// src/run/apply-session.ts
+var apply_session_exports = {};
+__export(apply_session_exports, {
+  applyPlan: () => applyPlan
 });
-var ProgressLine;
-var init_apply_progress = __esm({
-  "src/terminal/apply-progress.ts"() {
+async function applyPlan(plan, client, opts) {
+  const applied = await executePlan(plan, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
+  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
+  const checked = await removeConcurrentDuplicates(plan, applied, client, opts.protect);
+  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
+  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+}
+var init_apply_session = __esm({
+  "src/run/apply-session.ts"() {
     "use strict";
-    init_safe_text();
-    ProgressLine = class {
-      constructor(stream, enabled) {
-        this.stream = stream;
-        this.enabled = enabled;
-      }
-      shown = false;
-      show(text2) {
-        if (!this.enabled) return;
-        const columns = this.stream.columns || 80;
-        this.stream.write(`\r\x1B[K${fitColumns(escapeControls(text2), Math.max(10, columns - 1))}`);
-        this.shown = true;
-      }
-      clear() {
-        if (!this.shown) return;
-        this.stream.write("\r\x1B[K");
-        this.shown = false;
-      }
-    };
+    init_apply2();
+    init_dedupe();
   }
 });
 
@@ -55460,15 +55495,16 @@ var Progress;
 var init_test_progress = __esm({
   "src/terminal/test-progress.ts"() {
     "use strict";
+    init_progress_line();
     Progress = class {
       constructor(stream, line) {
-        this.stream = stream;
         this.line = line;
+        this.widget = new ProgressLine(stream);
       }
       running = [];
       done = 0;
       total = 0;
-      shown = false;
+      widget;
       start(label, done, total) {
         this.running.push(label);
         this.done = done;
@@ -55483,13 +55519,10 @@ var init_test_progress = __esm({
         this.draw();
       }
       draw() {
-        const width = this.stream.columns || 80;
-        this.stream.write(`\r\x1B[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
-        this.shown = true;
+        this.widget.show(this.line(this.done, this.total, this.running.at(-1), this.widget.columns));
       }
       clear() {
-        if (this.shown) this.stream.write("\r\x1B[2K");
-        this.shown = false;
+        this.widget.clear();
       }
     };
   }
@@ -55949,6 +55982,47 @@ function ensureNewline(text2) {
 var import_clipanion2 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_exit_codes();
+
+// src/terminal/live-results.ts
+var LiveResults = class {
+  constructor(progress, print) {
+    this.progress = progress;
+    this.print = print;
+  }
+  pending = [];
+  status;
+  /** The status line's text; undefined wipes it. */
+  setStatus(text2) {
+    this.status = text2;
+    if (text2 === void 0) this.progress.clear();
+    else this.progress.show(text2);
+  }
+  add(line) {
+    if (this.pending.length === 0) setImmediate(() => this.flush());
+    this.pending.push(line);
+  }
+  /** Something else to print (a warning, a retry): never on the end of the status line. */
+  interject(write) {
+    this.progress.clear();
+    write();
+    if (this.status !== void 0) this.progress.show(this.status);
+  }
+  /** Every pending line out, the status line gone. */
+  finish() {
+    this.status = void 0;
+    this.flush();
+    this.progress.clear();
+  }
+  flush() {
+    if (this.pending.length === 0) return;
+    const text2 = this.pending.join("\n");
+    this.pending.length = 0;
+    this.interject(() => this.print(text2));
+  }
+};
+
+// src/commands/apply.ts
+init_progress_line();
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
 var ApplyCommand = class extends TenantCommand {
   static paths = [["apply"]];
@@ -56077,116 +56151,70 @@ var ApplyCommand = class extends TenantCommand {
     return fresh;
   }
   async savedPlan(config, planFile) {
-    const { resolve: resolve11 } = await import("node:path");
-    const { readSavedPlan: readSavedPlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    const { checkSavedPlan: checkSavedPlan2, refuseBrokenPlan: refuseBrokenPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { savedPlanRefusals: savedPlanRefusals2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const plan = await readSavedPlan2(resolve11(this.context.cwd, planFile), planFile);
-    refuseBrokenPlan2(plan);
-    const { roles } = config;
-    const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-    if (refusals.length > 0) return this.refuseSavedPlan(plan, planFile, "is refused", refusals);
-    const tenant = await this.openTenant(config);
-    let reasons;
-    try {
-      reasons = await checkSavedPlan2(plan, tenant);
-    } catch (err) {
-      await tenant.close();
-      throw err;
-    }
-    if (reasons.length > 0) {
-      await tenant.close();
-      return this.refuseSavedPlan(plan, planFile, "no longer fits the tenant", reasons);
+    const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
+    if ("refused" in opened) {
+      const { plan, what, reasons } = opened.refused;
+      this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
+      for (const reason2 of reasons) this.err(`  - ${reason2}`);
+      this.err("Make a new plan: roleflow plan --out FILE");
+      if (this.json) await this.outResult(plan, "refused", [], reasons);
+      return ExitCode.Refused;
     }
     if (!this.json) {
       const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-      this.out(`Applying the saved plan ${planFile} to tenant ${plan.tenant.name}. ${planSummaryLine2(plan)}`);
+      this.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
     }
-    return { plan, tenant };
+    return opened;
   }
-  async refuseSavedPlan(plan, planFile, what, reasons) {
-    this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
-    for (const reason2 of reasons) this.err(`  - ${reason2}`);
-    this.err("Make a new plan: roleflow plan --out FILE");
-    if (this.json) await this.outResult(plan, "refused", [], reasons);
-    return ExitCode.Refused;
-  }
-  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
-  progressNow;
-  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  /** While changes run on a terminal: their results and status line, wiped around a diagnostic. */
+  live;
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the status line. */
   err(text2) {
-    this.progressNow?.clear();
-    super.err(text2);
-    this.progressNow?.reshow();
+    if (this.live === void 0) super.err(text2);
+    else this.live.interject(() => super.err(text2));
   }
   async carryOut(plan, tenant, concurrency, protect) {
-    const { executePlan: executePlan2 } = await Promise.resolve().then(() => (init_apply2(), apply_exports2));
-    const { removeConcurrentDuplicates: removeConcurrentDuplicates2 } = await Promise.resolve().then(() => (init_dedupe(), dedupe_exports));
-    const { ProgressLine: ProgressLine2 } = await Promise.resolve().then(() => (init_apply_progress(), apply_progress_exports));
-    const apply2 = await Promise.resolve().then(() => (init_apply(), apply_exports));
     if (plan.changes.length === 0) {
       if (this.json) await this.outResult(plan, "no_changes", []);
       return ExitCode.Ok;
     }
-    const progress = new ProgressLine2(this.context.stderr, this.canShowProgress());
+    const { applyPlan: applyPlan2 } = await Promise.resolve().then(() => (init_apply_session(), apply_session_exports));
+    const { applySucceeded: applySucceeded2, applySummaryLine: applySummaryLine2, duplicateLine: duplicateLine2, outcomeLine: outcomeLine2, summarizeOutcomes: summarizeOutcomes2, unknownOutcomeNote: unknownOutcomeNote2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
+    const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
     this.showLiveLine(progress);
+    const live = this.live = new LiveResults(progress, (text2) => this.out(text2));
     const interruption = this.interruption(() => {
-      progress.clear();
+      live.setStatus(void 0);
       this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
-    let status = `applying 0/${plan.changes.length}…`;
-    progress.show(status);
-    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== void 0 && progress.show(status) };
-    const pending = [];
-    const flush = () => {
-      if (pending.length === 0) return;
-      progress.clear();
-      this.out(pending.join("\n"));
-      pending.length = 0;
-      if (status !== void 0) progress.show(status);
-    };
-    const applied = await executePlan2(plan, tenant.client, {
+    live.setStatus(`applying 0/${plan.changes.length}…`);
+    const run2 = await applyPlan2(plan, tenant.client, {
       concurrency,
+      protect,
       stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
-        status = ended < total ? `applying ${ended}/${total}…` : void 0;
-        if (status === void 0) progress.clear();
-        else progress.show(status);
-        if (this.json) return;
-        if (pending.length === 0) setImmediate(flush);
-        pending.push(apply2.outcomeLine(outcome));
+        live.setStatus(ended < total ? `applying ${ended}/${total}…` : void 0);
+        if (!this.json) live.add(outcomeLine2(outcome));
       }
     });
-    status = void 0;
-    flush();
-    progress.clear();
-    this.progressNow = void 0;
-    let outcomes = applied;
-    if (!interruption.aborted) {
-      const checked = await removeConcurrentDuplicates2(plan, applied, tenant.client, protect);
-      outcomes = checked.outcomes;
-      if (checked.warning !== void 0) this.err(`warning: ${checked.warning}`);
-      const resolved = checked.changed.map((i) => outcomes[i]).filter((o) => o.status === "created");
-      if (!this.json && resolved.length > 0) this.out(resolved.map(apply2.duplicateLine).join("\n"));
-    }
-    const summary = apply2.summarizeOutcomes(outcomes);
-    const ok = apply2.applySucceeded(summary);
-    const interrupted = interruption.aborted;
-    const line = apply2.applySummaryLine(summary, interrupted);
-    if (this.json) await this.outResult(plan, ok ? "applied" : interrupted ? "interrupted" : "failed", outcomes);
+    live.finish();
+    this.live = void 0;
+    if (run2.warning !== void 0) this.err(`warning: ${run2.warning}`);
+    if (!this.json && run2.resolved.length > 0) this.out(run2.resolved.map(duplicateLine2).join("\n"));
+    const summary = summarizeOutcomes2(run2.outcomes);
+    const ok = applySucceeded2(summary);
+    const line = applySummaryLine2(summary, run2.interrupted);
+    if (this.json) await this.outResult(plan, ok ? "applied" : run2.interrupted ? "interrupted" : "failed", run2.outcomes);
     if (ok) {
       if (!this.json) this.out(line);
       return ExitCode.Ok;
     }
     this.err(line);
-    for (const o of outcomes) if (!["created", "updated", "deleted"].includes(o.status)) this.err(`  ${apply2.outcomeLine(o)}`);
-    if (summary.unknown > 0) {
-      this.err(
-        `The tenant did not say whether ${summary.unknown === 1 ? "a create was" : `${summary.unknown} creates were`} carried out, and ${summary.unknown === 1 ? "it was" : "they were"} not sent again (that could make duplicates): ${summary.unknown === 1 ? "it" : "they"} may still appear.`
-      );
-    }
+    for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) this.err(`  ${outcomeLine2(o)}`);
+    if (summary.unknown > 0) this.err(unknownOutcomeNote2(summary.unknown));
     this.err("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
-    return interrupted ? ExitCode.Interrupted : ExitCode.Error;
+    return run2.interrupted ? ExitCode.Interrupted : ExitCode.Error;
   }
   /** `--json`: the result document, secrets masked in its values before it is serialised. */
   async outResult(plan, status, outcomes, reasons = []) {

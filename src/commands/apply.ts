@@ -4,6 +4,8 @@ import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
 import type { Plan } from '../core/plan/index.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { LiveResults } from '../terminal/live-results.js';
+import { ProgressLine } from '../terminal/progress-line.js';
 import { TenantCommand } from './base.js';
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted:";
@@ -141,122 +143,74 @@ export class ApplyCommand extends TenantCommand {
   }
 
   private async savedPlan(config: import('../core/config.js').Config, planFile: string): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
-    const { resolve } = await import('node:path');
-    const { readSavedPlan } = await import('../files/plan-file.js');
-    const { checkSavedPlan, refuseBrokenPlan } = await import('../run/plan.js');
-    const { savedPlanRefusals } = await import('../core/plan/index.js');
-    const plan = await readSavedPlan(resolve(this.context.cwd, planFile), planFile);
-    refuseBrokenPlan(plan);
-    const { roles } = config;
-    const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-    if (refusals.length > 0) return this.refuseSavedPlan(plan, planFile, 'is refused', refusals);
-    const tenant = await this.openTenant(config);
-    let reasons: string[];
-    try {
-      reasons = await checkSavedPlan(plan, tenant);
-    } catch (err) {
-      await tenant.close();
-      throw err;
-    }
-    if (reasons.length > 0) {
-      await tenant.close();
-      return this.refuseSavedPlan(plan, planFile, 'no longer fits the tenant', reasons);
+    const { openSavedPlan } = await import('../run/plan.js');
+    const opened = await openSavedPlan({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
+    if ('refused' in opened) {
+      const { plan, what, reasons } = opened.refused;
+      this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
+      for (const reason of reasons) this.err(`  - ${reason}`);
+      this.err('Make a new plan: roleflow plan --out FILE');
+      if (this.json) await this.outResult(plan, 'refused', [], reasons);
+      return ExitCode.Refused;
     }
     if (!this.json) {
       const { planSummaryLine } = await import('../core/plan/index.js');
-      this.out(`Applying the saved plan ${planFile} to tenant ${plan.tenant.name}. ${planSummaryLine(plan)}`);
+      this.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine(opened.plan)}`);
     }
-    return { plan, tenant };
+    return opened;
   }
 
-  private async refuseSavedPlan(plan: Plan, planFile: string, what: string, reasons: readonly string[]): Promise<number> {
-    this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
-    for (const reason of reasons) this.err(`  - ${reason}`);
-    this.err('Make a new plan: roleflow plan --out FILE');
-    if (this.json) await this.outResult(plan, 'refused', [], reasons);
-    return ExitCode.Refused;
-  }
+  /** While changes run on a terminal: their results and status line, wiped around a diagnostic. */
+  private live: LiveResults | undefined;
 
-  /** While changes run on a terminal: the progress line, wiped before a diagnostic and shown again after. */
-  private progressNow: { clear(): void; reshow(): void } | undefined;
-
-  /** A diagnostic (a retry, a create being watched) never lands on the end of the progress line. */
+  /** A diagnostic (a retry, a create being watched) never lands on the end of the status line. */
   override err(text: string): void {
-    this.progressNow?.clear();
-    super.err(text);
-    this.progressNow?.reshow();
+    if (this.live === undefined) super.err(text);
+    else this.live.interject(() => super.err(text));
   }
 
   private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
-    const { executePlan } = await import('../run/apply.js');
-    const { removeConcurrentDuplicates } = await import('../run/dedupe.js');
-    const { ProgressLine } = await import('../terminal/apply-progress.js');
-    const apply = await import('../core/apply/index.js');
     if (plan.changes.length === 0) {
       if (this.json) await this.outResult(plan, 'no_changes', []);
       return ExitCode.Ok;
     }
+    const { applyPlan } = await import('../run/apply-session.js');
+    const { applySucceeded, applySummaryLine, duplicateLine, outcomeLine, summarizeOutcomes, unknownOutcomeNote } = await import('../core/apply/index.js');
     const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
     this.showLiveLine(progress);
+    const live = (this.live = new LiveResults(progress, (text) => this.out(text)));
     const interruption = this.interruption(() => {
-      progress.clear();
+      live.setStatus(undefined);
       this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
     });
-    let status: string | undefined = `applying 0/${plan.changes.length}…`;
-    progress.show(status);
-    this.progressNow = { clear: () => progress.clear(), reshow: () => status !== undefined && progress.show(status) };
-    // Result lines that end in the same turn of the event loop go out in one write: a line per
-    // Role, each its own write, costs more than the Role's request once there are thousands.
-    const pending: string[] = [];
-    const flush = (): void => {
-      if (pending.length === 0) return;
-      progress.clear();
-      this.out(pending.join('\n'));
-      pending.length = 0;
-      if (status !== undefined) progress.show(status);
-    };
-    const applied: ApplyOutcome[] = await executePlan(plan, tenant.client, {
+    live.setStatus(`applying 0/${plan.changes.length}…`);
+    const run = await applyPlan(plan, tenant.client, {
       concurrency,
+      protect,
       stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
-        status = ended < total ? `applying ${ended}/${total}…` : undefined;
-        if (status === undefined) progress.clear();
-        else progress.show(status);
-        if (this.json) return;
-        if (pending.length === 0) setImmediate(flush);
-        pending.push(apply.outcomeLine(outcome));
+        live.setStatus(ended < total ? `applying ${ended}/${total}…` : undefined);
+        if (!this.json) live.add(outcomeLine(outcome));
       },
     });
-    status = undefined;
-    flush();
-    progress.clear();
-    this.progressNow = undefined;
-    let outcomes = applied;
-    if (!interruption.aborted) {
-      const checked = await removeConcurrentDuplicates(plan, applied, tenant.client, protect);
-      outcomes = checked.outcomes;
-      if (checked.warning !== undefined) this.err(`warning: ${checked.warning}`);
-      const resolved = checked.changed.map((i) => outcomes[i]!).filter((o) => o.status === 'created');
-      if (!this.json && resolved.length > 0) this.out(resolved.map(apply.duplicateLine).join('\n'));
-    }
-    const summary = apply.summarizeOutcomes(outcomes);
-    const ok = apply.applySucceeded(summary);
-    const interrupted = interruption.aborted;
-    const line = apply.applySummaryLine(summary, interrupted);
-    if (this.json) await this.outResult(plan, ok ? 'applied' : interrupted ? 'interrupted' : 'failed', outcomes);
+    live.finish();
+    this.live = undefined;
+    if (run.warning !== undefined) this.err(`warning: ${run.warning}`);
+    if (!this.json && run.resolved.length > 0) this.out(run.resolved.map(duplicateLine).join('\n'));
+
+    const summary = summarizeOutcomes(run.outcomes);
+    const ok = applySucceeded(summary);
+    const line = applySummaryLine(summary, run.interrupted);
+    if (this.json) await this.outResult(plan, ok ? 'applied' : run.interrupted ? 'interrupted' : 'failed', run.outcomes);
     if (ok) {
       if (!this.json) this.out(line);
       return ExitCode.Ok;
     }
     this.err(line);
-    for (const o of outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) this.err(`  ${apply.outcomeLine(o)}`);
-    if (summary.unknown > 0) {
-      this.err(
-        `The tenant did not say whether ${summary.unknown === 1 ? 'a create was' : `${summary.unknown} creates were`} carried out, and ${summary.unknown === 1 ? 'it was' : 'they were'} not sent again (that could make duplicates): ${summary.unknown === 1 ? 'it' : 'they'} may still appear.`,
-      );
-    }
+    for (const o of run.outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) this.err(`  ${outcomeLine(o)}`);
+    if (summary.unknown > 0) this.err(unknownOutcomeNote(summary.unknown));
     this.err('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
-    return interrupted ? ExitCode.Interrupted : ExitCode.Error;
+    return run.interrupted ? ExitCode.Interrupted : ExitCode.Error;
   }
 
   /** `--json`: the result document, secrets masked in its values before it is serialised. */

@@ -1,9 +1,10 @@
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { quote, showName } from '../core/roles/index.js';
-import { checkPlanFresh, computePlan, planBaseUrl, type Plan } from '../core/plan/index.js';
+import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
+import { readSavedPlan } from '../files/plan-file.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { displayPath, type SourceDir } from '../files/source-files.js';
 import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
@@ -93,6 +94,35 @@ export async function checkSavedPlan(plan: Plan, tenant: OpenTenant): Promise<st
   const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
   if (!fresh.fresh) reasons.push(...fresh.reasons);
   return reasons;
+}
+
+/**
+ * `apply PLANFILE`, up to the point of carrying it out: the file read (exit 1 when it is not a
+ * saved plan), refused when altered or when today's guards refuse it (before the tenant is
+ * asked), then the tenant opened and checked (`checkSavedPlan`). A refusal says what and why.
+ */
+export async function openSavedPlan(opts: {
+  cwd: string;
+  planFile: string;
+  config: Config;
+  open: () => Promise<OpenTenant>;
+}): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: { plan: Plan; what: string; reasons: string[] } }> {
+  const plan = await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan, what: 'is refused', reasons: refusals } };
+  const tenant = await opts.open();
+  let reasons: string[];
+  try {
+    reasons = await checkSavedPlan(plan, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan, tenant };
+  await tenant.close();
+  return { refused: { plan, what: 'no longer fits the tenant', reasons } };
 }
 
 /** Plans that carry problems or guards are never carried out. */

@@ -1,21 +1,24 @@
 import type { Writable } from 'node:stream';
+import { ProgressLine } from './progress-line.js';
 
 /**
- * The live `running 12/40 …` line on a terminal's stderr, rewritten in place and cleared at the
- * end. `line` must give one line that fits in `width` columns (`progressLine` escapes the test's
- * name and cuts it), so that `\r` and erase-line wipe all of it. The command clears it before
- * anything else is printed, on stdout or stderr (`RoleflowCommand.showLiveLine`).
+ * `test`'s progress: which executions are running, drawn as the one `ProgressLine`
+ * (`running 12/40 · flows/a.yaml > name [ws]`). `line` renders it for a width (`progressLine`
+ * escapes the test's name and cuts it). The command clears it before anything else is printed,
+ * on stdout or stderr (`RoleflowCommand.showLiveLine`).
  */
 export class Progress {
   private readonly running: string[] = [];
   private done = 0;
   private total = 0;
-  private shown = false;
+  private readonly widget: ProgressLine;
 
   constructor(
-    private readonly stream: Writable,
+    stream: Writable,
     private readonly line: (done: number, total: number, current: string | undefined, width?: number) => string,
-  ) {}
+  ) {
+    this.widget = new ProgressLine(stream);
+  }
 
   start(label: string, done: number, total: number): void {
     this.running.push(label);
@@ -33,14 +36,10 @@ export class Progress {
   }
 
   draw(): void {
-    // 0 when the terminal does not say its size.
-    const width = (this.stream as { columns?: number }).columns || 80;
-    this.stream.write(`\r\x1b[2K${this.line(this.done, this.total, this.running.at(-1), width)}`);
-    this.shown = true;
+    this.widget.show(this.line(this.done, this.total, this.running.at(-1), this.widget.columns));
   }
 
   clear(): void {
-    if (this.shown) this.stream.write('\r\x1b[2K');
-    this.shown = false;
+    this.widget.clear();
   }
 }

@@ -37,9 +37,9 @@ describe('apply on a terminal', () => {
     const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'roles/b.md': roleText('b', 'd', 'c') });
     const r = await runOnTerminal(p, em, ['apply', '--auto-approve']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('\r\x1b[Kapplying 0/2…');
-    expect(r.stderr).toContain('\r\x1b[Kapplying 1/2…');
-    expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(r.stderr).toContain('\r\x1b[2Kapplying 0/2…');
+    expect(r.stderr).toContain('\r\x1b[2Kapplying 1/2…');
+    expect(r.stderr.endsWith('\r\x1b[2K')).toBe(true);
   });
 
   it('on Ctrl-C starts no new change, says how far it got and exits 130', async () => {

@@ -100,8 +100,8 @@ describe('on a terminal, while a create is watched', () => {
     const p = await project({ 'roles/a.md': roleText('a', 'd', 'c'), 'roleflow.config.yaml': 'tenants:\n  test:\n    base_url: http://127.0.0.1:1\n    timeout: 200ms\n' });
     const r = await runOnTerminal(p, { ...em, baseUrl: proxy.baseUrl }, ['apply', '--auto-approve']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('\r\x1b[KPOST /admin/roles/create: no response within 200 ms; not sent again: watching the tenant');
+    expect(r.stderr).toContain('\r\x1b[2KPOST /admin/roles/create: no response within 200 ms; not sent again: watching the tenant');
     expect(r.stderr).not.toMatch(/…POST/);
-    expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(r.stderr.endsWith('\r\x1b[2K')).toBe(true);
   });
 });

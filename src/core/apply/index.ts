@@ -20,6 +20,7 @@ export {
   outcomeLine,
   outcomeOf,
   summarizeOutcomes,
+  unknownOutcomeNote,
   type ApplyOutcome,
   type ApplyResult,
   type ApplyRunStatus,

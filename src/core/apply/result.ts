@@ -159,3 +159,9 @@ export function applyResultJson(
   };
   return `${jsonText(document, 2)}\n`;
 }
+
+/** After an apply with unknown outcomes: what that means, so nobody re-runs it expecting duplicates. */
+export function unknownOutcomeNote(unknown: number): string {
+  const one = unknown === 1;
+  return `The tenant did not say whether ${one ? 'a create was' : `${unknown} creates were`} carried out, and ${one ? 'it was' : 'they were'} not sent again (that could make duplicates): ${one ? 'it' : 'they'} may still appear.`;
+}
