@@ -55860,6 +55860,18 @@ var RoleflowCommand = class extends import_clipanion.Command {
   redact(text2) {
     return this.redactor.text(text2);
   }
+  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
+  reportSinks(style, consoleWasLive) {
+    return {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text2) => this.out(text2),
+      data: (value, render2) => this.outData(value, render2),
+      style,
+      consoleWasLive,
+      redactor: this.redactor
+    };
+  }
   /** The redactor of every secret added so far. */
   get redactor() {
     return this.currentRedactor ??= makeRedactor(this.secretValues);
@@ -56564,15 +56576,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport2(merged.value, this.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
-    const written = await writeReports2(report, specs, {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.out(text2),
-      data: (value, render2) => this.outData(value, render2),
-      style: { color: this.colorFor("stdout") },
-      consoleWasLive: false,
-      redactor: this.redactor
-    });
+    const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
     this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
@@ -56820,15 +56824,7 @@ var TestCommand = class extends TenantCommand {
       },
       redactor
     );
-    const written = await writeReports2(report, reporters, {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.out(text2),
-      data: (value, render2) => this.outData(value, render2),
-      style,
-      consoleWasLive: live,
-      redactor
-    });
+    const written = await writeReports2(report, reporters, this.reportSinks(style, live));
     if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
     if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;

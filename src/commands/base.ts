@@ -6,6 +6,8 @@ import { ExitCode } from '../core/exit-codes.js';
 import { environmentSecrets, makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import { escapeControls, escapeStray, jsonText } from '../core/safe-text.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { Style } from '../report/console.js';
+import type { ReportSinks } from '../run/write-reports.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -115,6 +117,19 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
 
   redact(text: string): string {
     return this.redactor.text(text);
+  }
+
+  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
+  reportSinks(style: Style, consoleWasLive: boolean): ReportSinks {
+    return {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text) => this.out(text),
+      data: (value, render) => this.outData(value, render),
+      style,
+      consoleWasLive,
+      redactor: this.redactor,
+    };
   }
 
   /** The redactor of every secret added so far. */

@@ -68,15 +68,7 @@ export class ReportMergeCommand extends RoleflowCommand {
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport(merged.value, this.redactor);
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
-    const written = await writeReports(report, specs, {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text) => this.out(text),
-      data: (value, render) => this.outData(value, render),
-      style: { color: this.colorFor('stdout') },
-      consoleWasLive: false,
-      redactor: this.redactor,
-    });
+    const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
     this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;

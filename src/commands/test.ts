@@ -172,15 +172,7 @@ export class TestCommand extends TenantCommand {
       },
       redactor,
     );
-    const written = await writeReports(report, reporters, {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text) => this.out(text),
-      data: (value, render) => this.outData(value, render),
-      style,
-      consoleWasLive: live,
-      redactor,
-    });
+    const written = await writeReports(report, reporters, this.reportSinks(style, live));
     if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
     if (outcome.interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
