@@ -2,7 +2,8 @@
 import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
-import { argvSecrets, describeError, environmentSecrets, redactAll } from './commands/base.js';
+import { describeError } from './commands/base.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 
 const argv = process.argv.slice(2);
 

@@ -1,5 +1,7 @@
 import { Builtins, Cli } from 'clipanion';
-import { argvSecrets, describeUsageError, environmentSecrets, forcedColor, redactAll, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
+import { describeUsageError, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
+import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';
 import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/safe-text.js';
@@ -83,9 +85,8 @@ export function namePlaceholders(text: string): string {
 
 /** Run the CLI with argv and a context; returns the exit code. Tests call this in-process. */
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
-  const noColor = argv.includes('--no-color') || (context.env['NO_COLOR'] ?? '') !== '';
-  const onTerminal = context.stdoutIsTTY && context.env['TERM'] !== 'dumb';
-  return runCommand(buildCli({ colors: !noColor && (forcedColor(context.env) ?? onTerminal) }), argv, context);
+  const flag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
+  return runCommand(buildCli({ colors: useColor(context.env, context.stdoutIsTTY, flag) }), argv, context);
 }
 
 /** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */

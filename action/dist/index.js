@@ -7312,6 +7312,17 @@ function encodeURIComponentSafe(value) {
     return value;
   }
 }
+function argvSecrets(argv) {
+  const found = [];
+  argv.forEach((arg, i) => {
+    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
+    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
+  });
+  return found;
+}
+function redactAll(text2, secrets) {
+  return makeRedactor(secrets).text(text2);
+}
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
 var init_redact = __esm({
   "src/core/redact.ts"() {
@@ -55789,6 +55800,19 @@ init_exit_codes();
 init_redact();
 init_safe_text();
 import { setMaxListeners } from "node:events";
+
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+
+// src/commands/base.ts
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
@@ -55807,19 +55831,9 @@ var RoleflowCommand = class extends import_clipanion.Command {
   /** Called by `main()` once the command has ended, however it ended. */
   async cleanup() {
   }
-  /**
-   * Colours on a TTY; never with `--no-color` or NO_COLOR; always with `--color` or FORCE_COLOR
-   * (CI logs that render colour), which `FORCE_COLOR=0` turns off.
-   */
+  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
   colorFor(stream) {
-    if (this.color === false) return false;
-    const env = this.context.env;
-    if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-    if (this.color === true) return true;
-    const force = forcedColor(env);
-    if (force !== void 0) return force;
-    if (env["TERM"] === "dumb") return false;
-    return stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
+    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
   }
   /** Write a result to stdout (secrets redacted, stray control characters escaped). */
   out(text2) {
@@ -55951,17 +55965,6 @@ var TenantCommand = class extends RoleflowCommand {
     for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
   }
 };
-function argvSecrets(argv) {
-  const found = [];
-  argv.forEach((arg, i) => {
-    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
-    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
-  });
-  return found;
-}
-function redactAll(text2, secrets) {
-  return makeRedactor(secrets).text(text2);
-}
 function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
   if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
@@ -55974,11 +55977,6 @@ function isUsageError(error) {
   const name = error?.name;
   return name === "UsageError" || error?.clipanion !== void 0;
 }
-function forcedColor(env) {
-  const value = env["FORCE_COLOR"];
-  if (value === void 0) return void 0;
-  return value !== "0" && value.toLowerCase() !== "false";
-}
 function describeUsageError(error, commandPath) {
   const message2 = error?.message ?? String(error);
   const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
@@ -55989,6 +55987,9 @@ function ensureNewline(text2) {
   return text2.endsWith("\n") ? text2 : `${text2}
 `;
 }
+
+// src/cli.ts
+init_redact();
 
 // src/commands/apply.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -56517,6 +56518,7 @@ var PullCommand = class extends TenantCommand {
 var import_clipanion7 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
+init_redact();
 import { resolve as resolve8 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
@@ -56967,9 +56969,8 @@ function namePlaceholders(text2) {
   return lines2.join("\n");
 }
 async function main(argv, context) {
-  const noColor = argv.includes("--no-color") || (context.env["NO_COLOR"] ?? "") !== "";
-  const onTerminal = context.stdoutIsTTY && context.env["TERM"] !== "dumb";
-  return runCommand(buildCli({ colors: !noColor && (forcedColor(context.env) ?? onTerminal) }), argv, context);
+  const flag = argv.includes("--no-color") ? false : argv.includes("--color") ? true : void 0;
+  return runCommand(buildCli({ colors: useColor(context.env, context.stdoutIsTTY, flag) }), argv, context);
 }
 async function runCommand(cli, argv, context) {
   let command;

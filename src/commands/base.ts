@@ -8,6 +8,7 @@ import { escapeControls, escapeStray, jsonText } from '../core/safe-text.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { Style } from '../report/console.js';
 import type { ReportSinks } from '../run/write-reports.js';
+import { useColor } from '../terminal/color.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -58,19 +59,9 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   /** Called by `main()` once the command has ended, however it ended. */
   async cleanup(): Promise<void> {}
 
-  /**
-   * Colours on a TTY; never with `--no-color` or NO_COLOR; always with `--color` or FORCE_COLOR
-   * (CI logs that render colour), which `FORCE_COLOR=0` turns off.
-   */
+  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
   colorFor(stream: 'stdout' | 'stderr'): boolean {
-    if (this.color === false) return false;
-    const env = this.context.env;
-    if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
-    if (this.color === true) return true;
-    const force = forcedColor(env);
-    if (force !== undefined) return force;
-    if (env['TERM'] === 'dumb') return false;
-    return stream === 'stdout' ? this.context.stdoutIsTTY : this.context.stderrIsTTY;
+    return useColor(this.context.env, stream === 'stdout' ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
   }
 
   /** Write a result to stdout (secrets redacted, stray control characters escaped). */
@@ -223,22 +214,6 @@ export abstract class TenantCommand extends RoleflowCommand {
   }
 }
 
-export { environmentSecrets };
-
-// `serve --token T` takes a secret as a flag value: an error printed before the command runs must not echo it.
-export function argvSecrets(argv: readonly string[]): string[] {
-  const found: string[] = [];
-  argv.forEach((arg, i) => {
-    if (arg === '--token' && argv[i + 1]) found.push(argv[i + 1]!);
-    else if (arg.startsWith('--token=') && arg.length > 8) found.push(arg.slice(8));
-  });
-  return found;
-}
-
-export function redactAll(text: string, secrets: readonly string[]): string {
-  return makeRedactor(secrets).text(text);
-}
-
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */
 export function describeError(error: unknown, verbose: boolean, commandPath?: readonly string[]): string {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join('\n');
@@ -261,13 +236,6 @@ export function isUsageError(error: unknown): boolean {
  * form (which lists every command's synopsis and echoes the whole command line, secrets included).
  * An unknown command is worded by `main()`, which can afford to look for the one meant.
  */
-/** FORCE_COLOR as Node and chalk read it: set means on, `0` or `false` means off. */
-export function forcedColor(env: Record<string, string | undefined>): boolean | undefined {
-  const value = env['FORCE_COLOR'];
-  if (value === undefined) return undefined;
-  return value !== '0' && value.toLowerCase() !== 'false';
-}
-
 export function describeUsageError(error: unknown, commandPath: readonly string[] | undefined): string {
   const message = (error as { message?: string } | null)?.message ?? String(error);
   const first = message.split('\n')[0]!.trim().replace(/[.:;]$/, '');

@@ -3,7 +3,8 @@ import { Command, Option } from 'clipanion';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { TextFileKind } from '../core/text-file.js';
-import { RoleflowCommand, environmentSecrets } from './base.js';
+import { environmentSecrets } from '../core/redact.js';
+import { RoleflowCommand } from './base.js';
 
 /** Far above the report of any real suite; read like every other input file, within a limit. */
 const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };

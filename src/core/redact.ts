@@ -123,3 +123,18 @@ function encodeURIComponentSafe(value: string): string {
     return value;
   }
 }
+
+// `serve --token T` takes a secret as a flag value: an error printed before the command runs must not echo it.
+export function argvSecrets(argv: readonly string[]): string[] {
+  const found: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === '--token' && argv[i + 1]) found.push(argv[i + 1]!);
+    else if (arg.startsWith('--token=') && arg.length > 8) found.push(arg.slice(8));
+  });
+  return found;
+}
+
+/** `text` with every form of these secrets masked: for the lines printed before a command runs. */
+export function redactAll(text: string, secrets: readonly string[]): string {
+  return makeRedactor(secrets).text(text);
+}
