@@ -55791,7 +55791,7 @@ function isDirectory(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
@@ -55992,7 +55992,7 @@ function ensureNewline(text2) {
 init_redact();
 
 // src/commands/apply.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
+var import_clipanion3 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_exit_codes();
 
@@ -56036,10 +56036,39 @@ var LiveResults = class {
 
 // src/commands/apply.ts
 init_progress_line();
+
+// src/commands/planning.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+var PlanningCommand = class extends TenantCommand {
+  target = import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+  roles = import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  /** Read the role files, list the tenant once, plan; `roleFiles` (arguments) join the targets. */
+  async freshPlanOf(config, roleFiles) {
+    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
+    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
+    const fresh = await makeFreshPlan2({
+      cwd: this.context.cwd,
+      config,
+      rolesDir,
+      prune: this.prune,
+      allowEmptyPrune: this.allowEmptyPrune,
+      open: () => this.openTenant(config),
+      now: /* @__PURE__ */ new Date(),
+      targets: this.target ?? [],
+      roleFiles
+    });
+    return { ...fresh, rolesDir };
+  }
+};
+
+// src/commands/apply.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var ApplyCommand = class extends TenantCommand {
+var ApplyCommand = class extends PlanningCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion2.Command.Usage({
+  static usage = import_clipanion3.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -56074,17 +56103,13 @@ var ApplyCommand = class extends TenantCommand {
     ]
   });
   // One saved plan, or role files (`*.md`) whose Roles alone are applied.
-  args = import_clipanion2.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  target = import_clipanion2.Option.Array("--target", { description: "Apply only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  autoApprove = import_clipanion2.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion2.Option.String("--concurrency", {
+  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = import_clipanion3.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
+  concurrency = import_clipanion3.Option.String("--concurrency", {
     description: "Requests at once (default: roles.concurrency of the config, else 4)",
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
   });
-  json = import_clipanion2.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
+  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
   get planFile() {
     return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
   }
@@ -56114,23 +56139,9 @@ var ApplyCommand = class extends TenantCommand {
   }
   async freshPlan(config) {
     const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const fresh = await makeFreshPlan2({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      flags: this.flags(),
-      open: () => this.openTenant(config),
-      now: /* @__PURE__ */ new Date(),
-      targets: this.target ?? [],
-      roleFiles: this.planFile === void 0 ? this.args : []
-    });
-    const { plan, tenant } = fresh;
+    const fresh = await this.freshPlanOf(config, this.planFile === void 0 ? this.args : []);
+    const { plan, tenant, rolesDir } = fresh;
     const stop2 = async (code2, status, reasons = []) => {
       await tenant.close();
       if (this.json) await this.outResult(plan, status, [], reasons);
@@ -56234,17 +56245,14 @@ var ApplyCommand = class extends TenantCommand {
     const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
     this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
   }
-  flags() {
-    return { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
-  }
 };
 
 // src/commands/help.ts
-var import_clipanion3 = __toESM(require_advanced(), 1);
+var import_clipanion4 = __toESM(require_advanced(), 1);
 init_errors();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion3.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -56257,7 +56265,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion3.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -56272,13 +56280,13 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
+var import_clipanion5 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
 import { resolve as resolve5 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -56303,12 +56311,12 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion4.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion4.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion4.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion4.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  force = import_clipanion4.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
     const dir = resolve5(this.context.cwd, this.dir ?? ".");
@@ -56341,11 +56349,11 @@ var InitCommand = class extends RoleflowCommand {
 };
 
 // src/commands/plan.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-var PlanCommand = class extends TenantCommand {
+var PlanCommand = class extends PlanningCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -56375,16 +56383,12 @@ var PlanCommand = class extends TenantCommand {
       ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
     ]
   });
-  roleFiles = import_clipanion5.Option.Rest({ name: "ROLEFILE" });
-  target = import_clipanion5.Option.Array("--target", { description: "Plan only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion5.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion5.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion5.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
   // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion5.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion5.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion5.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
+  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
     const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { ExitCode: ExitCode2 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
@@ -56396,24 +56400,9 @@ var PlanCommand = class extends TenantCommand {
     }
     const format = this.json ? "json" : this.format ?? "text";
     const { resolve: resolve11 } = await import("node:path");
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const flags = { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
-    const { plan, tenant } = await makeFreshPlan2({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      flags,
-      open: () => this.openTenant(config),
-      now: /* @__PURE__ */ new Date(),
-      targets: this.target ?? [],
-      roleFiles: this.roleFiles
-    });
+    const { plan, tenant, rolesDir } = await this.freshPlanOf(config, this.roleFiles);
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError2(plan.issues);
     if (format === "json") this.outData(plan, plans.renderPlanJson);
@@ -56435,10 +56424,10 @@ var PlanCommand = class extends TenantCommand {
 };
 
 // src/commands/pull.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
+var import_clipanion7 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -56459,9 +56448,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion6.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion7.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion7.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -56515,7 +56504,7 @@ var PullCommand = class extends TenantCommand {
 };
 
 // src/commands/report-merge.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
@@ -56523,7 +56512,7 @@ import { resolve as resolve8 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -56548,10 +56537,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion7.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion7.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion7.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion7.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion8.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion8.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion8.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -56586,13 +56575,13 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -56626,16 +56615,16 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion8.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion8.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion8.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion8.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion8.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion8.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion8.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion8.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion8.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion9.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion9.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion9.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion9.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion9.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion9.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion9.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion9.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion9.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
@@ -56671,14 +56660,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -56713,25 +56702,25 @@ var TestCommand = class extends TenantCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion9.Option.Rest({ name: "path" });
-  transport = import_clipanion9.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion9.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion9.Option.String("--concurrency", {
+  targets = import_clipanion10.Option.Rest({ name: "path" });
+  transport = import_clipanion10.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion10.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion9.Option.String("--repeat", {
+  repeat = import_clipanion10.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion9.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion9.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion9.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion9.Option.Boolean("--strict-end", {
+  shard = import_clipanion10.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion10.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion10.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion10.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion9.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  quiet = import_clipanion10.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  json = import_clipanion10.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -56841,10 +56830,10 @@ function compileGrep(pattern) {
 }
 
 // src/commands/validate.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -56868,9 +56857,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion10.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion11.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion11.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -56912,12 +56901,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion11.Builtins.HelpCommand);
-  cli.register(import_clipanion11.Builtins.VersionCommand);
+  cli.register(import_clipanion12.Builtins.HelpCommand);
+  cli.register(import_clipanion12.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion11.Cli {
+var RoleflowCli = class extends import_clipanion12.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }

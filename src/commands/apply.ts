@@ -6,11 +6,11 @@ import type { OpenTenant } from '../tenant/open-tenant.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { LiveResults } from '../terminal/live-results.js';
 import { ProgressLine } from '../terminal/progress-line.js';
-import { TenantCommand } from './base.js';
+import { PlanningCommand } from './planning.js';
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted:";
 
-export class ApplyCommand extends TenantCommand {
+export class ApplyCommand extends PlanningCommand {
   static override paths = [['apply']];
   static override usage = Command.Usage({
     category: 'Roles as code',
@@ -49,10 +49,6 @@ export class ApplyCommand extends TenantCommand {
 
   // One saved plan, or role files (`*.md`) whose Roles alone are applied.
   args = Option.Rest({ name: 'PLANFILE | ROLEFILE' });
-  target = Option.Array('--target', { description: 'Apply only the Roles with this name or glob (repeatable): a partial plan' });
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
-  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
-  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
   autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply a fresh plan without asking' });
   concurrency = Option.String('--concurrency', {
     description: 'Requests at once (default: roles.concurrency of the config, else 4)',
@@ -91,23 +87,9 @@ export class ApplyCommand extends TenantCommand {
 
   private async freshPlan(config: import('../core/config.js').Config): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
     const { InvalidFilesError, RoleflowError } = await import('../core/errors.js');
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { makeFreshPlan } = await import('../run/plan.js');
     const { renderPlanText } = await import('../core/plan/index.js');
-    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
-    const fresh = await makeFreshPlan({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      flags: this.flags(),
-      open: () => this.openTenant(config),
-      now: new Date(),
-      targets: this.target ?? [],
-      roleFiles: this.planFile === undefined ? this.args : [],
-    });
-    const { plan, tenant } = fresh;
+    const fresh = await this.freshPlanOf(config, this.planFile === undefined ? this.args : []);
+    const { plan, tenant, rolesDir } = fresh;
     const stop = async (code: number, status: ApplyRunStatus, reasons: string[] = []): Promise<number> => {
       await tenant.close();
       if (this.json) await this.outResult(plan, status, [], reasons);
@@ -217,9 +199,5 @@ export class ApplyCommand extends TenantCommand {
   private async outResult(plan: Plan, status: ApplyRunStatus, outcomes: readonly ApplyOutcome[], reasons: readonly string[] = []): Promise<void> {
     const { applyResultJson } = await import('../core/apply/index.js');
     this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
-  }
-
-  private flags(): import('../tenant/open-tenant.js').TenantFlags {
-    return { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
   }
 }

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { TenantCommand } from './base.js';
+import { PlanningCommand } from './planning.js';
 
-export class PlanCommand extends TenantCommand {
+export class PlanCommand extends PlanningCommand {
   static override paths = [['plan']];
   static override usage = Command.Usage({
     category: 'Roles as code',
@@ -36,10 +36,6 @@ export class PlanCommand extends TenantCommand {
   });
 
   roleFiles = Option.Rest({ name: 'ROLEFILE' });
-  target = Option.Array('--target', { description: 'Plan only the Roles with this name or glob (repeatable): a partial plan' });
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
-  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
-  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
   // Not `out`: that is the base class's way of printing.
   outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
   json = Option.Boolean('--json', false, { description: 'Print the plan as JSON (same as --format json)' });
@@ -57,25 +53,9 @@ export class PlanCommand extends TenantCommand {
     }
     const format = this.json ? 'json' : (this.format ?? 'text');
     const { resolve } = await import('node:path');
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { makeFreshPlan } = await import('../run/plan.js');
     const plans = await import('../core/plan/index.js');
-
     const config = await this.loadConfig();
-    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
-    const flags = { tenant: this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
-    const { plan, tenant } = await makeFreshPlan({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      flags,
-      open: () => this.openTenant(config),
-      now: new Date(),
-      targets: this.target ?? [],
-      roleFiles: this.roleFiles,
-    });
+    const { plan, tenant, rolesDir } = await this.freshPlanOf(config, this.roleFiles);
     await tenant.close();
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
 

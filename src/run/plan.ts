@@ -7,7 +7,7 @@ import type { RoleFile } from '../core/roles/index.js';
 import { readSavedPlan } from '../files/plan-file.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { displayPath, type SourceDir } from '../files/source-files.js';
-import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
 
 /** The tenant as a plan records it (see `OpenTenant.location`). */
 export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: string } {
@@ -31,7 +31,6 @@ export async function makeFreshPlan(opts: {
   prune: boolean | undefined;
   /** `--allow-empty-prune`; the config's `roles.allow_empty_prune` allows it too. */
   allowEmptyPrune: boolean;
-  flags: TenantFlags;
   open: () => Promise<OpenTenant>;
   now: Date;
   /** `--target NAME_OR_GLOB`: a partial plan of the Roles these match. */
