@@ -48730,6 +48730,19 @@ function ordered(updates, creates, deletes) {
   const rest = deletes.filter((d) => !needed.has(d.name));
   return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
 }
+function unreadablePlan(issues, options) {
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
+    options: { prune: options.prune, protect: [...options.protect], ignore: [...options.ignore] },
+    summary: { create: 0, update: 0, delete: 0, unchanged: 0, unmanaged: 0 },
+    changes: [],
+    unmanaged: [],
+    notes: [],
+    guards: [],
+    issues: [...issues]
+  };
+}
 var init_compute_plan = __esm({
   "src/core/plan/compute-plan.ts"() {
     "use strict";
@@ -48806,6 +48819,7 @@ function renderPlanText(plan, opts) {
 }
 function planSummaryLine(plan, rolesDir = "roles/") {
   const { create, update, delete: del } = plan.summary;
+  if (plan.issues.length > 0 && plan.changes.length === 0) return "Nothing was planned: the role files have problems.";
   if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
@@ -49196,7 +49210,8 @@ __export(plan_exports, {
   renderPlanMarkdown: () => renderPlanMarkdown,
   renderPlanText: () => renderPlanText,
   roleStateHash: () => roleStateHash,
-  savedPlanRefusals: () => savedPlanRefusals
+  savedPlanRefusals: () => savedPlanRefusals,
+  unreadablePlan: () => unreadablePlan
 });
 var init_plan = __esm({
   "src/core/plan/index.ts"() {
@@ -56402,12 +56417,25 @@ var PlanCommand = class extends PlanningCommand {
     const { resolve: resolve11 } = await import("node:path");
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
-    const { plan, tenant, rolesDir } = await this.freshPlanOf(config, this.roleFiles);
+    const show2 = (plan2, rolesDir2) => {
+      if (format === "json") this.outData(plan2, plans.renderPlanJson);
+      else if (format === "markdown") this.out(plans.renderPlanMarkdown(plan2));
+      else this.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
+    };
+    let fresh;
+    try {
+      fresh = await this.freshPlanOf(config, this.roleFiles);
+    } catch (error) {
+      if (error instanceof InvalidFilesError2 && format !== "text") show2(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), "");
+      throw error;
+    }
+    const { plan, tenant, rolesDir } = fresh;
     await tenant.close();
-    if (plan.issues.length > 0) throw new InvalidFilesError2(plan.issues);
-    if (format === "json") this.outData(plan, plans.renderPlanJson);
-    else if (format === "markdown") this.out(plans.renderPlanMarkdown(plan));
-    else this.out(plans.renderPlanText(plan, { color: this.colorFor("stdout"), rolesDir: `${rolesDir.display}/` }));
+    if (plan.issues.length > 0) {
+      if (format !== "text") show2(plan, "");
+      throw new InvalidFilesError2(plan.issues);
+    }
+    show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.err(`error: ${guard.message}`);
       if (this.outFile !== void 0) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
@@ -56420,6 +56448,13 @@ var PlanCommand = class extends PlanningCommand {
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
+  }
+  /** The options of a plan that could not be made, for the tenant this run would have asked. */
+  unreadableOptions(config) {
+    const name = this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0) ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
+    const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
+    const { roles } = config;
+    return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
   }
 };
 
@@ -57271,11 +57306,14 @@ async function annotateInvalidFiles(ctx) {
   }
   const run2 = await runRoleflow(argv, { cwd: ctx.inputs.workingDirectory, env: ctx.kit.env, onStderrLine: () => void 0 });
   const issues = issuesOf(run2.stdout);
+  annotateIssues(ctx, issues);
+  return issues.length;
+}
+function annotateIssues(ctx, issues) {
   for (const issue of issues.slice(0, MAX_ANNOTATIONS)) {
     ctx.kit.error(issue.message, { file: repoPath(ctx, issue.file), line: issue.line, col: issue.col, title: "roleflow: invalid file" });
   }
   if (issues.length > MAX_ANNOTATIONS) ctx.kit.error(`${issues.length - MAX_ANNOTATIONS} more problems in the files; see the log`);
-  return issues.length;
 }
 function issuesOf(stdout) {
   try {
@@ -57416,7 +57454,8 @@ async function planStep(ctx) {
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const plan = kit2.redactValues(parsePlan(run2.stdout));
+  const printed = kit2.redactValues(parsePlan(run2.stdout));
+  const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
   const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== void 0) {
     await kit2.untrusted(() => kit2.info(renderPlanText(plan, { color: false })));
@@ -57426,6 +57465,8 @@ async function planStep(ctx) {
     kit2.setOutput("updates", plan.summary.update);
     kit2.setOutput("deletes", plan.summary.delete);
     if (plan.guards.length > 0) for (const guard of plan.guards) kit2.error(`roleflow plan refused: ${guard.message}`);
+  } else if (printed !== void 0) {
+    annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }

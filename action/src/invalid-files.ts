@@ -19,11 +19,16 @@ export async function annotateInvalidFiles(ctx: StepContext): Promise<number> {
   }
   const run = await runRoleflow(argv, { cwd: ctx.inputs.workingDirectory, env: ctx.kit.env, onStderrLine: () => undefined });
   const issues = issuesOf(run.stdout);
+  annotateIssues(ctx, issues);
+  return issues.length;
+}
+
+/** Each problem of a file as an annotation at its line (at most `MAX_ANNOTATIONS`, then a count). */
+export function annotateIssues(ctx: StepContext, issues: readonly Issue[]): void {
   for (const issue of issues.slice(0, MAX_ANNOTATIONS)) {
     ctx.kit.error(issue.message, { file: repoPath(ctx, issue.file), line: issue.line, col: issue.col, title: 'roleflow: invalid file' });
   }
   if (issues.length > MAX_ANNOTATIONS) ctx.kit.error(`${issues.length - MAX_ANNOTATIONS} more problems in the files; see the log`);
-  return issues.length;
 }
 
 /** The `issues` of `validate --json`; none when it printed something else. */

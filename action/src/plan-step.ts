@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { planHasChanges, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/plan/index.js';
-import { annotateInvalidFiles } from './invalid-files.js';
+import { annotateInvalidFiles, annotateIssues } from './invalid-files.js';
 import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode } from './markdown.js';
 import { commentFooter, exitOutcome, postComment, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';
 
@@ -19,7 +19,10 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
   if (inputs.failOnChanges && !inputs.args.includes('--detailed-exitcode')) argv.push('--detailed-exitcode');
   const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   // Redacted before use: a secret in a role file must not reach the comment in any form.
-  const plan = kit.redactValues(parsePlan(run.stdout));
+  const printed = kit.redactValues(parsePlan(run.stdout));
+  // Role files that could not be read: a plan of nothing that holds their problems. The step
+  // reports it as a failure, the problems annotated at their lines.
+  const plan = printed !== undefined && printed.issues.length === 0 ? printed : undefined;
 
   const outcome = exitOutcome(ctx, 'plan', run.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== undefined) {
@@ -30,6 +33,8 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
     kit.setOutput('updates', plan.summary.update);
     kit.setOutput('deletes', plan.summary.delete);
     if (plan.guards.length > 0) for (const guard of plan.guards) kit.error(`roleflow plan refused: ${guard.message}`);
+  } else if (printed !== undefined) {
+    annotateIssues(ctx, printed.issues);
   } else if (run.code === 1) {
     await annotateInvalidFiles(ctx);
   }

@@ -1,6 +1,8 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { PlanningCommand } from './planning.js';
+import type { Config } from '../core/config.js';
+import type { Plan, PlanOptions } from '../core/plan/index.js';
 
 export class PlanCommand extends PlanningCommand {
   static override paths = [['plan']];
@@ -55,15 +57,28 @@ export class PlanCommand extends PlanningCommand {
     const { resolve } = await import('node:path');
     const plans = await import('../core/plan/index.js');
     const config = await this.loadConfig();
-    const { plan, tenant, rolesDir } = await this.freshPlanOf(config, this.roleFiles);
-    await tenant.close();
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
-    if (format === 'json') this.outData(plan, plans.renderPlanJson);
-    else if (format === 'markdown') this.out(plans.renderPlanMarkdown(plan));
-    else this.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir: `${rolesDir.display}/` }));
+    const show = (plan: Plan, rolesDir: string): void => {
+      if (format === 'json') this.outData(plan, plans.renderPlanJson);
+      else if (format === 'markdown') this.out(plans.renderPlanMarkdown(plan));
+      else this.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
+    };
+    let fresh;
+    try {
+      fresh = await this.freshPlanOf(config, this.roleFiles);
+    } catch (error) {
+      // Role files that cannot be read: JSON and markdown readers get the problems in their format too.
+      if (error instanceof InvalidFilesError && format !== 'text') show(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), '');
+      throw error;
+    }
+    const { plan, tenant, rolesDir } = fresh;
+    await tenant.close();
+    if (plan.issues.length > 0) {
+      if (format !== 'text') show(plan, '');
+      throw new InvalidFilesError(plan.issues);
+    }
+    show(plan, `${rolesDir.display}/`);
 
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.err(`error: ${guard.message}`);
@@ -77,5 +92,13 @@ export class PlanCommand extends PlanningCommand {
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
+  }
+
+  /** The options of a plan that could not be made, for the tenant this run would have asked. */
+  private unreadableOptions(config: Config): Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
+    const name = this.tenant ?? (this.context.env['ROLEFLOW_TENANT'] || undefined) ?? config.defaultTenant ?? (this.baseUrl ? 'custom' : 'local');
+    const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? '';
+    const { roles } = config;
+    return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
   }
 }

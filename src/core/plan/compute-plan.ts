@@ -1,3 +1,4 @@
+import type { Issue } from '../errors.js';
 import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
 import { showName } from '../roles/display.js';
@@ -119,4 +120,22 @@ function ordered(updates: PlanChange[], creates: PlanChange[], deletes: PlanChan
   const freeing = deletes.filter((d) => needed.has(d.name));
   const rest = deletes.filter((d) => !needed.has(d.name));
   return [freeing, updates, creates, rest].flatMap((group) => group.sort(byNameThenId));
+}
+
+/**
+ * The plan of role files that could not be read: nothing planned, the tenant not asked, every
+ * problem in `issues` — so `plan --json` and `--format markdown` report them in their own format.
+ */
+export function unreadablePlan(issues: readonly Issue[], options: Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'>): Plan {
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    tenant: { name: options.tenant.name, base_url: planBaseUrl(options.tenant.baseUrl) },
+    options: { prune: options.prune, protect: [...options.protect], ignore: [...options.ignore] },
+    summary: { create: 0, update: 0, delete: 0, unchanged: 0, unmanaged: 0 },
+    changes: [],
+    unmanaged: [],
+    notes: [],
+    guards: [],
+    issues: [...issues],
+  };
 }

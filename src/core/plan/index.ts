@@ -16,7 +16,7 @@
  * - `renderPlanText(plan, {color, rolesDir?})`, `renderPlanJson(plan)`,
  *   `renderPlanMarkdown(plan, {maxChars?, marker?})` (≤ maxChars, default 65,536).
  */
-export { computePlan } from './compute-plan.js';
+export { computePlan, unreadablePlan } from './compute-plan.js';
 export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
 export { globToRegExp } from '../glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './fresh.js';

@@ -30,9 +30,10 @@ export function renderPlanText(plan: Plan, opts: { color: boolean; rolesDir?: st
   return `${out.join('\n')}\n`;
 }
 
-/** `Plan: N to create, N to update, N to delete.`, or the no-change sentence. */
+/** `Plan: N to create, N to update, N to delete.`, the no-change sentence, or why nothing was planned. */
 export function planSummaryLine(plan: Plan, rolesDir = 'roles/'): string {
   const { create, update, delete: del } = plan.summary;
+  if (plan.issues.length > 0 && plan.changes.length === 0) return 'Nothing was planned: the role files have problems.';
   if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
