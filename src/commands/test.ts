@@ -7,6 +7,7 @@ import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
+import type { AssertionFiles } from '../run/assertions.js';
 import { TenantCommand } from './base.js';
 
 export class TestCommand extends TenantCommand {
@@ -32,6 +33,9 @@ export class TestCommand extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
+      snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -43,6 +47,7 @@ export class TestCommand extends TenantCommand {
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
+      ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -66,6 +71,9 @@ export class TestCommand extends TenantCommand {
   });
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
+  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, {
+    description: 'Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u',
+  });
 
   async execute(): Promise<number> {
     const [{ parseShard }, { parseReporters }] = await Promise.all([import('../core/runs/index.js'), import('../report/reporters.js')]);
@@ -81,6 +89,8 @@ export class TestCommand extends TenantCommand {
     const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
     const loaded = await loadFlowTestFiles(files);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    const { AssertionFiles } = await import('../run/assertions.js');
+    const assertions = await AssertionFiles.prepare({ cwd, config, flows: loaded.value, sources: files, updateSnapshots: this.updateSnapshots, env: this.context.env });
 
     const tenant = await this.openTenant(config);
     try {
@@ -97,7 +107,7 @@ export class TestCommand extends TenantCommand {
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
       this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined, assertions);
     } finally {
       await tenant.close();
     }
@@ -109,6 +119,7 @@ export class TestCommand extends TenantCommand {
     reporters: ReporterSpec[],
     flows: { concurrency: number; strictEnd: boolean },
     shard: Shard | undefined,
+    assertions: AssertionFiles,
   ): Promise<number> {
     const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
       await Promise.all([
@@ -139,6 +150,7 @@ export class TestCommand extends TenantCommand {
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal: interruption,
+      assertions,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -151,6 +163,7 @@ export class TestCommand extends TenantCommand {
       },
     });
     progress?.clear();
+    for (const note of await assertions.finish()) this.err(note);
     if (outcome.tenantProblem !== undefined) {
       throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
     }
