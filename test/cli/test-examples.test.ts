@@ -10,6 +10,7 @@ describe("the repository's example flow tests", () => {
     try {
       await cp(join(repoRoot, 'flows'), join(dir, 'flows'), { recursive: true });
       await cp(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true }); // not_leaks reads them
       const [passing, failing] = await Promise.all([
         runCli(['test', '--json', '--concurrency', '8'], { cwd: dir }),
         runCli(['test', 'examples/failing-flow.yaml', '--json'], { cwd: dir }),
