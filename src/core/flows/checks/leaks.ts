@@ -78,7 +78,8 @@ export class LeakIndex {
   private extend(r: NormalRole, at: number, norm: string, start: number): Leak {
     let end = this.minChars;
     while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
-    const origin = r.origin[at]!;
+    // The line of its first word: a run may start at the line break before it.
+    const origin = r.origin[r.text[at] === ' ' && end > 1 ? at + 1 : at]!;
     let line = r.role.firstLine;
     for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
     return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
