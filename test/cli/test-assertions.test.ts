@@ -166,11 +166,14 @@ describe('not_leaks assertions', () => {
     expect(results.find((x) => x.name === 'does not leak')!.status).toBe('pass');
   });
 
-  it('refuses a Role name that no role file holds, at the assertion, before running', async () => {
+  it('refuses a Role name that no role file holds, at the assertion, before running and at validate', async () => {
     const s = await suite({ 'roles/support-agent.md': ROLE, 'flows/leak.yaml': leaking.replace('not_leaks: support-agent', 'not_leaks: suport-agent') });
     const r = await s.test();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('flows/leak.yaml:9:11: not_leaks: no Role named "suport-agent" in roles/ (did you mean "support-agent"?)');
+    const validated = await s.run(['validate']);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain('flows/leak.yaml:9:11: not_leaks: no Role named "suport-agent" in roles/ (did you mean "support-agent"?)');
   });
 });
 
