@@ -219,10 +219,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify(x) {
+    function stringify2(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -3042,7 +3042,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -3069,7 +3069,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3933,7 +3933,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4324,7 +4324,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve11,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -7042,6 +7042,8 @@ function describeSchemaError(e) {
       return `${where}must be ${String(e.params["type"])}, got ${typeName(e.data)}`;
     case "enum":
       return `${where}must be one of ${e.params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
+    case "const":
+      return `${where}must be ${JSON.stringify(e.params["allowedValue"])}`;
     case "minLength":
       return `${where}must not be empty`;
     case "maximum":
@@ -7394,9 +7396,9 @@ function checkTenantUrl(raw, kind) {
   } catch {
     return { ok: false, problem: "invalid" };
   }
-  const { secure, plain } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain ? "plain" : "scheme", url };
+  const { secure, plain: plain2 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
 }
 function isLoopback(hostname) {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
@@ -8898,7 +8900,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -8927,7 +8929,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -8937,7 +8939,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -8959,7 +8961,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -9011,7 +9013,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -9152,7 +9154,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -9188,7 +9190,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -9255,12 +9257,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -9285,7 +9287,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -9352,7 +9354,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -10713,7 +10715,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -10728,7 +10730,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -10750,7 +10752,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -10758,7 +10760,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -12894,7 +12896,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -12947,7 +12949,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -14677,7 +14679,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -14702,7 +14704,7 @@ var require_public_api = __commonJS({
     exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -14941,10 +14943,10 @@ function tenantIssues(name, t5) {
 function urlProblem(raw, kind) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return void 0;
-  const { secure, plain } = SCHEMES[kind];
+  const { secure, plain: plain2 } = SCHEMES[kind];
   if (checked.problem === "invalid") return "not a valid URL";
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
-  return `plain ${plain}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+  return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
 function tenantConfig(t5) {
   const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
@@ -16475,7 +16477,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
@@ -16541,7 +16543,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -18223,9 +18225,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve11(data2);
+              return err ? reject2(err) : resolve13(data2);
             });
           });
         }
@@ -18263,9 +18265,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve11(data2);
+              return err2 ? reject2(err2) : resolve13(data2);
             });
           });
         }
@@ -21771,8 +21773,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject2) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject2) => {
+        res = resolve13;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23198,12 +23200,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24087,12 +24089,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24409,16 +24411,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24431,7 +24433,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24838,8 +24840,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -25961,7 +25963,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve11, reject2) => {
+        const socket = await new Promise((resolve13, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25971,7 +25973,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -25981,14 +25983,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25997,14 +25999,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve11();
+            resolve13();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26012,7 +26014,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26055,8 +26057,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve11, reject2) => {
-                      finalSocket.once("secureConnect", resolve11);
+                    await new Promise((resolve13, reject2) => {
+                      finalSocket.once("secureConnect", resolve13);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27189,7 +27191,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27203,11 +27205,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve11(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve11);
+            this.on("close", resolve13);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27235,7 +27237,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject2) => {
+      return new Promise((resolve13, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27250,7 +27252,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject: reject2,
               length: 0,
               body: []
@@ -27324,18 +27326,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27525,9 +27527,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -27739,9 +27741,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28029,9 +28031,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28124,9 +28126,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -29399,8 +29401,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir6 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve11 } = __require("node:path");
+    var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir7 } = __require("node:fs/promises");
+    var { dirname: dirname12, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29601,7 +29603,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve11(path), "utf8");
+          const data2 = await readFile4(resolve13(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29630,8 +29632,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve11(path);
-        await mkdir6(dirname10(resolvedPath), { recursive: true });
+        const resolvedPath = resolve13(path);
+        await mkdir7(dirname12(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -37610,7 +37612,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve11, reject2) => agent.dispatch(
+        return new Promise((resolve13, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37698,7 +37700,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -37751,7 +37753,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37775,7 +37777,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38643,7 +38645,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -38705,7 +38707,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -38852,7 +38854,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util5();
+    var { stringify: stringify2 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean));
@@ -38900,7 +38902,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("set-cookie", str, true);
       }
@@ -42146,7 +42148,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42798,7 +42800,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
   const window = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46630,7 +46632,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     let settled = false;
     const fail3 = (message2, code2, status = "error") => {
       if (settled) return;
@@ -46654,7 +46656,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve11(new Session(socket, shown, secrets));
+      resolve13(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46722,14 +46724,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve11(void 0);
+            resolve13(void 0);
           };
-          const waiter = { resolve: resolve11, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve13, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47140,17 +47142,17 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step2, i) => {
-    if (execution.startedAt + step2.endsAtMs > now) return;
+  execution.ran.forEach((step3, i) => {
+    if (execution.startedAt + step3.endsAtMs > now) return;
     entries.push({
       count: String(i + 1),
-      service: step2.service,
+      service: step3.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
+      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
       status: stepStatus(execution, i),
-      latency: latencyObject(step2.latencyMs, form),
+      latency: latencyObject(step3.latencyMs, form),
       flow_id: execution.flow.flowId
     });
   });
@@ -47229,14 +47231,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve11(tooLarge);
+        resolve13(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47245,12 +47247,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve11({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve13({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve11({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve13({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve11({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve13({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47412,17 +47414,17 @@ function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
   for (const [name, flow2] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step2, i) => {
-      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
+    const steps = flow2.steps.map((step3, i) => {
+      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step2.fail === true;
+      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step3.fail === true;
       return {
-        service: step2.service,
+        service: step3.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step2.fail_status ?? "failed",
+        failStatus: step3.fail_status ?? "failed",
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
@@ -47456,18 +47458,18 @@ function valueIssues(source, file) {
     const steps = asRecord(flow2)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step2 = asRecord(raw) ?? {};
+      const step3 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
         const pointer = ["", "flows", name, "steps", String(i), ...keys].map(escapePointer).join("/");
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step2["latency"];
+      const latency2 = step3["latency"];
       if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
         at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
       } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -47810,26 +47812,26 @@ function onFrame(conn, data2, options) {
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
   const execution = startExecution(flow2, checked.inputs);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step2, i) => {
+  execution.ran.forEach((step3, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step2.endsAtMs).unref();
+    }, step3.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step2 = execution.ran[index];
-  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step2.service} failed` } };
+  const step3 = execution.ran[index];
+  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step3.service} failed` } };
   send2(conn, {
     state: "completed",
     statusCode: ok ? "200" : "500",
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step2.nodeId
+    nodeId: step3.nodeId
   });
 }
 function reject(conn, statusCode, service, text2) {
@@ -47922,7 +47924,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve11) => server.close(() => resolve11()));
+      const closed = new Promise((resolve13) => server.close(() => resolve13()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47961,12 +47963,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve11(server.address()));
+    server.listen(port, host, () => resolve13(server.address()));
   });
 }
 function displayHost(host) {
@@ -48578,7 +48580,7 @@ var init_types = __esm({
 });
 
 // src/core/plan/notes.ts
-function renameNotes(creates, orphans, prune) {
+function renameNotes(creates, orphans, prune2) {
   if (orphans.length === 0 || creates.length === 0) return [];
   const createsByFields = /* @__PURE__ */ new Map();
   for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
@@ -48588,7 +48590,7 @@ function renameNotes(creates, orphans, prune) {
     const create = createsByFields.get(key);
     if (!create) continue;
     createsByFields.delete(key);
-    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
+    const instead = prune2 ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
     notes.push(
       `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
     );
@@ -50500,7 +50502,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    var checks = {
+    var checks2 = {
       missing: (keys, key) => keys.has(key),
       undefined: (keys, key, value) => keys.has(key) && typeof value[key] !== `undefined`,
       nil: (keys, key, value) => keys.has(key) && value[key] != null,
@@ -50509,7 +50511,7 @@ var require_lib = __commonJS({
     function hasRequiredKeys(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -50526,7 +50528,7 @@ var require_lib = __commonJS({
     function hasAtLeastOneKey(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = Object.keys(value);
@@ -50540,7 +50542,7 @@ var require_lib = __commonJS({
     function hasForbiddenKeys(forbiddenKeys2, options) {
       var _a;
       const forbiddenSet = new Set(forbiddenKeys2);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -50557,7 +50559,7 @@ var require_lib = __commonJS({
     function hasMutuallyExclusiveKeys(exclusiveKeys, options) {
       var _a;
       const exclusiveSet = new Set(exclusiveKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -50588,7 +50590,7 @@ var require_lib = __commonJS({
     function hasKeyRelationship(subject, relationship, others, options) {
       var _a, _b;
       const skipped2 = new Set((_a = options === null || options === void 0 ? void 0 : options.ignore) !== null && _a !== void 0 ? _a : []);
-      const check = checks[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
+      const check = checks2[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
       const otherSet = new Set(others);
       const spec = keyRelationships[relationship];
       const conjunction = relationship === exports.KeyRelationship.Forbids ? `or` : `and`;
@@ -52481,12 +52483,13 @@ var role_files_exports = {};
 __export(role_files_exports, {
   isRoleFileName: () => isRoleFileName,
   loadRoleFiles: () => loadRoleFiles,
+  loadRoleTexts: () => loadRoleTexts,
   rolesDirOf: () => rolesDirOf,
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join7 } from "node:path";
+import { basename as basename3, dirname as dirname6, join as join7, resolve as resolve4 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -52518,6 +52521,18 @@ async function writeFileAtomic(path, text2) {
     await rm2(tmp, { force: true });
     throw err;
   }
+}
+async function loadRoleTexts(cwd, dir) {
+  const loaded = await loadRoleFiles(cwd, dir);
+  if (!loaded.ok) return loaded;
+  const texts = [];
+  for (const role of loaded.value) {
+    const text2 = await readTextFile({ abs: resolve4(cwd, role.file), file: role.file }, ROLE_FILE);
+    const at = text2.ok ? text2.value.lastIndexOf(role.content) : -1;
+    const firstLine2 = at < 0 ? 1 : text2.ok ? text2.value.slice(0, at).split("\n").length : 1;
+    texts.push({ name: role.name, file: role.file, content: role.content, firstLine: firstLine2 });
+  }
+  return { ok: true, value: texts };
 }
 var init_role_files = __esm({
   "src/files/role-files.ts"() {
@@ -52599,7 +52614,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -52631,7 +52646,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -52650,7 +52665,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  const plan = await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -52692,14 +52707,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve11(answer);
+      resolve13(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -52806,27 +52821,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve11, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve11(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve11, reject2, arguments_) => {
+  const enqueue = (function_, resolve13, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve11, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve11, reject2) => {
-    enqueue(function_, resolve11, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject2) => {
+    enqueue(function_, resolve13, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -53081,7 +53096,7 @@ function configText({ tenant }) {
 function workflowText({ tenant }) {
   const name = tenant?.name ?? "local";
   const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
-  const step2 = (title, id, command, extra = []) => [
+  const step3 = (title, id, command, extra = []) => [
     `      - name: ${title}`,
     `        id: ${id}`,
     "        uses: roleflow/roleflow@v1",
@@ -53115,8 +53130,8 @@ function workflowText({ tenant }) {
     "    runs-on: ubuntu-latest",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Plan", "plan", "plan"),
-    ...step2("Flow tests", "test", "test"),
+    ...step3("Plan", "plan", "plan"),
+    ...step3("Flow tests", "test", "test"),
     "",
     "  apply:",
     "    if: github.event_name == 'push'",
@@ -53127,14 +53142,14 @@ function workflowText({ tenant }) {
     "      cancel-in-progress: false",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Apply", "apply", "apply"),
+    ...step3("Apply", "apply", "apply"),
     "",
     "  drift:",
     "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
     "    runs-on: ubuntu-latest",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
+    ...step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
     ""
   ].join("\n");
 }
@@ -53272,7 +53287,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve6 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -53316,7 +53331,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve6(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve7(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -53356,8 +53371,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve6(dir, fileName);
-  if (dirname8(path) !== resolve6(dir) || basename4(path) !== fileName) {
+  const path = resolve7(dir, fileName);
+  if (dirname8(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -53394,7 +53409,9 @@ var init_types2 = __esm({
       "gte",
       "lt",
       "lte",
-      "schema"
+      "schema",
+      "snapshot",
+      "not_leaks"
     ];
   }
 });
@@ -53516,6 +53533,221 @@ var init_load_context = __esm({
   }
 });
 
+// src/core/flows/checks/leaks.ts
+function normalise(text2) {
+  let out = "";
+  const origin = [];
+  let inSpace = false;
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2[i];
+    if (/\s/.test(ch)) {
+      if (!inSpace) {
+        out += " ";
+        origin.push(i);
+      }
+      inSpace = true;
+    } else {
+      out += ch;
+      origin.push(i);
+      inSpace = false;
+    }
+  }
+  return { text: out, origin };
+}
+function excerpt(text2, max = 60) {
+  if (text2.length <= max) return text2;
+  const head = Math.ceil((max - 1) * 0.6);
+  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
+}
+function rollingHashes(text2, n, high, visit) {
+  if (n <= 0 || text2.length < n) return;
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  if (visit(0, h) === false) return;
+  for (let i = n; i < text2.length; i++) {
+    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
+    h = (h * BASE + text2.charCodeAt(i)) % MOD;
+    if (visit(i - n + 1, h) === false) return;
+  }
+}
+function powMod(base, exp) {
+  let r = 1;
+  for (let i = 0; i < exp; i++) r = r * base % MOD;
+  return r;
+}
+var DEFAULT_MIN_CHARS, MOD, BASE, LeakIndex;
+var init_leaks = __esm({
+  "src/core/flows/checks/leaks.ts"() {
+    "use strict";
+    DEFAULT_MIN_CHARS = 40;
+    MOD = 2147483647;
+    BASE = 257;
+    LeakIndex = class {
+      constructor(roles, minChars) {
+        this.minChars = minChars;
+        this.roles = roles.map((role) => ({ role, ...normalise(role.content) }));
+        this.high = powMod(BASE, minChars - 1);
+        this.roles.forEach((r, ri) => {
+          rollingHashes(r.text, minChars, this.high, (start, h) => {
+            const at = this.windows.get(h);
+            if (at) at.push(ri, start);
+            else this.windows.set(h, [ri, start]);
+          });
+        });
+      }
+      roles;
+      /** Window hash → [role index, start] pairs, flattened. */
+      windows = /* @__PURE__ */ new Map();
+      high;
+      /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
+      find(text2) {
+        const { text: norm } = normalise(text2);
+        let leak;
+        rollingHashes(norm, this.minChars, this.high, (start, h) => {
+          const candidates = this.windows.get(h);
+          if (!candidates) return true;
+          for (let i = 0; i < candidates.length; i += 2) {
+            const r = this.roles[candidates[i]];
+            const at = candidates[i + 1];
+            if (norm.startsWith(r.text.slice(at, at + this.minChars), start)) {
+              leak = this.extend(r, at, norm, start);
+              return false;
+            }
+          }
+          return true;
+        });
+        return leak;
+      }
+      extend(r, at, norm, start) {
+        let end = this.minChars;
+        while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
+        const origin = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
+        let line = r.role.firstLine;
+        for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
+        return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+      }
+    };
+  }
+});
+
+// src/core/flows/checks/schema-check.ts
+function compileUserSchema(schema) {
+  const key = JSON.stringify(schema);
+  let check = checks.get(key);
+  if (check === void 0) {
+    const { $id: _id, ...anonymous } = schema;
+    if (!userAjv.validateSchema(anonymous)) {
+      return { ok: false, error: `invalid JSON schema: ${userAjv.errorsText(userAjv.errors, { dataVar: "schema" })}`, shape: true };
+    }
+    try {
+      const validate = userAjv.compile(anonymous);
+      check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
+    } catch (err) {
+      return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
+    }
+    checks.set(key, check);
+  }
+  return { ok: true, check };
+}
+function describeFailure2(path, e) {
+  const where = path + instanceSuffix(e.instancePath);
+  if (e.keyword === "enum") {
+    return `${where}: must be one of ${e.params["allowedValues"].map(plain).join(", ")}`;
+  }
+  if (e.keyword === "const") return `${where}: must be ${plain(e.params["allowedValue"])}`;
+  return `${where}: ${describeSchemaError({ ...e, instancePath: "" })}`;
+}
+function instanceSuffix(pointer) {
+  if (pointer === "") return "";
+  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? `[${s}]` : /^[^.[\]"]+$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`).join("");
+}
+function plain(v) {
+  return typeof v === "string" && /^[^\s,"]+$/.test(v) ? v : JSON.stringify(v);
+}
+function notNoise2(e) {
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+}
+var import_ajv2, userAjv, checks, SHOWN;
+var init_schema_check = __esm({
+  "src/core/flows/checks/schema-check.ts"() {
+    "use strict";
+    import_ajv2 = __toESM(require_ajv(), 1);
+    init_schema();
+    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
+    checks = /* @__PURE__ */ new Map();
+    SHOWN = 3;
+  }
+});
+
+// src/core/flows/checks/snapshot.ts
+import { isDeepStrictEqual } from "node:util";
+function snapshotFileName(flowFileName) {
+  return `${flowFileName}.snap.yaml`;
+}
+function snapshotKey(testName, transport, path) {
+  return `${testName} [${transport}] ${path}`;
+}
+function renderSnapshotFile(entries, flowFile) {
+  const keys = [...entries.keys()].sort();
+  const body = Object.fromEntries(keys.map((k) => [k, entries.get(k)]));
+  const head = `# roleflow snapshots of ${flowFile}: keyed "test name [transport] path".
+# \`roleflow test -u\` rewrites this file; commit it with the flow file.
+`;
+  return keys.length === 0 ? head : head + (0, import_yaml3.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function parseSnapshotFile(text2, file) {
+  const parsed = parseYaml(text2, { file });
+  if (!parsed.ok) return parsed;
+  const value = parsed.value.value ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: 'a snapshot file holds a map of "test name [transport] path" to values' }] };
+  }
+  return { ok: true, value: new Map(Object.entries(value)) };
+}
+function withoutIgnored(value, ignore) {
+  if (ignore.length === 0) return value;
+  const patterns = ignore.map((p) => p.split("."));
+  return prune(value, patterns);
+}
+function prune(value, patterns) {
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  const kept = [];
+  for (const [key, child] of entries) {
+    const rest = patterns.flatMap((p) => step2(p, key));
+    if (rest.some((r) => r.length === 0)) continue;
+    kept.push([key, rest.length === 0 ? child : prune(child, rest)]);
+  }
+  return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
+}
+function step2(pattern, key) {
+  const [head, ...rest] = pattern;
+  if (head === void 0) return [];
+  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  return head === "*" || head === key ? [rest] : [];
+}
+function compareSnapshot(stored, received) {
+  if (isDeepStrictEqual(stored, received)) return { pass: true };
+  const diff = contentDiff(snapshotText(stored).trimEnd(), snapshotText(received).trimEnd(), "snapshot", "received");
+  return { pass: false, diff };
+}
+function snapshotText(value) {
+  return value === void 0 ? "" : (0, import_yaml3.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function obsoleteKeys(stored, live) {
+  return [...stored.keys()].filter((k) => !live.has(k)).sort();
+}
+var import_yaml3, SNAPSHOT_DIR;
+var init_snapshot = __esm({
+  "src/core/flows/checks/snapshot.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_content_diff();
+    init_yaml_source();
+    SNAPSHOT_DIR = "__snapshots__";
+  }
+});
+
 // src/core/flows/path.ts
 function parsePath(path) {
   const segments = [];
@@ -53575,9 +53807,11 @@ var init_path = __esm({
 });
 
 // src/core/flows/operators.ts
-import { isDeepStrictEqual } from "node:util";
-function checkOutput(a, outputs) {
+import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
+function checkOutput(a, outputs, using = {}) {
   const { found, value } = valueAt(outputs, a.segments);
+  if (found && a.operator === "snapshot") return checkSnapshot(a, value, using);
+  if (found && a.operator === "not_leaks") return checkLeaks(a, value, using.leaks);
   const expected = `${a.not ? "not " : ""}${describe(a)}`;
   const actual = found ? show(value) : "nothing (path not found)";
   let verdict2;
@@ -53585,14 +53819,47 @@ function checkOutput(a, outputs) {
   if (a.operator === "exists") verdict2 = found === a.expected;
   else if (!found) verdict2 = "path not found";
   else if (a.operator === "schema") {
-    const problems = a.check(value);
+    const problems = a.check(value, a.path);
     verdict2 = problems.length === 0;
     detail = problems.join("; ");
   } else verdict2 = apply(a, value);
   if (typeof verdict2 === "string" && found) detail = verdict2;
   const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
-  const message2 = pass ? `${a.path}: ${expected}` : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
+  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
   return { pass, expected, actual, message: message2 };
+}
+function checkSnapshot(a, found, using) {
+  const value = withoutIgnored(found, a.ignore ?? []);
+  const actual = show(value);
+  const base = using.snapshot;
+  if (base === void 0 || base.source === "new" && using.ci) {
+    const why = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
+    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why}` };
+  }
+  const compared = compareSnapshot(base.value, value);
+  if (compared.pass) {
+    const how = base.source === "new" ? "snapshot written" : base.source === "update" ? "snapshot updated" : "matches its snapshot";
+    return { pass: true, expected: "the stored snapshot", actual, message: `${a.path}: ${how}` };
+  }
+  const against = base.source === "file" ? "its snapshot" : "the first repeat (written as its snapshot)";
+  const hint = base.source === "file" ? " (`roleflow test -u` accepts the new value)" : "";
+  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${hint}`, diff: compared.diff };
+}
+function checkLeaks(a, value, index) {
+  const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
+  for (const text2 of stringsIn(value)) {
+    const leak = index.find(text2);
+    if (leak) {
+      const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
+      return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
+    }
+  }
+  return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
+}
+function* stringsIn(value) {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
 }
 function show(value) {
   if (value === void 0) return "nothing";
@@ -53623,7 +53890,11 @@ function describe(a) {
     case "length":
       return `length ${typeof e === "number" ? `== ${e}` : describeComparison(e)}`;
     case "schema":
-      return "to match the schema";
+      return typeof e === "string" ? `to match the schema ${e}` : "to match the schema";
+    case "snapshot":
+      return "to match its snapshot";
+    case "not_leaks":
+      return `not to leak ${e === "*" ? "any Role" : `Role ${String(e)}`}`;
     default:
       return describeComparison({ [a.operator]: e });
   }
@@ -53632,10 +53903,10 @@ function apply(a, value) {
   const e = a.expected;
   switch (a.operator) {
     case "equals":
-      return isDeepStrictEqual(value, e);
+      return isDeepStrictEqual2(value, e);
     case "contains":
       if (typeof value === "string") return typeof e === "string" ? value.includes(e) : `${show(e)} is not text`;
-      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual(item, e));
+      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual2(item, e));
       return "contains applies to a string or an array";
     case "icontains": {
       const needle = String(e).toLowerCase();
@@ -53662,6 +53933,8 @@ function compare2(n, c) {
 var init_operators = __esm({
   "src/core/flows/operators.ts"() {
     "use strict";
+    init_leaks();
+    init_snapshot();
     init_path();
   }
 });
@@ -53678,7 +53951,7 @@ function loadExpect(value, pointer, ctx) {
 }
 function loadAssertion(value, pointer, ctx) {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => k !== "path" && k !== "not");
+  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
   const known = operators.filter((k) => OPERATORS.includes(k));
   for (const k of operators.filter((k2) => !known.includes(k2))) {
     const guess = closest(k, [...OPERATORS]);
@@ -53711,12 +53984,18 @@ function loadAssertion(value, pointer, ctx) {
     }
   }
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
-    try {
-      assertion.check = schemaCheck(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
-    }
+    const compiled2 = compileUserSchema(a[operator]);
+    if (compiled2.ok) assertion.check = compiled2.check;
+    else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
   }
+  for (const [key, owner] of Object.entries(MODIFIERS)) {
+    if (owner !== void 0 && a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  }
+  if ((operator === "snapshot" || operator === "not_leaks") && assertion.not) {
+    ctx.report(pointer, `"not" cannot be used with ${operator}`, "not");
+  }
+  if (operator === "snapshot") assertion.ignore = arr(a["ignore"]).map(String);
+  if (operator === "not_leaks") assertion.minChars = int(a["min_chars"]) ?? DEFAULT_MIN_CHARS;
   return assertion;
 }
 function loadSteps(value, pointer, ctx) {
@@ -53748,33 +54027,23 @@ function loadBudgets(value, pointer, ctx) {
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
-function schemaCheck(schema) {
-  const key = JSON.stringify(schema);
-  let check = schemaChecks.get(key);
-  if (check === void 0) {
-    const validate = userAjv.compile(schema);
-    check = (v) => validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError);
-    schemaChecks.set(key, check);
-  }
-  return check;
-}
 function reason(err) {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
-var import_ajv2, userAjv, BUDGET_KINDS, schemaChecks;
+var MODIFIERS, BUDGET_KINDS;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
     "use strict";
-    import_ajv2 = __toESM(require_ajv(), 1);
     init_schema();
+    init_leaks();
+    init_schema_check();
     init_glob();
     init_load_context();
     init_operators();
     init_path();
     init_types2();
-    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
+    MODIFIERS = { path: void 0, not: void 0, ignore: "snapshot", min_chars: "not_leaks" };
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
-    schemaChecks = /* @__PURE__ */ new Map();
   }
 });
 
@@ -53876,10 +54145,17 @@ function reportDuplicateNames(tests, ctx) {
 function mergeIssues(schemaIssues, loadIssues) {
   const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
   const kept = schemaIssues.filter(
-    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message))
+    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues)
   );
   const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+function otherShape(issue, all) {
+  const shape = /: must be \w+, got \w+$/;
+  const m = /^(.*?): must be \w+, got \w+$/.exec(issue.message);
+  if (!m) return false;
+  const path = m[1];
+  return all.some((o) => o !== issue && !shape.test(o.message) && [":", ".", "["].some((c) => o.message.startsWith(path + c)));
 }
 function explainYamlIssues(issues) {
   return issues.slice(0, 1).map(
@@ -53974,9 +54250,9 @@ var init_latency_check = __esm({
 });
 
 // src/core/flows/evaluate.ts
-function evaluateTest(test, execution) {
+function evaluateTest(test, execution, context = {}) {
   const results = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution)),
+    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
     ...stepsResults(test.expect.steps, execution),
     ...latencyResults(test, [execution], ["max"])
   ];
@@ -53993,32 +54269,54 @@ function evaluateTest(test, execution) {
   if (execution.status === "failed") return [head, ...results];
   return [head, ...results.map((r) => skipped(r.kind, r.label, `not checked: ${error}`, r))];
 }
-function outputResult(a, execution) {
-  const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" ? "" : ` ${show(a.expected)}`}`;
+function outputResult(a, execution, test, context) {
+  const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
   if (execution.transport === "https" && execution.outputs === void 0) {
     return skipped("output", label, "the HTTPS execution logs carry no outputs", a);
   }
-  const v = checkOutput(a, execution.outputs);
-  return { kind: "output", label, status: v.pass ? "pass" : "fail", expected: v.expected, actual: v.actual, message: v.message, line: a.line, col: a.col };
+  const using = {};
+  if (a.operator === "snapshot") {
+    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    if (base) using.snapshot = base;
+    if (context.ci) using.ci = true;
+  }
+  if (a.operator === "not_leaks") {
+    const index = context.leaks?.(String(a.expected), a.minChars ?? 0);
+    if (index === void 0) return skipped("output", label, `no role files were read for Role ${show(a.expected)}`, a);
+    using.leaks = index;
+  }
+  if (a.operator === "schema" && a.check === void 0) return skipped("output", label, "the schema file was not read", a);
+  const v = checkOutput(a, execution.outputs, using);
+  return {
+    kind: "output",
+    label,
+    status: v.pass ? "pass" : "fail",
+    expected: v.expected,
+    actual: v.actual,
+    message: v.message,
+    line: a.line,
+    col: a.col,
+    ...v.diff !== void 0 && { diff: v.diff }
+  };
 }
 function stepsResults(steps, execution) {
   if (!steps) return [];
   const log = execution.steps ?? [];
-  const checks = [];
+  const checks2 = [];
   if (steps.count) {
     const n = steps.count.value;
-    checks.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
+    checks2.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
   }
   if (steps.sequence) {
     const want = steps.sequence.value;
-    checks.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
+    checks2.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
   }
   if (steps.each) {
     const want = steps.each.value;
     const wantText = Object.entries(want).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-    checks.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
+    checks2.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
   }
-  return checks.map(
+  return checks2.map(
     ([label, at, check]) => execution.transport === "ws" ? skipped("steps", label, NO_LOGS_OVER_WS, at) : verdict("steps", label, at, check())
   );
 }
@@ -54056,6 +54354,7 @@ var init_evaluate = __esm({
   "src/core/flows/evaluate.ts"() {
     "use strict";
     init_latency_check();
+    init_snapshot();
     init_operators();
     init_result2();
     ENTRY_FIELDS = {
@@ -54101,6 +54400,42 @@ var init_repeats = __esm({
   }
 });
 
+// src/core/flows/assertion-needs.ts
+function usesOperator(files, operator) {
+  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
+}
+function unknownLeakRoles(files, roleNames, rolesDir) {
+  const known = new Set(roleNames);
+  return files.flatMap(
+    (f) => f.tests.flatMap(
+      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+        const guess = closest(String(a.expected), [...known]);
+        const hint = guess ? ` (did you mean "${guess}"?)` : "";
+        return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
+      })
+    )
+  );
+}
+function liveSnapshotKeys(file) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const t5 of file.tests) {
+    for (const a of t5.expect.outputs) {
+      if (a.operator !== "snapshot") continue;
+      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
+    }
+  }
+  return keys;
+}
+var ALL_TRANSPORTS;
+var init_assertion_needs = __esm({
+  "src/core/flows/assertion-needs.ts"() {
+    "use strict";
+    init_schema();
+    init_snapshot();
+    ALL_TRANSPORTS = ["https", "ws"];
+  }
+});
+
 // src/core/flows/index.ts
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
@@ -54115,6 +54450,10 @@ var init_flows = __esm({
     init_evaluate();
     init_repeats();
     init_glob();
+    init_assertion_needs();
+    init_schema_check();
+    init_leaks();
+    init_snapshot();
   }
 });
 
@@ -54160,7 +54499,7 @@ function buildTestResult(run2) {
     return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
   }
   const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
-  const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
+  const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
@@ -54291,7 +54630,9 @@ function shownAssertion(a) {
     label: escapeControls(a.label),
     message: escapeControls(a.message),
     ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
-    ...a.actual !== void 0 && { actual: escapeControls(a.actual) }
+    ...a.actual !== void 0 && { actual: escapeControls(a.actual) },
+    // A diff is lines: each escaped, the line breaks between them kept.
+    ...a.diff !== void 0 && { diff: a.diff.split("\n").map(escapeControls).join("\n") }
   };
 }
 function cutShort(i, e) {
@@ -54571,6 +54912,7 @@ function renderTestResult(r, style) {
     for (const g of failures) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      if (g.assertion.diff !== void 0) lines2.push(...diffLines2(g.assertion.diff, style));
     }
     if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
   }
@@ -54578,6 +54920,9 @@ function renderTestResult(r, style) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines2.join("\n");
+}
+function diffLines2(diff, style) {
+  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
 }
 function quietNote(r, style) {
   const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
@@ -54618,8 +54963,8 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
   const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results = report.results.map((r) => renderTestResult(r, style));
@@ -54657,7 +55002,9 @@ function renderAnnotations(report) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
-      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}`)}`);
+      const diff = a.diff === void 0 ? "" : `
+${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
+      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
     }
   }
   return out.length > 0 ? `${out.join("\n")}
@@ -54824,7 +55171,11 @@ function counts(cases) {
   return `tests="${cases.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${seconds.toFixed(3)}"`;
 }
 function lines(result, assertions) {
-  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}`).join("\n");
+  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}${a.diff === void 0 ? "" : `
+${diffText(a.diff)}`}`).join("\n");
+}
+function diffText(diff) {
+  return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
 }
 function text(value) {
   return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -54849,11 +55200,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { dirname as dirname9, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve7(sinks.cwd, file);
+    const path = resolve8(sinks.cwd, file);
     try {
       await mkdir5(dirname9(path), { recursive: true });
       await (append ? appendFile : writeFile3)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -54890,7 +55241,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve7(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative3(workspace, resolve8(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -55091,6 +55442,54 @@ var init_runs = __esm({
   }
 });
 
+// src/files/schema-files.ts
+import { dirname as dirname10, resolve as resolve10 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname10(absOf.get(flow2.file) ?? resolve10(flow2.file));
+    for (const test of flow2.tests) {
+      for (const a of test.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve10(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
 // src/files/flow-files.ts
 var flow_files_exports = {};
 __export(flow_files_exports, {
@@ -55102,9 +55501,9 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat3 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name);
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
 function flowsDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.flows.dir, "flows");
@@ -55112,7 +55511,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve9(cwd, path);
+    const abs = resolve11(cwd, path);
     const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
@@ -55136,6 +55535,7 @@ async function defaultFlowsDir(cwd, config) {
 async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
 var FLOW_TEST_FILE;
@@ -55145,8 +55545,163 @@ var init_flow_files = __esm({
     init_errors();
     init_flows();
     init_package_root();
+    init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+  }
+});
+
+// src/files/snapshot-files.ts
+import { mkdir as mkdir6, rm as rm3, stat as stat4 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname11, join as join10 } from "node:path";
+function snapshotFileOf(flow2) {
+  const name = snapshotFileName(basename5(flow2.abs));
+  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname11(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+}
+async function readSnapshotFile(file) {
+  const exists2 = await stat4(file.abs).then(
+    () => true,
+    (err) => err.code !== "ENOENT"
+  );
+  if (!exists2) return { ok: true, value: /* @__PURE__ */ new Map() };
+  const text2 = await readTextFile(file, SNAPSHOT_FILE);
+  if (!text2.ok) return text2;
+  return parseSnapshotFile(text2.value, file.file);
+}
+async function writeSnapshotFile(file, entries, flowFile) {
+  if (entries.size === 0) {
+    await rm3(file.abs, { force: true });
+    return;
+  }
+  await mkdir6(dirname11(file.abs), { recursive: true });
+  await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
+}
+var SNAPSHOT_FILE;
+var init_snapshot_files = __esm({
+  "src/files/snapshot-files.ts"() {
+    "use strict";
+    init_flows();
+    init_role_files();
+    init_source_files();
+    SNAPSHOT_FILE = { maxBytes: 16 * 1024 * 1024, noun: "a snapshot file", holds: "YAML text" };
+  }
+});
+
+// src/run/assertions.ts
+var assertions_exports = {};
+__export(assertions_exports, {
+  AssertionFiles: () => AssertionFiles
+});
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function isCi(env) {
+  const v = env["CI"];
+  return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}
+var AssertionFiles;
+var init_assertions = __esm({
+  "src/run/assertions.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_roles();
+    init_role_files();
+    init_snapshot_files();
+    AssertionFiles = class _AssertionFiles {
+      constructor(roles, snapshots, update, ci) {
+        this.roles = roles;
+        this.snapshots = snapshots;
+        this.update = update;
+        this.ci = ci;
+      }
+      indexes = /* @__PURE__ */ new Map();
+      static async prepare(options) {
+        const issues = [];
+        let roles = [];
+        if (usesOperator(options.flows, "not_leaks")) {
+          const dir = rolesDirOf(options.cwd, options.config, void 0);
+          const loaded = await loadRoleTexts(options.cwd, dir);
+          if (loaded.ok) {
+            roles = loaded.value;
+            issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
+          } else issues.push(...loaded.issues);
+        }
+        const snapshots = /* @__PURE__ */ new Map();
+        const sourceOf = new Map(options.sources.map((s) => [s.file, s]));
+        for (const flow2 of options.flows) {
+          const source = sourceOf.get(flow2.file);
+          if (!source) continue;
+          const file = snapshotFileOf(source);
+          const stored = await readSnapshotFile(file);
+          if (!stored.ok) {
+            issues.push(...stored.issues);
+            continue;
+          }
+          const live = liveSnapshotKeys(flow2);
+          if (live.size === 0 && stored.value.size === 0) continue;
+          const obsolete = obsoleteKeys(stored.value, live);
+          const next = new Map(stored.value);
+          if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
+          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+        }
+        if (issues.length > 0) throw new InvalidFilesError(issues);
+        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
+      }
+      /**
+       * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
+       * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
+       * written by `finish` — except under CI, where a missing snapshot fails.
+       */
+      contextFor(test, transport, executions = []) {
+        const baselines = /* @__PURE__ */ new Map();
+        const state = this.snapshots.get(test.file);
+        for (const a of test.expect.outputs) {
+          if (a.operator !== "snapshot" || !state) continue;
+          const key = snapshotKey(test.name, transport, a.path);
+          if (!this.update && state.stored.has(key)) {
+            baselines.set(key, { value: state.stored.get(key), source: "file" });
+            continue;
+          }
+          const first = executions.find((e) => e !== void 0 && e.status !== "error" && e.endedBy !== "interrupted" && valueAt(e.outputs, a.segments).found);
+          if (first === void 0) continue;
+          const value = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+          baselines.set(key, { value, source: this.update ? "update" : "new" });
+          if (this.ci || state.taken.has(key)) continue;
+          state.taken.add(key);
+          state.next.set(key, value);
+          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
+        }
+        return {
+          snapshots: baselines,
+          ...this.ci && { ci: true },
+          leaks: (role, minChars) => this.leakIndex(role, minChars)
+        };
+      }
+      /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
+      async finish() {
+        const notes = [];
+        for (const state of this.snapshots.values()) {
+          const removed = this.update ? state.obsolete.length : 0;
+          if (state.changed > 0 || removed > 0) {
+            await writeSnapshotFile(state.file, state.next, state.flowFile);
+            const parts = [state.changed > 0 && `${plural(state.changed, "snapshot")} written`, removed > 0 && `${plural(removed, "obsolete snapshot")} removed`];
+            notes.push(`${state.file.file}: ${parts.filter(Boolean).join(", ")}`);
+          }
+          if (!this.update) {
+            for (const key of state.obsolete) notes.push(`${state.file.file}: obsolete snapshot ${JSON.stringify(key)} (no test writes it; roleflow test -u removes it)`);
+          }
+        }
+        return notes;
+      }
+      leakIndex(role, minChars) {
+        const key = `${minChars}\0${role}`;
+        if (!this.indexes.has(key)) {
+          const texts = role === "*" ? this.roles : this.roles.filter((r) => r.name === role);
+          this.indexes.set(key, texts.length === 0 ? void 0 : new LeakIndex(texts, minChars));
+        }
+        return this.indexes.get(key);
+      }
+    };
   }
 });
 
@@ -55164,7 +55719,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve13) => setTimeout(() => resolve13(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -55187,7 +55742,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2))
+      sleep: (ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -55199,7 +55754,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve11) => stop2 = () => resolve11(INTERRUPTED));
+          this.stopped = new Promise((resolve13) => stop2 = () => resolve13(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -55228,8 +55783,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve11) => {
-              this.timer = setTimeout(() => resolve11(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve13) => {
+              this.timer = setTimeout(() => resolve13(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -55476,7 +56031,8 @@ async function runTests(options) {
       stop2 = "tenant";
       problem ??= down;
     }
-    if (options.bail && result.endedBy !== "interrupted" && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
+    const judged = () => evaluateTest(run2.test, result, options.assertions?.contextFor(run2.test, run2.transport));
+    if (options.bail && result.endedBy !== "interrupted" && judged().some((a) => a.status === "fail")) {
       failures.count += 1;
       if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }
@@ -55488,7 +56044,15 @@ async function runTests(options) {
       const failures = { count: 0 };
       const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures))));
       const stopped = signal?.aborted ? "interrupt" : "bail";
-      const result = buildTestResult({ test: run2.test, transport: run2.transport, executions, stopped, ...run2.skip !== void 0 && { skip: run2.skip } });
+      const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
+      const result = buildTestResult({
+        test: run2.test,
+        transport: run2.transport,
+        executions,
+        stopped,
+        ...run2.skip !== void 0 && { skip: run2.skip },
+        ...context && { context }
+      });
       if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
       events.tested?.(result);
       return result;
@@ -55572,17 +56136,21 @@ async function validateSources(cwd, roles, flows, options) {
   if (!hasRoles && !hasFlows) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
+  let roleNames;
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
-    if (loaded.ok) result.roleFiles = loaded.value.length;
-    else result.issues.push(...loaded.issues);
+    if (loaded.ok) {
+      result.roleFiles = loaded.value.length;
+      roleNames = loaded.value.map((r) => r.name);
+    } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
-    else if (!options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
   }
   return result;
 }
@@ -55616,7 +56184,7 @@ import { tmpdir } from "node:os";
 // action/src/apply-step.ts
 init_apply();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join12 } from "node:path";
 
 // action/src/inputs.ts
 import { statSync } from "node:fs";
@@ -56298,7 +56866,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion5 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion5.Command.Usage({
@@ -56334,7 +56902,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve5(this.context.cwd, this.dir ?? ".");
+    const dir = resolve6(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.outJson({ dir, files: steps });
@@ -56414,7 +56982,7 @@ var PlanCommand = class extends PlanningCommand {
       throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve11 } = await import("node:path");
+    const { resolve: resolve13 } = await import("node:path");
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const show2 = (plan2, rolesDir2) => {
@@ -56444,7 +57012,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve11(this.context.cwd, outFile), plan);
+      await savePlan2(resolve13(this.context.cwd, outFile), plan);
       this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
@@ -56543,7 +57111,7 @@ var import_clipanion8 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
@@ -56592,7 +57160,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve8(this.context.cwd, file), file }, JSON_REPORT);
+      const text2 = await readTextFile2({ abs: resolve9(this.context.cwd, file), file }, JSON_REPORT);
       if (!text2.ok) throw new InvalidFilesError(text2.issues);
       const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -56665,9 +57233,9 @@ var ServeCommand = class extends RoleflowCommand {
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve11 } = await import("node:path");
+    const { resolve: resolve13 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve13(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -56677,7 +57245,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve13(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
@@ -56723,6 +57291,9 @@ var TestCommand = class extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
+      snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -56734,6 +57305,7 @@ var TestCommand = class extends TenantCommand {
       ["Only the WebSocket transport, tests whose name mentions refund", "roleflow test --transport ws --grep refund"],
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
+      ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
@@ -56756,6 +57328,9 @@ var TestCommand = class extends TenantCommand {
   });
   quiet = import_clipanion10.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
   json = import_clipanion10.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion10.Option.Boolean("-u,--update-snapshots", false, {
+    description: "Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u"
+  });
   async execute() {
     const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -56769,6 +57344,8 @@ var TestCommand = class extends TenantCommand {
     const files = await findFlowFiles2(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir2(cwd, config)]);
     const loaded = await loadFlowTestFiles2(files);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    const { AssertionFiles: AssertionFiles2 } = await Promise.resolve().then(() => (init_assertions(), assertions_exports));
+    const assertions = await AssertionFiles2.prepare({ cwd, config, flows: loaded.value, sources: files, updateSnapshots: this.updateSnapshots, env: this.context.env });
     const tenant = await this.openTenant(config);
     try {
       const { selectRuns: selectRuns2 } = await Promise.resolve().then(() => (init_select(), select_exports));
@@ -56784,12 +57361,12 @@ var TestCommand = class extends TenantCommand {
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : "no tests in the flow test files");
       this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : void 0);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : void 0, assertions);
     } finally {
       await tenant.close();
     }
   }
-  async run(tenant, runs, reporters, flows, shard) {
+  async run(tenant, runs, reporters, flows, shard, assertions) {
     const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
       Promise.resolve().then(() => (init_flow_tests(), flow_tests_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -56817,6 +57394,7 @@ var TestCommand = class extends TenantCommand {
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal: interruption,
+      assertions,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -56829,6 +57407,7 @@ var TestCommand = class extends TenantCommand {
       }
     });
     progress?.clear();
+    for (const note of await assertions.finish()) this.err(note);
     if (outcome.tenantProblem !== void 0) {
       throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
     }
@@ -57106,7 +57685,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -57273,7 +57852,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join11(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -57284,7 +57863,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve10(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve12(ctx.inputs.workingDirectory, file);
   const rel = relative4(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep4).join("/");
 }
@@ -57380,7 +57959,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const result = kit2.redactValues(parseApplyResult(run2.stdout));
@@ -57446,10 +58025,10 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync2, rmSync } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function planStep(ctx) {
   const { kit: kit2, inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -57497,7 +58076,7 @@ function parsePlan(stdout) {
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -57566,7 +58145,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync2(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, reportFile);
@@ -57609,14 +58188,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat4;
+  let stat5;
   try {
-    stat4 = statSync2(path);
+    stat5 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat4.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
+  if (!stat5.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join14(path, entry.name)) : entry.name.endsWith(".json") ? [join14(path, entry.name)] : []);
 }
 
 // action/src/main.ts
@@ -57633,8 +58212,8 @@ async function run(kit2) {
       tempDir: kit2.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit2.env)
     };
-    const step2 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
-    const outcome = await step2(ctx);
+    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit2.error(outcome.failure);
     return 1;
