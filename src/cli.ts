@@ -102,8 +102,7 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
     return ExitCode.Error;
   }
   try {
-    const code = await cli.run(command, context);
-    return (command as Partial<RoleflowCommand>).failedWith ?? code;
+    return await cli.run(command, context);
   } finally {
     await (command as Partial<RoleflowCommand>).cleanup?.();
   }

@@ -34,7 +34,7 @@ export interface RoleflowContext extends BaseContext {
  * serialised (so that a secret which is a common word cannot break JSON or XML). `out` and `err`
  * also escape any control character left in the text (`escapeStray`) and wipe the live progress
  * line first, so nothing is printed onto it. clipanion's own `catch` would print to stdout and
- * exit 0; ours prints one line to stderr and records the exit code, which `main()` returns.
+ * exit 0; ours prints one line to stderr and returns the exit code (`validateAndExecute`).
  */
 export abstract class RoleflowCommand extends Command<RoleflowContext> {
   configFile = Option.String('--config', { description: 'Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)' });
@@ -46,14 +46,19 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   private currentRedactor: Redactor | undefined;
   /** The progress line on the terminal, if one is shown (`showLiveLine`). */
   private liveLine: { clear(): void } | undefined;
-  /** The exit code of a failure caught by `catch`. */
-  failedWith: number | undefined;
-
   abstract override execute(): Promise<number>;
 
-  override async catch(error: unknown): Promise<void> {
-    this.failedWith = error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
-    this.err(describeError(error, this.verbose, this.path));
+  /**
+   * Every failure, a flag's validator included, ends here as one line on stderr and its exit
+   * code: clipanion's own `catch` would print it on stdout, and an overriding `catch` exits 0.
+   */
+  override async validateAndExecute(): Promise<number> {
+    try {
+      return await super.validateAndExecute();
+    } catch (error) {
+      this.err(describeError(error, this.verbose, this.path));
+      return error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
+    }
   }
 
   /** Called by `main()` once the command has ended, however it ended. */

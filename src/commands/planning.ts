@@ -30,3 +30,18 @@ export abstract class PlanningCommand extends TenantCommand {
     return { ...fresh, rolesDir };
   }
 }
+
+/** Why `apply`'s arguments do not go together (one line), or undefined when they do. */
+export function applyArgumentProblem(
+  args: readonly string[],
+  planFile: string | undefined,
+  flags: { target: readonly string[] | undefined; roles: string | undefined; prune: boolean | undefined; allowEmptyPrune: boolean },
+): string | undefined {
+  const notRoleFiles = args.filter((a) => !a.endsWith('.md'));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(', ')} among several`;
+  if (planFile === undefined) return undefined;
+  if (flags.target !== undefined) return '--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE';
+  if (flags.roles !== undefined || flags.prune !== undefined) return '--roles and --prune do not go with a saved plan: it already says what to do';
+  if (flags.allowEmptyPrune) return '--allow-empty-prune does not go with a saved plan: it already says what to do';
+  return undefined;
+}

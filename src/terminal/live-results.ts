@@ -1,4 +1,5 @@
-import type { ProgressLine } from './progress-line.js';
+import type { Writable } from 'node:stream';
+import { ProgressLine } from './progress-line.js';
 
 /**
  * Result lines printed while a status line runs below them (`apply`): lines that arrive in the
@@ -8,18 +9,28 @@ import type { ProgressLine } from './progress-line.js';
  */
 export class LiveResults {
   private readonly pending: string[] = [];
+  private readonly progress: ProgressLine;
   private status: string | undefined;
 
+  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
   constructor(
-    private readonly progress: ProgressLine,
+    stream: Writable,
+    showProgress: boolean,
     private readonly print: (text: string) => void,
-  ) {}
+  ) {
+    this.progress = new ProgressLine(stream, showProgress);
+  }
 
   /** The status line's text; undefined wipes it. */
   setStatus(text: string | undefined): void {
     this.status = text;
     if (text === undefined) this.progress.clear();
     else this.progress.show(text);
+  }
+
+  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+  count(verb: string, ended: number, total: number): void {
+    this.setStatus(ended < total ? `${verb} ${ended}/${total}…` : undefined);
   }
 
   add(line: string): void {
@@ -32,6 +43,11 @@ export class LiveResults {
     this.progress.clear();
     write();
     if (this.status !== undefined) this.progress.show(this.status);
+  }
+
+  /** Wipe the status line (before any other output); `interject` draws it again. */
+  clear(): void {
+    this.progress.clear();
   }
 
   /** Every pending line out, the status line gone. */
