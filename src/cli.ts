@@ -1,5 +1,6 @@
 import { Builtins, Cli } from 'clipanion';
-import { describeUsageError, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
+import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
+import { describeUsageError } from './commands/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';

@@ -75,10 +75,10 @@ export class ApplyCommand extends PlanningCommand {
     const { plan, rolesDir } = fresh;
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
-    if (!this.json) this.out(shown);
-    else if (!this.autoApprove && plan.changes.length > 0) this.err(shown);
+    if (!this.json) this.io.out(shown);
+    else if (!this.autoApprove && plan.changes.length > 0) this.io.err(shown);
     if (plan.guards.length > 0) {
-      this.err(plan.guards.map((g) => `error: ${g.message}`).join('\n'));
+      this.io.err(plan.guards.map((g) => `error: ${g.message}`).join('\n'));
       return this.result(ExitCode.Refused, plan, 'refused', [], plan.guards.map((g) => g.message));
     }
     if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, 'no_changes');
@@ -87,7 +87,7 @@ export class ApplyCommand extends PlanningCommand {
     if (!this.context.stdinIsTTY) throw new RoleflowError(NO_TTY, 'usage');
     const { confirm } = await import('../terminal/prompt.js');
     if (await confirm(this.context.stdin, this.context.stderr, QUESTION)) return fresh;
-    this.err('Apply cancelled: nothing was changed.');
+    this.io.err('Apply cancelled: nothing was changed.');
     return this.result(ExitCode.Error, plan, 'cancelled');
   }
 
@@ -96,31 +96,22 @@ export class ApplyCommand extends PlanningCommand {
     const opened = await openSavedPlan({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
     if ('refused' in opened) {
       const { plan, what, reasons } = opened.refused;
-      this.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
+      this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
       return this.result(ExitCode.Refused, plan, 'refused', [], reasons);
     }
     const { planSummaryLine } = await import('../core/plan/index.js');
-    if (!this.json) this.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine(opened.plan)}`);
+    if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine(opened.plan)}`);
     return opened;
-  }
-
-  /** While changes run: their result lines and the status line, wiped around a diagnostic. */
-  private live: LiveResults | undefined;
-
-  /** A diagnostic (a retry, a create being watched) never lands on the end of the status line. */
-  override err(text: string): void {
-    if (this.live === undefined) super.err(text);
-    else this.live.interject(() => super.err(text));
   }
 
   private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
     if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, 'no_changes');
     const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../run/apply-session.js'), import('../core/apply/index.js')]);
-    const live = (this.live = new LiveResults(this.context.stderr, this.canShowProgress(), (text) => this.out(text)));
-    this.showLiveLine(live);
+    const live = new LiveResults(this.context.stderr, this.canShowProgress(), (text) => this.io.out(text));
+    this.io.showLiveLine(live);
     const interruption = this.interruption(() => {
       live.setStatus(undefined);
-      this.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
+      this.io.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
     });
     live.count('applying', 0, plan.changes.length);
     const run = await applyPlan(plan, tenant.client, {
@@ -133,10 +124,10 @@ export class ApplyCommand extends PlanningCommand {
       },
     });
     live.finish();
-    this.live = undefined;
+    this.io.showLiveLine(undefined);
     const end = applyEnd(run);
-    if (!this.json && end.out.length > 0) this.out(end.out.join('\n'));
-    if (end.err.length > 0) this.err(end.err.join('\n'));
+    if (!this.json && end.out.length > 0) this.io.out(end.out.join('\n'));
+    if (end.err.length > 0) this.io.err(end.err.join('\n'));
     return this.result(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);
   }
 
@@ -144,7 +135,7 @@ export class ApplyCommand extends PlanningCommand {
   private async result(code: number, plan: Plan, status: ApplyRunStatus, outcomes: readonly ApplyOutcome[] = [], reasons: readonly string[] = []): Promise<number> {
     if (!this.json) return code;
     const { applyResultJson } = await import('../core/apply/index.js');
-    this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
+    this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
     return code;
   }
 }

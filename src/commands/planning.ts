@@ -2,7 +2,7 @@ import { Option } from 'clipanion';
 import type { Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
-import { TenantCommand } from './base.js';
+import { TenantCommand } from './tenant-command.js';
 
 /** What `plan` and `apply` share: the options that choose the role files, and a fresh plan of them. */
 export abstract class PlanningCommand extends TenantCommand {

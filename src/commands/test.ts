@@ -8,7 +8,7 @@ import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
-import { TenantCommand } from './base.js';
+import { TenantCommand } from './tenant-command.js';
 
 export class TestCommand extends TenantCommand {
   static override paths = [['test']];
@@ -78,7 +78,7 @@ export class TestCommand extends TenantCommand {
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const tenant = await this.openTenant(config);
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-    this.addSecrets(secrets);
+    this.io.addSecrets(secrets);
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard);
   }
 
@@ -92,12 +92,12 @@ export class TestCommand extends TenantCommand {
     ]);
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
-    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
-    this.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
+    this.io.showLiveLine(progress);
+    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const signal = this.interruption(() => {
       progress?.clear();
-      this.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
+      this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
     });
     const { report, interrupted } = await runTestSession({
       tenant,
@@ -107,14 +107,14 @@ export class TestCommand extends TenantCommand {
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
-      redactor: this.redactor,
+      redactor: this.io.redactor,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult(redactResult(result, this.redactor), style));
+          this.io.out(renderTestResult(redactResult(result, this.io.redactor), style));
           progress?.draw();
         },
       },
@@ -122,7 +122,7 @@ export class TestCommand extends TenantCommand {
     progress?.clear();
     await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
+    if (written.length > 0 && live) this.io.err(`wrote ${written.join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }

@@ -1,13 +1,14 @@
 import type { Writable } from 'node:stream';
+import type { LiveLine } from './output.js';
 import { ProgressLine } from './progress-line.js';
 
 /**
  * Result lines printed while a status line runs below them (`apply`): lines that arrive in the
  * same turn of the event loop go out in one write — a write per Role costs more than the Role's
- * request once there are thousands — and the status line is wiped before each write and drawn
- * again after, as around any diagnostic (`interject`).
+ * request once there are thousands. As the command's live line (`CommandOutput.showLiveLine`)
+ * the status line is wiped before each write, this one or a diagnostic, and drawn again after.
  */
-export class LiveResults {
+export class LiveResults implements LiveLine {
   private readonly pending: string[] = [];
   private readonly progress: ProgressLine;
   private status: string | undefined;
@@ -38,16 +39,13 @@ export class LiveResults {
     this.pending.push(line);
   }
 
-  /** Something else to print (a warning, a retry): never on the end of the status line. */
-  interject(write: () => void): void {
-    this.progress.clear();
-    write();
-    if (this.status !== undefined) this.progress.show(this.status);
-  }
-
-  /** Wipe the status line (before any other output); `interject` draws it again. */
+  /** Wipe the status line (before any other output); `redraw` draws it again. */
   clear(): void {
     this.progress.clear();
+  }
+
+  redraw(): void {
+    if (this.status !== undefined) this.progress.show(this.status);
   }
 
   /** Every pending line out, the status line gone. */
@@ -61,6 +59,8 @@ export class LiveResults {
     if (this.pending.length === 0) return;
     const text = this.pending.join('\n');
     this.pending.length = 0;
-    this.interject(() => this.print(text));
+    this.clear();
+    this.print(text);
+    this.redraw();
   }
 }
