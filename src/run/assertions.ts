@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, type Issue } from '../core/errors.js';
@@ -26,9 +27,8 @@ import type { SourceFile } from '../files/source-files.js';
 export interface AssertionSetupOptions {
   cwd: string;
   config: Config;
-  /** The flow files of the run, as loaded, and where they are. */
+  /** The flow files of the run, as loaded (their names relative to `cwd`). */
   flows: readonly FlowTestFile[];
-  sources: readonly SourceFile[];
   /** `test -u`: write every snapshot the run sees, and remove obsolete ones. */
   updateSnapshots: boolean;
   env: Record<string, string | undefined>;
@@ -73,11 +73,8 @@ export class AssertionFiles {
       } else issues.push(...loaded.issues);
     }
     const snapshots = new Map<string, SnapshotFileState>();
-    const sourceOf = new Map(options.sources.map((s) => [s.file, s]));
     for (const flow of options.flows) {
-      const source = sourceOf.get(flow.file);
-      if (!source) continue;
-      const file = snapshotFileOf(source);
+      const file = snapshotFileOf({ abs: resolve(options.cwd, flow.file), file: flow.file });
       const stored = await readSnapshotFile(file);
       if (!stored.ok) {
         issues.push(...stored.issues);
