@@ -46,6 +46,8 @@ describe('snapshot assertions', () => {
     expect(stored).toContain('labels a ticket [ws] results[0]:\n  label: support\n  ticket: T-1\n');
     expect(stored).not.toContain('execution_id');
 
+    // The snapshot file beside the flow tests is not taken for one.
+    expect((await s.run(['validate'])).code).toBe(0);
     const again = await s.test();
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('');
@@ -135,11 +137,14 @@ describe('schema assertions', () => {
     const s = await suite({
       'flows/bad.yaml': echoTest('bad', '{ a: b }', '        - path: results\n          schema: { type: objekt }\n'),
       'flows/missing.yaml': echoTest('missing', '{ a: b }', '        - { path: results, schema: ./nowhere.json }\n'),
+      'flows/broken.yaml': echoTest('broken', '{ a: b }', '        - { path: results, schema: ./broken.json }\n'),
+      'flows/broken.json': '{ "type": "object", ',
     });
     const r = await s.run(['validate', '--flows', 'flows']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('flows/bad.yaml:10:27: tests[0].expect.outputs[0].schema.type: must be one of "array", "boolean"');
     expect(r.stderr).toContain('flows/missing.yaml:9:11: schema ./nowhere.json: cannot read the file (ENOENT)');
+    expect(r.stderr).toMatch(/flows\/broken\.yaml:9:11: schema \.\/broken\.json: line 1, column \d+: /);
     expect((await s.test()).code).toBe(1);
   });
 });
