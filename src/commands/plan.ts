@@ -60,9 +60,9 @@ export class PlanCommand extends PlanningCommand {
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
     const show = (plan: Plan, rolesDir: string): void => {
-      if (format === 'json') this.outData(plan, plans.renderPlanJson);
-      else if (format === 'markdown') this.out(plans.renderPlanMarkdown(plan));
-      else this.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
+      if (format === 'json') this.io.outData(plan, plans.renderPlanJson);
+      else if (format === 'markdown') this.io.out(plans.renderPlanMarkdown(plan));
+      else this.io.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
     };
     let fresh;
     try {
@@ -81,15 +81,15 @@ export class PlanCommand extends PlanningCommand {
     show(plan, `${rolesDir.display}/`);
 
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      if (this.outFile !== undefined) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
+      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== undefined) {
       const { savePlan } = await import('../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, outFile), plan);
-      this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
