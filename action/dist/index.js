@@ -3042,7 +3042,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -3069,7 +3069,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3933,7 +3933,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4324,7 +4324,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve11,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -7109,10 +7109,6 @@ var init_schema = __esm({
 });
 
 // src/core/exit-codes.ts
-var exit_codes_exports = {};
-__export(exit_codes_exports, {
-  ExitCode: () => ExitCode
-});
 var ExitCode;
 var init_exit_codes = __esm({
   "src/core/exit-codes.ts"() {
@@ -7198,13 +7194,6 @@ var init_safe_text = __esm({
 });
 
 // src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
@@ -18223,9 +18212,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve11(data2);
+              return err ? reject2(err) : resolve13(data2);
             });
           });
         }
@@ -18263,9 +18252,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve11(data2);
+              return err2 ? reject2(err2) : resolve13(data2);
             });
           });
         }
@@ -21771,8 +21760,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject2) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject2) => {
+        res = resolve13;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23198,12 +23187,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24087,12 +24076,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24409,16 +24398,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24431,7 +24420,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24838,8 +24827,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -25961,7 +25950,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve11, reject2) => {
+        const socket = await new Promise((resolve13, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25971,7 +25960,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -25981,14 +25970,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25997,14 +25986,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve11();
+            resolve13();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26012,7 +26001,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26055,8 +26044,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve11, reject2) => {
-                      finalSocket.once("secureConnect", resolve11);
+                    await new Promise((resolve13, reject2) => {
+                      finalSocket.once("secureConnect", resolve13);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27189,7 +27178,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27203,11 +27192,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve11(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve11);
+            this.on("close", resolve13);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27235,7 +27224,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject2) => {
+      return new Promise((resolve13, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27250,7 +27239,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject: reject2,
               length: 0,
               body: []
@@ -27324,18 +27313,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27525,9 +27514,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -27739,9 +27728,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28029,9 +28018,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28124,9 +28113,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -29400,7 +29389,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir7 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve11 } = __require("node:path");
+    var { dirname: dirname10, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29601,7 +29590,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve11(path), "utf8");
+          const data2 = await readFile4(resolve13(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29630,7 +29619,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve11(path);
+        const resolvedPath = resolve13(path);
         await mkdir7(dirname10(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37610,7 +37599,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve11, reject2) => agent.dispatch(
+        return new Promise((resolve13, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37698,7 +37687,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -37751,7 +37740,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37775,7 +37764,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42146,7 +42135,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42798,7 +42787,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46630,7 +46619,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     let settled = false;
     const fail3 = (message2, code2, status = "error") => {
       if (settled) return;
@@ -46654,7 +46643,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve11(new Session(socket, shown, secrets));
+      resolve13(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46722,14 +46711,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve11(void 0);
+            resolve13(void 0);
           };
-          const waiter = { resolve: resolve11, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve13, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47229,14 +47218,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve11(tooLarge);
+        resolve13(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47245,12 +47234,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve11({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve13({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve11({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve13({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve11({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve13({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47922,7 +47911,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve11) => server.close(() => resolve11()));
+      const closed = new Promise((resolve13) => server.close(() => resolve13()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47961,12 +47950,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve11(server.address()));
+    server.listen(port, host, () => resolve13(server.address()));
   });
 }
 function displayHost(host) {
@@ -51570,9 +51559,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve11(data2);
+              return err ? reject2(err) : resolve13(data2);
             });
           });
         }
@@ -51610,12 +51599,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve11(data2);
+              ) : resolve13(data2);
             });
           });
         }
@@ -53882,8 +53871,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject2) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject2) => {
+        res = resolve13;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56134,12 +56123,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -56809,12 +56798,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57293,16 +57282,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57313,7 +57302,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57364,7 +57353,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve11, reject2) => {
+        const socket = await new Promise((resolve13, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57376,7 +57365,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -57712,8 +57701,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          await new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -58982,7 +58971,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve11, reject2) => {
+        return await new Promise((resolve13, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -58995,7 +58984,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve11(null);
+              resolve13(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59014,7 +59003,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject2) => {
+      return new Promise((resolve13, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59031,7 +59020,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject: reject2,
               length: 0,
               body: []
@@ -59101,18 +59090,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length));
+          resolve13(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length)));
+          resolve13(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59369,9 +59358,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -59594,9 +59583,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -59881,9 +59870,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -59975,9 +59964,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -63840,7 +63829,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve11, reject2) => agent.dispatch(
+        return new Promise((resolve13, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -63916,7 +63905,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -63959,7 +63948,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67700,8 +67689,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve11) => {
-        setTimeout(resolve11, ms2).unref();
+      return new Promise((resolve13) => {
+        setTimeout(resolve13, ms2).unref();
       });
     }
     module.exports = {
@@ -71829,14 +71818,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve11(answer);
+      resolve13(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -71943,27 +71932,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve11, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve11(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve11, reject2, arguments_) => {
+  const enqueue = (function_, resolve13, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve11, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve11, reject2) => {
-    enqueue(function_, resolve11, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject2) => {
+    enqueue(function_, resolve13, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72409,7 +72398,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve6 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72453,7 +72442,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve6(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve7(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -72493,8 +72482,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve6(dir, fileName);
-  if (dirname8(path) !== resolve6(dir) || basename4(path) !== fileName) {
+  const path = resolve7(dir, fileName);
+  if (dirname8(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -73986,11 +73975,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { dirname as dirname9, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve7(sinks.cwd, file);
+    const path = resolve8(sinks.cwd, file);
     try {
       await mkdir6(dirname9(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -74027,7 +74016,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve7(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative3(workspace, resolve8(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -74214,7 +74203,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
 }
@@ -74224,7 +74213,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve9(cwd, path);
+    const abs = resolve11(cwd, path);
     const info2 = await stat4(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -74276,7 +74265,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve13) => setTimeout(() => resolve13(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -74299,7 +74288,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2))
+      sleep: (ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -74311,7 +74300,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve11) => stop2 = () => resolve11(INTERRUPTED));
+          this.stopped = new Promise((resolve13) => stop2 = () => resolve13(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -74340,8 +74329,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve11) => {
-              this.timer = setTimeout(() => resolve11(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve13) => {
+              this.timer = setTimeout(() => resolve13(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -75246,8 +75235,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve11, reject2) {
-            return setTimeout(resolve11, t5);
+          return new this.Promise(function(resolve13, reject2) {
+            return setTimeout(resolve13, t5);
           });
         }
         computePenalty() {
@@ -75458,15 +75447,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve11, returned, task;
+          var args, cb, error2, reject2, resolve13, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve11, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve13, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve11(returned);
+                  return resolve13(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -75481,13 +75470,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve11;
-          resolve11 = reject2 = null;
+          var promise, reject2, resolve13;
+          resolve13 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve11 = _resolve;
+            resolve13 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve11, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve13, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -75888,14 +75877,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve11, reject2) => {
+              return new this.Promise((resolve13, reject2) => {
                 if (finished()) {
-                  return resolve11();
+                  return resolve13();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve11();
+                      return resolve13();
                     }
                   });
                 }
@@ -75988,9 +75977,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve11, reject2) {
+              return new this.Promise(function(resolve13, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve11)(args3);
+                  return (args3[0] != null ? reject2 : resolve13)(args3);
                 });
               });
             };
@@ -76289,11 +76278,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve11) {
-      resolve11(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve11, reject2) {
+  return new (P || (P = Promise))(function(resolve13, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -76309,7 +76298,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -76588,11 +76577,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve11) {
-      resolve11(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve11, reject2) {
+  return new (P || (P = Promise))(function(resolve13, reject2) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -76608,7 +76597,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -77406,6 +77395,9 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
+import { resolve as resolve6 } from "node:path";
+init_errors();
+init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
   static paths = [["plan"]];
   static usage = import_clipanion7.Command.Usage({
@@ -77445,16 +77437,13 @@ var PlanCommand = class extends PlanningCommand {
   format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
   detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    const { ExitCode: ExitCode3 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
     if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError2(`--json and --format ${this.format} ask for different outputs: use one of them`);
+      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
     if (this.outFile === "-") {
-      throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve11 } = await import("node:path");
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const show2 = (plan2, rolesDir2) => {
@@ -77466,28 +77455,28 @@ var PlanCommand = class extends PlanningCommand {
     try {
       fresh = await this.freshPlanOf(config, this.roleFiles);
     } catch (error2) {
-      if (error2 instanceof InvalidFilesError2 && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
+      if (error2 instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
       throw error2;
     }
     const { plan, tenant, rolesDir } = fresh;
     await tenant.close();
     if (plan.issues.length > 0) {
       if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError2(plan.issues);
+      throw new InvalidFilesError(plan.issues);
     }
     show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
       if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
-      return ExitCode3.Refused;
+      return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve11(this.context.cwd, outFile), plan);
+      await savePlan2(resolve6(this.context.cwd, outFile), plan);
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode3.Changes : ExitCode3.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config) {
@@ -77583,7 +77572,7 @@ var import_clipanion9 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
@@ -77632,7 +77621,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve8(this.context.cwd, file), file }, JSON_REPORT);
+      const text2 = await readTextFile2({ abs: resolve9(this.context.cwd, file), file }, JSON_REPORT);
       if (!text2.ok) throw new InvalidFilesError(text2.issues);
       const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -77653,6 +77642,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion10 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
+import { resolve as resolve10 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -77705,9 +77695,8 @@ var ServeCommand = class extends RoleflowCommand {
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve11 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -77717,7 +77706,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -77857,6 +77846,7 @@ var TestCommand = class extends TenantCommand {
 
 // src/commands/validate.ts
 var import_clipanion12 = __toESM(require_advanced(), 1);
+init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
   static usage = import_clipanion12.Command.Usage({
@@ -77887,7 +77877,6 @@ var ValidateCommand = class extends RoleflowCommand {
   flows = import_clipanion12.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
   json = import_clipanion12.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
-    const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
     const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
@@ -77897,11 +77886,11 @@ var ValidateCommand = class extends RoleflowCommand {
     const flows = flowsDirOf2(cwd, config, this.flows);
     const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue2).join("\n"));
+    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
       this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue2).join("\n"));
+      this.io.err(result.issues.map(formatIssue).join("\n"));
     } else {
       for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
       this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
@@ -78096,7 +78085,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve10, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve12, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -80197,7 +80186,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve10(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve12(ctx.inputs.workingDirectory, file);
   const rel = relative4(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }

@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { PlanningCommand } from './planning.js';
 import type { Config } from '../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
 import type { Plan, PlanOptions } from '../core/plan/index.js';
 
 export class PlanCommand extends PlanningCommand {
@@ -45,8 +48,6 @@ export class PlanCommand extends PlanningCommand {
   detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 2 when the plan has changes, 0 when it has none' });
 
   async execute(): Promise<number> {
-    const { RoleflowError, InvalidFilesError } = await import('../core/errors.js');
-    const { ExitCode } = await import('../core/exit-codes.js');
     if (this.json && this.format !== undefined && this.format !== 'json') {
       throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
@@ -54,7 +55,6 @@ export class PlanCommand extends PlanningCommand {
       throw new RoleflowError('--out -: a saved plan must be a file; use --json to print the plan on stdout');
     }
     const format = this.json ? 'json' : (this.format ?? 'text');
-    const { resolve } = await import('node:path');
     const plans = await import('../core/plan/index.js');
     const config = await this.loadConfig();
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { ExitCode } from '../core/exit-codes.js';
@@ -61,7 +62,6 @@ export class ServeCommand extends RoleflowCommand {
     // Like every command, serve reads the config (a broken one is an error): its local.flows_config
     // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
     const config = await this.loadConfig();
-    const { resolve } = await import('node:path');
     const { configRelative } = await import('../files/config-file.js');
     const flows =
       this.flowsConfig !== undefined

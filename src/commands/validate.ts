@@ -1,4 +1,5 @@
 import { Command, Option } from 'clipanion';
+import { formatIssue } from '../core/errors.js';
 import { RoleflowCommand } from './base.js';
 
 export class ValidateCommand extends RoleflowCommand {
@@ -33,7 +34,6 @@ export class ValidateCommand extends RoleflowCommand {
   json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
 
   async execute(): Promise<number> {
-    const { formatIssue } = await import('../core/errors.js');
     const { rolesDirOf } = await import('../files/role-files.js');
     const { flowsDirOf } = await import('../files/flow-files.js');
     const { validateSources } = await import('../run/validate.js');
