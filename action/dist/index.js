@@ -72955,7 +72955,8 @@ function checkOutput(a, outputs, using = {}) {
   return { pass, expected, actual, message: message2 };
 }
 function checkSnapshot(a, found, using) {
-  const value = withoutIgnored(found, a.ignore ?? []);
+  const kept = withoutIgnored(found, a.ignore ?? []);
+  const value = using.mask ? using.mask(kept) : kept;
   const actual = show(value);
   const base = using.snapshot;
   if (base === void 0 || base.source === "new" && using.ci) {
@@ -73405,6 +73406,7 @@ function outputResult(a, execution, test, context) {
     const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
     if (base) using.snapshot = base;
     if (context.ci) using.ci = true;
+    if (context.mask) using.mask = context.mask;
   }
   if (a.operator === "not_leaks") {
     const index = context.leaks?.(String(a.expected), a.minChars ?? 0);
@@ -74713,6 +74715,7 @@ var init_assertions = __esm({
         this.ci = ci;
       }
       indexes = /* @__PURE__ */ new Map();
+      mask;
       static async prepare(options) {
         const issues = [];
         let roles = [];
@@ -74742,6 +74745,10 @@ var init_assertions = __esm({
         if (issues.length > 0) throw new InvalidFilesError(issues);
         return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
       }
+      /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
+      maskWith(mask) {
+        this.mask = mask;
+      }
       /**
        * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
        * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
@@ -74759,7 +74766,8 @@ var init_assertions = __esm({
           }
           const first = executions.find((e) => e !== void 0 && e.status !== "error" && e.endedBy !== "interrupted" && valueAt(e.outputs, a.segments).found);
           if (first === void 0) continue;
-          const value = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+          const kept = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+          const value = this.mask ? this.mask(kept) : kept;
           baselines.set(key, { value, source: this.update ? "update" : "new" });
           if (this.ci || state.taken.has(key)) continue;
           state.taken.add(key);
@@ -74769,7 +74777,8 @@ var init_assertions = __esm({
         return {
           snapshots: baselines,
           ...this.ci && { ci: true },
-          leaks: (role, minChars) => this.leakIndex(role, minChars)
+          leaks: (role, minChars) => this.leakIndex(role, minChars),
+          ...this.mask && { mask: this.mask }
         };
       }
       /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
@@ -75213,6 +75222,7 @@ async function runTestSession(opts) {
   const { tenant } = opts;
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,

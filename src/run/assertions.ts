@@ -53,6 +53,7 @@ interface SnapshotFileState {
  */
 export class AssertionFiles {
   private readonly indexes = new Map<string, LeakIndex | undefined>();
+  private mask: ((value: unknown) => unknown) | undefined;
 
   private constructor(
     private readonly roles: readonly RoleText[],
@@ -91,6 +92,11 @@ export class AssertionFiles {
     return new AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
   }
 
+  /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
+  maskWith(mask: (value: unknown) => unknown): void {
+    this.mask = mask;
+  }
+
   /**
    * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
    * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
@@ -108,7 +114,8 @@ export class AssertionFiles {
       }
       const first = executions.find((e) => e !== undefined && e.status !== 'error' && e.endedBy !== 'interrupted' && valueAt(e.outputs, a.segments).found);
       if (first === undefined) continue;
-      const value = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+      const kept = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+      const value = this.mask ? this.mask(kept) : kept;
       baselines.set(key, { value, source: this.update ? 'update' : 'new' });
       if (this.ci || state.taken.has(key)) continue;
       state.taken.add(key);
@@ -119,6 +126,7 @@ export class AssertionFiles {
       snapshots: baselines,
       ...(this.ci && { ci: true }),
       leaks: (role, minChars) => this.leakIndex(role, minChars),
+      ...(this.mask && { mask: this.mask }),
     };
   }
 

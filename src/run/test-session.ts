@@ -95,6 +95,7 @@ export async function runTestSession(opts: {
   const { tenant } = opts;
   const startedAt = new Date();
   const started = performance.now();
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,

@@ -118,6 +118,31 @@ describe('snapshot assertions', () => {
   });
 });
 
+describe('snapshot assertions and secrets', () => {
+  it('never writes a secret into a snapshot file: it is masked there as in every report, and still matches', async () => {
+    const flow = `flow: echo
+transport: ws
+secrets: [LABEL_KEY]
+tests:
+  - name: keyed
+    inputs: { key: "\${env:LABEL_KEY}", label: support }
+    until: { messages: 1 }
+    expect:
+      outputs:
+        - { path: "results[0]", snapshot: true }
+`;
+    const s = await suite({ 'flows/keyed.yaml': flow });
+    const env = { LABEL_KEY: 'sk-very-secret-value' };
+    expect((await s.test([], { env })).code).toBe(0);
+    const stored = await s.read('flows/__snapshots__/keyed.yaml.snap.yaml');
+    expect(stored).not.toContain('sk-very-secret-value');
+    expect(stored).toContain('label: support');
+    const again = await s.test([], { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+  });
+});
+
 describe('schema assertions', () => {
   const files = {
     'flows/schemas/label.schema.yaml': 'type: object\nrequired: [label]\nproperties:\n  label: { $ref: "#/definitions/label" }\ndefinitions:\n  label: { enum: [support, billing] }\n',

@@ -51,6 +51,7 @@ function outputResult(a: OutputAssertion, execution: ExecutionResult, test: Flow
     const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
     if (base) using.snapshot = base;
     if (context.ci) using.ci = true;
+    if (context.mask) using.mask = context.mask;
   }
   if (a.operator === 'not_leaks') {
     const index = context.leaks?.(String(a.expected), a.minChars ?? 0);

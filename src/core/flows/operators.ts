@@ -20,6 +20,8 @@ export interface OutputWith {
   ci?: boolean;
   /** `not_leaks`: the index of the Roles named. */
   leaks?: LeakIndex;
+  /** `snapshot`: secrets masked in the received value (`AssertionContext.mask`). */
+  mask?: (value: unknown) => unknown;
 }
 
 /**
@@ -56,7 +58,8 @@ export function checkOutput(a: OutputAssertion, outputs: unknown, using: OutputW
 
 /** Every repeat is compared with the baseline; with none stored, it is written unless `ci`. */
 function checkSnapshot(a: OutputAssertion, found: unknown, using: OutputWith): OutputVerdict {
-  const value = withoutIgnored(found, a.ignore ?? []);
+  const kept = withoutIgnored(found, a.ignore ?? []);
+  const value = using.mask ? using.mask(kept) : kept;
   const actual = show(value);
   const base = using.snapshot;
   if (base === undefined || (base.source === 'new' && using.ci)) {

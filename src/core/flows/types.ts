@@ -130,6 +130,11 @@ export interface AssertionContext {
   ci?: boolean;
   /** The index of one Role (or `*`: all of them) for `not_leaks`; undefined: no such Role. */
   leaks?: (role: string, minChars: number) => LeakIndex | undefined;
+  /**
+   * Secrets masked in a value, as every report masks them: a snapshot is compared (and written)
+   * masked, so a snapshot file never holds a secret.
+   */
+  mask?: (value: unknown) => unknown;
 }
 
 /**
