@@ -3042,7 +3042,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -3069,7 +3069,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -3933,7 +3933,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4324,7 +4324,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve11,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -7109,10 +7109,6 @@ var init_schema = __esm({
 });
 
 // src/core/exit-codes.ts
-var exit_codes_exports = {};
-__export(exit_codes_exports, {
-  ExitCode: () => ExitCode
-});
 var ExitCode;
 var init_exit_codes = __esm({
   "src/core/exit-codes.ts"() {
@@ -7198,13 +7194,6 @@ var init_safe_text = __esm({
 });
 
 // src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
 function formatIssue(issue) {
   return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
 }
@@ -18223,9 +18212,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve11(data2);
+              return err ? reject2(err) : resolve13(data2);
             });
           });
         }
@@ -18263,9 +18252,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve11(data2);
+              return err2 ? reject2(err2) : resolve13(data2);
             });
           });
         }
@@ -21771,8 +21760,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject2) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject2) => {
+        res = resolve13;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23198,12 +23187,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24087,12 +24076,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24409,16 +24398,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24431,7 +24420,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24838,8 +24827,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -25961,7 +25950,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve11, reject2) => {
+        const socket = await new Promise((resolve13, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25971,7 +25960,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -25981,14 +25970,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25997,14 +25986,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve11();
+            resolve13();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26012,7 +26001,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26055,8 +26044,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve11, reject2) => {
-                      finalSocket.once("secureConnect", resolve11);
+                    await new Promise((resolve13, reject2) => {
+                      finalSocket.once("secureConnect", resolve13);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27189,7 +27178,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27203,11 +27192,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve11(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve11);
+            this.on("close", resolve13);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27235,7 +27224,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject2) => {
+      return new Promise((resolve13, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27250,7 +27239,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject: reject2,
               length: 0,
               body: []
@@ -27324,18 +27313,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27525,9 +27514,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -27739,9 +27728,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28029,9 +28018,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28124,9 +28113,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -29400,7 +29389,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir6 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve11 } = __require("node:path");
+    var { dirname: dirname10, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29601,7 +29590,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve11(path), "utf8");
+          const data2 = await readFile4(resolve13(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29630,7 +29619,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve11(path);
+        const resolvedPath = resolve13(path);
         await mkdir6(dirname10(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37610,7 +37599,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve11, reject2) => agent.dispatch(
+        return new Promise((resolve13, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37698,7 +37687,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -37751,7 +37740,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37775,7 +37764,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42146,7 +42135,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42798,7 +42787,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
   const window = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46630,7 +46619,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     let settled = false;
     const fail3 = (message2, code2, status = "error") => {
       if (settled) return;
@@ -46654,7 +46643,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve11(new Session(socket, shown, secrets));
+      resolve13(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46722,14 +46711,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve11(void 0);
+            resolve13(void 0);
           };
-          const waiter = { resolve: resolve11, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve13, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47229,14 +47218,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve11(tooLarge);
+        resolve13(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47245,12 +47234,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve11({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve13({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve11({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve13({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve11({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve13({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47922,7 +47911,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve11) => server.close(() => resolve11()));
+      const closed = new Promise((resolve13) => server.close(() => resolve13()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47961,12 +47950,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve11(server.address()));
+    server.listen(port, host, () => resolve13(server.address()));
   });
 }
 function displayHost(host) {
@@ -49265,44 +49254,6 @@ var init_duplicates = __esm({
   }
 });
 
-// src/core/apply/phases.ts
-function applyPhases(changes) {
-  const phases = [];
-  let current = [];
-  changes.forEach((change, index) => {
-    const previous = current.length > 0 ? changes[current[0]].action : void 0;
-    if (previous !== void 0 && previous !== change.action) {
-      phases.push(current);
-      current = [];
-    }
-    current.push(index);
-  });
-  if (current.length > 0) phases.push(current);
-  return phases;
-}
-function freedName(change) {
-  if (change.action === "delete") return change.before?.name ?? change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.before.name;
-  return void 0;
-}
-function takenName(change) {
-  if (change.action === "create") return change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.name;
-  return void 0;
-}
-function blockedReason(change, failedToFree) {
-  const name = takenName(change);
-  const blocker = name === void 0 ? void 0 : failedToFree.get(name);
-  if (blocker === void 0) return void 0;
-  const what = blocker.action === "delete" ? "the delete of" : "the rename of";
-  return `${what} the Role holding this name failed, so it is still taken`;
-}
-var init_phases = __esm({
-  "src/core/apply/phases.ts"() {
-    "use strict";
-  }
-});
-
 // src/core/apply/result.ts
 function outcomeOf(change, status, extra = {}) {
   const renamedFrom = change.action === "update" && change.before && change.before.name !== change.name ? change.before.name : void 0;
@@ -49396,9 +49347,69 @@ var init_result = __esm({
   }
 });
 
+// src/core/apply/end.ts
+function applyEnd(run2) {
+  const summary = summarizeOutcomes(run2.outcomes);
+  const ok = applySucceeded(summary);
+  const line = applySummaryLine(summary, run2.interrupted);
+  const out = run2.resolved.map(duplicateLine);
+  const err = run2.warning === void 0 ? [] : [`warning: ${run2.warning}`];
+  if (ok) return { ok, status: "applied", out: [...out, line], err };
+  err.push(line);
+  for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
+  if (summary.unknown > 0) err.push(unknownOutcomeNote(summary.unknown));
+  err.push("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
+  return { ok, status: run2.interrupted ? "interrupted" : "failed", out, err };
+}
+var init_end = __esm({
+  "src/core/apply/end.ts"() {
+    "use strict";
+    init_result();
+  }
+});
+
+// src/core/apply/phases.ts
+function applyPhases(changes) {
+  const phases = [];
+  let current = [];
+  changes.forEach((change, index) => {
+    const previous = current.length > 0 ? changes[current[0]].action : void 0;
+    if (previous !== void 0 && previous !== change.action) {
+      phases.push(current);
+      current = [];
+    }
+    current.push(index);
+  });
+  if (current.length > 0) phases.push(current);
+  return phases;
+}
+function freedName(change) {
+  if (change.action === "delete") return change.before?.name ?? change.name;
+  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.before.name;
+  return void 0;
+}
+function takenName(change) {
+  if (change.action === "create") return change.name;
+  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.name;
+  return void 0;
+}
+function blockedReason(change, failedToFree) {
+  const name = takenName(change);
+  const blocker = name === void 0 ? void 0 : failedToFree.get(name);
+  if (blocker === void 0) return void 0;
+  const what = blocker.action === "delete" ? "the delete of" : "the rename of";
+  return `${what} the Role holding this name failed, so it is still taken`;
+}
+var init_phases = __esm({
+  "src/core/apply/phases.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/apply/index.ts
 var apply_exports = {};
 __export(apply_exports, {
+  applyEnd: () => applyEnd,
   applyPhases: () => applyPhases,
   applyResultJson: () => applyResultJson,
   applySucceeded: () => applySucceeded,
@@ -49417,6 +49428,7 @@ var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
     init_duplicates();
+    init_end();
     init_phases();
     init_result();
   }
@@ -52692,14 +52704,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve11(answer);
+      resolve13(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -52806,27 +52818,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve11, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve11(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve11, reject2, arguments_) => {
+  const enqueue = (function_, resolve13, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve11, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve11, reject2) => {
-    enqueue(function_, resolve11, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject2) => {
+    enqueue(function_, resolve13, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -53272,7 +53284,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve6 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -53316,7 +53328,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve6(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve7(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -53356,8 +53368,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve6(dir, fileName);
-  if (dirname8(path) !== resolve6(dir) || basename4(path) !== fileName) {
+  const path = resolve7(dir, fileName);
+  if (dirname8(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -54849,11 +54861,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { dirname as dirname9, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve7(sinks.cwd, file);
+    const path = resolve8(sinks.cwd, file);
     try {
       await mkdir5(dirname9(path), { recursive: true });
       await (append ? appendFile : writeFile3)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -54890,7 +54902,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve7(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative3(workspace, resolve8(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -54955,9 +54967,6 @@ function tallyWsMessage(tally, message2, rule) {
     reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
   };
 }
-function tallyWsMessages(messages, rule) {
-  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
-}
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
   if (refused) {
@@ -55015,10 +55024,6 @@ var init_shard = __esm({
 });
 
 // src/core/runs/select.ts
-var select_exports = {};
-__export(select_exports, {
-  selectRuns: () => selectRuns
-});
 function selectRuns(files, options) {
   const grep = options.grep;
   const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
@@ -55064,24 +55069,6 @@ var init_select = __esm({
 });
 
 // src/core/runs/index.ts
-var runs_exports = {};
-__export(runs_exports, {
-  EMPTY_WS_TALLY: () => EMPTY_WS_TALLY,
-  expectedEndMs: () => expectedEndMs,
-  httpsEndRule: () => httpsEndRule,
-  httpsProgress: () => httpsProgress,
-  httpsWaitMs: () => httpsWaitMs,
-  nextPollDelay: () => nextPollDelay,
-  parseShard: () => parseShard,
-  quietEndedWsTests: () => quietEndedWsTests,
-  selectRuns: () => selectRuns,
-  selectShard: () => selectShard,
-  tallyOutputs: () => tallyOutputs,
-  tallyWsMessage: () => tallyWsMessage,
-  tallyWsMessages: () => tallyWsMessages,
-  wsEndRule: () => wsEndRule,
-  wsProgress: () => wsProgress
-});
 var init_runs = __esm({
   "src/core/runs/index.ts"() {
     "use strict";
@@ -55102,7 +55089,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat3 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
 }
@@ -55112,7 +55099,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve9(cwd, path);
+    const abs = resolve11(cwd, path);
     const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
@@ -55164,7 +55151,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve13) => setTimeout(() => resolve13(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -55187,7 +55174,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2))
+      sleep: (ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -55199,7 +55186,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve11) => stop2 = () => resolve11(INTERRUPTED));
+          this.stopped = new Promise((resolve13) => stop2 = () => resolve13(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -55228,8 +55215,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve11) => {
-              this.timer = setTimeout(() => resolve11(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve13) => {
+              this.timer = setTimeout(() => resolve13(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -55446,10 +55433,6 @@ var init_flow_ws = __esm({
 });
 
 // src/run/flow-tests.ts
-var flow_tests_exports = {};
-__export(flow_tests_exports, {
-  runTests: () => runTests
-});
 async function runTests(options) {
   const { client, runs, events = {} } = options;
   const clock = options.clock ?? realClock;
@@ -55509,6 +55492,85 @@ var init_flow_tests = __esm({
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
+  }
+});
+
+// src/run/test-session.ts
+var test_session_exports = {};
+__export(test_session_exports, {
+  loadFlowTests: () => loadFlowTests,
+  parseSelectionFlags: () => parseSelectionFlags,
+  runTestSession: () => runTestSession,
+  runsFor: () => runsFor
+});
+function parseSelectionFlags(flags) {
+  const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
+  if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
+  let grep;
+  try {
+    if (flags.grep !== void 0) grep = new RegExp(flags.grep);
+  } catch (error) {
+    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error.message}`, "usage");
+  }
+  return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+}
+async function loadFlowTests(cwd, config, paths) {
+  const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
+  const loaded = await loadFlowTestFiles(files);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return loaded.value;
+}
+function runsFor(tenant, files, flags, parsed, env) {
+  const hasWs = tenant.target.wsUrl !== void 0;
+  if (flags.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, "usage");
+  const selection = selectRuns(files, {
+    hasWs,
+    env,
+    ...parsed,
+    ...flags.transport && { transport: flags.transport },
+    ...flags.repeat !== void 0 && { repeat: flags.repeat }
+  });
+  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
+  return selection;
+}
+async function runTestSession(opts) {
+  const { tenant } = opts;
+  const startedAt = /* @__PURE__ */ new Date();
+  const started = performance.now();
+  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events });
+  if (outcome.tenantProblem !== void 0) {
+    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+  }
+  const report = buildRunReport(
+    {
+      version: packageVersion(),
+      tenant: {
+        name: tenant.target.name,
+        base_url: shownUrl(tenant.location),
+        ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
+      },
+      ...opts.shard && { shard: opts.shard },
+      startedAt,
+      finishedAt: /* @__PURE__ */ new Date(),
+      durationMs: performance.now() - started,
+      bailed: outcome.bailed,
+      interrupted: outcome.interrupted,
+      results: outcome.results
+    },
+    opts.redactor
+  );
+  return { report, interrupted: outcome.interrupted };
+}
+var init_test_session = __esm({
+  "src/run/test-session.ts"() {
+    "use strict";
+    init_errors();
+    init_printed_url();
+    init_runs();
+    init_build();
+    init_flow_files();
+    init_package_root();
+    init_flow_tests();
   }
 });
 
@@ -55806,180 +55868,11 @@ function isDirectory(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
 
-// src/commands/base.ts
-var import_clipanion = __toESM(require_advanced(), 1);
+// src/commands/error-line.ts
 init_errors();
-init_exit_codes();
-init_redact();
 init_safe_text();
-import { setMaxListeners } from "node:events";
-
-// src/terminal/color.ts
-function useColor(env, isTTY, flag) {
-  if (flag === false) return false;
-  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-  if (flag === true) return true;
-  const force = env["FORCE_COLOR"];
-  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
-  if (env["TERM"] === "dumb") return false;
-  return isTTY;
-}
-
-// src/commands/base.ts
-var RoleflowCommand = class extends import_clipanion.Command {
-  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
-  verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
-  color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  /** Values redacted from everything this command prints (`addSecrets`). */
-  secretValues = /* @__PURE__ */ new Set();
-  currentRedactor;
-  /** The progress line on the terminal, if one is shown (`showLiveLine`). */
-  liveLine;
-  /** The exit code of a failure caught by `catch`. */
-  failedWith;
-  async catch(error) {
-    this.failedWith = error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
-    this.err(describeError(error, this.verbose, this.path));
-  }
-  /** Called by `main()` once the command has ended, however it ended. */
-  async cleanup() {
-  }
-  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
-  colorFor(stream) {
-    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
-  }
-  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text2) {
-    this.liveLine?.clear();
-    this.context.stdout.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stdout"))));
-  }
-  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
-  outJson(value, indent = 2) {
-    this.outData(value, (v) => jsonText(v, indent));
-  }
-  /**
-   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
-   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
-   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
-   * writes nothing.
-   */
-  outData(value, serialise) {
-    const text2 = serialise(this.redactor.values(value));
-    this.liveLine?.clear();
-    if (text2 !== "") this.context.stdout.write(ensureNewline(text2));
-  }
-  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text2) {
-    this.liveLine?.clear();
-    this.context.stderr.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stderr"))));
-  }
-  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
-  canShowProgress() {
-    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
-  }
-  /**
-   * A progress line now shown on the terminal (undefined: none): `out` and `err` clear it before
-   * they write, whichever stream they write to, so a result or a warning never lands on it.
-   */
-  showLiveLine(line) {
-    this.liveLine = line;
-  }
-  redact(text2) {
-    return this.redactor.text(text2);
-  }
-  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
-  reportSinks(style, consoleWasLive) {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.out(text2),
-      data: (value, render2) => this.outData(value, render2),
-      style,
-      consoleWasLive,
-      redactor: this.redactor
-    };
-  }
-  /** The redactor of every secret added so far. */
-  get redactor() {
-    return this.currentRedactor ??= makeRedactor(this.secretValues);
-  }
-  /**
-   * Redact these values from all this command prints from now on. A short one may also hide parts
-   * of ordinary words: the user is told once, by the name of the variable (or flag) holding it.
-   */
-  addSecrets(values, flag) {
-    for (const value of values) {
-      if (!value || this.secretValues.has(value)) continue;
-      this.secretValues.add(value);
-      this.currentRedactor = void 0;
-      if (value.length < SHORT_SECRET_LENGTH) {
-        const name = flag ?? Object.keys(this.context.env).find((k) => this.context.env[k] === value) ?? "a secret";
-        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
-      }
-    }
-  }
-  async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
-  }
-  /**
-   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
-   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
-   * (clear the progress line, say what happens now). A second signal ends the process at once.
-   */
-  interruption(onInterrupt) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    void this.context.waitForShutdown().then(() => {
-      onInterrupt();
-      controller.abort();
-    });
-    return controller.signal;
-  }
-  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
-  requestLine(r) {
-    if (!this.verbose) return;
-    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
-  }
-};
-var TenantCommand = class extends RoleflowCommand {
-  tenant = import_clipanion.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
-  baseUrl = import_clipanion.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
-  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
-  opened = /* @__PURE__ */ new Set();
-  async openTenant(config) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
-    this.addSecrets(environmentSecrets(this.context.env));
-    const tenant = await openTenant2({
-      config,
-      // Flags win over the environment, which wins over the config's default_tenant.
-      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
-      env: this.context.env,
-      cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
-      onRetry: (line) => this.err(line)
-    });
-    this.addSecrets(tenant.secrets);
-    const close = tenant.close.bind(tenant);
-    const tracked = {
-      ...tenant,
-      close: async () => {
-        this.opened.delete(tracked);
-        await close();
-      }
-    };
-    this.opened.add(tracked);
-    return tracked;
-  }
-  // An embedded tenant left open would keep the process alive after the command has failed.
-  async cleanup() {
-    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
-  }
-};
 function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
   if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
@@ -55998,26 +55891,37 @@ function describeUsageError(error, commandPath) {
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
-function ensureNewline(text2) {
-  return text2.endsWith("\n") ? text2 : `${text2}
-`;
-}
 
 // src/cli.ts
 init_redact();
 
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+
 // src/commands/apply.ts
-var import_clipanion3 = __toESM(require_advanced(), 1);
+var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
+init_errors();
 init_exit_codes();
 
 // src/terminal/live-results.ts
+init_progress_line();
 var LiveResults = class {
-  constructor(progress, print) {
-    this.progress = progress;
+  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
+  constructor(stream, showProgress, print) {
     this.print = print;
+    this.progress = new ProgressLine(stream, showProgress);
   }
   pending = [];
+  progress;
   status;
   /** The status line's text; undefined wipes it. */
   setStatus(text2) {
@@ -56025,14 +55929,19 @@ var LiveResults = class {
     if (text2 === void 0) this.progress.clear();
     else this.progress.show(text2);
   }
+  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+  count(verb, ended, total) {
+    this.setStatus(ended < total ? `${verb} ${ended}/${total}…` : void 0);
+  }
   add(line) {
     if (this.pending.length === 0) setImmediate(() => this.flush());
     this.pending.push(line);
   }
-  /** Something else to print (a warning, a retry): never on the end of the status line. */
-  interject(write) {
+  /** Wipe the status line (before any other output); `redraw` draws it again. */
+  clear() {
     this.progress.clear();
-    write();
+  }
+  redraw() {
     if (this.status !== void 0) this.progress.show(this.status);
   }
   /** Every pending line out, the status line gone. */
@@ -56045,20 +55954,205 @@ var LiveResults = class {
     if (this.pending.length === 0) return;
     const text2 = this.pending.join("\n");
     this.pending.length = 0;
-    this.interject(() => this.print(text2));
+    this.clear();
+    this.print(text2);
+    this.redraw();
   }
 };
 
-// src/commands/apply.ts
-init_progress_line();
+// src/commands/planning.ts
+var import_clipanion3 = __toESM(require_advanced(), 1);
+
+// src/commands/tenant-command.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+init_redact();
+import { setMaxListeners } from "node:events";
+
+// src/commands/base.ts
+var import_clipanion = __toESM(require_advanced(), 1);
+init_errors();
+init_exit_codes();
+
+// src/terminal/output.ts
+init_redact();
+init_safe_text();
+var CommandOutput = class {
+  constructor(streams, color) {
+    this.streams = streams;
+    this.color = color;
+  }
+  /** Values redacted from everything printed (`addSecrets`). */
+  secretValues = /* @__PURE__ */ new Set();
+  currentRedactor;
+  liveLine;
+  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
+  out(text2) {
+    this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+  }
+  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
+  err(text2) {
+    this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+  }
+  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+  outJson(value, indent = 2) {
+    this.outData(value, (v) => jsonText(v, indent));
+  }
+  /**
+   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+   * writes nothing.
+   */
+  outData(value, serialise) {
+    const text2 = serialise(this.redactor.values(value));
+    if (text2 !== "") this.write(this.streams.stdout, text2);
+  }
+  /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
+  showLiveLine(line) {
+    this.liveLine = line;
+  }
+  redact(text2) {
+    return this.redactor.text(text2);
+  }
+  /** The redactor of every secret added so far. */
+  get redactor() {
+    return this.currentRedactor ??= makeRedactor(this.secretValues);
+  }
+  /**
+   * Redact these values from all that is printed from now on. A short one may also hide parts of
+   * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+   */
+  addSecrets(values, flag) {
+    const env = this.streams.env;
+    for (const value of values) {
+      if (!value || this.secretValues.has(value)) continue;
+      this.secretValues.add(value);
+      this.currentRedactor = void 0;
+      if (value.length < SHORT_SECRET_LENGTH) {
+        const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
+        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+      }
+    }
+  }
+  write(stream, text2) {
+    this.liveLine?.clear();
+    stream.write(text2.endsWith("\n") ? text2 : `${text2}
+`);
+    this.liveLine?.redraw?.();
+  }
+};
+
+// src/commands/base.ts
+var RoleflowCommand = class extends import_clipanion.Command {
+  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
+  verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
+  color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
+  output;
+  /** clipanion's own `catch` would print on stdout, and an overriding `catch` exits 0. */
+  async validateAndExecute() {
+    try {
+      return await super.validateAndExecute();
+    } catch (error) {
+      this.io.err(describeError(error, this.verbose, this.path));
+      return error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
+    }
+  }
+  /** Called by `main()` once the command has ended, however it ended. */
+  async cleanup() {
+  }
+  /** This command's stdout and stderr, secrets masked. */
+  get io() {
+    return this.output ??= new CommandOutput(this.context, (stream) => this.colorFor(stream));
+  }
+  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
+  colorFor(stream) {
+    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
+  }
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress() {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
+  }
+  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
+  reportSinks(style, consoleWasLive) {
+    return {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text2) => this.io.out(text2),
+      data: (value, render2) => this.io.outData(value, render2),
+      style,
+      consoleWasLive,
+      redactor: this.io.redactor
+    };
+  }
+  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
+  requestLine(r) {
+    if (!this.verbose) return;
+    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
+    this.io.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
+  }
+  async loadConfig() {
+    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
+  }
+};
+
+// src/commands/tenant-command.ts
+var TenantCommand = class extends RoleflowCommand {
+  tenant = import_clipanion2.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
+  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
+  opened = /* @__PURE__ */ new Set();
+  async openTenant(config) {
+    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
+    this.io.addSecrets(environmentSecrets(this.context.env));
+    const tenant = await openTenant2({
+      config,
+      // Flags win over the environment, which wins over the config's default_tenant.
+      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      env: this.context.env,
+      cwd: this.context.cwd,
+      ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
+      onRetry: (line) => this.io.err(line)
+    });
+    this.io.addSecrets(tenant.secrets);
+    const close = tenant.close.bind(tenant);
+    const tracked = {
+      ...tenant,
+      close: async () => {
+        this.opened.delete(tracked);
+        await close();
+      }
+    };
+    this.opened.add(tracked);
+    return tracked;
+  }
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  interruption(onInterrupt) {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
+  }
+  // An embedded tenant left open would keep the process alive after the command has failed.
+  async cleanup() {
+    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
+  }
+};
 
 // src/commands/planning.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
 var PlanningCommand = class extends TenantCommand {
-  target = import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
   /** Read the role files, list the tenant once, plan; `roleFiles` (arguments) join the targets. */
   async freshPlanOf(config, roleFiles) {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -56078,12 +56172,22 @@ var PlanningCommand = class extends TenantCommand {
     return { ...fresh, rolesDir };
   }
 };
+function applyArgumentProblem(args, planFile, flags) {
+  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
+  if (planFile === void 0) return void 0;
+  if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
+  if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
+  if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  return void 0;
+}
 
 // src/commands/apply.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
+var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
 var ApplyCommand = class extends PlanningCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion3.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -56099,14 +56203,12 @@ var ApplyCommand = class extends PlanningCommand {
       it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
       empty prune), or if the tenant is another one or any planned Role changed since.
 
-      Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
-      deletes that free a name, then updates, creates, other deletes. Failed requests are retried.
-      A create is sent once: when its outcome is unknown (no answer in time, a 5xx) the tenant is
-      re-listed over a settle window (twice the tenant's timeout), and a Role that has not appeared
-      by then is reported \`? outcome unknown\`, never as created. Copies of a Role that another
-      apply created at the same time are resolved afterwards: the lowest id stays. Every Role gets
-      a result line; when some fail or are unknown it exits 1, and running \`apply\` again converges.
-      Ctrl-C starts no new change and reports what was done.
+      Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4): deletes that
+      free a name, then updates, creates, other deletes; failed requests are retried. A create is
+      sent once: one whose outcome is unknown is looked for over a settle window, then reported
+      \`? outcome unknown\`, never as created. Copies that a concurrent apply made are resolved (the
+      lowest id stays). Every Role gets a result line; when some fail or are unknown it exits 1,
+      and \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -56117,157 +56219,98 @@ var ApplyCommand = class extends PlanningCommand {
       ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"]
     ]
   });
-  // One saved plan, or role files (`*.md`) whose Roles alone are applied.
-  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  autoApprove = import_clipanion3.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion3.Option.String("--concurrency", {
+  args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = import_clipanion4.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
+  concurrency = import_clipanion4.Option.String("--concurrency", {
     description: "Requests at once (default: roles.concurrency of the config, else 4)",
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
   });
-  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
+  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
   get planFile() {
     return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
   }
   async execute() {
-    const { RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    if (this.args.length > 1 && this.args.some((a) => !a.endsWith(".md"))) {
-      throw new RoleflowError2(`apply takes one saved plan or role files (*.md), not ${this.args.filter((a) => !a.endsWith(".md")).join(", ")} among several`);
-    }
-    if (this.planFile !== void 0 && this.target !== void 0) {
-      throw new RoleflowError2("--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE");
-    }
-    if (this.planFile !== void 0 && (this.roles !== void 0 || this.prune !== void 0)) {
-      throw new RoleflowError2("--roles and --prune do not go with a saved plan: it already says what to do");
-    }
-    if (this.planFile !== void 0 && this.allowEmptyPrune) {
-      throw new RoleflowError2("--allow-empty-prune does not go with a saved plan: it already says what to do");
-    }
+    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
+    if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
     const prepared = this.planFile === void 0 ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
     if (typeof prepared === "number") return prepared;
-    const { plan, tenant } = prepared;
-    try {
-      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
-    } finally {
-      await tenant.close();
-    }
+    return this.carryOut(prepared.plan, prepared.tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
   }
+  /** A fresh plan, shown, past its guards and approved; else the exit code (`cleanup` closes the tenant). */
   async freshPlan(config) {
-    const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlanOf(config, this.planFile === void 0 ? this.args : []);
-    const { plan, tenant, rolesDir } = fresh;
-    const stop2 = async (code2, status, reasons = []) => {
-      await tenant.close();
-      if (this.json) await this.outResult(plan, status, [], reasons);
-      return code2;
-    };
-    if (plan.issues.length > 0) {
-      await tenant.close();
-      throw new InvalidFilesError2(plan.issues);
-    }
+    const fresh = await this.freshPlanOf(config, this.args);
+    const { plan, rolesDir } = fresh;
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (!this.json) this.out(shown);
-    else if (!this.autoApprove && plan.changes.length > 0) this.err(shown);
+    if (!this.json) this.io.out(shown);
+    else if (!this.autoApprove && plan.changes.length > 0) this.io.err(shown);
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      return stop2(ExitCode.Refused, "refused", plan.guards.map((g) => g.message));
+      this.io.err(plan.guards.map((g) => `error: ${g.message}`).join("\n"));
+      return this.result(ExitCode.Refused, plan, "refused", [], plan.guards.map((g) => g.message));
     }
-    if (plan.changes.length === 0) return stop2(ExitCode.Ok, "no_changes");
-    if (!this.autoApprove && !this.context.stdinIsTTY) {
-      await tenant.close();
-      throw new RoleflowError2(
-        "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json"
-      );
-    }
-    if (!this.autoApprove) {
-      const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-      if (!await confirm2(this.context.stdin, this.context.stderr, QUESTION)) {
-        this.err("Apply cancelled: nothing was changed.");
-        return stop2(ExitCode.Error, "cancelled");
-      }
-    }
-    return fresh;
+    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
+    if (this.autoApprove) return fresh;
+    if (!this.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
+    const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
+    if (await confirm2(this.context.stdin, this.context.stderr, QUESTION)) return fresh;
+    this.io.err("Apply cancelled: nothing was changed.");
+    return this.result(ExitCode.Error, plan, "cancelled");
   }
   async savedPlan(config, planFile) {
     const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
     if ("refused" in opened) {
       const { plan, what, reasons } = opened.refused;
-      this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
-      for (const reason2 of reasons) this.err(`  - ${reason2}`);
-      this.err("Make a new plan: roleflow plan --out FILE");
-      if (this.json) await this.outResult(plan, "refused", [], reasons);
-      return ExitCode.Refused;
+      this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
+      return this.result(ExitCode.Refused, plan, "refused", [], reasons);
     }
-    if (!this.json) {
-      const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-      this.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
-    }
+    const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
     return opened;
   }
-  /** While changes run on a terminal: their results and status line, wiped around a diagnostic. */
-  live;
-  /** A diagnostic (a retry, a create being watched) never lands on the end of the status line. */
-  err(text2) {
-    if (this.live === void 0) super.err(text2);
-    else this.live.interject(() => super.err(text2));
-  }
   async carryOut(plan, tenant, concurrency, protect) {
-    if (plan.changes.length === 0) {
-      if (this.json) await this.outResult(plan, "no_changes", []);
-      return ExitCode.Ok;
-    }
-    const { applyPlan: applyPlan2 } = await Promise.resolve().then(() => (init_apply_session(), apply_session_exports));
-    const { applySucceeded: applySucceeded2, applySummaryLine: applySummaryLine2, duplicateLine: duplicateLine2, outcomeLine: outcomeLine2, summarizeOutcomes: summarizeOutcomes2, unknownOutcomeNote: unknownOutcomeNote2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-    const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
-    this.showLiveLine(progress);
-    const live = this.live = new LiveResults(progress, (text2) => this.out(text2));
+    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
+    const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
+    const live = new LiveResults(this.context.stderr, this.canShowProgress(), (text2) => this.io.out(text2));
+    this.io.showLiveLine(live);
     const interruption = this.interruption(() => {
       live.setStatus(void 0);
-      this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+      this.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
-    live.setStatus(`applying 0/${plan.changes.length}…`);
+    live.count("applying", 0, plan.changes.length);
     const run2 = await applyPlan2(plan, tenant.client, {
       concurrency,
       protect,
       stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
-        live.setStatus(ended < total ? `applying ${ended}/${total}…` : void 0);
+        live.count("applying", ended, total);
         if (!this.json) live.add(outcomeLine2(outcome));
       }
     });
     live.finish();
-    this.live = void 0;
-    if (run2.warning !== void 0) this.err(`warning: ${run2.warning}`);
-    if (!this.json && run2.resolved.length > 0) this.out(run2.resolved.map(duplicateLine2).join("\n"));
-    const summary = summarizeOutcomes2(run2.outcomes);
-    const ok = applySucceeded2(summary);
-    const line = applySummaryLine2(summary, run2.interrupted);
-    if (this.json) await this.outResult(plan, ok ? "applied" : run2.interrupted ? "interrupted" : "failed", run2.outcomes);
-    if (ok) {
-      if (!this.json) this.out(line);
-      return ExitCode.Ok;
-    }
-    this.err(line);
-    for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) this.err(`  ${outcomeLine2(o)}`);
-    if (summary.unknown > 0) this.err(unknownOutcomeNote2(summary.unknown));
-    this.err("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
-    return run2.interrupted ? ExitCode.Interrupted : ExitCode.Error;
+    this.io.showLiveLine(void 0);
+    const end = applyEnd2(run2);
+    if (!this.json && end.out.length > 0) this.io.out(end.out.join("\n"));
+    if (end.err.length > 0) this.io.err(end.err.join("\n"));
+    return this.result(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
   }
-  /** `--json`: the result document, secrets masked in its values before it is serialised. */
-  async outResult(plan, status, outcomes, reasons = []) {
+  /** `code`, after `--json`'s result document (secrets masked in its values before it is serialised). */
+  async result(code2, plan, status, outcomes = [], reasons = []) {
+    if (!this.json) return code2;
     const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-    this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
+    this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
+    return code2;
   }
 };
 
 // src/commands/help.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
+var import_clipanion5 = __toESM(require_advanced(), 1);
 init_errors();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -56280,7 +56323,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion5.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -56295,13 +56338,13 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
 import { resolve as resolve5 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -56326,23 +56369,23 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion6.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
     const dir = resolve5(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
-      this.outJson({ dir, files: steps });
+      this.io.outJson({ dir, files: steps });
       return 0;
     }
     const width = Math.max(...steps.map((s) => s.status.length));
-    this.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
-    this.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
+    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
     return 0;
   }
   tenantOption() {
@@ -56364,11 +56407,14 @@ var InitCommand = class extends RoleflowCommand {
 };
 
 // src/commands/plan.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
+var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
+import { resolve as resolve6 } from "node:path";
+init_errors();
+init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -56398,56 +56444,53 @@ var PlanCommand = class extends PlanningCommand {
       ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
     ]
   });
-  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
+  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
   // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    const { ExitCode: ExitCode2 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
     if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError2(`--json and --format ${this.format} ask for different outputs: use one of them`);
+      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
     if (this.outFile === "-") {
-      throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve11 } = await import("node:path");
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.outData(plan2, plans.renderPlanJson);
-      else if (format === "markdown") this.out(plans.renderPlanMarkdown(plan2));
-      else this.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
+      if (format === "json") this.io.outData(plan2, plans.renderPlanJson);
+      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
+      else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
     let fresh;
     try {
       fresh = await this.freshPlanOf(config, this.roleFiles);
     } catch (error) {
-      if (error instanceof InvalidFilesError2 && format !== "text") show2(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), "");
+      if (error instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), "");
       throw error;
     }
     const { plan, tenant, rolesDir } = fresh;
     await tenant.close();
     if (plan.issues.length > 0) {
       if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError2(plan.issues);
+      throw new InvalidFilesError(plan.issues);
     }
     show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      if (this.outFile !== void 0) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
-      return ExitCode2.Refused;
+      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
+      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve11(this.context.cwd, outFile), plan);
-      this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      await savePlan2(resolve6(this.context.cwd, outFile), plan);
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config) {
@@ -56459,10 +56502,10 @@ var PlanCommand = class extends PlanningCommand {
 };
 
 // src/commands/pull.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -56483,9 +56526,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion7.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion7.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion8.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -56508,17 +56551,17 @@ var PullCommand = class extends TenantCommand {
     const pulled = result.roles.length;
     for (const r of result.roles) {
       const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
-      if (r.status === "skipped") this.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-      else if (!this.json && r.status !== "unchanged") this.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+      if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
+      else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
     }
     for (const { name, count: count2 } of result.sharedNames) {
-      this.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
+      this.io.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
-      this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
+      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
     }
     if (result.localOnly.length > 0 && !this.json) {
-      this.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
     }
     if (this.json) {
       const document = {
@@ -56528,9 +56571,9 @@ var PullCommand = class extends TenantCommand {
         roles: result.roles,
         local_only: result.localOnly
       };
-      this.outJson(document);
+      this.io.outJson(document);
     } else {
-      this.out(
+      this.io.out(
         `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
       );
     }
@@ -56539,15 +56582,15 @@ var PullCommand = class extends TenantCommand {
 };
 
 // src/commands/report-merge.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+var import_clipanion9 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -56572,10 +56615,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion8.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion8.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion8.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion9.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion9.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion9.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion9.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -56586,13 +56629,13 @@ var ReportMergeCommand = class extends RoleflowCommand {
       Promise.resolve().then(() => (init_package_root(), package_root_exports)),
       Promise.resolve().then(() => (init_source_files(), source_files_exports))
     ]);
-    this.addSecrets(environmentSecrets(this.context.env));
+    this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const schema = loadSchema2("report");
     const inputs = [];
     for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve8(this.context.cwd, file), file }, JSON_REPORT);
+      const text2 = await readTextFile2({ abs: resolve9(this.context.cwd, file), file }, JSON_REPORT);
       if (!text2.ok) throw new InvalidFilesError(text2.issues);
       const parsed = parseReport2(text2.value, file, schema);
       if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -56600,23 +56643,24 @@ var ReportMergeCommand = class extends RoleflowCommand {
     }
     const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = redactReport2(merged.value, this.redactor);
+    const report = redactReport2(merged.value, this.io.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+    this.io.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
 
 // src/commands/serve.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
+import { resolve as resolve10 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -56650,24 +56694,23 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion9.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion9.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion9.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion9.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion9.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion9.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion9.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion9.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion9.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion10.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion10.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion10.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion10.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion10.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion10.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion10.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion10.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion10.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
+    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve11 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -56677,14 +56720,14 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
-      onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
+      onDataFileError: (error) => this.io.err(`warning: ${error.message}; retrying`)
     });
     const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.out(`roleflow serve: listening
+    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+    else this.io.out(`roleflow serve: listening
   base URL:      ${emulator.baseUrl}
   WebSocket URL: ${emulator.wsUrl}
   auth:          ${auth}`);
@@ -56695,14 +56738,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -56737,138 +56780,90 @@ var TestCommand = class extends TenantCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion10.Option.Rest({ name: "path" });
-  transport = import_clipanion10.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion10.Option.String("--concurrency", {
+  targets = import_clipanion11.Option.Rest({ name: "path" });
+  transport = import_clipanion11.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion11.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion10.Option.String("--repeat", {
+  repeat = import_clipanion11.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion10.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion10.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion10.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion10.Option.Boolean("--strict-end", {
+  shard = import_clipanion11.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion11.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion11.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion11.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion10.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  quiet = import_clipanion11.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  json = import_clipanion11.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
-    const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
+    const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const shard = this.shard === void 0 ? void 0 : parseShard2(this.shard);
-    if (shard && !shard.ok) throw new RoleflowError(shard.error);
-    const grep = this.grep === void 0 ? void 0 : compileGrep(this.grep);
+    if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
+    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
-    const { defaultFlowsDir: defaultFlowsDir2, findFlowFiles: findFlowFiles2, loadFlowTestFiles: loadFlowTestFiles2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const cwd = this.context.cwd;
-    const files = await findFlowFiles2(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir2(cwd, config)]);
-    const loaded = await loadFlowTestFiles2(files);
-    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const tenant = await this.openTenant(config);
-    try {
-      const { selectRuns: selectRuns2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const hasWs = tenant.target.wsUrl !== void 0;
-      if (this.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
-      const selection = selectRuns2(loaded.value, {
-        hasWs,
-        env: this.context.env,
-        ...grep && { grep },
-        ...shard?.ok && { shard: shard.value },
-        ...this.transport && { transport: this.transport },
-        ...this.repeat !== void 0 && { repeat: this.repeat }
-      });
-      if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : "no tests in the flow test files");
-      this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : void 0);
-    } finally {
-      await tenant.close();
-    }
+    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+    this.io.addSecrets(secrets);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard);
   }
   async run(tenant, runs, reporters, flows, shard) {
-    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_flow_tests(), flow_tests_exports)),
+    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports))
+      Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
     ]);
-    const redactor = this.redactor;
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
-    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
-    this.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
-    const interruption = this.interruption(() => {
+    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
+    this.io.showLiveLine(progress);
+    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const signal = this.interruption(() => {
       progress?.clear();
-      this.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+      this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
     });
-    const startedAt = /* @__PURE__ */ new Date();
-    const started = performance.now();
-    const outcome = await runTests2({
-      client: tenant.client,
+    const { report, interrupted } = await runTestSession2({
+      tenant,
       runs,
       concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal: interruption,
+      signal,
+      shard,
+      redactor: this.io.redactor,
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult2(redactResult2(result, redactor), style));
+          this.io.out(renderTestResult2(redactResult2(result, this.io.redactor), style));
           progress?.draw();
         }
       }
     });
     progress?.clear();
-    if (outcome.tenantProblem !== void 0) {
-      throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
-    }
-    const report = buildRunReport2(
-      {
-        version: packageVersion2(),
-        tenant: {
-          name: tenant.target.name,
-          base_url: shownUrl2(tenant.location),
-          ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl2(tenant.target.wsUrl) }
-        },
-        ...shard && { shard },
-        startedAt,
-        finishedAt: /* @__PURE__ */ new Date(),
-        durationMs: performance.now() - started,
-        bailed: outcome.bailed,
-        interrupted: outcome.interrupted,
-        results: outcome.results
-      },
-      redactor
-    );
+    await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
+    if (written.length > 0 && live) this.io.err(`wrote ${written.join(", ")}`);
+    if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
-function compileGrep(pattern) {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(pattern)}: ${error.message}`);
-  }
-}
 
 // src/commands/validate.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
+init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -56892,11 +56887,10 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion11.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion11.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion12.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion12.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion12.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
-    const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
     const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
@@ -56906,14 +56900,14 @@ var ValidateCommand = class extends RoleflowCommand {
     const flows = flowsDirOf2(cwd, config, this.flows);
     const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.err(result.warnings.map(formatIssue2).join("\n"));
+    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
-      this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
-      this.err(result.issues.map(formatIssue2).join("\n"));
+      this.io.err(result.issues.map(formatIssue).join("\n"));
     } else {
-      for (const dir of result.absent) this.err(`note: ${dir}/ not found, nothing checked there`);
-      this.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
+      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
+      this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
     }
     return valid ? 0 : 1;
   }
@@ -56936,12 +56930,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion12.Builtins.HelpCommand);
-  cli.register(import_clipanion12.Builtins.VersionCommand);
+  cli.register(import_clipanion13.Builtins.HelpCommand);
+  cli.register(import_clipanion13.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion12.Cli {
+var RoleflowCli = class extends import_clipanion13.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }
@@ -57007,8 +57001,7 @@ async function runCommand(cli, argv, context) {
     return ExitCode.Error;
   }
   try {
-    const code2 = await cli.run(command, context);
-    return command.failedWith ?? code2;
+    return await cli.run(command, context);
   } finally {
     await command.cleanup?.();
   }
@@ -57106,7 +57099,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -57284,7 +57277,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve10(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve12(ctx.inputs.workingDirectory, file);
   const rel = relative4(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep4).join("/");
 }
