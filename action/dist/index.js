@@ -6996,6 +6996,15 @@ var require_ajv = __commonJS({
   }
 });
 
+// src/core/precompiled-schemas.ts
+var precompiled;
+var init_precompiled_schemas = __esm({
+  "src/core/precompiled-schemas.ts"() {
+    "use strict";
+    precompiled = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/core/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
@@ -7008,11 +7017,15 @@ __export(schema_exports, {
 function compileSchema(schema) {
   let validate = compiled.get(schema);
   if (!validate) {
-    const { $id: _id, ...anonymous } = schema;
-    validate = ajv.compile(anonymous);
+    validate = (precompiled.size > 0 ? precompiled.get(JSON.stringify(schema)) : void 0)?.() ?? compileNow(schema);
     compiled.set(schema, validate);
   }
   return validate;
+}
+function compileNow(schema) {
+  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+  const { $id: _id, ...anonymous } = schema;
+  return ajv.compile(anonymous);
 }
 function validateAgainst(schema, source, file) {
   const validate = compileSchema(schema);
@@ -7103,7 +7116,7 @@ var init_schema = __esm({
   "src/core/schema.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
-    ajv = new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+    init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -11099,7 +11112,7 @@ var require_errors2 = __commonJS({
         this.pos = pos;
       }
     };
-    var YAMLParseError = class extends YAMLError {
+    var YAMLParseError2 = class extends YAMLError {
       constructor(pos, code2, message2) {
         super("YAMLParseError", pos, code2, message2);
       }
@@ -11145,7 +11158,7 @@ ${pointer}
       }
     };
     exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLParseError = YAMLParseError2;
     exports.YAMLWarning = YAMLWarning;
     exports.prettifyError = prettifyError;
   }
@@ -12530,7 +12543,7 @@ var require_composer = __commonJS({
       }
       return { comment, afterEmptyLine };
     }
-    var Composer = class {
+    var Composer2 = class {
       constructor(options = {}) {
         this.doc = null;
         this.atDirectives = false;
@@ -12690,7 +12703,7 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports.Composer = Composer2;
   }
 });
 
@@ -14628,7 +14641,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -14654,7 +14667,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -14690,7 +14703,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument;
     exports.stringify = stringify;
   }
 });
@@ -14756,14 +14769,15 @@ function parseYaml(text2, opts) {
     return { line: pos.line + lineOffset, col: pos.col };
   };
   const issue2 = (offset, message2) => ({ file: opts.file, ...at(offset), message: message2 });
-  const tooDeep = tooDeepAt(text2);
+  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text2));
+  const tooDeep = tooDeepAt(tokens);
   if (tooDeep !== void 0) {
     const before = text2.slice(0, tooDeep);
     const pos = { line: before.split("\n").length + lineOffset, col: tooDeep - before.lastIndexOf("\n") };
     const message2 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
     return { ok: false, issues: [{ file: opts.file, ...pos, message: message2 }] };
   }
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = composeDocument(tokens, text2.length);
   const issues = doc.errors.map((e) => issue2(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue2));
   if (issues.length > 0) return { ok: false, issues };
@@ -14802,9 +14816,20 @@ function offsetOf(doc, path, key) {
   }
   return offset;
 }
-function tooDeepAt(text2) {
+function composeDocument(tokens, length) {
+  let doc;
+  for (const next of new import_yaml.Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new import_yaml.YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+      break;
+    }
+  }
+  return doc;
+}
+function tooDeepAt(tokens) {
   const pending = [];
-  for (const token of new import_yaml.Parser().parse(text2)) pending.push({ token, depth: 0 });
+  for (const token of tokens) pending.push({ token, depth: 0 });
   while (pending.length > 0) {
     const { token, depth } = pending.pop();
     if (!token) continue;
@@ -29389,7 +29414,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir7 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve13 } = __require("node:path");
+    var { dirname: dirname11, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29620,7 +29645,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve13(path);
-        await mkdir7(dirname10(resolvedPath), { recursive: true });
+        await mkdir7(dirname11(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -46969,29 +46994,59 @@ var init_auth_and_faults = __esm({
 });
 
 // src/emulator/data-file.ts
-import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
+import { readdir as readdir2, readFile, rm } from "node:fs/promises";
 import { basename, dirname as dirname4, join as join4 } from "node:path";
-async function loadRoles(file) {
-  let text2;
-  try {
-    text2 = await readFile(file, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return [];
-    throw new RoleflowError(`emulator data file ${file} cannot be read: ${err.message}`);
-  }
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (err) {
-    throw corrupt(file, `not valid JSON (${err.message.replace(/\s+/g, " ").slice(0, 160)})`);
+async function loadDataFile(file) {
+  const text2 = await readIfThere(file);
+  let value = [];
+  if (text2 !== void 0) {
+    try {
+      value = JSON.parse(text2);
+    } catch (err) {
+      throw corrupt(file, `not valid JSON (${oneLine2(err)})`);
+    }
   }
   if (!Array.isArray(value)) throw corrupt(file, "not a JSON array of Roles");
-  return value.map((entry, i) => toRole2(entry, i, file));
+  const roles = /* @__PURE__ */ new Map();
+  value.forEach((entry, i) => {
+    const role = toRole2(entry, `entry ${i}`, file);
+    roles.set(role.id, role);
+  });
+  const log = logPath(file);
+  const logText = await readIfThere(log) ?? "";
+  const lines2 = logText.split("\n");
+  lines2.pop();
+  lines2.forEach((line, i) => applyLogLine(roles, line, log, i + 1));
+  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text2 ?? ""), logBytes: Buffer.byteLength(logText) };
 }
-function toRole2(entry, index, file) {
+function applyLogLine(roles, line, log, lineNo) {
+  let change;
+  try {
+    change = JSON.parse(line) ?? {};
+  } catch (err) {
+    throw corrupt(log, `not valid JSON at line ${lineNo} (${oneLine2(err)})`);
+  }
+  if (typeof change["delete"] === "string") {
+    roles.delete(change["delete"]);
+  } else if (typeof change["put"] === "object" && change["put"] !== null) {
+    const role = toRole2(change["put"], `line ${lineNo}`, log);
+    roles.set(role.id, role);
+  } else {
+    throw corrupt(log, `invalid: line ${lineNo} is neither {"put": Role} nor {"delete": id}`);
+  }
+}
+async function readIfThere(file) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new RoleflowError(`emulator data file ${file} cannot be read: ${err.message}`);
+  }
+}
+function toRole2(entry, where, file) {
   const r = entry ?? {};
   for (const key of ["id", "name", "description", "content"]) {
-    if (typeof r[key] !== "string") throw corrupt(file, `invalid: entry ${index} has no string "${key}"`);
+    if (typeof r[key] !== "string") throw corrupt(file, `invalid: ${where} has no string "${key}"`);
   }
   const optional = (v) => typeof v === "string" ? v : void 0;
   return {
@@ -47029,62 +47084,119 @@ function processAlive(pid) {
     return err.code === "EPERM";
   }
 }
-var COALESCE_MS, RETRY_MS, DataFileWriter;
+var logPath, oneLine2;
 var init_data_file = __esm({
   "src/emulator/data-file.ts"() {
     "use strict";
     init_errors();
-    COALESCE_MS = 50;
+    logPath = (file) => `${file}.log`;
+    oneLine2 = (err) => err.message.replace(/\s+/g, " ").slice(0, 160);
+  }
+});
+
+// src/emulator/data-log.ts
+import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
+var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
+var init_data_log = __esm({
+  "src/emulator/data-log.ts"() {
+    "use strict";
+    init_errors();
+    init_data_file();
+    SYNC_MS = 50;
     RETRY_MS = 1e3;
-    DataFileWriter = class {
+    DEFAULT_COMPACT_BYTES = 4 * 1024 * 1024;
+    DataLog = class {
       constructor(file, contents, onError = () => {
-      }) {
+      }, found = { dataBytes: 0, logBytes: 0 }, compactBytes = DEFAULT_COMPACT_BYTES) {
         this.file = file;
         this.contents = contents;
         this.onError = onError;
+        this.compactBytes = compactBytes;
+        this.log = logPath(file);
+        this.behind = found.logBytes > 0;
+        this.snapshotBytes = found.dataBytes;
       }
-      timer;
-      writing;
-      dirty = false;
+      fd;
+      bytes = 0;
+      /** Lines appended while a compaction writes the data file: they become the new log. */
+      pending;
+      compacting;
+      /** Something is in the log, or could not be written: the data file is behind. */
+      behind = false;
       failure;
+      retry;
+      syncTimer;
+      snapshotBytes = 0;
       closed = false;
       tmpCounter = 0;
-      markDirty() {
-        this.dirty = true;
-        if (!this.writing) this.schedule();
+      log;
+      /** Record one change; called before the change is answered. */
+      append(change) {
+        this.behind = true;
+        const line = "put" in change ? `{"put":${change.put}}
+` : `{"delete":${JSON.stringify(change.delete)}}
+`;
+        this.pending?.push(line);
+        if (this.failure || this.closed) return;
+        try {
+          if (this.fd === void 0) {
+            mkdirSync(dirname5(this.log), { recursive: true });
+            this.fd = openSync2(this.log, "a");
+          }
+          const data2 = Buffer.from(line);
+          for (let done = 0; done < data2.length; ) done += writeSync(this.fd, data2, done);
+          this.bytes += data2.length;
+        } catch (err) {
+          this.fail(err);
+          return;
+        }
+        this.syncTimer ??= setTimeout(() => this.syncNow(), SYNC_MS).unref();
+        if (!this.compacting && this.bytes >= Math.max(this.compactBytes, this.snapshotBytes)) void this.compact();
       }
-      /** Write now if anything changed; resolves when the file on disk is current. */
-      async flush() {
-        while (this.writing) await this.writing;
-        clearTimeout(this.timer);
-        this.timer = void 0;
-        if (!this.dirty) return;
-        this.dirty = false;
-        this.writing = this.write(this.contents()).finally(() => {
-          this.writing = void 0;
-          if (this.dirty) this.schedule();
-        });
-        await this.writing;
+      /** Write the data file from the store and empty the log; a failure is reported and retried, not thrown. */
+      compact() {
+        if (this.compacting) return this.compacting;
+        clearTimeout(this.retry);
+        this.retry = void 0;
+        const body = this.contents();
+        const pending = [];
+        this.pending = pending;
+        this.compacting = (async () => {
+          try {
+            await this.writeSnapshot(body);
+            this.snapshotBytes = body.length;
+            this.replaceLog(pending.join(""));
+            this.behind = pending.length > 0;
+            this.failure = void 0;
+          } catch (err) {
+            this.fail(err);
+          } finally {
+            this.pending = void 0;
+            this.compacting = void 0;
+          }
+        })();
+        return this.compacting;
       }
-      /** The last write, then no more: a failure is left in `error` for the caller to report. */
+      /** The last compaction, then no more: a failure is left in `error` for the caller to report. */
       async close() {
-        await this.flush();
         this.closed = true;
-        clearTimeout(this.timer);
-        this.timer = void 0;
+        clearTimeout(this.retry);
+        clearTimeout(this.syncTimer);
+        while (this.compacting) await this.compacting;
+        if (this.behind) await this.compact();
+        clearTimeout(this.retry);
+        this.closeFd();
       }
       /** The last write, if it failed: reported by close() rather than crashing the server mid-request. */
       get error() {
         return this.failure;
       }
-      schedule() {
-        if (this.timer || this.closed) return;
-        this.timer = setTimeout(() => void this.flush(), this.failure ? RETRY_MS : COALESCE_MS).unref();
-      }
-      async write(data2) {
-        const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
+      async writeSnapshot(data2) {
+        const tmp = this.tmpName();
         try {
-          await mkdir(dirname4(this.file), { recursive: true });
+          await mkdir(dirname5(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -47093,18 +47205,59 @@ var init_data_file = __esm({
             await handle.close();
           }
           await rename(tmp, this.file);
-          this.failure = void 0;
         } catch (err) {
-          const first = this.failure === void 0;
-          this.failure = new RoleflowError(`emulator data file ${this.file} could not be written: ${err.message}`);
-          this.dirty = true;
-          await rm(tmp, { force: true }).catch(() => {
+          await rm2(tmp, { force: true }).catch(() => {
           });
-          if (first) {
-            try {
-              this.onError(this.failure);
-            } catch {
-            }
+          throw err;
+        }
+      }
+      /**
+       * The log becomes `lines` (the changes the data file just written does not hold). A kill before
+       * this leaves the old log next to the new data file: replaying it again gives the same Roles.
+       */
+      replaceLog(lines2) {
+        this.closeFd();
+        this.bytes = 0;
+        if (lines2 === "") {
+          rmSync(this.log, { force: true });
+          return;
+        }
+        const tmp = this.tmpName();
+        try {
+          writeFileSync(tmp, lines2);
+          renameSync(tmp, this.log);
+        } catch (err) {
+          rmSync(tmp, { force: true });
+          throw err;
+        }
+        this.bytes = Buffer.byteLength(lines2);
+      }
+      syncNow() {
+        this.syncTimer = void 0;
+        if (this.fd !== void 0) fdatasync(this.fd, () => {
+        });
+      }
+      closeFd() {
+        if (this.fd === void 0) return;
+        try {
+          closeSync2(this.fd);
+        } catch {
+        }
+        this.fd = void 0;
+      }
+      tmpName() {
+        return `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
+      }
+      fail(err) {
+        const first = this.failure === void 0;
+        this.failure = new RoleflowError(`emulator data file ${this.file} could not be written: ${err.message}`);
+        this.closeFd();
+        this.behind = true;
+        if (!this.closed) this.retry = setTimeout(() => void this.compact(), RETRY_MS).unref();
+        if (first) {
+          try {
+            this.onError(this.failure);
+          } catch {
           }
         }
       }
@@ -47700,22 +47853,20 @@ var init_role_store = __esm({
       create(fields) {
         const now = (/* @__PURE__ */ new Date()).toISOString();
         const id = randomUUID2();
-        this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now });
-        this.changed();
+        this.changed({ put: this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now }) });
         return id;
       }
       /** false when no Role has this id. */
       update(id, fields) {
         const old = this.byId.get(id);
         if (!old) return false;
-        this.put({ ...old.role, ...pick(fields), lastUpdated: (/* @__PURE__ */ new Date()).toISOString() });
-        this.changed();
+        this.changed({ put: this.put({ ...old.role, ...pick(fields), lastUpdated: (/* @__PURE__ */ new Date()).toISOString() }) });
         return true;
       }
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
-        this.changed();
+        this.changed({ delete: id });
         return true;
       }
       snapshot() {
@@ -47731,10 +47882,11 @@ var init_role_store = __esm({
           [this.lastUpdateField]: role.lastUpdated
         });
         this.byId.set(role.id, { role, json: json2 });
+        return json2;
       }
-      changed() {
+      changed(change) {
         this.listBody = void 0;
-        this.onChange();
+        this.onChange(change);
       }
     };
   }
@@ -47874,11 +48026,13 @@ async function startEmulator(options = {}) {
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   let writer;
-  const store = new RoleStore(options.lastUpdateField ?? "last_updated", () => writer?.markDirty());
+  const store = new RoleStore(options.lastUpdateField ?? "last_updated", (change) => writer?.append(change));
   if (options.dataFile !== void 0) {
-    store.restore(await loadRoles(options.dataFile));
+    const loaded = await loadDataFile(options.dataFile);
+    store.restore(loaded.roles);
     await removeStaleTemps(options.dataFile);
-    writer = new DataFileWriter(options.dataFile, () => store.listJson(), options.onDataFileError);
+    writer = new DataLog(options.dataFile, () => store.listJson(), options.onDataFileError, loaded, options.dataLogCompactBytes);
+    if (loaded.logBytes > 0) await writer.compact();
   }
   const log = new RequestLog();
   const routes = [
@@ -47970,6 +48124,7 @@ var init_start = __esm({
     init_package_root();
     init_auth_and_faults();
     init_data_file();
+    init_data_log();
     init_flow_routes();
     init_flow_run();
     init_flows_config();
@@ -48006,7 +48161,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname5, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname6, join as join5 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -48015,7 +48170,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname5(dataFile));
+    await stateFolder(dirname6(dataFile));
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -71611,8 +71766,8 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { open as open3, rename as rename3, rm as rm3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join7 } from "node:path";
+import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -71630,7 +71785,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname6(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -71641,7 +71796,7 @@ async function writeFileAtomic(path, text2) {
     }
     await rename3(tmp, path);
   } catch (err) {
-    await rm3(tmp, { force: true });
+    await rm4(tmp, { force: true });
     throw err;
   }
 }
@@ -72307,12 +72462,12 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname7, join as join8 } from "node:path";
+import { dirname as dirname8, join as join8 } from "node:path";
 async function initRepository(dir, options) {
   const steps = [];
   for (const file of initFiles(options)) {
     const abs = join8(dir, file.path);
-    const existing = await readIfThere(abs);
+    const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
       continue;
@@ -72326,7 +72481,7 @@ async function initRepository(dir, options) {
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
-  const text2 = await readIfThere(abs);
+  const text2 = await readIfThere2(abs);
   let settings = {};
   if (text2 !== void 0) {
     let parsed;
@@ -72355,7 +72510,7 @@ async function mergeEditorSettings(dir, force) {
 }
 async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
-  const text2 = await readIfThere(abs);
+  const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
 `);
@@ -72368,10 +72523,10 @@ async function mergeGitignore(dir) {
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
 async function writeFile3(abs, text2) {
-  await mkdir4(dirname7(abs), { recursive: true });
+  await mkdir4(dirname8(abs), { recursive: true });
   await writeFileAtomic(abs, text2);
 }
-async function readIfThere(abs) {
+async function readIfThere2(abs) {
   try {
     return await readFile3(abs, "utf8");
   } catch (err) {
@@ -72398,7 +72553,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve7 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72483,7 +72638,7 @@ function readBack(role, text2, schema) {
 }
 function insideFolder(dir, fileName) {
   const path = resolve7(dir, fileName);
-  if (dirname8(path) !== resolve7(dir) || basename4(path) !== fileName) {
+  if (dirname9(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -73975,13 +74130,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative3, resolve as resolve8, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
     const path = resolve8(sinks.cwd, file);
     try {
-      await mkdir6(dirname9(path), { recursive: true });
+      await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -76563,7 +76718,7 @@ import os3 from "os";
 
 // node_modules/@actions/io/lib/io-util.js
 import * as fs2 from "fs";
-var { chmod, copyFile, lstat, mkdir: mkdir3, open: open2, readdir: readdir3, rename: rename2, rm: rm2, rmdir, stat: stat3, symlink, unlink } = fs2.promises;
+var { chmod, copyFile, lstat, mkdir: mkdir3, open: open2, readdir: readdir3, rename: rename2, rm: rm3, rmdir, stat: stat3, symlink, unlink } = fs2.promises;
 var IS_WINDOWS = process.platform === "win32";
 var READONLY = fs2.constants.O_RDONLY;
 
@@ -77659,8 +77814,8 @@ var ServeCommand = class extends RoleflowCommand {
       The accepted bearer token is \`--token\`, else \`ROLEFLOW_TOKEN\`, else the development token
       \`${DEV_TOKEN}\`; a token from the flag or the environment is never printed. Without
       \`--data\` the Roles live in memory; with \`--data FILE\` they are loaded from FILE (a missing
-      file is an empty tenant) and saved to it within 50 ms of each change by atomic writes, so
-      even a killed server leaves a complete file. A FILE that is not a list of Roles stops the
+      file is an empty tenant); each change is appended to FILE.log before it is answered, and the
+      log is folded into FILE by atomic writes, so even a killed server keeps every answered change. A FILE that is not a list of Roles stops the
       start with one line naming it, and is left untouched.
 
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
@@ -80348,12 +80503,12 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 
 // action/src/plan-step.ts
 init_plan();
-import { existsSync as existsSync3, rmSync } from "node:fs";
+import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
 import { join as join12 } from "node:path";
 async function planStep(ctx) {
   const { kit, inputs } = ctx;
   const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
-  rmSync(planFile, { force: true });
+  rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
@@ -80400,7 +80555,7 @@ function parsePlan(stdout) {
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join13 } from "node:path";
 
 // action/src/test-markdown.ts
@@ -80463,13 +80618,13 @@ function cut(text2, max) {
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync2(reportFile, { force: true });
+  rmSync3(reportFile, { force: true });
   const run2 = await roleflow(ctx, ["test", "--reporter", "console", "--reporter", `json=${reportFile}`], { streamStdout: true, tenantCommand: true });
   return publishReport(ctx, "test", run2, reportFile);
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync2(reportFile, { force: true });
+  rmSync3(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
