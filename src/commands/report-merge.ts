@@ -1,13 +1,8 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { TextFileKind } from '../core/text-file.js';
 import { environmentSecrets } from '../core/redact.js';
 import { RoleflowCommand } from './base.js';
-
-/** Far above the report of any real suite; read like every other input file, within a limit. */
-const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -43,28 +38,19 @@ export class ReportMergeCommand extends RoleflowCommand {
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
 
   async execute(): Promise<number> {
-    const [{ parseReport, mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
+    const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
       import('../report/json.js'),
       import('../report/build.js'),
       import('../report/digest.js'),
       import('../report/reporters.js'),
       import('../run/write-reports.js'),
-      import('../files/package-root.js'),
-      import('../files/source-files.js'),
+      import('../run/read-reports.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const schema = loadSchema('report');
-    const inputs = [];
-    for (const file of this.reports) {
-      const text = await readTextFile({ abs: resolve(this.context.cwd, file), file }, JSON_REPORT);
-      if (!text.ok) throw new InvalidFilesError(text.issues);
-      const parsed = parseReport(text.value, file, schema);
-      if (!parsed.ok) throw new RoleflowError(parsed.error);
-      inputs.push({ file, report: parsed.value });
-    }
+    const inputs = await readJsonReports(this.context.cwd, this.reports);
     const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport(merged.value, this.redactor);
