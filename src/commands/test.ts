@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import type { Baseline } from '../core/compare/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
@@ -32,6 +33,10 @@ export class TestCommand extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
+      \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
+      without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -43,6 +48,7 @@ export class TestCommand extends TenantCommand {
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
+      ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -65,6 +71,7 @@ export class TestCommand extends TenantCommand {
     description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
   });
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
+  baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
 
   async execute(): Promise<number> {
@@ -82,6 +89,9 @@ export class TestCommand extends TenantCommand {
     const loaded = await loadFlowTestFiles(files);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
 
+    const { readJsonReports } = await import('../run/read-reports.js');
+    const baseline = this.baseline === undefined ? undefined : (await readJsonReports(cwd, [this.baseline]))[0];
+
     const tenant = await this.openTenant(config);
     try {
       const { selectRuns } = await import('../core/runs/select.js');
@@ -97,7 +107,7 @@ export class TestCommand extends TenantCommand {
       });
       if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
       this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined);
+      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined, baseline);
     } finally {
       await tenant.close();
     }
@@ -109,6 +119,7 @@ export class TestCommand extends TenantCommand {
     reporters: ReporterSpec[],
     flows: { concurrency: number; strictEnd: boolean },
     shard: Shard | undefined,
+    baseline: Baseline | undefined,
   ): Promise<number> {
     const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
       await Promise.all([
@@ -139,6 +150,7 @@ export class TestCommand extends TenantCommand {
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal: interruption,
+      ...(baseline && { baseline }),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),

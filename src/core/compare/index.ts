@@ -6,3 +6,4 @@
  */
 export { mannWhitneyU, normalCdf, EXACT_MAX, type Alternative, type MannWhitneyResult } from './mann-whitney.js';
 export * from './compare.js';
+export { resolveBaselineBudgets, type Baseline } from './baseline.js';

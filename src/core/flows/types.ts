@@ -24,6 +24,12 @@ export interface Budget {
   ms: number;
   /** The text as written, for labels. */
   text: string;
+  /**
+   * `"< baseline + 20%"`: relative to the same statistic in a baseline report (`test --baseline`).
+   * `ms` holds the budget once `value` is known; until then, or when the baseline lacks the
+   * samples, `skip` says why the assertion is skipped.
+   */
+  baseline?: { plus: number; value?: number; skip?: string };
 }
 
 /** A flow test file after loading: defaults resolved into every test, strings parsed. */
