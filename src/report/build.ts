@@ -4,13 +4,14 @@ import {
   percentile,
   summariseRepeats,
   type AssertionResult,
+  type ExecutionIds,
   type ExecutionResult,
   type FlowTest,
   type Transport,
 } from '../core/flows/index.js';
 import type { Redactor } from '../core/redact.js';
 import { escapeControls } from '../core/safe-text.js';
-import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
+import { REPORT_FORMAT_VERSION, type ExecutionIdsRecord, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
 export interface TestRun {
@@ -195,14 +196,16 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
       ...(s.serviceType !== undefined && { service_type: s.serviceType }),
       ...(s.stopExecution !== undefined && { stop_execution: s.stopExecution }),
     })),
-    messages: (e.messages ?? []).map((m) => ({
+    messages: (e.messages ?? []).map((m, k) => ({
       state: m.state,
       status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
       ...(m.nodeId !== undefined && { node_id: m.nodeId }),
       ...(m.messageId !== undefined && { message_id: m.messageId }),
+      ...(e.messageAtMs?.[k] !== undefined && { at_ms: round(e.messageAtMs[k]!) }),
     })),
     ...(e.outputs !== undefined && { outputs: e.outputs }),
     assertions,
+    ...(e.ids && { ids: idsRecord(e.ids) }),
   };
 }
 
@@ -265,3 +268,13 @@ function stepStats(executions: readonly ExecutionResult[]): Record<string, Laten
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
+
+function idsRecord(ids: ExecutionIds): ExecutionIdsRecord {
+  return {
+    ...(ids.flowId !== undefined && { flow_id: ids.flowId }),
+    ...(ids.executionId !== undefined && { execution_id: ids.executionId }),
+    ...(ids.connectionId !== undefined && { connection_id: ids.connectionId }),
+    ...(ids.messageIds !== undefined && { message_ids: ids.messageIds }),
+  };
+}
+

@@ -1,6 +1,7 @@
 import type { AssertionResult } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/safe-text.js';
 import { notRunReason } from './build.js';
+import { idsText } from './digest.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
 type Outcome =
@@ -69,7 +70,8 @@ function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean
   if (failing.length === 0) return { kind: 'pass' };
   const first = failing[0]!.message;
   if (!testFailed) return { kind: 'pass', note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
-  return { kind: repeat.status === 'error' ? 'error' : 'failure', message: first, details: lines(result, failing) };
+  const ids = idsText(repeat.ids);
+  return { kind: repeat.status === 'error' ? 'error' : 'failure', message: first, details: `${lines(result, failing)}${ids ? `\non the tenant: ${ids}` : ''}` };
 }
 
 function renderCase({ result, repeat, outcome }: Case): string {

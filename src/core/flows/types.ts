@@ -169,6 +169,18 @@ export interface ExecutionResult {
   messages?: WsServerMessage[];
   /** Client wall-clock, start to finish. */
   wallMs: number;
+  /** The tenant's names for this execution, to look it up there (what the service gave). */
+  ids?: ExecutionIds;
+  /** WebSocket only: when each of `messages` arrived, in ms from the start. */
+  messageAtMs?: number[];
+}
+
+/** HTTPS: the start's `flowId` and `executionId`; WebSocket: the messages' `connectionId` and `messageId`s. */
+export interface ExecutionIds {
+  flowId?: string;
+  executionId?: string;
+  connectionId?: string;
+  messageIds?: string[];
 }
 
 export interface AssertionResult extends Located {
