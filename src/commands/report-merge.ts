@@ -13,7 +13,7 @@ export class ReportMergeCommand extends RoleflowCommand {
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
       and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
-      report can be rendered again with \`--reporter\` (console, junit, github; default console).
+      report can be rendered again with \`--reporter\` (console, junit, github, html; default console).
 
       The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
       (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
@@ -28,13 +28,14 @@ export class ReportMergeCommand extends RoleflowCommand {
     examples: [
       ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
       ['Merge, then JUnit and the GitHub job summary', 'roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github'],
+      ['Merge, then one HTML report of the whole run', 'roleflow report merge shard-*/roleflow-report.json --reporter html=report.html'],
       ['Merge the shards that finished, even if some did not', 'roleflow report merge reports/*.json --allow-partial'],
     ],
   });
 
   reports = Option.Rest({ name: 'FILE', required: 1 });
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
-  reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
+  reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
 
   async execute(): Promise<number> {

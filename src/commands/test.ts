@@ -22,7 +22,9 @@ export class TestCommand extends TenantCommand {
 
       Reporters (\`--reporter NAME[=FILE]\`, repeatable; default \`console\`): \`console\`, \`json\`
       (default file roleflow-report.json), \`junit\` (roleflow-junit.xml), \`github\` (annotations, and a
-      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE). \`-\` as FILE is stdout; \`--json\` is
+      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE), \`html\` (roleflow-report.html: one
+      self-contained page with the pass/fail matrix, the failures, latency distributions and each
+      execution's step waterfall or message timeline). \`-\` as FILE is stdout; \`--json\` is
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
@@ -46,6 +48,7 @@ export class TestCommand extends TenantCommand {
     examples: [
       ['Run every test in flows/', 'roleflow test'],
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
+      ['An HTML report to open in a browser', 'roleflow test --repeat 5 --reporter console --reporter html'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
@@ -55,7 +58,7 @@ export class TestCommand extends TenantCommand {
 
   targets = Option.Rest({ name: 'path' });
   transport = Option.String('--transport', { description: 'Only this transport: https or ws', validator: t.isEnum(['https', 'ws'] as const) });
-  reporter = Option.Array('--reporter', [], { description: 'console, json, junit or github, with =FILE for a file (repeatable)' });
+  reporter = Option.Array('--reporter', [], { description: 'console, json, junit, github or html, with =FILE for a file (repeatable)' });
   concurrency = Option.String('--concurrency', {
     description: 'Executions at once (default: flows.concurrency, 4)',
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
@@ -175,6 +178,7 @@ export class TestCommand extends TenantCommand {
           ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
         },
         ...(shard && { shard }),
+        ...(this.context.env['GITHUB_SHA'] && { commit: this.context.env['GITHUB_SHA'] }),
         startedAt,
         finishedAt: new Date(),
         durationMs: performance.now() - started,

@@ -82,6 +82,7 @@ export function buildTestResult(run: TestRun): TestResult {
 export interface RunFacts {
   version: string;
   tenant: RunReport['tenant'];
+  commit?: string;
   shard?: { index: number; total: number };
   startedAt: Date;
   finishedAt: Date;
@@ -97,6 +98,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: 'roleflow', version: facts.version },
     tenant: facts.tenant,
+    ...(facts.commit && { commit: facts.commit }),
     ...(facts.shard && { shard: facts.shard }),
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),

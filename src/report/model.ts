@@ -11,6 +11,8 @@ export interface RunReport {
   tool: { name: 'roleflow'; version: string };
   /** Never the token. */
   tenant: { name: string; base_url: string; ws_url?: string };
+  /** The commit the run tested, when known (`$GITHUB_SHA`). */
+  commit?: string;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;
   /** A merged report: the shards it combines. */
