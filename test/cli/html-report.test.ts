@@ -85,7 +85,7 @@ describe('the HTML report in a real browser', () => {
       await page.fill('#filters input[name=q]', '');
 
       const shot = process.env['ROLEFLOW_SCREENSHOT'] === 'docs' ? README_SHOT : join(dir, 'html-report.png');
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await page.screenshot({ path: shot });
       expect(existsSync(shot)).toBe(true);
       expect(problems).toEqual([]);
