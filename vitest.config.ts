@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Type tests (test/**/*.test-d.ts, expectTypeOf) run through tsc on the whole project, as
+    // citty's do: a type error anywhere, sources included, fails the suite.
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     reporters: ['default', './test/support/closing-line.ts'],
     // clipanion's ESM build imports a directory (`./platform`), which Node's resolver refuses
     // unless vite transforms the package itself.

@@ -2,7 +2,7 @@
 import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
-import { describeError } from './commands/base.js';
+import { describeError } from './commands/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 
 const argv = process.argv.slice(2);

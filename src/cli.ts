@@ -1,5 +1,6 @@
 import { Builtins, Cli } from 'clipanion';
-import { describeUsageError, type RoleflowCommand, type RoleflowContext } from './commands/base.js';
+import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
+import { describeUsageError } from './commands/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';
@@ -103,8 +104,7 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
     return ExitCode.Error;
   }
   try {
-    const code = await cli.run(command, context);
-    return (command as Partial<RoleflowCommand>).failedWith ?? code;
+    return await cli.run(command, context);
   } finally {
     await (command as Partial<RoleflowCommand>).cleanup?.();
   }

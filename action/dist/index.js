@@ -52,12 +52,21 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
+  const relative6 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative6) {
+    const plus = relative6[2] === void 0 ? 0 : Number(relative6[2]);
+    const shown = `${relative6[1]} baseline${relative6[2] === void 0 ? "" : ` + ${relative6[2]}%`}`;
+    return { ok: true, value: { op: relative6[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
     return {
       ok: false,
       error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
     };
+  }
+  if (/^baseline\b/.test(m[2].trim())) {
+    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
   }
   const duration = parseDuration(m[2]);
   if (!duration.ok) {
@@ -80,7 +89,7 @@ function formatMs(ms2) {
 function round(n) {
   return Math.round(n * 1e3) / 1e3;
 }
-var UNIT_MS, DURATION, HINT, MAX_DURATION_MS;
+var UNIT_MS, DURATION, HINT, MAX_DURATION_MS, NO_BASELINE;
 var init_duration = __esm({
   "src/core/flows/duration.ts"() {
     "use strict";
@@ -88,6 +97,7 @@ var init_duration = __esm({
     DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
     HINT = "use a number with ms, s, m or h, like 500ms, 1.5s or 2m";
     MAX_DURATION_MS = 24 * 36e5;
+    NO_BASELINE = "no baseline report (test --baseline FILE)";
   }
 });
 
@@ -120,9 +130,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code2) {
+      constructor(code3) {
         super();
-        this._items = typeof code2 === "string" ? [code2] : code2;
+        this._items = typeof code3 === "string" ? [code3] : code3;
       }
       toString() {
         return this.str;
@@ -149,13 +159,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code2 = [strs[0]];
+      const code3 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code2, args[i]);
-        code2.push(strs[++i]);
+        addCodeArg(code3, args[i]);
+        code3.push(strs[++i]);
       }
-      return new _Code(code2);
+      return new _Code(code3);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -171,13 +181,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str;
-    function addCodeArg(code2, arg) {
+    function addCodeArg(code3, arg) {
       if (arg instanceof _Code)
-        code2.push(...arg._items);
+        code3.push(...arg._items);
       else if (arg instanceof Name)
-        code2.push(arg);
+        code3.push(arg);
       else
-        code2.push(interpolate(arg));
+        code3.push(interpolate(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -361,7 +371,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code2 = code_1.nil;
+        let code3 = code_1.nil;
         for (const prefix in values) {
           const vs = values[prefix];
           if (!vs)
@@ -374,16 +384,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code2 = (0, code_1._)`${code2}${def} ${name} = ${c};${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code2 = (0, code_1._)`${code2}${c}${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code2;
+        return code3;
       }
     };
     exports.ValueScope = ValueScope;
@@ -543,9 +553,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node2 {
-      constructor(code2) {
+      constructor(code3) {
         super();
-        this.code = code2;
+        this.code = code3;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -567,7 +577,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code2, n) => code2 + n.render(opts), "");
+        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -615,10 +625,10 @@ var require_codegen = __commonJS({
         this.condition = condition;
       }
       render(opts) {
-        let code2 = `if(${this.condition})` + super.render(opts);
+        let code3 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code2 += "else " + this.else.render(opts);
-        return code2;
+          code3 += "else " + this.else.render(opts);
+        return code3;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -739,12 +749,12 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code2 = "try" + super.render(opts);
+        let code3 = "try" + super.render(opts);
         if (this.catch)
-          code2 += this.catch.render(opts);
+          code3 += this.catch.render(opts);
         if (this.finally)
-          code2 += this.finally.render(opts);
-        return code2;
+          code3 += this.finally.render(opts);
+        return code3;
       }
       optimizeNodes() {
         var _a, _b;
@@ -861,18 +871,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code2 = ["{"];
+        const code3 = ["{"];
         for (const [key, value] of keyValues) {
-          if (code2.length > 1)
-            code2.push(",");
-          code2.push(key);
+          if (code3.length > 1)
+            code3.push(",");
+          code3.push(key);
           if (key !== value || this.opts.es5) {
-            code2.push(":");
-            (0, code_1.addCodeArg)(code2, value);
+            code3.push(":");
+            (0, code_1.addCodeArg)(code3, value);
           }
         }
-        code2.push("}");
-        return new code_1._Code(code2);
+        code3.push("}");
+        return new code_1._Code(code3);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition, thenBody, elseBody) {
@@ -2335,26 +2345,26 @@ var require_resolve = __commonJS({
         addAnchor.call(this, sch.$anchor);
         addAnchor.call(this, sch.$dynamicAnchor);
         baseIds[jsonPtr] = innerBaseId;
-        function addRef(ref) {
+        function addRef(ref2) {
           const _resolve = this.opts.uriResolver.resolve;
-          ref = normalizeId(innerBaseId ? _resolve(innerBaseId, ref) : ref);
-          if (schemaRefs.has(ref))
-            throw ambiguos(ref);
-          schemaRefs.add(ref);
-          let schOrRef = this.refs[ref];
+          ref2 = normalizeId(innerBaseId ? _resolve(innerBaseId, ref2) : ref2);
+          if (schemaRefs.has(ref2))
+            throw ambiguos(ref2);
+          schemaRefs.add(ref2);
+          let schOrRef = this.refs[ref2];
           if (typeof schOrRef == "string")
             schOrRef = this.refs[schOrRef];
           if (typeof schOrRef == "object") {
-            checkAmbiguosRef(sch, schOrRef.schema, ref);
-          } else if (ref !== normalizeId(fullPath)) {
-            if (ref[0] === "#") {
-              checkAmbiguosRef(sch, localRefs[ref], ref);
-              localRefs[ref] = sch;
+            checkAmbiguosRef(sch, schOrRef.schema, ref2);
+          } else if (ref2 !== normalizeId(fullPath)) {
+            if (ref2[0] === "#") {
+              checkAmbiguosRef(sch, localRefs[ref2], ref2);
+              localRefs[ref2] = sch;
             } else {
-              this.refs[ref] = fullPath;
+              this.refs[ref2] = fullPath;
             }
           }
-          return ref;
+          return ref2;
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
@@ -2365,12 +2375,12 @@ var require_resolve = __commonJS({
         }
       });
       return localRefs;
-      function checkAmbiguosRef(sch1, sch2, ref) {
+      function checkAmbiguosRef(sch1, sch2, ref2) {
         if (sch2 !== void 0 && !equal(sch1, sch2))
-          throw ambiguos(ref);
+          throw ambiguos(ref2);
       }
-      function ambiguos(ref) {
-        return new Error(`reference "${ref}" resolves to more than one schema`);
+      function ambiguos(ref2) {
+        return new Error(`reference "${ref2}" resolves to more than one schema`);
       }
     }
     exports.getSchemaRefs = getSchemaRefs;
@@ -2908,9 +2918,9 @@ var require_ref_error = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
     var MissingRefError = class extends Error {
-      constructor(resolver, baseId, ref, msg) {
-        super(msg || `can't resolve reference ${ref} from id ${baseId}`);
-        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref);
+      constructor(resolver, baseId, ref2, msg) {
+        super(msg || `can't resolve reference ${ref2} from id ${baseId}`);
+        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref2);
         this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
       }
     };
@@ -3036,22 +3046,22 @@ var require_compile = __commonJS({
       }
     }
     exports.compileSchema = compileSchema2;
-    function resolveRef(root, baseId, ref) {
+    function resolveRef(root, baseId, ref2) {
       var _a;
-      ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
-      const schOrFunc = root.refs[ref];
+      ref2 = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref2);
+      const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve11.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref2);
       if (_sch === void 0) {
-        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
+        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
         if (schema)
           _sch = new SchemaEnv({ schema, schemaId, root, baseId });
       }
       if (_sch === void 0)
         return;
-      return root.refs[ref] = inlineOrCompile.call(this, _sch);
+      return root.refs[ref2] = inlineOrCompile.call(this, _sch);
     }
     exports.resolveRef = resolveRef;
     function inlineOrCompile(sch) {
@@ -3069,14 +3079,14 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve11(root, ref) {
+    function resolve13(root, ref2) {
       let sch;
-      while (typeof (sch = this.refs[ref]) == "string")
-        ref = sch;
-      return sch || this.schemas[ref] || resolveSchema.call(this, root, ref);
+      while (typeof (sch = this.refs[ref2]) == "string")
+        ref2 = sch;
+      return sch || this.schemas[ref2] || resolveSchema.call(this, root, ref2);
     }
-    function resolveSchema(root, ref) {
-      const p = this.opts.uriResolver.parse(ref);
+    function resolveSchema(root, ref2) {
+      const p = this.opts.uriResolver.parse(ref2);
       const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
       let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
       if (Object.keys(root.schema).length > 0 && refPath === baseId) {
@@ -3094,7 +3104,7 @@ var require_compile = __commonJS({
         return;
       if (!schOrRef.validate)
         compileSchema2.call(this, schOrRef);
-      if (id === (0, resolve_1.normalizeId)(ref)) {
+      if (id === (0, resolve_1.normalizeId)(ref2)) {
         const { schema } = schOrRef;
         const { schemaId } = this.opts;
         const schId = schema[schemaId];
@@ -3191,22 +3201,22 @@ var require_utils = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code2 = 0;
+      let code3 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code2 = input[i].charCodeAt(0);
-        if (code2 === 48) {
+        code3 = input[i].charCodeAt(0);
+        if (code3 === 48) {
           continue;
         }
-        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code2 = input[i].charCodeAt(0);
-        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
+        code3 = input[i].charCodeAt(0);
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -3479,15 +3489,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3518,15 +3528,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3553,15 +3563,15 @@ var require_utils = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3606,15 +3616,15 @@ var require_utils = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3933,7 +3943,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve11(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -3969,50 +3979,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse2(serialize(base, options), options);
-        relative5 = parse2(serialize(relative5, options), options);
+        relative6 = parse2(serialize(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target.scheme = relative6.scheme;
+        target.userinfo = relative6.userinfo;
+        target.host = relative6.host;
+        target.port = relative6.port;
+        target.path = removeDotSegments(relative6.path || "");
+        target.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target.userinfo = relative6.userinfo;
+          target.host = relative6.host;
+          target.port = relative6.port;
+          target.path = removeDotSegments(relative6.path || "");
+          target.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target.path = base.path;
-            if (relative5.query !== void 0) {
-              target.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target.query = relative6.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target.path = "/" + relative6.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target.path = relative6.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative5.query;
+            target.query = relative6.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4020,7 +4030,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
+      target.fragment = relative6.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4111,12 +4121,12 @@ var require_fast_uri = __commonJS({
     }
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
-      let percent = component.indexOf("%");
-      while (percent !== -1) {
-        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
+      let percent2 = component.indexOf("%");
+      while (percent2 !== -1) {
+        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
           return true;
         }
-        percent = component.indexOf("%", percent + 3);
+        percent2 = component.indexOf("%", percent2 + 3);
       }
       return false;
     }
@@ -4324,7 +4334,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve11,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -4547,26 +4557,26 @@ var require_core = __commonJS({
             return _compileAsync.call(this, sch);
           }
         }
-        function checkLoaded({ missingSchema: ref, missingRef }) {
-          if (this.refs[ref]) {
-            throw new Error(`AnySchema ${ref} is loaded but ${missingRef} cannot be resolved`);
+        function checkLoaded({ missingSchema: ref2, missingRef }) {
+          if (this.refs[ref2]) {
+            throw new Error(`AnySchema ${ref2} is loaded but ${missingRef} cannot be resolved`);
           }
         }
-        async function loadMissingSchema(ref) {
-          const _schema = await _loadSchema.call(this, ref);
-          if (!this.refs[ref])
+        async function loadMissingSchema(ref2) {
+          const _schema = await _loadSchema.call(this, ref2);
+          if (!this.refs[ref2])
             await loadMetaSchema.call(this, _schema.$schema);
-          if (!this.refs[ref])
-            this.addSchema(_schema, ref, meta);
+          if (!this.refs[ref2])
+            this.addSchema(_schema, ref2, meta);
         }
-        async function _loadSchema(ref) {
-          const p = this._loading[ref];
+        async function _loadSchema(ref2) {
+          const p = this._loading[ref2];
           if (p)
             return p;
           try {
-            return await (this._loading[ref] = loadSchema2(ref));
+            return await (this._loading[ref2] = loadSchema2(ref2));
           } finally {
-            delete this._loading[ref];
+            delete this._loading[ref2];
           }
         }
       }
@@ -6572,8 +6582,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code2 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code2 });
+            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -6725,12 +6735,12 @@ var require_discriminator = __commonJS({
           for (let i = 0; i < oneOf.length; i++) {
             let sch = oneOf[i];
             if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
-              const ref = sch.$ref;
-              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
+              const ref2 = sch.$ref;
+              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref2);
               if (sch instanceof compile_1.SchemaEnv)
                 sch = sch.schema;
               if (sch === void 0)
-                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref);
+                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref2);
             }
             const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
             if (typeof propSch != "object") {
@@ -7109,10 +7119,6 @@ var init_schema = __esm({
 });
 
 // src/core/exit-codes.ts
-var exit_codes_exports = {};
-__export(exit_codes_exports, {
-  ExitCode: () => ExitCode
-});
 var ExitCode;
 var init_exit_codes = __esm({
   "src/core/exit-codes.ts"() {
@@ -7142,8 +7148,8 @@ function escapeChar(ch) {
   if (ch === "\n") return "\\n";
   if (ch === "\r") return "\\r";
   if (ch === "	") return "\\t";
-  const code2 = ch.codePointAt(0);
-  return code2 > 65535 ? `\\u{${code2.toString(16)}}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+  const code3 = ch.codePointAt(0);
+  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
 function escapeControls(text2) {
   return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
@@ -7182,8 +7188,8 @@ function fitColumns(text2, columns) {
   }
   return text2;
 }
-function isWide(code2) {
-  return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
+function isWide(code3) {
+  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
 var init_safe_text = __esm({
@@ -7198,18 +7204,11 @@ var init_safe_text = __esm({
 });
 
 // src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
 function formatIssue(issue) {
   return `${escapeControls(issue.file)}:${issue.line}:${issue.col}: ${escapeControls(issue.message)}`;
 }
-function exitCodeOf(code2) {
-  return code2 === "guard" ? ExitCode.Refused : ExitCode.Error;
+function exitCodeOf(code3) {
+  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
 var RoleflowError, InvalidFilesError;
 var init_errors = __esm({
@@ -7218,9 +7217,9 @@ var init_errors = __esm({
     init_exit_codes();
     init_safe_text();
     RoleflowError = class extends Error {
-      constructor(message2, code2 = "failed", options) {
+      constructor(message2, code3 = "failed", options) {
         super(message2, options);
-        this.code = code2;
+        this.code = code3;
       }
       name = "RoleflowError";
       get exitCode() {
@@ -7864,9 +7863,9 @@ var require_anchors = __commonJS({
          */
         setAnchors: () => {
           for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
+            const ref2 = sourceObjects.get(source);
+            if (typeof ref2 === "object" && ref2.anchor && (identity.isScalar(ref2.node) || identity.isCollection(ref2.node))) {
+              ref2.node.anchor = ref2.anchor;
             } else {
               const error = new Error("Failed to resolve repeated object (this should not happen)");
               error.source = source;
@@ -8185,15 +8184,15 @@ var require_createNode = __commonJS({
         value = value.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
-      let ref = void 0;
+      let ref2 = void 0;
       if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
+        ref2 = sourceObjects.get(value);
+        if (ref2) {
+          ref2.anchor ?? (ref2.anchor = onAnchor(value));
+          return new Alias.Alias(ref2.anchor);
         } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
+          ref2 = { anchor: null, node: null };
+          sourceObjects.set(value, ref2);
         }
       }
       if (tagName?.startsWith("!!"))
@@ -8205,8 +8204,8 @@ var require_createNode = __commonJS({
         }
         if (!value || typeof value !== "object") {
           const node2 = new Scalar2.Scalar(value);
-          if (ref)
-            ref.node = node2;
+          if (ref2)
+            ref2.node = node2;
           return node2;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
@@ -8220,8 +8219,8 @@ var require_createNode = __commonJS({
         node.tag = tagName;
       else if (!tagObj.default)
         node.tag = tagObj.tag;
-      if (ref)
-        ref.node = node;
+      if (ref2)
+        ref2.node = node;
       return node;
     }
     exports.createNode = createNode;
@@ -8575,8 +8574,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str += json2.slice(start, i);
-                const code2 = json2.substr(i + 2, 4);
-                switch (code2) {
+                const code3 = json2.substr(i + 2, 4);
+                switch (code3) {
                   case "0000":
                     str += "\\0";
                     break;
@@ -8602,8 +8601,8 @@ var require_stringifyString = __commonJS({
                     str += "\\P";
                     break;
                   default:
-                    if (code2.substr(0, 2) === "00")
-                      str += "\\x" + code2.substr(2);
+                    if (code3.substr(0, 2) === "00")
+                      str += "\\x" + code3.substr(2);
                     else
                       str += json2.substr(i, 6);
                 }
@@ -11102,22 +11101,22 @@ var require_errors2 = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code2, message2) {
+      constructor(name, pos, code3, message2) {
         super();
         this.name = name;
-        this.code = code2;
+        this.code = code3;
         this.message = message2;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code2, message2) {
-        super("YAMLParseError", pos, code2, message2);
+      constructor(pos, code3, message2) {
+        super("YAMLParseError", pos, code3, message2);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code2, message2) {
-        super("YAMLWarning", pos, code2, message2);
+      constructor(pos, code3, message2) {
+        super("YAMLWarning", pos, code3, message2);
       }
     };
     var prettifyError = (src, lc) => (error) => {
@@ -12026,7 +12025,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
+      const _onError = (rel, code3, msg) => onError(offset + rel, code3, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
@@ -12224,9 +12223,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code2 = ok ? parseInt(cc, 16) : NaN;
+      const code3 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code2);
+        return String.fromCodePoint(code3);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -12548,12 +12547,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code2, message2, warning) => {
+        this.onError = (source, code3, message2, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code2, message2));
+            this.warnings.push(new errors.YAMLWarning(pos, code3, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code2, message2));
+            this.errors.push(new errors.YAMLParseError(pos, code3, message2));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -12715,12 +12714,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code2, message2) => {
+        const _onError = (pos, code3, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code2, message2);
+            onError(offset, code3, message2);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code2, message2);
+            throw new errors.YAMLParseError([offset, offset + 1], code3, message2);
         };
         switch (token.type) {
           case "scalar":
@@ -14971,12 +14970,6 @@ var init_config = __esm({
 });
 
 // src/files/package-root.ts
-var package_root_exports = {};
-__export(package_root_exports, {
-  loadSchema: () => loadSchema,
-  packageRoot: () => packageRoot,
-  packageVersion: () => packageVersion
-});
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15043,17 +15036,6 @@ var init_text_file = __esm({
 });
 
 // src/files/source-files.ts
-var source_files_exports = {};
-__export(source_files_exports, {
-  dirExists: () => dirExists,
-  displayPath: () => displayPath,
-  listFilesUnder: () => listFilesUnder,
-  loadTextFiles: () => loadTextFiles,
-  readBounded: () => readBounded,
-  readBoundedSync: () => readBoundedSync,
-  readTextFile: () => readTextFile,
-  sourceDir: () => sourceDir
-});
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
@@ -15074,9 +15056,9 @@ async function dirExists(dir) {
     return true;
   } catch (err) {
     if (err instanceof RoleflowError) throw err;
-    const code2 = err.code;
-    if (code2 === "ENOENT" || code2 === "ENOTDIR") return false;
-    throw new RoleflowError(`${dir.display}: cannot read the folder (${code2 ?? String(err)})`);
+    const code3 = err.code;
+    if (code3 === "ENOENT" || code3 === "ENOTDIR") return false;
+    throw new RoleflowError(`${dir.display}: cannot read the folder (${code3 ?? String(err)})`);
   }
 }
 async function listFilesUnder(cwd, dir, accept) {
@@ -15109,8 +15091,8 @@ function readBoundedSync(abs, file, limit) {
   try {
     fd = openSync(abs, OPEN_FLAGS);
   } catch (err) {
-    const code2 = err.code;
-    return cannotRead(file, code2 === "EISDIR" ? "it is a folder" : code2 ?? String(err));
+    const code3 = err.code;
+    return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
   }
   try {
     const s = fstatSync(fd);
@@ -15265,16 +15247,16 @@ function cleanError(error, secrets) {
   if (error instanceof RoleflowError && isClean(error, secrets)) return error;
   const message2 = redactSecrets(oneLine(messageOf(error)), secrets);
   const cause = error instanceof Error ? cleanCause(error.cause, secrets, 5) : void 0;
-  const code2 = error instanceof RoleflowError ? error.code : void 0;
-  return new RoleflowError(message2, code2, cause === void 0 ? void 0 : { cause });
+  const code3 = error instanceof RoleflowError ? error.code : void 0;
+  return new RoleflowError(message2, code3, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
   const copy = new Error(redactSecrets(messageOf(cause), secrets), {
     cause: cause instanceof Error ? cleanCause(cause.cause, secrets, depth - 1) : void 0
   });
-  const code2 = cause?.code;
-  if (typeof code2 === "string") Object.assign(copy, { code: code2 });
+  const code3 = cause?.code;
+  if (typeof code3 === "string") Object.assign(copy, { code: code3 });
   return copy;
 }
 function isClean(error, secrets) {
@@ -15308,10 +15290,10 @@ var init_redact_messages = __esm({
 // src/tenant/http-errors.ts
 import { STATUS_CODES } from "node:http";
 function failureCode(error, timedOut) {
-  const code2 = timedOut ? "ETIMEDOUT" : codeOf(error) ?? codeOf(error?.cause) ?? "EUNKNOWN";
+  const code3 = timedOut ? "ETIMEDOUT" : codeOf(error) ?? codeOf(error?.cause) ?? "EUNKNOWN";
   const detail = error instanceof Error ? error.message : String(error);
-  const hopeless = TLS.test(code2) || INVALID.test(code2) || CLOSED.has(code2);
-  return { kind: "failure", code: code2, detail, sent: !NOT_SENT.has(code2) && !hopeless, retryable: !hopeless, timedOut };
+  const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
+  return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
 }
 function describeFailure(request2, failure, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
@@ -15386,8 +15368,8 @@ function jsonBody(response) {
   }
 }
 function codeOf(value) {
-  const code2 = value?.code;
-  return typeof code2 === "string" ? code2 : void 0;
+  const code3 = value?.code;
+  return typeof code3 === "string" ? code3 : void 0;
 }
 var NOT_SENT, TLS, INVALID, CLOSED, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
 var init_http_errors = __esm({
@@ -16048,10 +16030,10 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code2, data2) {
+      constructor(message2, code3, data2) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code2 ? `HPE_${code2}` : void 0;
+        this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -16078,12 +16060,12 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code2, { headers, data: data2 }) {
+      constructor(message2, code3, { headers, data: data2 }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.data = data2;
         this.headers = headers;
       }
@@ -16096,12 +16078,12 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code2, { headers, body }) {
+      constructor(message2, code3, { headers, body }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.body = body;
         this.headers = headers;
       }
@@ -16144,11 +16126,11 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code2) {
+      constructor(message2, code3) {
         super(message2);
         this.name = "Socks5ProxyError";
         this.message = message2 || "SOCKS5 proxy error";
-        this.code = code2 || "UND_ERR_SOCKS5";
+        this.code = code3 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -16352,8 +16334,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code2 = this.code = key.charCodeAt(index);
-        if (code2 > 127) {
+        const code3 = this.code = key.charCodeAt(index);
+        if (code3 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -16375,11 +16357,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code2 = key.charCodeAt(index);
-          if (code2 > 127) {
+          const code3 = key.charCodeAt(index);
+          if (code3 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code2) {
+          if (node.code === code3) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -16389,7 +16371,7 @@ var require_tree = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code2) {
+          } else if (node.code < code3) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -16413,19 +16395,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code2 = key[index];
-          if (code2 <= 90 && code2 >= 65) {
-            code2 |= 32;
+          let code3 = key[index];
+          if (code3 <= 90 && code3 >= 65) {
+            code3 |= 32;
           }
           while (node !== null) {
-            if (code2 === node.code) {
+            if (code3 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code2 ? node.left : node.right;
+            node = node.code < code3 ? node.left : node.right;
           }
         }
         return null;
@@ -17510,11 +17492,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code: code2, reason: reason2 } = evt;
+          const { websocket, code: code3, reason: reason2 } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code2,
+            code3,
             reason2
           );
         }
@@ -18223,9 +18205,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve11(data2);
+              return err ? reject2(err) : resolve13(data2);
             });
           });
         }
@@ -18263,9 +18245,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject2) => {
+          return new Promise((resolve13, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve11(data2);
+              return err2 ? reject2(err2) : resolve13(data2);
             });
           });
         }
@@ -18341,15 +18323,15 @@ var require_connect = __commonJS({
           if (this._sessionCache.size < this._maxCachedSessions) {
             return;
           }
-          const ref = this._sessionCache.get(key);
-          if (ref !== void 0 && ref.deref() === void 0) {
+          const ref2 = this._sessionCache.get(key);
+          if (ref2 !== void 0 && ref2.deref() === void 0) {
             this._sessionCache.delete(key);
           }
         });
       }
       get(sessionKey) {
-        const ref = this._sessionCache.get(sessionKey);
-        return ref ? ref.deref() : null;
+        const ref2 = this._sessionCache.get(sessionKey);
+        return ref2 ? ref2.deref() : null;
       }
       set(sessionKey, session) {
         if (this._maxCachedSessions === 0) {
@@ -18359,8 +18341,8 @@ var require_connect = __commonJS({
           this._sessionCache.delete(sessionKey);
         } else if (this._sessionCache.size >= this._maxCachedSessions) {
           let evicted = false;
-          for (const [key, ref] of this._sessionCache) {
-            if (ref.deref() === void 0) {
+          for (const [key, ref2] of this._sessionCache) {
+            if (ref2.deref() === void 0) {
               this._sessionCache.delete(key);
               evicted = true;
               break;
@@ -20543,9 +20525,9 @@ var require_util3 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code2 = url.charCodeAt(i);
-        if (code2 > 126 || // Non-US-ASCII + DEL
-        code2 < 32) {
+        const code3 = url.charCodeAt(i);
+        if (code3 > 126 || // Non-US-ASCII + DEL
+        code3 < 32) {
           return false;
         }
       }
@@ -21046,8 +21028,8 @@ var require_util3 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -21073,8 +21055,8 @@ var require_util3 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -21771,8 +21753,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject2) => {
-        res = resolve11;
+      const promise = new Promise((resolve13, reject2) => {
+        res = resolve13;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23198,12 +23180,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -23586,9 +23568,9 @@ var require_client_h2 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code2, id) {
+    function onHttp2FrameError(type, code3, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -23915,9 +23897,9 @@ var require_client_h2 = __commonJS({
         stream.removeAllListeners("data");
         abort(err);
       });
-      stream.once("frameError", (type, code2) => {
+      stream.once("frameError", (type, code3) => {
         stream.removeAllListeners("data");
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`));
       });
       stream.on("aborted", () => {
         stream.removeAllListeners("data");
@@ -24087,12 +24069,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject2) => {
+      const waitForDrain = () => new Promise((resolve13, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24409,16 +24391,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve11(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24431,7 +24413,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24838,8 +24820,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -25961,7 +25943,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve11, reject2) => {
+        const socket = await new Promise((resolve13, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25971,7 +25953,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve11(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -25981,14 +25963,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -25997,14 +25979,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve11();
+            resolve13();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve11, reject2) => {
+        await new Promise((resolve13, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26012,7 +25994,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve11();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26055,8 +26037,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve11, reject2) => {
-                      finalSocket.once("secureConnect", resolve11);
+                    await new Promise((resolve13, reject2) => {
+                      finalSocket.once("secureConnect", resolve13);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -26690,7 +26672,7 @@ var require_retry_handler = __commonJS({
         this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code: code2, headers } = err;
+        const { statusCode, code: code3, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -26702,7 +26684,7 @@ var require_retry_handler = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code2 && code2 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code2)) {
+        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
           cb(err);
           return;
         }
@@ -27189,7 +27171,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27203,11 +27185,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve11(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve11);
+            this.on("close", resolve13);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27235,7 +27217,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve11, reject2) => {
+      return new Promise((resolve13, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27250,7 +27232,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve13,
               reject: reject2,
               length: 0,
               body: []
@@ -27324,18 +27306,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27525,9 +27507,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -27739,9 +27721,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28029,9 +28011,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28124,9 +28106,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve11(data2);
+            return err ? reject2(err) : resolve13(data2);
           });
         });
       }
@@ -28829,13 +28811,13 @@ var require_mock_call_history = __commonJS({
     "use strict";
     var { kMockCallHistoryAddLog } = require_mock_symbols();
     var { InvalidArgumentError } = require_errors3();
-    function handleFilterCallsWithOptions(criteria, options, handler, store, allLogs) {
+    function handleFilterCallsWithOptions(criteria2, options, handler, store, allLogs) {
       switch (options.operator) {
         case "OR":
-          store.push(...handler(criteria, allLogs));
+          store.push(...handler(criteria2, allLogs));
           return store;
         case "AND":
-          return handler(criteria, store);
+          return handler(criteria2, store);
         default:
           throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
       }
@@ -28949,47 +28931,47 @@ var require_mock_call_history = __commonJS({
         }
         return this.logs.at(number - 1);
       }
-      filterCalls(criteria, options) {
+      filterCalls(criteria2, options) {
         if (this.logs.length === 0) {
           return this.logs;
         }
-        if (typeof criteria === "function") {
-          return this.logs.filter(criteria);
+        if (typeof criteria2 === "function") {
+          return this.logs.filter(criteria2);
         }
-        if (criteria instanceof RegExp) {
+        if (criteria2 instanceof RegExp) {
           return this.logs.filter((log) => {
-            return criteria.test(log.toString());
+            return criteria2.test(log.toString());
           });
         }
-        if (typeof criteria === "object" && criteria !== null) {
-          if (Object.keys(criteria).length === 0) {
+        if (typeof criteria2 === "object" && criteria2 !== null) {
+          if (Object.keys(criteria2).length === 0) {
             return this.logs;
           }
           const finalOptions = { operator: "OR", ...buildAndValidateFilterCallsOptions(options) };
           let maybeDuplicatedLogsFiltered = finalOptions.operator === "AND" ? this.logs : [];
-          if ("protocol" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.protocol, finalOptions, this.filterCallsByProtocol, maybeDuplicatedLogsFiltered, this.logs);
+          if ("protocol" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.protocol, finalOptions, this.filterCallsByProtocol, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("host" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.host, finalOptions, this.filterCallsByHost, maybeDuplicatedLogsFiltered, this.logs);
+          if ("host" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.host, finalOptions, this.filterCallsByHost, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("port" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.port, finalOptions, this.filterCallsByPort, maybeDuplicatedLogsFiltered, this.logs);
+          if ("port" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.port, finalOptions, this.filterCallsByPort, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("origin" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.origin, finalOptions, this.filterCallsByOrigin, maybeDuplicatedLogsFiltered, this.logs);
+          if ("origin" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.origin, finalOptions, this.filterCallsByOrigin, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("path" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.path, finalOptions, this.filterCallsByPath, maybeDuplicatedLogsFiltered, this.logs);
+          if ("path" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.path, finalOptions, this.filterCallsByPath, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("hash" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.hash, finalOptions, this.filterCallsByHash, maybeDuplicatedLogsFiltered, this.logs);
+          if ("hash" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.hash, finalOptions, this.filterCallsByHash, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("fullUrl" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.fullUrl, finalOptions, this.filterCallsByFullUrl, maybeDuplicatedLogsFiltered, this.logs);
+          if ("fullUrl" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.fullUrl, finalOptions, this.filterCallsByFullUrl, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("method" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.method, finalOptions, this.filterCallsByMethod, maybeDuplicatedLogsFiltered, this.logs);
+          if ("method" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.method, finalOptions, this.filterCallsByMethod, maybeDuplicatedLogsFiltered, this.logs);
           }
           const uniqLogsFiltered = [...new Set(maybeDuplicatedLogsFiltered)];
           return uniqLogsFiltered;
@@ -29400,7 +29382,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir6 } = __require("node:fs/promises");
-    var { dirname: dirname10, resolve: resolve11 } = __require("node:path");
+    var { dirname: dirname10, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29601,7 +29583,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve11(path), "utf8");
+          const data2 = await readFile4(resolve13(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29630,7 +29612,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve11(path);
+        const resolvedPath = resolve13(path);
         await mkdir6(dirname10(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -30756,11 +30738,11 @@ var require_dns = __commonJS({
             if (err) {
               return cb(err);
             }
-            const results = /* @__PURE__ */ new Map();
+            const results2 = /* @__PURE__ */ new Map();
             for (const addr of addresses) {
-              results.set(`${addr.address}:${addr.family}`, addr);
+              results2.set(`${addr.address}:${addr.family}`, addr);
             }
-            cb(null, results.values());
+            cb(null, results2.values());
           }
         );
       }
@@ -31550,21 +31532,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[5] === "0") {
-        const code2 = date.charCodeAt(6);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(6);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(5);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(6);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(6);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[8] === "J" && date[9] === "a" && date[10] === "n") {
@@ -31631,60 +31613,60 @@ var require_date = __commonJS({
       const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
       let hour = 0;
       if (date[17] === "0") {
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(18);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[20] === "0") {
-        const code2 = date.charCodeAt(21);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(21);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(20);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(21);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(21);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[23] === "0") {
-        const code2 = date.charCodeAt(24);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(24);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(23);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(24);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(24);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -31758,78 +31740,78 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[8] === " ") {
-        const code2 = date.charCodeAt(9);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(9);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(8);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(9);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(9);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let hour = 0;
       if (date[11] === "0") {
-        const code2 = date.charCodeAt(12);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(12);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(11);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(12);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(12);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[14] === "0") {
-        const code2 = date.charCodeAt(15);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(15);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(14);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(15);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(15);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[17] === "0") {
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(18);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       const yearDigit1 = date.charCodeAt(20);
       if (yearDigit1 < 48 || yearDigit1 > 57) {
@@ -31886,21 +31868,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[commaIndex + 2] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 3);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 3);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 2);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 3);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 3);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "n") {
@@ -31942,60 +31924,60 @@ var require_date = __commonJS({
       year += year < 70 ? 2e3 : 1900;
       let hour = 0;
       if (date[commaIndex + 12] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 13);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 13);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 12);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 13);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 13);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[commaIndex + 15] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 16);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 16);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 15);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 16);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 16);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[commaIndex + 18] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 19);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 19);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 18);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 19);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 19);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -34889,8 +34871,8 @@ var require_headers = __commonJS({
     var { webidl } = require_webidl();
     var assert = __require("node:assert");
     var util = __require("node:util");
-    function isHTTPWhiteSpaceCharCode(code2) {
-      return code2 === 10 || code2 === 13 || code2 === 9 || code2 === 32;
+    function isHTTPWhiteSpaceCharCode(code3) {
+      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -35809,8 +35791,8 @@ var require_request2 = __commonJS({
           const controllerList = dependentControllerMap.get(ac.signal);
           if (controllerList !== void 0) {
             if (controllerList.size !== 0) {
-              for (const ref of controllerList) {
-                const ctrl = ref.deref();
+              for (const ref2 of controllerList) {
+                const ctrl = ref2.deref();
                 if (ctrl !== void 0) {
                   ctrl.abort(this.reason);
                 }
@@ -37549,7 +37531,7 @@ var require_fetch = __commonJS({
       fetchParams.controller.resume = async () => {
         while (true) {
           let bytes;
-          let isFailure;
+          let isFailure2;
           try {
             const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
@@ -37561,7 +37543,7 @@ var require_fetch = __commonJS({
               bytes = void 0;
             } else {
               bytes = err;
-              isFailure = true;
+              isFailure2 = true;
             }
           }
           if (bytes === void 0) {
@@ -37570,7 +37552,7 @@ var require_fetch = __commonJS({
             return;
           }
           timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
-          if (isFailure) {
+          if (isFailure2) {
             fetchParams.controller.terminate(bytes);
             return;
           }
@@ -37610,7 +37592,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve11, reject2) => agent.dispatch(
+        return new Promise((resolve13, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37698,7 +37680,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -37751,7 +37733,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37775,7 +37757,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve11({
+              resolve13({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38504,8 +38486,8 @@ var require_util5 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code2 = value.charCodeAt(i);
-        if (code2 >= 0 && code2 <= 8 || code2 >= 10 && code2 <= 31 || code2 === 127) {
+        const code3 = value.charCodeAt(i);
+        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
           return true;
         }
       }
@@ -38513,26 +38495,26 @@ var require_util5 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code2 = name.charCodeAt(i);
-        if (code2 < 33 || // exclude CTLs (0-31), SP and HT
-        code2 > 126 || // exclude non-ascii and DEL
-        code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 60 || // <
-        code2 === 62 || // >
-        code2 === 64 || // @
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 58 || // :
-        code2 === 92 || // \
-        code2 === 47 || // /
-        code2 === 91 || // [
-        code2 === 93 || // ]
-        code2 === 63 || // ?
-        code2 === 61 || // =
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = name.charCodeAt(i);
+        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
+        code3 > 126 || // exclude non-ascii and DEL
+        code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 60 || // <
+        code3 === 62 || // >
+        code3 === 64 || // @
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 58 || // :
+        code3 === 92 || // \
+        code3 === 47 || // /
+        code3 === 91 || // [
+        code3 === 93 || // ]
+        code3 === 63 || // ?
+        code3 === 61 || // =
+        code3 === 123 || // {
+        code3 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -38548,31 +38530,31 @@ var require_util5 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code2 = value.charCodeAt(i++);
-        if (code2 < 33 || // exclude CTLs (0-31)
-        code2 > 126 || // non-ascii and DEL (127)
-        code2 === 34 || // "
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 92) {
+        const code3 = value.charCodeAt(i++);
+        if (code3 < 33 || // exclude CTLs (0-31)
+        code3 > 126 || // non-ascii and DEL (127)
+        code3 === 34 || // "
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code2 = path.charCodeAt(i);
-        if (code2 < 32 || // exclude CTLs (0-31)
-        code2 > 126 || // exclude DEL and non-ascii
-        code2 === 59) {
+        const code3 = path.charCodeAt(i);
+        if (code3 < 32 || // exclude CTLs (0-31)
+        code3 > 126 || // exclude DEL and non-ascii
+        code3 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code2) {
-      return code2 >= 48 && code2 <= 57 || // 0-9
-      code2 >= 65 && code2 <= 90 || // A-Z
-      code2 >= 97 && code2 <= 122;
+    function isLetterOrDigit(code3) {
+      return code3 >= 48 && code3 <= 57 || // 0-9
+      code3 >= 65 && code3 <= 90 || // A-Z
+      code3 >= 97 && code3 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -38583,8 +38565,8 @@ var require_util5 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code2 = domain.charCodeAt(i);
-        if (code2 === 46) {
+        const code3 = domain.charCodeAt(i);
+        if (code3 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -38594,10 +38576,10 @@ var require_util5 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code2)) {
+        if (labelLength === 0 && !isLetterOrDigit(code3)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code2) && code2 !== 45) {
+        if (!isLetterOrDigit(code3) && code3 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -39344,37 +39326,37 @@ var require_util6 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code2 = protocol.charCodeAt(i);
-        if (code2 < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code2 > 126 || code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 44 || // ,
-        code2 === 47 || // /
-        code2 === 58 || // :
-        code2 === 59 || // ;
-        code2 === 60 || // <
-        code2 === 61 || // =
-        code2 === 62 || // >
-        code2 === 63 || // ?
-        code2 === 64 || // @
-        code2 === 91 || // [
-        code2 === 92 || // \
-        code2 === 93 || // ]
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = protocol.charCodeAt(i);
+        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code3 > 126 || code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 44 || // ,
+        code3 === 47 || // /
+        code3 === 58 || // :
+        code3 === 59 || // ;
+        code3 === 60 || // <
+        code3 === 61 || // =
+        code3 === 62 || // >
+        code3 === 63 || // ?
+        code3 === 64 || // @
+        code3 === 91 || // [
+        code3 === 92 || // \
+        code3 === 93 || // ]
+        code3 === 123 || // {
+        code3 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code2) {
-      if (code2 >= 1e3 && code2 < 1015) {
-        return code2 !== 1004 && // reserved
-        code2 !== 1005 && // "MUST NOT be set as a status code"
-        code2 !== 1006;
+    function isValidStatusCode(code3) {
+      if (code3 >= 1e3 && code3 < 1015) {
+        return code3 !== 1004 && // reserved
+        code3 !== 1005 && // "MUST NOT be set as a status code"
+        code3 !== 1006;
       }
-      return code2 >= 3e3 && code2 <= 4999;
+      return code3 >= 3e3 && code3 <= 4999;
     }
     function isControlFrame(opcode) {
       return opcode === opcodes.CLOSE || opcode === opcodes.PING || opcode === opcodes.PONG;
@@ -39435,9 +39417,9 @@ var require_util6 = __commonJS({
       }
       return urlRecord;
     }
-    function validateCloseCodeAndReason(code2, reason2) {
-      if (code2 !== null) {
-        if (code2 !== 1e3 && (code2 < 3e3 || code2 > 4999)) {
+    function validateCloseCodeAndReason(code3, reason2) {
+      if (code3 !== null) {
+        if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
           throw new DOMException("invalid code", "InvalidAccessError");
         }
       }
@@ -39692,28 +39674,28 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code2, reason2, validate = false) {
-      code2 ??= null;
+    function closeWebSocketConnection(object, code3, reason2, validate = false) {
+      code3 ??= null;
       reason2 ??= "";
-      if (validate) validateCloseCodeAndReason(code2, reason2);
+      if (validate) validateCloseCodeAndReason(code3, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
         object.readyState = states.CLOSING;
       } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
         const frame = new WebsocketFrameSend();
-        if (reason2.length !== 0 && code2 === null) {
-          code2 = 1e3;
+        if (reason2.length !== 0 && code3 === null) {
+          code3 = 1e3;
         }
-        assert(code2 === null || Number.isInteger(code2));
-        if (code2 === null && reason2.length === 0) {
+        assert(code3 === null || Number.isInteger(code3));
+        if (code3 === null && reason2.length === 0) {
           frame.frameData = emptyBuffer;
-        } else if (code2 !== null && reason2 === null) {
+        } else if (code3 !== null && reason2 === null) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code2, 0);
-        } else if (code2 !== null && reason2 !== null) {
+          frame.frameData.writeUInt16BE(code3, 0);
+        } else if (code3 !== null && reason2 !== null) {
           frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason2));
-          frame.frameData.writeUInt16BE(code2, 0);
+          frame.frameData.writeUInt16BE(code3, 0);
           frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -39725,15 +39707,15 @@ var require_connection = __commonJS({
         object.readyState = states.CLOSING;
       }
     }
-    function failHandshake(handler, response, code2, reason2, cause) {
+    function failHandshake(handler, response, code3, reason2, cause) {
       if (response.socket?.session != null && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      failWebsocketConnection(handler, code2, reason2, cause);
+      failWebsocketConnection(handler, code3, reason2, cause);
     }
-    function failWebsocketConnection(handler, code2, reason2, cause) {
+    function failWebsocketConnection(handler, code3, reason2, cause) {
       if (isEstablished(handler.readyState)) {
-        closeWebSocketConnection(handler, code2, reason2, false);
+        closeWebSocketConnection(handler, code3, reason2, false);
       }
       handler.controller.abort();
       if (isConnecting(handler.readyState)) {
@@ -40033,8 +40015,8 @@ var require_receiver = __commonJS({
                   this.#info.fin,
                   (error, data2) => {
                     if (error) {
-                      const code2 = error instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnection(this.#handler, code2, error.message);
+                      const code3 = error instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code3, error.message);
                       return;
                     }
                     if (!this.writeFragments(data2)) {
@@ -40131,11 +40113,11 @@ var require_receiver = __commonJS({
       }
       parseCloseBody(data2) {
         assert(data2.length !== 1);
-        let code2;
+        let code3;
         if (data2.length >= 2) {
-          code2 = data2.readUInt16BE(0);
+          code3 = data2.readUInt16BE(0);
         }
-        if (code2 !== void 0 && !isValidStatusCode(code2)) {
+        if (code3 !== void 0 && !isValidStatusCode(code3)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason2 = data2.subarray(2);
@@ -40147,7 +40129,7 @@ var require_receiver = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code: code2, reason: reason2, error: false };
+        return { code: code3, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -40162,8 +40144,8 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code: code2, reason: reason2 } = this.#info.closeInfo;
-            failWebsocketConnection(this.#handler, code2, reason2);
+            const { code: code3, reason: reason2 } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code3, reason2);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -40421,18 +40403,18 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code2 = void 0, reason2 = void 0) {
+      close(code3 = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code2 !== void 0) {
-          code2 = webidl.converters["unsigned short"](code2, prefix, "code", webidl.attributes.Clamp);
+        if (code3 !== void 0) {
+          code3 = webidl.converters["unsigned short"](code3, prefix, "code", webidl.attributes.Clamp);
         }
         if (reason2 !== void 0) {
           reason2 = webidl.converters.USVString(reason2);
         }
-        code2 ??= null;
+        code3 ??= null;
         reason2 ??= "";
-        closeWebSocketConnection(this.#handler, code2, reason2, true);
+        closeWebSocketConnection(this.#handler, code3, reason2, true);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -40646,29 +40628,29 @@ var require_websocket = __commonJS({
        */
       #onSocketClose() {
         const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
-        let code2 = 1005;
+        let code3 = 1005;
         let reason2 = "";
         const result = this.#parser?.closingInfo;
         if (result && !result.error) {
-          code2 = result.code ?? 1005;
+          code3 = result.code ?? 1005;
           reason2 = result.reason;
         }
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code2 = 1006;
+          code3 = 1006;
           fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
             error: new TypeError(reason2)
           });
         }
         fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
           wasClean,
-          code: code2,
+          code: code3,
           reason: reason2
         });
         if (channels.close.hasSubscribers) {
           channels.close.publish({
             websocket: this,
-            code: code2,
+            code: code3,
             reason: reason2
           });
         }
@@ -40813,13 +40795,13 @@ var require_websocketerror = __commonJS({
         } else if (init !== null) {
           init = webidl.converters.WebSocketCloseInfo(init);
         }
-        let code2 = init.closeCode ?? null;
+        let code3 = init.closeCode ?? null;
         const reason2 = init.reason ?? "";
-        validateCloseCodeAndReason(code2, reason2);
-        if (reason2.length !== 0 && code2 === null) {
-          code2 = 1e3;
+        validateCloseCodeAndReason(code3, reason2);
+        if (reason2.length !== 0 && code3 === null) {
+          code3 = 1e3;
         }
-        this.#closeCode = code2;
+        this.#closeCode = code3;
         this.#reason = reason2;
       }
       get closeCode() {
@@ -40833,9 +40815,9 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message2, code2, reason2) {
+      static createUnvalidatedWebSocketError(message2, code3, reason2) {
         const error = new _WebSocketError(message2, kConstruct);
-        error.#closeCode = code2;
+        error.#closeCode = code3;
         error.#reason = reason2;
         return error;
       }
@@ -40993,9 +40975,9 @@ var require_websocketstream = __commonJS({
         if (closeInfo !== null) {
           closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
         }
-        const code2 = closeInfo.closeCode ?? null;
+        const code3 = closeInfo.closeCode ?? null;
         const reason2 = closeInfo.reason;
-        closeWebSocketConnection(this.#handler, code2, reason2, true);
+        closeWebSocketConnection(this.#handler, code3, reason2, true);
       }
       #write(chunk) {
         chunk = webidl.converters.WebSocketStreamWrite(chunk);
@@ -41090,33 +41072,33 @@ var require_websocketstream = __commonJS({
           this.#openedPromise.reject(new WebSocketError("Socket never opened"));
         }
         const result = this.#parser?.closingInfo;
-        let code2 = result?.code ?? 1005;
+        let code3 = result?.code ?? 1005;
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code2 = 1006;
+          code3 = 1006;
         }
         const reason2 = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
         if (wasClean) {
           this.#readableStreamController.close();
           this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
           this.#closedPromise.resolve({
-            closeCode: code2,
+            closeCode: code3,
             reason: reason2
           });
         } else {
-          const error = createUnvalidatedWebSocketError("unclean close", code2, reason2);
+          const error = createUnvalidatedWebSocketError("unclean close", code3, reason2);
           this.#readableStreamController?.error(error);
           this.#writableStreamController?.error(error);
           this.#closedPromise.reject(error);
         }
       }
       #closeUsingReason(reason2) {
-        let code2 = null;
+        let code3 = null;
         let reasonString = "";
         if (webidl.is.WebSocketError(reason2)) {
-          code2 = reason2.closeCode;
+          code3 = reason2.closeCode;
           reasonString = reason2.reason;
         }
-        closeWebSocketConnection(this.#handler, code2, reasonString);
+        closeWebSocketConnection(this.#handler, code3, reasonString);
       }
       //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
       #cancel(reason2) {
@@ -42146,7 +42128,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42269,8 +42251,8 @@ function latencyMs(latency2) {
 function percentile(values, p) {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   if (sorted.length === 0) return void 0;
-  const rank2 = Math.min(sorted.length, Math.max(1, Math.ceil(p / 100 * sorted.length)));
-  return sorted[rank2 - 1];
+  const rank3 = Math.min(sorted.length, Math.max(1, Math.ceil(p / 100 * sorted.length)));
+  return sorted[rank3 - 1];
 }
 function amount(v) {
   const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
@@ -42798,7 +42780,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
   const window = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -43530,8 +43512,8 @@ var require_validation2 = __commonJS({
       0
       // 112 - 127
     ];
-    function isValidStatusCode(code2) {
-      return code2 >= 1e3 && code2 <= 1014 && code2 !== 1004 && code2 !== 1005 && code2 !== 1006 || code2 >= 3e3 && code2 <= 4999;
+    function isValidStatusCode(code3) {
+      return code3 >= 1e3 && code3 <= 1014 && code3 !== 1004 && code3 !== 1005 && code3 !== 1006 || code3 >= 3e3 && code3 <= 4999;
     }
     function _isValidUTF8(buf) {
       const len = buf.length;
@@ -44136,11 +44118,11 @@ var require_receiver2 = __commonJS({
             this.emit("conclude", 1005, EMPTY_BUFFER);
             this.end();
           } else {
-            const code2 = data2.readUInt16BE(0);
-            if (!isValidStatusCode(code2)) {
+            const code3 = data2.readUInt16BE(0);
+            if (!isValidStatusCode(code3)) {
               const error = this.createError(
                 RangeError,
-                `invalid status code ${code2}`,
+                `invalid status code ${code3}`,
                 true,
                 1002,
                 "WS_ERR_INVALID_CLOSE_CODE"
@@ -44165,7 +44147,7 @@ var require_receiver2 = __commonJS({
               return;
             }
             this._loop = false;
-            this.emit("conclude", code2, buf);
+            this.emit("conclude", code3, buf);
             this.end();
           }
           this._state = GET_INFO;
@@ -44358,22 +44340,22 @@ var require_sender2 = __commonJS({
        * @param {Function} [cb] Callback
        * @public
        */
-      close(code2, data2, mask, cb) {
+      close(code3, data2, mask, cb) {
         let buf;
-        if (code2 === void 0) {
+        if (code3 === void 0) {
           buf = EMPTY_BUFFER;
-        } else if (typeof code2 !== "number" || !isValidStatusCode(code2)) {
+        } else if (typeof code3 !== "number" || !isValidStatusCode(code3)) {
           throw new TypeError("First argument must be a valid error code number");
         } else if (data2 === void 0 || !data2.length) {
           buf = Buffer.allocUnsafe(2);
-          buf.writeUInt16BE(code2, 0);
+          buf.writeUInt16BE(code3, 0);
         } else {
           const length = Buffer.byteLength(data2);
           if (length > 123) {
             throw new RangeError("The message must not be greater than 123 bytes");
           }
           buf = Buffer.allocUnsafe(2 + length);
-          buf.writeUInt16BE(code2, 0);
+          buf.writeUInt16BE(code3, 0);
           if (typeof data2 === "string") {
             buf.write(data2, 2);
           } else if (isUint8Array(data2)) {
@@ -44868,9 +44850,9 @@ var require_event_target = __commonJS({
             callListener(handler, this, event);
           };
         } else if (type === "close") {
-          wrapper = function onClose(code2, message2) {
+          wrapper = function onClose(code3, message2) {
             const event = new CloseEvent("close", {
-              code: code2,
+              code: code3,
               reason: message2.toString(),
               wasClean: this._closeFrameReceived && this._closeFrameSent
             });
@@ -44954,23 +44936,23 @@ var require_extension = __commonJS({
       let extensionName;
       let paramName;
       let start = -1;
-      let code2 = -1;
+      let code3 = -1;
       let end = -1;
       let i = 0;
       for (; i < header.length; i++) {
-        code2 = header.charCodeAt(i);
+        code3 = header.charCodeAt(i);
         if (extensionName === void 0) {
-          if (end === -1 && tokenChars[code2] === 1) {
+          if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (i !== 0 && (code2 === 32 || code2 === 9)) {
+          } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             const name = header.slice(start, end);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, name, params);
               params = /* @__PURE__ */ Object.create(null);
             } else {
@@ -44981,23 +44963,23 @@ var require_extension = __commonJS({
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
         } else if (paramName === void 0) {
-          if (end === -1 && tokenChars[code2] === 1) {
+          if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (code2 === 32 || code2 === 9) {
+          } else if (code3 === 32 || code3 === 9) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             push(params, header.slice(start, end), true);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
             }
             start = end = -1;
-          } else if (code2 === 61 && start !== -1 && end === -1) {
+          } else if (code3 === 61 && start !== -1 && end === -1) {
             paramName = header.slice(start, i);
             start = end = -1;
           } else {
@@ -45005,30 +44987,30 @@ var require_extension = __commonJS({
           }
         } else {
           if (isEscaping) {
-            if (tokenChars[code2] !== 1) {
+            if (tokenChars[code3] !== 1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (start === -1) start = i;
             else if (!mustUnescape) mustUnescape = true;
             isEscaping = false;
           } else if (inQuotes) {
-            if (tokenChars[code2] === 1) {
+            if (tokenChars[code3] === 1) {
               if (start === -1) start = i;
-            } else if (code2 === 34 && start !== -1) {
+            } else if (code3 === 34 && start !== -1) {
               inQuotes = false;
               end = i;
-            } else if (code2 === 92) {
+            } else if (code3 === 92) {
               isEscaping = true;
             } else {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
-          } else if (code2 === 34 && header.charCodeAt(i - 1) === 61) {
+          } else if (code3 === 34 && header.charCodeAt(i - 1) === 61) {
             inQuotes = true;
-          } else if (end === -1 && tokenChars[code2] === 1) {
+          } else if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (start !== -1 && (code2 === 32 || code2 === 9)) {
+          } else if (start !== -1 && (code3 === 32 || code3 === 9)) {
             if (end === -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
@@ -45039,7 +45021,7 @@ var require_extension = __commonJS({
               mustUnescape = false;
             }
             push(params, paramName, value);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
@@ -45051,7 +45033,7 @@ var require_extension = __commonJS({
           }
         }
       }
-      if (start === -1 || inQuotes || code2 === 32 || code2 === 9) {
+      if (start === -1 || inQuotes || code3 === 32 || code3 === 9) {
         throw new SyntaxError("Unexpected end of input");
       }
       if (end === -1) end = i;
@@ -45360,7 +45342,7 @@ var require_websocket2 = __commonJS({
        *     closing
        * @public
        */
-      close(code2, data2) {
+      close(code3, data2) {
         if (this.readyState === _WebSocket.CLOSED) return;
         if (this.readyState === _WebSocket.CONNECTING) {
           const msg = "WebSocket was closed before the connection was established";
@@ -45373,7 +45355,7 @@ var require_websocket2 = __commonJS({
           }
           return;
         }
-        this._sender.close(code2, data2, !this._isServer, (err) => {
+        this._sender.close(code3, data2, !this._isServer, (err) => {
           if (err) return;
           this._closeFrameSent = true;
           if (this._closeFrameReceived || this._receiver._writableState.errorEmitted) {
@@ -45904,10 +45886,10 @@ var require_websocket2 = __commonJS({
         process.nextTick(cb, err);
       }
     }
-    function receiverOnConclude(code2, reason2) {
+    function receiverOnConclude(code3, reason2) {
       const websocket = this[kWebSocket];
       websocket._closeFrameReceived = true;
-      websocket._closeCode = code2;
+      websocket._closeCode = code3;
       if (reason2.length === 0) {
         websocket._closeMessage = EMPTY_BUFFER;
       } else {
@@ -45917,8 +45899,8 @@ var require_websocket2 = __commonJS({
       if (websocket._socket[kWebSocket] === void 0) return;
       websocket._socket.removeListener("data", socketOnData);
       process.nextTick(resume, websocket._socket);
-      if (code2 === 1005) websocket.close();
-      else websocket.close(code2, reason2);
+      if (code3 === 1005) websocket.close();
+      else websocket.close(code3, reason2);
     }
     function receiverOnDrain() {
       const websocket = this[kWebSocket];
@@ -46134,12 +46116,12 @@ var require_subprotocol = __commonJS({
       let end = -1;
       let i = 0;
       for (i; i < header.length; i++) {
-        const code2 = header.charCodeAt(i);
-        if (end === -1 && tokenChars[code2] === 1) {
+        const code3 = header.charCodeAt(i);
+        if (end === -1 && tokenChars[code3] === 1) {
           if (start === -1) start = i;
-        } else if (i !== 0 && (code2 === 32 || code2 === 9)) {
+        } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
           if (end === -1 && start !== -1) end = i;
-        } else if (code2 === 44) {
+        } else if (code3 === 44) {
           if (start === -1) {
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
@@ -46444,9 +46426,9 @@ var require_websocket_server = __commonJS({
             req
           };
           if (this.options.verifyClient.length === 2) {
-            this.options.verifyClient(info, (verified, code2, message2, headers) => {
+            this.options.verifyClient(info, (verified, code3, message2, headers) => {
               if (!verified) {
-                return abortHandshake(socket, code2 || 401, message2, headers);
+                return abortHandshake(socket, code3 || 401, message2, headers);
               }
               this.completeUpgrade(
                 extensions,
@@ -46546,8 +46528,8 @@ var require_websocket_server = __commonJS({
     function socketOnError() {
       this.destroy();
     }
-    function abortHandshake(socket, code2, message2, headers) {
-      message2 = message2 || http.STATUS_CODES[code2];
+    function abortHandshake(socket, code3, message2, headers) {
+      message2 = message2 || http.STATUS_CODES[code3];
       headers = {
         Connection: "close",
         "Content-Type": "text/html",
@@ -46556,17 +46538,17 @@ var require_websocket_server = __commonJS({
       };
       socket.once("finish", socket.destroy);
       socket.end(
-        `HTTP/1.1 ${code2} ${http.STATUS_CODES[code2]}\r
+        `HTTP/1.1 ${code3} ${http.STATUS_CODES[code3]}\r
 ` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
       );
     }
-    function abortHandshakeOrEmitwsClientError(server, req, socket, code2, message2, headers) {
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code3, message2, headers) {
       if (server.listenerCount("wsClientError")) {
         const err = new Error(message2);
         Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
         server.emit("wsClientError", err, socket, req);
       } else {
-        abortHandshake(socket, code2, message2, headers);
+        abortHandshake(socket, code3, message2, headers);
       }
     }
   }
@@ -46630,13 +46612,13 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     let settled = false;
-    const fail3 = (message2, code2, status = "error") => {
+    const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
       settled = true;
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code2));
+      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
       socket.terminate();
     };
     socket.on("error", (error) => {
@@ -46654,7 +46636,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve11(new Session(socket, shown, secrets));
+      resolve13(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46693,11 +46675,11 @@ var init_ws_session = __esm({
           const message2 = toWsMessage(text2);
           this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
         });
-        socket.on("close", (code2, reason2) => {
+        socket.on("close", (code3, reason2) => {
           clearTimeout(this.terminateTimer);
           if (this.endedBecause === void 0) {
             const why = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
-            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code2}${why})`;
+            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why})`;
           }
           for (const waiter of this.waiters.splice(0)) {
             release(waiter);
@@ -46722,14 +46704,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve11, reject2) => {
+        return new Promise((resolve13, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve11(void 0);
+            resolve13(void 0);
           };
-          const waiter = { resolve: resolve11, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve13, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47229,14 +47211,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve11(tooLarge);
+        resolve13(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47245,12 +47227,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve11({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve13({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve11({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve13({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve11({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve13({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47922,7 +47904,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve11) => server.close(() => resolve11()));
+      const closed = new Promise((resolve13) => server.close(() => resolve13()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -47961,12 +47943,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve11, reject2) => {
+  return new Promise((resolve13, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve11(server.address()));
+    server.listen(port, host, () => resolve13(server.address()));
   });
 }
 function displayHost(host) {
@@ -48522,13 +48504,13 @@ function planGuards(changes, managed, options) {
   const protectedBy = globMatcher([...options.protect]);
   const guards = [];
   let deletes = 0;
-  for (const change of changes) {
-    if (change.action === "create") continue;
-    if (change.action === "delete") deletes++;
-    const name = change.before?.name ?? change.name;
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    if (change2.action === "delete") deletes++;
+    const name = change2.before?.name ?? change2.name;
     const glob = protectedBy(name);
     if (glob === void 0) continue;
-    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change.action} it` });
+    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change2.action} it` });
   }
   if (options.maxDeletes !== void 0 && deletes > options.maxDeletes) {
     guards.push({ kind: "max_deletes", message: `${plural(deletes, "delete")} planned, more than max_deletes (${options.maxDeletes}): refusing the plan` });
@@ -48657,8 +48639,8 @@ function computePlan(desired, remote, options) {
   let unchanged = 0;
   const holdersOf = (name) => matching.byName.get(name) ?? [];
   for (const { file, role } of pairs) {
-    const change = updateOf(file, role, holdersOf);
-    if (change) updates.push(change);
+    const change2 = updateOf(file, role, holdersOf);
+    if (change2) updates.push(change2);
     else unchanged++;
   }
   const creates = matching.creates.filter((file) => targeted(file.name)).map(
@@ -48768,18 +48750,18 @@ function checkPlanFresh(plan, remote, tenant) {
   const checkName = (name, hash2) => {
     if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change of plan.changes) {
-    if (change.action === "create") {
-      checkName(change.name, change.remote_hash);
+  for (const change2 of plan.changes) {
+    if (change2.action === "create") {
+      checkName(change2.name, change2.remote_hash);
       continue;
     }
-    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
-    const id = change.id ?? "";
+    if (change2.name_hash !== void 0) checkName(change2.name, change2.name_hash);
+    const id = change2.id ?? "";
     const role = byId.get(id);
-    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
+    const label = `Role ${quote(change2.before?.name ?? change2.name)} (id ${showName(id)})`;
     if (!role) {
       reasons.push(`${label} no longer exists on the tenant`);
-    } else if (roleStateHash(role) !== change.remote_hash) {
+    } else if (roleStateHash(role) !== change2.remote_hash) {
       reasons.push(`${label} changed on the tenant since the plan was made`);
     }
   }
@@ -48802,7 +48784,7 @@ var init_fresh = __esm({
 function renderPlanText(plan, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
   const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
+  for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
   if (plan.unmanaged.length > 0) {
     out.push(
       `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
@@ -48823,22 +48805,22 @@ function planSummaryLine(plan, rolesDir = "roles/") {
   if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
-function changeLines(change, paint2) {
-  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
-  const head = `${showName(change.name)} (${where})`;
-  switch (change.action) {
+function changeLines(change2, paint2) {
+  const where = [change2.file === void 0 ? void 0 : showName(change2.file), change2.id === void 0 ? void 0 : `id ${showName(change2.id)}`].filter((w) => w !== void 0).join(", ");
+  const head = `${showName(change2.name)} (${where})`;
+  switch (change2.action) {
     case "create":
-      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
+      return [paint2("green", `  + create ${head}`), ...stateLines(change2.after)];
     case "delete":
-      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
+      return [paint2("red", `  - delete ${head}`), ...stateLines(change2.before)];
     case "update": {
       const lines2 = [paint2("yellow", `  ~ update ${head}`)];
-      for (const field of change.fields ?? []) {
+      for (const field of change2.fields ?? []) {
         if (field === "content") continue;
-        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
+        lines2.push(`      ${field}: ${quote(change2.before[field])} → ${quote(change2.after[field])}`);
       }
-      if (change.diff !== void 0) {
-        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+      if (change2.diff !== void 0) {
+        lines2.push("      content:", ...diffLines(change2.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
       }
       return lines2;
     }
@@ -49040,21 +49022,21 @@ function tailMarkdown(plan) {
   }
   return lines2.join("\n");
 }
-function tableRow(change) {
-  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
-  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
-  const what = change.action === "update" ? updateCell(change) : change.action === "create" ? createCell(change) : "**deleted**";
-  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
-  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
+function tableRow(change2) {
+  const role = change2.action === "update" && change2.before && change2.before.name !== change2.name ? `${mdCode(change2.before.name)} → ${mdCode(change2.name)}` : mdCode(change2.name);
+  const where = change2.file !== void 0 ? mdCode(change2.file) : change2.id !== void 0 ? `id ${mdCode(change2.id)}` : "";
+  const what = change2.action === "update" ? updateCell(change2) : change2.action === "create" ? createCell(change2) : "**deleted**";
+  const symbol = change2.action === "create" ? "➕" : change2.action === "update" ? "✏️" : "🗑️";
+  return `| ${symbol} ${change2.action} | ${role} | ${where} | ${what} |
 `;
 }
-function updateCell(change) {
-  const fields = change.fields.join(", ");
-  if (!change.fields.includes("description")) return fields;
-  return `${fields}<br>description: ${mdCode(capped3(change.before.description))} → ${mdCode(capped3(change.after.description))}`;
+function updateCell(change2) {
+  const fields = change2.fields.join(", ");
+  if (!change2.fields.includes("description")) return fields;
+  return `${fields}<br>description: ${mdCode(capped3(change2.before.description))} → ${mdCode(capped3(change2.after.description))}`;
 }
-function createCell(change) {
-  const { description, content } = change.after;
+function createCell(change2) {
+  const { description, content } = change2.after;
   const start = content.split("\n").find((line) => line.trim() !== "") ?? "";
   const parts = ["new Role"];
   if (description !== "") parts.push(`description: ${mdCode(capped3(description))}`);
@@ -49064,14 +49046,14 @@ function createCell(change) {
 function capped3(text2, max = 120) {
   return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
 }
-function diffDetails(change, maxLines, maxLineChars) {
-  const all = diffLines(change.diff ?? "");
+function diffDetails(change2, maxLines, maxLineChars) {
+  const all = diffLines(change2.diff ?? "");
   const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join("\n");
   const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longestTicks + 1));
-  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
+  return `<details><summary>✏️ ${mdCode(change2.name)}: content diff</summary>
 
 ${fence}diff
 ${body}
@@ -49238,13 +49220,13 @@ function concurrentDuplicates(changes, outcomes, remote) {
   const { byName } = indexRoles(remote);
   const resolutions = [];
   outcomes.forEach((outcome, index) => {
-    const change = changes[index];
-    const after2 = change?.after;
+    const change2 = changes[index];
+    const after2 = change2?.after;
     if (outcome.action !== "create" || after2 === void 0) return;
     const identical = (byName.get(after2.name) ?? []).filter((r) => r.description === after2.description && r.content === after2.content).map((r) => r.id).sort(compare);
     const keep = identical[0];
     if (keep === void 0) return;
-    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after2.name, [])) {
+    if (outcome.status === "unknown" && change2.remote_hash === nameStateHash(after2.name, [])) {
       resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
       return;
     }
@@ -49265,52 +49247,14 @@ var init_duplicates = __esm({
   }
 });
 
-// src/core/apply/phases.ts
-function applyPhases(changes) {
-  const phases = [];
-  let current = [];
-  changes.forEach((change, index) => {
-    const previous = current.length > 0 ? changes[current[0]].action : void 0;
-    if (previous !== void 0 && previous !== change.action) {
-      phases.push(current);
-      current = [];
-    }
-    current.push(index);
-  });
-  if (current.length > 0) phases.push(current);
-  return phases;
-}
-function freedName(change) {
-  if (change.action === "delete") return change.before?.name ?? change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.before.name;
-  return void 0;
-}
-function takenName(change) {
-  if (change.action === "create") return change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.name;
-  return void 0;
-}
-function blockedReason(change, failedToFree) {
-  const name = takenName(change);
-  const blocker = name === void 0 ? void 0 : failedToFree.get(name);
-  if (blocker === void 0) return void 0;
-  const what = blocker.action === "delete" ? "the delete of" : "the rename of";
-  return `${what} the Role holding this name failed, so it is still taken`;
-}
-var init_phases = __esm({
-  "src/core/apply/phases.ts"() {
-    "use strict";
-  }
-});
-
 // src/core/apply/result.ts
-function outcomeOf(change, status, extra = {}) {
-  const renamedFrom = change.action === "update" && change.before && change.before.name !== change.name ? change.before.name : void 0;
+function outcomeOf(change2, status, extra = {}) {
+  const renamedFrom = change2.action === "update" && change2.before && change2.before.name !== change2.name ? change2.before.name : void 0;
   return {
-    action: change.action,
-    name: change.name,
-    ...change.id === void 0 ? {} : { id: change.id },
-    ...change.file === void 0 ? {} : { file: change.file },
+    action: change2.action,
+    name: change2.name,
+    ...change2.id === void 0 ? {} : { id: change2.id },
+    ...change2.file === void 0 ? {} : { file: change2.file },
     ...renamedFrom === void 0 ? {} : { renamed_from: renamedFrom },
     status,
     ...extra
@@ -49396,9 +49340,69 @@ var init_result = __esm({
   }
 });
 
+// src/core/apply/end.ts
+function applyEnd(run2) {
+  const summary = summarizeOutcomes(run2.outcomes);
+  const ok = applySucceeded(summary);
+  const line = applySummaryLine(summary, run2.interrupted);
+  const out = run2.resolved.map(duplicateLine);
+  const err = run2.warning === void 0 ? [] : [`warning: ${run2.warning}`];
+  if (ok) return { ok, status: "applied", out: [...out, line], err };
+  err.push(line);
+  for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
+  if (summary.unknown > 0) err.push(unknownOutcomeNote(summary.unknown));
+  err.push("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
+  return { ok, status: run2.interrupted ? "interrupted" : "failed", out, err };
+}
+var init_end = __esm({
+  "src/core/apply/end.ts"() {
+    "use strict";
+    init_result();
+  }
+});
+
+// src/core/apply/phases.ts
+function applyPhases(changes) {
+  const phases = [];
+  let current = [];
+  changes.forEach((change2, index) => {
+    const previous = current.length > 0 ? changes[current[0]].action : void 0;
+    if (previous !== void 0 && previous !== change2.action) {
+      phases.push(current);
+      current = [];
+    }
+    current.push(index);
+  });
+  if (current.length > 0) phases.push(current);
+  return phases;
+}
+function freedName(change2) {
+  if (change2.action === "delete") return change2.before?.name ?? change2.name;
+  if (change2.action === "update" && change2.before !== void 0 && change2.before.name !== change2.name) return change2.before.name;
+  return void 0;
+}
+function takenName(change2) {
+  if (change2.action === "create") return change2.name;
+  if (change2.action === "update" && change2.before !== void 0 && change2.before.name !== change2.name) return change2.name;
+  return void 0;
+}
+function blockedReason(change2, failedToFree) {
+  const name = takenName(change2);
+  const blocker = name === void 0 ? void 0 : failedToFree.get(name);
+  if (blocker === void 0) return void 0;
+  const what = blocker.action === "delete" ? "the delete of" : "the rename of";
+  return `${what} the Role holding this name failed, so it is still taken`;
+}
+var init_phases = __esm({
+  "src/core/apply/phases.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/apply/index.ts
 var apply_exports = {};
 __export(apply_exports, {
+  applyEnd: () => applyEnd,
   applyPhases: () => applyPhases,
   applyResultJson: () => applyResultJson,
   applySucceeded: () => applySucceeded,
@@ -49417,6 +49421,7 @@ var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
     init_duplicates();
+    init_end();
     init_phases();
     init_result();
   }
@@ -50689,7 +50694,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command11 = class {
+    var Command12 = class {
       constructor() {
         this.help = false;
       }
@@ -50734,9 +50739,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command11.isOption = advanced_options_utils.isOptionSymbol;
-    Command11.Default = [];
-    exports.Command = Command11;
+    Command12.isOption = advanced_options_utils.isOptionSymbol;
+    Command12.Default = [];
+    exports.Command = Command12;
   }
 });
 
@@ -52692,14 +52697,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve11) => {
+  return new Promise((resolve13) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve11(answer);
+      resolve13(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -52806,27 +52811,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve11, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve11(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve11, reject2, arguments_) => {
+  const enqueue = (function_, resolve13, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve11, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve11, reject2) => {
-    enqueue(function_, resolve11, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject2) => {
+    enqueue(function_, resolve13, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -52908,16 +52913,16 @@ async function executePlan(plan, client, opts) {
     await Promise.all(
       phase.map(
         (index) => limit(async () => {
-          const change = plan.changes[index];
+          const change2 = plan.changes[index];
           if (opts.stopped?.()) {
-            outcomes[index] = outcomeOf(change, "not_started");
+            outcomes[index] = outcomeOf(change2, "not_started");
             return;
           }
-          const blocked = blockedReason(change, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change, "skipped", { error: blocked }) : await runChange(change, client);
+          const blocked = blockedReason(change2, failedToFree);
+          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
           if (outcome.status === "failed") {
-            const freed = freedName(change);
-            if (freed !== void 0) failedToFree.set(freed, change);
+            const freed = freedName(change2);
+            if (freed !== void 0) failedToFree.set(freed, change2);
           }
           record(index, outcome);
         })
@@ -52926,31 +52931,31 @@ async function executePlan(plan, client, opts) {
   }
   return outcomes.map((o, i) => o ?? outcomeOf(plan.changes[i], "not_started"));
 }
-async function runChange(change, client) {
+async function runChange(change2, client) {
   try {
-    switch (change.action) {
+    switch (change2.action) {
       case "create": {
-        const { id } = await client.createRole(change.after);
-        return { ...outcomeOf(change, "created"), id };
+        const { id } = await client.createRole(change2.after);
+        return { ...outcomeOf(change2, "created"), id };
       }
       case "update":
-        await client.updateRole(change.id, change.after);
-        return outcomeOf(change, "updated");
+        await client.updateRole(change2.id, change2.after);
+        return outcomeOf(change2, "updated");
       case "delete":
-        return await deleteRole(change, client);
+        return await deleteRole(change2, client);
     }
   } catch (err) {
     const error = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error });
+    return outcomeOf(change2, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error });
   }
 }
-async function deleteRole(change, client) {
+async function deleteRole(change2, client) {
   try {
-    await client.deleteRole(change.id);
-    return outcomeOf(change, "deleted");
+    await client.deleteRole(change2.id);
+    return outcomeOf(change2, "deleted");
   } catch (err) {
-    const stillThere = await client.getRole(change.id).catch(() => "unknown");
-    if (stillThere === void 0) return outcomeOf(change, "deleted", { already_gone: true });
+    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
+    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
     throw err;
   }
 }
@@ -52978,8 +52983,8 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   const protectedBy = globMatcher([...protect]);
   for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
     const outcome = outcomes[found.index];
-    const change = plan.changes[found.index];
-    if (change.action !== "create") continue;
+    const change2 = plan.changes[found.index];
+    if (change2.action !== "create") continue;
     result.changed.push(found.index);
     const glob = protectedBy(outcome.name);
     if (glob !== void 0 && found.remove.length > 0) {
@@ -52990,19 +52995,19 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
       };
       continue;
     }
-    const failures = [];
+    const failures2 = [];
     for (const id of found.remove) {
-      const copy = { action: "delete", name: change.name, remote_hash: change.remote_hash, id, before: change.after };
+      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
       const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
-      if (typeof done === "string") failures.push(`id ${id}: ${done}`);
+      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
     }
     const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures.length === 0 ? {
+    result.outcomes[found.index] = failures2.length === 0 ? {
       ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
       id: found.keep,
       ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
       ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
   }
   return result;
 }
@@ -53249,10 +53254,10 @@ async function readIfThere(abs) {
   try {
     return await readFile3(abs, "utf8");
   } catch (err) {
-    const code2 = err.code;
-    if (code2 === "ENOENT") return void 0;
-    if (code2 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
-    throw new RoleflowError(`cannot read ${abs}: ${code2 ?? String(err)}`);
+    const code3 = err.code;
+    if (code3 === "ENOENT") return void 0;
+    if (code3 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
+    throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
 var SETTINGS;
@@ -53272,7 +53277,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir4, readdir as readdir3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve6 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -53316,7 +53321,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve6(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve7(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -53356,8 +53361,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve6(dir, fileName);
-  if (dirname8(path) !== resolve6(dir) || basename4(path) !== fileName) {
+  const path = resolve7(dir, fileName);
+  if (dirname8(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -53374,6 +53379,253 @@ var init_pull = __esm({
     init_package_root();
     init_role_files();
     init_source_files();
+  }
+});
+
+// src/core/compare/mann-whitney.ts
+function mannWhitneyU(xs, ys, alternative = "two-sided") {
+  const x = xs.filter(Number.isFinite);
+  const y = ys.filter(Number.isFinite);
+  const n1 = x.length;
+  const n2 = y.length;
+  if (n1 === 0 || n2 === 0) return { u: 0, p: 1, method: "exact" };
+  const { ranks, tieTerm } = rank2([...x, ...y]);
+  const r1 = ranks.slice(0, n1).reduce((s, r) => s + r, 0);
+  const u = r1 - n1 * (n1 + 1) / 2;
+  if (tieTerm === 0 && n1 <= EXACT_MAX && n2 <= EXACT_MAX) return { u, p: exactP(u, n1, n2, alternative), method: "exact" };
+  const n = n1 + n2;
+  const mean = n1 * n2 / 2;
+  const variance = n1 * n2 / 12 * (n + 1 - tieTerm / (n * (n - 1)));
+  if (variance <= 0) return { u, p: 1, method: "normal" };
+  const sd = Math.sqrt(variance);
+  const upper = 1 - normalCdf((u - mean - 0.5) / sd);
+  const lower = normalCdf((u - mean + 0.5) / sd);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return { u, p: clamp01(p), method: "normal" };
+}
+function rank2(values) {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
+    const average = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k++) ranks[order[k].i] = average;
+    const t5 = end - start + 1;
+    tieTerm += t5 * t5 * t5 - t5;
+    start = end + 1;
+  }
+  return { ranks, tieTerm };
+}
+function exactP(u, n1, n2, alternative) {
+  const counts2 = uCounts(n1, n2);
+  const total = counts2.reduce((s, c) => s + c, 0);
+  const atMost = (k) => counts2.slice(0, Math.floor(k) + 1).reduce((s, c) => s + c, 0) / total;
+  const upper = 1 - atMost(u - 1);
+  const lower = atMost(u);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return clamp01(p);
+}
+function uCounts(n1, n2) {
+  let previous = Array.from({ length: n2 + 1 }, () => [1]);
+  for (let m = 1; m <= n1; m++) {
+    const current = [[1]];
+    for (let n = 1; n <= n2; n++) {
+      const size2 = m * n + 1;
+      const row = new Array(size2).fill(0);
+      const withLargestInX = previous[n];
+      const withLargestInY = current[n - 1];
+      for (let k = 0; k < withLargestInX.length; k++) row[k + n] = row[k + n] + withLargestInX[k];
+      for (let k = 0; k < withLargestInY.length; k++) row[k] = row[k] + withLargestInY[k];
+      current.push(row);
+    }
+    previous = current;
+  }
+  return previous[n2];
+}
+function normalCdf(z) {
+  return 0.5 * erfc(-z / Math.SQRT2);
+}
+function erfc(x) {
+  const t5 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t5 * Math.exp(
+    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
+  );
+  return x >= 0 ? y : 2 - y;
+}
+function clamp01(p) {
+  return Math.min(1, Math.max(0, p));
+}
+var EXACT_MAX;
+var init_mann_whitney = __esm({
+  "src/core/compare/mann-whitney.ts"() {
+    "use strict";
+    EXACT_MAX = 25;
+  }
+});
+
+// src/core/compare/compare.ts
+function parseThreshold(text2) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
+  return { ok: true, value: Number(m[1]) / 100 };
+}
+function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const before = new Map(base.results.map((r) => [key(r), r]));
+  const afterKeys = new Set(head.results.map(key));
+  const tests = [];
+  const newlyFailing = [];
+  const newlyPassing = [];
+  const added = [];
+  for (const h of head.results) {
+    const b = before.get(key(h));
+    if (!b) {
+      added.push(ref(h));
+      continue;
+    }
+    if (b.status === "pass" && isFailure(h.status)) newlyFailing.push(ref(h));
+    if (isFailure(b.status) && h.status === "pass") newlyPassing.push(ref(h));
+    tests.push(compareTest(b, h, threshold));
+  }
+  const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
+  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
+  return {
+    threshold,
+    alpha: ALPHA,
+    min_samples: MIN_SAMPLES,
+    tests,
+    newly_failing: newlyFailing,
+    newly_passing: newlyPassing,
+    added,
+    removed,
+    regressions,
+    failing: regressions > 0 || newlyFailing.length > 0
+  };
+}
+function compareSamples(base, head, threshold) {
+  const b = sampleStats(base);
+  const h = sampleStats(head);
+  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
+  if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
+  const { p } = mannWhitneyU(head, base, "two-sided");
+  const changes = [change2.p50, change2.p95].filter((c) => c !== null);
+  const slower = changes.some((c) => c > threshold) && median(head) > median(base);
+  const faster = changes.some((c) => c < -threshold) && median(head) < median(base);
+  const verdict2 = p < ALPHA && slower ? "regression" : p < ALPHA && faster ? "improvement" : "unchanged";
+  return { base: b, head: h, change: change2, p, verdict: verdict2 };
+}
+function compareTest(b, h, threshold) {
+  const services = [.../* @__PURE__ */ new Set([...stepServices(b), ...stepServices(h)])];
+  return {
+    ...ref(h),
+    base: { status: b.status, passed: b.passed, repeat: b.repeat },
+    head: { status: h.status, passed: h.passed, repeat: h.repeat, message: h.message },
+    wall: compareSamples(wallSamples(b), wallSamples(h), threshold),
+    steps: services.map((service) => ({ service, ...compareSamples(stepSamples(b, service), stepSamples(h, service), threshold) }))
+  };
+}
+function wallSamples(r) {
+  return r.repeats.filter((x) => x.execution === "ok" && x.wall_ms !== null).map((x) => x.wall_ms);
+}
+function stepSamples(r, service) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => s.service === service && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function stepServices(r) {
+  return r.repeats.flatMap((x) => x.steps.map((s) => s.service));
+}
+function sampleStats(samples) {
+  const finite = samples.filter(Number.isFinite);
+  if (finite.length === 0) return null;
+  return { count: finite.length, p50: percentile(finite, 50), p95: percentile(finite, 95) };
+}
+function median(samples) {
+  return percentile(samples, 50) ?? 0;
+}
+function relative3(before, after2) {
+  if (before === void 0 || after2 === void 0 || before === 0) return null;
+  return (after2 - before) / before;
+}
+function isFailure(status) {
+  return status === "fail" || status === "error";
+}
+function ref(r) {
+  return { id: r.id, flow: r.flow, name: r.name, transport: r.transport, file: r.file, line: r.line };
+}
+var MIN_SAMPLES, ALPHA, DEFAULT_THRESHOLD;
+var init_compare = __esm({
+  "src/core/compare/compare.ts"() {
+    "use strict";
+    init_latency();
+    init_mann_whitney();
+    MIN_SAMPLES = 5;
+    ALPHA = 0.05;
+    DEFAULT_THRESHOLD = 0.2;
+  }
+});
+
+// src/core/compare/baseline.ts
+function resolveBaselineBudgets(test, transport, baseline) {
+  const latency2 = test.expect.latency;
+  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
+  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
+  const resolve13 = (b, samples, what) => {
+    if (!b.budget.baseline) return b;
+    const plus = b.budget.baseline.plus;
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    const value = statistic(samples(before), b.kind);
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
+  };
+  return {
+    ...test,
+    expect: {
+      ...test.expect,
+      latency: {
+        total: latency2.total.map((b) => resolve13(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve13(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+      }
+    }
+  };
+}
+function matchingSteps(r, regex) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => regex.test(s.service) && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function statistic(samples, kind) {
+  return percentile(samples, kind === "max" ? 100 : Number(kind.slice(1)));
+}
+var init_baseline = __esm({
+  "src/core/compare/baseline.ts"() {
+    "use strict";
+    init_latency();
+    init_compare();
+  }
+});
+
+// src/core/compare/index.ts
+var compare_exports = {};
+__export(compare_exports, {
+  ALPHA: () => ALPHA,
+  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
+  EXACT_MAX: () => EXACT_MAX,
+  MIN_SAMPLES: () => MIN_SAMPLES,
+  compareRuns: () => compareRuns,
+  compareSamples: () => compareSamples,
+  mannWhitneyU: () => mannWhitneyU,
+  normalCdf: () => normalCdf,
+  parseThreshold: () => parseThreshold,
+  resolveBaselineBudgets: () => resolveBaselineBudgets,
+  stepSamples: () => stepSamples,
+  wallSamples: () => wallSamples
+});
+var init_compare2 = __esm({
+  "src/core/compare/index.ts"() {
+    "use strict";
+    init_mann_whitney();
+    init_compare();
+    init_baseline();
   }
 });
 
@@ -53417,10 +53669,10 @@ function parseEnvRefs(value) {
     }
     const end = value.indexOf("}", i);
     if (end < 0) return { ok: false, error: `unterminated "\${" in ${JSON.stringify(value)}: write \${env:NAME}` };
-    const ref = value.slice(i + 2, end);
-    const name = ref.startsWith("env:") ? ref.slice(4) : void 0;
+    const ref2 = value.slice(i + 2, end);
+    const name = ref2.startsWith("env:") ? ref2.slice(4) : void 0;
     if (name === void 0 || !NAME.test(name)) {
-      return { ok: false, error: `invalid reference "\${${ref}}": write \${env:NAME} (or $\${ for a literal \${)` };
+      return { ok: false, error: `invalid reference "\${${ref2}}": write \${env:NAME} (or $\${ for a literal \${)` };
     }
     if (text2) pieces.push({ text: text2 });
     pieces.push({ env: name });
@@ -53921,22 +54173,23 @@ function latencyResults(test, executions, kinds) {
   const latency2 = test.expect.latency;
   if (!latency2) return [];
   const finished = executions.filter((e) => e.status !== "error");
-  const results = [];
+  const results2 = [];
   for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
-    results.push(
-      ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
+    results2.push(
+      b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
   for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
-    if (finished.length === 0) results.push(skipped("latency", label, "no execution finished", b));
-    else if (logged.length === 0) results.push(skipped("latency", label, `per-step latency: ${NO_LOGS_OVER_WS}`, b));
-    else results.push(stepBudget(label, b, logged.flatMap((e) => e.steps ?? [])));
+    if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
+    else if (finished.length === 0) results2.push(skipped("latency", label, "no execution finished", b));
+    else if (logged.length === 0) results2.push(skipped("latency", label, `per-step latency: ${NO_LOGS_OVER_WS}`, b));
+    else results2.push(stepBudget(label, b, logged.flatMap((e) => e.steps ?? [])));
   }
-  return results;
+  return results2;
 }
 function stepBudget(label, b, steps) {
   const matching = steps.filter((s) => b.regex.test(s.service));
@@ -53960,7 +54213,8 @@ function fail2(label, b, why, actual) {
   return verdict("latency", label, b, { pass: false, expected: expectedOf(b), actual, why });
 }
 function expectedOf(b) {
-  return `${b.kind} ${b.budget.text}`;
+  const base = b.budget.baseline?.value;
+  return `${b.kind} ${b.budget.text}${base === void 0 ? "" : ` (${b.budget.op} ${formatMs(b.budget.ms)}: baseline ${formatMs(base)})`}`;
 }
 var NO_LOGS_OVER_WS;
 var init_latency_check = __esm({
@@ -53975,12 +54229,12 @@ var init_latency_check = __esm({
 
 // src/core/flows/evaluate.ts
 function evaluateTest(test, execution) {
-  const results = [
+  const results2 = [
     ...test.expect.outputs.map((a) => outputResult(a, execution)),
     ...stepsResults(test.expect.steps, execution),
     ...latencyResults(test, [execution], ["max"])
   ];
-  if (execution.status === "ok") return results;
+  if (execution.status === "ok") return results2;
   const error = execution.error ?? (execution.status === "failed" ? "the flow failed" : "the execution did not finish");
   const head = {
     kind: "execution",
@@ -53990,8 +54244,8 @@ function evaluateTest(test, execution) {
     line: test.line,
     col: test.col
   };
-  if (execution.status === "failed") return [head, ...results];
-  return [head, ...results.map((r) => skipped(r.kind, r.label, `not checked: ${error}`, r))];
+  if (execution.status === "failed") return [head, ...results2];
+  return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error}`, r))];
 }
 function outputResult(a, execution) {
   const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" ? "" : ` ${show(a.expected)}`}`;
@@ -54072,10 +54326,10 @@ var init_evaluate = __esm({
 function evaluateLatencyAcrossRepeats(test, executions) {
   return latencyResults(test, executions, ["p50", "p95", "p99"]);
 }
-function summariseRepeats(results, minPass, acrossRepeats = []) {
-  const repeats = results.length;
-  const passed = results.filter((r) => r.every((a) => a.status !== "fail")).length;
-  const all = [...results.flat(), ...acrossRepeats];
+function summariseRepeats(results2, minPass, acrossRepeats = []) {
+  const repeats = results2.length;
+  const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
+  const all = [...results2.flat(), ...acrossRepeats];
   const base = { repeats, passed, minPass };
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
@@ -54185,6 +54439,7 @@ function buildRunReport(facts, redactor) {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: "roleflow", version: facts.version },
     tenant: facts.tenant,
+    ...facts.commit && { commit: facts.commit },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -54198,8 +54453,8 @@ function buildRunReport(facts, redactor) {
 }
 function redactReport(report, redactor) {
   if (redactor.none) return report;
-  const { results, ...head } = report;
-  return { ...redactor.values(head), results: results.map((r) => redactResult(r, redactor)) };
+  const { results: results2, ...head } = report;
+  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
 }
 function redactResult(result, redactor) {
   if (redactor.none) return result;
@@ -54213,16 +54468,16 @@ function redactResult(result, redactor) {
   });
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
-function summarise(results) {
-  const count = (s) => results.filter((r) => r.status === s).length;
+function summarise(results2) {
+  const count = (s) => results2.filter((r) => r.status === s).length;
   return {
-    tests: results.length,
+    tests: results2.length,
     passed: count("pass"),
     failed: count("fail") + count("error"),
     errored: count("error"),
     skipped: count("skip"),
     not_run: count("not_run"),
-    executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
+    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
   };
 }
 function stats(samples) {
@@ -54263,14 +54518,16 @@ function repeatResult(i, e, assertions) {
       ...s.serviceType !== void 0 && { service_type: s.serviceType },
       ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
     })),
-    messages: (e.messages ?? []).map((m) => ({
+    messages: (e.messages ?? []).map((m, k) => ({
       state: m.state,
       status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
       ...m.nodeId !== void 0 && { node_id: m.nodeId },
-      ...m.messageId !== void 0 && { message_id: m.messageId }
+      ...m.messageId !== void 0 && { message_id: m.messageId },
+      ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
     })),
     ...e.outputs !== void 0 && { outputs: e.outputs },
-    assertions
+    assertions,
+    ...e.ids && { ids: idsRecord(e.ids) }
   };
 }
 function withShownMessages(result) {
@@ -54320,6 +54577,14 @@ function stepStats(executions) {
 function round2(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
+function idsRecord(ids) {
+  return {
+    ...ids.flowId !== void 0 && { flow_id: ids.flowId },
+    ...ids.executionId !== void 0 && { execution_id: ids.executionId },
+    ...ids.connectionId !== void 0 && { connection_id: ids.connectionId },
+    ...ids.messageIds !== void 0 && { message_ids: ids.messageIds }
+  };
+}
 var init_build = __esm({
   "src/report/build.ts"() {
     "use strict";
@@ -54334,6 +54599,7 @@ var digest_exports = {};
 __export(digest_exports, {
   flowLatencyRows: () => flowLatencyRows,
   groupAssertions: () => groupAssertions,
+  idsText: () => idsText,
   missingShardsText: () => missingShardsText
 });
 function groupAssertions(r, status) {
@@ -54349,9 +54615,9 @@ function groupAssertions(r, status) {
   for (const a of r.across_repeats) add(a, false);
   return [...groups.values()];
 }
-function flowLatencyRows(results) {
+function flowLatencyRows(results2) {
   const rows = /* @__PURE__ */ new Map();
-  for (const r of results) {
+  for (const r of results2) {
     const key = `${r.flow}\0${r.transport}`;
     let entry = rows.get(key);
     if (!entry) {
@@ -54387,10 +54653,21 @@ function missingShardsText(missing) {
   if (labels.length === 1) return `shard ${labels[0]} is missing`;
   return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
 }
+function idsText(ids) {
+  if (!ids) return "";
+  const parts = [
+    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
+    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
+    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
+    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
+  ];
+  return escapeControls(parts.join(", "));
+}
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
     init_build();
+    init_safe_text();
   }
 });
 
@@ -54429,14 +54706,14 @@ function mergeReports(inputs, options = {}) {
     return { ok: false, error: `${other.file} is a report on tenant ${other.report.tenant.name}, ${first.file} on ${first.report.tenant.name}: merge the reports of one tenant` };
   }
   const seen = /* @__PURE__ */ new Map();
-  const results = [];
+  const results2 = [];
   for (const { file, report } of inputs) {
     for (const r of report.results) {
       const key = `${r.id}\0${r.transport}`;
       const earlier = seen.get(key);
       if (earlier !== void 0) return { ok: false, error: `"${r.id}" [${r.transport}] is in both ${earlier} and ${file}: were two reports of the same shard given?` };
       seen.set(key, file);
-      results.push(r);
+      results2.push(r);
     }
   }
   const shards = shardsOf(inputs);
@@ -54445,7 +54722,7 @@ function mergeReports(inputs, options = {}) {
   if (missing.length > 0 && !options.allowPartial) {
     return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
   }
-  results.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
+  results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
   const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
@@ -54460,8 +54737,8 @@ function mergeReports(inputs, options = {}) {
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
       bailed: inputs.some((i) => i.report.bailed),
       interrupted: inputs.some((i) => i.report.interrupted === true),
-      summary: summarise(results),
-      results
+      summary: summarise(results2),
+      results: results2
     }
   };
 }
@@ -54502,148 +54779,39 @@ var init_json = __esm({
   }
 });
 
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters
+// src/run/read-reports.ts
+var read_reports_exports = {};
+__export(read_reports_exports, {
+  compareReportFiles: () => compareReportFiles,
+  readJsonReports: () => readJsonReports
 });
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
+import { resolve as resolve8 } from "node:path";
+async function readJsonReports(cwd, files) {
+  const schema = loadSchema("report");
+  const inputs = [];
+  for (const file of files) {
+    const text2 = await readTextFile({ abs: resolve8(cwd, file), file }, JSON_REPORT);
+    if (!text2.ok) throw new InvalidFilesError(text2.issues);
+    const parsed = parseReport(text2.value, file, schema);
+    if (!parsed.ok) throw new RoleflowError(parsed.error);
+    inputs.push({ file, report: parsed.value });
   }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
+  return inputs;
 }
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
+async function compareReportFiles(cwd, baseFile, headFile, threshold) {
+  const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
+  return compareRuns(base.report, head.report, threshold);
+}
+var JSON_REPORT;
+var init_read_reports = __esm({
+  "src/run/read-reports.ts"() {
     "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml"
-    };
-  }
-});
-
-// src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
-function paint(style, code2, text2) {
-  return style.color ? `\x1B[${CODES[code2]}m${text2}\x1B[0m` : text2;
-}
-function statusColor(status) {
-  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
-}
-function renderTestResult(r, style) {
-  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
-  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
-  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
-  const file = safeText(r.file);
-  const message2 = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
-  const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
-  ];
-  if (r.status === "fail" || r.status === "error") {
-    const failures = groupAssertions(r, "fail");
-    for (const g of failures) {
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-    }
-    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
-  }
-  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
-    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-  }
-  return lines2.join("\n");
-}
-function quietNote(r, style) {
-  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
-  if (quiet === 0) return "";
-  const which = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
-  return ` ${paint(style, "yellow", `(ended by quiet${which}, no until reached)`)}`;
-}
-function renderSummary(report, style) {
-  const rows = flowLatencyRows(report.results);
-  const notRun2 = report.summary.not_run > 0;
-  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
-  const body = rows.map((row) => [
-    safeText(row.flow),
-    row.transport,
-    String(row.pass),
-    String(row.fail),
-    String(row.skip),
-    ...notRun2 ? [String(row.notRun)] : [],
-    row.wall ? formatMs(row.wall.p50) : "-",
-    row.wall ? formatMs(row.wall.p95) : "-"
-  ]);
-  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
-
-` : "";
-  const s = report.summary;
-  const failed2 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
-  const parts = [
-    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
-    paint(style, s.failed > 0 ? "red" : "dim", failed2),
-    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
-    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
-  ];
-  const bail = report.bailed ? `
-${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
-  const interrupted = report.interrupted ? `
-${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
-  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
-  const partial = report.missing_shards?.length ? `
-${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
-}
-function renderConsole(report, style) {
-  const results = report.results.map((r) => renderTestResult(r, style));
-  return `${[...results, "", renderSummary(report, style)].join("\n")}
-`;
-}
-function progressLine(done, total, current, width = 80) {
-  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
-}
-function alignColumns(rows, rightAligned) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-var MARK, CODES;
-var init_console = __esm({
-  "src/report/console.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_digest();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
+    init_compare2();
+    init_errors();
+    init_package_root();
+    init_source_files();
+    init_json();
+    JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
   }
 });
 
@@ -54709,7 +54877,7 @@ function renderStepSummary(report) {
   }
   parts.push("<details><summary>Every result</summary>", "", "| | test | transport | repeats | p50 |", "|---|---|---|--:|--:|");
   for (const r of report.results) {
-    parts.push(`| ${MARK2[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
+    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
   }
   parts.push("", "</details>", "");
   return parts.join("\n");
@@ -54735,7 +54903,7 @@ function data(text2) {
 function property(text2) {
   return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var MAX_FAILURES_LISTED, MARK2;
+var MAX_FAILURES_LISTED, MARK;
 var init_github = __esm({
   "src/report/github.ts"() {
     "use strict";
@@ -54743,7 +54911,539 @@ var init_github = __esm({
     init_safe_text();
     init_digest();
     MAX_FAILURES_LISTED = 50;
-    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+    MARK = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+  }
+});
+
+// src/report/compare.ts
+var compare_exports2 = {};
+__export(compare_exports2, {
+  COMPARE_FORMATS: () => COMPARE_FORMATS,
+  renderComparison: () => renderComparison,
+  renderMarkdown: () => renderMarkdown,
+  renderText: () => renderText
+});
+function renderComparison(c, files, format) {
+  return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
+` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
+}
+function renderText(c, files) {
+  const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
+  for (const t5 of c.tests) {
+    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
+    out.push(`  ${metricText("wall-clock", t5.wall)}`);
+    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  }
+  if (c.tests.length > 0) out.push("");
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`${title} (${refs.length}):`);
+    for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ""}`);
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${escapeControls(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  out.push(verdictLine(c), "");
+  return out.join("\n");
+}
+function renderMarkdown(c, files) {
+  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
+  if (c.tests.length > 0) {
+    out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
+    for (const t5 of c.tests) {
+      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
+      rows.forEach(([label, m], i) => {
+        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+      });
+    }
+    out.push("");
+  }
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`### ${title} (${refs.length})`, "");
+    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code2(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
+    out.push("");
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${cell(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  return out.join("\n");
+}
+function criteria(c) {
+  return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
+}
+function verdictLine(c) {
+  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
+  return parts.join(", ");
+}
+function metricText(label, m) {
+  const counts2 = `n ${m.base?.count ?? 0} → ${m.head?.count ?? 0}`;
+  return `${label.padEnd(16)} p50 ${change(m, "p50")}  p95 ${change(m, "p95")}  ${counts2}  ${pText(m)}  ${VERDICT_TEXT[m.verdict]}`;
+}
+function change(m, key) {
+  const before = m.base ? formatMs(m.base[key]) : "-";
+  const after2 = m.head ? formatMs(m.head[key]) : "-";
+  const delta = m.change[key];
+  return `${before} → ${after2}${delta === null ? "" : ` (${percent(delta, true)})`}`;
+}
+function pText(m) {
+  return m.p === null ? "p -" : m.p < 1e-3 ? "p < 0.001" : `p ${m.p.toFixed(3)}`;
+}
+function percent(fraction, signed) {
+  const value = Math.round(fraction * 1e3) / 10;
+  return `${signed && value > 0 ? "+" : ""}${value}%`;
+}
+function passRate(side) {
+  return `${side.status} ${side.passed}/${side.repeat}`;
+}
+function messageOf2(c, r) {
+  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
+}
+function code2(text2) {
+  return escapeControls(text2).replace(/`/g, "'");
+}
+var COMPARE_FORMATS, VERDICT_TEXT;
+var init_compare3 = __esm({
+  "src/report/compare.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_github();
+    COMPARE_FORMATS = ["text", "markdown", "json"];
+    VERDICT_TEXT = {
+      regression: "REGRESSION",
+      improvement: "faster",
+      unchanged: "no significant change",
+      not_enough_samples: "not enough samples",
+      no_samples: "no samples"
+    };
+  }
+});
+
+// src/report/reporters.ts
+var reporters_exports = {};
+__export(reporters_exports, {
+  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
+  REPORTER_NAMES: () => REPORTER_NAMES,
+  parseReporters: () => parseReporters
+});
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
+    "use strict";
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
+    };
+  }
+});
+
+// src/report/console.ts
+var console_exports = {};
+__export(console_exports, {
+  progressLine: () => progressLine,
+  renderConsole: () => renderConsole,
+  renderSummary: () => renderSummary,
+  renderTestResult: () => renderTestResult
+});
+function paint(style, code3, text2) {
+  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
+}
+function statusColor(status) {
+  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
+}
+function renderTestResult(r, style) {
+  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
+  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
+  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
+  const file = safeText(r.file);
+  const message2 = escapeControls(r.message);
+  const head = `${paint(style, statusColor(r.status), MARK2[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
+  const lines2 = [
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
+  ];
+  if (r.status === "fail" || r.status === "error") {
+    const failures2 = groupAssertions(r, "fail");
+    for (const g of failures2) {
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
+      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+    }
+    for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
+      lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
+    }
+    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
+  }
+  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
+    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+  }
+  return lines2.join("\n");
+}
+function quietNote(r, style) {
+  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
+  if (quiet === 0) return "";
+  const which = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
+  return ` ${paint(style, "yellow", `(ended by quiet${which}, no until reached)`)}`;
+}
+function renderSummary(report, style) {
+  const rows = flowLatencyRows(report.results);
+  const notRun2 = report.summary.not_run > 0;
+  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
+  const body = rows.map((row) => [
+    safeText(row.flow),
+    row.transport,
+    String(row.pass),
+    String(row.fail),
+    String(row.skip),
+    ...notRun2 ? [String(row.notRun)] : [],
+    row.wall ? formatMs(row.wall.p50) : "-",
+    row.wall ? formatMs(row.wall.p95) : "-"
+  ]);
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
+
+` : "";
+  const s = report.summary;
+  const failed2 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
+  const parts = [
+    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
+    paint(style, s.failed > 0 ? "red" : "dim", failed2),
+    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
+    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
+  ];
+  const bail = report.bailed ? `
+${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
+  const interrupted = report.interrupted ? `
+${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
+  const partial = report.missing_shards?.length ? `
+${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
+  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
+  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+}
+function renderConsole(report, style) {
+  const results2 = report.results.map((r) => renderTestResult(r, style));
+  return `${[...results2, "", renderSummary(report, style)].join("\n")}
+`;
+}
+function progressLine(done, total, current, width = 80) {
+  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
+}
+function alignColumns(rows, rightAligned) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+var MARK2, CODES;
+var init_console = __esm({
+  "src/report/console.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_digest();
+    MARK2 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
+  }
+});
+
+// src/report/html-assets.ts
+var HTML_STYLE, HTML_SCRIPT;
+var init_html_assets = __esm({
+  "src/report/html-assets.ts"() {
+    "use strict";
+    HTML_STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
+.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
+table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
+.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
+details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
+details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
+.filters[hidden]{display:none}.hidden{display:none}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
+svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
+.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
+.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
+.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
+circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
+.ids{font-size:12px;color:var(--muted)}
+`;
+    HTML_SCRIPT = `
+(function(){
+  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
+  var items=[].slice.call(document.querySelectorAll('[data-status]'));
+  var count=document.getElementById('shown');
+  function apply(){
+    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
+    items.forEach(function(el){
+      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
+      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
+    });
+    if(count)count.textContent=String(n);
+  }
+  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
+})();
+`;
+  }
+});
+
+// src/report/html-charts.ts
+function esc(text2) {
+  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+function distributionSvg(samples, label) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
+  const min = sorted[0];
+  const max = sorted.at(-1);
+  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
+  const lo = Math.max(0, min - margin);
+  const hi = max + margin;
+  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
+  const q = (p) => percentile(sorted, p);
+  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
+  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
+  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
+  const dots = sorted.map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  return [
+    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
+    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
+    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
+    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
+    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
+    ...dots,
+    ...marks,
+    ...legend,
+    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
+    "</svg></figure>"
+  ].join("");
+}
+function waterfallSvg(steps) {
+  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
+  const spans = stepSpans(steps);
+  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const labelW = 120;
+  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
+  const rowH = 18;
+  const rows = steps.map((s, i) => {
+    const span = spans[i];
+    const known = s.latency_ms !== null;
+    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
+    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
+    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
+  });
+  const h = steps.length * rowH + 16;
+  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+}
+function timelineSvg(messages, wallMs) {
+  if (messages.length === 0) return '<p class="muted">no messages received</p>';
+  const timed = messages.every((m) => m.at_ms !== void 0);
+  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
+  const dots = messages.map((m, i) => {
+    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
+    const ok = m.status_code === null || m.status_code < 400;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+  });
+  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function stepSpans(steps) {
+  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
+  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
+    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
+    const t0 = Math.min(...starts);
+    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
+  }
+  let at = 0;
+  return steps.map((s) => {
+    const span = { start: at, ms: s.latency_ms ?? 0 };
+    at += span.ms;
+    return span;
+  });
+}
+function statusClass(status) {
+  return /fail|error/i.test(status) ? "fail" : "pass";
+}
+function clip(text2, n) {
+  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+}
+var ENTITIES, W, PAD;
+var init_html_charts = __esm({
+  "src/report/html-charts.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    W = 420;
+    PAD = 8;
+  }
+});
+
+// src/report/html-parts.ts
+function runHeader(report) {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
+    ...report.bailed ? ["stopped early by --bail"] : [],
+    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+function matrix(report) {
+  const rows = flowLatencyRows(report.results);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow2) => {
+    const cells = transports.map((transport) => {
+      const row = rows.find((r) => r.flow === flow2 && r.transport === transport);
+      if (!row) return '<td class="muted">–</td>';
+      const kind = row.fail > 0 ? "cell-fail" : row.pass > 0 ? "cell-pass" : "cell-skip";
+      const parts = [`<span class="pass">${row.pass} ✓</span>`, ...row.fail > 0 ? [`<span class="fail">${row.fail} ✗</span>`] : [], ...row.skip > 0 ? [`<span class="skip">${row.skip} skipped</span>`] : [], ...row.notRun > 0 ? [`<span class="not_run">${row.notRun} not run</span>`] : []];
+      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row.pass}" data-fail="${row.fail}" data-skip="${row.skip}" data-not-run="${row.notRun}">${parts.join(" ")}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+}
+function failures(report) {
+  const failed2 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed2.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed2.map((r) => {
+    const rows = groupAssertions(r, "fail").map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre></td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed2.length})</h2>${items.join("")}</section>`;
+}
+function distributions(report) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const r of report.results) groups.set(`${r.flow}\0${r.transport}`, [...groups.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  const figures = [...groups.values()].map((results2) => {
+    const { flow: flow2, transport } = results2[0];
+    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
+      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
+}
+function results(report) {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
+    const repeats = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by).map((x) => repeatBlock(r, x));
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK3[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
+}
+function filters(report) {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+function repeatBlock(r, x) {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
+  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre></td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
+  return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;
+}
+function dataOf(r) {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
+var MARK3;
+var init_html_parts = __esm({
+  "src/report/html-parts.ts"() {
+    "use strict";
+    init_compare2();
+    init_flows();
+    init_digest();
+    init_html_charts();
+    MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+  }
+});
+
+// src/report/html.ts
+function renderHtml(report) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>roleflow test report · ${esc(report.tenant.name)}</title>
+<style>${HTML_STYLE}</style>
+</head>
+<body>
+${runHeader(report)}
+${matrix(report)}
+${failures(report)}
+${filters(report)}
+${distributions(report)}
+${results(report)}
+<script>${HTML_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+var init_html = __esm({
+  "src/report/html.ts"() {
+    "use strict";
+    init_html_assets();
+    init_html_charts();
+    init_html_parts();
   }
 });
 
@@ -54794,7 +55494,9 @@ function outcomeOf2(result, repeat, testFailed, across, notRun2) {
   if (failing.length === 0) return { kind: "pass" };
   const first = failing[0].message;
   if (!testFailed) return { kind: "pass", note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
-  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: lines(result, failing) };
+  const ids = idsText(repeat.ids);
+  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: `${lines(result, failing)}${ids ? `
+on the tenant: ${ids}` : ""}` };
 }
 function renderCase({ result, repeat, outcome }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
@@ -54838,6 +55540,7 @@ var init_junit = __esm({
     "use strict";
     init_safe_text();
     init_build();
+    init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
 });
@@ -54849,11 +55552,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { dirname as dirname9, relative as relative4, resolve as resolve9, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve7(sinks.cwd, file);
+    const path = resolve9(sinks.cwd, file);
     try {
       await mkdir5(dirname9(path), { recursive: true });
       await (append ? appendFile : writeFile3)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -54870,8 +55573,9 @@ async function writeReports(report, specs, sinks) {
 ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       case "json":
-      case "junit": {
-        const render2 = spec.name === "json" ? renderJson : renderJunit;
+      case "junit":
+      case "html": {
+        const render2 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
         const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
         if (file === "-") sinks.data(report, render2);
         else await toFile(file, render2(report), "data");
@@ -54890,7 +55594,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve7(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve9(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -54899,6 +55603,7 @@ var init_write_reports = __esm({
     init_errors();
     init_console();
     init_github();
+    init_html();
     init_json();
     init_junit();
     init_reporters();
@@ -54954,9 +55659,6 @@ function tallyWsMessage(tally, message2, rule) {
     ...refused && { refused },
     reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
   };
-}
-function tallyWsMessages(messages, rule) {
-  return messages.reduce((tally, m) => tallyWsMessage(tally, m, rule), EMPTY_WS_TALLY);
 }
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
@@ -55015,10 +55717,6 @@ var init_shard = __esm({
 });
 
 // src/core/runs/select.ts
-var select_exports = {};
-__export(select_exports, {
-  selectRuns: () => selectRuns
-});
 function selectRuns(files, options) {
   const grep = options.grep;
   const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
@@ -55064,24 +55762,6 @@ var init_select = __esm({
 });
 
 // src/core/runs/index.ts
-var runs_exports = {};
-__export(runs_exports, {
-  EMPTY_WS_TALLY: () => EMPTY_WS_TALLY,
-  expectedEndMs: () => expectedEndMs,
-  httpsEndRule: () => httpsEndRule,
-  httpsProgress: () => httpsProgress,
-  httpsWaitMs: () => httpsWaitMs,
-  nextPollDelay: () => nextPollDelay,
-  parseShard: () => parseShard,
-  quietEndedWsTests: () => quietEndedWsTests,
-  selectRuns: () => selectRuns,
-  selectShard: () => selectShard,
-  tallyOutputs: () => tallyOutputs,
-  tallyWsMessage: () => tallyWsMessage,
-  tallyWsMessages: () => tallyWsMessages,
-  wsEndRule: () => wsEndRule,
-  wsProgress: () => wsProgress
-});
 var init_runs = __esm({
   "src/core/runs/index.ts"() {
     "use strict";
@@ -55102,7 +55782,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat3 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name);
 }
@@ -55112,7 +55792,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve9(cwd, path);
+    const abs = resolve11(cwd, path);
     const info = await stat3(abs).catch(() => void 0);
     if (!info) throw new RoleflowError(`${path}: no such file or folder`);
     if (info.isDirectory()) {
@@ -55164,7 +55844,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve11) => setTimeout(() => resolve11(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve13) => setTimeout(() => resolve13(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -55187,7 +55867,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2))
+      sleep: (ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -55199,7 +55879,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve11) => stop2 = () => resolve11(INTERRUPTED));
+          this.stopped = new Promise((resolve13) => stop2 = () => resolve13(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -55228,8 +55908,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve11) => {
-              this.timer = setTimeout(() => resolve11(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve13) => {
+              this.timer = setTimeout(() => resolve13(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -55254,10 +55934,12 @@ async function runHttps(client, test, inputs, options = {}) {
   const paces = options.paces ?? /* @__PURE__ */ new Map();
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  let ids;
   const end = (status, endedBy, problem, steps, at = clock.now()) => ({
     transport: "https",
     status,
     endedBy,
+    ...ids && { ids },
     ...problem !== void 0 && { error: runError(test.flow, "https", messageOf(problem)) },
     ...problem instanceof RoleflowError && { errorCode: problem.code },
     ...steps && { steps },
@@ -55267,7 +55949,8 @@ async function runHttps(client, test, inputs, options = {}) {
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
     if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
-    const { executionId } = started.value;
+    const { executionId, flowId } = started.value;
+    ids = { flowId, executionId };
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
     const rule = httpsEndRule(test);
@@ -55342,6 +56025,12 @@ function describeMessage(m) {
   const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
 }
+function wsIds(messages) {
+  const connectionId = messages.find((m) => m.connectionId)?.connectionId;
+  const messageIds = [...new Set(messages.flatMap((m) => m.messageId ? [m.messageId] : []))];
+  if (connectionId === void 0 && messageIds.length === 0) return void 0;
+  return { ...connectionId !== void 0 && { connectionId }, ...messageIds.length > 0 && { messageIds } };
+}
 var WsRun;
 var init_flow_ws = __esm({
   "src/run/flow-ws.ts"() {
@@ -55362,6 +56051,7 @@ var init_flow_ws = __esm({
         this.rule = wsEndRule(test);
       }
       messages = [];
+      messageAtMs = [];
       deadline;
       tally = EMPTY_WS_TALLY;
       rule;
@@ -55409,6 +56099,7 @@ var init_flow_ws = __esm({
       /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
+        const ids = wsIds(this.messages);
         return {
           transport: "ws",
           status,
@@ -55417,11 +56108,14 @@ var init_flow_ws = __esm({
           ...problem instanceof RoleflowError && { errorCode: problem.code },
           ...outputs !== void 0 && { outputs },
           messages: this.messages,
-          wallMs: at - this.startedAt
+          messageAtMs: this.messageAtMs,
+          wallMs: at - this.startedAt,
+          ...ids && { ids }
         };
       }
       receive(message2) {
         this.messages.push(message2);
+        this.messageAtMs.push(this.clock.now() - this.startedAt);
         this.tally = tallyWsMessage(this.tally, message2, this.rule);
         this.lastAt = this.clock.now();
       }
@@ -55446,12 +56140,9 @@ var init_flow_ws = __esm({
 });
 
 // src/run/flow-tests.ts
-var flow_tests_exports = {};
-__export(flow_tests_exports, {
-  runTests: () => runTests
-});
 async function runTests(options) {
-  const { client, runs, events = {} } = options;
+  const { client, events = {} } = options;
+  const runs = options.runs.map((run2) => ({ ...run2, test: resolveBaselineBudgets(run2.test, run2.transport, options.baseline) }));
   const clock = options.clock ?? realClock;
   const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
@@ -55462,7 +56153,7 @@ async function runTests(options) {
   const paces = /* @__PURE__ */ new Map();
   const signal = options.signal;
   const runOptions = { clock, ...signal && { signal }, ...options.strictEnd && { strictEnd: true } };
-  const runOne = async (run2, repeat, failures) => {
+  const runOne = async (run2, repeat, failures2) => {
     if (stop2 || signal?.aborted) {
       leftOut += 1;
       return void 0;
@@ -55477,16 +56168,16 @@ async function runTests(options) {
       problem ??= down;
     }
     if (options.bail && result.endedBy !== "interrupted" && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
-      failures.count += 1;
-      if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
+      failures2.count += 1;
+      if (failures2.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }
     events.finished?.(label, done, total);
     return result;
   };
-  const results = await Promise.all(
+  const results2 = await Promise.all(
     runs.map(async (run2) => {
-      const failures = { count: 0 };
-      const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures))));
+      const failures2 = { count: 0 };
+      const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures2))));
       const stopped = signal?.aborted ? "interrupt" : "bail";
       const result = buildTestResult({ test: run2.test, transport: run2.transport, executions, stopped, ...run2.skip !== void 0 && { skip: run2.skip } });
       if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
@@ -55495,7 +56186,7 @@ async function runTests(options) {
     })
   );
   const interrupted = signal?.aborted === true;
-  return { results, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
+  return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
 function notStarted(run2, why) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
@@ -55509,6 +56200,92 @@ var init_flow_tests = __esm({
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
+    init_compare2();
+  }
+});
+
+// src/run/test-session.ts
+var test_session_exports = {};
+__export(test_session_exports, {
+  loadBaseline: () => loadBaseline,
+  loadFlowTests: () => loadFlowTests,
+  parseSelectionFlags: () => parseSelectionFlags,
+  runTestSession: () => runTestSession,
+  runsFor: () => runsFor
+});
+function parseSelectionFlags(flags) {
+  const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
+  if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
+  let grep;
+  try {
+    if (flags.grep !== void 0) grep = new RegExp(flags.grep);
+  } catch (error) {
+    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error.message}`, "usage");
+  }
+  return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+}
+async function loadFlowTests(cwd, config, paths) {
+  const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
+  const loaded = await loadFlowTestFiles(files);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return loaded.value;
+}
+function runsFor(tenant, files, flags, parsed, env) {
+  const hasWs = tenant.target.wsUrl !== void 0;
+  if (flags.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, "usage");
+  const selection = selectRuns(files, {
+    hasWs,
+    env,
+    ...parsed,
+    ...flags.transport && { transport: flags.transport },
+    ...flags.repeat !== void 0 && { repeat: flags.repeat }
+  });
+  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
+  return selection;
+}
+async function loadBaseline(cwd, file) {
+  return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
+}
+async function runTestSession(opts) {
+  const { tenant } = opts;
+  const startedAt = /* @__PURE__ */ new Date();
+  const started = performance.now();
+  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events, ...opts.baseline && { baseline: opts.baseline } });
+  if (outcome.tenantProblem !== void 0) {
+    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+  }
+  const report = buildRunReport(
+    {
+      version: packageVersion(),
+      tenant: {
+        name: tenant.target.name,
+        base_url: shownUrl(tenant.location),
+        ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
+      },
+      ...opts.shard && { shard: opts.shard },
+      ...opts.commit && { commit: opts.commit },
+      startedAt,
+      finishedAt: /* @__PURE__ */ new Date(),
+      durationMs: performance.now() - started,
+      bailed: outcome.bailed,
+      interrupted: outcome.interrupted,
+      results: outcome.results
+    },
+    opts.redactor
+  );
+  return { report, interrupted: outcome.interrupted };
+}
+var init_test_session = __esm({
+  "src/run/test-session.ts"() {
+    "use strict";
+    init_errors();
+    init_printed_url();
+    init_runs();
+    init_build();
+    init_flow_files();
+    init_package_root();
+    init_flow_tests();
+    init_read_reports();
   }
 });
 
@@ -55806,180 +56583,11 @@ function isDirectory(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
+var import_clipanion14 = __toESM(require_advanced(), 1);
 
-// src/commands/base.ts
-var import_clipanion = __toESM(require_advanced(), 1);
+// src/commands/error-line.ts
 init_errors();
-init_exit_codes();
-init_redact();
 init_safe_text();
-import { setMaxListeners } from "node:events";
-
-// src/terminal/color.ts
-function useColor(env, isTTY, flag) {
-  if (flag === false) return false;
-  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-  if (flag === true) return true;
-  const force = env["FORCE_COLOR"];
-  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
-  if (env["TERM"] === "dumb") return false;
-  return isTTY;
-}
-
-// src/commands/base.ts
-var RoleflowCommand = class extends import_clipanion.Command {
-  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
-  verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
-  color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  /** Values redacted from everything this command prints (`addSecrets`). */
-  secretValues = /* @__PURE__ */ new Set();
-  currentRedactor;
-  /** The progress line on the terminal, if one is shown (`showLiveLine`). */
-  liveLine;
-  /** The exit code of a failure caught by `catch`. */
-  failedWith;
-  async catch(error) {
-    this.failedWith = error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
-    this.err(describeError(error, this.verbose, this.path));
-  }
-  /** Called by `main()` once the command has ended, however it ended. */
-  async cleanup() {
-  }
-  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
-  colorFor(stream) {
-    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
-  }
-  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text2) {
-    this.liveLine?.clear();
-    this.context.stdout.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stdout"))));
-  }
-  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
-  outJson(value, indent = 2) {
-    this.outData(value, (v) => jsonText(v, indent));
-  }
-  /**
-   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
-   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
-   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
-   * writes nothing.
-   */
-  outData(value, serialise) {
-    const text2 = serialise(this.redactor.values(value));
-    this.liveLine?.clear();
-    if (text2 !== "") this.context.stdout.write(ensureNewline(text2));
-  }
-  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text2) {
-    this.liveLine?.clear();
-    this.context.stderr.write(ensureNewline(escapeStray(this.redact(text2), this.colorFor("stderr"))));
-  }
-  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
-  canShowProgress() {
-    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
-  }
-  /**
-   * A progress line now shown on the terminal (undefined: none): `out` and `err` clear it before
-   * they write, whichever stream they write to, so a result or a warning never lands on it.
-   */
-  showLiveLine(line) {
-    this.liveLine = line;
-  }
-  redact(text2) {
-    return this.redactor.text(text2);
-  }
-  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
-  reportSinks(style, consoleWasLive) {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.out(text2),
-      data: (value, render2) => this.outData(value, render2),
-      style,
-      consoleWasLive,
-      redactor: this.redactor
-    };
-  }
-  /** The redactor of every secret added so far. */
-  get redactor() {
-    return this.currentRedactor ??= makeRedactor(this.secretValues);
-  }
-  /**
-   * Redact these values from all this command prints from now on. A short one may also hide parts
-   * of ordinary words: the user is told once, by the name of the variable (or flag) holding it.
-   */
-  addSecrets(values, flag) {
-    for (const value of values) {
-      if (!value || this.secretValues.has(value)) continue;
-      this.secretValues.add(value);
-      this.currentRedactor = void 0;
-      if (value.length < SHORT_SECRET_LENGTH) {
-        const name = flag ?? Object.keys(this.context.env).find((k) => this.context.env[k] === value) ?? "a secret";
-        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
-      }
-    }
-  }
-  async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
-  }
-  /**
-   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
-   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
-   * (clear the progress line, say what happens now). A second signal ends the process at once.
-   */
-  interruption(onInterrupt) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    void this.context.waitForShutdown().then(() => {
-      onInterrupt();
-      controller.abort();
-    });
-    return controller.signal;
-  }
-  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
-  requestLine(r) {
-    if (!this.verbose) return;
-    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
-  }
-};
-var TenantCommand = class extends RoleflowCommand {
-  tenant = import_clipanion.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
-  baseUrl = import_clipanion.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
-  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
-  opened = /* @__PURE__ */ new Set();
-  async openTenant(config) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
-    this.addSecrets(environmentSecrets(this.context.env));
-    const tenant = await openTenant2({
-      config,
-      // Flags win over the environment, which wins over the config's default_tenant.
-      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
-      env: this.context.env,
-      cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
-      onRetry: (line) => this.err(line)
-    });
-    this.addSecrets(tenant.secrets);
-    const close = tenant.close.bind(tenant);
-    const tracked = {
-      ...tenant,
-      close: async () => {
-        this.opened.delete(tracked);
-        await close();
-      }
-    };
-    this.opened.add(tracked);
-    return tracked;
-  }
-  // An embedded tenant left open would keep the process alive after the command has failed.
-  async cleanup() {
-    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
-  }
-};
 function describeError(error, verbose, commandPath) {
   if (error instanceof InvalidFilesError) return error.issues.map(formatIssue).join("\n");
   if (error instanceof RoleflowError) return `error: ${escapeControls(error.message)}`;
@@ -55998,26 +56606,37 @@ function describeUsageError(error, commandPath) {
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
-function ensureNewline(text2) {
-  return text2.endsWith("\n") ? text2 : `${text2}
-`;
-}
 
 // src/cli.ts
 init_redact();
 
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+
 // src/commands/apply.ts
-var import_clipanion3 = __toESM(require_advanced(), 1);
+var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
+init_errors();
 init_exit_codes();
 
 // src/terminal/live-results.ts
+init_progress_line();
 var LiveResults = class {
-  constructor(progress, print) {
-    this.progress = progress;
+  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
+  constructor(stream, showProgress, print) {
     this.print = print;
+    this.progress = new ProgressLine(stream, showProgress);
   }
   pending = [];
+  progress;
   status;
   /** The status line's text; undefined wipes it. */
   setStatus(text2) {
@@ -56025,14 +56644,19 @@ var LiveResults = class {
     if (text2 === void 0) this.progress.clear();
     else this.progress.show(text2);
   }
+  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+  count(verb, ended, total) {
+    this.setStatus(ended < total ? `${verb} ${ended}/${total}…` : void 0);
+  }
   add(line) {
     if (this.pending.length === 0) setImmediate(() => this.flush());
     this.pending.push(line);
   }
-  /** Something else to print (a warning, a retry): never on the end of the status line. */
-  interject(write) {
+  /** Wipe the status line (before any other output); `redraw` draws it again. */
+  clear() {
     this.progress.clear();
-    write();
+  }
+  redraw() {
     if (this.status !== void 0) this.progress.show(this.status);
   }
   /** Every pending line out, the status line gone. */
@@ -56045,20 +56669,205 @@ var LiveResults = class {
     if (this.pending.length === 0) return;
     const text2 = this.pending.join("\n");
     this.pending.length = 0;
-    this.interject(() => this.print(text2));
+    this.clear();
+    this.print(text2);
+    this.redraw();
   }
 };
 
-// src/commands/apply.ts
-init_progress_line();
+// src/commands/planning.ts
+var import_clipanion3 = __toESM(require_advanced(), 1);
+
+// src/commands/tenant-command.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+init_redact();
+import { setMaxListeners } from "node:events";
+
+// src/commands/base.ts
+var import_clipanion = __toESM(require_advanced(), 1);
+init_errors();
+init_exit_codes();
+
+// src/terminal/output.ts
+init_redact();
+init_safe_text();
+var CommandOutput = class {
+  constructor(streams, color) {
+    this.streams = streams;
+    this.color = color;
+  }
+  /** Values redacted from everything printed (`addSecrets`). */
+  secretValues = /* @__PURE__ */ new Set();
+  currentRedactor;
+  liveLine;
+  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
+  out(text2) {
+    this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+  }
+  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
+  err(text2) {
+    this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+  }
+  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+  outJson(value, indent = 2) {
+    this.outData(value, (v) => jsonText(v, indent));
+  }
+  /**
+   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+   * writes nothing.
+   */
+  outData(value, serialise) {
+    const text2 = serialise(this.redactor.values(value));
+    if (text2 !== "") this.write(this.streams.stdout, text2);
+  }
+  /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
+  showLiveLine(line) {
+    this.liveLine = line;
+  }
+  redact(text2) {
+    return this.redactor.text(text2);
+  }
+  /** The redactor of every secret added so far. */
+  get redactor() {
+    return this.currentRedactor ??= makeRedactor(this.secretValues);
+  }
+  /**
+   * Redact these values from all that is printed from now on. A short one may also hide parts of
+   * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+   */
+  addSecrets(values, flag) {
+    const env = this.streams.env;
+    for (const value of values) {
+      if (!value || this.secretValues.has(value)) continue;
+      this.secretValues.add(value);
+      this.currentRedactor = void 0;
+      if (value.length < SHORT_SECRET_LENGTH) {
+        const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
+        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+      }
+    }
+  }
+  write(stream, text2) {
+    this.liveLine?.clear();
+    stream.write(text2.endsWith("\n") ? text2 : `${text2}
+`);
+    this.liveLine?.redraw?.();
+  }
+};
+
+// src/commands/base.ts
+var RoleflowCommand = class extends import_clipanion.Command {
+  configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
+  verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
+  color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
+  output;
+  /** clipanion's own `catch` would print on stdout, and an overriding `catch` exits 0. */
+  async validateAndExecute() {
+    try {
+      return await super.validateAndExecute();
+    } catch (error) {
+      this.io.err(describeError(error, this.verbose, this.path));
+      return error instanceof RoleflowError ? error.exitCode : ExitCode.Error;
+    }
+  }
+  /** Called by `main()` once the command has ended, however it ended. */
+  async cleanup() {
+  }
+  /** This command's stdout and stderr, secrets masked. */
+  get io() {
+    return this.output ??= new CommandOutput(this.context, (stream) => this.colorFor(stream));
+  }
+  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
+  colorFor(stream) {
+    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
+  }
+  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
+  canShowProgress() {
+    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
+  }
+  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
+  reportSinks(style, consoleWasLive) {
+    return {
+      cwd: this.context.cwd,
+      env: this.context.env,
+      stdout: (text2) => this.io.out(text2),
+      data: (value, render2) => this.io.outData(value, render2),
+      style,
+      consoleWasLive,
+      redactor: this.io.redactor
+    };
+  }
+  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
+  requestLine(r) {
+    if (!this.verbose) return;
+    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
+    this.io.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
+  }
+  async loadConfig() {
+    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
+  }
+};
+
+// src/commands/tenant-command.ts
+var TenantCommand = class extends RoleflowCommand {
+  tenant = import_clipanion2.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
+  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
+  opened = /* @__PURE__ */ new Set();
+  async openTenant(config) {
+    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
+    this.io.addSecrets(environmentSecrets(this.context.env));
+    const tenant = await openTenant2({
+      config,
+      // Flags win over the environment, which wins over the config's default_tenant.
+      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      env: this.context.env,
+      cwd: this.context.cwd,
+      ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
+      onRetry: (line) => this.io.err(line)
+    });
+    this.io.addSecrets(tenant.secrets);
+    const close = tenant.close.bind(tenant);
+    const tracked = {
+      ...tenant,
+      close: async () => {
+        this.opened.delete(tracked);
+        await close();
+      }
+    };
+    this.opened.add(tracked);
+    return tracked;
+  }
+  /**
+   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
+   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
+   * (clear the progress line, say what happens now). A second signal ends the process at once.
+   */
+  interruption(onInterrupt) {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    void this.context.waitForShutdown().then(() => {
+      onInterrupt();
+      controller.abort();
+    });
+    return controller.signal;
+  }
+  // An embedded tenant left open would keep the process alive after the command has failed.
+  async cleanup() {
+    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
+  }
+};
 
 // src/commands/planning.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
 var PlanningCommand = class extends TenantCommand {
-  target = import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
   /** Read the role files, list the tenant once, plan; `roleFiles` (arguments) join the targets. */
   async freshPlanOf(config, roleFiles) {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
@@ -56078,12 +56887,22 @@ var PlanningCommand = class extends TenantCommand {
     return { ...fresh, rolesDir };
   }
 };
+function applyArgumentProblem(args, planFile, flags) {
+  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
+  if (planFile === void 0) return void 0;
+  if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
+  if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
+  if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  return void 0;
+}
 
 // src/commands/apply.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
+var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
 var ApplyCommand = class extends PlanningCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion3.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -56099,14 +56918,12 @@ var ApplyCommand = class extends PlanningCommand {
       it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
       empty prune), or if the tenant is another one or any planned Role changed since.
 
-      Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4), phase by phase:
-      deletes that free a name, then updates, creates, other deletes. Failed requests are retried.
-      A create is sent once: when its outcome is unknown (no answer in time, a 5xx) the tenant is
-      re-listed over a settle window (twice the tenant's timeout), and a Role that has not appeared
-      by then is reported \`? outcome unknown\`, never as created. Copies of a Role that another
-      apply created at the same time are resolved afterwards: the lowest id stays. Every Role gets
-      a result line; when some fail or are unknown it exits 1, and running \`apply\` again converges.
-      Ctrl-C starts no new change and reports what was done.
+      Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4): deletes that
+      free a name, then updates, creates, other deletes; failed requests are retried. A create is
+      sent once: one whose outcome is unknown is looked for over a settle window, then reported
+      \`? outcome unknown\`, never as created. Copies that a concurrent apply made are resolved (the
+      lowest id stays). Every Role gets a result line; when some fail or are unknown it exits 1,
+      and \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -56117,157 +56934,98 @@ var ApplyCommand = class extends PlanningCommand {
       ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"]
     ]
   });
-  // One saved plan, or role files (`*.md`) whose Roles alone are applied.
-  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  autoApprove = import_clipanion3.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion3.Option.String("--concurrency", {
+  args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = import_clipanion4.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
+  concurrency = import_clipanion4.Option.String("--concurrency", {
     description: "Requests at once (default: roles.concurrency of the config, else 4)",
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
   });
-  json = import_clipanion3.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
+  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
   get planFile() {
     return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
   }
   async execute() {
-    const { RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    if (this.args.length > 1 && this.args.some((a) => !a.endsWith(".md"))) {
-      throw new RoleflowError2(`apply takes one saved plan or role files (*.md), not ${this.args.filter((a) => !a.endsWith(".md")).join(", ")} among several`);
-    }
-    if (this.planFile !== void 0 && this.target !== void 0) {
-      throw new RoleflowError2("--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE");
-    }
-    if (this.planFile !== void 0 && (this.roles !== void 0 || this.prune !== void 0)) {
-      throw new RoleflowError2("--roles and --prune do not go with a saved plan: it already says what to do");
-    }
-    if (this.planFile !== void 0 && this.allowEmptyPrune) {
-      throw new RoleflowError2("--allow-empty-prune does not go with a saved plan: it already says what to do");
-    }
+    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
+    if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
     const prepared = this.planFile === void 0 ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
     if (typeof prepared === "number") return prepared;
-    const { plan, tenant } = prepared;
-    try {
-      return await this.carryOut(plan, tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
-    } finally {
-      await tenant.close();
-    }
+    return this.carryOut(prepared.plan, prepared.tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
   }
+  /** A fresh plan, shown, past its guards and approved; else the exit code (`cleanup` closes the tenant). */
   async freshPlan(config) {
-    const { InvalidFilesError: InvalidFilesError2, RoleflowError: RoleflowError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlanOf(config, this.planFile === void 0 ? this.args : []);
-    const { plan, tenant, rolesDir } = fresh;
-    const stop2 = async (code2, status, reasons = []) => {
-      await tenant.close();
-      if (this.json) await this.outResult(plan, status, [], reasons);
-      return code2;
-    };
-    if (plan.issues.length > 0) {
-      await tenant.close();
-      throw new InvalidFilesError2(plan.issues);
-    }
+    const fresh = await this.freshPlanOf(config, this.args);
+    const { plan, rolesDir } = fresh;
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (!this.json) this.out(shown);
-    else if (!this.autoApprove && plan.changes.length > 0) this.err(shown);
+    if (!this.json) this.io.out(shown);
+    else if (!this.autoApprove && plan.changes.length > 0) this.io.err(shown);
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      return stop2(ExitCode.Refused, "refused", plan.guards.map((g) => g.message));
+      this.io.err(plan.guards.map((g) => `error: ${g.message}`).join("\n"));
+      return this.result(ExitCode.Refused, plan, "refused", [], plan.guards.map((g) => g.message));
     }
-    if (plan.changes.length === 0) return stop2(ExitCode.Ok, "no_changes");
-    if (!this.autoApprove && !this.context.stdinIsTTY) {
-      await tenant.close();
-      throw new RoleflowError2(
-        "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json"
-      );
-    }
-    if (!this.autoApprove) {
-      const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-      if (!await confirm2(this.context.stdin, this.context.stderr, QUESTION)) {
-        this.err("Apply cancelled: nothing was changed.");
-        return stop2(ExitCode.Error, "cancelled");
-      }
-    }
-    return fresh;
+    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
+    if (this.autoApprove) return fresh;
+    if (!this.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
+    const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
+    if (await confirm2(this.context.stdin, this.context.stderr, QUESTION)) return fresh;
+    this.io.err("Apply cancelled: nothing was changed.");
+    return this.result(ExitCode.Error, plan, "cancelled");
   }
   async savedPlan(config, planFile) {
     const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
     const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
     if ("refused" in opened) {
       const { plan, what, reasons } = opened.refused;
-      this.err(`error: the saved plan ${planFile} ${what}; nothing was applied:`);
-      for (const reason2 of reasons) this.err(`  - ${reason2}`);
-      this.err("Make a new plan: roleflow plan --out FILE");
-      if (this.json) await this.outResult(plan, "refused", [], reasons);
-      return ExitCode.Refused;
+      this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
+      return this.result(ExitCode.Refused, plan, "refused", [], reasons);
     }
-    if (!this.json) {
-      const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-      this.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
-    }
+    const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
     return opened;
   }
-  /** While changes run on a terminal: their results and status line, wiped around a diagnostic. */
-  live;
-  /** A diagnostic (a retry, a create being watched) never lands on the end of the status line. */
-  err(text2) {
-    if (this.live === void 0) super.err(text2);
-    else this.live.interject(() => super.err(text2));
-  }
   async carryOut(plan, tenant, concurrency, protect) {
-    if (plan.changes.length === 0) {
-      if (this.json) await this.outResult(plan, "no_changes", []);
-      return ExitCode.Ok;
-    }
-    const { applyPlan: applyPlan2 } = await Promise.resolve().then(() => (init_apply_session(), apply_session_exports));
-    const { applySucceeded: applySucceeded2, applySummaryLine: applySummaryLine2, duplicateLine: duplicateLine2, outcomeLine: outcomeLine2, summarizeOutcomes: summarizeOutcomes2, unknownOutcomeNote: unknownOutcomeNote2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-    const progress = new ProgressLine(this.context.stderr, this.canShowProgress());
-    this.showLiveLine(progress);
-    const live = this.live = new LiveResults(progress, (text2) => this.out(text2));
+    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
+    const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
+    const live = new LiveResults(this.context.stderr, this.canShowProgress(), (text2) => this.io.out(text2));
+    this.io.showLiveLine(live);
     const interruption = this.interruption(() => {
       live.setStatus(void 0);
-      this.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+      this.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
     });
-    live.setStatus(`applying 0/${plan.changes.length}…`);
+    live.count("applying", 0, plan.changes.length);
     const run2 = await applyPlan2(plan, tenant.client, {
       concurrency,
       protect,
       stopped: () => interruption.aborted,
       onOutcome: (outcome, ended, total) => {
-        live.setStatus(ended < total ? `applying ${ended}/${total}…` : void 0);
+        live.count("applying", ended, total);
         if (!this.json) live.add(outcomeLine2(outcome));
       }
     });
     live.finish();
-    this.live = void 0;
-    if (run2.warning !== void 0) this.err(`warning: ${run2.warning}`);
-    if (!this.json && run2.resolved.length > 0) this.out(run2.resolved.map(duplicateLine2).join("\n"));
-    const summary = summarizeOutcomes2(run2.outcomes);
-    const ok = applySucceeded2(summary);
-    const line = applySummaryLine2(summary, run2.interrupted);
-    if (this.json) await this.outResult(plan, ok ? "applied" : run2.interrupted ? "interrupted" : "failed", run2.outcomes);
-    if (ok) {
-      if (!this.json) this.out(line);
-      return ExitCode.Ok;
-    }
-    this.err(line);
-    for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) this.err(`  ${outcomeLine2(o)}`);
-    if (summary.unknown > 0) this.err(unknownOutcomeNote2(summary.unknown));
-    this.err("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
-    return run2.interrupted ? ExitCode.Interrupted : ExitCode.Error;
+    this.io.showLiveLine(void 0);
+    const end = applyEnd2(run2);
+    if (!this.json && end.out.length > 0) this.io.out(end.out.join("\n"));
+    if (end.err.length > 0) this.io.err(end.err.join("\n"));
+    return this.result(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
   }
-  /** `--json`: the result document, secrets masked in its values before it is serialised. */
-  async outResult(plan, status, outcomes, reasons = []) {
+  /** `code`, after `--json`'s result document (secrets masked in its values before it is serialised). */
+  async result(code3, plan, status, outcomes = [], reasons = []) {
+    if (!this.json) return code3;
     const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-    this.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
+    this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
+    return code3;
   }
 };
 
 // src/commands/help.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
+var import_clipanion5 = __toESM(require_advanced(), 1);
 init_errors();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -56280,7 +57038,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion5.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -56295,13 +57053,13 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
 import { resolve as resolve5 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -56326,23 +57084,23 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion5.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion6.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
     const dir = resolve5(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
-      this.outJson({ dir, files: steps });
+      this.io.outJson({ dir, files: steps });
       return 0;
     }
     const width = Math.max(...steps.map((s) => s.status.length));
-    this.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
-    this.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
+    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
     return 0;
   }
   tenantOption() {
@@ -56364,11 +57122,14 @@ var InitCommand = class extends RoleflowCommand {
 };
 
 // src/commands/plan.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
+var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
+import { resolve as resolve6 } from "node:path";
+init_errors();
+init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -56398,56 +57159,53 @@ var PlanCommand = class extends PlanningCommand {
       ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
     ]
   });
-  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
+  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
   // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    const { RoleflowError: RoleflowError2, InvalidFilesError: InvalidFilesError2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-    const { ExitCode: ExitCode2 } = await Promise.resolve().then(() => (init_exit_codes(), exit_codes_exports));
     if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError2(`--json and --format ${this.format} ask for different outputs: use one of them`);
+      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
     if (this.outFile === "-") {
-      throw new RoleflowError2("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
     }
     const format = this.json ? "json" : this.format ?? "text";
-    const { resolve: resolve11 } = await import("node:path");
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.outData(plan2, plans.renderPlanJson);
-      else if (format === "markdown") this.out(plans.renderPlanMarkdown(plan2));
-      else this.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
+      if (format === "json") this.io.outData(plan2, plans.renderPlanJson);
+      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
+      else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
     let fresh;
     try {
       fresh = await this.freshPlanOf(config, this.roleFiles);
     } catch (error) {
-      if (error instanceof InvalidFilesError2 && format !== "text") show2(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), "");
+      if (error instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error.issues, this.unreadableOptions(config)), "");
       throw error;
     }
     const { plan, tenant, rolesDir } = fresh;
     await tenant.close();
     if (plan.issues.length > 0) {
       if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError2(plan.issues);
+      throw new InvalidFilesError(plan.issues);
     }
     show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      if (this.outFile !== void 0) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
-      return ExitCode2.Refused;
+      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
+      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve11(this.context.cwd, outFile), plan);
-      this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      await savePlan2(resolve6(this.context.cwd, outFile), plan);
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode2.Changes : ExitCode2.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config) {
@@ -56459,10 +57217,10 @@ var PlanCommand = class extends PlanningCommand {
 };
 
 // src/commands/pull.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion8 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -56483,9 +57241,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion7.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion7.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion8.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -56508,17 +57266,17 @@ var PullCommand = class extends TenantCommand {
     const pulled = result.roles.length;
     for (const r of result.roles) {
       const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
-      if (r.status === "skipped") this.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-      else if (!this.json && r.status !== "unchanged") this.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+      if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
+      else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
     }
     for (const { name, count: count2 } of result.sharedNames) {
-      this.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
+      this.io.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
-      this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
+      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
     }
     if (result.localOnly.length > 0 && !this.json) {
-      this.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
     }
     if (this.json) {
       const document = {
@@ -56528,9 +57286,9 @@ var PullCommand = class extends TenantCommand {
         roles: result.roles,
         local_only: result.localOnly
       };
-      this.outJson(document);
+      this.io.outJson(document);
     } else {
-      this.out(
+      this.io.out(
         `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
       );
     }
@@ -56538,23 +57296,79 @@ var PullCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/report-merge.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
+// src/commands/report-compare.ts
+var import_clipanion9 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
-import { resolve as resolve8 } from "node:path";
-var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
+var ReportCompareCommand = class extends RoleflowCommand {
+  static paths = [["report", "compare"]];
+  static usage = import_clipanion9.Command.Usage({
+    category: "Flow tests",
+    description: "Compare two JSON test reports: significant latency changes, new failures",
+    details: `
+      Reads two JSON reports (\`roleflow test --reporter json=FILE\`, single or merged with
+      \`report merge\`): BASE, for instance the default branch's last run, and HEAD, the run to
+      judge. For every flow × transport in both it shows the client wall-clock p50/p95 before →
+      after with the change in %, the same for each step's server-reported latency, and the pass
+      rate; then the tests newly failing and newly passing, and the tests added and removed.
+
+      A latency is a **regression** when its p50 or p95 grew more than \`--threshold\` (default 20%)
+      and a two-sided Mann–Whitney U test over the raw samples finds the change significant
+      (p < 0.05; exact for up to 25 samples a side without ties, else the normal approximation with
+      tie correction). With fewer than 5 samples on either side it is "not enough samples", never a
+      regression: run the tests with \`--repeat\` to have them.
+
+      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression and no newly failing
+      test), 3 with \`--fail-on-regression\`: a regression or a newly failing test, 1 an unreadable
+      or invalid report, or bad usage.
+    `,
+    examples: [
+      ["Compare a pull request run with the main branch run", "roleflow report compare main-report.json roleflow-report.json"],
+      ["Fail the job on a significant slowdown over 10% or a new failure", "roleflow report compare base.json head.json --threshold 10% --fail-on-regression"],
+      ["Markdown for a pull-request comment", 'roleflow report compare base.json head.json --format markdown >> "$GITHUB_STEP_SUMMARY"'],
+      ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
+    ]
+  });
+  base = import_clipanion9.Option.String({ name: "BASE" });
+  head = import_clipanion9.Option.String({ name: "HEAD" });
+  format = import_clipanion9.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = import_clipanion9.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
+  failOnRegression = import_clipanion9.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  async execute() {
+    const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_compare2(), compare_exports)),
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
+      Promise.resolve().then(() => (init_compare3(), compare_exports2))
+    ]);
+    this.io.addSecrets(environmentSecrets(this.context.env));
+    const format = COMPARE_FORMATS2.find((f) => f === this.format);
+    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS2.join(", ")}`, "usage");
+    const threshold = parseThreshold2(this.threshold);
+    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+    const comparison = await compareReportFiles2(this.context.cwd, this.base, this.head, threshold.value);
+    const files = { base: this.base, head: this.head };
+    if (format === "json") this.io.outData(comparison, (c) => renderComparison2(c, files, "json"));
+    else this.io.out(renderComparison2(comparison, files, format));
+    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+};
+
+// src/commands/report-merge.ts
+var import_clipanion10 = __toESM(require_advanced(), 1);
+init_errors();
+init_exit_codes();
+init_redact();
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
       and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
-      report can be rendered again with \`--reporter\` (console, junit, github; default console).
+      report can be rendered again with \`--reporter\` (console, junit, github, html; default console).
 
       The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
       (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
@@ -56569,54 +57383,47 @@ var ReportMergeCommand = class extends RoleflowCommand {
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
       ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"],
+      ["Merge, then one HTML report of the whole run", "roleflow report merge shard-*/roleflow-report.json --reporter html=report.html"],
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion8.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion8.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion8.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion10.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion10.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion10.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
-    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports)),
-      Promise.resolve().then(() => (init_source_files(), source_files_exports))
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports))
     ]);
-    this.addSecrets(environmentSecrets(this.context.env));
+    this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const schema = loadSchema2("report");
-    const inputs = [];
-    for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve8(this.context.cwd, file), file }, JSON_REPORT);
-      if (!text2.ok) throw new InvalidFilesError(text2.issues);
-      const parsed = parseReport2(text2.value, file, schema);
-      if (!parsed.ok) throw new RoleflowError(parsed.error);
-      inputs.push({ file, report: parsed.value });
-    }
+    const inputs = await readJsonReports2(this.context.cwd, this.reports);
     const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = redactReport2(merged.value, this.redactor);
+    const report = redactReport2(merged.value, this.io.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+    this.io.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
 
 // src/commands/serve.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
+import { resolve as resolve10 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -56650,24 +57457,23 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion9.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion9.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion9.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion9.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion9.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion9.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion9.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion9.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion9.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion11.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion11.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion11.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion11.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion11.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion11.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion11.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion11.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion11.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
+    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
-    const { resolve: resolve11 } = await import("node:path");
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -56677,14 +57483,14 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
-      onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`)
+      onDataFileError: (error) => this.io.err(`warning: ${error.message}; retrying`)
     });
     const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.out(`roleflow serve: listening
+    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+    else this.io.out(`roleflow serve: listening
   base URL:      ${emulator.baseUrl}
   WebSocket URL: ${emulator.wsUrl}
   auth:          ${auth}`);
@@ -56695,14 +57501,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -56712,7 +57518,9 @@ var TestCommand = class extends TenantCommand {
 
       Reporters (\`--reporter NAME[=FILE]\`, repeatable; default \`console\`): \`console\`, \`json\`
       (default file roleflow-report.json), \`junit\` (roleflow-junit.xml), \`github\` (annotations, and a
-      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE). \`-\` as FILE is stdout; \`--json\` is
+      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE), \`html\` (roleflow-report.html: one
+      self-contained page with the pass/fail matrix, the failures, latency distributions and each
+      execution's step waterfall or message timeline). \`-\` as FILE is stdout; \`--json\` is
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
@@ -56723,6 +57531,10 @@ var TestCommand = class extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
+      \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
+      without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -56732,143 +57544,101 @@ var TestCommand = class extends TenantCommand {
     examples: [
       ["Run every test in flows/", "roleflow test"],
       ["Only the WebSocket transport, tests whose name mentions refund", "roleflow test --transport ws --grep refund"],
+      ["An HTML report to open in a browser", "roleflow test --repeat 5 --reporter console --reporter html"],
+      [`Latency budgets relative to the main branch's report ("< baseline + 20%")`, "roleflow test --repeat 10 --baseline main-report.json"],
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion10.Option.Rest({ name: "path" });
-  transport = import_clipanion10.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion10.Option.String("--concurrency", {
+  targets = import_clipanion12.Option.Rest({ name: "path" });
+  transport = import_clipanion12.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion12.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion10.Option.String("--repeat", {
+  repeat = import_clipanion12.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion10.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion10.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion10.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion10.Option.Boolean("--strict-end", {
+  shard = import_clipanion12.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion12.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion12.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion12.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion10.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  quiet = import_clipanion12.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion12.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = import_clipanion12.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   async execute() {
-    const [{ parseShard: parseShard2 }, { parseReporters: parseReporters2 }] = await Promise.all([Promise.resolve().then(() => (init_runs(), runs_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
+    const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const shard = this.shard === void 0 ? void 0 : parseShard2(this.shard);
-    if (shard && !shard.ok) throw new RoleflowError(shard.error);
-    const grep = this.grep === void 0 ? void 0 : compileGrep(this.grep);
+    if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
+    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
-    const { defaultFlowsDir: defaultFlowsDir2, findFlowFiles: findFlowFiles2, loadFlowTestFiles: loadFlowTestFiles2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const cwd = this.context.cwd;
-    const files = await findFlowFiles2(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir2(cwd, config)]);
-    const loaded = await loadFlowTestFiles2(files);
-    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
-    try {
-      const { selectRuns: selectRuns2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const hasWs = tenant.target.wsUrl !== void 0;
-      if (this.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
-      const selection = selectRuns2(loaded.value, {
-        hasWs,
-        env: this.context.env,
-        ...grep && { grep },
-        ...shard?.ok && { shard: shard.value },
-        ...this.transport && { transport: this.transport },
-        ...this.repeat !== void 0 && { repeat: this.repeat }
-      });
-      if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : "no tests in the flow test files");
-      this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : void 0);
-    } finally {
-      await tenant.close();
-    }
+    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+    this.io.addSecrets(secrets);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline);
   }
-  async run(tenant, runs, reporters, flows, shard) {
-    const [{ runTests: runTests2 }, { buildRunReport: buildRunReport2, redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2, shownUrl: shownUrl2 }, { Progress: Progress2 }, { packageVersion: packageVersion2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_flow_tests(), flow_tests_exports)),
+  async run(tenant, runs, reporters, flows, shard, baseline) {
+    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports))
+      Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
     ]);
-    const redactor = this.redactor;
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
-    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.redact(progressLine2(...a))) : void 0;
-    this.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
-    const interruption = this.interruption(() => {
+    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
+    this.io.showLiveLine(progress);
+    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const signal = this.interruption(() => {
       progress?.clear();
-      this.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+      this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
     });
-    const startedAt = /* @__PURE__ */ new Date();
-    const started = performance.now();
-    const outcome = await runTests2({
-      client: tenant.client,
+    const { report, interrupted } = await runTestSession2({
+      tenant,
       runs,
       concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal: interruption,
+      signal,
+      shard,
+      redactor: this.io.redactor,
+      baseline,
+      commit: this.context.env["GITHUB_SHA"],
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult2(redactResult2(result, redactor), style));
+          this.io.out(renderTestResult2(redactResult2(result, this.io.redactor), style));
           progress?.draw();
         }
       }
     });
     progress?.clear();
-    if (outcome.tenantProblem !== void 0) {
-      throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
-    }
-    const report = buildRunReport2(
-      {
-        version: packageVersion2(),
-        tenant: {
-          name: tenant.target.name,
-          base_url: shownUrl2(tenant.location),
-          ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl2(tenant.target.wsUrl) }
-        },
-        ...shard && { shard },
-        startedAt,
-        finishedAt: /* @__PURE__ */ new Date(),
-        durationMs: performance.now() - started,
-        bailed: outcome.bailed,
-        interrupted: outcome.interrupted,
-        results: outcome.results
-      },
-      redactor
-    );
+    await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.err(`wrote ${written.join(", ")}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
+    if (written.length > 0 && live) this.io.err(`wrote ${written.join(", ")}`);
+    if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
-function compileGrep(pattern) {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(pattern)}: ${error.message}`);
-  }
-}
 
 // src/commands/validate.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
+init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -56892,11 +57662,10 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion11.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion11.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion13.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion13.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
-    const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
     const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
@@ -56906,14 +57675,14 @@ var ValidateCommand = class extends RoleflowCommand {
     const flows = flowsDirOf2(cwd, config, this.flows);
     const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.err(result.warnings.map(formatIssue2).join("\n"));
+    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
-      this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
-      this.err(result.issues.map(formatIssue2).join("\n"));
+      this.io.err(result.issues.map(formatIssue).join("\n"));
     } else {
-      for (const dir of result.absent) this.err(`note: ${dir}/ not found, nothing checked there`);
-      this.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
+      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
+      this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
     }
     return valid ? 0 : 1;
   }
@@ -56923,7 +57692,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -56936,12 +57705,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion12.Builtins.HelpCommand);
-  cli.register(import_clipanion12.Builtins.VersionCommand);
+  cli.register(import_clipanion14.Builtins.HelpCommand);
+  cli.register(import_clipanion14.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion12.Cli {
+var RoleflowCli = class extends import_clipanion14.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }
@@ -56960,6 +57729,7 @@ var VALUE_NAMES = {
   "--target": "NAME_OR_GLOB",
   "--reporter": "NAME[=FILE]",
   "--format": "FORMAT",
+  "--threshold": "PERCENT",
   "--transport": "https|ws",
   "--shard": "I/N",
   "--grep": "REGEX",
@@ -57007,8 +57777,7 @@ async function runCommand(cli, argv, context) {
     return ExitCode.Error;
   }
   try {
-    const code2 = await cli.run(command, context);
-    return command.failedWith ?? code2;
+    return await cli.run(command, context);
   } finally {
     await command.cleanup?.();
   }
@@ -57067,7 +57836,7 @@ function version() {
 async function runRoleflow(argv, opts) {
   const stdout = new LineCapture(opts.onStdoutLine);
   const stderr = new LineCapture(opts.onStderrLine);
-  const code2 = await main(argv, {
+  const code3 = await main(argv, {
     env: opts.env,
     stdin: Readable.from([]),
     stdout,
@@ -57079,7 +57848,7 @@ async function runRoleflow(argv, opts) {
     stderrIsTTY: false,
     waitForShutdown: () => new Promise(() => void 0)
   });
-  return { code: code2, stdout: stdout.finish(), stderr: stderr.finish() };
+  return { code: code3, stdout: stdout.finish(), stderr: stderr.finish() };
 }
 var LineCapture = class extends Writable {
   constructor(onLine) {
@@ -57106,7 +57875,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative5, resolve as resolve12, sep as sep4 } from "node:path";
 
 // action/src/github.ts
 var import_undici2 = __toESM(require_undici(), 1);
@@ -57168,8 +57937,8 @@ var GitHubClient = class {
         ...json2 === void 0 ? {} : { body: JSON.stringify(json2) }
       });
     } catch (err) {
-      const code2 = err.code;
-      throw new GitHubApiError(`${what}: no answer from ${new URL(url).host} (${code2 ?? err.message})`, void 0);
+      const code3 = err.code;
+      throw new GitHubApiError(`${what}: no answer from ${new URL(url).host} (${code3 ?? err.message})`, void 0);
     }
     const text2 = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -57284,13 +58053,13 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve10(ctx.inputs.workingDirectory, file);
-  const rel = relative4(ctx.workspace, abs);
+  const abs = isAbsolute3(file) ? file : resolve12(ctx.inputs.workingDirectory, file);
+  const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep4).join("/");
 }
-function exitOutcome(ctx, command, code2, failsOn) {
-  ctx.kit.setOutput("exitcode", code2);
-  return failsOn.includes(code2) || ![0, 1, 2, 3, 4].includes(code2) ? { failure: `roleflow ${command} exited with code ${code2}` } : {};
+function exitOutcome(ctx, command, code3, failsOn) {
+  ctx.kit.setOutput("exitcode", code3);
+  return failsOn.includes(code3) || ![0, 1, 2, 3, 4].includes(code3) ? { failure: `roleflow ${command} exited with code ${code3}` } : {};
 }
 function quoteArg(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -57509,8 +58278,8 @@ var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|
 var MAX_MESSAGE = 300;
 function renderReportMarkdown(report, opts) {
   const head = headOf(report, opts.marker);
-  const rank2 = (r) => r.status === "fail" || r.status === "error" ? 0 : r.status === "skip" ? 1 : 2;
-  const ordered3 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank2(a.r) - rank2(b.r) || a.i - b.i);
+  const rank3 = (r) => r.status === "fail" || r.status === "error" ? 0 : r.status === "skip" ? 1 : 2;
+  const ordered3 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank3(a.r) - rank3(b.r) || a.i - b.i);
   const rows = ordered3.map(({ r }) => rowOf(r));
   const omission = (hidden) => `
 … ${thousands(hidden)} more results not shown (passing ones last); the full report is in the job summary and the JSON report.
@@ -57667,8 +58436,8 @@ function tenantName(inputs, config, env) {
 // action/src/index.ts
 var kit = new Toolkit(process.env, (text2) => process.stdout.write(text2));
 run(kit).then(
-  (code2) => {
-    process.exitCode = code2;
+  (code3) => {
+    process.exitCode = code3;
   },
   () => {
     process.exitCode = 1;

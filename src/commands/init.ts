@@ -44,12 +44,12 @@ export class InitCommand extends RoleflowCommand {
     const dir = resolve(this.context.cwd, this.dir ?? '.');
     const steps = await initRepository(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
-      this.outJson({ dir, files: steps });
+      this.io.outJson({ dir, files: steps });
       return 0;
     }
     const width = Math.max(...steps.map((s) => s.status.length));
-    this.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
-    this.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
+    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
+    this.io.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
     return 0;
   }
 

@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { PlanningCommand } from './planning.js';
 import type { Config } from '../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
 import type { Plan, PlanOptions } from '../core/plan/index.js';
 
 export class PlanCommand extends PlanningCommand {
@@ -45,8 +48,6 @@ export class PlanCommand extends PlanningCommand {
   detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 2 when the plan has changes, 0 when it has none' });
 
   async execute(): Promise<number> {
-    const { RoleflowError, InvalidFilesError } = await import('../core/errors.js');
-    const { ExitCode } = await import('../core/exit-codes.js');
     if (this.json && this.format !== undefined && this.format !== 'json') {
       throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
     }
@@ -54,15 +55,14 @@ export class PlanCommand extends PlanningCommand {
       throw new RoleflowError('--out -: a saved plan must be a file; use --json to print the plan on stdout');
     }
     const format = this.json ? 'json' : (this.format ?? 'text');
-    const { resolve } = await import('node:path');
     const plans = await import('../core/plan/index.js');
     const config = await this.loadConfig();
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
     const show = (plan: Plan, rolesDir: string): void => {
-      if (format === 'json') this.outData(plan, plans.renderPlanJson);
-      else if (format === 'markdown') this.out(plans.renderPlanMarkdown(plan));
-      else this.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
+      if (format === 'json') this.io.outData(plan, plans.renderPlanJson);
+      else if (format === 'markdown') this.io.out(plans.renderPlanMarkdown(plan));
+      else this.io.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
     };
     let fresh;
     try {
@@ -81,15 +81,15 @@ export class PlanCommand extends PlanningCommand {
     show(plan, `${rolesDir.display}/`);
 
     if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.err(`error: ${guard.message}`);
-      if (this.outFile !== undefined) this.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
+      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== undefined) {
       const { savePlan } = await import('../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, outFile), plan);
-      this.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }

@@ -2,7 +2,7 @@ import { Option } from 'clipanion';
 import type { Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
-import { TenantCommand } from './base.js';
+import { TenantCommand } from './tenant-command.js';
 
 /** What `plan` and `apply` share: the options that choose the role files, and a fresh plan of them. */
 export abstract class PlanningCommand extends TenantCommand {
@@ -29,4 +29,19 @@ export abstract class PlanningCommand extends TenantCommand {
     });
     return { ...fresh, rolesDir };
   }
+}
+
+/** Why `apply`'s arguments do not go together (one line), or undefined when they do. */
+export function applyArgumentProblem(
+  args: readonly string[],
+  planFile: string | undefined,
+  flags: { target: readonly string[] | undefined; roles: string | undefined; prune: boolean | undefined; allowEmptyPrune: boolean },
+): string | undefined {
+  const notRoleFiles = args.filter((a) => !a.endsWith('.md'));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(', ')} among several`;
+  if (planFile === undefined) return undefined;
+  if (flags.target !== undefined) return '--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE';
+  if (flags.roles !== undefined || flags.prune !== undefined) return '--roles and --prune do not go with a saved plan: it already says what to do';
+  if (flags.allowEmptyPrune) return '--allow-empty-prune does not go with a saved plan: it already says what to do';
+  return undefined;
 }

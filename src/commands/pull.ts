@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { TenantCommand } from './base.js';
+import { TenantCommand } from './tenant-command.js';
 
 export class PullCommand extends TenantCommand {
   static override paths = [['pull']];
@@ -52,17 +52,17 @@ export class PullCommand extends TenantCommand {
 
     for (const r of result.roles) {
       const what = `${showName(r.name)} (id ${showName(r.id)})`;
-      if (r.status === 'skipped') this.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
-      else if (!this.json && r.status !== 'unchanged') this.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
+      if (r.status === 'skipped') this.io.err(`warning: skipped ${r.file === undefined ? '' : `${r.file}, `}Role ${what}: ${r.reason ?? ''}`);
+      else if (!this.json && r.status !== 'unchanged') this.io.out(`${r.status === 'written' ? '+ wrote' : '~ overwrote'} ${r.file ?? ''}: ${what}`);
     }
     for (const { name, count } of result.sharedNames) {
-      this.err(`warning: the tenant holds ${count} Roles named ${showName(name)} (pinned by id in the files)`);
+      this.io.err(`warning: the tenant holds ${count} Roles named ${showName(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
-      this.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
     }
     if (result.localOnly.length > 0 && !this.json) {
-      this.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
+      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
     }
     if (this.json) {
       const document = {
@@ -72,9 +72,9 @@ export class PullCommand extends TenantCommand {
         roles: result.roles,
         local_only: result.localOnly,
       };
-      this.outJson(document);
+      this.io.outJson(document);
     } else {
-      this.out(
+      this.io.out(
         `Pulled ${pulled} Role${pulled === 1 ? '' : 's'} from tenant ${showName(label.name)} into ${dir.display}/: ` +
           `${written} written, ${count('unchanged')} unchanged, ${count('skipped')} skipped.`,
       );

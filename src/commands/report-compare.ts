@@ -46,15 +46,15 @@ export class ReportCompareCommand extends RoleflowCommand {
       import('../run/read-reports.js'),
       import('../report/compare.js'),
     ]);
-    this.addSecrets(environmentSecrets(this.context.env));
+    this.io.addSecrets(environmentSecrets(this.context.env));
     const format = COMPARE_FORMATS.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS.join(', ')}`);
+    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
     const threshold = parseThreshold(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error);
+    if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
     const comparison = await compareReportFiles(this.context.cwd, this.base, this.head, threshold.value);
     const files = { base: this.base, head: this.head };
-    if (format === 'json') this.outData(comparison, (c) => renderComparison(c, files, 'json'));
-    else this.out(renderComparison(comparison, files, format));
+    if (format === 'json') this.io.outData(comparison, (c) => renderComparison(c, files, 'json'));
+    else this.io.out(renderComparison(comparison, files, format));
     return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }

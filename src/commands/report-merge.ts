@@ -48,17 +48,17 @@ export class ReportMergeCommand extends RoleflowCommand {
       import('../run/read-reports.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
-    this.addSecrets(environmentSecrets(this.context.env));
+    this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
     const inputs = await readJsonReports(this.context.cwd, this.reports);
     const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
-    const report = redactReport(merged.value, this.redactor);
+    const report = redactReport(merged.value, this.io.redactor);
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
     const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-    this.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
+    this.io.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { ExitCode } from '../core/exit-codes.js';
@@ -57,11 +58,10 @@ export class ServeCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const fromEnv = this.context.env['ROLEFLOW_TOKEN'];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.addSecrets([token], this.token !== undefined ? '--token' : undefined);
+    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== undefined ? '--token' : undefined);
     // Like every command, serve reads the config (a broken one is an error): its local.flows_config
     // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
     const config = await this.loadConfig();
-    const { resolve } = await import('node:path');
     const { configRelative } = await import('../files/config-file.js');
     const flows =
       this.flowsConfig !== undefined
@@ -82,11 +82,11 @@ export class ServeCommand extends RoleflowCommand {
       ...(this.data === undefined ? {} : { dataFile: resolve(this.context.cwd, this.data) }),
       ...(flows === undefined ? {} : { flows }),
       ...(this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status }) } : {}),
-      onDataFileError: (error) => this.err(`warning: ${error.message}; retrying`),
+      onDataFileError: (error) => this.io.err(`warning: ${error.message}; retrying`),
     });
     const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-    if (this.json) this.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
+    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+    else this.io.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
     await this.context.waitForShutdown();
     await emulator.close();
     return ExitCode.Ok;

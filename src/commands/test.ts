@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import type { Config } from '../core/config.js';
+import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Baseline } from '../core/compare/index.js';
 import type { Shard } from '../core/runs/index.js';
@@ -8,7 +9,7 @@ import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
-import { TenantCommand } from './base.js';
+import { TenantCommand } from './tenant-command.js';
 
 export class TestCommand extends TenantCommand {
   static override paths = [['test']];
@@ -49,9 +50,9 @@ export class TestCommand extends TenantCommand {
       ['Run every test in flows/', 'roleflow test'],
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
       ['An HTML report to open in a browser', 'roleflow test --repeat 5 --reporter console --reporter html'],
+      ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
-      ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -78,127 +79,64 @@ export class TestCommand extends TenantCommand {
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
 
   async execute(): Promise<number> {
-    const [{ parseShard }, { parseReporters }] = await Promise.all([import('../core/runs/index.js'), import('../report/reporters.js')]);
+    const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
     const reporters = parseReporters(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const shard = this.shard === undefined ? undefined : parseShard(this.shard);
-    if (shard && !shard.ok) throw new RoleflowError(shard.error);
-    const grep = this.grep === undefined ? undefined : compileGrep(this.grep);
-
+    if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
+    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
-    const { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } = await import('../files/flow-files.js');
-    const cwd = this.context.cwd;
-    const files = await findFlowFiles(cwd, this.targets.length > 0 ? this.targets : [await defaultFlowsDir(cwd, config)]);
-    const loaded = await loadFlowTestFiles(files);
-    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
-
-    const { readJsonReports } = await import('../run/read-reports.js');
-    const baseline = this.baseline === undefined ? undefined : (await readJsonReports(cwd, [this.baseline]))[0];
-
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
-    try {
-      const { selectRuns } = await import('../core/runs/select.js');
-      const hasWs = tenant.target.wsUrl !== undefined;
-      if (this.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`);
-      const selection = selectRuns(loaded.value, {
-        hasWs,
-        env: this.context.env,
-        ...(grep && { grep }),
-        ...(shard?.ok && { shard: shard.value }),
-        ...(this.transport && { transport: this.transport }),
-        ...(this.repeat !== undefined && { repeat: this.repeat }),
-      });
-      if (selection.matched === 0) throw new RoleflowError(grep ? `no test matches --grep ${this.grep}` : 'no tests in the flow test files');
-      this.addSecrets(selection.secrets);
-      return await this.run(tenant, selection.runs, reporters.value, config.flows, shard?.ok ? shard.value : undefined, baseline);
-    } finally {
-      await tenant.close();
-    }
+    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+    this.io.addSecrets(secrets);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline);
   }
 
-  private async run(
-    tenant: OpenTenant,
-    runs: PlannedRun[],
-    reporters: ReporterSpec[],
-    flows: { concurrency: number; strictEnd: boolean },
-    shard: Shard | undefined,
-    baseline: Baseline | undefined,
-  ): Promise<number> {
-    const [{ runTests }, { buildRunReport, redactResult }, { renderTestResult, progressLine }, { writeReports, shownUrl }, { Progress }, { packageVersion }] =
-      await Promise.all([
-        import('../run/flow-tests.js'),
-        import('../report/build.js'),
-        import('../report/console.js'),
-        import('../run/write-reports.js'),
-        import('../terminal/test-progress.js'),
-        import('../files/package-root.js'),
-      ]);
-    const redactor = this.redactor;
+  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined): Promise<number> {
+    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
+      import('../run/test-session.js'),
+      import('../report/build.js'),
+      import('../report/console.js'),
+      import('../run/write-reports.js'),
+      import('../terminal/test-progress.js'),
+    ]);
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
-    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.redact(progressLine(...a))) : undefined;
-    this.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.err(`shard ${shard.index}/${shard.total} holds no tests`);
-    const interruption = this.interruption(() => {
+    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
+    this.io.showLiveLine(progress);
+    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
+    const signal = this.interruption(() => {
       progress?.clear();
-      this.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
+      this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
     });
-
-    const startedAt = new Date();
-    const started = performance.now();
-    const outcome = await runTests({
-      client: tenant.client,
+    const { report, interrupted } = await runTestSession({
+      tenant,
       runs,
       concurrency: this.concurrency ?? flows.concurrency,
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal: interruption,
-      ...(baseline && { baseline }),
+      signal,
+      shard,
+      redactor: this.io.redactor,
+      baseline,
+      commit: this.context.env['GITHUB_SHA'],
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
         tested: (result) => {
           if (!live) return;
           progress?.clear();
-          this.out(renderTestResult(redactResult(result, redactor), style));
+          this.io.out(renderTestResult(redactResult(result, this.io.redactor), style));
           progress?.draw();
         },
       },
     });
     progress?.clear();
-    if (outcome.tenantProblem !== undefined) {
-      throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
-    }
-    const report = buildRunReport(
-      {
-        version: packageVersion(),
-        tenant: {
-          name: tenant.target.name,
-          base_url: shownUrl(tenant.location),
-          ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
-        },
-        ...(shard && { shard }),
-        ...(this.context.env['GITHUB_SHA'] && { commit: this.context.env['GITHUB_SHA'] }),
-        startedAt,
-        finishedAt: new Date(),
-        durationMs: performance.now() - started,
-        bailed: outcome.bailed,
-        interrupted: outcome.interrupted,
-        results: outcome.results,
-      },
-      redactor,
-    );
+    await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.err(`wrote ${written.join(', ')}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
+    if (written.length > 0 && live) this.io.err(`wrote ${written.join(', ')}`);
+    if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
-  }
-}
-
-function compileGrep(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(pattern)}: ${(error as Error).message}`);
   }
 }

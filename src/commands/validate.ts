@@ -1,4 +1,5 @@
 import { Command, Option } from 'clipanion';
+import { formatIssue } from '../core/errors.js';
 import { RoleflowCommand } from './base.js';
 
 export class ValidateCommand extends RoleflowCommand {
@@ -33,7 +34,6 @@ export class ValidateCommand extends RoleflowCommand {
   json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
 
   async execute(): Promise<number> {
-    const { formatIssue } = await import('../core/errors.js');
     const { rolesDirOf } = await import('../files/role-files.js');
     const { flowsDirOf } = await import('../files/flow-files.js');
     const { validateSources } = await import('../run/validate.js');
@@ -44,15 +44,15 @@ export class ValidateCommand extends RoleflowCommand {
     const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
     const valid = result.issues.length === 0;
     // On stderr whatever the format: warnings change neither the exit code nor the JSON.
-    if (result.warnings.length > 0) this.err(result.warnings.map(formatIssue).join('\n'));
+    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join('\n'));
 
     if (this.json) {
-      this.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
     } else if (!valid) {
-      this.err(result.issues.map(formatIssue).join('\n'));
+      this.io.err(result.issues.map(formatIssue).join('\n'));
     } else {
-      for (const dir of result.absent) this.err(`note: ${dir}/ not found, nothing checked there`);
-      this.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
+      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
+      this.io.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
     }
     return valid ? 0 : 1;
   }

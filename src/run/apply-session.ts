@@ -1,18 +1,8 @@
-import type { ApplyOutcome } from '../core/apply/index.js';
+import type { ApplyOutcome, ApplyRun } from '../core/apply/index.js';
 import type { TenantClient } from '../core/model.js';
 import type { Plan } from '../core/plan/index.js';
 import { executePlan } from './apply.js';
 import { removeConcurrentDuplicates } from './dedupe.js';
-
-/** What an apply did: every change's outcome, and what the check for concurrent copies found. */
-export interface ApplyRun {
-  outcomes: ApplyOutcome[];
-  /** Creates whose copies another apply made at the same time were resolved (the lowest id stays). */
-  resolved: ApplyOutcome[];
-  /** The check after applying could not be made (the tenant could not be listed). */
-  warning?: string;
-  interrupted: boolean;
-}
 
 /**
  * `apply`: the plan's changes (`executePlan`, at most `concurrency` at once, `onOutcome` as each

@@ -1,19 +1,26 @@
-import type { ProgressLine } from './progress-line.js';
+import type { Writable } from 'node:stream';
+import type { LiveLine } from './output.js';
+import { ProgressLine } from './progress-line.js';
 
 /**
  * Result lines printed while a status line runs below them (`apply`): lines that arrive in the
  * same turn of the event loop go out in one write — a write per Role costs more than the Role's
- * request once there are thousands — and the status line is wiped before each write and drawn
- * again after, as around any diagnostic (`interject`).
+ * request once there are thousands. As the command's live line (`CommandOutput.showLiveLine`)
+ * the status line is wiped before each write, this one or a diagnostic, and drawn again after.
  */
-export class LiveResults {
+export class LiveResults implements LiveLine {
   private readonly pending: string[] = [];
+  private readonly progress: ProgressLine;
   private status: string | undefined;
 
+  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
   constructor(
-    private readonly progress: ProgressLine,
+    stream: Writable,
+    showProgress: boolean,
     private readonly print: (text: string) => void,
-  ) {}
+  ) {
+    this.progress = new ProgressLine(stream, showProgress);
+  }
 
   /** The status line's text; undefined wipes it. */
   setStatus(text: string | undefined): void {
@@ -22,15 +29,22 @@ export class LiveResults {
     else this.progress.show(text);
   }
 
+  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+  count(verb: string, ended: number, total: number): void {
+    this.setStatus(ended < total ? `${verb} ${ended}/${total}…` : undefined);
+  }
+
   add(line: string): void {
     if (this.pending.length === 0) setImmediate(() => this.flush());
     this.pending.push(line);
   }
 
-  /** Something else to print (a warning, a retry): never on the end of the status line. */
-  interject(write: () => void): void {
+  /** Wipe the status line (before any other output); `redraw` draws it again. */
+  clear(): void {
     this.progress.clear();
-    write();
+  }
+
+  redraw(): void {
     if (this.status !== undefined) this.progress.show(this.status);
   }
 
@@ -45,6 +59,8 @@ export class LiveResults {
     if (this.pending.length === 0) return;
     const text = this.pending.join('\n');
     this.pending.length = 0;
-    this.interject(() => this.print(text));
+    this.clear();
+    this.print(text);
+    this.redraw();
   }
 }

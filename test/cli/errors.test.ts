@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { buildCli } from '../../src/cli.js';
-import { RoleflowCommand, TenantCommand } from '../../src/commands/base.js';
+import { RoleflowCommand } from '../../src/commands/base.js';
+import { TenantCommand } from '../../src/commands/tenant-command.js';
 import { RoleflowError } from '../../src/core/errors.js';
 import { tempDir, type CliResult } from '../helpers/cli.js';
 import { runOnce, snapshotBin } from './serve-kit.js';
@@ -13,7 +14,7 @@ const SECRET = 'very-secret-T0ken-9c1e';
 class BoomCommand extends RoleflowCommand {
   static override paths = [['boom']];
   async execute(): Promise<number> {
-    this.addSecrets([SECRET]);
+    this.io.addSecrets([SECRET]);
     throw new TypeError(`cannot read properties of undefined (reading '${SECRET}')\nsecond line`);
   }
 }

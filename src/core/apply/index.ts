@@ -9,8 +9,10 @@
  *   created that a concurrent apply created too; the lowest id stays (`duplicateLine` says so).
  * - `outcomeOf`, `outcomeLine`, `summarizeOutcomes`, `applySummaryLine`, `applyResultJson`: the
  *   per-Role results and the closing summary, for the console and `--json`.
+ * - `applyEnd(run)`: how an apply ends on the console, from its run alone.
  */
 export { concurrentDuplicates, type DuplicateResolution } from './duplicates.js';
+export { applyEnd, type ApplyEnd, type ApplyRun } from './end.js';
 export { applyPhases, blockedReason, freedName, takenName } from './phases.js';
 export {
   applyResultJson,

@@ -1,0 +1,36 @@
+import { applySucceeded, applySummaryLine, duplicateLine, outcomeLine, summarizeOutcomes, unknownOutcomeNote, type ApplyOutcome, type ApplyRunStatus } from './result.js';
+
+/** What an apply did: every change's outcome, and what the check for concurrent copies found. */
+export interface ApplyRun {
+  outcomes: ApplyOutcome[];
+  /** Creates whose copies another apply made at the same time were resolved (the lowest id stays). */
+  resolved: ApplyOutcome[];
+  /** The check after applying could not be made (the tenant could not be listed). */
+  warning?: string;
+  interrupted: boolean;
+}
+
+/** How an apply ends on the console: results on stdout, what went wrong on stderr. */
+export interface ApplyEnd {
+  ok: boolean;
+  status: ApplyRunStatus;
+  /** After the per-Role lines: concurrent copies resolved, then the closing line when it succeeded. */
+  out: string[];
+  /** Warnings, and on failure the closing line, every Role not done, and what to do now. */
+  err: string[];
+}
+
+/** The end of an apply as lines, from its run alone (the per-Role lines were printed as each ended). */
+export function applyEnd(run: ApplyRun): ApplyEnd {
+  const summary = summarizeOutcomes(run.outcomes);
+  const ok = applySucceeded(summary);
+  const line = applySummaryLine(summary, run.interrupted);
+  const out = run.resolved.map(duplicateLine);
+  const err = run.warning === undefined ? [] : [`warning: ${run.warning}`];
+  if (ok) return { ok, status: 'applied', out: [...out, line], err };
+  err.push(line);
+  for (const o of run.outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
+  if (summary.unknown > 0) err.push(unknownOutcomeNote(summary.unknown));
+  err.push('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
+  return { ok, status: run.interrupted ? 'interrupted' : 'failed', out, err };
+}

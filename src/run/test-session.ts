@@ -1,0 +1,117 @@
+import type { Baseline } from '../core/compare/index.js';
+import type { Config } from '../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import type { FlowTestFile, Transport } from '../core/flows/index.js';
+import { shownUrl } from '../core/printed-url.js';
+import type { Redactor } from '../core/redact.js';
+import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
+import { buildRunReport } from '../report/build.js';
+import type { RunReport } from '../report/model.js';
+import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../files/flow-files.js';
+import { packageVersion } from '../files/package-root.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
+import { runTests, type RunEvents } from './flow-tests.js';
+import { readJsonReports } from './read-reports.js';
+
+/** `test`'s selection flags as typed: checked before any file is read. */
+export interface SelectionFlags {
+  grep?: string | undefined;
+  shard?: string | undefined;
+  transport?: Transport | undefined;
+  repeat?: number | undefined;
+}
+
+/** `--grep` and `--shard` parsed; one line naming the flag when either is malformed. */
+export function parseSelectionFlags(flags: SelectionFlags): { grep?: RegExp; shard?: Shard } {
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  if (shard && !shard.ok) throw new RoleflowError(shard.error, 'usage');
+  let grep: RegExp | undefined;
+  try {
+    if (flags.grep !== undefined) grep = new RegExp(flags.grep);
+  } catch (error) {
+    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${(error as Error).message}`, 'usage');
+  }
+  return { ...(grep && { grep }), ...(shard?.ok && { shard: shard.value }) };
+}
+
+/** The flow test files of `paths` (default: the flows folder), every one valid, before anything is sent. */
+export async function loadFlowTests(cwd: string, config: Config, paths: readonly string[]): Promise<FlowTestFile[]> {
+  const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
+  const loaded = await loadFlowTestFiles(files);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return loaded.value;
+}
+
+/** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
+export function runsFor(
+  tenant: OpenTenant,
+  files: readonly FlowTestFile[],
+  flags: SelectionFlags,
+  parsed: { grep?: RegExp; shard?: Shard },
+  env: Record<string, string | undefined>,
+): { runs: PlannedRun[]; secrets: string[] } {
+  const hasWs = tenant.target.wsUrl !== undefined;
+  if (flags.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, 'usage');
+  const selection = selectRuns(files, {
+    hasWs,
+    env,
+    ...parsed,
+    ...(flags.transport && { transport: flags.transport }),
+    ...(flags.repeat !== undefined && { repeat: flags.repeat }),
+  });
+  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : 'no tests in the flow test files');
+  return selection;
+}
+
+/** `--baseline FILE` read and checked (see `readJsonReports`); none without the flag. */
+export async function loadBaseline(cwd: string, file: string | undefined): Promise<Baseline | undefined> {
+  return file === undefined ? undefined : (await readJsonReports(cwd, [file]))[0];
+}
+
+/**
+ * Run `runs` on `tenant` and build the run's report (values redacted). A tenant that cannot run
+ * tests at all (unreachable, refusing the token) stops the run: an error, no report.
+ */
+export async function runTestSession(opts: {
+  tenant: OpenTenant;
+  runs: readonly PlannedRun[];
+  concurrency: number;
+  bail: boolean;
+  strictEnd: boolean;
+  signal: AbortSignal;
+  events: RunEvents;
+  shard: Shard | undefined;
+  redactor: Redactor;
+  /** `--baseline`: what relative budgets are judged against. */
+  baseline?: Baseline | undefined;
+  /** The commit tested, when known (`$GITHUB_SHA`). */
+  commit?: string | undefined;
+}): Promise<{ report: RunReport; interrupted: boolean }> {
+  const { tenant } = opts;
+  const startedAt = new Date();
+  const started = performance.now();
+  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events, ...(opts.baseline && { baseline: opts.baseline }) });
+  if (outcome.tenantProblem !== undefined) {
+    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+  }
+  const report = buildRunReport(
+    {
+      version: packageVersion(),
+      tenant: {
+        name: tenant.target.name,
+        base_url: shownUrl(tenant.location),
+        ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
+      },
+      ...(opts.shard && { shard: opts.shard }),
+      ...(opts.commit && { commit: opts.commit }),
+      startedAt,
+      finishedAt: new Date(),
+      durationMs: performance.now() - started,
+      bailed: outcome.bailed,
+      interrupted: outcome.interrupted,
+      results: outcome.results,
+    },
+    opts.redactor,
+  );
+  return { report, interrupted: outcome.interrupted };
+}
