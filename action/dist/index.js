@@ -55503,18 +55503,20 @@ function renderCase({ result, repeat, outcome }) {
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
   const open3 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const ids = idProperties(repeat);
   switch (outcome.kind) {
     case "pass":
-      return outcome.note === void 0 ? `${open3}/>` : `${open3}>
-      <system-out>${text(escapeControls(outcome.note))}</system-out>
+      if (outcome.note === void 0 && ids === "") return `${open3}/>`;
+      return `${open3}>${ids}${outcome.note === void 0 ? "" : `
+      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
     </testcase>`;
     case "skipped":
-      return `${open3}>
+      return `${open3}>${ids}
       <skipped message="${attr(escapeControls(outcome.message))}"/>
     </testcase>`;
     default: {
       const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open3}>
+      return `${open3}>${ids}
       <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
     </testcase>`;
     }
@@ -55533,6 +55535,18 @@ function text(value) {
 }
 function attr(value) {
   return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function idProperties(repeat) {
+  const ids = repeat.ids;
+  if (!ids) return "";
+  const props = [
+    ["flowId", ids.flow_id],
+    ["executionId", ids.execution_id],
+    ["connectionId", ids.connection_id],
+    ["messageIds", ids.message_ids?.join(" ")]
+  ].filter((p) => p[1] !== void 0);
+  return `
+      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join("")}</properties>`;
 }
 var ILLEGAL_XML;
 var init_junit = __esm({
