@@ -15,6 +15,7 @@ export function esc(text: string): string {
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 const W = 420;
+const MAX_DOTS = 400;
 const PAD = 8;
 
 /**
@@ -34,7 +35,9 @@ export function distributionSvg(samples: readonly number[], label: string): stri
   const points = [['p50', q(50)], ['p95', q(95)], ['p99', q(99)]] as const;
   const marks = points.map(([name, ms]) => `<line class="mark ${name}" x1="${x(ms)}" x2="${x(ms)}" y1="12" y2="46"/>`);
   const legend = points.map(([name, ms], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms))}</text>`);
-  const dots = sorted.map((ms, i) => `<circle class="sample" cx="${x(ms)}" cy="${24 + (i % 5) * 3}" r="2.5"><title>${esc(formatMs(ms))}</title></circle>`);
+  // Past a few hundred samples the dots are one smear: every k-th is drawn (the box and marks use all).
+  const step = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step === 0).map((ms, i) => `<circle class="sample" cx="${x(ms)}" cy="${24 + (i % 5) * 3}" r="2.5"><title>${esc(formatMs(ms))}</title></circle>`);
   return [
     `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? '' : 's'}</figcaption>`,
     `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,

@@ -78,7 +78,10 @@ export function distributions(report: RunReport): string {
 export function results(report: RunReport): string {
   const items = report.results.map((r) => {
     const wall = r.wall_ms ? ` · ${r.repeat > 1 ? 'p50 ' : ''}${esc(formatMs(r.wall_ms.p50))}` : '';
-    const repeats = r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by).map((x) => repeatBlock(r, x));
+    const ran = r.repeats.filter((x) => x.status !== 'not_run' || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
     return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join('')}</details>`;
   });
   return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join('')}</section>`;
@@ -102,6 +105,16 @@ function repeatBlock(r: TestResult, x: RepeatResult): string {
   );
   const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
   return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;
+}
+
+/** Enough repeats to see a test's executions without a page too large to open: the first ones and every failed one, up to a bound. */
+const MAX_REPEATS_SHOWN = 25;
+
+function shownRepeats(ran: readonly RepeatResult[]): RepeatResult[] {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed = ran.filter((x) => x.status === 'fail' || x.status === 'error').slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed.length));
+  return [...first, ...failed].sort((a, b) => a.index - b.index);
 }
 
 function dataOf(r: TestResult): string {

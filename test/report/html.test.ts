@@ -49,3 +49,17 @@ describe('HTML reporter', () => {
     expect(html).toContain('the token is ***');
   });
 });
+
+describe('HTML reporter on a large run', () => {
+  it('draws at most 25 repeats of a test (the failed ones among them) and bounds the dots of a distribution', () => {
+    const ok = https({ steps: [step('llm', 100)], wallMs: 150 });
+    const failedRepeat = https({ status: 'failed', endedBy: 'failed_step', error: 'step llm failed', steps: [step('llm', 100, 'failed')], wallMs: 150 });
+    const executions = Array.from({ length: 1000 }, (_, i) => (i === 700 ? failedRepeat : { ...ok, wallMs: 100 + (i % 97) }));
+    const html = renderHtml(runReport([result('  - name: t\n    repeat: 1000\n    min_pass: 900\n', executions)]));
+    expect(html.match(/<div class="repeat">/g)).toHaveLength(25);
+    expect(html).toContain('<h3>repeat 701 · <span class="fail">fail</span>');
+    expect(html).toContain('975 more repeats are in the JSON report');
+    const wallChart = /<figure class="chart"><figcaption>client wall-clock · 999 samples[^]*?<\/figure>/.exec(html)![0];
+    expect(wallChart.match(/<circle class="sample"/g)!.length).toBeLessThanOrEqual(400);
+  });
+});
