@@ -24,6 +24,7 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
       for (const o of result.results) kit.info(outcomeLine(o));
       if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
     });
+    if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${ctx.tenant}` });
     kit.setOutput('has-changes', result.results.length > 0);
     kit.setOutput('creates', result.summary.created);
     kit.setOutput('updates', result.summary.updated);
@@ -38,7 +39,7 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
     result === undefined
       ? failureMarkdown({ heading, what: '`roleflow apply`', code: run.code, stderr: kit.redact(run.stderr) })
       : renderApplyMarkdown(result, heading, maxChars, marker);
-  kit.appendSummary(fitSummary((maxChars) => render(maxChars)));
+  await kit.appendSummary(fitSummary((maxChars) => render(maxChars)));
   const footer = commentFooter(ctx, 'apply');
   await postComment(ctx, 'apply', (marker) => kit.redact(`${render(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}\n${footer}`));
   return outcome;

@@ -1,10 +1,14 @@
-import { Agent, request } from 'undici';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /** An issue or pull-request comment as the REST API returns it (the parts we use). */
 export interface IssueComment {
   id: number;
-  body?: string | null;
-  html_url?: string;
+  body?: string | null | undefined;
+  html_url?: string | undefined;
 }
 
 /** Where the comments go: `owner/repo` and the pull request's number. */
@@ -24,108 +28,168 @@ export class GitHubApiError extends Error {
   }
 }
 
+/** Where the client reports retries and its own diagnostics. */
+export interface GitHubLog {
+  info(text: string): void;
+  debug(text: string): void;
+}
+
+/** Waits longer than this for a rate limit are not worth it for a comment: it is given up instead. */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 60;
+const MAX_RATE_LIMIT_RETRIES = 2;
+
+const ActionOctokit = Octokit.plugin(paginateRest, retry, throttling);
+type ActionOctokit = InstanceType<typeof ActionOctokit>;
+
 /**
- * The three REST calls a sticky comment needs, over undici, at `GITHUB_API_URL` (GitHub
- * Enterprise and the tests' stand-in set it). No retries: the comment is a courtesy, and a
- * failure must not hold up the step, whose own result stands.
+ * The REST calls a sticky comment needs, through Octokit at `GITHUB_API_URL` (GitHub Enterprise
+ * and the tests' stand-in set it): `@octokit/plugin-retry` retries server errors and dropped
+ * connections (twice, after 1 s then 4 s); `@octokit/plugin-throttling` spaces writes and, on a
+ * primary or secondary rate limit, waits as GitHub asks when that is at most a minute, twice at
+ * most. What still fails is one `GitHubApiError`: the comment is a courtesy, and a failure must
+ * not hold up the step, whose own result stands.
  */
 export class GitHubClient {
   private readonly agent = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  private readonly octokit: ActionOctokit;
   private readonly apiUrl: string;
 
-  constructor(
-    apiUrl: string,
-    private readonly token: string,
-  ) {
+  constructor(apiUrl: string, token: string, log: GitHubLog) {
     this.apiUrl = apiUrl.replace(/\/+$/, '');
+    const onLimit =
+      (kind: string) =>
+      (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number): boolean => {
+        const what = `${options.method ?? 'GET'} ${pathOf(options.url ?? '')}`;
+        const again = retryCount < MAX_RATE_LIMIT_RETRIES && retryAfter <= MAX_RATE_LIMIT_WAIT_SECONDS;
+        log.info(`GitHub's ${kind} rate limit on ${what}: ${again ? `retrying in ${retryAfter}s` : `not waiting ${retryAfter}s for it`}`);
+        return again;
+      };
+    this.octokit = new ActionOctokit({
+      auth: token,
+      baseUrl: this.apiUrl,
+      userAgent: 'roleflow-action',
+      request: {
+        // Each attempt, retries included, is in the debug log when it fails.
+        fetch: async (url: string, init: Parameters<typeof undiciFetch>[1]) => {
+          const what = `${init?.method ?? 'GET'} ${pathOf(url)}`;
+          try {
+            const response = await undiciFetch(url, { ...init, dispatcher: this.agent });
+            if (!response.ok) log.debug(`${what}: HTTP ${response.status}`);
+            return response;
+          } catch (err) {
+            log.debug(`${what}: ${describe(err, this.apiUrl)}`);
+            throw err;
+          }
+        },
+      },
+      // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
+      retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+      log: { debug: (t: string) => log.debug(t), info: (t: string) => log.debug(t), warn: (t: string) => log.info(t), error: (t: string) => log.info(t) },
+      throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    });
+    this.octokit.hook.before('request', (options) => {
+      // The token goes with every request: never to another host than the API's (a Link header's
+      // next page is followed as given).
+      const url = /^https?:/i.test(options.url) ? options.url : `${options.baseUrl}${options.url}`;
+      if (!sameOrigin(url, this.apiUrl)) throw new GitHubApiError(`refusing to send the token to ${new URL(url).origin} (the API is ${new URL(this.apiUrl).origin})`, undefined);
+      options.headers['x-github-api-version'] = '2022-11-28';
+    });
   }
 
-  /** Every comment of the issue, following the `Link: rel="next"` pages. */
-  async listComments(target: CommentTarget): Promise<IssueComment[]> {
-    const all: IssueComment[] = [];
-    let url: string | undefined = `${this.repoUrl(target)}/issues/${target.issueNumber}/comments?per_page=100`;
-    // A bound on pages, so a misbehaving server cannot keep us here.
-    for (let page = 0; url !== undefined && page < 200; page++) {
-      const { body, link } = await this.send('GET', url);
-      if (!Array.isArray(body)) throw new GitHubApiError('listing comments: the answer is not a list of comments', undefined);
-      all.push(...(body as IssueComment[]));
-      url = nextPage(link, this.apiUrl);
-    }
-    return all;
+  /** The first comment of the issue that `matches`, reading its pages (100 a page) until it is found. */
+  async findComment(target: CommentTarget, matches: (comment: IssueComment) => boolean): Promise<IssueComment | undefined> {
+    return this.call('GET', `${this.repoPath(target)}/issues/${target.issueNumber}/comments`, async () => {
+      const pages = this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...this.repo(target),
+        issue_number: target.issueNumber,
+        per_page: 100,
+      });
+      let count = 0;
+      // A bound on pages, so a misbehaving server cannot keep us here.
+      for await (const page of pages) {
+        if (!Array.isArray(page.data)) throw new GitHubApiError('listing comments: the answer is not a list of comments', undefined);
+        const found = (page.data as IssueComment[]).find(matches);
+        if (found !== undefined || ++count >= 200) return found;
+      }
+      return undefined;
+    });
   }
 
   async createComment(target: CommentTarget, body: string): Promise<IssueComment> {
-    const { body: created } = await this.send('POST', `${this.repoUrl(target)}/issues/${target.issueNumber}/comments`, { body });
-    return created as IssueComment;
+    return this.call('POST', `${this.repoPath(target)}/issues/${target.issueNumber}/comments`, async () => {
+      const { data } = await this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...this.repo(target),
+        issue_number: target.issueNumber,
+        body,
+      });
+      return commentOf(data);
+    });
   }
 
   async updateComment(target: CommentTarget, id: number, body: string): Promise<IssueComment> {
-    const { body: updated } = await this.send('PATCH', `${this.repoUrl(target)}/issues/comments/${id}`, { body });
-    return updated as IssueComment;
+    return this.call('PATCH', `${this.repoPath(target)}/issues/comments/${id}`, async () => {
+      const { data } = await this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...this.repo(target), comment_id: id, body });
+      return commentOf(data);
+    });
   }
 
   async close(): Promise<void> {
     await this.agent.close();
   }
 
-  private repoUrl(target: CommentTarget): string {
+  private repo(target: CommentTarget): { owner: string; repo: string } {
     const [owner = '', repo = ''] = target.repository.split('/');
-    return `${this.apiUrl}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+    return { owner, repo };
   }
 
-  private async send(method: 'GET' | 'POST' | 'PATCH', url: string, json?: unknown): Promise<{ body: unknown; link: string | undefined }> {
-    const what = `${method} ${new URL(url).pathname}`;
-    let response;
+  private repoPath(target: CommentTarget): string {
+    const { owner, repo } = this.repo(target);
+    return `${new URL(this.apiUrl).pathname.replace(/\/+$/, '')}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  }
+
+  /** `fn` with what Octokit throws once its retries are spent turned into one line. */
+  private async call<T>(method: string, path: string, fn: () => Promise<T>): Promise<T> {
     try {
-      response = await request(url, {
-        method,
-        dispatcher: this.agent,
-        headers: {
-          accept: 'application/vnd.github+json',
-          authorization: `Bearer ${this.token}`,
-          'user-agent': 'roleflow-action',
-          'x-github-api-version': '2022-11-28',
-          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      });
+      return await fn();
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new GitHubApiError(`${what}: no answer from ${new URL(url).host} (${code ?? (err as Error).message})`, undefined);
-    }
-    const text = await response.body.text();
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new GitHubApiError(`${what}: HTTP ${response.statusCode}${reasonOf(text)}`, response.statusCode);
-    }
-    const link = response.headers['link'];
-    try {
-      return { body: text === '' ? undefined : (JSON.parse(text) as unknown), link: Array.isArray(link) ? link.join(', ') : link };
-    } catch {
-      throw new GitHubApiError(`${what}: the answer is not JSON`, response.statusCode);
+      if (err instanceof GitHubApiError) throw new GitHubApiError(`${method} ${path}: ${err.message}`, err.status);
+      throw new GitHubApiError(`${method} ${path}: ${describe(err, this.apiUrl)}`, statusOf(err));
     }
   }
+}
+
+function commentOf(data: { id: number | bigint; body?: string | undefined; html_url?: string | undefined }): IssueComment {
+  return { id: Number(data.id), body: data.body, html_url: data.html_url };
+}
+
+/** `HTTP 403: Resource not accessible by integration`, or `no answer from HOST (ECONNREFUSED)`. */
+function describe(err: unknown, apiUrl: string): string {
+  const status = statusOf(err);
+  if (status !== undefined) return `HTTP ${status}${reasonOf((err as { response?: { data?: unknown } }).response?.data)}`;
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause !== undefined && (cause as { code?: unknown }).code === undefined) cause = cause.cause;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return `no answer from ${new URL(apiUrl).host} (${typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause)})`;
+}
+
+/** The HTTP status GitHub answered with; undefined when no answer came (Octokit then says 500). */
+function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; response?: unknown };
+  return typeof e.status === 'number' && e.response !== undefined ? e.status : undefined;
 }
 
 /** GitHub's `message` from an error body, cut to one short line. */
-function reasonOf(text: string): string {
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '') return `: ${message.replace(/\s+/g, ' ').slice(0, 200)}`;
-  } catch {
-    // not JSON: the status says enough
-  }
-  return '';
+function reasonOf(data: unknown): string {
+  const message = typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message !== '' ? `: ${message.replace(/\s+/g, ' ').slice(0, 200)}` : '';
 }
 
-/** The `rel="next"` URL of a Link header, only when it stays on the API's origin (the token goes with it). */
-export function nextPage(link: string | undefined, apiUrl: string): string | undefined {
-  if (link === undefined) return undefined;
-  for (const part of link.split(',')) {
-    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (match?.[1] !== undefined) {
-      const next = new URL(match[1], apiUrl);
-      return next.origin === new URL(apiUrl).origin ? next.toString() : undefined;
-    }
-  }
-  return undefined;
+/** A request's path for the log: Octokit gives a route (`/repos/{owner}/…`) or a full URL (a next page). */
+function pathOf(url: string): string {
+  return /^https?:/i.test(url) ? new URL(url).pathname : url;
+}
+
+/** Whether `url` is on the API's origin (scheme, host and port). */
+export function sameOrigin(url: string, apiUrl: string): boolean {
+  return new URL(url, apiUrl).origin === new URL(apiUrl).origin;
 }

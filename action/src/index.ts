@@ -1,10 +1,8 @@
-// The Action's entry point (action/build.mjs bundles it into action/dist/index.js): the process
-// and its environment are wired here, and nowhere else, so `run()` can be called from a test.
+// The Action's entry point (action/build.mjs bundles it into action/dist/index.js). `run()` reads
+// the runner's environment through @actions/core and returns the exit code.
 import { run } from './main.js';
-import { Toolkit } from './toolkit.js';
 
-const kit = new Toolkit(process.env, (text) => process.stdout.write(text));
-run(kit).then(
+run().then(
   (code) => {
     process.exitCode = code;
   },

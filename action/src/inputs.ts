@@ -1,3 +1,4 @@
+import * as core from '@actions/core';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ActionInputError, type Toolkit } from './toolkit.js';
@@ -24,27 +25,27 @@ export interface ActionInputs {
  * so even a message about a bad input cannot show it.
  */
 export function readInputs(kit: Toolkit): ActionInputs {
-  const githubToken = kit.getInput('github-token');
+  const githubToken = core.getInput('github-token');
   kit.setSecret(githubToken);
-  const command = kit.getInput('command');
+  const command = core.getInput('command');
   if (command !== 'plan' && command !== 'apply' && command !== 'test' && command !== 'merge') {
     throw new ActionInputError(`input "command" must be plan, apply, test or merge, not "${command}"`);
   }
-  const args = splitArgs(kit.getInput('args'));
+  const args = splitArgs(core.getInput('args'));
   const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
-  const dir = kit.getInput('working-directory') || '.';
+  const dir = core.getInput('working-directory') || '.';
   const workingDirectory = isAbsolute(dir) ? dir : resolve(workspace, dir);
   if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
-  const tenant = kit.getInput('tenant');
+  const tenant = core.getInput('tenant');
   return {
     command,
     args,
     tenant: tenant === '' ? undefined : tenant,
     workingDirectory,
     githubToken,
-    comment: kit.getBooleanInput('comment', true),
-    failOnChanges: kit.getBooleanInput('fail-on-changes', args.includes('--detailed-exitcode')),
-    planFile: kit.getInput('plan-file'),
+    comment: getBooleanInput('comment', true, kit),
+    failOnChanges: getBooleanInput('fail-on-changes', args.includes('--detailed-exitcode'), kit),
+    planFile: core.getInput('plan-file'),
   };
 }
 
@@ -89,6 +90,16 @@ export function optionValue(args: readonly string[], name: string): string | und
     else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
   });
   return value;
+}
+
+/** A YAML 1.2 core-schema boolean input; `fallback` when empty. Anything else is a usage error. */
+function getBooleanInput(name: string, fallback: boolean, kit: Toolkit): boolean {
+  if (core.getInput(name) === '') return fallback;
+  try {
+    return core.getBooleanInput(name);
+  } catch {
+    throw new ActionInputError(`input "${name}" must be true or false, not "${kit.redact(core.getInput(name))}"`);
+  }
 }
 
 function isDirectory(path: string): boolean {

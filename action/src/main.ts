@@ -15,7 +15,8 @@ import { ActionInputError, Toolkit } from './toolkit.js';
  * The Action's work, called by `index.ts` (bundled into action/dist/index.js). Returns the process exit code: 1 when
  * the step fails. The outputs, the summary and the comment are written whatever the result.
  */
-export async function run(kit: Toolkit): Promise<number> {
+export async function run(): Promise<number> {
+  const kit = new Toolkit();
   try {
     const inputs = readInputs(kit);
     const config = await readConfig(inputs.workingDirectory, inputs.args, kit.env);
@@ -31,11 +32,11 @@ export async function run(kit: Toolkit): Promise<number> {
     const step = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
-    kit.error(outcome.failure);
+    kit.setFailed(outcome.failure);
     return 1;
   } catch (err) {
-    if (err instanceof ActionInputError) kit.error(err.message);
-    else kit.error(`roleflow action: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof ActionInputError) kit.setFailed(err.message);
+    else kit.setFailed(`roleflow action: internal error: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }

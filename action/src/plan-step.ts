@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { planHasChanges, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/plan/index.js';
+import { planHasChanges, planSummaryLine, renderPlanMarkdown, renderPlanText, type Plan } from '../../src/core/plan/index.js';
 import { annotateInvalidFiles, annotateIssues } from './invalid-files.js';
 import { failureMarkdown, fitSummary, GITHUB_COMMENT_LIMIT, mdCode } from './markdown.js';
 import { commentFooter, exitOutcome, postComment, roleflow, tempFileFor, type StepContext, type StepOutcome } from './step.js';
@@ -28,6 +28,8 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
   if (plan !== undefined) {
     await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
     const hasChanges = planHasChanges(plan);
+    // At the top of the run's page, with the other annotations.
+    if (hasChanges) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${ctx.tenant}` });
     kit.setOutput('has-changes', hasChanges);
     kit.setOutput('creates', plan.summary.create);
     kit.setOutput('updates', plan.summary.update);
@@ -42,7 +44,7 @@ export async function planStep(ctx: StepContext): Promise<StepOutcome> {
 
   const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
   const failed = (): string => failureMarkdown({ heading, what: '`roleflow plan`', code: run.code, stderr: kit.redact(run.stderr) });
-  kit.appendSummary(plan === undefined ? failed() : fitSummary((maxChars) => renderPlanMarkdown(plan, { maxChars })));
+  await kit.appendSummary(plan === undefined ? failed() : fitSummary((maxChars) => renderPlanMarkdown(plan, { maxChars })));
 
   const footer = commentFooter(ctx, 'plan');
   await postComment(ctx, 'plan', (marker) => {

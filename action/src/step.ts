@@ -31,22 +31,24 @@ export interface StepOutcome {
 export function roleflow(ctx: StepContext, argv: string[], opts: { streamStdout: boolean; tenantCommand: boolean }): Promise<RoleflowRun> {
   const tenant = ctx.inputs.tenant === undefined || !opts.tenantCommand ? [] : ['--tenant', ctx.inputs.tenant];
   const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
-  ctx.kit.info(`[command]roleflow ${full.map(quoteArg).join(' ')}`);
-  // What roleflow prints quotes test names, tenant messages and Role names: never commands.
-  return ctx.kit.untrusted(() =>
-    runRoleflow(full, {
-      cwd: ctx.inputs.workingDirectory,
-      env: ctx.kit.env,
-      onStderrLine: (line) => ctx.kit.info(line),
-      ...(opts.streamStdout ? { onStdoutLine: (line: string) => ctx.kit.info(line) } : {}),
-    }),
+  const command = `roleflow ${full.map(quoteArg).join(' ')}`;
+  // Folded in the log; what roleflow prints quotes test names, tenant messages and Role names: never commands.
+  return ctx.kit.group(command, () =>
+    ctx.kit.untrusted(() =>
+      runRoleflow(full, {
+        cwd: ctx.inputs.workingDirectory,
+        env: ctx.kit.env,
+        onStderrLine: (line) => ctx.kit.info(line),
+        ...(opts.streamStdout ? { onStdoutLine: (line: string) => ctx.kit.info(line) } : {}),
+      }),
+    ),
   );
 }
 
 /**
  * Create or update the pull request's sticky comment for this command and tenant. Only on
- * pull-request events and with `comment: true`. A refusing or failing GitHub API is one warning:
- * the command's own result, outputs and summary stand.
+ * pull-request events and with `comment: true`. A refusing or failing GitHub API (after the
+ * client's retries) is one warning: the command's own result, outputs and summary stand.
  */
 export async function postComment(ctx: StepContext, command: string, body: (marker: string) => string): Promise<void> {
   const pr = ctx.pullRequest;
@@ -56,7 +58,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
     return;
   }
   const apiUrl = ctx.kit.env['GITHUB_API_URL'] || 'https://api.github.com';
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken);
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t) => ctx.kit.info(t), debug: (t) => ctx.kit.debug(t) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));

@@ -47,7 +47,7 @@ export interface StickyResult {
 export async function upsertStickyComment(client: GitHubClient, target: CommentTarget, marker: string, body: string): Promise<StickyResult> {
   const line = markerLine(marker);
   const text = body.startsWith(line) ? body : `${line}\n${body}`;
-  const existing = (await client.listComments(target)).find((c) => typeof c.body === 'string' && c.body.trimStart().startsWith(line));
+  const existing = await client.findComment(target, (c) => typeof c.body === 'string' && c.body.trimStart().startsWith(line));
   if (existing !== undefined) return { action: 'updated', comment: await client.updateComment(target, existing.id, text) };
   return { action: 'created', comment: await client.createComment(target, text) };
 }

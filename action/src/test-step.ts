@@ -49,10 +49,10 @@ async function publishReport(ctx: StepContext, command: 'test' | 'report merge',
     const here = { ...report, results: report.results.map((r) => ({ ...r, file: repoPath(ctx, r.file) })) };
     kit.info(renderAnnotations(here));
     const summary = renderStepSummary(here);
-    kit.appendSummary(Buffer.byteLength(summary) < SUMMARY_MAX_BYTES * 0.9 ? summary : fitSummary((maxChars) => renderReportMarkdown(here, { maxChars })));
+    await kit.appendSummary(Buffer.byteLength(summary) < SUMMARY_MAX_BYTES * 0.9 ? summary : fitSummary((maxChars) => renderReportMarkdown(here, { maxChars })));
   } else {
     if (run.code === 1) await annotateInvalidFiles(ctx);
-    kit.appendSummary(failed(ctx, run));
+    await kit.appendSummary(failed(ctx, run));
   }
   const footer = commentFooter(ctx, command);
   // Merged shards keep the comment a single run would.

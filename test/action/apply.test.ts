@@ -20,6 +20,7 @@ describe('the Action, command: apply', () => {
     expect(run.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '2', updates: '0', deletes: '0', 'apply-status': 'applied' });
     expect(run.log).toMatch(/^\+ created support-agent/m);
     expect(run.log).toContain('Apply complete: 2 created, 0 updated, 0 deleted.');
+    expect(run.log).toContain('::notice title=roleflow apply to local::Apply complete: 2 created, 0 updated, 0 deleted.\n');
     expect(run.summary).toMatch(/\| ➕ created \| <code>billing-agent<\/code> \|/);
     expect(bed.github.requests).toHaveLength(0);
 

@@ -18,6 +18,13 @@ export interface GitHubStandin {
   requests: { method: string; url: string; authorized: boolean }[];
   /** From now on, answer every request with this status (undefined: behave). */
   failWith(status: number | undefined): void;
+  /**
+   * Answer the next `count` requests with `status`, GitHub's `message` and `headers` (a rate
+   * limit's `retry-after`, `x-ratelimit-remaining`…), then behave again.
+   */
+  failNext(count: number, status: number, answer?: { message?: string; headers?: Record<string, string> }): void;
+  /** From now on, the Link header's pages point at this origin instead of the stand-in's own. */
+  pointPagesAt(origin: string): void;
   /** Add a comment made by someone else (to fill pages, or to quote ours). */
   seed(issue: number, body: string): void;
   close(): Promise<void>;
@@ -26,12 +33,15 @@ export interface GitHubStandin {
 /**
  * A tiny GitHub REST API on 127.0.0.1 for the Action's tests: issue comments of one repository,
  * in memory — list (paginated with a Link header, 30 a page unless `per_page`), create, update —
- * behind a bearer token, and a switch that makes it refuse (403) or fail (500) every request.
+ * behind a bearer token, and switches that make it refuse (403), fail (500) or rate-limit every
+ * request or the next few.
  */
 export async function startGitHubStandin(opts: { repository: string; token: string }): Promise<GitHubStandin> {
   const comments: StoredComment[] = [];
   const requests: GitHubStandin['requests'] = [];
   let failure: number | undefined;
+  let pagesAt: string | undefined;
+  const nextFailures: { status: number; message: string; headers: Record<string, string> }[] = [];
   let nextId = 1000;
 
   const server = createServer((req, res) => {
@@ -40,9 +50,12 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const authorized = req.headers.authorization === `Bearer ${opts.token}`;
+    // GitHub takes the token as `Bearer` or `token` (what Octokit sends).
+    const authorized = req.headers.authorization === `Bearer ${opts.token}` || req.headers.authorization === `token ${opts.token}`;
     requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorized });
     const body = await readBody(req);
+    const next = nextFailures.shift();
+    if (next !== undefined) return send(res, next.status, { message: next.message }, next.headers);
     if (failure !== undefined) return send(res, failure, { message: failure === 403 ? 'Resource not accessible by integration' : 'Server Error' });
     if (!authorized) return send(res, 401, { message: 'Bad credentials' });
     const base = `/repos/${opts.repository}`;
@@ -56,7 +69,8 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
       const slice = all.slice((page - 1) * perPage, page * perPage);
       const headers: Record<string, string> = {};
       if (page * perPage < all.length) {
-        headers['link'] = `<${address()}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next", <${address()}${url.pathname}?per_page=${perPage}&page=${Math.ceil(all.length / perPage)}>; rel="last"`;
+        const origin = pagesAt ?? address();
+        headers['link'] = `<${origin}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next", <${origin}${url.pathname}?per_page=${perPage}&page=${Math.ceil(all.length / perPage)}>; rel="last"`;
       }
       return send(res, 200, slice.map(view), headers);
     }
@@ -92,6 +106,12 @@ export async function startGitHubStandin(opts: { repository: string; token: stri
     requests,
     failWith: (status) => {
       failure = status;
+    },
+    failNext: (count, status, answer = {}) => {
+      for (let i = 0; i < count; i++) nextFailures.push({ status, message: answer.message ?? 'Server Error', headers: answer.headers ?? {} });
+    },
+    pointPagesAt: (origin) => {
+      pagesAt = origin;
     },
     seed: (issue, body) => {
       comments.push({ id: nextId++, issue, body, createdBy: 'seed' });

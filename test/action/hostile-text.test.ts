@@ -54,8 +54,11 @@ function expectOnlyOwnCommands(run: ActionRun): ReadLog {
   expect(RAW_CONTROL.exec(run.log)?.[0], 'a raw control character in the log').toBeUndefined();
   const read = readLog(run.log);
   for (const command of read.commands) {
-    // The Action's own: masks of the tokens it was given, annotations it wrote, and the stops.
-    expect(command).toMatch(/^::(add-mask::(rf_|ghs_)|error( file=[^:]*)?::|warning::Could not comment|stop-commands::roleflow-[0-9a-f-]{36}$|roleflow-[0-9a-f-]{36}::$)/);
+    // The Action's own: masks of the tokens it was given, annotations it wrote, the groups
+    // folding roleflow's log, and the stops.
+    expect(command).toMatch(
+      /^::(add-mask::(rf_|ghs_)|error( (title|file)=[^:]*)?::|warning::Could not comment|notice title=roleflow (plan for|apply to) [^:]*::(Plan|Apply complete): |group::roleflow (test|plan|apply) |endgroup::$|stop-commands::roleflow-[0-9a-f-]{36}$|roleflow-[0-9a-f-]{36}::$)/,
+    );
     expect(command).not.toMatch(/^\s*::(warning|add-mask|stop-commands)::[xy]/);
   }
   for (const token of read.tokens) expect(read.quoted.join('\n')).not.toContain(token);

@@ -38,6 +38,10 @@ describe('the Action, command: plan, on a pull request', () => {
     expect(ours[0]!.body).toContain('Plan: 2 to create, 0 to update, 0 to delete.');
     expect(ours[0]!.body).toContain('support-agent');
     expect(run.summary).toContain('Plan: 2 to create');
+    // The plan's line is a notice at the top of the run; roleflow's own log is folded in a group.
+    expect(run.log).toContain('::notice title=roleflow plan for local::Plan: 2 to create, 0 to update, 0 to delete.\n');
+    expect(run.log).toMatch(/^::group::roleflow plan --out \S+roleflow-plan-local\.json --json\n::stop-commands::/m);
+    expect(run.log).toContain('::endgroup::\n');
     expect(run.log).toMatch(/\+ create support-agent/);
   });
 
@@ -95,7 +99,10 @@ describe('the Action, command: plan, on a pull request', () => {
     for (const status of [403, 500]) {
       bed.github.failWith(status);
       try {
+        const before = bed.github.requests.length;
         const run = await action({ command: 'plan' });
+        // A refusal is final; a server error is tried twice more before giving up.
+        expect(bed.github.requests.length - before).toBe(status === 403 ? 1 : 3);
         expect(run.code, run.log).toBe(0);
         expect(run.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '3' });
         expect(run.summary).toContain('Plan: 3 to create');
@@ -135,7 +142,7 @@ describe('the Action, command: plan, on a pull request', () => {
       expect(run.code).toBe(1);
       expect(run.outputs['exitcode']).toBe('1');
       expect(run.outputs['plan-file']).toBeUndefined();
-      expect(run.log).toMatch(/^::error file=project\/roles\/broken\.md,line=3,col=1,title=roleflow%3A invalid file::.*descripton/m);
+      expect(run.log).toMatch(/^::error title=roleflow%3A invalid file,file=project\/roles\/broken\.md,line=3,col=1::.*descripton/m);
       const ours = bed.github.comments.filter((c) => c.createdBy === 'api');
       expect(ours).toHaveLength(1);
       expect(ours[0]!.body).toContain('failed (exit code 1)');

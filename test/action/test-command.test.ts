@@ -108,7 +108,7 @@ describe('the Action, command: test', () => {
     expect(run.code).toBe(1);
     expect(run.outputs['exitcode']).toBe('1');
     expect(run.outputs['tests-failed']).toBeUndefined();
-    expect(run.log).toMatch(/^::error file=broken\/flows\/bad\.yaml,line=7,col=\d+,title=roleflow%3A invalid file::/m);
+    expect(run.log).toMatch(/^::error title=roleflow%3A invalid file,file=broken\/flows\/bad\.yaml,line=7,col=\d+::/m);
     expect(run.summary).toContain('`roleflow test` failed (exit code 1)');
   });
 

@@ -1,16 +1,30 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { nextPage } from '../../action/src/github.js';
-import { optionValue, splitArgs } from '../../action/src/inputs.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sameOrigin } from '../../action/src/github.js';
+import { optionValue, readInputs, splitArgs } from '../../action/src/inputs.js';
 import { Toolkit } from '../../action/src/toolkit.js';
 import { parseOutputs } from './run-action.js';
 
-function kit(env: Record<string, string> = {}): { kit: Toolkit; log: () => string } {
-  const lines: string[] = [];
-  return { kit: new Toolkit(env, (text) => lines.push(text)), log: () => lines.join('') };
-}
+// The Toolkit writes through @actions/core, which reads process.env and writes to process.stdout:
+// both are captured here, and the runner's files live in a fresh folder.
+let dir: string;
+let written: string[];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'roleflow-toolkit-'));
+  written = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((text: string | Uint8Array) => {
+    written.push(String(text));
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  rmSync(dir, { recursive: true, force: true });
+});
+const log = (): string => written.join('');
 
 describe('the args input', () => {
   it('splits like a shell: blanks and new lines separate, quotes group, backslashes escape', () => {
@@ -32,49 +46,74 @@ describe('the args input', () => {
   });
 });
 
-describe('workflow commands and outputs', () => {
+describe('workflow commands and outputs, through @actions/core', () => {
   it('escapes annotation messages and properties as the runner reads them', () => {
-    const { kit: k, log } = kit();
-    k.error('50% done\nnext line', { file: 'roles/a,b:c.md', line: 3, col: 1, title: 'x: y' });
-    expect(log()).toBe('::error file=roles/a%2Cb%3Ac.md,line=3,col=1,title=x%3A y::50%25 done%0Anext line\n');
+    new Toolkit().error('50% done\nnext line', { file: 'roles/a,b:c.md', line: 3, col: 1, title: 'x: y' });
+    expect(log()).toBe('::error title=x%3A y,file=roles/a%2Cb%3Ac.md,line=3,col=1::50%25 done%0Anext line\n');
   });
 
-  it('masks a secret, then redacts it from everything written', () => {
-    const { kit: k, log } = kit();
-    k.setSecret('s3cr3t-value');
-    k.info('token is s3cr3t-value');
-    k.warning('again s3cr3t-value');
-    expect(log()).toBe('::add-mask::s3cr3t-value\ntoken is ***\n::warning::again ***\n');
+  it('masks a secret line by line, then redacts it from everything written, control characters escaped', () => {
+    const kit = new Toolkit();
+    kit.setSecret('s3cr3t-value');
+    kit.setSecret('key-line-one\nkey-line-two');
+    kit.info('token is s3cr3t-value\u001b[2J');
+    kit.warning('again s3cr3t-value');
+    kit.notice('and s3cr3t-value', { title: 'about s3cr3t-value' });
+    kit.debug('debug s3cr3t-value');
+    expect(log()).toBe(
+      '::add-mask::s3cr3t-value\n::add-mask::key-line-one\n::add-mask::key-line-two\ntoken is ***\\u001b[2J\n::warning::again ***\n::notice title=about ***::and ***\n::debug::debug ***\n',
+    );
+  });
+
+  it('folds a group and stops commands around untrusted text with a fresh token', async () => {
+    const kit = new Toolkit();
+    await kit.group('roleflow plan', () => kit.untrusted(() => kit.info('::warning::not a command')));
+    const lines = log().split('\n');
+    expect(lines[0]).toBe('::group::roleflow plan');
+    const token = /^::stop-commands::(roleflow-[0-9a-f-]{36})$/.exec(lines[1]!)?.[1];
+    expect(token).toBeDefined();
+    expect(lines.slice(2)).toEqual(['::warning::not a command', `::${token}::`, '::endgroup::', '']);
   });
 
   it('writes multi-line outputs with a heredoc delimiter, redacted', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'roleflow-toolkit-'));
-    try {
-      const file = join(dir, 'output');
-      const { kit: k } = kit({ GITHUB_OUTPUT: file });
-      k.setSecret('hunter22');
-      k.setOutput('plan-file', '/tmp/plan.json');
-      k.setOutput('note', 'line one\nhunter22 line two');
-      expect(parseOutputs(readFileSync(file, 'utf8'))).toEqual({ 'plan-file': '/tmp/plan.json', note: 'line one\n*** line two' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = join(dir, 'output');
+    writeFileSync(file, '');
+    vi.stubEnv('GITHUB_OUTPUT', file);
+    const kit = new Toolkit();
+    kit.setSecret('hunter22');
+    kit.setOutput('plan-file', '/tmp/plan.json');
+    kit.setOutput('note', 'line one\nhunter22 line two');
+    expect(parseOutputs(readFileSync(file, 'utf8'))).toEqual({ 'plan-file': '/tmp/plan.json', note: 'line one\n*** line two' });
   });
 
-  it('reads boolean inputs strictly', () => {
-    const { kit: k } = kit({ INPUT_COMMENT: 'False', 'INPUT_FAIL-ON-CHANGES': 'yes' });
-    expect(k.getBooleanInput('comment', true)).toBe(false);
-    expect(k.getBooleanInput('missing', true)).toBe(true);
-    expect(() => k.getBooleanInput('fail-on-changes', false)).toThrow('input "fail-on-changes" must be true or false, not "yes"');
+  it('appends to the job summary, redacted, and says when there is none', async () => {
+    const file = join(dir, 'summary.md');
+    writeFileSync(file, '# before\n');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', file);
+    const kit = new Toolkit();
+    kit.setSecret('hunter22');
+    expect(await kit.appendSummary('| a | hunter22 |')).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('# before\n| a | *** |\n');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    expect(await kit.appendSummary('more')).toBe(false);
+  });
+
+  it('reads boolean inputs strictly, in one line that names the input', () => {
+    vi.stubEnv('INPUT_COMMAND', 'plan');
+    vi.stubEnv('GITHUB_WORKSPACE', dir);
+    vi.stubEnv('INPUT_COMMENT', 'False');
+    expect(readInputs(new Toolkit())).toMatchObject({ command: 'plan', comment: false, failOnChanges: false, workingDirectory: dir });
+    vi.stubEnv('INPUT_FAIL-ON-CHANGES', 'yes');
+    expect(() => readInputs(new Toolkit())).toThrow('input "fail-on-changes" must be true or false, not "yes"');
   });
 });
 
-describe('comment pages', () => {
-  it('follows rel="next" on the API origin only, so the token never goes elsewhere', () => {
+describe('the GitHub client', () => {
+  it('sends the token only to the API\'s origin (a next page is followed as the Link header gives it)', () => {
     const api = 'http://127.0.0.1:8080';
-    expect(nextPage('<http://127.0.0.1:8080/x?page=2>; rel="next", <http://127.0.0.1:8080/x?page=9>; rel="last"', api)).toBe('http://127.0.0.1:8080/x?page=2');
-    expect(nextPage('<https://evil.example/x?page=2>; rel="next"', api)).toBeUndefined();
-    expect(nextPage('<http://127.0.0.1:8080/x?page=1>; rel="prev"', api)).toBeUndefined();
-    expect(nextPage(undefined, api)).toBeUndefined();
+    expect(sameOrigin('http://127.0.0.1:8080/x?page=2', api)).toBe(true);
+    expect(sameOrigin('https://evil.example/x?page=2', api)).toBe(false);
+    expect(sameOrigin('http://127.0.0.1:8081/x', api)).toBe(false);
+    expect(sameOrigin('https://api.github.com/x', 'http://api.github.com')).toBe(false);
   });
 });
