@@ -1,3 +1,4 @@
+import type { Baseline } from '../core/compare/index.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { FlowTestFile, Transport } from '../core/flows/index.js';
@@ -10,6 +11,7 @@ import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../files/flow
 import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { runTests, type RunEvents } from './flow-tests.js';
+import { readJsonReports } from './read-reports.js';
 
 /** `test`'s selection flags as typed: checked before any file is read. */
 export interface SelectionFlags {
@@ -61,6 +63,11 @@ export function runsFor(
   return selection;
 }
 
+/** `--baseline FILE` read and checked (see `readJsonReports`); none without the flag. */
+export async function loadBaseline(cwd: string, file: string | undefined): Promise<Baseline | undefined> {
+  return file === undefined ? undefined : (await readJsonReports(cwd, [file]))[0];
+}
+
 /**
  * Run `runs` on `tenant` and build the run's report (values redacted). A tenant that cannot run
  * tests at all (unreachable, refusing the token) stops the run: an error, no report.
@@ -75,11 +82,15 @@ export async function runTestSession(opts: {
   events: RunEvents;
   shard: Shard | undefined;
   redactor: Redactor;
+  /** `--baseline`: what relative budgets are judged against. */
+  baseline?: Baseline | undefined;
+  /** The commit tested, when known (`$GITHUB_SHA`). */
+  commit?: string | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean }> {
   const { tenant } = opts;
   const startedAt = new Date();
   const started = performance.now();
-  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events });
+  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events, ...(opts.baseline && { baseline: opts.baseline }) });
   if (outcome.tenantProblem !== undefined) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
@@ -92,6 +103,7 @@ export async function runTestSession(opts: {
         ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
       },
       ...(opts.shard && { shard: opts.shard }),
+      ...(opts.commit && { commit: opts.commit }),
       startedAt,
       finishedAt: new Date(),
       durationMs: performance.now() - started,
