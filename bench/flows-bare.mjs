@@ -1,11 +1,13 @@
-// The floor of flows.bench.mjs: one flow execution done by hand with bare undici and ws, with only
-// the checks needed to know the execution is over and went right. Anything unexpected throws.
-import { Pool } from 'undici';
+// The floor of flows.bench.mjs: one flow execution done by hand with node:http (keep-alive) and ws
+// (Node 20 has no WebSocket client of its own), with only the checks needed to know the execution
+// is over and went right. Anything unexpected throws.
+import { Agent, request } from 'node:http';
 import WebSocket from 'ws';
 
-/** A keep-alive pool for `httpsCase`, one connection per concurrent worker. */
+/** Keep-alive node:http connections for `httpsCase`, one per concurrent worker; `close()` ends them. */
 export function barePool(baseUrl, connections) {
-  return new Pool(baseUrl, { connections, pipelining: 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  return { baseUrl, agent, close: async () => agent.destroy() };
 }
 
 /**
@@ -101,11 +103,25 @@ export async function runConcurrent(count, concurrency, runCase) {
   await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
 }
 
-async function postJson(pool, path, headers, body) {
-  const { statusCode, body: answer } = await pool.request({ method: 'POST', path, headers, body: JSON.stringify(body) });
-  const value = await answer.json();
-  if (statusCode !== 200) throw new Error(`POST ${path}: status ${statusCode}`);
-  return value;
+function postJson(pool, path, headers, body) {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(`${pool.baseUrl}${path}`, { method: 'POST', agent: pool.agent, headers: { ...headers, 'content-length': Buffer.byteLength(data) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`POST ${path}: status ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
 }
 
 /** A log entry's latency as the runner reads it (src/core/flows/latency.ts); NaN when unusable. */

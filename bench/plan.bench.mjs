@@ -1,22 +1,21 @@
 // `roleflow plan --json` over N role files against a tenant holding the same N Roles, half of the
 // files with changed content (so half the Roles are updates with a diff, half unchanged), at 1,000,
-// 10,000 and 50,000 Roles (--quick: no 50,000). The floor, run in the same rounds, is a bare script
-// doing the same input work (roles-floor.mjs: read the files, one GET of the list, JSON.parse).
-// Peak RSS is the plan process's own (roles-maxrss.mjs). BENCH_CPU_PROF=DIR profiles one more plan
-// run at 10,000 Roles into DIR.
+// 10,000, 50,000 and 100,000 Roles (--quick: 1,000 and 10,000). The floor, run round-robin with it,
+// is a bare script doing the same input work with Node built-ins (roles-floor.mjs: readFileSync of
+// the files, one node:http GET of the list, JSON.parse). Time and peak RSS of each process
+// (roles-maxrss.mjs). BENCH_CPU_PROF=DIR profiles one more plan run at the largest size into DIR.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes, formatMs, median, printResult, quick, roleFields, round } from './lib.mjs';
 import { changedFields, runCli, runPlanFloor, startTenant, writeRoleFiles, writeTenantData } from './roles-fixture.mjs';
 
-const SIZES = quick ? [1000, 10_000] : [1000, 10_000, 50_000];
-// The 50,000 run takes tens of seconds; its figures are about scaling, not noise.
-const ROUNDS = { 1000: quick ? 2 : 3, 10_000: quick ? 1 : 3, 50_000: 1 };
-const MAIN_SIZE = 10_000;
+const SIZES = quick ? [1000, 10_000] : [1000, 10_000, 50_000, 100_000];
+const ROUNDS = quick ? 2 : 3;
+const MAIN_SIZE = SIZES.at(-1);
 const TARGET = 2;
-const RSS_TARGET_MB = 300;
-const LINEAR_TARGET = 5; // time(50k) / time(10k): fixed costs make a linear plan come in under 5
+const RSS_TARGET = 1.5; // peak RSS over the floor's
+const LINEAR_TARGET = 1.3; // each step from 10k on within 1.3x of proportional
 const isChanged = (i) => i % 2 === 1;
 
 const work = mkdtempSync(join(tmpdir(), 'roleflow-plan-bench-'));
@@ -42,6 +41,7 @@ try {
       }
     } finally {
       await tenant.stop();
+      rmSync(dataFile, { force: true });
     }
   }
 } finally {
@@ -51,65 +51,60 @@ try {
 const results = [];
 for (const size of SIZES) {
   const m = bySize[size];
-  const label = `plan ${size.toLocaleString('en-US')} roles, half changed`;
+  const n = size.toLocaleString('en-US');
+  const main = size === MAIN_SIZE;
   results.push({
-    bench: label,
+    bench: `plan ${n} roles, half changed`,
     value_ms: round(m.plan, 1),
     floor_ms: round(m.floor, 1),
     ratio: round(m.plan / m.floor),
-    ...(size === MAIN_SIZE ? { target: TARGET } : {}),
+    ...(main ? { target: TARGET } : {}),
     per_role_us: round((m.plan * 1000) / size, 1),
     errors: m.errors,
   });
-  if (size === MAIN_SIZE || size === 50_000) {
-    results.push({
-      bench: `plan peak RSS, ${size.toLocaleString('en-US')} roles`,
-      value: round(m.rss / 1024 / 1024, 1),
-      floor: round(m.floorRss / 1024 / 1024, 1),
-      unit: 'MB',
-      ...(size === MAIN_SIZE ? { target: RSS_TARGET_MB } : {}),
-    });
-  }
+  results.push({
+    bench: `plan peak RSS, ${n} roles`,
+    value: round(m.rss / 1024 / 1024, 1),
+    floor: round(m.floorRss / 1024 / 1024, 1),
+    unit: 'MB',
+    ratio: round(m.rss / m.floorRss),
+    ...(main ? { target: RSS_TARGET } : {}),
+  });
 }
 console.log('scaling (wall time of the whole plan process, start-up included):');
 for (const size of SIZES) {
-  console.log(`  ${size.toLocaleString('en-US').padStart(6)} roles: ${formatMs(bySize[size].plan)}, ${((bySize[size].plan * 1000) / size).toFixed(0)} µs per role`);
+  console.log(`  ${size.toLocaleString('en-US').padStart(7)} roles: ${formatMs(bySize[size].plan)}, ${((bySize[size].plan * 1000) / size).toFixed(0)} µs per role`);
 }
-if (bySize[50_000]) {
-  const [t1, t10, t50] = [bySize[1000].plan, bySize[10_000].plan, bySize[50_000].plan];
-  const growth = t50 / t10;
-  const marginal = (a, b, na, nb) => ((b - a) * 1000) / (nb - na);
-  console.log(
-    `  time(50k) / time(10k) = ${growth.toFixed(2)} (5 would be exactly linear with no fixed cost): ` +
-      `${growth <= LINEAR_TARGET ? 'linear or better' : 'worse than linear'}; the cost of each added role is ` +
-      `${marginal(t1, t10, 1000, 10_000).toFixed(0)} µs from 1k to 10k and ${marginal(t10, t50, 10_000, 50_000).toFixed(0)} µs from 10k to 50k`,
-  );
-  results.push({ bench: 'plan time 50k / 10k roles', value: round(growth), unit: 'x', target: LINEAR_TARGET });
+// From 10k on, each step's time over the proportional time: 1 is exactly linear (fixed costs make it less).
+const steps = SIZES.filter((s) => s >= 10_000);
+for (let i = 1; i < steps.length; i++) {
+  const [a, b] = [steps[i - 1], steps[i]];
+  const growth = bySize[b].plan / bySize[a].plan / (b / a);
+  const label = `plan time ${b / 1000}k / ${a / 1000}k roles, over proportional`;
+  console.log(`  ${label}: ${growth.toFixed(2)} (≤ ${LINEAR_TARGET}: ${growth <= LINEAR_TARGET ? 'linear' : 'worse than linear'})`);
+  results.push({ bench: label, value: round(growth), unit: 'x', target: LINEAR_TARGET });
 }
 for (const result of results) printResult(result);
 
-// Round-robin between the plan and the floor (two floors at the main size), after one untimed floor run (it makes the emulator
+// Round-robin between the plan and the floor, after one untimed floor run (it makes the emulator
 // build its list body, which it then caches). Every run's answer is checked: a wrong plan is an error.
 function measure(size, tenant) {
-  const runs = { plan: [], floor: [], floorAsync: [] };
-  // The fs.promises floor only explains the main figure; at the other sizes it would only add minutes.
-  const withAsync = size === MAIN_SIZE;
+  const runs = { plan: [], floor: [] };
   const rss = { plan: 0, floor: 0 };
   let errors = 0;
   const fail = (what, why) => {
     errors++;
     console.log(`  error: ${what}: ${why}`);
   };
-  const floorRun = (reads) => {
-    const r = runPlanFloor(rolesDir, { tenant, stdoutFile: out, reads });
-    if (r.code !== 0) fail(`floor (${reads})`, `exit ${r.code}: ${r.stderr}`);
-    else if (r.seen.files !== size || r.seen.roles !== size) fail(`floor (${reads})`, `saw ${JSON.stringify(r.seen)}`);
+  const floorRun = () => {
+    const r = runPlanFloor(rolesDir, { tenant, stdoutFile: out });
+    if (r.code !== 0) fail('floor', `exit ${r.code}: ${r.stderr}`);
+    else if (r.seen.files !== size || r.seen.roles !== size) fail('floor', `saw ${JSON.stringify(r.seen)}`);
     return r;
   };
-  floorRun('sync');
+  floorRun();
   const kinds = {
-    floor: () => floorRun('sync'),
-    ...(withAsync ? { floorAsync: () => floorRun('async') } : {}),
+    floor: floorRun,
     plan: () => {
       const r = runCli(['plan', '--roles', rolesDir, '--json'], { tenant, stdoutFile: out });
       if (r.code !== 0) fail('plan', `exit ${r.code}: ${r.stderr}`);
@@ -118,25 +113,21 @@ function measure(size, tenant) {
     },
   };
   const names = Object.keys(kinds);
-  for (let round = 0; round < ROUNDS[size]; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(round + k) % names.length];
       const r = kinds[name]();
       runs[name].push(r.ms);
-      if (name in rss) rss[name] = Math.max(rss[name], r.maxRss ?? 0);
+      rss[name] = Math.max(rss[name], r.maxRss ?? 0);
     }
   }
   const m = { plan: median(runs.plan), floor: median(runs.floor), rss: rss.plan, floorRss: rss.floor, errors };
+  const spread = (v) => `${formatMs(Math.min(...v))}–${formatMs(Math.max(...v))}`;
   console.log(
-    `  plan ${formatMs(m.plan)} (peak RSS ${formatBytes(m.rss)}); floor ${formatMs(m.floor)} (peak RSS ${formatBytes(m.floorRss)}): ` +
-      `${(m.plan / m.floor).toFixed(2)}x; median of ${ROUNDS[size]}`,
+    `  plan ${formatMs(m.plan)} (spread ${spread(runs.plan)}, peak RSS ${formatBytes(m.rss)}); ` +
+      `floor ${formatMs(m.floor)} (spread ${spread(runs.floor)}, peak RSS ${formatBytes(m.floorRss)}): ` +
+      `${(m.plan / m.floor).toFixed(2)}x time, ${(m.rss / m.floorRss).toFixed(2)}x RSS; median of ${ROUNDS}`,
   );
-  if (withAsync) {
-    const floorAsync = median(runs.floorAsync);
-    console.log(
-      `  floor reading with fs.promises.readFile, 16 at a time: ${formatMs(floorAsync)} (${(floorAsync / m.floor).toFixed(2)}x the readFileSync floor; plan is ${(m.plan / floorAsync).toFixed(2)}x it)`,
-    );
-  }
   return m;
 }
 

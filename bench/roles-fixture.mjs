@@ -55,12 +55,9 @@ export function runCli(args, { tenant, stdoutFile, execArgv = [] }) {
   return timedNode([...execArgv, bin, ...args, '--base-url', tenant.baseUrl, '--tenant', 'bench'], tenant.token, stdoutFile);
 }
 
-/**
- * The plan floor (roles-floor.mjs): read the files (`reads`: 'sync' or 'async', see there), fetch and
- * parse the list; `seen` is what it counted.
- */
-export function runPlanFloor(dir, { tenant, stdoutFile, reads }) {
-  const run = timedNode([floorScript, dir, tenant.baseUrl, reads], tenant.token, stdoutFile);
+/** The plan floor (roles-floor.mjs): read the files, fetch and parse the list; `seen` is what it counted. */
+export function runPlanFloor(dir, { tenant, stdoutFile }) {
+  const run = timedNode([floorScript, dir, tenant.baseUrl], tenant.token, stdoutFile);
   return { ...run, seen: run.code === 0 ? JSON.parse(readFileSync(stdoutFile, 'utf8')) : undefined };
 }
 

@@ -3,6 +3,7 @@
 // the command needs. Type checking is `tsc --noEmit` (npm test runs it).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { precompiledModule } from './standalone-validators.mjs';
 
 const outdir = new URL('../dist', import.meta.url).pathname;
 rmSync(outdir, { recursive: true, force: true });
@@ -25,5 +26,19 @@ await build({
   // Bundled CommonJS dependencies call require(); give them one in ESM.
   banner: { js: "import { createRequire as __roleflowCreateRequire } from 'node:module'; const require = __roleflowCreateRequire(import.meta.url);" },
   legalComments: 'none',
+  plugins: [
+    {
+      // The schemas as ajv standalone validators: no command compiles a schema at start-up.
+      name: 'standalone-validators',
+      setup(b) {
+        const root = new URL('..', import.meta.url);
+        b.onLoad({ filter: /[\\/]src[\\/]core[\\/]precompiled-schemas\.ts$/ }, () => ({
+          contents: precompiledModule(new URL('schemas/', root)),
+          loader: 'js',
+          resolveDir: root.pathname,
+        }));
+      },
+    },
+  ],
   logLevel: 'warning',
 });

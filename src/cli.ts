@@ -46,6 +46,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--target': 'NAME_OR_GLOB',
   '--reporter': 'NAME[=FILE]',
   '--format': 'FORMAT',
+  '--threshold': 'PERCENT',
   '--transport': 'https|ws',
   '--shard': 'I/N',
   '--grep': 'REGEX',

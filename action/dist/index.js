@@ -52,12 +52,21 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
+  const relative6 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative6) {
+    const plus = relative6[2] === void 0 ? 0 : Number(relative6[2]);
+    const shown = `${relative6[1]} baseline${relative6[2] === void 0 ? "" : ` + ${relative6[2]}%`}`;
+    return { ok: true, value: { op: relative6[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
     return {
       ok: false,
       error: `invalid budget ${JSON.stringify(text2)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`
     };
+  }
+  if (/^baseline\b/.test(m[2].trim())) {
+    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
   }
   const duration = parseDuration(m[2]);
   if (!duration.ok) {
@@ -80,7 +89,7 @@ function formatMs(ms2) {
 function round(n) {
   return Math.round(n * 1e3) / 1e3;
 }
-var UNIT_MS, DURATION, HINT, MAX_DURATION_MS;
+var UNIT_MS, DURATION, HINT, MAX_DURATION_MS, NO_BASELINE;
 var init_duration = __esm({
   "src/core/flows/duration.ts"() {
     "use strict";
@@ -88,6 +97,7 @@ var init_duration = __esm({
     DURATION = /^(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?$/;
     HINT = "use a number with ms, s, m or h, like 500ms, 1.5s or 2m";
     MAX_DURATION_MS = 24 * 36e5;
+    NO_BASELINE = "no baseline report (test --baseline FILE)";
   }
 });
 
@@ -120,9 +130,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code2) {
+      constructor(code3) {
         super();
-        this._items = typeof code2 === "string" ? [code2] : code2;
+        this._items = typeof code3 === "string" ? [code3] : code3;
       }
       toString() {
         return this.str;
@@ -149,13 +159,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code2 = [strs[0]];
+      const code3 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code2, args[i]);
-        code2.push(strs[++i]);
+        addCodeArg(code3, args[i]);
+        code3.push(strs[++i]);
       }
-      return new _Code(code2);
+      return new _Code(code3);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -171,13 +181,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str;
-    function addCodeArg(code2, arg) {
+    function addCodeArg(code3, arg) {
       if (arg instanceof _Code)
-        code2.push(...arg._items);
+        code3.push(...arg._items);
       else if (arg instanceof Name)
-        code2.push(arg);
+        code3.push(arg);
       else
-        code2.push(interpolate(arg));
+        code3.push(interpolate(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -361,7 +371,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code2 = code_1.nil;
+        let code3 = code_1.nil;
         for (const prefix in values) {
           const vs = values[prefix];
           if (!vs)
@@ -374,16 +384,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code2 = (0, code_1._)`${code2}${def} ${name} = ${c};${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code2 = (0, code_1._)`${code2}${c}${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code2;
+        return code3;
       }
     };
     exports.ValueScope = ValueScope;
@@ -543,9 +553,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node2 {
-      constructor(code2) {
+      constructor(code3) {
         super();
-        this.code = code2;
+        this.code = code3;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -567,7 +577,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code2, n) => code2 + n.render(opts), "");
+        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -615,10 +625,10 @@ var require_codegen = __commonJS({
         this.condition = condition;
       }
       render(opts) {
-        let code2 = `if(${this.condition})` + super.render(opts);
+        let code3 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code2 += "else " + this.else.render(opts);
-        return code2;
+          code3 += "else " + this.else.render(opts);
+        return code3;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -739,12 +749,12 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code2 = "try" + super.render(opts);
+        let code3 = "try" + super.render(opts);
         if (this.catch)
-          code2 += this.catch.render(opts);
+          code3 += this.catch.render(opts);
         if (this.finally)
-          code2 += this.finally.render(opts);
-        return code2;
+          code3 += this.finally.render(opts);
+        return code3;
       }
       optimizeNodes() {
         var _a, _b;
@@ -861,18 +871,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code2 = ["{"];
+        const code3 = ["{"];
         for (const [key, value] of keyValues) {
-          if (code2.length > 1)
-            code2.push(",");
-          code2.push(key);
+          if (code3.length > 1)
+            code3.push(",");
+          code3.push(key);
           if (key !== value || this.opts.es5) {
-            code2.push(":");
-            (0, code_1.addCodeArg)(code2, value);
+            code3.push(":");
+            (0, code_1.addCodeArg)(code3, value);
           }
         }
-        code2.push("}");
-        return new code_1._Code(code2);
+        code3.push("}");
+        return new code_1._Code(code3);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition, thenBody, elseBody) {
@@ -2335,26 +2345,26 @@ var require_resolve = __commonJS({
         addAnchor.call(this, sch.$anchor);
         addAnchor.call(this, sch.$dynamicAnchor);
         baseIds[jsonPtr] = innerBaseId;
-        function addRef(ref) {
+        function addRef(ref2) {
           const _resolve = this.opts.uriResolver.resolve;
-          ref = normalizeId(innerBaseId ? _resolve(innerBaseId, ref) : ref);
-          if (schemaRefs.has(ref))
-            throw ambiguos(ref);
-          schemaRefs.add(ref);
-          let schOrRef = this.refs[ref];
+          ref2 = normalizeId(innerBaseId ? _resolve(innerBaseId, ref2) : ref2);
+          if (schemaRefs.has(ref2))
+            throw ambiguos(ref2);
+          schemaRefs.add(ref2);
+          let schOrRef = this.refs[ref2];
           if (typeof schOrRef == "string")
             schOrRef = this.refs[schOrRef];
           if (typeof schOrRef == "object") {
-            checkAmbiguosRef(sch, schOrRef.schema, ref);
-          } else if (ref !== normalizeId(fullPath)) {
-            if (ref[0] === "#") {
-              checkAmbiguosRef(sch, localRefs[ref], ref);
-              localRefs[ref] = sch;
+            checkAmbiguosRef(sch, schOrRef.schema, ref2);
+          } else if (ref2 !== normalizeId(fullPath)) {
+            if (ref2[0] === "#") {
+              checkAmbiguosRef(sch, localRefs[ref2], ref2);
+              localRefs[ref2] = sch;
             } else {
-              this.refs[ref] = fullPath;
+              this.refs[ref2] = fullPath;
             }
           }
-          return ref;
+          return ref2;
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
@@ -2365,12 +2375,12 @@ var require_resolve = __commonJS({
         }
       });
       return localRefs;
-      function checkAmbiguosRef(sch1, sch2, ref) {
+      function checkAmbiguosRef(sch1, sch2, ref2) {
         if (sch2 !== void 0 && !equal(sch1, sch2))
-          throw ambiguos(ref);
+          throw ambiguos(ref2);
       }
-      function ambiguos(ref) {
-        return new Error(`reference "${ref}" resolves to more than one schema`);
+      function ambiguos(ref2) {
+        return new Error(`reference "${ref2}" resolves to more than one schema`);
       }
     }
     exports.getSchemaRefs = getSchemaRefs;
@@ -2908,9 +2918,9 @@ var require_ref_error = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
     var MissingRefError = class extends Error {
-      constructor(resolver, baseId, ref, msg) {
-        super(msg || `can't resolve reference ${ref} from id ${baseId}`);
-        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref);
+      constructor(resolver, baseId, ref2, msg) {
+        super(msg || `can't resolve reference ${ref2} from id ${baseId}`);
+        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref2);
         this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
       }
     };
@@ -3036,22 +3046,22 @@ var require_compile = __commonJS({
       }
     }
     exports.compileSchema = compileSchema2;
-    function resolveRef(root, baseId, ref) {
+    function resolveRef(root, baseId, ref2) {
       var _a;
-      ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
-      const schOrFunc = root.refs[ref];
+      ref2 = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref2);
+      const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref2);
       if (_sch === void 0) {
-        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
+        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
         if (schema)
           _sch = new SchemaEnv({ schema, schemaId, root, baseId });
       }
       if (_sch === void 0)
         return;
-      return root.refs[ref] = inlineOrCompile.call(this, _sch);
+      return root.refs[ref2] = inlineOrCompile.call(this, _sch);
     }
     exports.resolveRef = resolveRef;
     function inlineOrCompile(sch) {
@@ -3069,14 +3079,14 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref) {
+    function resolve16(root, ref2) {
       let sch;
-      while (typeof (sch = this.refs[ref]) == "string")
-        ref = sch;
-      return sch || this.schemas[ref] || resolveSchema.call(this, root, ref);
+      while (typeof (sch = this.refs[ref2]) == "string")
+        ref2 = sch;
+      return sch || this.schemas[ref2] || resolveSchema.call(this, root, ref2);
     }
-    function resolveSchema(root, ref) {
-      const p = this.opts.uriResolver.parse(ref);
+    function resolveSchema(root, ref2) {
+      const p = this.opts.uriResolver.parse(ref2);
       const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
       let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
       if (Object.keys(root.schema).length > 0 && refPath === baseId) {
@@ -3094,7 +3104,7 @@ var require_compile = __commonJS({
         return;
       if (!schOrRef.validate)
         compileSchema2.call(this, schOrRef);
-      if (id === (0, resolve_1.normalizeId)(ref)) {
+      if (id === (0, resolve_1.normalizeId)(ref2)) {
         const { schema } = schOrRef;
         const { schemaId } = this.opts;
         const schId = schema[schemaId];
@@ -3191,22 +3201,22 @@ var require_utils = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code2 = 0;
+      let code3 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code2 = input[i].charCodeAt(0);
-        if (code2 === 48) {
+        code3 = input[i].charCodeAt(0);
+        if (code3 === 48) {
           continue;
         }
-        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code2 = input[i].charCodeAt(0);
-        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
+        code3 = input[i].charCodeAt(0);
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -3479,15 +3489,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3518,15 +3528,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3553,15 +3563,15 @@ var require_utils = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3606,15 +3616,15 @@ var require_utils = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code2 = input.charCodeAt(i);
-          if (code2 < 128) {
-            output += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
-          } else if (code2 < 55296 || code2 > 57343) {
-            output += percentEncodeNonAscii(code2);
-          } else if (code2 <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -3969,50 +3979,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative5 = parse4(serialize(relative5, options), options);
+        relative6 = parse4(serialize(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target.scheme = relative6.scheme;
+        target.userinfo = relative6.userinfo;
+        target.host = relative6.host;
+        target.port = relative6.port;
+        target.path = removeDotSegments(relative6.path || "");
+        target.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target.userinfo = relative6.userinfo;
+          target.host = relative6.host;
+          target.port = relative6.port;
+          target.path = removeDotSegments(relative6.path || "");
+          target.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target.path = base.path;
-            if (relative5.query !== void 0) {
-              target.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target.query = relative6.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target.path = "/" + relative6.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target.path = relative6.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative5.query;
+            target.query = relative6.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4020,7 +4030,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
+      target.fragment = relative6.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4111,12 +4121,12 @@ var require_fast_uri = __commonJS({
     }
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
-      let percent = component.indexOf("%");
-      while (percent !== -1) {
-        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
+      let percent2 = component.indexOf("%");
+      while (percent2 !== -1) {
+        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
           return true;
         }
-        percent = component.indexOf("%", percent + 3);
+        percent2 = component.indexOf("%", percent2 + 3);
       }
       return false;
     }
@@ -4547,26 +4557,26 @@ var require_core = __commonJS({
             return _compileAsync.call(this, sch);
           }
         }
-        function checkLoaded({ missingSchema: ref, missingRef }) {
-          if (this.refs[ref]) {
-            throw new Error(`AnySchema ${ref} is loaded but ${missingRef} cannot be resolved`);
+        function checkLoaded({ missingSchema: ref2, missingRef }) {
+          if (this.refs[ref2]) {
+            throw new Error(`AnySchema ${ref2} is loaded but ${missingRef} cannot be resolved`);
           }
         }
-        async function loadMissingSchema(ref) {
-          const _schema = await _loadSchema.call(this, ref);
-          if (!this.refs[ref])
+        async function loadMissingSchema(ref2) {
+          const _schema = await _loadSchema.call(this, ref2);
+          if (!this.refs[ref2])
             await loadMetaSchema.call(this, _schema.$schema);
-          if (!this.refs[ref])
-            this.addSchema(_schema, ref, meta);
+          if (!this.refs[ref2])
+            this.addSchema(_schema, ref2, meta);
         }
-        async function _loadSchema(ref) {
-          const p = this._loading[ref];
+        async function _loadSchema(ref2) {
+          const p = this._loading[ref2];
           if (p)
             return p;
           try {
-            return await (this._loading[ref] = loadSchema2(ref));
+            return await (this._loading[ref2] = loadSchema2(ref2));
           } finally {
-            delete this._loading[ref];
+            delete this._loading[ref2];
           }
         }
       }
@@ -6572,8 +6582,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code2 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code2 });
+            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -6725,12 +6735,12 @@ var require_discriminator = __commonJS({
           for (let i = 0; i < oneOf.length; i++) {
             let sch = oneOf[i];
             if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
-              const ref = sch.$ref;
-              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
+              const ref2 = sch.$ref;
+              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref2);
               if (sch instanceof compile_1.SchemaEnv)
                 sch = sch.schema;
               if (sch === void 0)
-                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref);
+                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref2);
             }
             const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
             if (typeof propSch != "object") {
@@ -6996,6 +7006,15 @@ var require_ajv = __commonJS({
   }
 });
 
+// src/core/precompiled-schemas.ts
+var precompiled;
+var init_precompiled_schemas = __esm({
+  "src/core/precompiled-schemas.ts"() {
+    "use strict";
+    precompiled = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/core/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
@@ -7008,11 +7027,15 @@ __export(schema_exports, {
 function compileSchema(schema) {
   let validate = compiled.get(schema);
   if (!validate) {
-    const { $id: _id, ...anonymous } = schema;
-    validate = ajv.compile(anonymous);
+    validate = (precompiled.size > 0 ? precompiled.get(JSON.stringify(schema)) : void 0)?.() ?? compileNow(schema);
     compiled.set(schema, validate);
   }
   return validate;
+}
+function compileNow(schema) {
+  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+  const { $id: _id, ...anonymous } = schema;
+  return ajv.compile(anonymous);
 }
 function validateAgainst(schema, source, file) {
   const validate = compileSchema(schema);
@@ -7105,7 +7128,7 @@ var init_schema = __esm({
   "src/core/schema.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
-    ajv = new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+    init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -7140,8 +7163,8 @@ function escapeChar(ch) {
   if (ch === "\n") return "\\n";
   if (ch === "\r") return "\\r";
   if (ch === "	") return "\\t";
-  const code2 = ch.codePointAt(0);
-  return code2 > 65535 ? `\\u{${code2.toString(16)}}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+  const code3 = ch.codePointAt(0);
+  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
 function escapeControls(text2) {
   return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
@@ -7180,8 +7203,8 @@ function fitColumns(text2, columns) {
   }
   return text2;
 }
-function isWide(code2) {
-  return code2 >= 4352 && (code2 <= 4447 || code2 >= 11904 && code2 <= 42191 || code2 >= 44032 && code2 <= 55203 || code2 >= 63744 && code2 <= 64255 || code2 >= 65072 && code2 <= 65103 || code2 >= 65280 && code2 <= 65376 || code2 >= 65504 && code2 <= 65510 || code2 >= 126976);
+function isWide(code3) {
+  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
 var init_safe_text = __esm({
@@ -7199,8 +7222,8 @@ var init_safe_text = __esm({
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
-function exitCodeOf(code2) {
-  return code2 === "guard" ? ExitCode.Refused : ExitCode.Error;
+function exitCodeOf(code3) {
+  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
 var RoleflowError, InvalidFilesError;
 var init_errors = __esm({
@@ -7209,9 +7232,9 @@ var init_errors = __esm({
     init_exit_codes();
     init_safe_text();
     RoleflowError = class extends Error {
-      constructor(message2, code2 = "failed", options) {
+      constructor(message2, code3 = "failed", options) {
         super(message2, options);
-        this.code = code2;
+        this.code = code3;
       }
       name = "RoleflowError";
       get exitCode() {
@@ -7855,9 +7878,9 @@ var require_anchors = __commonJS({
          */
         setAnchors: () => {
           for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
+            const ref2 = sourceObjects.get(source);
+            if (typeof ref2 === "object" && ref2.anchor && (identity.isScalar(ref2.node) || identity.isCollection(ref2.node))) {
+              ref2.node.anchor = ref2.anchor;
             } else {
               const error2 = new Error("Failed to resolve repeated object (this should not happen)");
               error2.source = source;
@@ -8176,15 +8199,15 @@ var require_createNode = __commonJS({
         value = value.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
-      let ref = void 0;
+      let ref2 = void 0;
       if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
+        ref2 = sourceObjects.get(value);
+        if (ref2) {
+          ref2.anchor ?? (ref2.anchor = onAnchor(value));
+          return new Alias.Alias(ref2.anchor);
         } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
+          ref2 = { anchor: null, node: null };
+          sourceObjects.set(value, ref2);
         }
       }
       if (tagName?.startsWith("!!"))
@@ -8196,8 +8219,8 @@ var require_createNode = __commonJS({
         }
         if (!value || typeof value !== "object") {
           const node2 = new Scalar2.Scalar(value);
-          if (ref)
-            ref.node = node2;
+          if (ref2)
+            ref2.node = node2;
           return node2;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
@@ -8211,8 +8234,8 @@ var require_createNode = __commonJS({
         node.tag = tagName;
       else if (!tagObj.default)
         node.tag = tagObj.tag;
-      if (ref)
-        ref.node = node;
+      if (ref2)
+        ref2.node = node;
       return node;
     }
     exports.createNode = createNode;
@@ -8566,8 +8589,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str += json2.slice(start, i);
-                const code2 = json2.substr(i + 2, 4);
-                switch (code2) {
+                const code3 = json2.substr(i + 2, 4);
+                switch (code3) {
                   case "0000":
                     str += "\\0";
                     break;
@@ -8593,8 +8616,8 @@ var require_stringifyString = __commonJS({
                     str += "\\P";
                     break;
                   default:
-                    if (code2.substr(0, 2) === "00")
-                      str += "\\x" + code2.substr(2);
+                    if (code3.substr(0, 2) === "00")
+                      str += "\\x" + code3.substr(2);
                     else
                       str += json2.substr(i, 6);
                 }
@@ -11093,22 +11116,22 @@ var require_errors2 = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code2, message2) {
+      constructor(name, pos, code3, message2) {
         super();
         this.name = name;
-        this.code = code2;
+        this.code = code3;
         this.message = message2;
         this.pos = pos;
       }
     };
-    var YAMLParseError = class extends YAMLError {
-      constructor(pos, code2, message2) {
-        super("YAMLParseError", pos, code2, message2);
+    var YAMLParseError2 = class extends YAMLError {
+      constructor(pos, code3, message2) {
+        super("YAMLParseError", pos, code3, message2);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code2, message2) {
-        super("YAMLWarning", pos, code2, message2);
+      constructor(pos, code3, message2) {
+        super("YAMLWarning", pos, code3, message2);
       }
     };
     var prettifyError = (src, lc) => (error2) => {
@@ -11147,7 +11170,7 @@ ${pointer}
       }
     };
     exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLParseError = YAMLParseError2;
     exports.YAMLWarning = YAMLWarning;
     exports.prettifyError = prettifyError;
   }
@@ -12017,7 +12040,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
+      const _onError = (rel, code3, msg) => onError(offset + rel, code3, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
@@ -12215,9 +12238,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code2 = ok ? parseInt(cc, 16) : NaN;
+      const code3 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code2);
+        return String.fromCodePoint(code3);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -12532,19 +12555,19 @@ var require_composer = __commonJS({
       }
       return { comment, afterEmptyLine };
     }
-    var Composer = class {
+    var Composer2 = class {
       constructor(options = {}) {
         this.doc = null;
         this.atDirectives = false;
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code2, message2, warning2) => {
+        this.onError = (source, code3, message2, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code2, message2));
+            this.warnings.push(new errors.YAMLWarning(pos, code3, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code2, message2));
+            this.errors.push(new errors.YAMLParseError(pos, code3, message2));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -12692,7 +12715,7 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports.Composer = Composer2;
   }
 });
 
@@ -12706,12 +12729,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code2, message2) => {
+        const _onError = (pos, code3, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code2, message2);
+            onError(offset, code3, message2);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code2, message2);
+            throw new errors.YAMLParseError([offset, offset + 1], code3, message2);
         };
         switch (token.type) {
           case "scalar":
@@ -14630,7 +14653,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -14656,7 +14679,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -14692,7 +14715,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument;
     exports.stringify = stringify2;
   }
 });
@@ -14758,14 +14781,15 @@ function parseYaml(text2, opts) {
     return { line: pos.line + lineOffset, col: pos.col };
   };
   const issue2 = (offset, message2) => ({ file: opts.file, ...at(offset), message: message2 });
-  const tooDeep = tooDeepAt(text2);
+  const tokens = Array.from(new import_yaml.Parser(lineCounter.addNewLine).parse(text2));
+  const tooDeep = tooDeepAt(tokens);
   if (tooDeep !== void 0) {
     const before = text2.slice(0, tooDeep);
     const pos = { line: before.split("\n").length + lineOffset, col: tooDeep - before.lastIndexOf("\n") };
     const message2 = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
     return { ok: false, issues: [{ file: opts.file, ...pos, message: message2 }] };
   }
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = composeDocument(tokens, text2.length);
   const issues = doc.errors.map((e) => issue2(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue2));
   if (issues.length > 0) return { ok: false, issues };
@@ -14804,9 +14828,20 @@ function offsetOf(doc, path, key) {
   }
   return offset;
 }
-function tooDeepAt(text2) {
+function composeDocument(tokens, length) {
+  let doc;
+  for (const next of new import_yaml.Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new import_yaml.YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+      break;
+    }
+  }
+  return doc;
+}
+function tooDeepAt(tokens) {
   const pending = [];
-  for (const token of new import_yaml.Parser().parse(text2)) pending.push({ token, depth: 0 });
+  for (const token of tokens) pending.push({ token, depth: 0 });
   while (pending.length > 0) {
     const { token, depth } = pending.pop();
     if (!token) continue;
@@ -14962,12 +14997,6 @@ var init_config = __esm({
 });
 
 // src/files/package-root.ts
-var package_root_exports = {};
-__export(package_root_exports, {
-  loadSchema: () => loadSchema,
-  packageRoot: () => packageRoot,
-  packageVersion: () => packageVersion
-});
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15034,17 +15063,6 @@ var init_text_file = __esm({
 });
 
 // src/files/source-files.ts
-var source_files_exports = {};
-__export(source_files_exports, {
-  dirExists: () => dirExists,
-  displayPath: () => displayPath,
-  listFilesUnder: () => listFilesUnder,
-  loadTextFiles: () => loadTextFiles,
-  readBounded: () => readBounded,
-  readBoundedSync: () => readBoundedSync,
-  readTextFile: () => readTextFile,
-  sourceDir: () => sourceDir
-});
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
@@ -15065,9 +15083,9 @@ async function dirExists(dir) {
     return true;
   } catch (err) {
     if (err instanceof RoleflowError) throw err;
-    const code2 = err.code;
-    if (code2 === "ENOENT" || code2 === "ENOTDIR") return false;
-    throw new RoleflowError(`${dir.display}: cannot read the folder (${code2 ?? String(err)})`);
+    const code3 = err.code;
+    if (code3 === "ENOENT" || code3 === "ENOTDIR") return false;
+    throw new RoleflowError(`${dir.display}: cannot read the folder (${code3 ?? String(err)})`);
   }
 }
 async function listFilesUnder(cwd, dir, accept) {
@@ -15100,8 +15118,8 @@ function readBoundedSync(abs, file, limit) {
   try {
     fd = openSync(abs, OPEN_FLAGS);
   } catch (err) {
-    const code2 = err.code;
-    return cannotRead(file, code2 === "EISDIR" ? "it is a folder" : code2 ?? String(err));
+    const code3 = err.code;
+    return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
   }
   try {
     const s = fstatSync(fd);
@@ -15256,16 +15274,16 @@ function cleanError(error2, secrets) {
   if (error2 instanceof RoleflowError && isClean(error2, secrets)) return error2;
   const message2 = redactSecrets(oneLine(messageOf(error2)), secrets);
   const cause = error2 instanceof Error ? cleanCause(error2.cause, secrets, 5) : void 0;
-  const code2 = error2 instanceof RoleflowError ? error2.code : void 0;
-  return new RoleflowError(message2, code2, cause === void 0 ? void 0 : { cause });
+  const code3 = error2 instanceof RoleflowError ? error2.code : void 0;
+  return new RoleflowError(message2, code3, cause === void 0 ? void 0 : { cause });
 }
 function cleanCause(cause, secrets, depth) {
   if (cause === void 0 || depth === 0) return void 0;
   const copy = new Error(redactSecrets(messageOf(cause), secrets), {
     cause: cause instanceof Error ? cleanCause(cause.cause, secrets, depth - 1) : void 0
   });
-  const code2 = cause?.code;
-  if (typeof code2 === "string") Object.assign(copy, { code: code2 });
+  const code3 = cause?.code;
+  if (typeof code3 === "string") Object.assign(copy, { code: code3 });
   return copy;
 }
 function isClean(error2, secrets) {
@@ -15299,10 +15317,10 @@ var init_redact_messages = __esm({
 // src/tenant/http-errors.ts
 import { STATUS_CODES } from "node:http";
 function failureCode(error2, timedOut) {
-  const code2 = timedOut ? "ETIMEDOUT" : codeOf(error2) ?? codeOf(error2?.cause) ?? "EUNKNOWN";
+  const code3 = timedOut ? "ETIMEDOUT" : codeOf(error2) ?? codeOf(error2?.cause) ?? "EUNKNOWN";
   const detail = error2 instanceof Error ? error2.message : String(error2);
-  const hopeless = TLS.test(code2) || INVALID.test(code2) || CLOSED.has(code2);
-  return { kind: "failure", code: code2, detail, sent: !NOT_SENT.has(code2) && !hopeless, retryable: !hopeless, timedOut };
+  const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
+  return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
 }
 function describeFailure(request2, failure, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
@@ -15377,8 +15395,8 @@ function jsonBody(response) {
   }
 }
 function codeOf(value) {
-  const code2 = value?.code;
-  return typeof code2 === "string" ? code2 : void 0;
+  const code3 = value?.code;
+  return typeof code3 === "string" ? code3 : void 0;
 }
 var NOT_SENT, TLS, INVALID, CLOSED, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RETRY_AFTER_CAP_MS;
 var init_http_errors = __esm({
@@ -16039,10 +16057,10 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code2, data2) {
+      constructor(message2, code3, data2) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code2 ? `HPE_${code2}` : void 0;
+        this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -16069,12 +16087,12 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code2, { headers, data: data2 }) {
+      constructor(message2, code3, { headers, data: data2 }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.data = data2;
         this.headers = headers;
       }
@@ -16087,12 +16105,12 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code2, { headers, body }) {
+      constructor(message2, code3, { headers, body }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.body = body;
         this.headers = headers;
       }
@@ -16135,11 +16153,11 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message2, code2) {
+      constructor(message2, code3) {
         super(message2);
         this.name = "Socks5ProxyError";
         this.message = message2 || "SOCKS5 proxy error";
-        this.code = code2 || "UND_ERR_SOCKS5";
+        this.code = code3 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -16343,8 +16361,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code2 = this.code = key.charCodeAt(index);
-        if (code2 > 127) {
+        const code3 = this.code = key.charCodeAt(index);
+        if (code3 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -16366,11 +16384,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code2 = key.charCodeAt(index);
-          if (code2 > 127) {
+          const code3 = key.charCodeAt(index);
+          if (code3 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code2) {
+          if (node.code === code3) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -16380,7 +16398,7 @@ var require_tree = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code2) {
+          } else if (node.code < code3) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -16404,19 +16422,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code2 = key[index];
-          if (code2 <= 90 && code2 >= 65) {
-            code2 |= 32;
+          let code3 = key[index];
+          if (code3 <= 90 && code3 >= 65) {
+            code3 |= 32;
           }
           while (node !== null) {
-            if (code2 === node.code) {
+            if (code3 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code2 ? node.left : node.right;
+            node = node.code < code3 ? node.left : node.right;
           }
         }
         return null;
@@ -17501,11 +17519,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code: code2, reason: reason2 } = evt;
+          const { websocket, code: code3, reason: reason2 } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code2,
+            code3,
             reason2
           );
         }
@@ -18332,15 +18350,15 @@ var require_connect = __commonJS({
           if (this._sessionCache.size < this._maxCachedSessions) {
             return;
           }
-          const ref = this._sessionCache.get(key);
-          if (ref !== void 0 && ref.deref() === void 0) {
+          const ref2 = this._sessionCache.get(key);
+          if (ref2 !== void 0 && ref2.deref() === void 0) {
             this._sessionCache.delete(key);
           }
         });
       }
       get(sessionKey) {
-        const ref = this._sessionCache.get(sessionKey);
-        return ref ? ref.deref() : null;
+        const ref2 = this._sessionCache.get(sessionKey);
+        return ref2 ? ref2.deref() : null;
       }
       set(sessionKey, session) {
         if (this._maxCachedSessions === 0) {
@@ -18350,8 +18368,8 @@ var require_connect = __commonJS({
           this._sessionCache.delete(sessionKey);
         } else if (this._sessionCache.size >= this._maxCachedSessions) {
           let evicted = false;
-          for (const [key, ref] of this._sessionCache) {
-            if (ref.deref() === void 0) {
+          for (const [key, ref2] of this._sessionCache) {
+            if (ref2.deref() === void 0) {
               this._sessionCache.delete(key);
               evicted = true;
               break;
@@ -20534,9 +20552,9 @@ var require_util3 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code2 = url.charCodeAt(i);
-        if (code2 > 126 || // Non-US-ASCII + DEL
-        code2 < 32) {
+        const code3 = url.charCodeAt(i);
+        if (code3 > 126 || // Non-US-ASCII + DEL
+        code3 < 32) {
           return false;
         }
       }
@@ -21037,8 +21055,8 @@ var require_util3 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -21064,8 +21082,8 @@ var require_util3 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -23577,9 +23595,9 @@ var require_client_h2 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code2, id) {
+    function onHttp2FrameError(type, code3, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -23906,9 +23924,9 @@ var require_client_h2 = __commonJS({
         stream.removeAllListeners("data");
         abort(err);
       });
-      stream.once("frameError", (type, code2) => {
+      stream.once("frameError", (type, code3) => {
         stream.removeAllListeners("data");
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`));
       });
       stream.on("aborted", () => {
         stream.removeAllListeners("data");
@@ -26681,7 +26699,7 @@ var require_retry_handler = __commonJS({
         this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code: code2, headers } = err;
+        const { statusCode, code: code3, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -26693,7 +26711,7 @@ var require_retry_handler = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code2 && code2 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code2)) {
+        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
           cb(err);
           return;
         }
@@ -28820,13 +28838,13 @@ var require_mock_call_history = __commonJS({
     "use strict";
     var { kMockCallHistoryAddLog } = require_mock_symbols();
     var { InvalidArgumentError } = require_errors3();
-    function handleFilterCallsWithOptions(criteria, options, handler, store, allLogs) {
+    function handleFilterCallsWithOptions(criteria2, options, handler, store, allLogs) {
       switch (options.operator) {
         case "OR":
-          store.push(...handler(criteria, allLogs));
+          store.push(...handler(criteria2, allLogs));
           return store;
         case "AND":
-          return handler(criteria, store);
+          return handler(criteria2, store);
         default:
           throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
       }
@@ -28940,47 +28958,47 @@ var require_mock_call_history = __commonJS({
         }
         return this.logs.at(number - 1);
       }
-      filterCalls(criteria, options) {
+      filterCalls(criteria2, options) {
         if (this.logs.length === 0) {
           return this.logs;
         }
-        if (typeof criteria === "function") {
-          return this.logs.filter(criteria);
+        if (typeof criteria2 === "function") {
+          return this.logs.filter(criteria2);
         }
-        if (criteria instanceof RegExp) {
+        if (criteria2 instanceof RegExp) {
           return this.logs.filter((log) => {
-            return criteria.test(log.toString());
+            return criteria2.test(log.toString());
           });
         }
-        if (typeof criteria === "object" && criteria !== null) {
-          if (Object.keys(criteria).length === 0) {
+        if (typeof criteria2 === "object" && criteria2 !== null) {
+          if (Object.keys(criteria2).length === 0) {
             return this.logs;
           }
           const finalOptions = { operator: "OR", ...buildAndValidateFilterCallsOptions(options) };
           let maybeDuplicatedLogsFiltered = finalOptions.operator === "AND" ? this.logs : [];
-          if ("protocol" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.protocol, finalOptions, this.filterCallsByProtocol, maybeDuplicatedLogsFiltered, this.logs);
+          if ("protocol" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.protocol, finalOptions, this.filterCallsByProtocol, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("host" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.host, finalOptions, this.filterCallsByHost, maybeDuplicatedLogsFiltered, this.logs);
+          if ("host" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.host, finalOptions, this.filterCallsByHost, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("port" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.port, finalOptions, this.filterCallsByPort, maybeDuplicatedLogsFiltered, this.logs);
+          if ("port" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.port, finalOptions, this.filterCallsByPort, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("origin" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.origin, finalOptions, this.filterCallsByOrigin, maybeDuplicatedLogsFiltered, this.logs);
+          if ("origin" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.origin, finalOptions, this.filterCallsByOrigin, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("path" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.path, finalOptions, this.filterCallsByPath, maybeDuplicatedLogsFiltered, this.logs);
+          if ("path" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.path, finalOptions, this.filterCallsByPath, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("hash" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.hash, finalOptions, this.filterCallsByHash, maybeDuplicatedLogsFiltered, this.logs);
+          if ("hash" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.hash, finalOptions, this.filterCallsByHash, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("fullUrl" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.fullUrl, finalOptions, this.filterCallsByFullUrl, maybeDuplicatedLogsFiltered, this.logs);
+          if ("fullUrl" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.fullUrl, finalOptions, this.filterCallsByFullUrl, maybeDuplicatedLogsFiltered, this.logs);
           }
-          if ("method" in criteria) {
-            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria.method, finalOptions, this.filterCallsByMethod, maybeDuplicatedLogsFiltered, this.logs);
+          if ("method" in criteria2) {
+            maybeDuplicatedLogsFiltered = handleFilterCallsWithOptions(criteria2.method, finalOptions, this.filterCallsByMethod, maybeDuplicatedLogsFiltered, this.logs);
           }
           const uniqLogsFiltered = [...new Set(maybeDuplicatedLogsFiltered)];
           return uniqLogsFiltered;
@@ -29391,7 +29409,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname12, resolve: resolve16 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve16 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29622,7 +29640,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve16(path);
-        await mkdir8(dirname12(resolvedPath), { recursive: true });
+        await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -30747,11 +30765,11 @@ var require_dns = __commonJS({
             if (err) {
               return cb(err);
             }
-            const results = /* @__PURE__ */ new Map();
+            const results2 = /* @__PURE__ */ new Map();
             for (const addr of addresses) {
-              results.set(`${addr.address}:${addr.family}`, addr);
+              results2.set(`${addr.address}:${addr.family}`, addr);
             }
-            cb(null, results.values());
+            cb(null, results2.values());
           }
         );
       }
@@ -31541,21 +31559,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[5] === "0") {
-        const code2 = date.charCodeAt(6);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(6);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(5);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(6);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(6);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[8] === "J" && date[9] === "a" && date[10] === "n") {
@@ -31622,60 +31640,60 @@ var require_date = __commonJS({
       const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
       let hour = 0;
       if (date[17] === "0") {
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(18);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[20] === "0") {
-        const code2 = date.charCodeAt(21);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(21);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(20);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(21);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(21);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[23] === "0") {
-        const code2 = date.charCodeAt(24);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(24);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(23);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(24);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(24);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -31749,78 +31767,78 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[8] === " ") {
-        const code2 = date.charCodeAt(9);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(9);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(8);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(9);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(9);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let hour = 0;
       if (date[11] === "0") {
-        const code2 = date.charCodeAt(12);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(12);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(11);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(12);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(12);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[14] === "0") {
-        const code2 = date.charCodeAt(15);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(15);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(14);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(15);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(15);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[17] === "0") {
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(18);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       const yearDigit1 = date.charCodeAt(20);
       if (yearDigit1 < 48 || yearDigit1 > 57) {
@@ -31877,21 +31895,21 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[commaIndex + 2] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 3);
-        if (code2 < 49 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 3);
+        if (code3 < 49 || code3 > 57) {
           return void 0;
         }
-        day = code2 - 48;
+        day = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 2);
         if (code1 < 49 || code1 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 3);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 3);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code1 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "n") {
@@ -31933,60 +31951,60 @@ var require_date = __commonJS({
       year += year < 70 ? 2e3 : 1900;
       let hour = 0;
       if (date[commaIndex + 12] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 13);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 13);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        hour = code2 - 48;
+        hour = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 12);
         if (code1 < 48 || code1 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 13);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 13);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code1 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code1 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[commaIndex + 15] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 16);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 16);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        minute = code2 - 48;
+        minute = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 15);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 16);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 16);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code1 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[commaIndex + 18] === "0") {
-        const code2 = date.charCodeAt(commaIndex + 19);
-        if (code2 < 48 || code2 > 57) {
+        const code3 = date.charCodeAt(commaIndex + 19);
+        if (code3 < 48 || code3 > 57) {
           return void 0;
         }
-        second = code2 - 48;
+        second = code3 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 18);
         if (code1 < 48 || code1 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 19);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 19);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code1 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -34880,8 +34898,8 @@ var require_headers = __commonJS({
     var { webidl } = require_webidl();
     var assert = __require("node:assert");
     var util = __require("node:util");
-    function isHTTPWhiteSpaceCharCode(code2) {
-      return code2 === 10 || code2 === 13 || code2 === 9 || code2 === 32;
+    function isHTTPWhiteSpaceCharCode(code3) {
+      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -35800,8 +35818,8 @@ var require_request2 = __commonJS({
           const controllerList = dependentControllerMap.get(ac.signal);
           if (controllerList !== void 0) {
             if (controllerList.size !== 0) {
-              for (const ref of controllerList) {
-                const ctrl = ref.deref();
+              for (const ref2 of controllerList) {
+                const ctrl = ref2.deref();
                 if (ctrl !== void 0) {
                   ctrl.abort(this.reason);
                 }
@@ -37540,7 +37558,7 @@ var require_fetch = __commonJS({
       fetchParams.controller.resume = async () => {
         while (true) {
           let bytes;
-          let isFailure;
+          let isFailure2;
           try {
             const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
@@ -37552,7 +37570,7 @@ var require_fetch = __commonJS({
               bytes = void 0;
             } else {
               bytes = err;
-              isFailure = true;
+              isFailure2 = true;
             }
           }
           if (bytes === void 0) {
@@ -37561,7 +37579,7 @@ var require_fetch = __commonJS({
             return;
           }
           timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
-          if (isFailure) {
+          if (isFailure2) {
             fetchParams.controller.terminate(bytes);
             return;
           }
@@ -38495,8 +38513,8 @@ var require_util5 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code2 = value.charCodeAt(i);
-        if (code2 >= 0 && code2 <= 8 || code2 >= 10 && code2 <= 31 || code2 === 127) {
+        const code3 = value.charCodeAt(i);
+        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
           return true;
         }
       }
@@ -38504,26 +38522,26 @@ var require_util5 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code2 = name.charCodeAt(i);
-        if (code2 < 33 || // exclude CTLs (0-31), SP and HT
-        code2 > 126 || // exclude non-ascii and DEL
-        code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 60 || // <
-        code2 === 62 || // >
-        code2 === 64 || // @
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 58 || // :
-        code2 === 92 || // \
-        code2 === 47 || // /
-        code2 === 91 || // [
-        code2 === 93 || // ]
-        code2 === 63 || // ?
-        code2 === 61 || // =
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = name.charCodeAt(i);
+        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
+        code3 > 126 || // exclude non-ascii and DEL
+        code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 60 || // <
+        code3 === 62 || // >
+        code3 === 64 || // @
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 58 || // :
+        code3 === 92 || // \
+        code3 === 47 || // /
+        code3 === 91 || // [
+        code3 === 93 || // ]
+        code3 === 63 || // ?
+        code3 === 61 || // =
+        code3 === 123 || // {
+        code3 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -38539,31 +38557,31 @@ var require_util5 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code2 = value.charCodeAt(i++);
-        if (code2 < 33 || // exclude CTLs (0-31)
-        code2 > 126 || // non-ascii and DEL (127)
-        code2 === 34 || // "
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 92) {
+        const code3 = value.charCodeAt(i++);
+        if (code3 < 33 || // exclude CTLs (0-31)
+        code3 > 126 || // non-ascii and DEL (127)
+        code3 === 34 || // "
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code2 = path.charCodeAt(i);
-        if (code2 < 32 || // exclude CTLs (0-31)
-        code2 > 126 || // exclude DEL and non-ascii
-        code2 === 59) {
+        const code3 = path.charCodeAt(i);
+        if (code3 < 32 || // exclude CTLs (0-31)
+        code3 > 126 || // exclude DEL and non-ascii
+        code3 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code2) {
-      return code2 >= 48 && code2 <= 57 || // 0-9
-      code2 >= 65 && code2 <= 90 || // A-Z
-      code2 >= 97 && code2 <= 122;
+    function isLetterOrDigit(code3) {
+      return code3 >= 48 && code3 <= 57 || // 0-9
+      code3 >= 65 && code3 <= 90 || // A-Z
+      code3 >= 97 && code3 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -38574,8 +38592,8 @@ var require_util5 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code2 = domain.charCodeAt(i);
-        if (code2 === 46) {
+        const code3 = domain.charCodeAt(i);
+        if (code3 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -38585,10 +38603,10 @@ var require_util5 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code2)) {
+        if (labelLength === 0 && !isLetterOrDigit(code3)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code2) && code2 !== 45) {
+        if (!isLetterOrDigit(code3) && code3 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -39335,37 +39353,37 @@ var require_util6 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code2 = protocol.charCodeAt(i);
-        if (code2 < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code2 > 126 || code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 44 || // ,
-        code2 === 47 || // /
-        code2 === 58 || // :
-        code2 === 59 || // ;
-        code2 === 60 || // <
-        code2 === 61 || // =
-        code2 === 62 || // >
-        code2 === 63 || // ?
-        code2 === 64 || // @
-        code2 === 91 || // [
-        code2 === 92 || // \
-        code2 === 93 || // ]
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = protocol.charCodeAt(i);
+        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code3 > 126 || code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 44 || // ,
+        code3 === 47 || // /
+        code3 === 58 || // :
+        code3 === 59 || // ;
+        code3 === 60 || // <
+        code3 === 61 || // =
+        code3 === 62 || // >
+        code3 === 63 || // ?
+        code3 === 64 || // @
+        code3 === 91 || // [
+        code3 === 92 || // \
+        code3 === 93 || // ]
+        code3 === 123 || // {
+        code3 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code2) {
-      if (code2 >= 1e3 && code2 < 1015) {
-        return code2 !== 1004 && // reserved
-        code2 !== 1005 && // "MUST NOT be set as a status code"
-        code2 !== 1006;
+    function isValidStatusCode(code3) {
+      if (code3 >= 1e3 && code3 < 1015) {
+        return code3 !== 1004 && // reserved
+        code3 !== 1005 && // "MUST NOT be set as a status code"
+        code3 !== 1006;
       }
-      return code2 >= 3e3 && code2 <= 4999;
+      return code3 >= 3e3 && code3 <= 4999;
     }
     function isControlFrame(opcode) {
       return opcode === opcodes.CLOSE || opcode === opcodes.PING || opcode === opcodes.PONG;
@@ -39426,9 +39444,9 @@ var require_util6 = __commonJS({
       }
       return urlRecord;
     }
-    function validateCloseCodeAndReason(code2, reason2) {
-      if (code2 !== null) {
-        if (code2 !== 1e3 && (code2 < 3e3 || code2 > 4999)) {
+    function validateCloseCodeAndReason(code3, reason2) {
+      if (code3 !== null) {
+        if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
           throw new DOMException("invalid code", "InvalidAccessError");
         }
       }
@@ -39683,28 +39701,28 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code2, reason2, validate = false) {
-      code2 ??= null;
+    function closeWebSocketConnection(object, code3, reason2, validate = false) {
+      code3 ??= null;
       reason2 ??= "";
-      if (validate) validateCloseCodeAndReason(code2, reason2);
+      if (validate) validateCloseCodeAndReason(code3, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
         object.readyState = states.CLOSING;
       } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
         const frame = new WebsocketFrameSend();
-        if (reason2.length !== 0 && code2 === null) {
-          code2 = 1e3;
+        if (reason2.length !== 0 && code3 === null) {
+          code3 = 1e3;
         }
-        assert(code2 === null || Number.isInteger(code2));
-        if (code2 === null && reason2.length === 0) {
+        assert(code3 === null || Number.isInteger(code3));
+        if (code3 === null && reason2.length === 0) {
           frame.frameData = emptyBuffer;
-        } else if (code2 !== null && reason2 === null) {
+        } else if (code3 !== null && reason2 === null) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code2, 0);
-        } else if (code2 !== null && reason2 !== null) {
+          frame.frameData.writeUInt16BE(code3, 0);
+        } else if (code3 !== null && reason2 !== null) {
           frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason2));
-          frame.frameData.writeUInt16BE(code2, 0);
+          frame.frameData.writeUInt16BE(code3, 0);
           frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -39716,15 +39734,15 @@ var require_connection = __commonJS({
         object.readyState = states.CLOSING;
       }
     }
-    function failHandshake(handler, response, code2, reason2, cause) {
+    function failHandshake(handler, response, code3, reason2, cause) {
       if (response.socket?.session != null && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      failWebsocketConnection(handler, code2, reason2, cause);
+      failWebsocketConnection(handler, code3, reason2, cause);
     }
-    function failWebsocketConnection(handler, code2, reason2, cause) {
+    function failWebsocketConnection(handler, code3, reason2, cause) {
       if (isEstablished(handler.readyState)) {
-        closeWebSocketConnection(handler, code2, reason2, false);
+        closeWebSocketConnection(handler, code3, reason2, false);
       }
       handler.controller.abort();
       if (isConnecting(handler.readyState)) {
@@ -40024,8 +40042,8 @@ var require_receiver = __commonJS({
                   this.#info.fin,
                   (error2, data2) => {
                     if (error2) {
-                      const code2 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnection(this.#handler, code2, error2.message);
+                      const code3 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code3, error2.message);
                       return;
                     }
                     if (!this.writeFragments(data2)) {
@@ -40122,11 +40140,11 @@ var require_receiver = __commonJS({
       }
       parseCloseBody(data2) {
         assert(data2.length !== 1);
-        let code2;
+        let code3;
         if (data2.length >= 2) {
-          code2 = data2.readUInt16BE(0);
+          code3 = data2.readUInt16BE(0);
         }
-        if (code2 !== void 0 && !isValidStatusCode(code2)) {
+        if (code3 !== void 0 && !isValidStatusCode(code3)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason2 = data2.subarray(2);
@@ -40138,7 +40156,7 @@ var require_receiver = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code: code2, reason: reason2, error: false };
+        return { code: code3, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -40153,8 +40171,8 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code: code2, reason: reason2 } = this.#info.closeInfo;
-            failWebsocketConnection(this.#handler, code2, reason2);
+            const { code: code3, reason: reason2 } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code3, reason2);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -40412,18 +40430,18 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code2 = void 0, reason2 = void 0) {
+      close(code3 = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code2 !== void 0) {
-          code2 = webidl.converters["unsigned short"](code2, prefix, "code", webidl.attributes.Clamp);
+        if (code3 !== void 0) {
+          code3 = webidl.converters["unsigned short"](code3, prefix, "code", webidl.attributes.Clamp);
         }
         if (reason2 !== void 0) {
           reason2 = webidl.converters.USVString(reason2);
         }
-        code2 ??= null;
+        code3 ??= null;
         reason2 ??= "";
-        closeWebSocketConnection(this.#handler, code2, reason2, true);
+        closeWebSocketConnection(this.#handler, code3, reason2, true);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -40637,29 +40655,29 @@ var require_websocket = __commonJS({
        */
       #onSocketClose() {
         const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
-        let code2 = 1005;
+        let code3 = 1005;
         let reason2 = "";
         const result = this.#parser?.closingInfo;
         if (result && !result.error) {
-          code2 = result.code ?? 1005;
+          code3 = result.code ?? 1005;
           reason2 = result.reason;
         }
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code2 = 1006;
+          code3 = 1006;
           fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
             error: new TypeError(reason2)
           });
         }
         fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
           wasClean,
-          code: code2,
+          code: code3,
           reason: reason2
         });
         if (channels.close.hasSubscribers) {
           channels.close.publish({
             websocket: this,
-            code: code2,
+            code: code3,
             reason: reason2
           });
         }
@@ -40804,13 +40822,13 @@ var require_websocketerror = __commonJS({
         } else if (init !== null) {
           init = webidl.converters.WebSocketCloseInfo(init);
         }
-        let code2 = init.closeCode ?? null;
+        let code3 = init.closeCode ?? null;
         const reason2 = init.reason ?? "";
-        validateCloseCodeAndReason(code2, reason2);
-        if (reason2.length !== 0 && code2 === null) {
-          code2 = 1e3;
+        validateCloseCodeAndReason(code3, reason2);
+        if (reason2.length !== 0 && code3 === null) {
+          code3 = 1e3;
         }
-        this.#closeCode = code2;
+        this.#closeCode = code3;
         this.#reason = reason2;
       }
       get closeCode() {
@@ -40824,9 +40842,9 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message2, code2, reason2) {
+      static createUnvalidatedWebSocketError(message2, code3, reason2) {
         const error2 = new _WebSocketError(message2, kConstruct);
-        error2.#closeCode = code2;
+        error2.#closeCode = code3;
         error2.#reason = reason2;
         return error2;
       }
@@ -40984,9 +41002,9 @@ var require_websocketstream = __commonJS({
         if (closeInfo !== null) {
           closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
         }
-        const code2 = closeInfo.closeCode ?? null;
+        const code3 = closeInfo.closeCode ?? null;
         const reason2 = closeInfo.reason;
-        closeWebSocketConnection(this.#handler, code2, reason2, true);
+        closeWebSocketConnection(this.#handler, code3, reason2, true);
       }
       #write(chunk) {
         chunk = webidl.converters.WebSocketStreamWrite(chunk);
@@ -41081,33 +41099,33 @@ var require_websocketstream = __commonJS({
           this.#openedPromise.reject(new WebSocketError("Socket never opened"));
         }
         const result = this.#parser?.closingInfo;
-        let code2 = result?.code ?? 1005;
+        let code3 = result?.code ?? 1005;
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code2 = 1006;
+          code3 = 1006;
         }
         const reason2 = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
         if (wasClean) {
           this.#readableStreamController.close();
           this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
           this.#closedPromise.resolve({
-            closeCode: code2,
+            closeCode: code3,
             reason: reason2
           });
         } else {
-          const error2 = createUnvalidatedWebSocketError("unclean close", code2, reason2);
+          const error2 = createUnvalidatedWebSocketError("unclean close", code3, reason2);
           this.#readableStreamController?.error(error2);
           this.#writableStreamController?.error(error2);
           this.#closedPromise.reject(error2);
         }
       }
       #closeUsingReason(reason2) {
-        let code2 = null;
+        let code3 = null;
         let reasonString = "";
         if (webidl.is.WebSocketError(reason2)) {
-          code2 = reason2.closeCode;
+          code3 = reason2.closeCode;
           reasonString = reason2.reason;
         }
-        closeWebSocketConnection(this.#handler, code2, reasonString);
+        closeWebSocketConnection(this.#handler, code3, reasonString);
       }
       //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
       #cancel(reason2) {
@@ -42260,8 +42278,8 @@ function latencyMs(latency2) {
 function percentile(values, p) {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   if (sorted.length === 0) return void 0;
-  const rank2 = Math.min(sorted.length, Math.max(1, Math.ceil(p / 100 * sorted.length)));
-  return sorted[rank2 - 1];
+  const rank3 = Math.min(sorted.length, Math.max(1, Math.ceil(p / 100 * sorted.length)));
+  return sorted[rank3 - 1];
 }
 function amount(v) {
   const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
@@ -43521,8 +43539,8 @@ var require_validation2 = __commonJS({
       0
       // 112 - 127
     ];
-    function isValidStatusCode(code2) {
-      return code2 >= 1e3 && code2 <= 1014 && code2 !== 1004 && code2 !== 1005 && code2 !== 1006 || code2 >= 3e3 && code2 <= 4999;
+    function isValidStatusCode(code3) {
+      return code3 >= 1e3 && code3 <= 1014 && code3 !== 1004 && code3 !== 1005 && code3 !== 1006 || code3 >= 3e3 && code3 <= 4999;
     }
     function _isValidUTF8(buf) {
       const len = buf.length;
@@ -44127,11 +44145,11 @@ var require_receiver2 = __commonJS({
             this.emit("conclude", 1005, EMPTY_BUFFER);
             this.end();
           } else {
-            const code2 = data2.readUInt16BE(0);
-            if (!isValidStatusCode(code2)) {
+            const code3 = data2.readUInt16BE(0);
+            if (!isValidStatusCode(code3)) {
               const error2 = this.createError(
                 RangeError,
-                `invalid status code ${code2}`,
+                `invalid status code ${code3}`,
                 true,
                 1002,
                 "WS_ERR_INVALID_CLOSE_CODE"
@@ -44156,7 +44174,7 @@ var require_receiver2 = __commonJS({
               return;
             }
             this._loop = false;
-            this.emit("conclude", code2, buf);
+            this.emit("conclude", code3, buf);
             this.end();
           }
           this._state = GET_INFO;
@@ -44349,22 +44367,22 @@ var require_sender2 = __commonJS({
        * @param {Function} [cb] Callback
        * @public
        */
-      close(code2, data2, mask, cb) {
+      close(code3, data2, mask, cb) {
         let buf;
-        if (code2 === void 0) {
+        if (code3 === void 0) {
           buf = EMPTY_BUFFER;
-        } else if (typeof code2 !== "number" || !isValidStatusCode(code2)) {
+        } else if (typeof code3 !== "number" || !isValidStatusCode(code3)) {
           throw new TypeError("First argument must be a valid error code number");
         } else if (data2 === void 0 || !data2.length) {
           buf = Buffer.allocUnsafe(2);
-          buf.writeUInt16BE(code2, 0);
+          buf.writeUInt16BE(code3, 0);
         } else {
           const length = Buffer.byteLength(data2);
           if (length > 123) {
             throw new RangeError("The message must not be greater than 123 bytes");
           }
           buf = Buffer.allocUnsafe(2 + length);
-          buf.writeUInt16BE(code2, 0);
+          buf.writeUInt16BE(code3, 0);
           if (typeof data2 === "string") {
             buf.write(data2, 2);
           } else if (isUint8Array(data2)) {
@@ -44859,9 +44877,9 @@ var require_event_target = __commonJS({
             callListener(handler, this, event);
           };
         } else if (type === "close") {
-          wrapper = function onClose(code2, message2) {
+          wrapper = function onClose(code3, message2) {
             const event = new CloseEvent("close", {
-              code: code2,
+              code: code3,
               reason: message2.toString(),
               wasClean: this._closeFrameReceived && this._closeFrameSent
             });
@@ -44945,23 +44963,23 @@ var require_extension = __commonJS({
       let extensionName;
       let paramName;
       let start = -1;
-      let code2 = -1;
+      let code3 = -1;
       let end = -1;
       let i = 0;
       for (; i < header.length; i++) {
-        code2 = header.charCodeAt(i);
+        code3 = header.charCodeAt(i);
         if (extensionName === void 0) {
-          if (end === -1 && tokenChars[code2] === 1) {
+          if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (i !== 0 && (code2 === 32 || code2 === 9)) {
+          } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             const name = header.slice(start, end);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, name, params);
               params = /* @__PURE__ */ Object.create(null);
             } else {
@@ -44972,23 +44990,23 @@ var require_extension = __commonJS({
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
         } else if (paramName === void 0) {
-          if (end === -1 && tokenChars[code2] === 1) {
+          if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (code2 === 32 || code2 === 9) {
+          } else if (code3 === 32 || code3 === 9) {
             if (end === -1 && start !== -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (end === -1) end = i;
             push(params, header.slice(start, end), true);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
             }
             start = end = -1;
-          } else if (code2 === 61 && start !== -1 && end === -1) {
+          } else if (code3 === 61 && start !== -1 && end === -1) {
             paramName = header.slice(start, i);
             start = end = -1;
           } else {
@@ -44996,30 +45014,30 @@ var require_extension = __commonJS({
           }
         } else {
           if (isEscaping) {
-            if (tokenChars[code2] !== 1) {
+            if (tokenChars[code3] !== 1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
             if (start === -1) start = i;
             else if (!mustUnescape) mustUnescape = true;
             isEscaping = false;
           } else if (inQuotes) {
-            if (tokenChars[code2] === 1) {
+            if (tokenChars[code3] === 1) {
               if (start === -1) start = i;
-            } else if (code2 === 34 && start !== -1) {
+            } else if (code3 === 34 && start !== -1) {
               inQuotes = false;
               end = i;
-            } else if (code2 === 92) {
+            } else if (code3 === 92) {
               isEscaping = true;
             } else {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
-          } else if (code2 === 34 && header.charCodeAt(i - 1) === 61) {
+          } else if (code3 === 34 && header.charCodeAt(i - 1) === 61) {
             inQuotes = true;
-          } else if (end === -1 && tokenChars[code2] === 1) {
+          } else if (end === -1 && tokenChars[code3] === 1) {
             if (start === -1) start = i;
-          } else if (start !== -1 && (code2 === 32 || code2 === 9)) {
+          } else if (start !== -1 && (code3 === 32 || code3 === 9)) {
             if (end === -1) end = i;
-          } else if (code2 === 59 || code2 === 44) {
+          } else if (code3 === 59 || code3 === 44) {
             if (start === -1) {
               throw new SyntaxError(`Unexpected character at index ${i}`);
             }
@@ -45030,7 +45048,7 @@ var require_extension = __commonJS({
               mustUnescape = false;
             }
             push(params, paramName, value);
-            if (code2 === 44) {
+            if (code3 === 44) {
               push(offers, extensionName, params);
               params = /* @__PURE__ */ Object.create(null);
               extensionName = void 0;
@@ -45042,7 +45060,7 @@ var require_extension = __commonJS({
           }
         }
       }
-      if (start === -1 || inQuotes || code2 === 32 || code2 === 9) {
+      if (start === -1 || inQuotes || code3 === 32 || code3 === 9) {
         throw new SyntaxError("Unexpected end of input");
       }
       if (end === -1) end = i;
@@ -45351,7 +45369,7 @@ var require_websocket2 = __commonJS({
        *     closing
        * @public
        */
-      close(code2, data2) {
+      close(code3, data2) {
         if (this.readyState === _WebSocket.CLOSED) return;
         if (this.readyState === _WebSocket.CONNECTING) {
           const msg = "WebSocket was closed before the connection was established";
@@ -45364,7 +45382,7 @@ var require_websocket2 = __commonJS({
           }
           return;
         }
-        this._sender.close(code2, data2, !this._isServer, (err) => {
+        this._sender.close(code3, data2, !this._isServer, (err) => {
           if (err) return;
           this._closeFrameSent = true;
           if (this._closeFrameReceived || this._receiver._writableState.errorEmitted) {
@@ -45895,10 +45913,10 @@ var require_websocket2 = __commonJS({
         process.nextTick(cb, err);
       }
     }
-    function receiverOnConclude(code2, reason2) {
+    function receiverOnConclude(code3, reason2) {
       const websocket = this[kWebSocket];
       websocket._closeFrameReceived = true;
-      websocket._closeCode = code2;
+      websocket._closeCode = code3;
       if (reason2.length === 0) {
         websocket._closeMessage = EMPTY_BUFFER;
       } else {
@@ -45908,8 +45926,8 @@ var require_websocket2 = __commonJS({
       if (websocket._socket[kWebSocket] === void 0) return;
       websocket._socket.removeListener("data", socketOnData);
       process.nextTick(resume, websocket._socket);
-      if (code2 === 1005) websocket.close();
-      else websocket.close(code2, reason2);
+      if (code3 === 1005) websocket.close();
+      else websocket.close(code3, reason2);
     }
     function receiverOnDrain() {
       const websocket = this[kWebSocket];
@@ -46125,12 +46143,12 @@ var require_subprotocol = __commonJS({
       let end = -1;
       let i = 0;
       for (i; i < header.length; i++) {
-        const code2 = header.charCodeAt(i);
-        if (end === -1 && tokenChars[code2] === 1) {
+        const code3 = header.charCodeAt(i);
+        if (end === -1 && tokenChars[code3] === 1) {
           if (start === -1) start = i;
-        } else if (i !== 0 && (code2 === 32 || code2 === 9)) {
+        } else if (i !== 0 && (code3 === 32 || code3 === 9)) {
           if (end === -1 && start !== -1) end = i;
-        } else if (code2 === 44) {
+        } else if (code3 === 44) {
           if (start === -1) {
             throw new SyntaxError(`Unexpected character at index ${i}`);
           }
@@ -46435,9 +46453,9 @@ var require_websocket_server = __commonJS({
             req
           };
           if (this.options.verifyClient.length === 2) {
-            this.options.verifyClient(info2, (verified, code2, message2, headers) => {
+            this.options.verifyClient(info2, (verified, code3, message2, headers) => {
               if (!verified) {
-                return abortHandshake(socket, code2 || 401, message2, headers);
+                return abortHandshake(socket, code3 || 401, message2, headers);
               }
               this.completeUpgrade(
                 extensions,
@@ -46537,8 +46555,8 @@ var require_websocket_server = __commonJS({
     function socketOnError() {
       this.destroy();
     }
-    function abortHandshake(socket, code2, message2, headers) {
-      message2 = message2 || http.STATUS_CODES[code2];
+    function abortHandshake(socket, code3, message2, headers) {
+      message2 = message2 || http.STATUS_CODES[code3];
       headers = {
         Connection: "close",
         "Content-Type": "text/html",
@@ -46547,17 +46565,17 @@ var require_websocket_server = __commonJS({
       };
       socket.once("finish", socket.destroy);
       socket.end(
-        `HTTP/1.1 ${code2} ${http.STATUS_CODES[code2]}\r
+        `HTTP/1.1 ${code3} ${http.STATUS_CODES[code3]}\r
 ` + Object.keys(headers).map((h) => `${h}: ${headers[h]}`).join("\r\n") + "\r\n\r\n" + message2
       );
     }
-    function abortHandshakeOrEmitwsClientError(server, req, socket, code2, message2, headers) {
+    function abortHandshakeOrEmitwsClientError(server, req, socket, code3, message2, headers) {
       if (server.listenerCount("wsClientError")) {
         const err = new Error(message2);
         Error.captureStackTrace(err, abortHandshakeOrEmitwsClientError);
         server.emit("wsClientError", err, socket, req);
       } else {
-        abortHandshake(socket, code2, message2, headers);
+        abortHandshake(socket, code3, message2, headers);
       }
     }
   }
@@ -46623,11 +46641,11 @@ function openWsSession(target, token, onRequest) {
   };
   return new Promise((resolve16, reject2) => {
     let settled = false;
-    const fail3 = (message2, code2, status = "error") => {
+    const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
       settled = true;
       log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code2));
+      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
       socket.terminate();
     };
     socket.on("error", (error2) => {
@@ -46684,11 +46702,11 @@ var init_ws_session = __esm({
           const message2 = toWsMessage(text2);
           this.deliver(message2 ?? this.error(`the service sent a frame that is not a JSON object: ${oneLine(text2, 120)}`));
         });
-        socket.on("close", (code2, reason2) => {
+        socket.on("close", (code3, reason2) => {
           clearTimeout(this.terminateTimer);
           if (this.endedBecause === void 0) {
             const why = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
-            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code2}${why})`;
+            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why})`;
           }
           for (const waiter of this.waiters.splice(0)) {
             release(waiter);
@@ -46971,29 +46989,59 @@ var init_auth_and_faults = __esm({
 });
 
 // src/emulator/data-file.ts
-import { mkdir, open, readdir as readdir2, readFile, rename, rm } from "node:fs/promises";
+import { readdir as readdir2, readFile, rm } from "node:fs/promises";
 import { basename, dirname as dirname4, join as join4 } from "node:path";
-async function loadRoles(file) {
-  let text2;
-  try {
-    text2 = await readFile(file, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return [];
-    throw new RoleflowError(`emulator data file ${file} cannot be read: ${err.message}`);
-  }
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (err) {
-    throw corrupt(file, `not valid JSON (${err.message.replace(/\s+/g, " ").slice(0, 160)})`);
+async function loadDataFile(file) {
+  const text2 = await readIfThere(file);
+  let value = [];
+  if (text2 !== void 0) {
+    try {
+      value = JSON.parse(text2);
+    } catch (err) {
+      throw corrupt(file, `not valid JSON (${oneLine2(err)})`);
+    }
   }
   if (!Array.isArray(value)) throw corrupt(file, "not a JSON array of Roles");
-  return value.map((entry, i) => toRole2(entry, i, file));
+  const roles = /* @__PURE__ */ new Map();
+  value.forEach((entry, i) => {
+    const role = toRole2(entry, `entry ${i}`, file);
+    roles.set(role.id, role);
+  });
+  const log = logPath(file);
+  const logText = await readIfThere(log) ?? "";
+  const lines2 = logText.split("\n");
+  lines2.pop();
+  lines2.forEach((line, i) => applyLogLine(roles, line, log, i + 1));
+  return { roles: [...roles.values()], dataBytes: Buffer.byteLength(text2 ?? ""), logBytes: Buffer.byteLength(logText) };
 }
-function toRole2(entry, index, file) {
+function applyLogLine(roles, line, log, lineNo) {
+  let change2;
+  try {
+    change2 = JSON.parse(line) ?? {};
+  } catch (err) {
+    throw corrupt(log, `not valid JSON at line ${lineNo} (${oneLine2(err)})`);
+  }
+  if (typeof change2["delete"] === "string") {
+    roles.delete(change2["delete"]);
+  } else if (typeof change2["put"] === "object" && change2["put"] !== null) {
+    const role = toRole2(change2["put"], `line ${lineNo}`, log);
+    roles.set(role.id, role);
+  } else {
+    throw corrupt(log, `invalid: line ${lineNo} is neither {"put": Role} nor {"delete": id}`);
+  }
+}
+async function readIfThere(file) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new RoleflowError(`emulator data file ${file} cannot be read: ${err.message}`);
+  }
+}
+function toRole2(entry, where, file) {
   const r = entry ?? {};
   for (const key of ["id", "name", "description", "content"]) {
-    if (typeof r[key] !== "string") throw corrupt(file, `invalid: entry ${index} has no string "${key}"`);
+    if (typeof r[key] !== "string") throw corrupt(file, `invalid: ${where} has no string "${key}"`);
   }
   const optional = (v) => typeof v === "string" ? v : void 0;
   return {
@@ -47031,62 +47079,119 @@ function processAlive(pid) {
     return err.code === "EPERM";
   }
 }
-var COALESCE_MS, RETRY_MS, DataFileWriter;
+var logPath, oneLine2;
 var init_data_file = __esm({
   "src/emulator/data-file.ts"() {
     "use strict";
     init_errors();
-    COALESCE_MS = 50;
+    logPath = (file) => `${file}.log`;
+    oneLine2 = (err) => err.message.replace(/\s+/g, " ").slice(0, 160);
+  }
+});
+
+// src/emulator/data-log.ts
+import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
+var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
+var init_data_log = __esm({
+  "src/emulator/data-log.ts"() {
+    "use strict";
+    init_errors();
+    init_data_file();
+    SYNC_MS = 50;
     RETRY_MS = 1e3;
-    DataFileWriter = class {
+    DEFAULT_COMPACT_BYTES = 4 * 1024 * 1024;
+    DataLog = class {
       constructor(file, contents, onError = () => {
-      }) {
+      }, found = { dataBytes: 0, logBytes: 0 }, compactBytes = DEFAULT_COMPACT_BYTES) {
         this.file = file;
         this.contents = contents;
         this.onError = onError;
+        this.compactBytes = compactBytes;
+        this.log = logPath(file);
+        this.behind = found.logBytes > 0;
+        this.snapshotBytes = found.dataBytes;
       }
-      timer;
-      writing;
-      dirty = false;
+      fd;
+      bytes = 0;
+      /** Lines appended while a compaction writes the data file: they become the new log. */
+      pending;
+      compacting;
+      /** Something is in the log, or could not be written: the data file is behind. */
+      behind = false;
       failure;
+      retry;
+      syncTimer;
+      snapshotBytes = 0;
       closed = false;
       tmpCounter = 0;
-      markDirty() {
-        this.dirty = true;
-        if (!this.writing) this.schedule();
+      log;
+      /** Record one change; called before the change is answered. */
+      append(change2) {
+        this.behind = true;
+        const line = "put" in change2 ? `{"put":${change2.put}}
+` : `{"delete":${JSON.stringify(change2.delete)}}
+`;
+        this.pending?.push(line);
+        if (this.failure || this.closed) return;
+        try {
+          if (this.fd === void 0) {
+            mkdirSync(dirname5(this.log), { recursive: true });
+            this.fd = openSync2(this.log, "a");
+          }
+          const data2 = Buffer.from(line);
+          for (let done = 0; done < data2.length; ) done += writeSync(this.fd, data2, done);
+          this.bytes += data2.length;
+        } catch (err) {
+          this.fail(err);
+          return;
+        }
+        this.syncTimer ??= setTimeout(() => this.syncNow(), SYNC_MS).unref();
+        if (!this.compacting && this.bytes >= Math.max(this.compactBytes, this.snapshotBytes)) void this.compact();
       }
-      /** Write now if anything changed; resolves when the file on disk is current. */
-      async flush() {
-        while (this.writing) await this.writing;
-        clearTimeout(this.timer);
-        this.timer = void 0;
-        if (!this.dirty) return;
-        this.dirty = false;
-        this.writing = this.write(this.contents()).finally(() => {
-          this.writing = void 0;
-          if (this.dirty) this.schedule();
-        });
-        await this.writing;
+      /** Write the data file from the store and empty the log; a failure is reported and retried, not thrown. */
+      compact() {
+        if (this.compacting) return this.compacting;
+        clearTimeout(this.retry);
+        this.retry = void 0;
+        const body = this.contents();
+        const pending = [];
+        this.pending = pending;
+        this.compacting = (async () => {
+          try {
+            await this.writeSnapshot(body);
+            this.snapshotBytes = body.length;
+            this.replaceLog(pending.join(""));
+            this.behind = pending.length > 0;
+            this.failure = void 0;
+          } catch (err) {
+            this.fail(err);
+          } finally {
+            this.pending = void 0;
+            this.compacting = void 0;
+          }
+        })();
+        return this.compacting;
       }
-      /** The last write, then no more: a failure is left in `error` for the caller to report. */
+      /** The last compaction, then no more: a failure is left in `error` for the caller to report. */
       async close() {
-        await this.flush();
         this.closed = true;
-        clearTimeout(this.timer);
-        this.timer = void 0;
+        clearTimeout(this.retry);
+        clearTimeout(this.syncTimer);
+        while (this.compacting) await this.compacting;
+        if (this.behind) await this.compact();
+        clearTimeout(this.retry);
+        this.closeFd();
       }
       /** The last write, if it failed: reported by close() rather than crashing the server mid-request. */
       get error() {
         return this.failure;
       }
-      schedule() {
-        if (this.timer || this.closed) return;
-        this.timer = setTimeout(() => void this.flush(), this.failure ? RETRY_MS : COALESCE_MS).unref();
-      }
-      async write(data2) {
-        const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
+      async writeSnapshot(data2) {
+        const tmp = this.tmpName();
         try {
-          await mkdir(dirname4(this.file), { recursive: true });
+          await mkdir(dirname5(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -47095,18 +47200,59 @@ var init_data_file = __esm({
             await handle.close();
           }
           await rename(tmp, this.file);
-          this.failure = void 0;
         } catch (err) {
-          const first = this.failure === void 0;
-          this.failure = new RoleflowError(`emulator data file ${this.file} could not be written: ${err.message}`);
-          this.dirty = true;
-          await rm(tmp, { force: true }).catch(() => {
+          await rm2(tmp, { force: true }).catch(() => {
           });
-          if (first) {
-            try {
-              this.onError(this.failure);
-            } catch {
-            }
+          throw err;
+        }
+      }
+      /**
+       * The log becomes `lines` (the changes the data file just written does not hold). A kill before
+       * this leaves the old log next to the new data file: replaying it again gives the same Roles.
+       */
+      replaceLog(lines2) {
+        this.closeFd();
+        this.bytes = 0;
+        if (lines2 === "") {
+          rmSync(this.log, { force: true });
+          return;
+        }
+        const tmp = this.tmpName();
+        try {
+          writeFileSync(tmp, lines2);
+          renameSync(tmp, this.log);
+        } catch (err) {
+          rmSync(tmp, { force: true });
+          throw err;
+        }
+        this.bytes = Buffer.byteLength(lines2);
+      }
+      syncNow() {
+        this.syncTimer = void 0;
+        if (this.fd !== void 0) fdatasync(this.fd, () => {
+        });
+      }
+      closeFd() {
+        if (this.fd === void 0) return;
+        try {
+          closeSync2(this.fd);
+        } catch {
+        }
+        this.fd = void 0;
+      }
+      tmpName() {
+        return `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
+      }
+      fail(err) {
+        const first = this.failure === void 0;
+        this.failure = new RoleflowError(`emulator data file ${this.file} could not be written: ${err.message}`);
+        this.closeFd();
+        this.behind = true;
+        if (!this.closed) this.retry = setTimeout(() => void this.compact(), RETRY_MS).unref();
+        if (first) {
+          try {
+            this.onError(this.failure);
+          } catch {
           }
         }
       }
@@ -47702,22 +47848,20 @@ var init_role_store = __esm({
       create(fields) {
         const now = (/* @__PURE__ */ new Date()).toISOString();
         const id = randomUUID2();
-        this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now });
-        this.changed();
+        this.changed({ put: this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now }) });
         return id;
       }
       /** false when no Role has this id. */
       update(id, fields) {
         const old = this.byId.get(id);
         if (!old) return false;
-        this.put({ ...old.role, ...pick(fields), lastUpdated: (/* @__PURE__ */ new Date()).toISOString() });
-        this.changed();
+        this.changed({ put: this.put({ ...old.role, ...pick(fields), lastUpdated: (/* @__PURE__ */ new Date()).toISOString() }) });
         return true;
       }
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
-        this.changed();
+        this.changed({ delete: id });
         return true;
       }
       snapshot() {
@@ -47733,10 +47877,11 @@ var init_role_store = __esm({
           [this.lastUpdateField]: role.lastUpdated
         });
         this.byId.set(role.id, { role, json: json2 });
+        return json2;
       }
-      changed() {
+      changed(change2) {
         this.listBody = void 0;
-        this.onChange();
+        this.onChange(change2);
       }
     };
   }
@@ -47876,11 +48021,13 @@ async function startEmulator(options = {}) {
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   let writer;
-  const store = new RoleStore(options.lastUpdateField ?? "last_updated", () => writer?.markDirty());
+  const store = new RoleStore(options.lastUpdateField ?? "last_updated", (change2) => writer?.append(change2));
   if (options.dataFile !== void 0) {
-    store.restore(await loadRoles(options.dataFile));
+    const loaded = await loadDataFile(options.dataFile);
+    store.restore(loaded.roles);
     await removeStaleTemps(options.dataFile);
-    writer = new DataFileWriter(options.dataFile, () => store.listJson(), options.onDataFileError);
+    writer = new DataLog(options.dataFile, () => store.listJson(), options.onDataFileError, loaded, options.dataLogCompactBytes);
+    if (loaded.logBytes > 0) await writer.compact();
   }
   const log = new RequestLog();
   const routes = [
@@ -47972,6 +48119,7 @@ var init_start = __esm({
     init_package_root();
     init_auth_and_faults();
     init_data_file();
+    init_data_log();
     init_flow_routes();
     init_flow_run();
     init_flows_config();
@@ -48008,7 +48156,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname5, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname6, join as join5 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -48017,7 +48165,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname5(dataFile));
+    await stateFolder(dirname6(dataFile));
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -48513,13 +48661,13 @@ function planGuards(changes, managed, options) {
   const protectedBy = globMatcher([...options.protect]);
   const guards = [];
   let deletes = 0;
-  for (const change of changes) {
-    if (change.action === "create") continue;
-    if (change.action === "delete") deletes++;
-    const name = change.before?.name ?? change.name;
+  for (const change2 of changes) {
+    if (change2.action === "create") continue;
+    if (change2.action === "delete") deletes++;
+    const name = change2.before?.name ?? change2.name;
     const glob = protectedBy(name);
     if (glob === void 0) continue;
-    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change.action} it` });
+    guards.push({ kind: "protected", name, message: `Role ${quote(name)} is protected (protect: ${quote(glob)}): refusing to ${change2.action} it` });
   }
   if (options.maxDeletes !== void 0 && deletes > options.maxDeletes) {
     guards.push({ kind: "max_deletes", message: `${plural(deletes, "delete")} planned, more than max_deletes (${options.maxDeletes}): refusing the plan` });
@@ -48648,8 +48796,8 @@ function computePlan(desired, remote, options) {
   let unchanged = 0;
   const holdersOf = (name) => matching.byName.get(name) ?? [];
   for (const { file, role } of pairs) {
-    const change = updateOf(file, role, holdersOf);
-    if (change) updates.push(change);
+    const change2 = updateOf(file, role, holdersOf);
+    if (change2) updates.push(change2);
     else unchanged++;
   }
   const creates = matching.creates.filter((file) => targeted(file.name)).map(
@@ -48759,18 +48907,18 @@ function checkPlanFresh(plan, remote, tenant) {
   const checkName = (name, hash2) => {
     if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change of plan.changes) {
-    if (change.action === "create") {
-      checkName(change.name, change.remote_hash);
+  for (const change2 of plan.changes) {
+    if (change2.action === "create") {
+      checkName(change2.name, change2.remote_hash);
       continue;
     }
-    if (change.name_hash !== void 0) checkName(change.name, change.name_hash);
-    const id = change.id ?? "";
+    if (change2.name_hash !== void 0) checkName(change2.name, change2.name_hash);
+    const id = change2.id ?? "";
     const role = byId.get(id);
-    const label = `Role ${quote(change.before?.name ?? change.name)} (id ${showName(id)})`;
+    const label = `Role ${quote(change2.before?.name ?? change2.name)} (id ${showName(id)})`;
     if (!role) {
       reasons.push(`${label} no longer exists on the tenant`);
-    } else if (roleStateHash(role) !== change.remote_hash) {
+    } else if (roleStateHash(role) !== change2.remote_hash) {
       reasons.push(`${label} changed on the tenant since the plan was made`);
     }
   }
@@ -48793,7 +48941,7 @@ var init_fresh = __esm({
 function renderPlanText(plan, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
   const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change of plan.changes) out.push(...changeLines(change, paint2), "");
+  for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
   if (plan.unmanaged.length > 0) {
     out.push(
       `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
@@ -48814,22 +48962,22 @@ function planSummaryLine(plan, rolesDir = "roles/") {
   if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
-function changeLines(change, paint2) {
-  const where = [change.file === void 0 ? void 0 : showName(change.file), change.id === void 0 ? void 0 : `id ${showName(change.id)}`].filter((w) => w !== void 0).join(", ");
-  const head = `${showName(change.name)} (${where})`;
-  switch (change.action) {
+function changeLines(change2, paint2) {
+  const where = [change2.file === void 0 ? void 0 : showName(change2.file), change2.id === void 0 ? void 0 : `id ${showName(change2.id)}`].filter((w) => w !== void 0).join(", ");
+  const head = `${showName(change2.name)} (${where})`;
+  switch (change2.action) {
     case "create":
-      return [paint2("green", `  + create ${head}`), ...stateLines(change.after)];
+      return [paint2("green", `  + create ${head}`), ...stateLines(change2.after)];
     case "delete":
-      return [paint2("red", `  - delete ${head}`), ...stateLines(change.before)];
+      return [paint2("red", `  - delete ${head}`), ...stateLines(change2.before)];
     case "update": {
       const lines2 = [paint2("yellow", `  ~ update ${head}`)];
-      for (const field of change.fields ?? []) {
+      for (const field of change2.fields ?? []) {
         if (field === "content") continue;
-        lines2.push(`      ${field}: ${quote(change.before[field])} → ${quote(change.after[field])}`);
+        lines2.push(`      ${field}: ${quote(change2.before[field])} → ${quote(change2.after[field])}`);
       }
-      if (change.diff !== void 0) {
-        lines2.push("      content:", ...diffLines(change.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+      if (change2.diff !== void 0) {
+        lines2.push("      content:", ...diffLines(change2.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
       }
       return lines2;
     }
@@ -49031,21 +49179,21 @@ function tailMarkdown(plan) {
   }
   return lines2.join("\n");
 }
-function tableRow(change) {
-  const role = change.action === "update" && change.before && change.before.name !== change.name ? `${mdCode(change.before.name)} → ${mdCode(change.name)}` : mdCode(change.name);
-  const where = change.file !== void 0 ? mdCode(change.file) : change.id !== void 0 ? `id ${mdCode(change.id)}` : "";
-  const what = change.action === "update" ? updateCell(change) : change.action === "create" ? createCell(change) : "**deleted**";
-  const symbol = change.action === "create" ? "➕" : change.action === "update" ? "✏️" : "🗑️";
-  return `| ${symbol} ${change.action} | ${role} | ${where} | ${what} |
+function tableRow(change2) {
+  const role = change2.action === "update" && change2.before && change2.before.name !== change2.name ? `${mdCode(change2.before.name)} → ${mdCode(change2.name)}` : mdCode(change2.name);
+  const where = change2.file !== void 0 ? mdCode(change2.file) : change2.id !== void 0 ? `id ${mdCode(change2.id)}` : "";
+  const what = change2.action === "update" ? updateCell(change2) : change2.action === "create" ? createCell(change2) : "**deleted**";
+  const symbol = change2.action === "create" ? "➕" : change2.action === "update" ? "✏️" : "🗑️";
+  return `| ${symbol} ${change2.action} | ${role} | ${where} | ${what} |
 `;
 }
-function updateCell(change) {
-  const fields = change.fields.join(", ");
-  if (!change.fields.includes("description")) return fields;
-  return `${fields}<br>description: ${mdCode(capped3(change.before.description))} → ${mdCode(capped3(change.after.description))}`;
+function updateCell(change2) {
+  const fields = change2.fields.join(", ");
+  if (!change2.fields.includes("description")) return fields;
+  return `${fields}<br>description: ${mdCode(capped3(change2.before.description))} → ${mdCode(capped3(change2.after.description))}`;
 }
-function createCell(change) {
-  const { description, content } = change.after;
+function createCell(change2) {
+  const { description, content } = change2.after;
   const start = content.split("\n").find((line) => line.trim() !== "") ?? "";
   const parts = ["new Role"];
   if (description !== "") parts.push(`description: ${mdCode(capped3(description))}`);
@@ -49055,14 +49203,14 @@ function createCell(change) {
 function capped3(text2, max = 120) {
   return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
 }
-function diffDetails(change, maxLines, maxLineChars) {
-  const all = diffLines(change.diff ?? "");
+function diffDetails(change2, maxLines, maxLineChars) {
+  const all = diffLines(change2.diff ?? "");
   const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join("\n");
   const longestTicks = Math.max(0, ...Array.from(body.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longestTicks + 1));
-  return `<details><summary>✏️ ${mdCode(change.name)}: content diff</summary>
+  return `<details><summary>✏️ ${mdCode(change2.name)}: content diff</summary>
 
 ${fence}diff
 ${body}
@@ -49229,13 +49377,13 @@ function concurrentDuplicates(changes, outcomes, remote) {
   const { byName } = indexRoles(remote);
   const resolutions = [];
   outcomes.forEach((outcome, index) => {
-    const change = changes[index];
-    const after2 = change?.after;
+    const change2 = changes[index];
+    const after2 = change2?.after;
     if (outcome.action !== "create" || after2 === void 0) return;
     const identical = (byName.get(after2.name) ?? []).filter((r) => r.description === after2.description && r.content === after2.content).map((r) => r.id).sort(compare);
     const keep = identical[0];
     if (keep === void 0) return;
-    if (outcome.status === "unknown" && change.remote_hash === nameStateHash(after2.name, [])) {
+    if (outcome.status === "unknown" && change2.remote_hash === nameStateHash(after2.name, [])) {
       resolutions.push({ index, keep, remove: identical.slice(1), appeared: true });
       return;
     }
@@ -49257,13 +49405,13 @@ var init_duplicates = __esm({
 });
 
 // src/core/apply/result.ts
-function outcomeOf(change, status, extra = {}) {
-  const renamedFrom = change.action === "update" && change.before && change.before.name !== change.name ? change.before.name : void 0;
+function outcomeOf(change2, status, extra = {}) {
+  const renamedFrom = change2.action === "update" && change2.before && change2.before.name !== change2.name ? change2.before.name : void 0;
   return {
-    action: change.action,
-    name: change.name,
-    ...change.id === void 0 ? {} : { id: change.id },
-    ...change.file === void 0 ? {} : { file: change.file },
+    action: change2.action,
+    name: change2.name,
+    ...change2.id === void 0 ? {} : { id: change2.id },
+    ...change2.file === void 0 ? {} : { file: change2.file },
     ...renamedFrom === void 0 ? {} : { renamed_from: renamedFrom },
     status,
     ...extra
@@ -49374,9 +49522,9 @@ var init_end = __esm({
 function applyPhases(changes) {
   const phases = [];
   let current = [];
-  changes.forEach((change, index) => {
+  changes.forEach((change2, index) => {
     const previous = current.length > 0 ? changes[current[0]].action : void 0;
-    if (previous !== void 0 && previous !== change.action) {
+    if (previous !== void 0 && previous !== change2.action) {
       phases.push(current);
       current = [];
     }
@@ -49385,18 +49533,18 @@ function applyPhases(changes) {
   if (current.length > 0) phases.push(current);
   return phases;
 }
-function freedName(change) {
-  if (change.action === "delete") return change.before?.name ?? change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.before.name;
+function freedName(change2) {
+  if (change2.action === "delete") return change2.before?.name ?? change2.name;
+  if (change2.action === "update" && change2.before !== void 0 && change2.before.name !== change2.name) return change2.before.name;
   return void 0;
 }
-function takenName(change) {
-  if (change.action === "create") return change.name;
-  if (change.action === "update" && change.before !== void 0 && change.before.name !== change.name) return change.name;
+function takenName(change2) {
+  if (change2.action === "create") return change2.name;
+  if (change2.action === "update" && change2.before !== void 0 && change2.before.name !== change2.name) return change2.name;
   return void 0;
 }
-function blockedReason(change, failedToFree) {
-  const name = takenName(change);
+function blockedReason(change2, failedToFree) {
+  const name = takenName(change2);
   const blocker = name === void 0 ? void 0 : failedToFree.get(name);
   if (blocker === void 0) return void 0;
   const what = blocker.action === "delete" ? "the delete of" : "the rename of";
@@ -49990,10 +50138,10 @@ var require_errors4 = __commonJS({
     };
     var kHTTPParserError = Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message2, code2, data2) {
+      constructor(message2, code3, data2) {
         super(message2);
         this.name = "HTTPParserError";
-        this.code = code2 ? `HPE_${code2}` : void 0;
+        this.code = code3 ? `HPE_${code3}` : void 0;
         this.data = data2 ? data2.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -50016,12 +50164,12 @@ var require_errors4 = __commonJS({
     };
     var kRequestRetryError = Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message2, code2, { headers, data: data2 }) {
+      constructor(message2, code3, { headers, data: data2 }) {
         super(message2);
         this.name = "RequestRetryError";
         this.message = message2 || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.data = data2;
         this.headers = headers;
       }
@@ -50032,12 +50180,12 @@ var require_errors4 = __commonJS({
     };
     var kResponseError = Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message2, code2, { headers, data: data2 }) {
+      constructor(message2, code3, { headers, data: data2 }) {
         super(message2);
         this.name = "ResponseError";
         this.message = message2 || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code2;
+        this.statusCode = code3;
         this.data = data2;
         this.headers = headers;
       }
@@ -50247,8 +50395,8 @@ var require_tree2 = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code2 = this.code = key.charCodeAt(index);
-        if (code2 > 127) {
+        const code3 = this.code = key.charCodeAt(index);
+        if (code3 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -50269,11 +50417,11 @@ var require_tree2 = __commonJS({
         let index = 0;
         let node = this;
         while (true) {
-          const code2 = key.charCodeAt(index);
-          if (code2 > 127) {
+          const code3 = key.charCodeAt(index);
+          if (code3 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code2) {
+          if (node.code === code3) {
             if (length === ++index) {
               node.value = value;
               break;
@@ -50283,7 +50431,7 @@ var require_tree2 = __commonJS({
               node.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code2) {
+          } else if (node.code < code3) {
             if (node.left !== null) {
               node = node.left;
             } else {
@@ -50307,19 +50455,19 @@ var require_tree2 = __commonJS({
         let index = 0;
         let node = this;
         while (node !== null && index < keylength) {
-          let code2 = key[index];
-          if (code2 <= 90 && code2 >= 65) {
-            code2 |= 32;
+          let code3 = key[index];
+          if (code3 <= 90 && code3 >= 65) {
+            code3 |= 32;
           }
           while (node !== null) {
-            if (code2 === node.code) {
+            if (code3 === node.code) {
               if (keylength === ++index) {
                 return node;
               }
               node = node.middle;
               break;
             }
-            node = node.code < code2 ? node.left : node.right;
+            node = node.code < code3 ? node.left : node.right;
           }
         }
         return null;
@@ -51026,11 +51174,11 @@ var require_diagnostics2 = __commonJS({
         websocketDebuglog("connection opened %s%s", address, port ? `:${port}` : "");
       });
       diagnosticsChannel.channel("undici:websocket:close").subscribe((evt) => {
-        const { websocket, code: code2, reason: reason2 } = evt;
+        const { websocket, code: code3, reason: reason2 } = evt;
         websocketDebuglog(
           "closed connection to %s - %s %s",
           websocket.url,
-          code2,
+          code3,
           reason2
         );
       });
@@ -51931,15 +52079,15 @@ var require_connect2 = __commonJS({
             if (this._sessionCache.size < this._maxCachedSessions) {
               return;
             }
-            const ref = this._sessionCache.get(key);
-            if (ref !== void 0 && ref.deref() === void 0) {
+            const ref2 = this._sessionCache.get(key);
+            if (ref2 !== void 0 && ref2.deref() === void 0) {
               this._sessionCache.delete(key);
             }
           });
         }
         get(sessionKey) {
-          const ref = this._sessionCache.get(sessionKey);
-          return ref ? ref.deref() : null;
+          const ref2 = this._sessionCache.get(sessionKey);
+          return ref2 ? ref2.deref() : null;
         }
         set(sessionKey, session) {
           if (this._maxCachedSessions === 0) {
@@ -53518,9 +53666,9 @@ var require_util9 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code2 = url.charCodeAt(i);
-        if (code2 > 126 || // Non-US-ASCII + DEL
-        code2 < 32) {
+        const code3 = url.charCodeAt(i);
+        if (code3 > 126 || // Non-US-ASCII + DEL
+        code3 < 32) {
           return false;
         }
       }
@@ -54111,8 +54259,8 @@ var require_util9 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -54138,8 +54286,8 @@ var require_util9 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code2 = char.charCodeAt(0);
-          return code2 >= 48 && code2 <= 57;
+          const code3 = char.charCodeAt(0);
+          return code3 >= 48 && code3 <= 57;
         },
         data2,
         position
@@ -56430,9 +56578,9 @@ var require_client_h22 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code2, id) {
+    function onHttp2FrameError(type, code3, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -56442,8 +56590,8 @@ var require_client_h22 = __commonJS({
       this.destroy(err);
       util.destroy(this[kSocket], err);
     }
-    function onHTTP2GoAway(code2) {
-      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code2}`, util.getSocketInfo(this));
+    function onHTTP2GoAway(code3) {
+      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code3}`, util.getSocketInfo(this));
       const client = this[kClient];
       client[kSocket] = null;
       client[kHTTPContext] = null;
@@ -56648,8 +56796,8 @@ var require_client_h22 = __commonJS({
       stream.once("error", function(err) {
         abort(err);
       });
-      stream.once("frameError", (type, code2) => {
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
+      stream.once("frameError", (type, code3) => {
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code3}`));
       });
       return true;
       function writeBodyH2() {
@@ -58587,7 +58735,7 @@ var require_retry_handler2 = __commonJS({
         if (this.handler.onBodySent) return this.handler.onBodySent(chunk);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code: code2, headers } = err;
+        const { statusCode, code: code3, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -58599,7 +58747,7 @@ var require_retry_handler2 = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code2 && code2 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code2)) {
+        if (code3 && code3 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code3)) {
           cb(err);
           return;
         }
@@ -61143,11 +61291,11 @@ var require_dns2 = __commonJS({
             if (err) {
               return cb(err);
             }
-            const results = /* @__PURE__ */ new Map();
+            const results2 = /* @__PURE__ */ new Map();
             for (const addr of addresses) {
-              results.set(`${addr.address}:${addr.family}`, addr);
+              results2.set(`${addr.address}:${addr.family}`, addr);
             }
-            cb(null, results.values());
+            cb(null, results2.values());
           }
         );
       }
@@ -61342,8 +61490,8 @@ var require_headers2 = __commonJS({
     var util = __require("node:util");
     var kHeadersMap = Symbol("headers map");
     var kHeadersSortedMap = Symbol("headers map sorted");
-    function isHTTPWhiteSpaceCharCode(code2) {
-      return code2 === 10 || code2 === 13 || code2 === 9 || code2 === 32;
+    function isHTTPWhiteSpaceCharCode(code3) {
+      return code3 === 10 || code3 === 13 || code3 === 9 || code3 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -62258,8 +62406,8 @@ var require_request4 = __commonJS({
           const controllerList = dependentControllerMap.get(ac.signal);
           if (controllerList !== void 0) {
             if (controllerList.size !== 0) {
-              for (const ref of controllerList) {
-                const ctrl = ref.deref();
+              for (const ref2 of controllerList) {
+                const ctrl = ref2.deref();
                 if (ctrl !== void 0) {
                   ctrl.abort(this.reason);
                 }
@@ -63772,7 +63920,7 @@ var require_fetch2 = __commonJS({
       fetchParams.controller.resume = async () => {
         while (true) {
           let bytes;
-          let isFailure;
+          let isFailure2;
           try {
             const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
@@ -63784,7 +63932,7 @@ var require_fetch2 = __commonJS({
               bytes = void 0;
             } else {
               bytes = err;
-              isFailure = true;
+              isFailure2 = true;
             }
           }
           if (bytes === void 0) {
@@ -63793,7 +63941,7 @@ var require_fetch2 = __commonJS({
             return;
           }
           timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
-          if (isFailure) {
+          if (isFailure2) {
             fetchParams.controller.terminate(bytes);
             return;
           }
@@ -65498,8 +65646,8 @@ var require_util13 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code2 = value.charCodeAt(i);
-        if (code2 >= 0 && code2 <= 8 || code2 >= 10 && code2 <= 31 || code2 === 127) {
+        const code3 = value.charCodeAt(i);
+        if (code3 >= 0 && code3 <= 8 || code3 >= 10 && code3 <= 31 || code3 === 127) {
           return true;
         }
       }
@@ -65507,26 +65655,26 @@ var require_util13 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code2 = name.charCodeAt(i);
-        if (code2 < 33 || // exclude CTLs (0-31), SP and HT
-        code2 > 126 || // exclude non-ascii and DEL
-        code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 60 || // <
-        code2 === 62 || // >
-        code2 === 64 || // @
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 58 || // :
-        code2 === 92 || // \
-        code2 === 47 || // /
-        code2 === 91 || // [
-        code2 === 93 || // ]
-        code2 === 63 || // ?
-        code2 === 61 || // =
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = name.charCodeAt(i);
+        if (code3 < 33 || // exclude CTLs (0-31), SP and HT
+        code3 > 126 || // exclude non-ascii and DEL
+        code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 60 || // <
+        code3 === 62 || // >
+        code3 === 64 || // @
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 58 || // :
+        code3 === 92 || // \
+        code3 === 47 || // /
+        code3 === 91 || // [
+        code3 === 93 || // ]
+        code3 === 63 || // ?
+        code3 === 61 || // =
+        code3 === 123 || // {
+        code3 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -65542,31 +65690,31 @@ var require_util13 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code2 = value.charCodeAt(i++);
-        if (code2 < 33 || // exclude CTLs (0-31)
-        code2 > 126 || // non-ascii and DEL (127)
-        code2 === 34 || // "
-        code2 === 44 || // ,
-        code2 === 59 || // ;
-        code2 === 92) {
+        const code3 = value.charCodeAt(i++);
+        if (code3 < 33 || // exclude CTLs (0-31)
+        code3 > 126 || // non-ascii and DEL (127)
+        code3 === 34 || // "
+        code3 === 44 || // ,
+        code3 === 59 || // ;
+        code3 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code2 = path.charCodeAt(i);
-        if (code2 < 32 || // exclude CTLs (0-31)
-        code2 > 126 || // exclude DEL and non-ascii
-        code2 === 59) {
+        const code3 = path.charCodeAt(i);
+        if (code3 < 32 || // exclude CTLs (0-31)
+        code3 > 126 || // exclude DEL and non-ascii
+        code3 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code2) {
-      return code2 >= 48 && code2 <= 57 || // 0-9
-      code2 >= 65 && code2 <= 90 || // A-Z
-      code2 >= 97 && code2 <= 122;
+    function isLetterOrDigit(code3) {
+      return code3 >= 48 && code3 <= 57 || // 0-9
+      code3 >= 65 && code3 <= 90 || // A-Z
+      code3 >= 97 && code3 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -65577,8 +65725,8 @@ var require_util13 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code2 = domain.charCodeAt(i);
-        if (code2 === 46) {
+        const code3 = domain.charCodeAt(i);
+        if (code3 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -65588,10 +65736,10 @@ var require_util13 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code2)) {
+        if (labelLength === 0 && !isLetterOrDigit(code3)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code2) && code2 !== 45) {
+        if (!isLetterOrDigit(code3) && code3 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -66365,37 +66513,37 @@ var require_util14 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code2 = protocol.charCodeAt(i);
-        if (code2 < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code2 > 126 || code2 === 34 || // "
-        code2 === 40 || // (
-        code2 === 41 || // )
-        code2 === 44 || // ,
-        code2 === 47 || // /
-        code2 === 58 || // :
-        code2 === 59 || // ;
-        code2 === 60 || // <
-        code2 === 61 || // =
-        code2 === 62 || // >
-        code2 === 63 || // ?
-        code2 === 64 || // @
-        code2 === 91 || // [
-        code2 === 92 || // \
-        code2 === 93 || // ]
-        code2 === 123 || // {
-        code2 === 125) {
+        const code3 = protocol.charCodeAt(i);
+        if (code3 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code3 > 126 || code3 === 34 || // "
+        code3 === 40 || // (
+        code3 === 41 || // )
+        code3 === 44 || // ,
+        code3 === 47 || // /
+        code3 === 58 || // :
+        code3 === 59 || // ;
+        code3 === 60 || // <
+        code3 === 61 || // =
+        code3 === 62 || // >
+        code3 === 63 || // ?
+        code3 === 64 || // @
+        code3 === 91 || // [
+        code3 === 92 || // \
+        code3 === 93 || // ]
+        code3 === 123 || // {
+        code3 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code2) {
-      if (code2 >= 1e3 && code2 < 1015) {
-        return code2 !== 1004 && // reserved
-        code2 !== 1005 && // "MUST NOT be set as a status code"
-        code2 !== 1006;
+    function isValidStatusCode(code3) {
+      if (code3 >= 1e3 && code3 < 1015) {
+        return code3 !== 1004 && // reserved
+        code3 !== 1005 && // "MUST NOT be set as a status code"
+        code3 !== 1006;
       }
-      return code2 >= 3e3 && code2 <= 4999;
+      return code3 >= 3e3 && code3 <= 4999;
     }
     function failWebsocketConnection(ws, reason2) {
       const { [kController]: controller, [kResponse]: response } = ws;
@@ -66664,7 +66812,7 @@ var require_connection2 = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(ws, code2, reason2, reasonByteLength) {
+    function closeWebSocketConnection(ws, code3, reason2, reasonByteLength) {
       if (isClosing(ws) || isClosed(ws)) {
       } else if (!isEstablished(ws)) {
         failWebsocketConnection(ws, "Connection was closed before it was established.");
@@ -66672,12 +66820,12 @@ var require_connection2 = __commonJS({
       } else if (ws[kSentClose] === sentCloseFrameState.NOT_SENT) {
         ws[kSentClose] = sentCloseFrameState.PROCESSING;
         const frame = new WebsocketFrameSend();
-        if (code2 !== void 0 && reason2 === void 0) {
+        if (code3 !== void 0 && reason2 === void 0) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code2, 0);
-        } else if (code2 !== void 0 && reason2 !== void 0) {
+          frame.frameData.writeUInt16BE(code3, 0);
+        } else if (code3 !== void 0 && reason2 !== void 0) {
           frame.frameData = Buffer.allocUnsafe(2 + reasonByteLength);
-          frame.frameData.writeUInt16BE(code2, 0);
+          frame.frameData.writeUInt16BE(code3, 0);
           frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -66702,25 +66850,25 @@ var require_connection2 = __commonJS({
       response.socket.off("close", onSocketClose);
       response.socket.off("error", onSocketError);
       const wasClean = ws[kSentClose] === sentCloseFrameState.SENT && ws[kReceivedClose];
-      let code2 = 1005;
+      let code3 = 1005;
       let reason2 = "";
       const result = ws[kByteParser].closingInfo;
       if (result && !result.error) {
-        code2 = result.code ?? 1005;
+        code3 = result.code ?? 1005;
         reason2 = result.reason;
       } else if (!ws[kReceivedClose]) {
-        code2 = 1006;
+        code3 = 1006;
       }
       ws[kReadyState] = states.CLOSED;
       fireEvent("close", ws, (type, init) => new CloseEvent(type, init), {
         wasClean,
-        code: code2,
+        code: code3,
         reason: reason2
       });
       if (channels.close.hasSubscribers) {
         channels.close.publish({
           websocket: ws,
-          code: code2,
+          code: code3,
           reason: reason2
         });
       }
@@ -66845,8 +66993,8 @@ var require_receiver3 = __commonJS({
     var { closeWebSocketConnection } = require_connection2();
     var { PerMessageDeflate: PerMessageDeflate2 } = require_permessage_deflate3();
     var { MessageSizeExceededError } = require_errors4();
-    function failWebsocketConnectionWithCode(ws, code2, reason2) {
-      closeWebSocketConnection(ws, code2, reason2, Buffer.byteLength(reason2));
+    function failWebsocketConnectionWithCode(ws, code3, reason2) {
+      closeWebSocketConnection(ws, code3, reason2, Buffer.byteLength(reason2));
       failWebsocketConnection(ws, reason2);
     }
     var ByteParser = class extends Writable2 {
@@ -67033,8 +67181,8 @@ var require_receiver3 = __commonJS({
                   this.#info.fin,
                   (error2, data2) => {
                     if (error2) {
-                      const code2 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnectionWithCode(this.ws, code2, error2.message);
+                      const code3 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnectionWithCode(this.ws, code3, error2.message);
                       return;
                     }
                     if (!this.writeFragments(data2)) {
@@ -67120,11 +67268,11 @@ var require_receiver3 = __commonJS({
       }
       parseCloseBody(data2) {
         assert(data2.length !== 1);
-        let code2;
+        let code3;
         if (data2.length >= 2) {
-          code2 = data2.readUInt16BE(0);
+          code3 = data2.readUInt16BE(0);
         }
-        if (code2 !== void 0 && !isValidStatusCode(code2)) {
+        if (code3 !== void 0 && !isValidStatusCode(code3)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason2 = data2.subarray(2);
@@ -67136,7 +67284,7 @@ var require_receiver3 = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code: code2, reason: reason2, error: false };
+        return { code: code3, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -67151,8 +67299,8 @@ var require_receiver3 = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code: code2, reason: reason2 } = this.#info.closeInfo;
-            closeWebSocketConnection(this.ws, code2, reason2, reason2.length);
+            const { code: code3, reason: reason2 } = this.#info.closeInfo;
+            closeWebSocketConnection(this.ws, code3, reason2, reason2.length);
             failWebsocketConnection(this.ws, reason2);
             return false;
           }
@@ -67390,17 +67538,17 @@ var require_websocket3 = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code2 = void 0, reason2 = void 0) {
+      close(code3 = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code2 !== void 0) {
-          code2 = webidl.converters["unsigned short"](code2, prefix, "code", { clamp: true });
+        if (code3 !== void 0) {
+          code3 = webidl.converters["unsigned short"](code3, prefix, "code", { clamp: true });
         }
         if (reason2 !== void 0) {
           reason2 = webidl.converters.USVString(reason2, prefix, "reason");
         }
-        if (code2 !== void 0) {
-          if (code2 !== 1e3 && (code2 < 3e3 || code2 > 4999)) {
+        if (code3 !== void 0) {
+          if (code3 !== 1e3 && (code3 < 3e3 || code3 > 4999)) {
             throw new DOMException("invalid code", "InvalidAccessError");
           }
         }
@@ -67414,7 +67562,7 @@ var require_websocket3 = __commonJS({
             );
           }
         }
-        closeWebSocketConnection(this, code2, reason2, reasonByteLength);
+        closeWebSocketConnection(this, code3, reason2, reasonByteLength);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -67660,15 +67808,15 @@ var require_websocket3 = __commonJS({
     }
     function onParserError(err) {
       let message2;
-      let code2;
+      let code3;
       if (err instanceof CloseEvent) {
         message2 = err.reason;
-        code2 = err.code;
+        code3 = err.code;
       } else {
         message2 = err.message;
       }
       fireEvent("error", this, () => new ErrorEvent("error", { error: err, message: message2 }));
-      closeWebSocketConnection(this, code2);
+      closeWebSocketConnection(this, code3);
     }
     module.exports = {
       WebSocket: WebSocket2
@@ -69817,7 +69965,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command12 = class {
+    var Command13 = class {
       constructor() {
         this.help = false;
       }
@@ -69862,9 +70010,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command12.isOption = advanced_options_utils.isOptionSymbol;
-    Command12.Default = [];
-    exports.Command = Command12;
+    Command13.isOption = advanced_options_utils.isOptionSymbol;
+    Command13.Default = [];
+    exports.Command = Command13;
   }
 });
 
@@ -71614,8 +71762,8 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { open as open3, rename as rename3, rm as rm3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join7, resolve as resolve4 } from "node:path";
+import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -71633,7 +71781,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname6(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -71644,7 +71792,7 @@ async function writeFileAtomic(path, text2) {
     }
     await rename3(tmp, path);
   } catch (err) {
-    await rm3(tmp, { force: true });
+    await rm4(tmp, { force: true });
     throw err;
   }
 }
@@ -72049,16 +72197,16 @@ async function executePlan(plan, client, opts) {
     await Promise.all(
       phase.map(
         (index) => limit(async () => {
-          const change = plan.changes[index];
+          const change2 = plan.changes[index];
           if (opts.stopped?.()) {
-            outcomes[index] = outcomeOf(change, "not_started");
+            outcomes[index] = outcomeOf(change2, "not_started");
             return;
           }
-          const blocked = blockedReason(change, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change, "skipped", { error: blocked }) : await runChange(change, client);
+          const blocked = blockedReason(change2, failedToFree);
+          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
           if (outcome.status === "failed") {
-            const freed = freedName(change);
-            if (freed !== void 0) failedToFree.set(freed, change);
+            const freed = freedName(change2);
+            if (freed !== void 0) failedToFree.set(freed, change2);
           }
           record(index, outcome);
         })
@@ -72067,31 +72215,31 @@ async function executePlan(plan, client, opts) {
   }
   return outcomes.map((o, i) => o ?? outcomeOf(plan.changes[i], "not_started"));
 }
-async function runChange(change, client) {
+async function runChange(change2, client) {
   try {
-    switch (change.action) {
+    switch (change2.action) {
       case "create": {
-        const { id } = await client.createRole(change.after);
-        return { ...outcomeOf(change, "created"), id };
+        const { id } = await client.createRole(change2.after);
+        return { ...outcomeOf(change2, "created"), id };
       }
       case "update":
-        await client.updateRole(change.id, change.after);
-        return outcomeOf(change, "updated");
+        await client.updateRole(change2.id, change2.after);
+        return outcomeOf(change2, "updated");
       case "delete":
-        return await deleteRole(change, client);
+        return await deleteRole(change2, client);
     }
   } catch (err) {
     const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error: error2 });
+    return outcomeOf(change2, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error: error2 });
   }
 }
-async function deleteRole(change, client) {
+async function deleteRole(change2, client) {
   try {
-    await client.deleteRole(change.id);
-    return outcomeOf(change, "deleted");
+    await client.deleteRole(change2.id);
+    return outcomeOf(change2, "deleted");
   } catch (err) {
-    const stillThere = await client.getRole(change.id).catch(() => "unknown");
-    if (stillThere === void 0) return outcomeOf(change, "deleted", { already_gone: true });
+    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
+    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
     throw err;
   }
 }
@@ -72119,8 +72267,8 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
   const protectedBy = globMatcher([...protect]);
   for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
     const outcome = outcomes[found.index];
-    const change = plan.changes[found.index];
-    if (change.action !== "create") continue;
+    const change2 = plan.changes[found.index];
+    if (change2.action !== "create") continue;
     result.changed.push(found.index);
     const glob = protectedBy(outcome.name);
     if (glob !== void 0 && found.remove.length > 0) {
@@ -72131,19 +72279,19 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
       };
       continue;
     }
-    const failures = [];
+    const failures2 = [];
     for (const id of found.remove) {
-      const copy = { action: "delete", name: change.name, remote_hash: change.remote_hash, id, before: change.after };
+      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
       const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
-      if (typeof done === "string") failures.push(`id ${id}: ${done}`);
+      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
     }
     const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures.length === 0 ? {
+    result.outcomes[found.index] = failures2.length === 0 ? {
       ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
       id: found.keep,
       ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
       ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures.join("; ")})` };
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
   }
   return result;
 }
@@ -72322,12 +72470,12 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname7, join as join8 } from "node:path";
+import { dirname as dirname8, join as join8 } from "node:path";
 async function initRepository(dir, options) {
   const steps = [];
   for (const file of initFiles(options)) {
     const abs = join8(dir, file.path);
-    const existing = await readIfThere(abs);
+    const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
       continue;
@@ -72341,7 +72489,7 @@ async function initRepository(dir, options) {
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
-  const text2 = await readIfThere(abs);
+  const text2 = await readIfThere2(abs);
   let settings = {};
   if (text2 !== void 0) {
     let parsed;
@@ -72370,7 +72518,7 @@ async function mergeEditorSettings(dir, force) {
 }
 async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
-  const text2 = await readIfThere(abs);
+  const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
 `);
@@ -72383,17 +72531,17 @@ async function mergeGitignore(dir) {
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
 async function writeFile3(abs, text2) {
-  await mkdir4(dirname7(abs), { recursive: true });
+  await mkdir4(dirname8(abs), { recursive: true });
   await writeFileAtomic(abs, text2);
 }
-async function readIfThere(abs) {
+async function readIfThere2(abs) {
   try {
     return await readFile3(abs, "utf8");
   } catch (err) {
-    const code2 = err.code;
-    if (code2 === "ENOENT") return void 0;
-    if (code2 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
-    throw new RoleflowError(`cannot read ${abs}: ${code2 ?? String(err)}`);
+    const code3 = err.code;
+    if (code3 === "ENOENT") return void 0;
+    if (code3 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
+    throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
 var SETTINGS;
@@ -72413,7 +72561,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname8, join as join9, resolve as resolve8 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve8 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72498,7 +72646,7 @@ function readBack(role, text2, schema) {
 }
 function insideFolder(dir, fileName) {
   const path = resolve8(dir, fileName);
-  if (dirname8(path) !== resolve8(dir) || basename4(path) !== fileName) {
+  if (dirname9(path) !== resolve8(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -72515,6 +72663,253 @@ var init_pull = __esm({
     init_package_root();
     init_role_files();
     init_source_files();
+  }
+});
+
+// src/core/compare/mann-whitney.ts
+function mannWhitneyU(xs, ys, alternative = "two-sided") {
+  const x = xs.filter(Number.isFinite);
+  const y = ys.filter(Number.isFinite);
+  const n1 = x.length;
+  const n2 = y.length;
+  if (n1 === 0 || n2 === 0) return { u: 0, p: 1, method: "exact" };
+  const { ranks, tieTerm } = rank2([...x, ...y]);
+  const r1 = ranks.slice(0, n1).reduce((s, r) => s + r, 0);
+  const u = r1 - n1 * (n1 + 1) / 2;
+  if (tieTerm === 0 && n1 <= EXACT_MAX && n2 <= EXACT_MAX) return { u, p: exactP(u, n1, n2, alternative), method: "exact" };
+  const n = n1 + n2;
+  const mean = n1 * n2 / 2;
+  const variance = n1 * n2 / 12 * (n + 1 - tieTerm / (n * (n - 1)));
+  if (variance <= 0) return { u, p: 1, method: "normal" };
+  const sd = Math.sqrt(variance);
+  const upper = 1 - normalCdf((u - mean - 0.5) / sd);
+  const lower = normalCdf((u - mean + 0.5) / sd);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return { u, p: clamp01(p), method: "normal" };
+}
+function rank2(values) {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
+    const average = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k++) ranks[order[k].i] = average;
+    const t5 = end - start + 1;
+    tieTerm += t5 * t5 * t5 - t5;
+    start = end + 1;
+  }
+  return { ranks, tieTerm };
+}
+function exactP(u, n1, n2, alternative) {
+  const counts2 = uCounts(n1, n2);
+  const total = counts2.reduce((s, c) => s + c, 0);
+  const atMost = (k) => counts2.slice(0, Math.floor(k) + 1).reduce((s, c) => s + c, 0) / total;
+  const upper = 1 - atMost(u - 1);
+  const lower = atMost(u);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return clamp01(p);
+}
+function uCounts(n1, n2) {
+  let previous = Array.from({ length: n2 + 1 }, () => [1]);
+  for (let m = 1; m <= n1; m++) {
+    const current = [[1]];
+    for (let n = 1; n <= n2; n++) {
+      const size2 = m * n + 1;
+      const row = new Array(size2).fill(0);
+      const withLargestInX = previous[n];
+      const withLargestInY = current[n - 1];
+      for (let k = 0; k < withLargestInX.length; k++) row[k + n] = row[k + n] + withLargestInX[k];
+      for (let k = 0; k < withLargestInY.length; k++) row[k] = row[k] + withLargestInY[k];
+      current.push(row);
+    }
+    previous = current;
+  }
+  return previous[n2];
+}
+function normalCdf(z) {
+  return 0.5 * erfc(-z / Math.SQRT2);
+}
+function erfc(x) {
+  const t5 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t5 * Math.exp(
+    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
+  );
+  return x >= 0 ? y : 2 - y;
+}
+function clamp01(p) {
+  return Math.min(1, Math.max(0, p));
+}
+var EXACT_MAX;
+var init_mann_whitney = __esm({
+  "src/core/compare/mann-whitney.ts"() {
+    "use strict";
+    EXACT_MAX = 25;
+  }
+});
+
+// src/core/compare/compare.ts
+function parseThreshold(text2) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
+  return { ok: true, value: Number(m[1]) / 100 };
+}
+function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const before = new Map(base.results.map((r) => [key(r), r]));
+  const afterKeys = new Set(head.results.map(key));
+  const tests = [];
+  const newlyFailing = [];
+  const newlyPassing = [];
+  const added = [];
+  for (const h of head.results) {
+    const b = before.get(key(h));
+    if (!b) {
+      added.push(ref(h));
+      continue;
+    }
+    if (b.status === "pass" && isFailure(h.status)) newlyFailing.push(ref(h));
+    if (isFailure(b.status) && h.status === "pass") newlyPassing.push(ref(h));
+    tests.push(compareTest(b, h, threshold));
+  }
+  const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
+  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
+  return {
+    threshold,
+    alpha: ALPHA,
+    min_samples: MIN_SAMPLES,
+    tests,
+    newly_failing: newlyFailing,
+    newly_passing: newlyPassing,
+    added,
+    removed,
+    regressions,
+    failing: regressions > 0 || newlyFailing.length > 0
+  };
+}
+function compareSamples(base, head, threshold) {
+  const b = sampleStats(base);
+  const h = sampleStats(head);
+  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
+  if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
+  const { p } = mannWhitneyU(head, base, "two-sided");
+  const changes = [change2.p50, change2.p95].filter((c) => c !== null);
+  const slower = changes.some((c) => c > threshold) && median(head) > median(base);
+  const faster = changes.some((c) => c < -threshold) && median(head) < median(base);
+  const verdict2 = p < ALPHA && slower ? "regression" : p < ALPHA && faster ? "improvement" : "unchanged";
+  return { base: b, head: h, change: change2, p, verdict: verdict2 };
+}
+function compareTest(b, h, threshold) {
+  const services = [.../* @__PURE__ */ new Set([...stepServices(b), ...stepServices(h)])];
+  return {
+    ...ref(h),
+    base: { status: b.status, passed: b.passed, repeat: b.repeat },
+    head: { status: h.status, passed: h.passed, repeat: h.repeat, message: h.message },
+    wall: compareSamples(wallSamples(b), wallSamples(h), threshold),
+    steps: services.map((service) => ({ service, ...compareSamples(stepSamples(b, service), stepSamples(h, service), threshold) }))
+  };
+}
+function wallSamples(r) {
+  return r.repeats.filter((x) => x.execution === "ok" && x.wall_ms !== null).map((x) => x.wall_ms);
+}
+function stepSamples(r, service) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => s.service === service && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function stepServices(r) {
+  return r.repeats.flatMap((x) => x.steps.map((s) => s.service));
+}
+function sampleStats(samples) {
+  const finite = samples.filter(Number.isFinite);
+  if (finite.length === 0) return null;
+  return { count: finite.length, p50: percentile(finite, 50), p95: percentile(finite, 95) };
+}
+function median(samples) {
+  return percentile(samples, 50) ?? 0;
+}
+function relative3(before, after2) {
+  if (before === void 0 || after2 === void 0 || before === 0) return null;
+  return (after2 - before) / before;
+}
+function isFailure(status) {
+  return status === "fail" || status === "error";
+}
+function ref(r) {
+  return { id: r.id, flow: r.flow, name: r.name, transport: r.transport, file: r.file, line: r.line };
+}
+var MIN_SAMPLES, ALPHA, DEFAULT_THRESHOLD;
+var init_compare = __esm({
+  "src/core/compare/compare.ts"() {
+    "use strict";
+    init_latency();
+    init_mann_whitney();
+    MIN_SAMPLES = 5;
+    ALPHA = 0.05;
+    DEFAULT_THRESHOLD = 0.2;
+  }
+});
+
+// src/core/compare/baseline.ts
+function resolveBaselineBudgets(test, transport, baseline) {
+  const latency2 = test.expect.latency;
+  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
+  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
+  const resolve16 = (b, samples, what) => {
+    if (!b.budget.baseline) return b;
+    const plus = b.budget.baseline.plus;
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    const value = statistic(samples(before), b.kind);
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
+  };
+  return {
+    ...test,
+    expect: {
+      ...test.expect,
+      latency: {
+        total: latency2.total.map((b) => resolve16(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve16(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+      }
+    }
+  };
+}
+function matchingSteps(r, regex2) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => regex2.test(s.service) && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function statistic(samples, kind) {
+  return percentile(samples, kind === "max" ? 100 : Number(kind.slice(1)));
+}
+var init_baseline = __esm({
+  "src/core/compare/baseline.ts"() {
+    "use strict";
+    init_latency();
+    init_compare();
+  }
+});
+
+// src/core/compare/index.ts
+var compare_exports = {};
+__export(compare_exports, {
+  ALPHA: () => ALPHA,
+  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
+  EXACT_MAX: () => EXACT_MAX,
+  MIN_SAMPLES: () => MIN_SAMPLES,
+  compareRuns: () => compareRuns,
+  compareSamples: () => compareSamples,
+  mannWhitneyU: () => mannWhitneyU,
+  normalCdf: () => normalCdf,
+  parseThreshold: () => parseThreshold,
+  resolveBaselineBudgets: () => resolveBaselineBudgets,
+  stepSamples: () => stepSamples,
+  wallSamples: () => wallSamples
+});
+var init_compare2 = __esm({
+  "src/core/compare/index.ts"() {
+    "use strict";
+    init_mann_whitney();
+    init_compare();
+    init_baseline();
   }
 });
 
@@ -72560,10 +72955,10 @@ function parseEnvRefs(value) {
     }
     const end = value.indexOf("}", i);
     if (end < 0) return { ok: false, error: `unterminated "\${" in ${JSON.stringify(value)}: write \${env:NAME}` };
-    const ref = value.slice(i + 2, end);
-    const name = ref.startsWith("env:") ? ref.slice(4) : void 0;
+    const ref2 = value.slice(i + 2, end);
+    const name = ref2.startsWith("env:") ? ref2.slice(4) : void 0;
     if (name === void 0 || !NAME.test(name)) {
-      return { ok: false, error: `invalid reference "\${${ref}}": write \${env:NAME} (or $\${ for a literal \${)` };
+      return { ok: false, error: `invalid reference "\${${ref2}}": write \${env:NAME} (or $\${ for a literal \${)` };
     }
     if (text2) pieces.push({ text: text2 });
     pieces.push({ env: name });
@@ -72952,7 +73347,7 @@ function checkOutput(a, outputs, using = {}) {
   if (typeof verdict2 === "string" && found) detail = verdict2;
   const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
   const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
-  return { pass, expected, actual, message: message2 };
+  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
 }
 function checkSnapshot(a, found, using) {
   const kept = withoutIgnored(found, a.ignore ?? []);
@@ -73324,22 +73719,23 @@ function latencyResults(test, executions, kinds) {
   const latency2 = test.expect.latency;
   if (!latency2) return [];
   const finished = executions.filter((e) => e.status !== "error");
-  const results = [];
+  const results2 = [];
   for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
-    results.push(
-      ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
+    results2.push(
+      b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
   for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
-    if (finished.length === 0) results.push(skipped("latency", label, "no execution finished", b));
-    else if (logged.length === 0) results.push(skipped("latency", label, `per-step latency: ${NO_LOGS_OVER_WS}`, b));
-    else results.push(stepBudget(label, b, logged.flatMap((e) => e.steps ?? [])));
+    if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
+    else if (finished.length === 0) results2.push(skipped("latency", label, "no execution finished", b));
+    else if (logged.length === 0) results2.push(skipped("latency", label, `per-step latency: ${NO_LOGS_OVER_WS}`, b));
+    else results2.push(stepBudget(label, b, logged.flatMap((e) => e.steps ?? [])));
   }
-  return results;
+  return results2;
 }
 function stepBudget(label, b, steps) {
   const matching = steps.filter((s) => b.regex.test(s.service));
@@ -73363,7 +73759,8 @@ function fail2(label, b, why, actual) {
   return verdict("latency", label, b, { pass: false, expected: expectedOf(b), actual, why });
 }
 function expectedOf(b) {
-  return `${b.kind} ${b.budget.text}`;
+  const base = b.budget.baseline?.value;
+  return `${b.kind} ${b.budget.text}${base === void 0 ? "" : ` (${b.budget.op} ${formatMs(b.budget.ms)}: baseline ${formatMs(base)})`}`;
 }
 var NO_LOGS_OVER_WS;
 var init_latency_check = __esm({
@@ -73378,12 +73775,12 @@ var init_latency_check = __esm({
 
 // src/core/flows/evaluate.ts
 function evaluateTest(test, execution, context = {}) {
-  const results = [
+  const results2 = [
     ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
     ...stepsResults(test.expect.steps, execution),
     ...latencyResults(test, [execution], ["max"])
   ];
-  if (execution.status === "ok") return results;
+  if (execution.status === "ok") return results2;
   const error2 = execution.error ?? (execution.status === "failed" ? "the flow failed" : "the execution did not finish");
   const head = {
     kind: "execution",
@@ -73393,8 +73790,8 @@ function evaluateTest(test, execution, context = {}) {
     line: test.line,
     col: test.col
   };
-  if (execution.status === "failed") return [head, ...results];
-  return [head, ...results.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
+  if (execution.status === "failed") return [head, ...results2];
+  return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
 }
 function outputResult(a, execution, test, context) {
   const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
@@ -73499,10 +73896,10 @@ var init_evaluate = __esm({
 function evaluateLatencyAcrossRepeats(test, executions) {
   return latencyResults(test, executions, ["p50", "p95", "p99"]);
 }
-function summariseRepeats(results, minPass, acrossRepeats = []) {
-  const repeats = results.length;
-  const passed = results.filter((r) => r.every((a) => a.status !== "fail")).length;
-  const all = [...results.flat(), ...acrossRepeats];
+function summariseRepeats(results2, minPass, acrossRepeats = []) {
+  const repeats = results2.length;
+  const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
+  const all = [...results2.flat(), ...acrossRepeats];
   const base = { repeats, passed, minPass };
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
@@ -73652,6 +74049,7 @@ function buildRunReport(facts, redactor) {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: "roleflow", version: facts.version },
     tenant: facts.tenant,
+    ...facts.commit && { commit: facts.commit },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -73665,8 +74063,8 @@ function buildRunReport(facts, redactor) {
 }
 function redactReport(report, redactor) {
   if (redactor.none) return report;
-  const { results, ...head } = report;
-  return { ...redactor.values(head), results: results.map((r) => redactResult(r, redactor)) };
+  const { results: results2, ...head } = report;
+  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
 }
 function redactResult(result, redactor) {
   if (redactor.none) return result;
@@ -73680,16 +74078,16 @@ function redactResult(result, redactor) {
   });
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
-function summarise(results) {
-  const count = (s) => results.filter((r) => r.status === s).length;
+function summarise(results2) {
+  const count = (s) => results2.filter((r) => r.status === s).length;
   return {
-    tests: results.length,
+    tests: results2.length,
     passed: count("pass"),
     failed: count("fail") + count("error"),
     errored: count("error"),
     skipped: count("skip"),
     not_run: count("not_run"),
-    executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
+    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
   };
 }
 function stats(samples) {
@@ -73730,14 +74128,16 @@ function repeatResult(i, e, assertions) {
       ...s.serviceType !== void 0 && { service_type: s.serviceType },
       ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
     })),
-    messages: (e.messages ?? []).map((m) => ({
+    messages: (e.messages ?? []).map((m, k) => ({
       state: m.state,
       status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
       ...m.nodeId !== void 0 && { node_id: m.nodeId },
-      ...m.messageId !== void 0 && { message_id: m.messageId }
+      ...m.messageId !== void 0 && { message_id: m.messageId },
+      ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
     })),
     ...e.outputs !== void 0 && { outputs: e.outputs },
-    assertions
+    assertions,
+    ...e.ids && { ids: idsRecord(e.ids) }
   };
 }
 function withShownMessages(result) {
@@ -73789,6 +74189,14 @@ function stepStats(executions) {
 function round2(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
+function idsRecord(ids) {
+  return {
+    ...ids.flowId !== void 0 && { flow_id: ids.flowId },
+    ...ids.executionId !== void 0 && { execution_id: ids.executionId },
+    ...ids.connectionId !== void 0 && { connection_id: ids.connectionId },
+    ...ids.messageIds !== void 0 && { message_ids: ids.messageIds }
+  };
+}
 var init_build = __esm({
   "src/report/build.ts"() {
     "use strict";
@@ -73803,6 +74211,7 @@ var digest_exports = {};
 __export(digest_exports, {
   flowLatencyRows: () => flowLatencyRows,
   groupAssertions: () => groupAssertions,
+  idsText: () => idsText,
   missingShardsText: () => missingShardsText
 });
 function groupAssertions(r, status) {
@@ -73818,9 +74227,9 @@ function groupAssertions(r, status) {
   for (const a of r.across_repeats) add(a, false);
   return [...groups2.values()];
 }
-function flowLatencyRows(results) {
+function flowLatencyRows(results2) {
   const rows = /* @__PURE__ */ new Map();
-  for (const r of results) {
+  for (const r of results2) {
     const key = `${r.flow}\0${r.transport}`;
     let entry = rows.get(key);
     if (!entry) {
@@ -73856,10 +74265,21 @@ function missingShardsText(missing) {
   if (labels.length === 1) return `shard ${labels[0]} is missing`;
   return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
 }
+function idsText(ids) {
+  if (!ids) return "";
+  const parts = [
+    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
+    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
+    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
+    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
+  ];
+  return escapeControls(parts.join(", "));
+}
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
     init_build();
+    init_safe_text();
   }
 });
 
@@ -73898,14 +74318,14 @@ function mergeReports(inputs, options = {}) {
     return { ok: false, error: `${other.file} is a report on tenant ${other.report.tenant.name}, ${first.file} on ${first.report.tenant.name}: merge the reports of one tenant` };
   }
   const seen = /* @__PURE__ */ new Map();
-  const results = [];
+  const results2 = [];
   for (const { file, report } of inputs) {
     for (const r of report.results) {
       const key = `${r.id}\0${r.transport}`;
       const earlier = seen.get(key);
       if (earlier !== void 0) return { ok: false, error: `"${r.id}" [${r.transport}] is in both ${earlier} and ${file}: were two reports of the same shard given?` };
       seen.set(key, file);
-      results.push(r);
+      results2.push(r);
     }
   }
   const shards = shardsOf(inputs);
@@ -73914,7 +74334,7 @@ function mergeReports(inputs, options = {}) {
   if (missing.length > 0 && !options.allowPartial) {
     return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
   }
-  results.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
+  results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
   const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
@@ -73929,8 +74349,8 @@ function mergeReports(inputs, options = {}) {
       duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
       bailed: inputs.some((i) => i.report.bailed),
       interrupted: inputs.some((i) => i.report.interrupted === true),
-      summary: summarise(results),
-      results
+      summary: summarise(results2),
+      results: results2
     }
   };
 }
@@ -73971,152 +74391,39 @@ var init_json = __esm({
   }
 });
 
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters
+// src/run/read-reports.ts
+var read_reports_exports = {};
+__export(read_reports_exports, {
+  compareReportFiles: () => compareReportFiles,
+  readJsonReports: () => readJsonReports
 });
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
+import { resolve as resolve9 } from "node:path";
+async function readJsonReports(cwd, files) {
+  const schema = loadSchema("report");
+  const inputs = [];
+  for (const file of files) {
+    const text2 = await readTextFile({ abs: resolve9(cwd, file), file }, JSON_REPORT);
+    if (!text2.ok) throw new InvalidFilesError(text2.issues);
+    const parsed = parseReport(text2.value, file, schema);
+    if (!parsed.ok) throw new RoleflowError(parsed.error);
+    inputs.push({ file, report: parsed.value });
   }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
+  return inputs;
 }
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
+async function compareReportFiles(cwd, baseFile, headFile, threshold) {
+  const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
+  return compareRuns(base.report, head.report, threshold);
+}
+var JSON_REPORT;
+var init_read_reports = __esm({
+  "src/run/read-reports.ts"() {
     "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml"
-    };
-  }
-});
-
-// src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
-function paint(style, code2, text2) {
-  return style.color ? `\x1B[${CODES[code2]}m${text2}\x1B[0m` : text2;
-}
-function statusColor(status) {
-  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
-}
-function renderTestResult(r, style) {
-  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
-  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
-  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
-  const file = safeText(r.file);
-  const message2 = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
-  const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
-  ];
-  if (r.status === "fail" || r.status === "error") {
-    const failures = groupAssertions(r, "fail");
-    for (const g of failures) {
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-      if (g.assertion.diff !== void 0) lines2.push(...diffLines2(g.assertion.diff, style));
-    }
-    if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
-  }
-  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
-    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-  }
-  return lines2.join("\n");
-}
-function diffLines2(diff, style) {
-  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
-}
-function quietNote(r, style) {
-  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
-  if (quiet === 0) return "";
-  const which2 = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
-  return ` ${paint(style, "yellow", `(ended by quiet${which2}, no until reached)`)}`;
-}
-function renderSummary(report, style) {
-  const rows = flowLatencyRows(report.results);
-  const notRun2 = report.summary.not_run > 0;
-  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
-  const body = rows.map((row) => [
-    safeText(row.flow),
-    row.transport,
-    String(row.pass),
-    String(row.fail),
-    String(row.skip),
-    ...notRun2 ? [String(row.notRun)] : [],
-    row.wall ? formatMs(row.wall.p50) : "-",
-    row.wall ? formatMs(row.wall.p95) : "-"
-  ]);
-  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
-
-` : "";
-  const s = report.summary;
-  const failed2 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
-  const parts = [
-    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
-    paint(style, s.failed > 0 ? "red" : "dim", failed2),
-    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
-    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
-  ];
-  const bail = report.bailed ? `
-${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
-  const interrupted = report.interrupted ? `
-${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
-  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
-  const partial = report.missing_shards?.length ? `
-${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
-}
-function renderConsole(report, style) {
-  const results = report.results.map((r) => renderTestResult(r, style));
-  return `${[...results, "", renderSummary(report, style)].join("\n")}
-`;
-}
-function progressLine(done, total, current, width = 80) {
-  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
-}
-function alignColumns(rows, rightAligned) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-var MARK, CODES;
-var init_console = __esm({
-  "src/report/console.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_digest();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
+    init_compare2();
+    init_errors();
+    init_package_root();
+    init_source_files();
+    init_json();
+    JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
   }
 });
 
@@ -74184,7 +74491,7 @@ function renderStepSummary(report) {
   }
   parts.push("<details><summary>Every result</summary>", "", "| | test | transport | repeats | p50 |", "|---|---|---|--:|--:|");
   for (const r of report.results) {
-    parts.push(`| ${MARK2[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
+    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
   }
   parts.push("", "</details>", "");
   return parts.join("\n");
@@ -74210,7 +74517,7 @@ function data(text2) {
 function property(text2) {
   return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
-var MAX_FAILURES_LISTED, MARK2;
+var MAX_FAILURES_LISTED, MARK;
 var init_github = __esm({
   "src/report/github.ts"() {
     "use strict";
@@ -74218,7 +74525,555 @@ var init_github = __esm({
     init_safe_text();
     init_digest();
     MAX_FAILURES_LISTED = 50;
-    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+    MARK = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+  }
+});
+
+// src/report/compare.ts
+var compare_exports2 = {};
+__export(compare_exports2, {
+  COMPARE_FORMATS: () => COMPARE_FORMATS,
+  renderComparison: () => renderComparison,
+  renderMarkdown: () => renderMarkdown,
+  renderText: () => renderText
+});
+function renderComparison(c, files, format) {
+  return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
+` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
+}
+function renderText(c, files) {
+  const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
+  for (const t5 of c.tests) {
+    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
+    out.push(`  ${metricText("wall-clock", t5.wall)}`);
+    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  }
+  if (c.tests.length > 0) out.push("");
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`${title} (${refs.length}):`);
+    for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ""}`);
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${escapeControls(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  out.push(verdictLine(c), "");
+  return out.join("\n");
+}
+function renderMarkdown(c, files) {
+  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
+  if (c.tests.length > 0) {
+    out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
+    for (const t5 of c.tests) {
+      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
+      rows.forEach(([label, m], i) => {
+        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+      });
+    }
+    out.push("");
+  }
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`### ${title} (${refs.length})`, "");
+    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code2(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
+    out.push("");
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${cell(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  return out.join("\n");
+}
+function criteria(c) {
+  return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
+}
+function verdictLine(c) {
+  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
+  return parts.join(", ");
+}
+function metricText(label, m) {
+  const counts2 = `n ${m.base?.count ?? 0} → ${m.head?.count ?? 0}`;
+  return `${label.padEnd(16)} p50 ${change(m, "p50")}  p95 ${change(m, "p95")}  ${counts2}  ${pText(m)}  ${VERDICT_TEXT[m.verdict]}`;
+}
+function change(m, key) {
+  const before = m.base ? formatMs(m.base[key]) : "-";
+  const after2 = m.head ? formatMs(m.head[key]) : "-";
+  const delta = m.change[key];
+  return `${before} → ${after2}${delta === null ? "" : ` (${percent(delta, true)})`}`;
+}
+function pText(m) {
+  return m.p === null ? "p -" : m.p < 1e-3 ? "p < 0.001" : `p ${m.p.toFixed(3)}`;
+}
+function percent(fraction, signed) {
+  const value = Math.round(fraction * 1e3) / 10;
+  return `${signed && value > 0 ? "+" : ""}${value}%`;
+}
+function passRate(side) {
+  return `${side.status} ${side.passed}/${side.repeat}`;
+}
+function messageOf2(c, r) {
+  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
+}
+function code2(text2) {
+  return escapeControls(text2).replace(/`/g, "'");
+}
+var COMPARE_FORMATS, VERDICT_TEXT;
+var init_compare3 = __esm({
+  "src/report/compare.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_github();
+    COMPARE_FORMATS = ["text", "markdown", "json"];
+    VERDICT_TEXT = {
+      regression: "REGRESSION",
+      improvement: "faster",
+      unchanged: "no significant change",
+      not_enough_samples: "not enough samples",
+      no_samples: "no samples"
+    };
+  }
+});
+
+// src/report/reporters.ts
+var reporters_exports = {};
+__export(reporters_exports, {
+  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
+  REPORTER_NAMES: () => REPORTER_NAMES,
+  parseReporters: () => parseReporters
+});
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
+    "use strict";
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
+    };
+  }
+});
+
+// src/report/console.ts
+var console_exports = {};
+__export(console_exports, {
+  progressLine: () => progressLine,
+  renderConsole: () => renderConsole,
+  renderSummary: () => renderSummary,
+  renderTestResult: () => renderTestResult
+});
+function paint(style, code3, text2) {
+  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
+}
+function statusColor(status) {
+  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
+}
+function renderTestResult(r, style) {
+  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
+  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
+  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
+  const file = safeText(r.file);
+  const message2 = escapeControls(r.message);
+  const head = `${paint(style, statusColor(r.status), MARK2[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
+  const lines2 = [
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
+  ];
+  if (r.status === "fail" || r.status === "error") {
+    const failures2 = groupAssertions(r, "fail");
+    for (const g of failures2) {
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
+      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      if (g.assertion.diff !== void 0) lines2.push(...diffLines2(g.assertion.diff, style));
+    }
+    for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
+      lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
+    }
+    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
+  }
+  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
+    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+  }
+  return lines2.join("\n");
+}
+function diffLines2(diff, style) {
+  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
+}
+function quietNote(r, style) {
+  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
+  if (quiet === 0) return "";
+  const which2 = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
+  return ` ${paint(style, "yellow", `(ended by quiet${which2}, no until reached)`)}`;
+}
+function renderSummary(report, style) {
+  const rows = flowLatencyRows(report.results);
+  const notRun2 = report.summary.not_run > 0;
+  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
+  const body = rows.map((row) => [
+    safeText(row.flow),
+    row.transport,
+    String(row.pass),
+    String(row.fail),
+    String(row.skip),
+    ...notRun2 ? [String(row.notRun)] : [],
+    row.wall ? formatMs(row.wall.p50) : "-",
+    row.wall ? formatMs(row.wall.p95) : "-"
+  ]);
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
+
+` : "";
+  const s = report.summary;
+  const failed2 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
+  const parts = [
+    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
+    paint(style, s.failed > 0 ? "red" : "dim", failed2),
+    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
+    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
+  ];
+  const bail = report.bailed ? `
+${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
+  const interrupted = report.interrupted ? `
+${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
+  const partial = report.missing_shards?.length ? `
+${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
+  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
+  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
+}
+function renderConsole(report, style) {
+  const results2 = report.results.map((r) => renderTestResult(r, style));
+  return `${[...results2, "", renderSummary(report, style)].join("\n")}
+`;
+}
+function progressLine(done, total, current, width = 80) {
+  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
+}
+function alignColumns(rows, rightAligned) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+var MARK2, CODES;
+var init_console = __esm({
+  "src/report/console.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_digest();
+    MARK2 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
+  }
+});
+
+// src/report/html-assets.ts
+var HTML_STYLE, HTML_SCRIPT;
+var init_html_assets = __esm({
+  "src/report/html-assets.ts"() {
+    "use strict";
+    HTML_STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
+.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
+table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
+.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
+details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
+details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
+.filters[hidden]{display:none}.hidden{display:none}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
+svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
+.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
+.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
+.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
+circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
+.ids{font-size:12px;color:var(--muted)}
+`;
+    HTML_SCRIPT = `
+(function(){
+  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
+  var items=[].slice.call(document.querySelectorAll('[data-status]'));
+  var count=document.getElementById('shown');
+  function apply(){
+    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
+    items.forEach(function(el){
+      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
+      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
+    });
+    if(count)count.textContent=String(n);
+  }
+  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
+})();
+`;
+  }
+});
+
+// src/report/html-charts.ts
+function esc(text2) {
+  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+function distributionSvg(samples, label) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
+  const min = sorted[0];
+  const max = sorted.at(-1);
+  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
+  const lo = Math.max(0, min - margin);
+  const hi = max + margin;
+  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
+  const q = (p) => percentile(sorted, p);
+  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
+  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
+  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
+  const step3 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  return [
+    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
+    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
+    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
+    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
+    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
+    ...dots,
+    ...marks,
+    ...legend,
+    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
+    "</svg></figure>"
+  ].join("");
+}
+function waterfallSvg(steps) {
+  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
+  const spans = stepSpans(steps);
+  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const labelW = 120;
+  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
+  const rowH = 18;
+  const rows = steps.map((s, i) => {
+    const span = spans[i];
+    const known = s.latency_ms !== null;
+    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
+    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
+    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
+  });
+  const h = steps.length * rowH + 16;
+  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+}
+function timelineSvg(messages, wallMs) {
+  if (messages.length === 0) return '<p class="muted">no messages received</p>';
+  const timed = messages.every((m) => m.at_ms !== void 0);
+  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
+  const dots = messages.map((m, i) => {
+    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
+    const ok = m.status_code === null || m.status_code < 400;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+  });
+  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function stepSpans(steps) {
+  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
+  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
+    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
+    const t0 = Math.min(...starts);
+    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
+  }
+  let at = 0;
+  return steps.map((s) => {
+    const span = { start: at, ms: s.latency_ms ?? 0 };
+    at += span.ms;
+    return span;
+  });
+}
+function statusClass(status) {
+  return /fail|error/i.test(status) ? "fail" : "pass";
+}
+function clip(text2, n) {
+  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+}
+var ENTITIES, W, MAX_DOTS, PAD;
+var init_html_charts = __esm({
+  "src/report/html-charts.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    W = 420;
+    MAX_DOTS = 400;
+    PAD = 8;
+  }
+});
+
+// src/report/html-parts.ts
+function runHeader(report) {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
+    ...report.bailed ? ["stopped early by --bail"] : [],
+    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+function matrix(report) {
+  const rows = flowLatencyRows(report.results);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow2) => {
+    const cells = transports.map((transport) => {
+      const row = rows.find((r) => r.flow === flow2 && r.transport === transport);
+      if (!row) return '<td class="muted">–</td>';
+      const kind = row.fail > 0 ? "cell-fail" : row.pass > 0 ? "cell-pass" : "cell-skip";
+      const parts = [`<span class="pass">${row.pass} ✓</span>`, ...row.fail > 0 ? [`<span class="fail">${row.fail} ✗</span>`] : [], ...row.skip > 0 ? [`<span class="skip">${row.skip} skipped</span>`] : [], ...row.notRun > 0 ? [`<span class="not_run">${row.notRun} not run</span>`] : []];
+      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row.pass}" data-fail="${row.fail}" data-skip="${row.skip}" data-not-run="${row.notRun}">${parts.join(" ")}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+}
+function failures(report) {
+  const failed2 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed2.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed2.map((r) => {
+    const rows = groupAssertions(r, "fail").map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed2.length})</h2>${items.join("")}</section>`;
+}
+function distributions(report) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  const figures = [...groups2.values()].map((results2) => {
+    const { flow: flow2, transport } = results2[0];
+    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
+      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
+}
+function results(report) {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
+    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK3[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
+}
+function filters(report) {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+function repeatBlock(r, x) {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
+  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
+  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
+}
+function shownRepeats(ran) {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed2 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed2.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed2.length));
+  return [...first, ...failed2].sort((a, b) => a.index - b.index);
+}
+function dataOf(r) {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
+var MARK3, MAX_REPEATS_SHOWN;
+var init_html_parts = __esm({
+  "src/report/html-parts.ts"() {
+    "use strict";
+    init_compare2();
+    init_flows();
+    init_digest();
+    init_html_charts();
+    MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MAX_REPEATS_SHOWN = 25;
+  }
+});
+
+// src/report/html.ts
+function renderHtml(report) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>roleflow test report · ${esc(report.tenant.name)}</title>
+<style>${HTML_STYLE}</style>
+</head>
+<body>
+${runHeader(report)}
+${matrix(report)}
+${failures(report)}
+${filters(report)}
+${distributions(report)}
+${results(report)}
+<script>${HTML_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+var init_html = __esm({
+  "src/report/html.ts"() {
+    "use strict";
+    init_html_assets();
+    init_html_charts();
+    init_html_parts();
   }
 });
 
@@ -74269,25 +75124,29 @@ function outcomeOf2(result, repeat, testFailed, across, notRun2) {
   if (failing.length === 0) return { kind: "pass" };
   const first = failing[0].message;
   if (!testFailed) return { kind: "pass", note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
-  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: lines(result, failing) };
+  const ids = idsText(repeat.ids);
+  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: `${lines(result, failing)}${ids ? `
+on the tenant: ${ids}` : ""}` };
 }
 function renderCase({ result, repeat, outcome }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
   const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const ids = idProperties(repeat);
   switch (outcome.kind) {
     case "pass":
-      return outcome.note === void 0 ? `${open4}/>` : `${open4}>
-      <system-out>${text(escapeControls(outcome.note))}</system-out>
+      if (outcome.note === void 0 && ids === "") return `${open4}/>`;
+      return `${open4}>${ids}${outcome.note === void 0 ? "" : `
+      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
     </testcase>`;
     case "skipped":
-      return `${open4}>
+      return `${open4}>${ids}
       <skipped message="${attr(escapeControls(outcome.message))}"/>
     </testcase>`;
     default: {
       const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open4}>
+      return `${open4}>${ids}
       <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
     </testcase>`;
     }
@@ -74311,12 +75170,25 @@ function text(value) {
 function attr(value) {
   return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
 }
+function idProperties(repeat) {
+  const ids = repeat.ids;
+  if (!ids) return "";
+  const props = [
+    ["flowId", ids.flow_id],
+    ["executionId", ids.execution_id],
+    ["connectionId", ids.connection_id],
+    ["messageIds", ids.message_ids?.join(" ")]
+  ].filter((p) => p[1] !== void 0);
+  return `
+      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join("")}</properties>`;
+}
 var ILLEGAL_XML;
 var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
     init_safe_text();
     init_build();
+    init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
 });
@@ -74328,13 +75200,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname9, relative as relative3, resolve as resolve9, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative4, resolve as resolve10, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve9(sinks.cwd, file);
+    const path = resolve10(sinks.cwd, file);
     try {
-      await mkdir6(dirname9(path), { recursive: true });
+      await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -74349,8 +75221,9 @@ async function writeReports(report, specs, sinks) {
 ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       case "json":
-      case "junit": {
-        const render2 = spec.name === "json" ? renderJson : renderJunit;
+      case "junit":
+      case "html": {
+        const render2 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
         const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
         if (file === "-") sinks.data(report, render2);
         else await toFile(file, render2(report), "data");
@@ -74369,7 +75242,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative3(workspace, resolve9(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve10(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -74378,6 +75251,7 @@ var init_write_reports = __esm({
     init_errors();
     init_console();
     init_github();
+    init_html();
     init_json();
     init_junit();
     init_reporters();
@@ -74546,13 +75420,13 @@ var init_runs = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname10, resolve as resolve12 } from "node:path";
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname10(absOf.get(flow2.file) ?? resolve12(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
@@ -74655,12 +75529,12 @@ var init_flow_files = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir7, rm as rm4, stat as stat5 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, join as join10 } from "node:path";
+import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename5(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname11(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat5(file.abs).then(
@@ -74674,10 +75548,10 @@ async function readSnapshotFile(file) {
 }
 async function writeSnapshotFile(file, entries, flowFile) {
   if (entries.size === 0) {
-    await rm4(file.abs, { force: true });
+    await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir7(dirname11(file.abs), { recursive: true });
+  await mkdir7(dirname12(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -74913,10 +75787,12 @@ async function runHttps(client, test, inputs, options = {}) {
   const paces = options.paces ?? /* @__PURE__ */ new Map();
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  let ids;
   const end = (status, endedBy, problem, steps, at = clock.now()) => ({
     transport: "https",
     status,
     endedBy,
+    ...ids && { ids },
     ...problem !== void 0 && { error: runError(test.flow, "https", messageOf(problem)) },
     ...problem instanceof RoleflowError && { errorCode: problem.code },
     ...steps && { steps },
@@ -74926,7 +75802,8 @@ async function runHttps(client, test, inputs, options = {}) {
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
     if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
-    const { executionId } = started.value;
+    const { executionId, flowId } = started.value;
+    ids = { flowId, executionId };
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
     const rule = httpsEndRule(test);
@@ -75001,6 +75878,12 @@ function describeMessage(m) {
   const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
 }
+function wsIds(messages) {
+  const connectionId = messages.find((m) => m.connectionId)?.connectionId;
+  const messageIds = [...new Set(messages.flatMap((m) => m.messageId ? [m.messageId] : []))];
+  if (connectionId === void 0 && messageIds.length === 0) return void 0;
+  return { ...connectionId !== void 0 && { connectionId }, ...messageIds.length > 0 && { messageIds } };
+}
 var WsRun;
 var init_flow_ws = __esm({
   "src/run/flow-ws.ts"() {
@@ -75021,6 +75904,7 @@ var init_flow_ws = __esm({
         this.rule = wsEndRule(test);
       }
       messages = [];
+      messageAtMs = [];
       deadline;
       tally = EMPTY_WS_TALLY;
       rule;
@@ -75068,6 +75952,7 @@ var init_flow_ws = __esm({
       /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
+        const ids = wsIds(this.messages);
         return {
           transport: "ws",
           status,
@@ -75076,11 +75961,14 @@ var init_flow_ws = __esm({
           ...problem instanceof RoleflowError && { errorCode: problem.code },
           ...outputs !== void 0 && { outputs },
           messages: this.messages,
-          wallMs: at - this.startedAt
+          messageAtMs: this.messageAtMs,
+          wallMs: at - this.startedAt,
+          ...ids && { ids }
         };
       }
       receive(message2) {
         this.messages.push(message2);
+        this.messageAtMs.push(this.clock.now() - this.startedAt);
         this.tally = tallyWsMessage(this.tally, message2, this.rule);
         this.lastAt = this.clock.now();
       }
@@ -75106,7 +75994,8 @@ var init_flow_ws = __esm({
 
 // src/run/flow-tests.ts
 async function runTests(options) {
-  const { client, runs, events = {} } = options;
+  const { client, events = {} } = options;
+  const runs = options.runs.map((run2) => ({ ...run2, test: resolveBaselineBudgets(run2.test, run2.transport, options.baseline) }));
   const clock = options.clock ?? realClock;
   const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
@@ -75117,7 +76006,7 @@ async function runTests(options) {
   const paces = /* @__PURE__ */ new Map();
   const signal = options.signal;
   const runOptions = { clock, ...signal && { signal }, ...options.strictEnd && { strictEnd: true } };
-  const runOne = async (run2, repeat, failures) => {
+  const runOne = async (run2, repeat, failures2) => {
     if (stop2 || signal?.aborted) {
       leftOut += 1;
       return void 0;
@@ -75133,16 +76022,16 @@ async function runTests(options) {
     }
     const judged = () => evaluateTest(run2.test, result, options.assertions?.contextFor(run2.test, run2.transport));
     if (options.bail && result.endedBy !== "interrupted" && judged().some((a) => a.status === "fail")) {
-      failures.count += 1;
-      if (failures.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
+      failures2.count += 1;
+      if (failures2.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }
     events.finished?.(label, done, total);
     return result;
   };
-  const results = await Promise.all(
+  const results2 = await Promise.all(
     runs.map(async (run2) => {
-      const failures = { count: 0 };
-      const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures))));
+      const failures2 = { count: 0 };
+      const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures2))));
       const stopped = signal?.aborted ? "interrupt" : "bail";
       const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
       const result = buildTestResult({
@@ -75159,7 +76048,7 @@ async function runTests(options) {
     })
   );
   const interrupted = signal?.aborted === true;
-  return { results, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
+  return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
 function notStarted(run2, why) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
@@ -75173,12 +76062,14 @@ var init_flow_tests = __esm({
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
+    init_compare2();
   }
 });
 
 // src/run/test-session.ts
 var test_session_exports = {};
 __export(test_session_exports, {
+  loadBaseline: () => loadBaseline,
   loadFlowTests: () => loadFlowTests,
   parseSelectionFlags: () => parseSelectionFlags,
   prepareAssertions: () => prepareAssertions,
@@ -75218,6 +76109,9 @@ function runsFor(tenant, files, flags, parsed, env) {
   if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
   return selection;
 }
+async function loadBaseline(cwd, file) {
+  return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
+}
 async function runTestSession(opts) {
   const { tenant } = opts;
   const startedAt = /* @__PURE__ */ new Date();
@@ -75231,6 +76125,7 @@ async function runTestSession(opts) {
     strictEnd: opts.strictEnd,
     signal: opts.signal,
     events: opts.events,
+    ...opts.baseline && { baseline: opts.baseline },
     ...opts.assertions && { assertions: opts.assertions }
   });
   const notes = opts.assertions ? await opts.assertions.finish() : [];
@@ -75246,6 +76141,7 @@ async function runTestSession(opts) {
         ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
       },
       ...opts.shard && { shard: opts.shard },
+      ...opts.commit && { commit: opts.commit },
       startedAt,
       finishedAt: /* @__PURE__ */ new Date(),
       durationMs: performance.now() - started,
@@ -75268,6 +76164,7 @@ var init_test_session = __esm({
     init_package_root();
     init_assertions();
     init_flow_tests();
+    init_read_reports();
   }
 });
 
@@ -75381,10 +76278,10 @@ var require_light = __commonJS({
         return n && n["default"] || n;
       }
       var load = function(received, defaults, onto = {}) {
-        var k, ref, v;
+        var k, ref2, v;
         for (k in defaults) {
           v = defaults[k];
-          onto[k] = (ref = received[k]) != null ? ref : v;
+          onto[k] = (ref2 = received[k]) != null ? ref2 : v;
         }
         return onto;
       };
@@ -75454,13 +76351,13 @@ var require_light = __commonJS({
           }
         }
         getArray() {
-          var node, ref, results;
+          var node, ref2, results2;
           node = this._first;
-          results = [];
+          results2 = [];
           while (node != null) {
-            results.push((ref = node, node = node.next, ref.value));
+            results2.push((ref2 = node, node = node.next, ref2.value));
           }
-          return results;
+          return results2;
         }
         forEachShift(cb) {
           var node;
@@ -75471,17 +76368,17 @@ var require_light = __commonJS({
           return void 0;
         }
         debug() {
-          var node, ref, ref1, ref2, results;
+          var node, ref2, ref1, ref22, results2;
           node = this._first;
-          results = [];
+          results2 = [];
           while (node != null) {
-            results.push((ref = node, node = node.next, {
-              value: ref.value,
-              prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
-              next: (ref2 = ref.next) != null ? ref2.value : void 0
+            results2.push((ref2 = node, node = node.next, {
+              value: ref2.value,
+              prev: (ref1 = ref2.prev) != null ? ref1.value : void 0,
+              next: (ref22 = ref2.next) != null ? ref22.value : void 0
             }));
           }
-          return results;
+          return results2;
         }
       };
       var DLList_1 = DLList;
@@ -75579,16 +76476,16 @@ var require_light = __commonJS({
           this.Events = new Events$1(this);
           this._length = 0;
           this._lists = (function() {
-            var j, ref, results;
-            results = [];
-            for (i = j = 1, ref = num_priorities; 1 <= ref ? j <= ref : j >= ref; i = 1 <= ref ? ++j : --j) {
-              results.push(new DLList$1((() => {
+            var j, ref2, results2;
+            results2 = [];
+            for (i = j = 1, ref2 = num_priorities; 1 <= ref2 ? j <= ref2 : j >= ref2; i = 1 <= ref2 ? ++j : --j) {
+              results2.push(new DLList$1((() => {
                 return this.incr();
               }), (() => {
                 return this.decr();
               })));
             }
-            return results;
+            return results2;
           }).call(this);
         }
         incr() {
@@ -75827,8 +76724,8 @@ var require_light = __commonJS({
           });
         }
         computePenalty() {
-          var ref;
-          return (ref = this.storeOptions.penalty) != null ? ref : 15 * this.storeOptions.minTime || 5e3;
+          var ref2;
+          return (ref2 = this.storeOptions.penalty) != null ? ref2 : 15 * this.storeOptions.minTime || 5e3;
         }
         async __updateSettings__(options) {
           await this.yieldLoop();
@@ -75989,25 +76886,25 @@ var require_light = __commonJS({
           return current != null;
         }
         jobStatus(id) {
-          var ref;
-          return (ref = this.status[this._jobs[id]]) != null ? ref : null;
+          var ref2;
+          return (ref2 = this.status[this._jobs[id]]) != null ? ref2 : null;
         }
         statusJobs(status) {
-          var k, pos, ref, results, v;
+          var k, pos, ref2, results2, v;
           if (status != null) {
             pos = this.status.indexOf(status);
             if (pos < 0) {
               throw new BottleneckError$3(`status must be one of ${this.status.join(", ")}`);
             }
-            ref = this._jobs;
-            results = [];
-            for (k in ref) {
-              v = ref[k];
+            ref2 = this._jobs;
+            results2 = [];
+            for (k in ref2) {
+              v = ref2[k];
               if (v === pos) {
-                results.push(k);
+                results2.push(k);
               }
             }
-            return results;
+            return results2;
           } else {
             return Object.keys(this._jobs);
           }
@@ -76106,8 +77003,8 @@ var require_light = __commonJS({
             }
           }
           key(key = "") {
-            var ref;
-            return (ref = this.instances[key]) != null ? ref : (() => {
+            var ref2;
+            return (ref2 = this.instances[key]) != null ? ref2 : (() => {
               var limiter;
               limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
                 id: `${this.id}-${key}`,
@@ -76131,17 +77028,17 @@ var require_light = __commonJS({
             return instance != null || deleted > 0;
           }
           limiters() {
-            var k, ref, results, v;
-            ref = this.instances;
-            results = [];
-            for (k in ref) {
-              v = ref[k];
-              results.push({
+            var k, ref2, results2, v;
+            ref2 = this.instances;
+            results2 = [];
+            for (k in ref2) {
+              v = ref2[k];
+              results2.push({
                 key: k,
                 limiter: v
               });
             }
-            return results;
+            return results2;
           }
           keys() {
             return Object.keys(this.instances);
@@ -76169,24 +77066,24 @@ var require_light = __commonJS({
             var base;
             clearInterval(this.interval);
             return typeof (base = this.interval = setInterval(async () => {
-              var e, k, ref, results, time, v;
+              var e, k, ref2, results2, time, v;
               time = Date.now();
-              ref = this.instances;
-              results = [];
-              for (k in ref) {
-                v = ref[k];
+              ref2 = this.instances;
+              results2 = [];
+              for (k in ref2) {
+                v = ref2[k];
                 try {
                   if (await v._store.__groupCheck__(time)) {
-                    results.push(this.deleteKey(k));
+                    results2.push(this.deleteKey(k));
                   } else {
-                    results.push(void 0);
+                    results2.push(void 0);
                   }
                 } catch (error2) {
                   e = error2;
-                  results.push(v.Events.trigger("error", e));
+                  results2.push(v.Events.trigger("error", e));
                 }
               }
-              return results;
+              return results2;
             }, this.timeout / 2)).unref === "function" ? base.unref() : void 0;
           }
           updateSettings(options = {}) {
@@ -76197,9 +77094,9 @@ var require_light = __commonJS({
             }
           }
           disconnect(flush = true) {
-            var ref;
+            var ref2;
             if (!this.sharedConnection) {
-              return (ref = this.connection) != null ? ref.disconnect(flush) : void 0;
+              return (ref2 = this.connection) != null ? ref2.disconnect(flush) : void 0;
             }
           }
         }
@@ -76300,12 +77197,12 @@ var require_light = __commonJS({
               }
             }).call(this);
             this._queues.on("leftzero", () => {
-              var ref;
-              return (ref = this._store.heartbeat) != null ? typeof ref.ref === "function" ? ref.ref() : void 0 : void 0;
+              var ref2;
+              return (ref2 = this._store.heartbeat) != null ? typeof ref2.ref === "function" ? ref2.ref() : void 0 : void 0;
             });
             this._queues.on("zero", () => {
-              var ref;
-              return (ref = this._store.heartbeat) != null ? typeof ref.unref === "function" ? ref.unref() : void 0 : void 0;
+              var ref2;
+              return (ref2 = this._store.heartbeat) != null ? typeof ref2.unref === "function" ? ref2.unref() : void 0 : void 0;
             });
           }
           _validateOptions(options, invalid) {
@@ -76485,10 +77382,10 @@ var require_light = __commonJS({
               return this.Promise.resolve(null);
             }, this._registerLock.schedule(() => {
               return this._submitLock.schedule(() => {
-                var k, ref, v;
-                ref = this._scheduled;
-                for (k in ref) {
-                  v = ref[k];
+                var k, ref2, v;
+                ref2 = this._scheduled;
+                for (k in ref2) {
+                  v = ref2[k];
                   if (this.jobStatus(v.job.options.id) === "RUNNING") {
                     clearTimeout(v.timeout);
                     clearTimeout(v.expiration);
@@ -76555,9 +77452,9 @@ var require_light = __commonJS({
             }
           }
           submit(...args) {
-            var cb, fn, job, options, ref, ref1, task;
+            var cb, fn, job, options, ref2, ref1, task;
             if (typeof args[0] === "function") {
-              ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
+              ref2 = args, [fn, ...args] = ref2, [cb] = splice.call(args, -1);
               options = parser$5.load({}, this.jobDefaults);
             } else {
               ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
@@ -77015,9 +77912,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addCodeBlock(code2, lang) {
+  addCodeBlock(code3, lang) {
     const attrs = Object.assign({}, lang && { lang });
-    const element = this.wrap("pre", this.wrap("code", code2), attrs);
+    const element = this.wrap("pre", this.wrap("code", code3), attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -77150,7 +78047,7 @@ import os3 from "os";
 
 // node_modules/@actions/io/lib/io-util.js
 import * as fs2 from "fs";
-var { chmod, copyFile, lstat, mkdir: mkdir3, open: open2, readdir: readdir3, rename: rename2, rm: rm2, rmdir, stat: stat3, symlink, unlink } = fs2.promises;
+var { chmod, copyFile, lstat, mkdir: mkdir3, open: open2, readdir: readdir3, rename: rename2, rm: rm3, rmdir, stat: stat3, symlink, unlink } = fs2.promises;
 var IS_WINDOWS = process.platform === "win32";
 var READONLY = fs2.constants.O_RDONLY;
 
@@ -77441,7 +78338,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
+var import_clipanion14 = __toESM(require_advanced(), 1);
 
 // src/commands/error-line.ts
 init_errors();
@@ -77870,11 +78767,11 @@ var ApplyCommand = class extends PlanningCommand {
     return this.result(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
   }
   /** `code`, after `--json`'s result document (secrets masked in its values before it is serialised). */
-  async result(code2, plan, status, outcomes = [], reasons = []) {
-    if (!this.json) return code2;
+  async result(code3, plan, status, outcomes = [], reasons = []) {
+    if (!this.json) return code3;
     const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
     this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
-    return code2;
+    return code3;
   }
 };
 
@@ -78154,23 +79051,79 @@ var PullCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/report-merge.ts
+// src/commands/report-compare.ts
 var import_clipanion9 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
-import { resolve as resolve10 } from "node:path";
-var JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
+var ReportCompareCommand = class extends RoleflowCommand {
+  static paths = [["report", "compare"]];
+  static usage = import_clipanion9.Command.Usage({
+    category: "Flow tests",
+    description: "Compare two JSON test reports: significant latency changes, new failures",
+    details: `
+      Reads two JSON reports (\`roleflow test --reporter json=FILE\`, single or merged with
+      \`report merge\`): BASE, for instance the default branch's last run, and HEAD, the run to
+      judge. For every flow × transport in both it shows the client wall-clock p50/p95 before →
+      after with the change in %, the same for each step's server-reported latency, and the pass
+      rate; then the tests newly failing and newly passing, and the tests added and removed.
+
+      A latency is a **regression** when its p50 or p95 grew more than \`--threshold\` (default 20%)
+      and a two-sided Mann–Whitney U test over the raw samples finds the change significant
+      (p < 0.05; exact for up to 25 samples a side without ties, else the normal approximation with
+      tie correction). With fewer than 5 samples on either side it is "not enough samples", never a
+      regression: run the tests with \`--repeat\` to have them.
+
+      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression and no newly failing
+      test), 3 with \`--fail-on-regression\`: a regression or a newly failing test, 1 an unreadable
+      or invalid report, or bad usage.
+    `,
+    examples: [
+      ["Compare a pull request run with the main branch run", "roleflow report compare main-report.json roleflow-report.json"],
+      ["Fail the job on a significant slowdown over 10% or a new failure", "roleflow report compare base.json head.json --threshold 10% --fail-on-regression"],
+      ["Markdown for a pull-request comment", 'roleflow report compare base.json head.json --format markdown >> "$GITHUB_STEP_SUMMARY"'],
+      ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
+    ]
+  });
+  base = import_clipanion9.Option.String({ name: "BASE" });
+  head = import_clipanion9.Option.String({ name: "HEAD" });
+  format = import_clipanion9.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = import_clipanion9.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
+  failOnRegression = import_clipanion9.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  async execute() {
+    const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_compare2(), compare_exports)),
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
+      Promise.resolve().then(() => (init_compare3(), compare_exports2))
+    ]);
+    this.io.addSecrets(environmentSecrets(this.context.env));
+    const format = COMPARE_FORMATS2.find((f) => f === this.format);
+    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS2.join(", ")}`, "usage");
+    const threshold = parseThreshold2(this.threshold);
+    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+    const comparison = await compareReportFiles2(this.context.cwd, this.base, this.head, threshold.value);
+    const files = { base: this.base, head: this.head };
+    if (format === "json") this.io.outData(comparison, (c) => renderComparison2(c, files, "json"));
+    else this.io.out(renderComparison2(comparison, files, format));
+    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+};
+
+// src/commands/report-merge.ts
+var import_clipanion10 = __toESM(require_advanced(), 1);
+init_errors();
+init_exit_codes();
+init_redact();
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
       and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
-      report can be rendered again with \`--reporter\` (console, junit, github; default console).
+      report can be rendered again with \`--reporter\` (console, junit, github, html; default console).
 
       The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
       (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
@@ -78185,35 +79138,27 @@ var ReportMergeCommand = class extends RoleflowCommand {
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
       ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"],
+      ["Merge, then one HTML report of the whole run", "roleflow report merge shard-*/roleflow-report.json --reporter html=report.html"],
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion9.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion9.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion9.Option.Array("--reporter", [], { description: "console, junit, github or json, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion9.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion10.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion10.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion10.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
-    const [{ parseReport: parseReport2, mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { loadSchema: loadSchema2 }, { readTextFile: readTextFile2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_package_root(), package_root_exports)),
-      Promise.resolve().then(() => (init_source_files(), source_files_exports))
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports))
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const schema = loadSchema2("report");
-    const inputs = [];
-    for (const file of this.reports) {
-      const text2 = await readTextFile2({ abs: resolve10(this.context.cwd, file), file }, JSON_REPORT);
-      if (!text2.ok) throw new InvalidFilesError(text2.issues);
-      const parsed = parseReport2(text2.value, file, schema);
-      if (!parsed.ok) throw new RoleflowError(parsed.error);
-      inputs.push({ file, report: parsed.value });
-    }
+    const inputs = await readJsonReports2(this.context.cwd, this.reports);
     const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport2(merged.value, this.io.redactor);
@@ -78226,14 +79171,14 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
 import { resolve as resolve11 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -78246,8 +79191,8 @@ var ServeCommand = class extends RoleflowCommand {
       The accepted bearer token is \`--token\`, else \`ROLEFLOW_TOKEN\`, else the development token
       \`${DEV_TOKEN}\`; a token from the flag or the environment is never printed. Without
       \`--data\` the Roles live in memory; with \`--data FILE\` they are loaded from FILE (a missing
-      file is an empty tenant) and saved to it within 50 ms of each change by atomic writes, so
-      even a killed server leaves a complete file. A FILE that is not a list of Roles stops the
+      file is an empty tenant); each change is appended to FILE.log before it is answered, and the
+      log is folded into FILE by atomic writes, so even a killed server keeps every answered change. A FILE that is not a list of Roles stops the
       start with one line naming it, and is left untouched.
 
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
@@ -78267,16 +79212,16 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion10.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion10.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion10.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion10.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion10.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion10.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion10.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion10.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion10.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion11.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion11.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion11.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion11.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion11.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion11.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion11.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion11.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion11.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
@@ -78311,14 +79256,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends TenantCommand {
   static paths = [["test"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -78328,7 +79273,9 @@ var TestCommand = class extends TenantCommand {
 
       Reporters (\`--reporter NAME[=FILE]\`, repeatable; default \`console\`): \`console\`, \`json\`
       (default file roleflow-report.json), \`junit\` (roleflow-junit.xml), \`github\` (annotations, and a
-      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE). \`-\` as FILE is stdout; \`--json\` is
+      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE), \`html\` (roleflow-report.html: one
+      self-contained page with the pass/fail matrix, the failures, latency distributions and each
+      execution's step waterfall or message timeline). \`-\` as FILE is stdout; \`--json\` is
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
@@ -78342,6 +79289,10 @@ var TestCommand = class extends TenantCommand {
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
       snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
 
+      \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
+      \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
+      without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -78351,32 +79302,35 @@ var TestCommand = class extends TenantCommand {
     examples: [
       ["Run every test in flows/", "roleflow test"],
       ["Only the WebSocket transport, tests whose name mentions refund", "roleflow test --transport ws --grep refund"],
+      ["An HTML report to open in a browser", "roleflow test --repeat 5 --reporter console --reporter html"],
+      [`Latency budgets relative to the main branch's report ("< baseline + 20%")`, "roleflow test --repeat 10 --baseline main-report.json"],
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion11.Option.Rest({ name: "path" });
-  transport = import_clipanion11.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, json, junit or github, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion11.Option.String("--concurrency", {
+  targets = import_clipanion12.Option.Rest({ name: "path" });
+  transport = import_clipanion12.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion12.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion11.Option.String("--repeat", {
+  repeat = import_clipanion12.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion11.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion11.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion11.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion11.Option.Boolean("--strict-end", {
+  shard = import_clipanion12.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion12.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion12.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion12.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion11.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  json = import_clipanion11.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion11.Option.Boolean("-u,--update-snapshots", false, {
+  quiet = import_clipanion12.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion12.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = import_clipanion12.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion12.Option.Boolean("-u,--update-snapshots", false, {
     description: "Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u"
   });
   async execute() {
@@ -78388,12 +79342,13 @@ var TestCommand = class extends TenantCommand {
     const config = await this.loadConfig();
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, assertions);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
   }
-  async run(tenant, runs, reporters, flows, shard, assertions) {
+  async run(tenant, runs, reporters, flows, shard, baseline, assertions) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -78420,6 +79375,8 @@ var TestCommand = class extends TenantCommand {
       shard,
       redactor: this.io.redactor,
       assertions,
+      baseline,
+      commit: this.context.env["GITHUB_SHA"],
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -78442,11 +79399,11 @@ var TestCommand = class extends TenantCommand {
 };
 
 // src/commands/validate.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
 init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -78470,9 +79427,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion12.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion12.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion12.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion13.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion13.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
@@ -78500,7 +79457,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -78513,12 +79470,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion13.Builtins.HelpCommand);
-  cli.register(import_clipanion13.Builtins.VersionCommand);
+  cli.register(import_clipanion14.Builtins.HelpCommand);
+  cli.register(import_clipanion14.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion13.Cli {
+var RoleflowCli = class extends import_clipanion14.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }
@@ -78537,6 +79494,7 @@ var VALUE_NAMES = {
   "--target": "NAME_OR_GLOB",
   "--reporter": "NAME[=FILE]",
   "--format": "FORMAT",
+  "--threshold": "PERCENT",
   "--transport": "https|ws",
   "--shard": "I/N",
   "--grep": "REGEX",
@@ -78643,7 +79601,7 @@ function version() {
 async function runRoleflow(argv, opts) {
   const stdout = new LineCapture(opts.onStdoutLine);
   const stderr = new LineCapture(opts.onStderrLine);
-  const code2 = await main(argv, {
+  const code3 = await main(argv, {
     env: opts.env,
     stdin: Readable.from([]),
     stdout,
@@ -78655,7 +79613,7 @@ async function runRoleflow(argv, opts) {
     stderrIsTTY: false,
     waitForShutdown: () => new Promise(() => void 0)
   });
-  return { code: code2, stdout: stdout.finish(), stderr: stderr.finish() };
+  return { code: code3, stdout: stdout.finish(), stderr: stderr.finish() };
 }
 var LineCapture = class extends Writable {
   constructor(onLine) {
@@ -78682,7 +79640,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative4, resolve as resolve15, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -79134,20 +80092,20 @@ CHAR_MAP[HTAB] |= OWS;
 CHAR_MAP[SP] |= OWS;
 CHAR_MAP[SEMI] |= SEMI_FLAG;
 CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code2 = 128; code2 <= 255; code2++) {
-  CHAR_MAP[code2] |= LOWER_CASE;
+for (let code3 = 128; code3 <= 255; code3++) {
+  CHAR_MAP[code3] |= LOWER_CASE;
 }
 for (const char of "!#$%&'*+-.^_`|~") {
   CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
 }
-for (let code2 = 48; code2 <= 57; code2++) {
-  CHAR_MAP[code2] |= TOKEN_FLAG;
+for (let code3 = 48; code3 <= 57; code3++) {
+  CHAR_MAP[code3] |= TOKEN_FLAG;
 }
-for (let code2 = 65; code2 <= 90; code2++) {
-  CHAR_MAP[code2] |= LOWER_CASE | TOKEN_FLAG;
+for (let code3 = 65; code3 <= 90; code3++) {
+  CHAR_MAP[code3] |= LOWER_CASE | TOKEN_FLAG;
 }
-for (let code2 = 97; code2 <= 122; code2++) {
-  CHAR_MAP[code2] |= TOKEN_FLAG;
+for (let code3 = 97; code3 <= 122; code3++) {
+  CHAR_MAP[code3] |= TOKEN_FLAG;
 }
 var NullObject = /* @__PURE__ */ (() => {
   const C = function() {
@@ -79167,8 +80125,8 @@ function parse3(header, options) {
   let whitespace = -1;
   let stop2 = options?.parameters === false ? COMMA_FLAG : 0;
   while (index < len) {
-    const code2 = header.charCodeAt(index);
-    const flags = CHAR_MAP[code2];
+    const code3 = header.charCodeAt(index);
+    const flags = CHAR_MAP[code3];
     if ((flags & stopFlags) !== 0) {
       stop2 |= flags & COMMA_FLAG;
       break;
@@ -79179,7 +80137,7 @@ function parse3(header, options) {
     } else {
       whitespace = -1;
     }
-    typeFlags |= code2 & NON_ASCII | flags;
+    typeFlags |= code3 & NON_ASCII | flags;
     index++;
   }
   const valueEnd = whitespace === -1 ? index : whitespace;
@@ -79201,14 +80159,14 @@ function parseParameters(header, type, index, len, stopFlags) {
     let keyFlags = 0;
     let keyWhitespace = -1;
     while (index < len) {
-      const code2 = header.charCodeAt(index);
-      const flags = CHAR_MAP[code2];
+      const code3 = header.charCodeAt(index);
+      const flags = CHAR_MAP[code3];
       if ((flags & stopFlags) !== 0) {
         if ((flags & COMMA_FLAG) !== 0)
           break parameter;
         continue parameter;
       }
-      if (code2 === EQ) {
+      if (code3 === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
         const value = header.slice(keyStart, keyEnd);
         const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
@@ -79220,16 +80178,16 @@ function parseParameters(header, type, index, len, stopFlags) {
           const quotedStart = ++index;
           let escaped = false;
           while (index < len) {
-            const code3 = header.charCodeAt(index);
-            if (code3 === DQUOTE) {
+            const code4 = header.charCodeAt(index);
+            if (code4 === DQUOTE) {
               if (parameters[key] === void 0) {
                 parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
               }
               index++;
               let stop3 = 0;
               while (index < len) {
-                const code4 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code4];
+                const code5 = header.charCodeAt(index);
+                const flags2 = CHAR_MAP[code5];
                 if ((flags2 & stopFlags) !== 0) {
                   stop3 = flags2 & COMMA_FLAG;
                   break;
@@ -79240,7 +80198,7 @@ function parseParameters(header, type, index, len, stopFlags) {
                 break parameter;
               continue parameter;
             }
-            if (code3 === BSLASH && index + 1 < len) {
+            if (code4 === BSLASH && index + 1 < len) {
               escaped = true;
               index += 2;
               continue;
@@ -79253,8 +80211,8 @@ function parseParameters(header, type, index, len, stopFlags) {
         let stop2 = 0;
         let valueWhitespace = -1;
         while (index < len) {
-          const code3 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code3];
+          const code4 = header.charCodeAt(index);
+          const flags2 = CHAR_MAP[code4];
           if ((flags2 & stopFlags) !== 0) {
             stop2 = flags2 & COMMA_FLAG;
             break;
@@ -79281,7 +80239,7 @@ function parseParameters(header, type, index, len, stopFlags) {
       } else {
         keyWhitespace = -1;
       }
-      keyFlags |= code2 & NON_ASCII | flags;
+      keyFlags |= code3 & NON_ASCII | flags;
       index++;
     }
   }
@@ -80232,22 +81190,22 @@ function paginate(octokit, route, parameters, mapFn) {
     mapFn
   );
 }
-function gather(octokit, results, iterator2, mapFn) {
+function gather(octokit, results2, iterator2, mapFn) {
   return iterator2.next().then((result) => {
     if (result.done) {
-      return results;
+      return results2;
     }
     let earlyExit = false;
     function done() {
       earlyExit = true;
     }
-    results = results.concat(
+    results2 = results2.concat(
       mapFn ? mapFn(result.value, done) : result.value.data
     );
     if (earlyExit) {
-      return results;
+      return results2;
     }
-    return gather(octokit, results, iterator2, mapFn);
+    return gather(octokit, results2, iterator2, mapFn);
   });
 }
 var composePaginateRest = Object.assign(paginate, {
@@ -80681,8 +81639,8 @@ function describe2(err, apiUrl) {
   if (status !== void 0) return `HTTP ${status}${reasonOf(err.response?.data)}`;
   let cause = err;
   while (cause instanceof Error && cause.cause !== void 0 && cause.code === void 0) cause = cause.cause;
-  const code2 = cause?.code;
-  return `no answer from ${new URL(apiUrl).host} (${typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause)})`;
+  const code3 = cause?.code;
+  return `no answer from ${new URL(apiUrl).host} (${typeof code3 === "string" ? code3 : cause instanceof Error ? cause.message : String(cause)})`;
 }
 function statusOf(err) {
   const e = err;
@@ -80784,12 +81742,12 @@ function commentFooter(ctx, command) {
 }
 function repoPath(ctx, file) {
   const abs = isAbsolute3(file) ? file : resolve15(ctx.inputs.workingDirectory, file);
-  const rel = relative4(ctx.workspace, abs);
+  const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }
-function exitOutcome(ctx, command, code2, failsOn) {
-  ctx.kit.setOutput("exitcode", code2);
-  return failsOn.includes(code2) || ![0, 1, 2, 3, 4].includes(code2) ? { failure: `roleflow ${command} exited with code ${code2}` } : {};
+function exitOutcome(ctx, command, code3, failsOn) {
+  ctx.kit.setOutput("exitcode", code3);
+  return failsOn.includes(code3) || ![0, 1, 2, 3, 4].includes(code3) ? { failure: `roleflow ${command} exited with code ${code3}` } : {};
 }
 function quoteArg(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -80945,12 +81903,12 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 
 // action/src/plan-step.ts
 init_plan();
-import { existsSync as existsSync3, rmSync } from "node:fs";
+import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
 import { join as join13 } from "node:path";
 async function planStep(ctx) {
   const { kit, inputs } = ctx;
   const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
-  rmSync(planFile, { force: true });
+  rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
@@ -80997,7 +81955,7 @@ function parsePlan(stdout) {
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
 
 // action/src/test-markdown.ts
@@ -81010,8 +81968,8 @@ var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|
 var MAX_MESSAGE = 300;
 function renderReportMarkdown(report, opts) {
   const head = headOf(report, opts.marker);
-  const rank2 = (r) => r.status === "fail" || r.status === "error" ? 0 : r.status === "skip" ? 1 : 2;
-  const ordered3 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank2(a.r) - rank2(b.r) || a.i - b.i);
+  const rank3 = (r) => r.status === "fail" || r.status === "error" ? 0 : r.status === "skip" ? 1 : 2;
+  const ordered3 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank3(a.r) - rank3(b.r) || a.i - b.i);
   const rows = ordered3.map(({ r }) => rowOf(r));
   const omission = (hidden) => `
 … ${thousands(hidden)} more results not shown (passing ones last); the full report is in the job summary and the JSON report.
@@ -81060,13 +82018,13 @@ function cut(text2, max) {
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync2(reportFile, { force: true });
+  rmSync3(reportFile, { force: true });
   const run2 = await roleflow(ctx, ["test", "--reporter", "console", "--reporter", `json=${reportFile}`], { streamStdout: true, tenantCommand: true });
   return publishReport(ctx, "test", run2, reportFile);
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync2(reportFile, { force: true });
+  rmSync3(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
@@ -81168,8 +82126,8 @@ function tenantName(inputs, config, env) {
 
 // action/src/index.ts
 run().then(
-  (code2) => {
-    process.exitCode = code2;
+  (code3) => {
+    process.exitCode = code3;
   },
   () => {
     process.exitCode = 1;

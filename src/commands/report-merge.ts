@@ -1,13 +1,8 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { TextFileKind } from '../core/text-file.js';
 import { environmentSecrets } from '../core/redact.js';
 import { RoleflowCommand } from './base.js';
-
-/** Far above the report of any real suite; read like every other input file, within a limit. */
-const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -18,7 +13,7 @@ export class ReportMergeCommand extends RoleflowCommand {
       Reads the JSON reports of \`roleflow test --shard I/N --reporter json=FILE\` runs (for instance
       the artifacts of a GitHub Actions matrix), checks them against \`schemas/report.schema.json\`,
       and writes one report with every result (\`--out\`, default roleflow-report.json). The merged
-      report can be rendered again with \`--reporter\` (console, junit, github; default console).
+      report can be rendered again with \`--reporter\` (console, junit, github, html; default console).
 
       The reports must be the shards of one run: the same N, each shard once, and every shard 1..N
       (a lost artifact would otherwise pass unnoticed). A missing shard is an error naming it
@@ -33,38 +28,30 @@ export class ReportMergeCommand extends RoleflowCommand {
     examples: [
       ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
       ['Merge, then JUnit and the GitHub job summary', 'roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github'],
+      ['Merge, then one HTML report of the whole run', 'roleflow report merge shard-*/roleflow-report.json --reporter html=report.html'],
       ['Merge the shards that finished, even if some did not', 'roleflow report merge reports/*.json --allow-partial'],
     ],
   });
 
   reports = Option.Rest({ name: 'FILE', required: 1 });
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
-  reporter = Option.Array('--reporter', [], { description: 'console, junit, github or json, with =FILE for a file (repeatable)' });
+  reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
 
   async execute(): Promise<number> {
-    const [{ parseReport, mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { loadSchema }, { readTextFile }] = await Promise.all([
+    const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
       import('../report/json.js'),
       import('../report/build.js'),
       import('../report/digest.js'),
       import('../report/reporters.js'),
       import('../run/write-reports.js'),
-      import('../files/package-root.js'),
-      import('../files/source-files.js'),
+      import('../run/read-reports.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const schema = loadSchema('report');
-    const inputs = [];
-    for (const file of this.reports) {
-      const text = await readTextFile({ abs: resolve(this.context.cwd, file), file }, JSON_REPORT);
-      if (!text.ok) throw new InvalidFilesError(text.issues);
-      const parsed = parseReport(text.value, file, schema);
-      if (!parsed.ok) throw new RoleflowError(parsed.error);
-      inputs.push({ file, report: parsed.value });
-    }
+    const inputs = await readJsonReports(this.context.cwd, this.reports);
     const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
     const report = redactReport(merged.value, this.io.redactor);

@@ -22,8 +22,8 @@ export class ServeCommand extends RoleflowCommand {
       The accepted bearer token is \`--token\`, else \`ROLEFLOW_TOKEN\`, else the development token
       \`${DEV_TOKEN}\`; a token from the flag or the environment is never printed. Without
       \`--data\` the Roles live in memory; with \`--data FILE\` they are loaded from FILE (a missing
-      file is an empty tenant) and saved to it within 50 ms of each change by atomic writes, so
-      even a killed server leaves a complete file. A FILE that is not a list of Roles stops the
+      file is an empty tenant); each change is appended to FILE.log before it is answered, and the
+      log is folded into FILE by atomic writes, so even a killed server keeps every answered change. A FILE that is not a list of Roles stops the
       start with one line naming it, and is left untouched.
 
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`

@@ -3,6 +3,7 @@ import * as t from 'typanion';
 import type { Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import type { Baseline } from '../core/compare/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
@@ -23,7 +24,9 @@ export class TestCommand extends TenantCommand {
 
       Reporters (\`--reporter NAME[=FILE]\`, repeatable; default \`console\`): \`console\`, \`json\`
       (default file roleflow-report.json), \`junit\` (roleflow-junit.xml), \`github\` (annotations, and a
-      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE). \`-\` as FILE is stdout; \`--json\` is
+      summary appended to \`$GITHUB_STEP_SUMMARY\` or FILE), \`html\` (roleflow-report.html: one
+      self-contained page with the pass/fail matrix, the failures, latency distributions and each
+      execution's step waterfall or message timeline). \`-\` as FILE is stdout; \`--json\` is
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
@@ -37,6 +40,10 @@ export class TestCommand extends TenantCommand {
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
       snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
 
+      \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
+      \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
+      without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -46,6 +53,8 @@ export class TestCommand extends TenantCommand {
     examples: [
       ['Run every test in flows/', 'roleflow test'],
       ['Only the WebSocket transport, tests whose name mentions refund', 'roleflow test --transport ws --grep refund'],
+      ['An HTML report to open in a browser', 'roleflow test --repeat 5 --reporter console --reporter html'],
+      ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
@@ -55,7 +64,7 @@ export class TestCommand extends TenantCommand {
 
   targets = Option.Rest({ name: 'path' });
   transport = Option.String('--transport', { description: 'Only this transport: https or ws', validator: t.isEnum(['https', 'ws'] as const) });
-  reporter = Option.Array('--reporter', [], { description: 'console, json, junit or github, with =FILE for a file (repeatable)' });
+  reporter = Option.Array('--reporter', [], { description: 'console, json, junit, github or html, with =FILE for a file (repeatable)' });
   concurrency = Option.String('--concurrency', {
     description: 'Executions at once (default: flows.concurrency, 4)',
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
@@ -71,6 +80,7 @@ export class TestCommand extends TenantCommand {
     description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
   });
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
+  baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, {
     description: 'Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u',
@@ -85,13 +95,22 @@ export class TestCommand extends TenantCommand {
     const config = await this.loadConfig();
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, assertions);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
   }
 
-  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, assertions: AssertionFiles): Promise<number> {
+  private async run(
+    tenant: OpenTenant,
+    runs: PlannedRun[],
+    reporters: ReporterSpec[],
+    flows: Config['flows'],
+    shard: Shard | undefined,
+    baseline: Baseline | undefined,
+    assertions: AssertionFiles,
+  ): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/build.js'),
@@ -118,6 +137,8 @@ export class TestCommand extends TenantCommand {
       shard,
       redactor: this.io.redactor,
       assertions,
+      baseline,
+      commit: this.context.env['GITHUB_SHA'],
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Parser, type CST, type Document, type Node } from 'yaml';
+import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, YAMLParseError, type CST, type Document, type Node } from 'yaml';
 import type { Issue, Result } from './errors.js';
 
 /** Limits that keep hostile YAML harmless. */
@@ -41,14 +41,16 @@ export function parseYaml(text: string, opts: ParseYamlOptions): Result<YamlSour
     return { line: pos.line + lineOffset, col: pos.col };
   };
   const issue = (offset: number, message: string): Issue => ({ file: opts.file, ...at(offset), message });
-  const tooDeep = tooDeepAt(text);
+  // The syntax tree is made once: checked for depth, then composed (yaml's parseDocument, unrolled).
+  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
+  const tooDeep = tooDeepAt(tokens);
   if (tooDeep !== undefined) {
     const before = text.slice(0, tooDeep);
     const pos = { line: before.split('\n').length + lineOffset, col: tooDeep - before.lastIndexOf('\n') };
     const message = `nested more than ${YAML_LIMITS.maxDepth} levels deep (the most roleflow reads)`;
     return { ok: false, issues: [{ file: opts.file, ...pos, message }] };
   }
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = composeDocument(tokens, text.length);
 
   const issues: Issue[] = doc.errors.map((e) => issue(e.pos[0], firstLine(e.message)));
   if (issues.length === 0) issues.push(...forbiddenKeys(doc, issue));
@@ -99,13 +101,30 @@ function offsetOf(doc: Document, path: string[], key: string | undefined): numbe
 }
 
 /**
+ * What `parseDocument(text, { uniqueKeys: true, strict: true })` of the yaml library gives, from the
+ * tokens its parser made of `text` (yaml's public-api.js, without pretty errors): the first
+ * document, and an error for any further one.
+ */
+function composeDocument(tokens: readonly CST.Token[], length: number): Document {
+  let doc: Document | undefined;
+  for (const next of new Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return doc!;
+}
+
+/**
  * The offset of the first collection nested deeper than `YAML_LIMITS.maxDepth`, or undefined. It
  * reads the syntax tree of the YAML parser, which (unlike the composer) uses no recursion, and
  * walks it with a stack of its own, so no depth of nesting can exhaust the call stack here.
  */
-function tooDeepAt(text: string): number | undefined {
+function tooDeepAt(tokens: readonly CST.Token[]): number | undefined {
   const pending: { token: CST.Token | null | undefined; depth: number }[] = [];
-  for (const token of new Parser().parse(text)) pending.push({ token, depth: 0 });
+  for (const token of tokens) pending.push({ token, depth: 0 });
   while (pending.length > 0) {
     const { token, depth } = pending.pop()!;
     if (!token) continue;

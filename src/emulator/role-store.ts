@@ -3,6 +3,9 @@ import type { Role, RoleFields } from '../core/model.js';
 
 export type LastUpdateField = 'last_updated' | 'last_update';
 
+/** One change, as the data log records it: a Role as the service answers it (create, update) or a deleted id. */
+export type RoleChange = { put: string } | { delete: string };
+
 interface StoredRole {
   role: Role;
   /** The Role as the service answers it, serialized once per change. */
@@ -19,7 +22,7 @@ export class RoleStore {
 
   constructor(
     private readonly lastUpdateField: LastUpdateField,
-    private readonly onChange: () => void = () => {},
+    private readonly onChange: (change: RoleChange) => void = () => {},
   ) {}
 
   /** Put back Roles read from a data file, keeping their ids and timestamps. */
@@ -42,8 +45,7 @@ export class RoleStore {
   create(fields: RoleFields): string {
     const now = new Date().toISOString();
     const id = randomUUID();
-    this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now });
-    this.changed();
+    this.changed({ put: this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now }) });
     return id;
   }
 
@@ -51,15 +53,14 @@ export class RoleStore {
   update(id: string, fields: RoleFields): boolean {
     const old = this.byId.get(id);
     if (!old) return false;
-    this.put({ ...old.role, ...pick(fields), lastUpdated: new Date().toISOString() });
-    this.changed();
+    this.changed({ put: this.put({ ...old.role, ...pick(fields), lastUpdated: new Date().toISOString() }) });
     return true;
   }
 
   /** false when no Role has this id. */
   delete(id: string): boolean {
     if (!this.byId.delete(id)) return false;
-    this.changed();
+    this.changed({ delete: id });
     return true;
   }
 
@@ -67,7 +68,7 @@ export class RoleStore {
     return Array.from(this.byId.values(), (r) => ({ ...r.role }));
   }
 
-  private put(role: Role): void {
+  private put(role: Role): string {
     const json = JSON.stringify({
       id: role.id,
       name: role.name,
@@ -77,11 +78,12 @@ export class RoleStore {
       [this.lastUpdateField]: role.lastUpdated,
     });
     this.byId.set(role.id, { role, json });
+    return json;
   }
 
-  private changed(): void {
+  private changed(change: RoleChange): void {
     this.listBody = undefined;
-    this.onChange();
+    this.onChange(change);
   }
 }
 

@@ -6,7 +6,8 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { packageRoot } from '../files/package-root.js';
 import { createFaults, tokenChecker } from './auth-and-faults.js';
-import { DataFileWriter, loadRoles, removeStaleTemps } from './data-file.js';
+import { loadDataFile, removeStaleTemps } from './data-file.js';
+import { DataLog } from './data-log.js';
 import { flowRoutes } from './flow-routes.js';
 import { ExecutionStore, type LatencyForm } from './flow-run.js';
 import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, type FlowsConfig } from './flows-config.js';
@@ -36,6 +37,8 @@ export interface EmulatorOptions {
   onRequest?: (line: RequestLine) => void;
   /** Told when the data file cannot be written (it is retried; `close()` rejects if it stays so). */
   onDataFileError?: (error: Error) => void;
+  /** The change log is compacted into the data file past this size (default 4 MiB, or the data file's size if more). */
+  dataLogCompactBytes?: number;
 }
 
 export interface RunningEmulator {
@@ -46,7 +49,7 @@ export interface RunningEmulator {
   roles(): Role[];
   /** Test hook: the last 10,000 requests (status 0 = dropped on purpose by `lostRate`). */
   requests(): RequestRecord[];
-  /** Stops listening, ends every connection and timer, then writes the data file if it changed. */
+  /** Stops listening, ends every connection and timer, then compacts the change log into the data file. */
   close(): Promise<void>;
 }
 
@@ -58,12 +61,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
 
-  let writer: DataFileWriter | undefined;
-  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', () => writer?.markDirty());
+  let writer: DataLog | undefined;
+  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', (change) => writer?.append(change));
   if (options.dataFile !== undefined) {
-    store.restore(await loadRoles(options.dataFile));
+    const loaded = await loadDataFile(options.dataFile);
+    store.restore(loaded.roles);
     await removeStaleTemps(options.dataFile);
-    writer = new DataFileWriter(options.dataFile, () => store.listJson(), options.onDataFileError);
+    writer = new DataLog(options.dataFile, () => store.listJson(), options.onDataFileError, loaded, options.dataLogCompactBytes);
+    // Compacted on start: the log a previous process left is folded into the data file.
+    if (loaded.logBytes > 0) await writer.compact();
   }
 
   const log = new RequestLog();

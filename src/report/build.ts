@@ -5,13 +5,14 @@ import {
   summariseRepeats,
   type AssertionContext,
   type AssertionResult,
+  type ExecutionIds,
   type ExecutionResult,
   type FlowTest,
   type Transport,
 } from '../core/flows/index.js';
 import type { Redactor } from '../core/redact.js';
 import { escapeControls } from '../core/safe-text.js';
-import { REPORT_FORMAT_VERSION, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
+import { REPORT_FORMAT_VERSION, type ExecutionIdsRecord, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
 export interface TestRun {
@@ -84,6 +85,7 @@ export function buildTestResult(run: TestRun): TestResult {
 export interface RunFacts {
   version: string;
   tenant: RunReport['tenant'];
+  commit?: string;
   shard?: { index: number; total: number };
   startedAt: Date;
   finishedAt: Date;
@@ -99,6 +101,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: 'roleflow', version: facts.version },
     tenant: facts.tenant,
+    ...(facts.commit && { commit: facts.commit }),
     ...(facts.shard && { shard: facts.shard }),
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -198,14 +201,16 @@ function repeatResult(i: number, e: ExecutionResult, assertions: AssertionResult
       ...(s.serviceType !== undefined && { service_type: s.serviceType }),
       ...(s.stopExecution !== undefined && { stop_execution: s.stopExecution }),
     })),
-    messages: (e.messages ?? []).map((m) => ({
+    messages: (e.messages ?? []).map((m, k) => ({
       state: m.state,
       status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
       ...(m.nodeId !== undefined && { node_id: m.nodeId }),
       ...(m.messageId !== undefined && { message_id: m.messageId }),
+      ...(e.messageAtMs?.[k] !== undefined && { at_ms: round(e.messageAtMs[k]!) }),
     })),
     ...(e.outputs !== undefined && { outputs: e.outputs }),
     assertions,
+    ...(e.ids && { ids: idsRecord(e.ids) }),
   };
 }
 
@@ -270,3 +275,13 @@ function stepStats(executions: readonly ExecutionResult[]): Record<string, Laten
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
+
+function idsRecord(ids: ExecutionIds): ExecutionIdsRecord {
+  return {
+    ...(ids.flowId !== undefined && { flow_id: ids.flowId }),
+    ...(ids.executionId !== undefined && { execution_id: ids.executionId }),
+    ...(ids.connectionId !== undefined && { connection_id: ids.connectionId }),
+    ...(ids.messageIds !== undefined && { message_ids: ids.messageIds }),
+  };
+}
+

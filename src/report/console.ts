@@ -1,6 +1,6 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
 import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
-import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
+import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 
 /** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
@@ -50,6 +50,9 @@ export function renderTestResult(r: TestResult, style: Style): string {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
       lines.push(`    ${paint(style, 'red', '✗')} ${escapeControls(g.assertion.message)}${times} ${paint(style, 'dim', `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
       if (g.assertion.diff !== undefined) lines.push(...diffLines(g.assertion.diff, style));
+    }
+    for (const x of r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3)) {
+      lines.push(`    ${paint(style, 'dim', `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: ${idsText(x.ids)}`)}`);
     }
     // With repeats, say why the failures add up to a failed test (min_pass), unless a budget across them did.
     if (r.repeat > 1 && !failures.some((g) => g.repeats === 0)) lines.push(`    ${paint(style, 'dim', message)}`);

@@ -1,7 +1,8 @@
 import type { AssertionResult, Transport } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
-import type { LatencyStats, TestResult } from './model.js';
+import { escapeControls } from '../core/safe-text.js';
+import type { ExecutionIdsRecord, LatencyStats, TestResult } from './model.js';
 
 /** One assertion as reporters list it: the first occurrence, and in how many repeats it came. */
 export interface AssertionGroup {
@@ -83,4 +84,16 @@ export function missingShardsText(missing: readonly Shard[]): string {
   const labels = missing.map((s) => `${s.index}/${s.total}`);
   if (labels.length === 1) return `shard ${labels[0]} is missing`;
   return `shards ${labels.slice(0, -1).join(', ')} and ${labels.at(-1)} are missing`;
+}
+
+/** The tenant's names of an execution as one line: `executionId 7f3…, flowId 12…` (for error lines). */
+export function idsText(ids: ExecutionIdsRecord | undefined): string {
+  if (!ids) return '';
+  const parts = [
+    ...(ids.execution_id !== undefined ? [`executionId ${ids.execution_id}`] : []),
+    ...(ids.flow_id !== undefined ? [`flowId ${ids.flow_id}`] : []),
+    ...(ids.connection_id !== undefined ? [`connectionId ${ids.connection_id}`] : []),
+    ...(ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? 's' : ''} ${ids.message_ids.join(' ')}`] : []),
+  ];
+  return escapeControls(parts.join(', '));
 }

@@ -97,7 +97,7 @@ function ms(s: LatencyStats | null, key: 'p50' | 'p95' | 'max'): string {
 }
 
 /** A table cell or list item: one line, no control character, no column breaks, no HTML. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return escapeControls(text.replace(/ +/g, ' ')).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
 }
 

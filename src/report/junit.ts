@@ -1,6 +1,7 @@
 import type { AssertionResult } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/safe-text.js';
 import { notRunReason } from './build.js';
+import { idsText } from './digest.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
 type Outcome =
@@ -69,7 +70,8 @@ function outcomeOf(result: TestResult, repeat: RepeatResult, testFailed: boolean
   if (failing.length === 0) return { kind: 'pass' };
   const first = failing[0]!.message;
   if (!testFailed) return { kind: 'pass', note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
-  return { kind: repeat.status === 'error' ? 'error' : 'failure', message: first, details: lines(result, failing) };
+  const ids = idsText(repeat.ids);
+  return { kind: repeat.status === 'error' ? 'error' : 'failure', message: first, details: `${lines(result, failing)}${ids ? `\non the tenant: ${ids}` : ''}` };
 }
 
 function renderCase({ result, repeat, outcome }: Case): string {
@@ -77,14 +79,17 @@ function renderCase({ result, repeat, outcome }: Case): string {
   const time = ((repeat.wall_ms ?? 0) / 1000).toFixed(3);
   const file = safeText(result.file);
   const open = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  // The tenant's ids of the execution, as testcase properties (what Jenkins and GitLab read).
+  const ids = idProperties(repeat);
   switch (outcome.kind) {
     case 'pass':
-      return outcome.note === undefined ? `${open}/>` : `${open}>\n      <system-out>${text(escapeControls(outcome.note))}</system-out>\n    </testcase>`;
+      if (outcome.note === undefined && ids === '') return `${open}/>`;
+      return `${open}>${ids}${outcome.note === undefined ? '' : `\n      <system-out>${text(escapeControls(outcome.note))}</system-out>`}\n    </testcase>`;
     case 'skipped':
-      return `${open}>\n      <skipped message="${attr(escapeControls(outcome.message))}"/>\n    </testcase>`;
+      return `${open}>${ids}\n      <skipped message="${attr(escapeControls(outcome.message))}"/>\n    </testcase>`;
     default: {
       const type = outcome.kind === 'error' ? 'ExecutionError' : 'AssertionError';
-      return `${open}>\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
+      return `${open}>${ids}\n      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>\n    </testcase>`;
     }
   }
 }
@@ -118,4 +123,16 @@ function text(value: string): string {
 /** Attribute values also escape quotes, and line breaks so that parsers keep them. */
 function attr(value: string): string {
   return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+function idProperties(repeat: RepeatResult): string {
+  const ids = repeat.ids;
+  if (!ids) return '';
+  const props = [
+    ['flowId', ids.flow_id],
+    ['executionId', ids.execution_id],
+    ['connectionId', ids.connection_id],
+    ['messageIds', ids.message_ids?.join(' ')],
+  ].filter((p): p is [string, string] => p[1] !== undefined);
+  return `\n      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join('')}</properties>`;
 }

@@ -11,6 +11,8 @@ export interface RunReport {
   tool: { name: 'roleflow'; version: string };
   /** Never the token. */
   tenant: { name: string; base_url: string; ws_url?: string };
+  /** The commit the run tested, when known (`$GITHUB_SHA`). */
+  commit?: string;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;
   /** A merged report: the shards it combines. */
@@ -109,6 +111,16 @@ export interface RepeatResult {
   /** WebSocket: the outputs of the last completed message. */
   outputs?: unknown;
   assertions: AssertionResult[];
+  /** The tenant's names for the execution, to look it up there; absent when the service gave none. */
+  ids?: ExecutionIdsRecord;
+}
+
+/** HTTPS: `flow_id`, `execution_id`; WebSocket: `connection_id`, `message_ids`. */
+export interface ExecutionIdsRecord {
+  flow_id?: string;
+  execution_id?: string;
+  connection_id?: string;
+  message_ids?: string[];
 }
 
 export interface StepRecord {
@@ -127,4 +139,6 @@ export interface MessageRecord {
   status_code: number | null;
   node_id?: string;
   message_id?: string;
+  /** When it arrived, in ms from the execution's start. */
+  at_ms?: number;
 }

@@ -1,6 +1,6 @@
 import type { Parsed } from '../core/flows/index.js';
 
-export const REPORTER_NAMES = ['console', 'json', 'junit', 'github'] as const;
+export const REPORTER_NAMES = ['console', 'json', 'junit', 'github', 'html'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /** `--reporter NAME[=FILE]`. `file` `-` is stdout; github's file is the markdown summary. */
@@ -12,6 +12,7 @@ export interface ReporterSpec {
 export const DEFAULT_REPORT_FILES: Partial<Record<ReporterName, string>> = {
   json: 'roleflow-report.json',
   junit: 'roleflow-junit.xml',
+  html: 'roleflow-report.html',
 };
 
 /**
@@ -34,7 +35,7 @@ export function parseReporters(values: readonly string[], json: boolean): Parsed
   if (specs.length === 0) specs.push({ name: 'console' });
   // github's annotations always go to stdout, where the runner reads workflow commands.
   const onStdout = specs.filter((s) => s.name === 'github' || s.file === '-' || (s.file === undefined && s.name === 'console'));
-  const machine = onStdout.filter((s) => s.name === 'json' || s.name === 'junit');
+  const machine = onStdout.filter((s) => s.name === 'json' || s.name === 'junit' || s.name === 'html');
   if (machine.length > 0 && onStdout.length > 1) {
     return { ok: false, error: `${machine[0]!.name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(', ')}: give one of them a file (NAME=FILE)` };
   }

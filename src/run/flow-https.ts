@@ -30,10 +30,12 @@ export async function runHttps(
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
   // `problem`: why it ended, as text or as the error a request failed with (whose code it keeps).
+  let ids: ExecutionResult['ids'];
   const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
     transport: 'https',
     status,
     endedBy,
+    ...(ids && { ids }),
     ...(problem !== undefined && { error: runError(test.flow, 'https', messageOf(problem)) }),
     ...(problem instanceof RoleflowError && { errorCode: problem.code }),
     ...(steps && { steps }),
@@ -47,7 +49,8 @@ export async function runHttps(
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
     if (!started.ok) return started.why === 'error' ? end('error', 'error', started.error) : unfinished(started.why);
-    const { executionId } = started.value;
+    const { executionId, flowId } = started.value;
+    ids = { flowId, executionId };
     const answeredStartAt = clock.now();
     const known = paces.get(test.flow);
 

@@ -7,6 +7,7 @@ import { runHttps, type FlowPaces } from './flow-https.js';
 import { runError, tenantProblem, type RunClock, realClock } from './flow-shared.js';
 import { runWs } from './flow-ws.js';
 import type { PlannedRun } from '../core/runs/select.js';
+import { resolveBaselineBudgets, type Baseline } from '../core/compare/index.js';
 
 export interface RunEvents {
   /** An execution starts; `label` names the test, transport and repeat; `done` of `total` are over. */
@@ -33,6 +34,8 @@ export interface RunTestsOptions {
   signal?: AbortSignal;
   /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/assertions.ts). */
   assertions?: { contextFor(test: FlowTest, transport: Transport, executions?: readonly (ExecutionResult | undefined)[]): AssertionContext };
+  /** `--baseline`: the report that relative budgets (`"< baseline + 20%"`) are judged against. */
+  baseline?: Baseline;
 }
 
 export interface RunOutcome {
@@ -53,7 +56,8 @@ export interface RunOutcome {
  * (`FlowPaces`).
  */
 export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
-  const { client, runs, events = {} } = options;
+  const { client, events = {} } = options;
+  const runs = options.runs.map((run) => ({ ...run, test: resolveBaselineBudgets(run.test, run.transport, options.baseline) }));
   const clock = options.clock ?? realClock;
   const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === undefined && r.error === undefined ? r.test.repeat : 0), 0);

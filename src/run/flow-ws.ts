@@ -35,6 +35,7 @@ export async function runWs(client: TenantClient, test: FlowTest, inputs: Record
 
 class WsRun {
   readonly messages: WsServerMessage[] = [];
+  readonly messageAtMs: number[] = [];
   readonly deadline: Deadline;
   private tally: WsTally = EMPTY_WS_TALLY;
   private readonly rule: WsEndRule;
@@ -101,6 +102,7 @@ class WsRun {
   /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
   end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, at = this.clock.now()): ExecutionResult {
     const outputs = tallyOutputs(this.tally);
+    const ids = wsIds(this.messages);
     return {
       transport: 'ws',
       status,
@@ -109,12 +111,15 @@ class WsRun {
       ...(problem instanceof RoleflowError && { errorCode: problem.code }),
       ...(outputs !== undefined && { outputs }),
       messages: this.messages,
+      messageAtMs: this.messageAtMs,
       wallMs: at - this.startedAt,
+      ...(ids && { ids }),
     };
   }
 
   private receive(message: WsServerMessage): void {
     this.messages.push(message);
+    this.messageAtMs.push(this.clock.now() - this.startedAt);
     this.tally = tallyWsMessage(this.tally, message, this.rule);
     this.lastAt = this.clock.now();
   }
@@ -142,4 +147,12 @@ class WsRun {
 function describeMessage(m: WsServerMessage): string {
   const text = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text ? `: ${text}` : ''}`;
+}
+
+/** The connection and the messages as the service named them (each id once, in order). */
+function wsIds(messages: readonly WsServerMessage[]): ExecutionResult['ids'] {
+  const connectionId = messages.find((m) => m.connectionId)?.connectionId;
+  const messageIds = [...new Set(messages.flatMap((m) => (m.messageId ? [m.messageId] : [])))];
+  if (connectionId === undefined && messageIds.length === 0) return undefined;
+  return { ...(connectionId !== undefined && { connectionId }), ...(messageIds.length > 0 && { messageIds }) };
 }

@@ -1,3 +1,4 @@
+import type { Baseline } from '../core/compare/index.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { FlowTestFile, Transport } from '../core/flows/index.js';
@@ -11,6 +12,7 @@ import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
 import { runTests, type RunEvents } from './flow-tests.js';
+import { readJsonReports } from './read-reports.js';
 
 /** `test`'s selection flags as typed: checked before any file is read. */
 export interface SelectionFlags {
@@ -75,6 +77,11 @@ export function runsFor(
   return selection;
 }
 
+/** `--baseline FILE` read and checked (see `readJsonReports`); none without the flag. */
+export async function loadBaseline(cwd: string, file: string | undefined): Promise<Baseline | undefined> {
+  return file === undefined ? undefined : (await readJsonReports(cwd, [file]))[0];
+}
+
 /**
  * Run `runs` on `tenant` and build the run's report (values redacted). A tenant that cannot run
  * tests at all (unreachable, refusing the token) stops the run: an error, no report.
@@ -91,6 +98,10 @@ export async function runTestSession(opts: {
   redactor: Redactor;
   /** From `prepareAssertions`: snapshots are written once the runs are over. */
   assertions?: AssertionFiles;
+  /** `--baseline`: what relative budgets are judged against. */
+  baseline?: Baseline | undefined;
+  /** The commit tested, when known (`$GITHUB_SHA`). */
+  commit?: string | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   const startedAt = new Date();
@@ -104,6 +115,7 @@ export async function runTestSession(opts: {
     strictEnd: opts.strictEnd,
     signal: opts.signal,
     events: opts.events,
+    ...(opts.baseline && { baseline: opts.baseline }),
     ...(opts.assertions && { assertions: opts.assertions }),
   });
   // One line per snapshot file written and per obsolete snapshot.
@@ -120,6 +132,7 @@ export async function runTestSession(opts: {
         ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
       },
       ...(opts.shard && { shard: opts.shard }),
+      ...(opts.commit && { commit: opts.commit }),
       startedAt,
       finishedAt: new Date(),
       durationMs: performance.now() - started,

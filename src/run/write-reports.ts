@@ -4,6 +4,7 @@ import { RoleflowError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import { renderConsole, renderSummary, type Style } from '../report/console.js';
 import { renderAnnotations, renderStepSummary } from '../report/github.js';
+import { renderHtml } from '../report/html.js';
 import { renderJson } from '../report/json.js';
 import { renderJunit } from '../report/junit.js';
 import type { RunReport } from '../report/model.js';
@@ -54,8 +55,9 @@ export async function writeReports(report: RunReport, specs: readonly ReporterSp
         else sinks.stdout(sinks.consoleWasLive ? `\n${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       case 'json':
-      case 'junit': {
-        const render = spec.name === 'json' ? renderJson : renderJunit;
+      case 'junit':
+      case 'html': {
+        const render = spec.name === 'json' ? renderJson : spec.name === 'junit' ? renderJunit : renderHtml;
         const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name]!;
         if (file === '-') sinks.data(report, render);
         else await toFile(file, render(report), 'data');

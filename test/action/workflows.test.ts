@@ -24,7 +24,7 @@ function workflowSnippets(file: string): { name: string; text: string }[] {
 describe('workflow files', () => {
   const files = WORKFLOW_DIRS.flatMap(yamlFilesIn);
 
-  it('include the project CI, the Action run on this repository, and the four examples users copy', () => {
+  it('include the project CI, the Action run on this repository, and the examples users copy', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
@@ -33,6 +33,7 @@ describe('workflow files', () => {
         'docs/workflows/roleflow-apply.yml',
         'docs/workflows/roleflow-drift.yml',
         'docs/workflows/roleflow-sharded-tests.yml',
+        'docs/workflows/roleflow-compare.yml',
       ]),
     );
   });

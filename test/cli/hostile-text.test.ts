@@ -51,9 +51,13 @@ async function refusingTenant(status: number, body: string): Promise<string> {
 describe('text roleflow does not control, shown escaped', () => {
   it('test names, skip reasons and WebSocket frames: console, JSON, JUnit, github annotations and summary', async () => {
     const s = await suite({ 'flows/echo.yaml': FLOWS });
-    const run = await s.test(['--reporter', 'console', '--reporter', 'json=out/r.json', '--reporter', 'junit=out/r.xml', '--reporter', 'github=out/summary.md']);
+    const run = await s.test(['--reporter', 'console', '--reporter', 'json=out/r.json', '--reporter', 'junit=out/r.xml', '--reporter', 'github=out/summary.md', '--reporter', 'html=out/r.html']);
     expect(run.code).toBe(3);
     expectNeutral('stdout', run.stdout);
+    // HTML: no raw control character, the name visible as escapes.
+    const html = await s.read('out/r.html');
+    expectNeutral('the HTML report', html);
+    expect(html).toContain('name \\u001b]0;pwned\\u0007');
     expectNeutral('stderr', run.stderr);
     // Visible, as escapes, on the test's own line.
     expect(run.stdout).toContain('name \\u001b]0;pwned\\u0007 \\u001b[2J \\u0000 \\r \\n::warning::x \\n::add-mask::x \\u202e \\u009b [ws]');

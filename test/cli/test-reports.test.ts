@@ -44,7 +44,7 @@ describe('roleflow test reporters', () => {
     ]);
     const failure = findAll(cases[1]!, 'failure')[0]!;
     expect(failure.attrs['message']).toBe('results[0].greeting: expected to equal "Hi Linus", got "Hello Linus"');
-    expect(failure.text).toBe('flows/bad.yaml:9:11: results[0].greeting: expected to equal "Hi Linus", got "Hello Linus"');
+    expect(failure.text).toMatch(/^flows\/bad\.yaml:9:11: results\[0\]\.greeting: expected to equal "Hi Linus", got "Hello Linus"\non the tenant: connectionId [\w-]+, messageIds( [\w-]+){3}$/);
     expect(findAll(cases[6]!, 'error')[0]!.attrs['message']).toBe('flow "echo" over HTTPS: timed out after 500ms waiting for 2 steps (1 step logged)');
     expect(findAll(cases[7]!, 'skipped')[0]!.attrs['message']).toBe('skipped');
     expect(findAll(xml, 'testsuite').map((t) => t.attrs['name'])).toEqual(['flows/bad.yaml', 'flows/greet.yaml', 'flows/stuck.yaml', 'flows/twice.yaml']);
@@ -100,8 +100,8 @@ describe('roleflow test reporters', () => {
     const s = await suite(MIXED);
     await s.test(['--shard', '1/2', '--reporter', 'json=shard-1/roleflow-report.json']);
     await s.test(['--shard', '2/2', '--reporter', 'json=shard-2/roleflow-report.json']);
-    const r = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', 'shard-2/roleflow-report.json', '--out', 'merged.json', '--reporter', 'junit=merged.xml', '--reporter', 'console']);
-    expect(r.stderr).toBe('merged 2 reports (9 results); wrote merged.json, merged.xml\n');
+    const r = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', 'shard-2/roleflow-report.json', '--out', 'merged.json', '--reporter', 'junit=merged.xml', '--reporter', 'console', '--reporter', 'html=merged.html']);
+    expect(r.stderr).toBe('merged 2 reports (9 results); wrote merged.json, merged.xml, merged.html\n');
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('Tests: 5 passed, 3 failed (1 errored), 1 skipped (9)');
     const merged = JSON.parse(await s.read('merged.json')) as RunReport;
@@ -110,6 +110,10 @@ describe('roleflow test reporters', () => {
     expect(merged.merged_shards).toEqual([{ index: 1, total: 2 }, { index: 2, total: 2 }]);
     expect(merged.results.map((x) => x.file)).toEqual([...merged.results.map((x) => x.file)].sort());
     expect(findAll(parseXml(await s.read('merged.xml')), 'testcase')).toHaveLength(10);
+    // The HTML page of the merged run: every result of both shards, the failures listed.
+    const html = await s.read('merged.html');
+    expect(html.match(/<details class="result"/g)).toHaveLength(9);
+    expect(html.match(/<details class="failure"/g)).toHaveLength(3);
 
     const twice = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', 'shard-1/roleflow-report.json']);
     expect(twice.code).toBe(1);

@@ -37,10 +37,10 @@ describe('roleflow test and secrets', () => {
     try {
       const s = await suite({ 'flows/leaky.yaml': LEAKY });
       const env = { ROLEFLOW_TOKEN: TOKEN, API_KEY, GITHUB_STEP_SUMMARY: `${s.dir}/step-summary.md` };
-      const reporters = ['console', 'json=r.json', 'junit=r.xml', 'github=summary.md', 'console=console.txt'].flatMap((x) => ['--reporter', x]);
+      const reporters = ['console', 'json=r.json', 'junit=r.xml', 'github=summary.md', 'console=console.txt', 'html=r.html'].flatMap((x) => ['--reporter', x]);
       const r = await s.test(['--base-url', emulator.baseUrl, '--ws-url', emulator.wsUrl, '--verbose', ...reporters], { env });
       expect(r.code).toBe(3);
-      const merged = await s.run(['report', 'merge', 'r.json', '--out', 'merged.json', '--reporter', 'github', '--reporter', 'console'], { env });
+      const merged = await s.run(['report', 'merge', 'r.json', '--out', 'merged.json', '--reporter', 'github', '--reporter', 'console', '--reporter', 'html=merged.html'], { env });
       const texts = {
         stdout: r.stdout,
         stderr: r.stderr,
@@ -51,6 +51,8 @@ describe('roleflow test and secrets', () => {
         'step-summary.md': await s.read('step-summary.md'),
         'merge stdout': merged.stdout,
         'merged.json': await s.read('merged.json'),
+        'r.html': await s.read('r.html'),
+        'merged.html': await s.read('merged.html'),
       };
       const forms = [TOKEN, API_KEY, JSON.stringify(API_KEY).slice(1, -1), 'k3y&quot;with&lt;xml&gt;&amp;', encodeURIComponent(API_KEY), 'k3y"with<xml>&%25'];
       for (const [where, text] of Object.entries(texts)) {

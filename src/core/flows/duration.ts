@@ -27,14 +27,30 @@ function withinMax(ms: number, shown: string): Parsed<number> {
   return ms <= MAX_DURATION_MS ? { ok: true, value: ms } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 
-/** `"< 4s"`, `"<4s"`, `"<= 800ms"`: a latency must stay under (or at most at) a duration. */
+/** Why a baseline budget is skipped when `test` is given no baseline report. */
+export const NO_BASELINE = 'no baseline report (test --baseline FILE)';
+
+/**
+ * `"< 4s"`, `"<4s"`, `"<= 800ms"`: a latency must stay under (or at most at) a duration.
+ * `"< baseline + 20%"`, `"<= baseline"`: under the same statistic in a baseline report, plus a
+ * margin; skipped (`NO_BASELINE`) until a baseline resolves it.
+ */
 export function parseBudget(text: string): Parsed<Budget> {
+  const relative = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text.trim());
+  if (relative) {
+    const plus = relative[2] === undefined ? 0 : Number(relative[2]);
+    const shown = `${relative[1]} baseline${relative[2] === undefined ? '' : ` + ${relative[2]}%`}`;
+    return { ok: true, value: { op: relative[1] as Budget['op'], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  }
   const m = /^(<=?)\s*(.*)$/s.exec(text.trim());
   if (!m) {
     return {
       ok: false,
       error: `invalid budget ${JSON.stringify(text)}: write a comparison and a duration, like "< 4s" or "<= 800ms"`,
     };
+  }
+  if (/^baseline\b/.test(m[2]!.trim())) {
+    return { ok: false, error: `invalid budget ${JSON.stringify(text)}: a budget relative to the baseline is "< baseline" or "< baseline + 20%"` };
   }
   const duration = parseDuration(m[2]!);
   if (!duration.ok) {

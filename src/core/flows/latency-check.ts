@@ -24,15 +24,18 @@ export function latencyResults(
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === 'ok');
     results.push(
-      ok.length === 0
-        ? skipped('latency', label, 'no execution finished', b)
+      b.budget.baseline?.skip !== undefined
+        ? skipped('latency', label, b.budget.baseline.skip, b)
+        : ok.length === 0
+          ? skipped('latency', label, 'no execution finished', b)
         : checkBudget(label, b, ok.map((e) => e.wallMs), 'client wall-clock', 'execution'),
     );
   }
   for (const b of latency.steps.filter((b) => kinds.includes(b.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === 'https');
-    if (finished.length === 0) results.push(skipped('latency', label, 'no execution finished', b));
+    if (b.budget.baseline?.skip !== undefined) results.push(skipped('latency', label, b.budget.baseline.skip, b));
+    else if (finished.length === 0) results.push(skipped('latency', label, 'no execution finished', b));
     else if (logged.length === 0) results.push(skipped('latency', label, `per-step latency: ${NO_LOGS_OVER_WS}`, b));
     else results.push(stepBudget(label, b, logged.flatMap((e) => e.steps ?? [])));
   }
@@ -64,5 +67,6 @@ function fail(label: string, b: LatencyBudget, why: string, actual: string): Ass
 }
 
 function expectedOf(b: LatencyBudget): string {
-  return `${b.kind} ${b.budget.text}`;
+  const base = b.budget.baseline?.value;
+  return `${b.kind} ${b.budget.text}${base === undefined ? '' : ` (${b.budget.op} ${formatMs(b.budget.ms)}: baseline ${formatMs(base)})`}`;
 }

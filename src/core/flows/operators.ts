@@ -53,7 +53,8 @@ export function checkOutput(a: OutputAssertion, outputs: unknown, using: OutputW
     : a.operator === 'schema' && !a.not && detail !== ''
       ? detail
       : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ''}`;
-  return { pass, expected, actual, message };
+  // A schema's problems are what came, for reports that show expected and actual side by side.
+  return { pass, expected, actual: a.operator === 'schema' && !pass && detail !== '' ? `${actual}: ${detail}` : actual, message };
 }
 
 /** Every repeat is compared with the baseline; with none stored, it is written unless `ci`. */

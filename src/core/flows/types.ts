@@ -26,6 +26,12 @@ export interface Budget {
   ms: number;
   /** The text as written, for labels. */
   text: string;
+  /**
+   * `"< baseline + 20%"`: relative to the same statistic in a baseline report (`test --baseline`).
+   * `ms` holds the budget once `value` is known; until then, or when the baseline lacks the
+   * samples, `skip` says why the assertion is skipped.
+   */
+  baseline?: { plus: number; value?: number; skip?: string };
 }
 
 /** A flow test file after loading: defaults resolved into every test, strings parsed. */
@@ -205,6 +211,18 @@ export interface ExecutionResult {
   messages?: WsServerMessage[];
   /** Client wall-clock, start to finish. */
   wallMs: number;
+  /** The tenant's names for this execution, to look it up there (what the service gave). */
+  ids?: ExecutionIds;
+  /** WebSocket only: when each of `messages` arrived, in ms from the start. */
+  messageAtMs?: number[];
+}
+
+/** HTTPS: the start's `flowId` and `executionId`; WebSocket: the messages' `connectionId` and `messageId`s. */
+export interface ExecutionIds {
+  flowId?: string;
+  executionId?: string;
+  connectionId?: string;
+  messageIds?: string[];
 }
 
 export interface AssertionResult extends Located {

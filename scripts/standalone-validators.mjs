@@ -1,0 +1,36 @@
+// The JSON Schemas of schemas/ as ajv standalone validators, generated at build time (build.mjs
+// puts this module in place of src/core/precompiled-schemas.ts), so no command compiles a schema
+// at start-up. The ajv options are src/core/schema.ts's; test/core/schema-standalone.test.ts proves
+// the generated validators give exactly the errors of compiling the schemas at run time.
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true };
+
+/** `{ key, code }` per schema: `key` is the schema's JSON text (how schema.ts finds it), `code` a CommonJS module. */
+export function standaloneValidators(schemasDir) {
+  return readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()
+    .map((f) => {
+      const schema = JSON.parse(readFileSync(new URL(f, schemasDir), 'utf8'));
+      return { key: JSON.stringify(schema), code: standaloneFor(schema) };
+    });
+}
+
+/** The standalone code (CommonJS) of one schema, compiled as schema.ts compiles it (without `$id`). */
+export function standaloneFor(schema) {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
+  const { $id: _id, ...anonymous } = schema;
+  return standaloneCode(ajv, ajv.compile(anonymous));
+}
+
+/** The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. */
+export function precompiledModule(schemasDir) {
+  const entries = standaloneValidators(schemasDir).map(
+    // A function per schema: a command builds only the validators it uses.
+    ({ key, code }) => `  [${JSON.stringify(key)}, () => { const module = { exports: {} }; ${code}\n  return module.exports; }],`,
+  );
+  return `export const precompiled = new Map([\n${entries.join('\n')}\n]);\n`;
+}

@@ -1,0 +1,60 @@
+import { Command, Option } from 'clipanion';
+import { RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { environmentSecrets } from '../core/redact.js';
+import { RoleflowCommand } from './base.js';
+
+export class ReportCompareCommand extends RoleflowCommand {
+  static override paths = [['report', 'compare']];
+  static override usage = Command.Usage({
+    category: 'Flow tests',
+    description: 'Compare two JSON test reports: significant latency changes, new failures',
+    details: `
+      Reads two JSON reports (\`roleflow test --reporter json=FILE\`, single or merged with
+      \`report merge\`): BASE, for instance the default branch's last run, and HEAD, the run to
+      judge. For every flow × transport in both it shows the client wall-clock p50/p95 before →
+      after with the change in %, the same for each step's server-reported latency, and the pass
+      rate; then the tests newly failing and newly passing, and the tests added and removed.
+
+      A latency is a **regression** when its p50 or p95 grew more than \`--threshold\` (default 20%)
+      and a two-sided Mann–Whitney U test over the raw samples finds the change significant
+      (p < 0.05; exact for up to 25 samples a side without ties, else the normal approximation with
+      tie correction). With fewer than 5 samples on either side it is "not enough samples", never a
+      regression: run the tests with \`--repeat\` to have them.
+
+      Exit codes: 0 compared (with \`--fail-on-regression\`: no regression and no newly failing
+      test), 3 with \`--fail-on-regression\`: a regression or a newly failing test, 1 an unreadable
+      or invalid report, or bad usage.
+    `,
+    examples: [
+      ['Compare a pull request run with the main branch run', 'roleflow report compare main-report.json roleflow-report.json'],
+      ['Fail the job on a significant slowdown over 10% or a new failure', 'roleflow report compare base.json head.json --threshold 10% --fail-on-regression'],
+      ['Markdown for a pull-request comment', 'roleflow report compare base.json head.json --format markdown >> "$GITHUB_STEP_SUMMARY"'],
+      ['The comparison as JSON for scripts', 'roleflow report compare base.json head.json --format json'],
+    ],
+  });
+
+  base = Option.String({ name: 'BASE' });
+  head = Option.String({ name: 'HEAD' });
+  format = Option.String('--format', 'text', { description: 'text (default), markdown or json' });
+  threshold = Option.String('--threshold', '20%', { description: 'The p50/p95 increase that may be a regression (default 20%)' });
+  failOnRegression = Option.Boolean('--fail-on-regression', false, { description: 'Exit 3 on a significant regression or a newly failing test' });
+
+  async execute(): Promise<number> {
+    const [{ parseThreshold }, { compareReportFiles }, { renderComparison, COMPARE_FORMATS }] = await Promise.all([
+      import('../core/compare/index.js'),
+      import('../run/read-reports.js'),
+      import('../report/compare.js'),
+    ]);
+    this.io.addSecrets(environmentSecrets(this.context.env));
+    const format = COMPARE_FORMATS.find((f) => f === this.format);
+    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
+    const threshold = parseThreshold(this.threshold);
+    if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
+    const comparison = await compareReportFiles(this.context.cwd, this.base, this.head, threshold.value);
+    const files = { base: this.base, head: this.head };
+    if (format === 'json') this.io.outData(comparison, (c) => renderComparison(c, files, 'json'));
+    else this.io.out(renderComparison(comparison, files, format));
+    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+}

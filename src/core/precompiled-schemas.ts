@@ -1,0 +1,9 @@
+import type { ValidateFunction } from 'ajv';
+
+/**
+ * Validators of the schemas in `schemas/` (a function building each), by the schema's JSON text. Empty here, so code run from
+ * src/ (vitest) compiles every schema at run time; the build (scripts/build.mjs) replaces this
+ * module with ajv standalone validators generated from `schemas/` (scripts/standalone-validators.mjs),
+ * so the CLI compiles none at start-up. A schema whose text is not here is compiled as before.
+ */
+export const precompiled: ReadonlyMap<string, () => ValidateFunction> = new Map();
