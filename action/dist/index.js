@@ -79286,8 +79286,8 @@ var TestCommand = class extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
-      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
-      snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
 
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
@@ -79330,9 +79330,7 @@ var TestCommand = class extends TenantCommand {
   quiet = import_clipanion12.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
   baseline = import_clipanion12.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = import_clipanion12.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion12.Option.Boolean("-u,--update-snapshots", false, {
-    description: "Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u"
-  });
+  updateSnapshots = import_clipanion12.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);

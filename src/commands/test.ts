@@ -4,10 +4,9 @@ import type { Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Baseline } from '../core/compare/index.js';
-import type { Shard } from '../core/runs/index.js';
+import type { PlannedRun, Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import type { AssertionFiles } from '../run/assertions.js';
 import { TenantCommand } from './tenant-command.js';
@@ -37,8 +36,8 @@ export class TestCommand extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
-      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\` beside each flow file; a missing
-      snapshot is written (and fails when \`CI\` is set); \`-u\` / \`--update-snapshots\` rewrites them all.
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
 
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
@@ -82,9 +81,7 @@ export class TestCommand extends TenantCommand {
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
-  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, {
-    description: 'Write every snapshot the run sees (even under CI) and remove obsolete ones, e.g. roleflow test -u',
-  });
+  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
 
   async execute(): Promise<number> {
     const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
@@ -102,15 +99,7 @@ export class TestCommand extends TenantCommand {
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
   }
 
-  private async run(
-    tenant: OpenTenant,
-    runs: PlannedRun[],
-    reporters: ReporterSpec[],
-    flows: Config['flows'],
-    shard: Shard | undefined,
-    baseline: Baseline | undefined,
-    assertions: AssertionFiles,
-  ): Promise<number> {
+  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/build.js'),
