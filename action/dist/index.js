@@ -229,10 +229,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify(x) {
+    function stringify2(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -3052,7 +3052,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref2);
+      let _sch = resolve16.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3079,7 +3079,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref2) {
+    function resolve16(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -3943,7 +3943,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4334,7 +4334,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve13,
+      resolve: resolve16,
       resolveComponent,
       equal,
       serialize,
@@ -7065,6 +7065,8 @@ function describeSchemaError(e) {
       return `${where}must be ${String(e.params["type"])}, got ${typeName(e.data)}`;
     case "enum":
       return `${where}must be one of ${e.params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
+    case "const":
+      return `${where}must be ${JSON.stringify(e.params["allowedValue"])}`;
     case "minLength":
       return `${where}must not be empty`;
     case "maximum":
@@ -7406,9 +7408,9 @@ function checkTenantUrl(raw, kind) {
   } catch {
     return { ok: false, problem: "invalid" };
   }
-  const { secure, plain } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain ? "plain" : "scheme", url };
+  const { secure, plain: plain2 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
 }
 function isLoopback(hostname) {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
@@ -8910,7 +8912,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -8939,7 +8941,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -8949,7 +8951,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -8971,7 +8973,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -9023,7 +9025,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -9164,7 +9166,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -9200,7 +9202,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -9267,12 +9269,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -9297,7 +9299,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -9364,7 +9366,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -10725,7 +10727,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -10740,7 +10742,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -10762,7 +10764,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -10770,7 +10772,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -12906,7 +12908,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -12959,7 +12961,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -14689,7 +14691,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -14714,7 +14716,7 @@ var require_public_api = __commonJS({
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -14965,10 +14967,10 @@ function tenantIssues(name, t5) {
 function urlProblem(raw, kind) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return void 0;
-  const { secure, plain } = SCHEMES[kind];
+  const { secure, plain: plain2 } = SCHEMES[kind];
   if (checked.problem === "invalid") return "not a valid URL";
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
-  return `plain ${plain}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+  return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
 function tenantConfig(t5) {
   const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
@@ -16482,7 +16484,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
@@ -16548,7 +16550,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -18230,9 +18232,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject2) => {
+          return new Promise((resolve16, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve13(data2);
+              return err ? reject2(err) : resolve16(data2);
             });
           });
         }
@@ -18270,9 +18272,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject2) => {
+          return new Promise((resolve16, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve13(data2);
+              return err2 ? reject2(err2) : resolve16(data2);
             });
           });
         }
@@ -21778,8 +21780,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject2) => {
-        res = resolve13;
+      const promise = new Promise((resolve16, reject2) => {
+        res = resolve16;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23205,12 +23207,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject2) => {
+      const waitForDrain = () => new Promise((resolve16, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve16;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24094,12 +24096,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject2) => {
+      const waitForDrain = () => new Promise((resolve16, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve16;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24416,16 +24418,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve16) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve16;
           } else {
-            resolve13(null);
+            resolve16(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve16) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24438,7 +24440,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve16(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24845,8 +24847,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          return new Promise((resolve16) => {
+            this[kClosedResolve] = resolve16;
           });
         }
       }
@@ -25968,7 +25970,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve13, reject2) => {
+        const socket = await new Promise((resolve16, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25978,7 +25980,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve13(socket2);
+              resolve16(socket2);
             }
           });
         });
@@ -25988,14 +25990,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve13, reject2) => {
+        await new Promise((resolve16, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve13();
+            resolve16();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26004,14 +26006,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve13();
+            resolve16();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve13, reject2) => {
+        await new Promise((resolve16, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26019,7 +26021,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve13();
+            resolve16();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26062,8 +26064,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve13, reject2) => {
-                      finalSocket.once("secureConnect", resolve13);
+                    await new Promise((resolve16, reject2) => {
+                      finalSocket.once("secureConnect", resolve16);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27196,7 +27198,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27210,11 +27212,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve13(null);
+                resolve16(null);
               }
             });
           } else {
-            this.on("close", resolve13);
+            this.on("close", resolve16);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27242,7 +27244,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject2) => {
+      return new Promise((resolve16, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27257,7 +27259,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve16,
               reject: reject2,
               length: 0,
               body: []
@@ -27331,18 +27333,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve13, stream, length } = consume2;
+      const { type, body, resolve: resolve16, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length, encoding));
+          resolve16(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve16(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length).buffer);
+          resolve16(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve16(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length));
+          resolve16(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27532,9 +27534,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -27746,9 +27748,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -28036,9 +28038,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -28131,9 +28133,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -29406,8 +29408,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir7 } = __require("node:fs/promises");
-    var { dirname: dirname11, resolve: resolve13 } = __require("node:path");
+    var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
+    var { dirname: dirname13, resolve: resolve16 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29608,7 +29610,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve13(path), "utf8");
+          const data2 = await readFile4(resolve16(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29637,8 +29639,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve13(path);
-        await mkdir7(dirname11(resolvedPath), { recursive: true });
+        const resolvedPath = resolve16(path);
+        await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -37617,7 +37619,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve13, reject2) => agent.dispatch(
+        return new Promise((resolve16, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37705,7 +37707,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve16({
                 status,
                 statusText,
                 headersList,
@@ -37758,7 +37760,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve13({
+              resolve16({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37782,7 +37784,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve13({
+              resolve16({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38650,7 +38652,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -38712,7 +38714,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -38859,7 +38861,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util5();
+    var { stringify: stringify2 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers2, globalThis.Headers].filter(Boolean));
@@ -38907,7 +38909,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("set-cookie", str, true);
       }
@@ -42153,7 +42155,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42805,7 +42807,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46637,7 +46639,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve13, reject2) => {
+  return new Promise((resolve16, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46661,7 +46663,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve13(new Session(socket, shown, secrets));
+      resolve16(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46729,14 +46731,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve13(void 0);
+            resolve16(void 0);
           };
-          const waiter = { resolve: resolve13, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve16, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47275,17 +47277,17 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step2, i) => {
-    if (execution.startedAt + step2.endsAtMs > now) return;
+  execution.ran.forEach((step3, i) => {
+    if (execution.startedAt + step3.endsAtMs > now) return;
     entries.push({
       count: String(i + 1),
-      service: step2.service,
+      service: step3.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
+      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
       status: stepStatus(execution, i),
-      latency: latencyObject(step2.latencyMs, form),
+      latency: latencyObject(step3.latencyMs, form),
       flow_id: execution.flow.flowId
     });
   });
@@ -47364,14 +47366,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve13) => {
+  return new Promise((resolve16) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve13(tooLarge);
+        resolve16(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47380,12 +47382,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve13({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve16({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve13({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve16({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve13({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve16({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -47547,17 +47549,17 @@ function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
   for (const [name, flow2] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step2, i) => {
-      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
+    const steps = flow2.steps.map((step3, i) => {
+      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step2.fail === true;
+      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step3.fail === true;
       return {
-        service: step2.service,
+        service: step3.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step2.fail_status ?? "failed",
+        failStatus: step3.fail_status ?? "failed",
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
@@ -47591,18 +47593,18 @@ function valueIssues(source, file) {
     const steps = asRecord(flow2)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step2 = asRecord(raw) ?? {};
+      const step3 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
         const pointer = ["", "flows", name, "steps", String(i), ...keys].map(escapePointer).join("/");
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step2["latency"];
+      const latency2 = step3["latency"];
       if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
         at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
       } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -47944,26 +47946,26 @@ function onFrame(conn, data2, options) {
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
   const execution = startExecution(flow2, checked.inputs);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step2, i) => {
+  execution.ran.forEach((step3, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step2.endsAtMs).unref();
+    }, step3.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step2 = execution.ran[index];
-  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step2.service} failed` } };
+  const step3 = execution.ran[index];
+  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step3.service} failed` } };
   send2(conn, {
     state: "completed",
     statusCode: ok ? "200" : "500",
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step2.nodeId
+    nodeId: step3.nodeId
   });
 }
 function reject(conn, statusCode, service, text2) {
@@ -48058,7 +48060,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve13) => server.close(() => resolve13()));
+      const closed = new Promise((resolve16) => server.close(() => resolve16()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48097,12 +48099,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve13, reject2) => {
+  return new Promise((resolve16, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve13(server.address()));
+    server.listen(port, host, () => resolve16(server.address()));
   });
 }
 function displayHost(host) {
@@ -48715,7 +48717,7 @@ var init_types = __esm({
 });
 
 // src/core/plan/notes.ts
-function renameNotes(creates, orphans, prune) {
+function renameNotes(creates, orphans, prune2) {
   if (orphans.length === 0 || creates.length === 0) return [];
   const createsByFields = /* @__PURE__ */ new Map();
   for (const c of creates) createsByFields.set(fieldsKey(c.after), c);
@@ -48725,7 +48727,7 @@ function renameNotes(creates, orphans, prune) {
     const create = createsByFields.get(key);
     if (!create) continue;
     createsByFields.delete(key);
-    const instead = prune ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
+    const instead = prune2 ? "instead of deleting it and creating a new one" : "instead of creating a second copy";
     notes.push(
       `${quote(role.name)} (id ${showName(role.id)}) and ${quote(create.name)} (${showName(create.file)}) have the same description and content: if this is a rename, add "id: ${showName(role.id)}" to ${showName(create.file)} to rename the Role ${instead}`
     );
@@ -50516,7 +50518,7 @@ var require_util8 = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors4();
     var { headerNameLowerCasedRecord } = require_constants7();
@@ -50576,7 +50578,7 @@ var require_util8 = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -51707,9 +51709,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject2) => {
+          return new Promise((resolve16, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve13(data2);
+              return err ? reject2(err) : resolve16(data2);
             });
           });
         }
@@ -51747,12 +51749,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject2) => {
+          return new Promise((resolve16, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve13(data2);
+              ) : resolve16(data2);
             });
           });
         }
@@ -54019,8 +54021,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject2) => {
-        res = resolve13;
+      const promise = new Promise((resolve16, reject2) => {
+        res = resolve16;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56271,12 +56273,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject2) => {
+      const waitForDrain = () => new Promise((resolve16, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve16;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -56946,12 +56948,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject2) => {
+      const waitForDrain = () => new Promise((resolve16, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve16;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57430,16 +57432,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve16) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve16;
           } else {
-            resolve13(null);
+            resolve16(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve16) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57450,7 +57452,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve16(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57501,7 +57503,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve13, reject2) => {
+        const socket = await new Promise((resolve16, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57513,7 +57515,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve13(socket2);
+              resolve16(socket2);
             }
           });
         });
@@ -57849,8 +57851,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          await new Promise((resolve16) => {
+            this[kClosedResolve] = resolve16;
           });
         }
       }
@@ -59119,7 +59121,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve13, reject2) => {
+        return await new Promise((resolve16, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59132,7 +59134,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve13(null);
+              resolve16(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59151,7 +59153,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject2) => {
+      return new Promise((resolve16, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59168,7 +59170,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve16,
               reject: reject2,
               length: 0,
               body: []
@@ -59238,18 +59240,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve13, stream, length } = consume2;
+      const { type, body, resolve: resolve16, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length));
+          resolve16(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length)));
+          resolve16(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length).buffer);
+          resolve16(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve16(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length));
+          resolve16(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59506,9 +59508,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -59731,9 +59733,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -60018,9 +60020,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -60112,9 +60114,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject2) => {
+        return new Promise((resolve16, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve13(data2);
+            return err ? reject2(err) : resolve16(data2);
           });
         });
       }
@@ -63977,7 +63979,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve13, reject2) => agent.dispatch(
+        return new Promise((resolve16, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64053,7 +64055,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve16({
                 status,
                 statusText,
                 headersList,
@@ -64096,7 +64098,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve13({
+              resolve16({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -65783,7 +65785,7 @@ var require_util13 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -65841,7 +65843,7 @@ var require_util13 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -65987,7 +65989,7 @@ var require_cookies2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse2();
-    var { stringify } = require_util13();
+    var { stringify: stringify2 } = require_util13();
     var { webidl } = require_webidl2();
     var { Headers: Headers2 } = require_headers2();
     function getCookies(headers) {
@@ -66030,7 +66032,7 @@ var require_cookies2 = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -67837,8 +67839,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve13) => {
-        setTimeout(resolve13, ms2).unref();
+      return new Promise((resolve16) => {
+        setTimeout(resolve16, ms2).unref();
       });
     }
     module.exports = {
@@ -69774,7 +69776,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    var checks = {
+    var checks2 = {
       missing: (keys, key) => keys.has(key),
       undefined: (keys, key, value) => keys.has(key) && typeof value[key] !== `undefined`,
       nil: (keys, key, value) => keys.has(key) && value[key] != null,
@@ -69783,7 +69785,7 @@ var require_lib = __commonJS({
     function hasRequiredKeys(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -69800,7 +69802,7 @@ var require_lib = __commonJS({
     function hasAtLeastOneKey(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = Object.keys(value);
@@ -69814,7 +69816,7 @@ var require_lib = __commonJS({
     function hasForbiddenKeys(forbiddenKeys2, options) {
       var _a;
       const forbiddenSet = new Set(forbiddenKeys2);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -69831,7 +69833,7 @@ var require_lib = __commonJS({
     function hasMutuallyExclusiveKeys(exclusiveKeys, options) {
       var _a;
       const exclusiveSet = new Set(exclusiveKeys);
-      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -69862,7 +69864,7 @@ var require_lib = __commonJS({
     function hasKeyRelationship(subject, relationship, others, options) {
       var _a, _b;
       const skipped2 = new Set((_a = options === null || options === void 0 ? void 0 : options.ignore) !== null && _a !== void 0 ? _a : []);
-      const check = checks[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
+      const check = checks2[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
       const otherSet = new Set(others);
       const spec = keyRelationships[relationship];
       const conjunction = relationship === exports.KeyRelationship.Forbids ? `or` : `and`;
@@ -71755,12 +71757,13 @@ var role_files_exports = {};
 __export(role_files_exports, {
   isRoleFileName: () => isRoleFileName,
   loadRoleFiles: () => loadRoleFiles,
+  loadRoleTexts: () => loadRoleTexts,
   rolesDirOf: () => rolesDirOf,
   writeFileAtomic: () => writeFileAtomic
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
+import { basename as basename3, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -71792,6 +71795,18 @@ async function writeFileAtomic(path, text2) {
     await rm4(tmp, { force: true });
     throw err;
   }
+}
+async function loadRoleTexts(cwd, dir) {
+  const loaded = await loadRoleFiles(cwd, dir);
+  if (!loaded.ok) return loaded;
+  const texts = [];
+  for (const role of loaded.value) {
+    const text2 = await readTextFile({ abs: resolve4(cwd, role.file), file: role.file }, ROLE_FILE);
+    const at = text2.ok ? text2.value.lastIndexOf(role.content) : -1;
+    const firstLine2 = at < 0 ? 1 : text2.ok ? text2.value.slice(0, at).split("\n").length : 1;
+    texts.push({ name: role.name, file: role.file, content: role.content, firstLine: firstLine2 });
+  }
+  return { ok: true, value: texts };
 }
 var init_role_files = __esm({
   "src/files/role-files.ts"() {
@@ -71873,7 +71888,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -71905,7 +71920,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -71924,7 +71939,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  const plan = await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -71966,14 +71981,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve13) => {
+  return new Promise((resolve16) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve13(answer);
+      resolve16(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72080,27 +72095,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve13, arguments_) => {
+  const run2 = async (function_, resolve16, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve13(result);
+    resolve16(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve13, reject2, arguments_) => {
+  const enqueue = (function_, resolve16, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve13, arguments_));
+    }).then(run2.bind(void 0, function_, resolve16, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve13, reject2) => {
-    enqueue(function_, resolve13, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve16, reject2) => {
+    enqueue(function_, resolve16, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72355,7 +72370,7 @@ function configText({ tenant }) {
 function workflowText({ tenant }) {
   const name = tenant?.name ?? "local";
   const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
-  const step2 = (title, id, command, extra = []) => [
+  const step3 = (title, id, command, extra = []) => [
     `      - name: ${title}`,
     `        id: ${id}`,
     "        uses: roleflow/roleflow@v1",
@@ -72389,8 +72404,8 @@ function workflowText({ tenant }) {
     "    runs-on: ubuntu-latest",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Plan", "plan", "plan"),
-    ...step2("Flow tests", "test", "test"),
+    ...step3("Plan", "plan", "plan"),
+    ...step3("Flow tests", "test", "test"),
     "",
     "  apply:",
     "    if: github.event_name == 'push'",
@@ -72401,14 +72416,14 @@ function workflowText({ tenant }) {
     "      cancel-in-progress: false",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Apply", "apply", "apply"),
+    ...step3("Apply", "apply", "apply"),
     "",
     "  drift:",
     "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
     "    runs-on: ubuntu-latest",
     "    steps:",
     "      - uses: actions/checkout@v5",
-    ...step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
+    ...step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
     ""
   ].join("\n");
 }
@@ -72546,7 +72561,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve7 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve8 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72590,7 +72605,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve7(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve8(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -72630,8 +72645,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve7(dir, fileName);
-  if (dirname9(path) !== resolve7(dir) || basename4(path) !== fileName) {
+  const path = resolve8(dir, fileName);
+  if (dirname9(path) !== resolve8(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -72840,7 +72855,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve13 = (b, samples, what) => {
+  const resolve16 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -72853,8 +72868,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve13(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve13(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve16(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve16(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -72915,7 +72930,9 @@ var init_types2 = __esm({
       "gte",
       "lt",
       "lte",
-      "schema"
+      "schema",
+      "snapshot",
+      "not_leaks"
     ];
   }
 });
@@ -73037,6 +73054,221 @@ var init_load_context = __esm({
   }
 });
 
+// src/core/flows/checks/leaks.ts
+function normalise(text2) {
+  let out = "";
+  const origin = [];
+  let inSpace = false;
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2[i];
+    if (/\s/.test(ch)) {
+      if (!inSpace) {
+        out += " ";
+        origin.push(i);
+      }
+      inSpace = true;
+    } else {
+      out += ch;
+      origin.push(i);
+      inSpace = false;
+    }
+  }
+  return { text: out, origin };
+}
+function excerpt(text2, max = 60) {
+  if (text2.length <= max) return text2;
+  const head = Math.ceil((max - 1) * 0.6);
+  return `${text2.slice(0, head)}…${text2.slice(text2.length - (max - 1 - head))}`;
+}
+function rollingHashes(text2, n, high, visit) {
+  if (n <= 0 || text2.length < n) return;
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (h * BASE + text2.charCodeAt(i)) % MOD;
+  if (visit(0, h) === false) return;
+  for (let i = n; i < text2.length; i++) {
+    h = (h - text2.charCodeAt(i - n) * high % MOD + MOD) % MOD;
+    h = (h * BASE + text2.charCodeAt(i)) % MOD;
+    if (visit(i - n + 1, h) === false) return;
+  }
+}
+function powMod(base, exp) {
+  let r = 1;
+  for (let i = 0; i < exp; i++) r = r * base % MOD;
+  return r;
+}
+var DEFAULT_MIN_CHARS, MOD, BASE, LeakIndex;
+var init_leaks = __esm({
+  "src/core/flows/checks/leaks.ts"() {
+    "use strict";
+    DEFAULT_MIN_CHARS = 40;
+    MOD = 2147483647;
+    BASE = 257;
+    LeakIndex = class {
+      constructor(roles, minChars) {
+        this.minChars = minChars;
+        this.roles = roles.map((role) => ({ role, ...normalise(role.content) }));
+        this.high = powMod(BASE, minChars - 1);
+        this.roles.forEach((r, ri) => {
+          rollingHashes(r.text, minChars, this.high, (start, h) => {
+            const at = this.windows.get(h);
+            if (at) at.push(ri, start);
+            else this.windows.set(h, [ri, start]);
+          });
+        });
+      }
+      roles;
+      /** Window hash → [role index, start] pairs, flattened. */
+      windows = /* @__PURE__ */ new Map();
+      high;
+      /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
+      find(text2) {
+        const { text: norm } = normalise(text2);
+        let leak;
+        rollingHashes(norm, this.minChars, this.high, (start, h) => {
+          const candidates = this.windows.get(h);
+          if (!candidates) return true;
+          for (let i = 0; i < candidates.length; i += 2) {
+            const r = this.roles[candidates[i]];
+            const at = candidates[i + 1];
+            if (norm.startsWith(r.text.slice(at, at + this.minChars), start)) {
+              leak = this.extend(r, at, norm, start);
+              return false;
+            }
+          }
+          return true;
+        });
+        return leak;
+      }
+      extend(r, at, norm, start) {
+        let end = this.minChars;
+        while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
+        const origin = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
+        let line = r.role.firstLine;
+        for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
+        return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+      }
+    };
+  }
+});
+
+// src/core/flows/checks/schema-check.ts
+function compileUserSchema(schema) {
+  const key = JSON.stringify(schema);
+  let check = checks.get(key);
+  if (check === void 0) {
+    const { $id: _id, ...anonymous } = schema;
+    if (!userAjv.validateSchema(anonymous)) {
+      return { ok: false, error: `invalid JSON schema: ${userAjv.errorsText(userAjv.errors, { dataVar: "schema" })}`, shape: true };
+    }
+    try {
+      const validate = userAjv.compile(anonymous);
+      check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
+    } catch (err) {
+      return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
+    }
+    checks.set(key, check);
+  }
+  return { ok: true, check };
+}
+function describeFailure2(path, e) {
+  const where = path + instanceSuffix(e.instancePath);
+  if (e.keyword === "enum") {
+    return `${where}: must be one of ${e.params["allowedValues"].map(plain).join(", ")}`;
+  }
+  if (e.keyword === "const") return `${where}: must be ${plain(e.params["allowedValue"])}`;
+  return `${where}: ${describeSchemaError({ ...e, instancePath: "" })}`;
+}
+function instanceSuffix(pointer) {
+  if (pointer === "") return "";
+  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? `[${s}]` : /^[^.[\]"]+$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`).join("");
+}
+function plain(v) {
+  return typeof v === "string" && /^[^\s,"]+$/.test(v) ? v : JSON.stringify(v);
+}
+function notNoise2(e) {
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+}
+var import_ajv2, userAjv, checks, SHOWN;
+var init_schema_check = __esm({
+  "src/core/flows/checks/schema-check.ts"() {
+    "use strict";
+    import_ajv2 = __toESM(require_ajv(), 1);
+    init_schema();
+    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
+    checks = /* @__PURE__ */ new Map();
+    SHOWN = 3;
+  }
+});
+
+// src/core/flows/checks/snapshot.ts
+import { isDeepStrictEqual } from "node:util";
+function snapshotFileName(flowFileName) {
+  return `${flowFileName}.snap.yaml`;
+}
+function snapshotKey(testName, transport, path) {
+  return `${testName} [${transport}] ${path}`;
+}
+function renderSnapshotFile(entries, flowFile) {
+  const keys = [...entries.keys()].sort();
+  const body = Object.fromEntries(keys.map((k) => [k, entries.get(k)]));
+  const head = `# roleflow snapshots of ${flowFile}: keyed "test name [transport] path".
+# \`roleflow test -u\` rewrites this file; commit it with the flow file.
+`;
+  return keys.length === 0 ? head : head + (0, import_yaml3.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function parseSnapshotFile(text2, file) {
+  const parsed = parseYaml(text2, { file });
+  if (!parsed.ok) return parsed;
+  const value = parsed.value.value ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: 'a snapshot file holds a map of "test name [transport] path" to values' }] };
+  }
+  return { ok: true, value: new Map(Object.entries(value)) };
+}
+function withoutIgnored(value, ignore) {
+  if (ignore.length === 0) return value;
+  const patterns = ignore.map((p) => p.split("."));
+  return prune(value, patterns);
+}
+function prune(value, patterns) {
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  const kept = [];
+  for (const [key, child] of entries) {
+    const rest = patterns.flatMap((p) => step2(p, key));
+    if (rest.some((r) => r.length === 0)) continue;
+    kept.push([key, rest.length === 0 ? child : prune(child, rest)]);
+  }
+  return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
+}
+function step2(pattern, key) {
+  const [head, ...rest] = pattern;
+  if (head === void 0) return [];
+  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  return head === "*" || head === key ? [rest] : [];
+}
+function compareSnapshot(stored, received) {
+  if (isDeepStrictEqual(stored, received)) return { pass: true };
+  const diff = contentDiff(snapshotText(stored).trimEnd(), snapshotText(received).trimEnd(), "snapshot", "received");
+  return { pass: false, diff };
+}
+function snapshotText(value) {
+  return value === void 0 ? "" : (0, import_yaml3.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function obsoleteKeys(stored, live) {
+  return [...stored.keys()].filter((k) => !live.has(k)).sort();
+}
+var import_yaml3, SNAPSHOT_DIR;
+var init_snapshot = __esm({
+  "src/core/flows/checks/snapshot.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_content_diff();
+    init_yaml_source();
+    SNAPSHOT_DIR = "__snapshots__";
+  }
+});
+
 // src/core/flows/path.ts
 function parsePath(path) {
   const segments = [];
@@ -73096,9 +73328,11 @@ var init_path = __esm({
 });
 
 // src/core/flows/operators.ts
-import { isDeepStrictEqual } from "node:util";
-function checkOutput(a, outputs) {
+import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
+function checkOutput(a, outputs, using = {}) {
   const { found, value } = valueAt(outputs, a.segments);
+  if (found && a.operator === "snapshot") return checkSnapshot(a, value, using);
+  if (found && a.operator === "not_leaks") return checkLeaks(a, value, using.leaks);
   const expected = `${a.not ? "not " : ""}${describe(a)}`;
   const actual = found ? show(value) : "nothing (path not found)";
   let verdict2;
@@ -73106,14 +73340,48 @@ function checkOutput(a, outputs) {
   if (a.operator === "exists") verdict2 = found === a.expected;
   else if (!found) verdict2 = "path not found";
   else if (a.operator === "schema") {
-    const problems = a.check(value);
+    const problems = a.check(value, a.path);
     verdict2 = problems.length === 0;
     detail = problems.join("; ");
   } else verdict2 = apply(a, value);
   if (typeof verdict2 === "string" && found) detail = verdict2;
   const pass = typeof verdict2 === "boolean" && verdict2 !== a.not;
-  const message2 = pass ? `${a.path}: ${expected}` : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
-  return { pass, expected, actual, message: message2 };
+  const message2 = pass ? `${a.path}: ${expected}` : a.operator === "schema" && !a.not && detail !== "" ? detail : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ""}`;
+  return { pass, expected, actual: a.operator === "schema" && !pass && detail !== "" ? `${actual}: ${detail}` : actual, message: message2 };
+}
+function checkSnapshot(a, found, using) {
+  const kept = withoutIgnored(found, a.ignore ?? []);
+  const value = using.mask ? using.mask(kept) : kept;
+  const actual = show(value);
+  const base = using.snapshot;
+  if (base === void 0 || base.source === "new" && using.ci) {
+    const why = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
+    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why}` };
+  }
+  const compared = compareSnapshot(base.value, value);
+  if (compared.pass) {
+    const how = base.source === "new" ? "snapshot written" : base.source === "update" ? "snapshot updated" : "matches its snapshot";
+    return { pass: true, expected: "the stored snapshot", actual, message: `${a.path}: ${how}` };
+  }
+  const against = base.source === "file" ? "its snapshot" : "the first repeat (written as its snapshot)";
+  const hint = base.source === "file" ? " (`roleflow test -u` accepts the new value)" : "";
+  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${hint}`, diff: compared.diff };
+}
+function checkLeaks(a, value, index) {
+  const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
+  for (const text2 of stringsIn(value)) {
+    const leak = index.find(text2);
+    if (leak) {
+      const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
+      return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
+    }
+  }
+  return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
+}
+function* stringsIn(value) {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
 }
 function show(value) {
   if (value === void 0) return "nothing";
@@ -73144,7 +73412,11 @@ function describe(a) {
     case "length":
       return `length ${typeof e === "number" ? `== ${e}` : describeComparison(e)}`;
     case "schema":
-      return "to match the schema";
+      return typeof e === "string" ? `to match the schema ${e}` : "to match the schema";
+    case "snapshot":
+      return "to match its snapshot";
+    case "not_leaks":
+      return `not to leak ${e === "*" ? "any Role" : `Role ${String(e)}`}`;
     default:
       return describeComparison({ [a.operator]: e });
   }
@@ -73153,10 +73425,10 @@ function apply(a, value) {
   const e = a.expected;
   switch (a.operator) {
     case "equals":
-      return isDeepStrictEqual(value, e);
+      return isDeepStrictEqual2(value, e);
     case "contains":
       if (typeof value === "string") return typeof e === "string" ? value.includes(e) : `${show(e)} is not text`;
-      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual(item, e));
+      if (Array.isArray(value)) return value.some((item) => isDeepStrictEqual2(item, e));
       return "contains applies to a string or an array";
     case "icontains": {
       const needle = String(e).toLowerCase();
@@ -73183,6 +73455,8 @@ function compare2(n, c) {
 var init_operators = __esm({
   "src/core/flows/operators.ts"() {
     "use strict";
+    init_leaks();
+    init_snapshot();
     init_path();
   }
 });
@@ -73199,7 +73473,7 @@ function loadExpect(value, pointer, ctx) {
 }
 function loadAssertion(value, pointer, ctx) {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => k !== "path" && k !== "not");
+  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
   const known = operators.filter((k) => OPERATORS.includes(k));
   for (const k of operators.filter((k2) => !known.includes(k2))) {
     const guess = closest(k, [...OPERATORS]);
@@ -73232,12 +73506,18 @@ function loadAssertion(value, pointer, ctx) {
     }
   }
   if (operator === "schema" && typeof a[operator] === "object" && a[operator] !== null) {
-    try {
-      assertion.check = schemaCheck(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
-    }
+    const compiled2 = compileUserSchema(a[operator]);
+    if (compiled2.ok) assertion.check = compiled2.check;
+    else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
   }
+  for (const [key, owner] of Object.entries(MODIFIERS)) {
+    if (owner !== void 0 && a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  }
+  if ((operator === "snapshot" || operator === "not_leaks") && assertion.not) {
+    ctx.report(pointer, `"not" cannot be used with ${operator}`, "not");
+  }
+  if (operator === "snapshot") assertion.ignore = arr(a["ignore"]).map(String);
+  if (operator === "not_leaks") assertion.minChars = int(a["min_chars"]) ?? DEFAULT_MIN_CHARS;
   return assertion;
 }
 function loadSteps(value, pointer, ctx) {
@@ -73269,33 +73549,23 @@ function loadBudgets(value, pointer, ctx) {
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
 }
-function schemaCheck(schema) {
-  const key = JSON.stringify(schema);
-  let check = schemaChecks.get(key);
-  if (check === void 0) {
-    const validate = userAjv.compile(schema);
-    check = (v) => validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError);
-    schemaChecks.set(key, check);
-  }
-  return check;
-}
 function reason(err) {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
-var import_ajv2, userAjv, BUDGET_KINDS, schemaChecks;
+var MODIFIERS, BUDGET_KINDS;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
     "use strict";
-    import_ajv2 = __toESM(require_ajv(), 1);
     init_schema();
+    init_leaks();
+    init_schema_check();
     init_glob();
     init_load_context();
     init_operators();
     init_path();
     init_types2();
-    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
+    MODIFIERS = { path: void 0, not: void 0, ignore: "snapshot", min_chars: "not_leaks" };
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
-    schemaChecks = /* @__PURE__ */ new Map();
   }
 });
 
@@ -73397,10 +73667,17 @@ function reportDuplicateNames(tests, ctx) {
 function mergeIssues(schemaIssues, loadIssues) {
   const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
   const kept = schemaIssues.filter(
-    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message))
+    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues)
   );
   const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+function otherShape(issue2, all) {
+  const shape = /: must be \w+, got \w+$/;
+  const m = /^(.*?): must be \w+, got \w+$/.exec(issue2.message);
+  if (!m) return false;
+  const path = m[1];
+  return all.some((o) => o !== issue2 && !shape.test(o.message) && [":", ".", "["].some((c) => o.message.startsWith(path + c)));
 }
 function explainYamlIssues(issues) {
   return issues.slice(0, 1).map(
@@ -73497,9 +73774,9 @@ var init_latency_check = __esm({
 });
 
 // src/core/flows/evaluate.ts
-function evaluateTest(test, execution) {
+function evaluateTest(test, execution, context = {}) {
   const results2 = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution)),
+    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
     ...stepsResults(test.expect.steps, execution),
     ...latencyResults(test, [execution], ["max"])
   ];
@@ -73516,32 +73793,55 @@ function evaluateTest(test, execution) {
   if (execution.status === "failed") return [head, ...results2];
   return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
 }
-function outputResult(a, execution) {
-  const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" ? "" : ` ${show(a.expected)}`}`;
+function outputResult(a, execution, test, context) {
+  const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
   if (execution.transport === "https" && execution.outputs === void 0) {
     return skipped("output", label, "the HTTPS execution logs carry no outputs", a);
   }
-  const v = checkOutput(a, execution.outputs);
-  return { kind: "output", label, status: v.pass ? "pass" : "fail", expected: v.expected, actual: v.actual, message: v.message, line: a.line, col: a.col };
+  const using = {};
+  if (a.operator === "snapshot") {
+    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    if (base) using.snapshot = base;
+    if (context.ci) using.ci = true;
+    if (context.mask) using.mask = context.mask;
+  }
+  if (a.operator === "not_leaks") {
+    const index = context.leaks?.(String(a.expected), a.minChars ?? 0);
+    if (index === void 0) return skipped("output", label, `no role files were read for Role ${show(a.expected)}`, a);
+    using.leaks = index;
+  }
+  if (a.operator === "schema" && a.check === void 0) return skipped("output", label, "the schema file was not read", a);
+  const v = checkOutput(a, execution.outputs, using);
+  return {
+    kind: "output",
+    label,
+    status: v.pass ? "pass" : "fail",
+    expected: v.expected,
+    actual: v.actual,
+    message: v.message,
+    line: a.line,
+    col: a.col,
+    ...v.diff !== void 0 && { diff: v.diff }
+  };
 }
 function stepsResults(steps, execution) {
   if (!steps) return [];
   const log = execution.steps ?? [];
-  const checks = [];
+  const checks2 = [];
   if (steps.count) {
     const n = steps.count.value;
-    checks.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
+    checks2.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
   }
   if (steps.sequence) {
     const want = steps.sequence.value;
-    checks.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
+    checks2.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
   }
   if (steps.each) {
     const want = steps.each.value;
     const wantText = Object.entries(want).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-    checks.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
+    checks2.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
   }
-  return checks.map(
+  return checks2.map(
     ([label, at, check]) => execution.transport === "ws" ? skipped("steps", label, NO_LOGS_OVER_WS, at) : verdict("steps", label, at, check())
   );
 }
@@ -73579,6 +73879,7 @@ var init_evaluate = __esm({
   "src/core/flows/evaluate.ts"() {
     "use strict";
     init_latency_check();
+    init_snapshot();
     init_operators();
     init_result2();
     ENTRY_FIELDS = {
@@ -73624,6 +73925,42 @@ var init_repeats = __esm({
   }
 });
 
+// src/core/flows/assertion-needs.ts
+function usesOperator(files, operator) {
+  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
+}
+function unknownLeakRoles(files, roleNames, rolesDir) {
+  const known = new Set(roleNames);
+  return files.flatMap(
+    (f) => f.tests.flatMap(
+      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+        const guess = closest(String(a.expected), [...known]);
+        const hint = guess ? ` (did you mean "${guess}"?)` : "";
+        return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
+      })
+    )
+  );
+}
+function liveSnapshotKeys(file) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const t5 of file.tests) {
+    for (const a of t5.expect.outputs) {
+      if (a.operator !== "snapshot") continue;
+      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
+    }
+  }
+  return keys;
+}
+var ALL_TRANSPORTS;
+var init_assertion_needs = __esm({
+  "src/core/flows/assertion-needs.ts"() {
+    "use strict";
+    init_schema();
+    init_snapshot();
+    ALL_TRANSPORTS = ["https", "ws"];
+  }
+});
+
 // src/core/flows/index.ts
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
@@ -73638,6 +73975,10 @@ var init_flows = __esm({
     init_evaluate();
     init_repeats();
     init_glob();
+    init_assertion_needs();
+    init_schema_check();
+    init_leaks();
+    init_snapshot();
   }
 });
 
@@ -73683,7 +74024,7 @@ function buildTestResult(run2) {
     return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
   }
   const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
-  const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
+  const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary2 = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
@@ -73817,7 +74158,9 @@ function shownAssertion(a) {
     label: escapeControls(a.label),
     message: escapeControls(a.message),
     ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
-    ...a.actual !== void 0 && { actual: escapeControls(a.actual) }
+    ...a.actual !== void 0 && { actual: escapeControls(a.actual) },
+    // A diff is lines: each escaped, the line breaks between them kept.
+    ...a.diff !== void 0 && { diff: a.diff.split("\n").map(escapeControls).join("\n") }
   };
 }
 function cutShort(i, e) {
@@ -74054,12 +74397,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve8(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve9(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -74094,7 +74437,9 @@ function renderAnnotations(report) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
-      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}`)}`);
+      const diff = a.diff === void 0 ? "" : `
+${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
+      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
     }
   }
   return out.length > 0 ? `${out.join("\n")}
@@ -74363,6 +74708,7 @@ function renderTestResult(r, style) {
     for (const g of failures2) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      if (g.assertion.diff !== void 0) lines2.push(...diffLines2(g.assertion.diff, style));
     }
     for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
       lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
@@ -74373,6 +74719,9 @@ function renderTestResult(r, style) {
     lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines2.join("\n");
+}
+function diffLines2(diff, style) {
+  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
 }
 function quietNote(r, style) {
   const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
@@ -74413,8 +74762,8 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
   const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
@@ -74508,8 +74857,8 @@ function distributionSvg(samples, label) {
   const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
   const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
   const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step2 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step2 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  const step3 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
   return [
     `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
     `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
@@ -74626,7 +74975,7 @@ function failures(report) {
     const rows = groupAssertions(r, "fail").map((g) => {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre></td></tr>`;
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
     });
     const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
     return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
@@ -74669,7 +75018,7 @@ function repeatBlock(r, x) {
   const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
   const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
   const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre></td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
   );
   const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
   return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
@@ -74809,7 +75158,11 @@ function counts(cases) {
   return `tests="${cases.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${seconds.toFixed(3)}"`;
 }
 function lines(result, assertions) {
-  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}`).join("\n");
+  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}${a.diff === void 0 ? "" : `
+${diffText(a.diff)}`}`).join("\n");
+}
+function diffText(diff) {
+  return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
 }
 function text(value) {
   return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -74847,11 +75200,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve9, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative4, resolve as resolve10, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve9(sinks.cwd, file);
+    const path = resolve10(sinks.cwd, file);
     try {
       await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -74889,7 +75242,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve9(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve10(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -75066,6 +75419,54 @@ var init_runs = __esm({
   }
 });
 
+// src/files/schema-files.ts
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
+    for (const test of flow2.tests) {
+      for (const a of test.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve12(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
 // src/files/flow-files.ts
 var flow_files_exports = {};
 __export(flow_files_exports, {
@@ -75077,9 +75478,9 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name);
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
 function flowsDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.flows.dir, "flows");
@@ -75087,7 +75488,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve11(cwd, path);
+    const abs = resolve13(cwd, path);
     const info2 = await stat4(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -75111,6 +75512,7 @@ async function defaultFlowsDir(cwd, config) {
 async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
 var FLOW_TEST_FILE;
@@ -75120,8 +75522,164 @@ var init_flow_files = __esm({
     init_errors();
     init_flows();
     init_package_root();
+    init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+  }
+});
+
+// src/files/snapshot-files.ts
+import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
+function snapshotFileOf(flow2) {
+  const name = snapshotFileName(basename5(flow2.abs));
+  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+}
+async function readSnapshotFile(file) {
+  const exists3 = await stat5(file.abs).then(
+    () => true,
+    (err) => err.code !== "ENOENT"
+  );
+  if (!exists3) return { ok: true, value: /* @__PURE__ */ new Map() };
+  const text2 = await readTextFile(file, SNAPSHOT_FILE);
+  if (!text2.ok) return text2;
+  return parseSnapshotFile(text2.value, file.file);
+}
+async function writeSnapshotFile(file, entries, flowFile) {
+  if (entries.size === 0) {
+    await rm5(file.abs, { force: true });
+    return;
+  }
+  await mkdir7(dirname12(file.abs), { recursive: true });
+  await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
+}
+var SNAPSHOT_FILE;
+var init_snapshot_files = __esm({
+  "src/files/snapshot-files.ts"() {
+    "use strict";
+    init_flows();
+    init_role_files();
+    init_source_files();
+    SNAPSHOT_FILE = { maxBytes: 16 * 1024 * 1024, noun: "a snapshot file", holds: "YAML text" };
+  }
+});
+
+// src/run/assertions.ts
+import { resolve as resolve14 } from "node:path";
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function isCi(env) {
+  const v = env["CI"];
+  return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}
+var AssertionFiles;
+var init_assertions = __esm({
+  "src/run/assertions.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_roles();
+    init_role_files();
+    init_snapshot_files();
+    AssertionFiles = class _AssertionFiles {
+      constructor(roles, snapshots, update, ci) {
+        this.roles = roles;
+        this.snapshots = snapshots;
+        this.update = update;
+        this.ci = ci;
+      }
+      indexes = /* @__PURE__ */ new Map();
+      mask;
+      static async prepare(options) {
+        const issues = [];
+        let roles = [];
+        if (usesOperator(options.flows, "not_leaks")) {
+          const dir = rolesDirOf(options.cwd, options.config, void 0);
+          const loaded = await loadRoleTexts(options.cwd, dir);
+          if (loaded.ok) {
+            roles = loaded.value;
+            issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
+          } else issues.push(...loaded.issues);
+        }
+        const snapshots = /* @__PURE__ */ new Map();
+        for (const flow2 of options.flows) {
+          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
+          const stored = await readSnapshotFile(file);
+          if (!stored.ok) {
+            issues.push(...stored.issues);
+            continue;
+          }
+          const live = liveSnapshotKeys(flow2);
+          if (live.size === 0 && stored.value.size === 0) continue;
+          const obsolete = obsoleteKeys(stored.value, live);
+          const next = new Map(stored.value);
+          if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
+          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+        }
+        if (issues.length > 0) throw new InvalidFilesError(issues);
+        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
+      }
+      /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
+      maskWith(mask) {
+        this.mask = mask;
+      }
+      /**
+       * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
+       * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
+       * written by `finish` — except under CI, where a missing snapshot fails.
+       */
+      contextFor(test, transport, executions = []) {
+        const baselines = /* @__PURE__ */ new Map();
+        const state = this.snapshots.get(test.file);
+        for (const a of test.expect.outputs) {
+          if (a.operator !== "snapshot" || !state) continue;
+          const key = snapshotKey(test.name, transport, a.path);
+          if (!this.update && state.stored.has(key)) {
+            baselines.set(key, { value: state.stored.get(key), source: "file" });
+            continue;
+          }
+          const first = executions.find((e) => e !== void 0 && e.status !== "error" && e.endedBy !== "interrupted" && valueAt(e.outputs, a.segments).found);
+          if (first === void 0) continue;
+          const kept = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+          const value = this.mask ? this.mask(kept) : kept;
+          baselines.set(key, { value, source: this.update ? "update" : "new" });
+          if (this.ci || state.taken.has(key)) continue;
+          state.taken.add(key);
+          state.next.set(key, value);
+          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
+        }
+        return {
+          snapshots: baselines,
+          ...this.ci && { ci: true },
+          leaks: (role, minChars) => this.leakIndex(role, minChars),
+          ...this.mask && { mask: this.mask }
+        };
+      }
+      /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
+      async finish() {
+        const notes = [];
+        for (const state of this.snapshots.values()) {
+          const removed = this.update ? state.obsolete.length : 0;
+          if (state.changed > 0 || removed > 0) {
+            await writeSnapshotFile(state.file, state.next, state.flowFile);
+            const parts = [state.changed > 0 && `${plural(state.changed, "snapshot")} written`, removed > 0 && `${plural(removed, "obsolete snapshot")} removed`];
+            notes.push(`${state.file.file}: ${parts.filter(Boolean).join(", ")}`);
+          }
+          if (!this.update) {
+            for (const key of state.obsolete) notes.push(`${state.file.file}: obsolete snapshot ${JSON.stringify(key)} (no test writes it; roleflow test -u removes it)`);
+          }
+        }
+        return notes;
+      }
+      leakIndex(role, minChars) {
+        const key = `${minChars}\0${role}`;
+        if (!this.indexes.has(key)) {
+          const texts = role === "*" ? this.roles : this.roles.filter((r) => r.name === role);
+          this.indexes.set(key, texts.length === 0 ? void 0 : new LeakIndex(texts, minChars));
+        }
+        return this.indexes.get(key);
+      }
+    };
   }
 });
 
@@ -75139,7 +75697,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve13) => setTimeout(() => resolve13(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve16) => setTimeout(() => resolve16(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -75162,7 +75720,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve13) => setTimeout(resolve13, ms2))
+      sleep: (ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -75174,7 +75732,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve13) => stop2 = () => resolve13(INTERRUPTED));
+          this.stopped = new Promise((resolve16) => stop2 = () => resolve16(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -75203,8 +75761,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve13) => {
-              this.timer = setTimeout(() => resolve13(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve16) => {
+              this.timer = setTimeout(() => resolve16(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -75462,7 +76020,8 @@ async function runTests(options) {
       stop2 = "tenant";
       problem ??= down;
     }
-    if (options.bail && result.endedBy !== "interrupted" && evaluateTest(run2.test, result).some((a) => a.status === "fail")) {
+    const judged = () => evaluateTest(run2.test, result, options.assertions?.contextFor(run2.test, run2.transport));
+    if (options.bail && result.endedBy !== "interrupted" && judged().some((a) => a.status === "fail")) {
       failures2.count += 1;
       if (failures2.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
     }
@@ -75474,7 +76033,15 @@ async function runTests(options) {
       const failures2 = { count: 0 };
       const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures2))));
       const stopped = signal?.aborted ? "interrupt" : "bail";
-      const result = buildTestResult({ test: run2.test, transport: run2.transport, executions, stopped, ...run2.skip !== void 0 && { skip: run2.skip } });
+      const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
+      const result = buildTestResult({
+        test: run2.test,
+        transport: run2.transport,
+        executions,
+        stopped,
+        ...run2.skip !== void 0 && { skip: run2.skip },
+        ...context && { context }
+      });
       if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
       events.tested?.(result);
       return result;
@@ -75505,6 +76072,7 @@ __export(test_session_exports, {
   loadBaseline: () => loadBaseline,
   loadFlowTests: () => loadFlowTests,
   parseSelectionFlags: () => parseSelectionFlags,
+  prepareAssertions: () => prepareAssertions,
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
@@ -75524,6 +76092,9 @@ async function loadFlowTests(cwd, config, paths) {
   const loaded = await loadFlowTestFiles(files);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return loaded.value;
+}
+function prepareAssertions(cwd, config, files, opts) {
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env });
 }
 function runsFor(tenant, files, flags, parsed, env) {
   const hasWs = tenant.target.wsUrl !== void 0;
@@ -75545,7 +76116,19 @@ async function runTestSession(opts) {
   const { tenant } = opts;
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
-  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events, ...opts.baseline && { baseline: opts.baseline } });
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const outcome = await runTests({
+    client: tenant.client,
+    runs: opts.runs,
+    concurrency: opts.concurrency,
+    bail: opts.bail,
+    strictEnd: opts.strictEnd,
+    signal: opts.signal,
+    events: opts.events,
+    ...opts.baseline && { baseline: opts.baseline },
+    ...opts.assertions && { assertions: opts.assertions }
+  });
+  const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
@@ -75568,7 +76151,7 @@ async function runTestSession(opts) {
     },
     opts.redactor
   );
-  return { report, interrupted: outcome.interrupted };
+  return { report, interrupted: outcome.interrupted, notes };
 }
 var init_test_session = __esm({
   "src/run/test-session.ts"() {
@@ -75579,6 +76162,7 @@ var init_test_session = __esm({
     init_build();
     init_flow_files();
     init_package_root();
+    init_assertions();
     init_flow_tests();
     init_read_reports();
   }
@@ -75644,17 +76228,21 @@ async function validateSources(cwd, roles, flows, options) {
   if (!hasRoles && !hasFlows) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
+  let roleNames;
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
-    if (loaded.ok) result.roleFiles = loaded.value.length;
-    else result.issues.push(...loaded.issues);
+    if (loaded.ok) {
+      result.roleFiles = loaded.value.length;
+      roleNames = loaded.value.map((r) => r.name);
+    } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
-    else if (!options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
   }
   return result;
 }
@@ -76131,8 +76719,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve13, reject2) {
-            return setTimeout(resolve13, t5);
+          return new this.Promise(function(resolve16, reject2) {
+            return setTimeout(resolve16, t5);
           });
         }
         computePenalty() {
@@ -76343,15 +76931,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve13, returned, task;
+          var args, cb, error2, reject2, resolve16, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve13, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve16, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve13(returned);
+                  return resolve16(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -76366,13 +76954,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve13;
-          resolve13 = reject2 = null;
+          var promise, reject2, resolve16;
+          resolve16 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve13 = _resolve;
+            resolve16 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve13, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve16, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -76773,14 +77361,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve13, reject2) => {
+              return new this.Promise((resolve16, reject2) => {
                 if (finished()) {
-                  return resolve13();
+                  return resolve16();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve13();
+                      return resolve16();
                     }
                   });
                 }
@@ -76873,9 +77461,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve13, reject2) {
+              return new this.Promise(function(resolve16, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve13)(args3);
+                  return (args3[0] != null ? reject2 : resolve16)(args3);
                 });
               });
             };
@@ -77007,7 +77595,7 @@ import { tmpdir } from "node:os";
 // action/src/apply-step.ts
 init_apply();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join12 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -77174,29 +77762,29 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve16) {
+      resolve16(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject2) {
+  return new (P || (P = Promise))(function(resolve16, reject2) {
     function fulfilled(value) {
       try {
-        step2(generator.next(value));
+        step3(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step2(generator["throw"](value));
+        step3(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step2(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step3(result) {
+      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step2((generator = generator.apply(thisArg, _arguments || [])).next());
+    step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile: writeFile2 } = promises;
@@ -77473,29 +78061,29 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve16) {
+      resolve16(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject2) {
+  return new (P || (P = Promise))(function(resolve16, reject2) {
     function fulfilled(value) {
       try {
-        step2(generator.next(value));
+        step3(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step2(generator["throw"](value));
+        step3(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step2(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step3(result) {
+      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step2((generator = generator.apply(thisArg, _arguments || [])).next());
+    step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode2;
@@ -78223,7 +78811,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -78259,7 +78847,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve5(this.context.cwd, this.dir ?? ".");
+    const dir = resolve6(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
@@ -78291,7 +78879,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 init_errors();
 init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
@@ -78369,7 +78957,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve6(this.context.cwd, outFile), plan);
+      await savePlan2(resolve7(this.context.cwd, outFile), plan);
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
@@ -78586,7 +79174,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion11 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -78640,7 +79228,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -78650,7 +79238,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -78698,6 +79286,9 @@ var TestCommand = class extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
+
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
@@ -78715,6 +79306,7 @@ var TestCommand = class extends TenantCommand {
       [`Latency budgets relative to the main branch's report ("< baseline + 20%")`, "roleflow test --repeat 10 --baseline main-report.json"],
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
+      ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
@@ -78738,6 +79330,7 @@ var TestCommand = class extends TenantCommand {
   quiet = import_clipanion12.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
   baseline = import_clipanion12.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = import_clipanion12.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion12.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -78746,13 +79339,14 @@ var TestCommand = class extends TenantCommand {
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
   }
-  async run(tenant, runs, reporters, flows, shard, baseline) {
+  async run(tenant, runs, reporters, flows, shard, baseline, assertions) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -78769,7 +79363,7 @@ var TestCommand = class extends TenantCommand {
       progress?.clear();
       this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
     });
-    const { report, interrupted } = await runTestSession2({
+    const { report, interrupted, notes } = await runTestSession2({
       tenant,
       runs,
       concurrency: this.concurrency ?? flows.concurrency,
@@ -78778,6 +79372,7 @@ var TestCommand = class extends TenantCommand {
       signal,
       shard,
       redactor: this.io.redactor,
+      assertions,
       baseline,
       commit: this.context.env["GITHUB_SHA"],
       events: {
@@ -78792,6 +79387,7 @@ var TestCommand = class extends TenantCommand {
       }
     });
     progress?.clear();
+    for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
     if (written.length > 0 && live) this.io.err(`wrote ${written.join(", ")}`);
@@ -79042,7 +79638,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join10, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -81132,7 +81728,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join11(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -81143,7 +81739,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve12(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve15(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }
@@ -81239,7 +81835,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { kit, inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const result = kit.redactValues(parseApplyResult(run2.stdout));
@@ -81306,10 +81902,10 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function planStep(ctx) {
   const { kit, inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -81358,7 +81954,7 @@ function parsePlan(stdout) {
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -81427,7 +82023,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync3(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, reportFile);
@@ -81470,14 +82066,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat5;
+  let stat6;
   try {
-    stat5 = statSync2(path);
+    stat6 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat5.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
+  if (!stat6.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join14(path, entry.name)) : entry.name.endsWith(".json") ? [join14(path, entry.name)] : []);
 }
 
 // action/src/main.ts
@@ -81495,8 +82091,8 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const step2 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
-    const outcome = await step2(ctx);
+    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
     return 1;

@@ -4,11 +4,11 @@ import type { Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Baseline } from '../core/compare/index.js';
-import type { Shard } from '../core/runs/index.js';
+import type { PlannedRun, Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { PlannedRun } from '../core/runs/select.js';
 import type { ReporterSpec } from '../report/reporters.js';
+import type { AssertionFiles } from '../run/assertions.js';
 import { TenantCommand } from './tenant-command.js';
 
 export class TestCommand extends TenantCommand {
@@ -36,6 +36,9 @@ export class TestCommand extends TenantCommand {
       \`timeout\`, \`error\` or \`interrupted\`. \`--strict-end\` (or \`flows.strict_end: true\`) makes a
       quiet end an error: only an \`until\` rule says a flow is over.
 
+      \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
+      when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
+
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
@@ -53,6 +56,7 @@ export class TestCommand extends TenantCommand {
       ['Latency budgets relative to the main branch\'s report ("< baseline + 20%")', 'roleflow test --repeat 10 --baseline main-report.json'],
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
+      ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -77,6 +81,7 @@ export class TestCommand extends TenantCommand {
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
+  updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
 
   async execute(): Promise<number> {
     const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
@@ -86,14 +91,15 @@ export class TestCommand extends TenantCommand {
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline);
+    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
   }
 
-  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined): Promise<number> {
+  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/build.js'),
@@ -110,7 +116,7 @@ export class TestCommand extends TenantCommand {
       progress?.clear();
       this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
     });
-    const { report, interrupted } = await runTestSession({
+    const { report, interrupted, notes } = await runTestSession({
       tenant,
       runs,
       concurrency: this.concurrency ?? flows.concurrency,
@@ -119,6 +125,7 @@ export class TestCommand extends TenantCommand {
       signal,
       shard,
       redactor: this.io.redactor,
+      assertions,
       baseline,
       commit: this.context.env['GITHUB_SHA'],
       events: {
@@ -133,6 +140,7 @@ export class TestCommand extends TenantCommand {
       },
     });
     progress?.clear();
+    for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
     if (written.length > 0 && live) this.io.err(`wrote ${written.join(', ')}`);

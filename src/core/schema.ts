@@ -60,6 +60,8 @@ export function describeSchemaError(e: ErrorObject): string {
       return `${where}must be ${String(e.params['type'])}, got ${typeName(e.data)}`;
     case 'enum':
       return `${where}must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${where}must be ${JSON.stringify(e.params['allowedValue'])}`;
     case 'minLength':
       return `${where}must not be empty`;
     case 'maximum':

@@ -5,14 +5,18 @@ import { RoleflowError, type Result } from '../core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { loadSchema } from './package-root.js';
+import { attachSchemaFiles } from './schema-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
 
 /** Flow tests are small YAML files; anything this large is a mistake, refused before reading. */
 export const FLOW_TEST_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a flow test', holds: 'YAML text' };
 
-/** `*.yaml` and `*.yml`, in any case. */
+/**
+ * `*.yaml` and `*.yml`, in any case, except snapshot files (`*.snap.yaml`, in `__snapshots__/`)
+ * and JSON Schemas written in YAML (`*.schema.yaml`), which may live beside the flow tests.
+ */
 export function isFlowFileName(name: string): boolean {
-  return /\.ya?ml$/i.test(name);
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
 
 /** `--flows DIR` (validate), else `flows.dir` of the config, relative to the config file's folder. */
@@ -53,11 +57,12 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
 }
 
 /**
- * Read and parse every file (within `FLOW_TEST_FILE`'s limit, as text); any problem in any of
- * them is returned, each at its `file:line:col`. `validate` and `test` both load through here.
+ * Read and parse every file (within `FLOW_TEST_FILE`'s limit, as text), and the schema files
+ * their `schema` assertions name; any problem in any of them is returned, each at its `file:line:col`. `validate` and `test` both load through here.
  */
 export async function loadFlowTestFiles(files: readonly SourceFile[]): Promise<Result<FlowTestFile[]>> {
   const schema = loadSchema('flow-test');
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
+  issues.push(...(await attachSchemaFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }

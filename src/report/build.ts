@@ -3,6 +3,7 @@ import {
   evaluateTest,
   percentile,
   summariseRepeats,
+  type AssertionContext,
   type AssertionResult,
   type ExecutionIds,
   type ExecutionResult,
@@ -23,6 +24,8 @@ export interface TestRun {
   executions: (ExecutionResult | undefined)[];
   /** What left repeats unstarted or cut short (default `bail`). */
   stopped?: StopCause;
+  /** Snapshots and Roles for the output assertions that need them. */
+  context?: AssertionContext;
 }
 
 /** What stops a run before every execution has run: `--bail`, or SIGINT/SIGTERM. */
@@ -58,7 +61,7 @@ export function buildTestResult(run: TestRun): TestResult {
   }
   // An interrupted execution is kept as it was cut, but judged no more than one never started.
   const ran = run.executions.filter((e): e is ExecutionResult => e !== undefined && e.endedBy !== 'interrupted');
-  const perRepeat = ran.map((e) => evaluateTest(test, e).map(shownAssertion));
+  const perRepeat = ran.map((e) => evaluateTest(test, e, run.context).map(shownAssertion));
   const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
   const summary = summariseRepeats(perRepeat, test.minPass, across);
   let evaluated = 0;
@@ -236,6 +239,8 @@ function shownAssertion(a: AssertionResult): AssertionResult {
     message: escapeControls(a.message),
     ...(a.expected !== undefined && { expected: escapeControls(a.expected) }),
     ...(a.actual !== undefined && { actual: escapeControls(a.actual) }),
+    // A diff is lines: each escaped, the line breaks between them kept.
+    ...(a.diff !== undefined && { diff: a.diff.split('\n').map(escapeControls).join('\n') }),
   };
 }
 

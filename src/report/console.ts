@@ -49,6 +49,7 @@ export function renderTestResult(r: TestResult, style: Style): string {
     for (const g of failures) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
       lines.push(`    ${paint(style, 'red', '✗')} ${escapeControls(g.assertion.message)}${times} ${paint(style, 'dim', `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      if (g.assertion.diff !== undefined) lines.push(...diffLines(g.assertion.diff, style));
     }
     for (const x of r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3)) {
       lines.push(`    ${paint(style, 'dim', `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: ${idsText(x.ids)}`)}`);
@@ -60,6 +61,15 @@ export function renderTestResult(r: TestResult, style: Style): string {
     lines.push(`    ${paint(style, 'yellow', '-')} ${paint(style, 'dim', `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
   }
   return lines.join('\n');
+}
+
+/** A snapshot's diff under its failure: indented, `-` snapshot in red, `+` received in green. */
+function diffLines(diff: string, style: Style): string[] {
+  return diff
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => escapeControls(l))
+    .map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, 'red', l) : /^\+(?!\+\+)/.test(l) ? paint(style, 'green', l) : paint(style, 'dim', l)}`);
 }
 
 /**

@@ -18,7 +18,9 @@ export function renderAnnotations(report: RunReport): string {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
       const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
-      out.push(`::error ${props.join(',')}::${data(`${escapeControls(a.message)}${times}`)}`);
+      // A snapshot's diff follows on lines of its own: GitHub shows %0A as a line break.
+      const diff = a.diff === undefined ? '' : `\n${a.diff.replace(/\n$/, '').split('\n').map(escapeControls).join('\n')}`;
+      out.push(`::error ${props.join(',')}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
     }
   }
   return out.length > 0 ? `${out.join('\n')}\n` : '';

@@ -50,7 +50,7 @@ export function failures(report: RunReport): string {
     const rows = groupAssertions(r, 'fail').map((g) => {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : '';
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre></td></tr>`;
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
     });
     const ids = r.repeats.filter((x) => (x.status === 'fail' || x.status === 'error') && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ''}: <code>${esc(idsText(x.ids))}</code></div>`);
     return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>${ids.join('')}</details>`;
@@ -101,7 +101,7 @@ function repeatBlock(r: TestResult, x: RepeatResult): string {
   const picture = r.transport === 'https' ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
   const error = x.error ? `<p class="fail">${esc(x.error)}</p>` : '';
   const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre></td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? '')}</pre></td><td class="${a.status === 'fail' ? 'actual' : 'muted'}"><pre>${esc(a.actual ?? (a.status === 'pass' ? '' : a.message))}</pre>${a.diff === undefined ? '' : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`,
   );
   const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
   return `<div class="repeat">${head}${ids}${error}${picture}${table}</div>`;

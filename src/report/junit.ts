@@ -101,7 +101,14 @@ function counts(cases: readonly Case[]): string {
 }
 
 function lines(result: TestResult, assertions: readonly AssertionResult[]): string {
-  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}`).join('\n');
+  return assertions
+    .map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}${a.diff === undefined ? '' : `\n${diffText(a.diff)}`}`)
+    .join('\n');
+}
+
+/** A snapshot's diff, line by line escaped (the line breaks are the diff's own). */
+function diffText(diff: string): string {
+  return diff.replace(/\n$/, '').split('\n').map(escapeControls).join('\n');
 }
 
 // Names and messages reach these escaped (`safe-text.ts`), so nothing is lost here. XML 1.0 allows

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { evaluateTest, type ExecutionResult } from '../core/flows/index.js';
+import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
 import { buildTestResult } from '../report/build.js';
 import type { TestResult } from '../report/model.js';
@@ -32,6 +32,8 @@ export interface RunTestsOptions {
    * end at once as `interrupted`, and every test still gets its result (what did not run, not run).
    */
   signal?: AbortSignal;
+  /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/assertions.ts). */
+  assertions?: { contextFor(test: FlowTest, transport: Transport, executions?: readonly (ExecutionResult | undefined)[]): AssertionContext };
   /** `--baseline`: the report that relative budgets (`"< baseline + 20%"`) are judged against. */
   baseline?: Baseline;
 }
@@ -86,7 +88,8 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     }
     // The test can no longer reach min_pass: that is its failure, and --bail's cue. (Only --bail
     // judges an execution here; the report judges them all once the test is over.)
-    if (options.bail && result.endedBy !== 'interrupted' && evaluateTest(run.test, result).some((a) => a.status === 'fail')) {
+    const judged = () => evaluateTest(run.test, result, options.assertions?.contextFor(run.test, run.transport));
+    if (options.bail && result.endedBy !== 'interrupted' && judged().some((a) => a.status === 'fail')) {
       failures.count += 1;
       if (failures.count > run.test.repeat - run.test.minPass) stop ??= 'bail';
     }
@@ -104,7 +107,15 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
             ? Array.from({ length: run.test.repeat }, () => notStarted(run, run.error!))
             : await Promise.all(Array.from({ length: run.test.repeat }, (_, i) => limit(() => runOne(run, i, failures))));
       const stopped = signal?.aborted ? 'interrupt' : 'bail';
-      const result = buildTestResult({ test: run.test, transport: run.transport, executions, stopped, ...(run.skip !== undefined && { skip: run.skip }) });
+      const context = options.assertions?.contextFor(run.test, run.transport, executions);
+      const result = buildTestResult({
+        test: run.test,
+        transport: run.transport,
+        executions,
+        stopped,
+        ...(run.skip !== undefined && { skip: run.skip }),
+        ...(context && { context }),
+      });
       if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
       events.tested?.(result);
       return result;

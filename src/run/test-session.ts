@@ -10,6 +10,7 @@ import type { RunReport } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../files/flow-files.js';
 import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
+import { AssertionFiles } from './assertions.js';
 import { runTests, type RunEvents } from './flow-tests.js';
 import { readJsonReports } from './read-reports.js';
 
@@ -40,6 +41,19 @@ export async function loadFlowTests(cwd: string, config: Config, paths: readonly
   const loaded = await loadFlowTestFiles(files);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return loaded.value;
+}
+
+/**
+ * What the output assertions of `files` need from disk (Roles for not_leaks, snapshot files), read
+ * before anything is sent; `update` is `test -u`. A problem stops the run (`InvalidFilesError`).
+ */
+export function prepareAssertions(
+  cwd: string,
+  config: Config,
+  files: readonly FlowTestFile[],
+  opts: { update: boolean; env: Record<string, string | undefined> },
+): Promise<AssertionFiles> {
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
@@ -82,15 +96,30 @@ export async function runTestSession(opts: {
   events: RunEvents;
   shard: Shard | undefined;
   redactor: Redactor;
+  /** From `prepareAssertions`: snapshots are written once the runs are over. */
+  assertions?: AssertionFiles;
   /** `--baseline`: what relative budgets are judged against. */
   baseline?: Baseline | undefined;
   /** The commit tested, when known (`$GITHUB_SHA`). */
   commit?: string | undefined;
-}): Promise<{ report: RunReport; interrupted: boolean }> {
+}): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   const startedAt = new Date();
   const started = performance.now();
-  const outcome = await runTests({ client: tenant.client, runs: opts.runs, concurrency: opts.concurrency, bail: opts.bail, strictEnd: opts.strictEnd, signal: opts.signal, events: opts.events, ...(opts.baseline && { baseline: opts.baseline }) });
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const outcome = await runTests({
+    client: tenant.client,
+    runs: opts.runs,
+    concurrency: opts.concurrency,
+    bail: opts.bail,
+    strictEnd: opts.strictEnd,
+    signal: opts.signal,
+    events: opts.events,
+    ...(opts.baseline && { baseline: opts.baseline }),
+    ...(opts.assertions && { assertions: opts.assertions }),
+  });
+  // One line per snapshot file written and per obsolete snapshot.
+  const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== undefined) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
@@ -113,5 +142,5 @@ export async function runTestSession(opts: {
     },
     opts.redactor,
   );
-  return { report, interrupted: outcome.interrupted };
+  return { report, interrupted: outcome.interrupted, notes };
 }

@@ -1,5 +1,5 @@
 import { RoleflowError, type Issue } from '../core/errors.js';
-import { type FlowTestFile } from '../core/flows/index.js';
+import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { loadRoleFiles } from '../files/role-files.js';
@@ -32,17 +32,22 @@ export async function validateSources(cwd: string, roles: SourceDir, flows: Sour
   if (!hasRoles && !hasFlows) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
+  let roleNames: string[] | undefined;
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
-    if (loaded.ok) result.roleFiles = loaded.value.length;
-    else result.issues.push(...loaded.issues);
+    if (loaded.ok) {
+      result.roleFiles = loaded.value.length;
+      roleNames = loaded.value.map((r) => r.name);
+    } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
-    else if (!options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
+    else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
+    if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
   }
   return result;
 }

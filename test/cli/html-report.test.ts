@@ -25,6 +25,7 @@ describe('the HTML report in a real browser', () => {
     const browser = await openBrowser(dir);
     try {
       await cp(join(repoRoot, 'flows'), join(dir, 'flows'), { recursive: true });
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true }); // not_leaks reads them
       await mkdir(join(dir, 'examples'));
       await copyFile(join(repoRoot, 'examples', 'failing-flow.yaml'), join(dir, 'examples', 'failing-flow.yaml'));
       const run = await runBin(['test', 'flows', 'examples/failing-flow.yaml', '--repeat', '3', '--reporter', 'html', '--reporter', 'json=report.json'], { cwd: dir, timeoutMs: 120_000 });
@@ -104,12 +105,13 @@ describe('the HTML report in a real browser', () => {
     try {
       await mkdir(join(dir, 'examples'));
       await copyFile(join(repoRoot, 'examples', 'failing-flow.yaml'), join(dir, 'examples', 'failing-flow.yaml'));
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true });
       const run = await runBin(['test', 'examples/failing-flow.yaml', '--reporter', 'html=out/r.html'], { cwd: dir, timeoutMs: 60_000 });
       expect(run.code).toBe(3);
       const page = await browser.newPage();
       await page.goto(pathToFileURL(join(dir, 'out', 'r.html')).href);
       expect(await page.locator('#matrix td[data-flow]').count()).toBe(2);
-      expect(await page.locator('#failures details.failure').count()).toBe(2);
+      expect(await page.locator('#failures details.failure').count()).toBe(3); // the wrong summary over each transport, the leak
       expect(await page.locator('#latency svg.dist').count()).toBeGreaterThan(0);
       expect(await page.locator('#filters').isVisible()).toBe(false);
       await page.locator('#failures details.failure summary').first().click();

@@ -10,6 +10,7 @@ describe("the repository's example flow tests", () => {
     try {
       await cp(join(repoRoot, 'flows'), join(dir, 'flows'), { recursive: true });
       await cp(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+      await cp(join(repoRoot, 'roles'), join(dir, 'roles'), { recursive: true }); // not_leaks reads them
       const [passing, failing] = await Promise.all([
         runCli(['test', '--json', '--concurrency', '8'], { cwd: dir }),
         runCli(['test', 'examples/failing-flow.yaml', '--json'], { cwd: dir }),
@@ -23,10 +24,13 @@ describe("the repository's example flow tests", () => {
 
       expect(failing.code).toBe(3);
       const failed = JSON.parse(failing.stdout) as RunReport;
-      expect(failed.results.map((r) => [r.transport, r.status])).toEqual([
-        ['https', 'fail'],
-        ['ws', 'fail'],
+      expect(failed.results.map((r) => [r.name, r.transport, r.status])).toEqual([
+        ['expects the wrong summary', 'https', 'fail'],
+        ['expects the wrong summary', 'ws', 'fail'],
+        ['does not repeat its instructions', 'ws', 'fail'],
       ]);
+      const leak = failed.results[2]!.repeats[0]!.assertions[0]!;
+      expect(leak.message).toMatch(/^results: leaks \d+ characters of Role support-agent \(roles\/support-agent\.md:7\): /);
     } finally {
       await cleanup();
     }

@@ -1,8 +1,9 @@
 import type { ExecutionLogEntry } from '../model.js';
 import { latencyResults, NO_LOGS_OVER_WS } from './latency-check.js';
-import { checkOutput, show } from './operators.js';
+import { snapshotKey } from './checks/snapshot.js';
+import { checkOutput, show, type OutputWith } from './operators.js';
 import { skipped, verdict } from './result.js';
-import type { AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from './types.js';
+import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from './types.js';
 
 /** `each` keys are the service's field names; entries are normalised (see model.ts). */
 const ENTRY_FIELDS: Record<string, keyof ExecutionLogEntry> = {
@@ -20,9 +21,9 @@ const ENTRY_FIELDS: Record<string, keyof ExecutionLogEntry> = {
  * `execution` result first. After an error (timeout, network) nothing else is checked: all is
  * skipped with the error as the reason. Data the transport cannot supply is skipped, never passed.
  */
-export function evaluateTest(test: FlowTest, execution: ExecutionResult): AssertionResult[] {
+export function evaluateTest(test: FlowTest, execution: ExecutionResult, context: AssertionContext = {}): AssertionResult[] {
   const results = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution)),
+    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
     ...stepsResults(test.expect.steps, execution),
     ...latencyResults(test, [execution], ['max']),
   ];
@@ -40,13 +41,36 @@ export function evaluateTest(test: FlowTest, execution: ExecutionResult): Assert
   return [head, ...results.map((r) => skipped(r.kind, r.label, `not checked: ${error}`, r))];
 }
 
-function outputResult(a: OutputAssertion, execution: ExecutionResult): AssertionResult {
-  const label = `${a.path} ${a.not ? 'not ' : ''}${a.operator}${a.operator === 'schema' ? '' : ` ${show(a.expected)}`}`;
+function outputResult(a: OutputAssertion, execution: ExecutionResult, test: FlowTest, context: AssertionContext): AssertionResult {
+  const label = `${a.path} ${a.not ? 'not ' : ''}${a.operator}${(a.operator === 'schema' && typeof a.expected !== 'string') || a.operator === 'snapshot' ? '' : ` ${show(a.expected)}`}`;
   if (execution.transport === 'https' && execution.outputs === undefined) {
     return skipped('output', label, 'the HTTPS execution logs carry no outputs', a);
   }
-  const v = checkOutput(a, execution.outputs);
-  return { kind: 'output', label, status: v.pass ? 'pass' : 'fail', expected: v.expected, actual: v.actual, message: v.message, line: a.line, col: a.col };
+  const using: OutputWith = {};
+  if (a.operator === 'snapshot') {
+    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    if (base) using.snapshot = base;
+    if (context.ci) using.ci = true;
+    if (context.mask) using.mask = context.mask;
+  }
+  if (a.operator === 'not_leaks') {
+    const index = context.leaks?.(String(a.expected), a.minChars ?? 0);
+    if (index === undefined) return skipped('output', label, `no role files were read for Role ${show(a.expected)}`, a);
+    using.leaks = index;
+  }
+  if (a.operator === 'schema' && a.check === undefined) return skipped('output', label, 'the schema file was not read', a);
+  const v = checkOutput(a, execution.outputs, using);
+  return {
+    kind: 'output',
+    label,
+    status: v.pass ? 'pass' : 'fail',
+    expected: v.expected,
+    actual: v.actual,
+    message: v.message,
+    line: a.line,
+    col: a.col,
+    ...(v.diff !== undefined && { diff: v.diff }),
+  };
 }
 
 function stepsResults(steps: StepsExpectation | undefined, execution: ExecutionResult): AssertionResult[] {

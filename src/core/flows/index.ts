@@ -35,3 +35,17 @@ export { checkOutput, show, type OutputVerdict } from './operators.js';
 export { evaluateTest } from './evaluate.js';
 export { evaluateLatencyAcrossRepeats, summariseRepeats, type RepeatSummary } from './repeats.js';
 export { globToRegExp, matchesGlob } from '../glob.js';
+export { usesOperator, unknownLeakRoles, liveSnapshotKeys } from './assertion-needs.js';
+export { compileUserSchema, describeFailure, type SchemaCheck } from './checks/schema-check.js';
+export { LeakIndex, normalise, excerpt, DEFAULT_MIN_CHARS, type RoleText, type Leak } from './checks/leaks.js';
+export {
+  SNAPSHOT_DIR,
+  snapshotFileName,
+  snapshotKey,
+  renderSnapshotFile,
+  parseSnapshotFile,
+  withoutIgnored,
+  compareSnapshot,
+  obsoleteKeys,
+  type SnapshotEntries,
+} from './checks/snapshot.js';

@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Comparison, OutputAssertion } from './types.js';
+import { excerpt, type LeakIndex } from './checks/leaks.js';
+import { compareSnapshot, withoutIgnored } from './checks/snapshot.js';
+import type { Comparison, OutputAssertion, SnapshotBaseline } from './types.js';
 import { valueAt } from './path.js';
 
 export interface OutputVerdict {
@@ -7,6 +9,19 @@ export interface OutputVerdict {
   expected: string;
   actual: string;
   message: string;
+  /** A snapshot that differs: the unified diff. */
+  diff?: string;
+}
+
+/** What `snapshot` and `not_leaks` compare with, resolved by the caller (`evaluateTest`). */
+export interface OutputWith {
+  /** `snapshot`: the value to equal; undefined: no snapshot is stored (`ci` says whether that fails). */
+  snapshot?: SnapshotBaseline;
+  ci?: boolean;
+  /** `not_leaks`: the index of the Roles named. */
+  leaks?: LeakIndex;
+  /** `snapshot`: secrets masked in the received value (`AssertionContext.mask`). */
+  mask?: (value: unknown) => unknown;
 }
 
 /**
@@ -14,8 +29,10 @@ export interface OutputVerdict {
  * `not`: "not contains" over nothing would hide a broken output. A value of the wrong type
  * (contains on a number) also fails either way, saying why.
  */
-export function checkOutput(a: OutputAssertion, outputs: unknown): OutputVerdict {
+export function checkOutput(a: OutputAssertion, outputs: unknown, using: OutputWith = {}): OutputVerdict {
   const { found, value } = valueAt(outputs, a.segments);
+  if (found && a.operator === 'snapshot') return checkSnapshot(a, value, using);
+  if (found && a.operator === 'not_leaks') return checkLeaks(a, value, using.leaks!);
   const expected = `${a.not ? 'not ' : ''}${describe(a)}`;
   const actual = found ? show(value) : 'nothing (path not found)';
   // A string verdict: the operator cannot apply to this value, so the assertion fails either way.
@@ -24,16 +41,61 @@ export function checkOutput(a: OutputAssertion, outputs: unknown): OutputVerdict
   if (a.operator === 'exists') verdict = found === a.expected;
   else if (!found) verdict = 'path not found';
   else if (a.operator === 'schema') {
-    const problems = a.check!(value);
+    const problems = a.check!(value, a.path);
     verdict = problems.length === 0;
     detail = problems.join('; ');
   } else verdict = apply(a, value);
   if (typeof verdict === 'string' && found) detail = verdict;
   const pass = typeof verdict === 'boolean' && verdict !== a.not;
+  // A schema's own words name the failing value and keyword: `results[0].label: must be one of …`.
   const message = pass
     ? `${a.path}: ${expected}`
-    : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ''}`;
-  return { pass, expected, actual, message };
+    : a.operator === 'schema' && !a.not && detail !== ''
+      ? detail
+      : `${a.path}: expected ${expected}, got ${actual}${detail ? ` (${detail})` : ''}`;
+  // A schema's problems are what came, for reports that show expected and actual side by side.
+  return { pass, expected, actual: a.operator === 'schema' && !pass && detail !== '' ? `${actual}: ${detail}` : actual, message };
+}
+
+/** Every repeat is compared with the baseline; with none stored, it is written unless `ci`. */
+function checkSnapshot(a: OutputAssertion, found: unknown, using: OutputWith): OutputVerdict {
+  const kept = withoutIgnored(found, a.ignore ?? []);
+  const value = using.mask ? using.mask(kept) : kept;
+  const actual = show(value);
+  const base = using.snapshot;
+  if (base === undefined || (base.source === 'new' && using.ci)) {
+    const why = using.ci
+      ? 'no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/'
+      : 'no snapshot is stored';
+    return { pass: !using.ci, expected: 'the stored snapshot', actual, message: `${a.path}: ${why}` };
+  }
+  const compared = compareSnapshot(base.value, value);
+  if (compared.pass) {
+    const how = base.source === 'new' ? 'snapshot written' : base.source === 'update' ? 'snapshot updated' : 'matches its snapshot';
+    return { pass: true, expected: 'the stored snapshot', actual, message: `${a.path}: ${how}` };
+  }
+  const against = base.source === 'file' ? 'its snapshot' : 'the first repeat (written as its snapshot)';
+  const hint = base.source === 'file' ? ' (`roleflow test -u` accepts the new value)' : '';
+  return { pass: false, expected: show(base.value), actual, message: `${a.path}: differs from ${against}${hint}`, diff: compared.diff };
+}
+
+/** Every string in the value (keys aside) is searched on its own: a leak is a run within one text. */
+function checkLeaks(a: OutputAssertion, value: unknown, index: LeakIndex): OutputVerdict {
+  const expected = `no run of ${index.minChars}+ characters of ${a.expected === '*' ? 'any Role' : `Role ${String(a.expected)}`}`;
+  for (const text of stringsIn(value)) {
+    const leak = index.find(text);
+    if (leak) {
+      const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
+      return { pass: false, expected, actual, message: `${a.path}: leaks ${actual}` };
+    }
+  }
+  return { pass: true, expected, actual: 'no leak', message: `${a.path}: ${expected}` };
+}
+
+function* stringsIn(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
 }
 
 /** A value for a message: JSON, cut at 200 characters. */
@@ -73,7 +135,11 @@ function describe(a: OutputAssertion): string {
     case 'length':
       return `length ${typeof e === 'number' ? `== ${e}` : describeComparison(e as Comparison)}`;
     case 'schema':
-      return 'to match the schema';
+      return typeof e === 'string' ? `to match the schema ${e}` : 'to match the schema';
+    case 'snapshot':
+      return 'to match its snapshot';
+    case 'not_leaks':
+      return `not to leak ${e === '*' ? 'any Role' : `Role ${String(e)}`}`;
     default:
       return describeComparison({ [a.operator]: e as number });
   }

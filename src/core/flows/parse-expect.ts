@@ -1,5 +1,6 @@
-import { Ajv } from 'ajv';
-import { closest, describeSchemaError } from '../schema.js';
+import { closest } from '../schema.js';
+import { DEFAULT_MIN_CHARS } from './checks/leaks.js';
+import { compileUserSchema } from './checks/schema-check.js';
 import { globToRegExp } from '../glob.js';
 import { arr, int, ptr, rec, type LoadContext } from './load-context.js';
 import { compileMatches } from './operators.js';
@@ -15,10 +16,8 @@ import {
   type StepsExpectation,
 } from './types.js';
 
-// Schemas inside test files are the user's: a separate instance that never registers their `$id`s,
-// so loading the same file twice (watch mode, tests) cannot collide. `verbose` keeps the failing
-// value and schema in each error: a failure says what it got and which key was meant.
-const userAjv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
+/** Keys of an assertion besides its operator, and the operator they belong to (undefined: any). */
+const MODIFIERS: Record<string, Operator | undefined> = { path: undefined, not: undefined, ignore: 'snapshot', min_chars: 'not_leaks' };
 const BUDGET_KINDS: readonly BudgetKind[] = ['max', 'p50', 'p95', 'p99'];
 
 /** `expect` of one test (at `pointer`), checked beyond the schema. */
@@ -36,7 +35,7 @@ export function loadExpect(value: unknown, pointer: string, ctx: LoadContext): E
 
 function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): OutputAssertion | undefined {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => k !== 'path' && k !== 'not');
+  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
   const known = operators.filter((k): k is Operator => (OPERATORS as readonly string[]).includes(k));
   for (const k of operators.filter((k) => !known.includes(k as Operator))) {
     const guess = closest(k, [...OPERATORS]);
@@ -70,12 +69,18 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     }
   }
   if (operator === 'schema' && typeof a[operator] === 'object' && a[operator] !== null) {
-    try {
-      assertion.check = schemaCheck(a[operator]);
-    } catch (err) {
-      ctx.report(ptr(pointer, operator), `invalid JSON schema: ${reason(err)}`);
-    }
+    const compiled = compileUserSchema(a[operator]);
+    if (compiled.ok) assertion.check = compiled.check;
+    else if (!compiled.shape) ctx.report(ptr(pointer, operator), compiled.error);
   }
+  for (const [key, owner] of Object.entries(MODIFIERS)) {
+    if (owner !== undefined && a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  }
+  if ((operator === 'snapshot' || operator === 'not_leaks') && assertion.not) {
+    ctx.report(pointer, `"not" cannot be used with ${operator}`, 'not');
+  }
+  if (operator === 'snapshot') assertion.ignore = arr(a['ignore']).map(String);
+  if (operator === 'not_leaks') assertion.minChars = int(a['min_chars']) ?? DEFAULT_MIN_CHARS;
   return assertion;
 }
 
@@ -113,21 +118,6 @@ function loadBudgets(value: unknown, pointer: string, ctx: LoadContext): Latency
     const budget = ctx.budget(text, at);
     return budget ? [{ kind, budget, ...ctx.at(at) }] : [];
   });
-}
-
-// Suites repeat one schema across many tests, and compiling it costs far more than reading it:
-// one check per distinct schema text.
-const schemaChecks = new Map<string, (value: unknown) => string[]>();
-
-function schemaCheck(schema: object): (value: unknown) => string[] {
-  const key = JSON.stringify(schema);
-  let check = schemaChecks.get(key);
-  if (check === undefined) {
-    const validate = userAjv.compile(schema);
-    check = (v) => (validate(v) ? [] : (validate.errors ?? []).slice(0, 3).map(describeSchemaError));
-    schemaChecks.set(key, check);
-  }
-  return check;
 }
 
 function reason(err: unknown): string {

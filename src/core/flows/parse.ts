@@ -135,10 +135,21 @@ function reportDuplicateNames(tests: FlowTest[], ctx: LoadContext): void {
 function mergeIssues(schemaIssues: Issue[], loadIssues: Issue[]): Issue[] {
   const precise = new Set(loadIssues.map((i) => `${i.line}:${i.col}`));
   const kept = schemaIssues.filter(
-    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)),
+    (i) => !(precise.has(`${i.line}:${i.col}`) && /unknown key|must match pattern/.test(i.message)) && !otherShape(i, schemaIssues),
   );
   const unique = new Map([...kept, ...loadIssues].map((i) => [`${i.line}:${i.col}:${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+// A value that may take several shapes (an inline schema or a schema file; a type name or a list
+// of them) fails the shapes it does not have with "must be string, got object"; when another
+// problem names the same value, or a part of it, that one says what to fix.
+function otherShape(issue: Issue, all: readonly Issue[]): boolean {
+  const shape = /: must be \w+, got \w+$/;
+  const m = /^(.*?): must be \w+, got \w+$/.exec(issue.message);
+  if (!m) return false;
+  const path = m[1]!;
+  return all.some((o) => o !== issue && !shape.test(o.message) && [':', '.', '['].some((c) => o.message.startsWith(path + c)));
 }
 
 // `{ path: results[0].summary }` (as a user would write it) is not YAML: inside { } a plain value

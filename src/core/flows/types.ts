@@ -1,5 +1,7 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { ErrorCode } from '../errors.js';
+import type { LeakIndex } from './checks/leaks.js';
+import type { SchemaCheck } from './checks/schema-check.js';
 
 /** A value parsed from one string the user wrote, or one line saying what is wrong with it. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -87,6 +89,8 @@ export const OPERATORS = [
   'lt',
   'lte',
   'schema',
+  'snapshot',
+  'not_leaks',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -102,13 +106,51 @@ export interface OutputAssertion extends Located {
   path: string;
   segments: PathSegment[];
   operator: Operator;
-  /** The operand as written (a regex source for `matches`, a schema object for `schema`). */
+  /**
+   * The operand as written (a regex source for `matches`, a schema object or file for `schema`,
+   * `true` for `snapshot`, a Role name or `*` for `not_leaks`).
+   */
   expected: unknown;
   not: boolean;
   /** Compiled at load time for `matches`. */
   regex?: RegExp;
-  /** Compiled at load time for `schema`: the list of problems, empty when the value conforms. */
-  check?: (value: unknown) => string[];
+  /**
+   * Compiled at load time for `schema` (an inline schema by the core, a schema file by the
+   * loader of the files): the problems, empty when the value conforms.
+   */
+  check?: SchemaCheck;
+  /** `snapshot`: members left out of the snapshot and the comparison (`withoutIgnored`). */
+  ignore?: string[];
+  /** `not_leaks`: the shortest verbatim run of a Role that counts as a leak. */
+  minChars?: number;
+}
+
+/**
+ * What output assertions need beyond the test and the execution, gathered by the runner: the
+ * snapshots to compare with and the Roles' texts. Absent parts skip the assertions that need them.
+ */
+export interface AssertionContext {
+  /** By `snapshotKey(test name, transport, path)`. */
+  snapshots?: ReadonlyMap<string, SnapshotBaseline>;
+  /** `CI` is set (and `-u` is not): a snapshot missing from its file fails instead of being written. */
+  ci?: boolean;
+  /** The index of one Role (or `*`: all of them) for `not_leaks`; undefined: no such Role. */
+  leaks?: (role: string, minChars: number) => LeakIndex | undefined;
+  /**
+   * Secrets masked in a value, as every report masks them: a snapshot is compared (and written)
+   * masked, so a snapshot file never holds a secret.
+   */
+  mask?: (value: unknown) => unknown;
+}
+
+/**
+ * The value a snapshot assertion is compared with. file: read from the snapshot file; new: none
+ * was stored, so the first repeat's value is written; update: `-u` writes the first repeat's value.
+ * Every repeat is compared with it.
+ */
+export interface SnapshotBaseline {
+  value: unknown;
+  source: 'file' | 'new' | 'update';
 }
 
 export type PathSegment = string | number;
@@ -193,4 +235,6 @@ export interface AssertionResult extends Located {
   actual?: string;
   /** One line: on a failure it shows expected and actual; on a skip, the reason. */
   message: string;
+  /** A failed `snapshot`: the unified diff of the YAML, snapshot (`-`) to received (`+`). */
+  diff?: string;
 }

@@ -167,7 +167,44 @@ tests:
         - { path: b, schema: { type: strng } }
 `);
     expect(issues[0]).toMatch(/^flows\/summarize\.yaml:6:31: tests\[0\]\.expect\.outputs\[0\]\.matches: invalid regular expression "\(unclosed": /);
-    expect(issues[1]).toMatch(/^flows\/summarize\.yaml:7:30: tests\[0\]\.expect\.outputs\[1\]\.schema: invalid JSON schema: /);
+    // The flow-test schema checks an inline schema's shape: the faulty key, at its value.
+    expect(issues.slice(1)).toEqual([
+      'flows/summarize.yaml:7:38: tests[0].expect.outputs[1].schema.type: must be one of "array", "boolean", "integer", "null", "number", "object", "string"',
+    ]);
+  });
+
+  it('reports an inline schema that does not compile (a $ref to nowhere) at the schema', () => {
+    const issues = problems(`flow: f
+tests:
+  - name: t
+    expect:
+      outputs:
+        - { path: b, schema: { properties: { a: { $ref: "#/definitions/nope" } } } }
+`);
+    expect(issues).toEqual([
+      "flows/summarize.yaml:6:30: tests[0].expect.outputs[0].schema: invalid JSON schema: can't resolve reference #/definitions/nope from id #",
+    ]);
+  });
+
+  it('checks the keys of snapshot and not_leaks', () => {
+    const issues = problems(`flow: f
+tests:
+  - name: t
+    expect:
+      outputs:
+        - { path: a, snapshot: true, min_chars: 50 }
+        - { path: a, not_leaks: support-agent, ignore: [x] }
+        - { path: a, not: true, snapshot: true }
+        - { path: a, snapshot: false }
+        - { path: a, not_leaks: "*", min_chars: 3 }
+`);
+    expect(issues).toEqual([
+      'flows/summarize.yaml:6:38: tests[0].expect.outputs[0]: "min_chars" goes with not_leaks only',
+      'flows/summarize.yaml:7:48: tests[0].expect.outputs[1]: "ignore" goes with snapshot only',
+      'flows/summarize.yaml:8:22: tests[0].expect.outputs[2]: "not" cannot be used with snapshot',
+      'flows/summarize.yaml:9:32: tests[0].expect.outputs[3].snapshot: must be true',
+      'flows/summarize.yaml:10:49: tests[0].expect.outputs[4].min_chars: must be >= 8',
+    ]);
   });
 
   it('refuses min_pass above repeat, wherever each was written', () => {

@@ -1,0 +1,135 @@
+/**
+ * Prompt-leak detection: does a text contain a verbatim run of a Role's content of at least
+ * `minChars` characters, once runs of whitespace are one space on both sides? One rolling hash
+ * (Rabin–Karp) of every `minChars`-long window of the Roles is indexed once; an output is then
+ * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
+ */
+
+/** A Role's text as read from its file, and where its content starts there (1-based line). */
+export interface RoleText {
+  name: string;
+  file: string;
+  content: string;
+  firstLine: number;
+}
+
+export interface Leak {
+  role: string;
+  file: string;
+  /** The line of the role file where the leaked run starts. */
+  line: number;
+  /** The leaked run, whitespace normalised, in full. */
+  text: string;
+}
+
+export const DEFAULT_MIN_CHARS = 40;
+
+const MOD = 2_147_483_647;
+const BASE = 257;
+
+interface NormalRole {
+  role: RoleText;
+  text: string;
+  /** For each character of `text`, its index in `role.content`. */
+  origin: number[];
+}
+
+export class LeakIndex {
+  private readonly roles: NormalRole[];
+  /** Window hash → [role index, start] pairs, flattened. */
+  private readonly windows = new Map<number, number[]>();
+  private readonly high: number;
+
+  constructor(
+    roles: readonly RoleText[],
+    readonly minChars: number,
+  ) {
+    this.roles = roles.map((role) => ({ role, ...normalise(role.content) }));
+    this.high = powMod(BASE, minChars - 1);
+    this.roles.forEach((r, ri) => {
+      rollingHashes(r.text, minChars, this.high, (start, h) => {
+        const at = this.windows.get(h);
+        if (at) at.push(ri, start);
+        else this.windows.set(h, [ri, start]);
+      });
+    });
+  }
+
+  /** The first leak in `text` (extended to its whole verbatim run), or undefined. */
+  find(text: string): Leak | undefined {
+    const { text: norm } = normalise(text);
+    let leak: Leak | undefined;
+    rollingHashes(norm, this.minChars, this.high, (start, h) => {
+      const candidates = this.windows.get(h);
+      if (!candidates) return true;
+      for (let i = 0; i < candidates.length; i += 2) {
+        const r = this.roles[candidates[i]!]!;
+        const at = candidates[i + 1]!;
+        if (norm.startsWith(r.text.slice(at, at + this.minChars), start)) {
+          leak = this.extend(r, at, norm, start);
+          return false;
+        }
+      }
+      return true;
+    });
+    return leak;
+  }
+
+  private extend(r: NormalRole, at: number, norm: string, start: number): Leak {
+    let end = this.minChars;
+    while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
+    // The line of its first word: a run may start at the line break before it.
+    const origin = r.origin[r.text[at] === ' ' && end > 1 ? at + 1 : at]!;
+    let line = r.role.firstLine;
+    for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
+    return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
+  }
+}
+
+/** Runs of whitespace become one space; `origin` maps each kept character back. */
+export function normalise(text: string): { text: string; origin: number[] } {
+  let out = '';
+  const origin: number[] = [];
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) {
+      if (!inSpace) {
+        out += ' ';
+        origin.push(i);
+      }
+      inSpace = true;
+    } else {
+      out += ch;
+      origin.push(i);
+      inSpace = false;
+    }
+  }
+  return { text: out, origin };
+}
+
+/** A leaked run for a message: its start and end, at most `max` characters. */
+export function excerpt(text: string, max = 60): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) * 0.6);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/** Calls `visit(start, hash)` for every `n`-long window of `text`, in order; `false` stops. */
+function rollingHashes(text: string, n: number, high: number, visit: (start: number, hash: number) => boolean | void): void {
+  if (n <= 0 || text.length < n) return;
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (h * BASE + text.charCodeAt(i)) % MOD;
+  if (visit(0, h) === false) return;
+  for (let i = n; i < text.length; i++) {
+    h = (h - ((text.charCodeAt(i - n) * high) % MOD) + MOD) % MOD;
+    h = (h * BASE + text.charCodeAt(i)) % MOD;
+    if (visit(i - n + 1, h) === false) return;
+  }
+}
+
+function powMod(base: number, exp: number): number {
+  let r = 1;
+  for (let i = 0; i < exp; i++) r = (r * base) % MOD;
+  return r;
+}
