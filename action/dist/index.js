@@ -101,6 +101,99 @@ var init_duration = __esm({
   }
 });
 
+// src/core/roles/vars.ts
+function renderVars(text2, vars) {
+  if (!text2.includes(OPEN)) return { text: text2, problems: [] };
+  const problems = [];
+  let out = "";
+  let from = 0;
+  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
+    if (text2.startsWith(ESCAPED, i)) {
+      out += text2.slice(from, i) + OPEN;
+      from = i + ESCAPED.length;
+      continue;
+    }
+    if (!text2.startsWith(OPEN, i)) {
+      out += text2.slice(from, i + 1);
+      from = i + 1;
+      continue;
+    }
+    const m = REFERENCE.exec(text2.slice(i, i + OPEN.length + 257));
+    const name = m?.[1];
+    const value = name === void 0 ? void 0 : vars.get(name);
+    if (value === void 0) {
+      problems.push({ index: i, ...name === void 0 ? {} : { name } });
+      out += text2.slice(from, i + OPEN.length);
+      from = i + OPEN.length;
+      continue;
+    }
+    out += text2.slice(from, i) + value;
+    from = i + m[0].length;
+  }
+  return { text: out + text2.slice(from), problems };
+}
+function escapeVars(text2) {
+  return text2.split(OPEN).join(ESCAPED);
+}
+function renderRoleFiles(files, tenant, vars) {
+  const found = [];
+  const rendered = files.map((file) => renderRoleFile(file, vars, found));
+  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
+}
+function varIssuesOfTenants(tenants) {
+  const byPlace = /* @__PURE__ */ new Map();
+  for (const tenant of tenants) {
+    const found = [];
+    for (const file of tenant.files) renderRoleFile(file, tenant.vars, found);
+    for (const f of found) {
+      const key = JSON.stringify([f.file, f.at.line, f.at.col, f.where, f.name ?? null]);
+      const seen = byPlace.get(key);
+      if (seen) seen.tenants.push(tenant.name);
+      else byPlace.set(key, { found: f, tenants: [tenant.name] });
+    }
+  }
+  return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
+}
+function renderRoleFile(file, vars, found) {
+  const description = renderVars(file.description, vars);
+  const content = renderVars(file.content, vars);
+  const descriptionAt = file.at.description ?? file.at.name;
+  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt, where: "description", ...nameOf(p) });
+  for (const p of content.problems) found.push({ file: file.file, at: positionIn(file.content, p.index, file.contentLine ?? 1), where: "content", ...nameOf(p) });
+  if (description.text === file.description && content.text === file.content) return file;
+  return { ...file, description: description.text, content: content.text };
+}
+function nameOf(p) {
+  return p.name === void 0 ? {} : { name: p.name };
+}
+function mergeVars(defaults, own = {}) {
+  return new Map([...Object.entries(defaults), ...Object.entries(own)]);
+}
+function varIssue(f, tenants) {
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t5) => JSON.stringify(t5)).join(", ")}`;
+  const message2 = f.name === void 0 ? `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself` : `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
+  return { file: f.file, ...f.at, message: message2 };
+}
+function positionIn(text2, index, firstLine2) {
+  let line = firstLine2;
+  let lineStart = 0;
+  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: index - lineStart + 1 };
+}
+var VAR_NAME, OPEN, ESCAPED, REFERENCE;
+var init_vars = __esm({
+  "src/core/roles/vars.ts"() {
+    "use strict";
+    VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    OPEN = "${vars.";
+    ESCAPED = "$${vars.";
+    REFERENCE = /^\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/;
+  }
+});
+
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
   "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
@@ -14893,6 +14986,14 @@ var init_yaml_source = __esm({
 });
 
 // src/core/config.ts
+var config_exports = {};
+__export(config_exports, {
+  DEFAULT_TOKEN_ENV: () => DEFAULT_TOKEN_ENV,
+  configuredTenant: () => configuredTenant,
+  defaultConfig: () => defaultConfig,
+  parseConfig: () => parseConfig,
+  tenantVars: () => tenantVars
+});
 function parseConfig(text2, file, schema) {
   const source = parseYaml(text2, { file });
   if (!source.ok) return source;
@@ -14915,6 +15016,7 @@ function parseConfig(text2, file, schema) {
     value: {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
+      vars: raw.vars ?? {},
       tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t5]) => [name, tenantConfig(t5)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
@@ -14940,6 +15042,7 @@ function parseConfig(text2, file, schema) {
 function defaultConfig(file) {
   return {
     ...file === void 0 ? {} : { file },
+    vars: {},
     tenants: {},
     roles: { dir: "roles", prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: "flows", concurrency: 4, strictEnd: false },
@@ -14948,6 +15051,9 @@ function defaultConfig(file) {
 }
 function configuredTenant(config, name) {
   return Object.hasOwn(config.tenants, name) ? config.tenants[name] : void 0;
+}
+function tenantVars(config, name) {
+  return mergeVars(config.vars, configuredTenant(config, name)?.vars);
 }
 function tenantIssues(name, t5) {
   const at = `/tenants/${name}`;
@@ -14981,7 +15087,8 @@ function tenantConfig(t5) {
     wsAuth: t5.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
     retries: t5.retries ?? 4,
-    api: t5.api ?? {}
+    api: t5.api ?? {},
+    ...t5.vars === void 0 ? {} : { vars: t5.vars }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -14989,6 +15096,7 @@ var init_config = __esm({
   "src/core/config.ts"() {
     "use strict";
     init_duration();
+    init_vars();
     init_schema();
     init_url_safety();
     init_yaml_source();
@@ -41622,7 +41730,7 @@ var require_eventsource = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN = 1;
+    var OPEN2 = 1;
     var CLOSED2 = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -41755,7 +41863,7 @@ var require_eventsource = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN;
+          this.#readyState = OPEN2;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -41866,7 +41974,7 @@ var require_eventsource = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN,
+        value: OPEN2,
         writable: false
       },
       CLOSED: {
@@ -42470,7 +42578,8 @@ function readSimpleFrontMatter(yaml) {
     name: name.value,
     description: description.value,
     ...id ? { id: id.value } : {},
-    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {} }
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {}, description: { line: description.line, col: 14 } }
   };
 }
 function scalarValue(raw) {
@@ -42505,7 +42614,9 @@ function isSimpleRoleSchema(schema) {
   const required = schema["required"];
   if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
   const properties = schema["properties"];
-  if (typeof properties !== "object" || properties === null || !sameSet(Object.keys(properties), ["name", "description", "id"])) return false;
+  if (typeof properties !== "object" || properties === null) return false;
+  const keys = Object.keys(properties).filter((k) => k !== "tenants");
+  if (!sameSet(keys, ["name", "description", "id"])) return false;
   const props = properties;
   return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
 }
@@ -42544,10 +42655,11 @@ function parseRoleFile(text2, file, schema) {
   if (binary) return { ok: false, issues: [binary] };
   const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+  const contentLine = lineBreaks(split.yaml) + 3;
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
   if (simple) {
     const { name: name2, description: description2, id: id2, at } = simple;
-    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at } };
+    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
   }
   const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
   if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
@@ -42560,7 +42672,7 @@ function parseRoleFile(text2, file, schema) {
   }
   const valid = validateAgainst(schema, source, file);
   if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
-  const { name, description, id } = valid.value;
+  const { name, description, id, tenants } = valid.value;
   return {
     ok: true,
     value: {
@@ -42568,10 +42680,22 @@ function parseRoleFile(text2, file, schema) {
       name,
       description,
       ...id === void 0 ? {} : { id },
+      ...tenants === void 0 ? {} : { tenants },
       content: split.content,
-      at: { name: keyPosition(source, "name"), ...id === void 0 ? {} : { id: keyPosition(source, "id") } }
+      at: {
+        name: keyPosition(source, "name"),
+        ...id === void 0 ? {} : { id: keyPosition(source, "id") },
+        description: source.locate("/description"),
+        ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants") }
+      },
+      contentLine
     }
   };
+}
+function lineBreaks(text2) {
+  let n = 0;
+  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
+  return n;
 }
 function capped(issues) {
   if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
@@ -42672,6 +42796,7 @@ function serializeRoleFile(role) {
   doc.set("name", quoteIfAmbiguous(role.name));
   doc.set("description", quoteIfAmbiguous(role.description));
   if (role.id !== void 0) doc.set("id", quoteIfAmbiguous(role.id));
+  if (role.tenants !== void 0) doc.set("tenants", doc.createNode(role.tenants.map(quoteIfAmbiguous), { flow: true }));
   const yaml = doc.toString({ lineWidth: 0 });
   const end = role.content.endsWith("\r") ? "" : "\n";
   return `---
@@ -42753,23 +42878,95 @@ var init_display = __esm({
   }
 });
 
+// src/core/glob.ts
+function globToRegExp(glob) {
+  let source = "";
+  for (const ch of glob) {
+    if (ch === "*") source += ".*";
+    else if (ch === "?") source += ".";
+    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "su");
+}
+function matchesGlob(name, glob) {
+  return globToRegExp(glob).test(name);
+}
+var init_glob = __esm({
+  "src/core/glob.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/membership.ts
+function isForTenant(file, tenant) {
+  return file.tenants === void 0 || file.tenants.some((glob) => matchesGlob(tenant, glob));
+}
+function filesForTenant(files, tenant) {
+  const kept = [];
+  const excluded = [];
+  for (const f of files) (isForTenant(f, tenant) ? kept : excluded).push(f);
+  return { kept, excluded };
+}
+function notForTenantReason(file, tenant) {
+  const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
+  const list2 = (file.tenants ?? []).map((t5) => showName(t5)).join(", ");
+  return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
+}
+function membershipNotes(excluded, remote, tenant, prune2) {
+  if (excluded.length === 0) return [];
+  const byId = new Map(remote.map((r) => [r.id, r]));
+  const notes = [];
+  for (const file of excluded) {
+    const role = file.id === void 0 ? remote.find((r) => r.name === file.name) : byId.get(file.id);
+    if (role === void 0) continue;
+    const what = `${quote(role.name)} (id ${showName(role.id)})`;
+    const outcome = prune2 ? `is deleted from tenant ${quote(tenant)}` : `is left unmanaged on tenant ${quote(tenant)}`;
+    notes.push(`${what} ${outcome}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+  }
+  return notes;
+}
+function roleFilesForTenant(files, tenant, vars) {
+  const { kept, excluded } = filesForTenant(files, tenant);
+  const rendered = renderRoleFiles(kept, tenant, vars);
+  return rendered.ok ? { ok: true, value: { kept: rendered.value, excluded } } : rendered;
+}
+var init_membership = __esm({
+  "src/core/roles/membership.ts"() {
+    "use strict";
+    init_glob();
+    init_display();
+    init_vars();
+  }
+});
+
 // src/core/roles/index.ts
 var roles_exports = {};
 __export(roles_exports, {
   MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
   MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
+  VAR_NAME: () => VAR_NAME,
   checkRoleSet: () => checkRoleSet,
   decodeRoleFile: () => decodeRoleFile,
+  escapeVars: () => escapeVars,
   fileNameKey: () => fileNameKey,
+  filesForTenant: () => filesForTenant,
+  isForTenant: () => isForTenant,
+  membershipNotes: () => membershipNotes,
+  mergeVars: () => mergeVars,
+  notForTenantReason: () => notForTenantReason,
   parseRoleFile: () => parseRoleFile,
   plural: () => plural,
   printableLine: () => printableLine,
   quote: () => quote,
+  renderRoleFiles: () => renderRoleFiles,
+  renderVars: () => renderVars,
   roleFileName: () => roleFileName,
+  roleFilesForTenant: () => roleFilesForTenant,
   serializeRoleFile: () => serializeRoleFile,
   showName: () => showName,
   splitFrontMatter: () => splitFrontMatter,
   thousands: () => thousands,
+  varIssuesOfTenants: () => varIssuesOfTenants,
   withoutFinalLineBreak: () => withoutFinalLineBreak
 });
 var init_roles = __esm({
@@ -42780,6 +42977,8 @@ var init_roles = __esm({
     init_role_set();
     init_serialize();
     init_display();
+    init_vars();
+    init_membership();
   }
 });
 
@@ -48577,22 +48776,6 @@ var init_content_diff = __esm({
     init_libesm();
     MAX_EDIT_LENGTH = 5e3;
     CONTEXT = 3;
-  }
-});
-
-// src/core/glob.ts
-function globToRegExp(glob) {
-  let source = "";
-  for (const ch of glob) {
-    if (ch === "*") source += ".*";
-    else if (ch === "?") source += ".";
-    else source += ch.replace(/[\\^$.|+()[\]{}/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "su");
-}
-var init_glob = __esm({
-  "src/core/glob.ts"() {
-    "use strict";
   }
 });
 
@@ -68275,7 +68458,7 @@ var require_eventsource2 = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN = 1;
+    var OPEN2 = 1;
     var CLOSED2 = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -68407,7 +68590,7 @@ var require_eventsource2 = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN;
+          this.#readyState = OPEN2;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -68514,7 +68697,7 @@ var require_eventsource2 = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN,
+        value: OPEN2,
         writable: false
       },
       CLOSED: {
@@ -71898,10 +72081,15 @@ async function makeFreshPlan(opts) {
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
+    const name = tenant.target.name;
+    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const plan = computePlan(files.value, remote, {
-      prune: opts.prune ?? roles.prune,
+    const prune2 = opts.prune ?? roles.prune;
+    const plan = computePlan(kept, remote, {
+      prune: prune2,
       protect: roles.protect,
       ignore: roles.ignore,
       ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
@@ -71910,6 +72098,7 @@ async function makeFreshPlan(opts) {
       createdAt: opts.now.toISOString(),
       ...targets === void 0 ? {} : { targets }
     });
+    plan.notes.push(...membershipNotes(excluded, remote, name, prune2));
     return { plan, tenant };
   } catch (err) {
     await tenant.close();
@@ -71965,6 +72154,7 @@ function refuseBrokenPlan(plan) {
 var init_plan2 = __esm({
   "src/run/plan.ts"() {
     "use strict";
+    init_config();
     init_errors();
     init_roles();
     init_plan();
@@ -72565,10 +72755,15 @@ import { basename as basename4, dirname as dirname9, join as join9, resolve as r
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
+  const rendered = /* @__PURE__ */ new Map();
   if (await dirExists(dir)) {
     const loaded = await loadRoleFiles(cwd, dir);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     local = loaded.value;
+    const forTenant = roleFilesForTenant(local, opts.tenant, opts.vars);
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const kept = local.filter((f) => isForTenant(f, opts.tenant));
+    kept.forEach((f, i) => rendered.set(f, forTenant.value.kept[i]));
   } else {
     await mkdir5(dir.abs, { recursive: true });
   }
@@ -72590,7 +72785,7 @@ async function pullRoles(opts) {
   const after2 = new Map(local.map((f) => [f.file, f]));
   const writes = [];
   for (const role of remote) {
-    const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
+    const text2 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
     const parsed = readBack(role, text2, schema);
     if (!parsed.ok) {
       result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
@@ -72600,12 +72795,16 @@ async function pullRoles(opts) {
     if (mine !== void 0) {
       claimed.add(mine);
       const entry = { file: mine.file, name: role.name, id: role.id };
-      if (mine.name === role.name && mine.description === role.description && mine.content === role.content) {
+      const seen = rendered.get(mine);
+      if (seen === void 0) {
+        result.roles.push({ ...entry, status: "skipped", reason: `its file is ${notForTenantReason(mine, opts.tenant)}: left alone` });
+      } else if (mine.name === role.name && seen.description === role.description && seen.content === role.content) {
         result.roles.push({ ...entry, status: "unchanged" });
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve8(cwd, mine.file), text: text2 });
+        const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
+        writes.push({ path: resolve8(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -72641,7 +72840,10 @@ function readBack(role, text2, schema) {
   const parsed = parseRoleFile(text2, "pulled", schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: "it would not read back the same" };
+  const none = /* @__PURE__ */ new Map();
+  const description = renderVars(back.description, none).text;
+  const content = renderVars(back.content, none).text;
+  if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
@@ -76234,6 +76436,8 @@ async function validateSources(cwd, roles, flows, options) {
     if (loaded.ok) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
+      const tenants = (options.tenants ?? []).map((t5) => ({ ...t5, files: filesForTenant(loaded.value, t5.name).kept }));
+      result.issues.push(...varIssuesOfTenants(tenants));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
@@ -76261,6 +76465,7 @@ var init_validate = __esm({
     init_flows();
     init_runs();
     init_flow_files();
+    init_roles();
     init_role_files();
     init_source_files();
   }
@@ -78989,6 +79194,11 @@ var PullCommand = class extends TenantCommand {
       A local file that already matches its Role is left alone. One that differs is never
       overwritten without \`--force\`: it is skipped with a warning. Role files of Roles the
       tenant does not hold are left alone.
+
+      Files are compared as this tenant renders them: a Role equal to its file with the tenant's
+      \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
+      \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
+      (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
     `,
     examples: [
       ["Adopt the default tenant into roles/", "roleflow pull"],
@@ -79011,7 +79221,9 @@ var PullCommand = class extends TenantCommand {
     let result;
     try {
       const remote = await tenant.client.listRoles();
-      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force });
+      const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
+      const name = tenant.target.name;
+      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name) });
     } finally {
       await tenant.close();
     }
@@ -79408,7 +79620,9 @@ var ValidateCommand = class extends RoleflowCommand {
       Parses and schema-checks every role file (\`roles/**/*.md\`, README.md excepted: YAML
       front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
-      error naming both. Talks to no tenant.
+      error naming both. Talks to no tenant. Role files are rendered for every configured tenant
+      and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
+      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants.
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
@@ -79436,7 +79650,10 @@ var ValidateCommand = class extends RoleflowCommand {
     const cwd = this.context.cwd;
     const roles = rolesDirOf2(cwd, config, this.roles);
     const flows = flowsDirOf2(cwd, config, this.flows);
-    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
+    const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
+    const names = [.../* @__PURE__ */ new Set(["local", ...Object.keys(config.tenants)])];
+    const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
+    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {

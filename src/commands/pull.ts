@@ -17,6 +17,11 @@ export class PullCommand extends TenantCommand {
       A local file that already matches its Role is left alone. One that differs is never
       overwritten without \`--force\`: it is skipped with a warning. Role files of Roles the
       tenant does not hold are left alone.
+
+      Files are compared as this tenant renders them: a Role equal to its file with the tenant's
+      \`\${vars.NAME}\` values put in is unchanged. Text written anew has \`\${vars.\` escaped as
+      \`$\${vars.\`, so it reads back as exactly the Role. A Role whose file is not for this tenant
+      (front-matter \`tenants:\`) is skipped with a warning, and the file is left alone.
     `,
     examples: [
       ['Adopt the default tenant into roles/', 'roleflow pull'],
@@ -41,7 +46,9 @@ export class PullCommand extends TenantCommand {
     let result: Awaited<ReturnType<typeof pullRoles>>;
     try {
       const remote = await tenant.client.listRoles();
-      result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force });
+      const { tenantVars } = await import('../core/config.js');
+      const name = tenant.target.name;
+      result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars(config, name) });
     } finally {
       await tenant.close();
     }

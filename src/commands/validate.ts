@@ -11,7 +11,9 @@ export class ValidateCommand extends RoleflowCommand {
       Parses and schema-checks every role file (\`roles/**/*.md\`, README.md excepted: YAML
       front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
-      error naming both. Talks to no tenant.
+      error naming both. Talks to no tenant. Role files are rendered for every configured tenant
+      and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
+      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants.
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
@@ -41,7 +43,11 @@ export class ValidateCommand extends RoleflowCommand {
     const cwd = this.context.cwd;
     const roles = rolesDirOf(cwd, config, this.roles);
     const flows = flowsDirOf(cwd, config, this.flows);
-    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd });
+    const { tenantVars } = await import('../core/config.js');
+    // Every configured tenant, and the embedded one: a variable one of them lacks is an error.
+    const names = [...new Set(['local', ...Object.keys(config.tenants)])];
+    const tenants = names.map((name) => ({ name, vars: tenantVars(config, name) }));
+    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;
     // On stderr whatever the format: warnings change neither the exit code nor the JSON.
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join('\n'));

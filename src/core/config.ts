@@ -1,6 +1,7 @@
 import type { Result } from './errors.js';
 import { parseDuration } from './flows/duration.js';
 import type { ApiForms } from './model.js';
+import { mergeVars, type TenantVars } from './roles/vars.js';
 import { validateAgainst } from './schema.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
 import { parseYaml } from './yaml-source.js';
@@ -10,6 +11,8 @@ export interface Config {
   /** The file it came from; undefined when there is none. */
   file?: string;
   defaultTenant?: string;
+  /** Top-level `vars`: every tenant's, the embedded `local` included; a tenant's own win. */
+  vars: Record<string, string>;
   tenants: Record<string, TenantConfig>;
   roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; allowEmptyPrune?: boolean; concurrency: number };
   flows: { dir: string; concurrency: number; strictEnd: boolean };
@@ -24,6 +27,8 @@ export interface TenantConfig {
   timeoutMs: number;
   retries: number;
   api: ApiForms;
+  /** This tenant's own `vars`, which win over the top-level ones. */
+  vars?: Record<string, string>;
 }
 
 export const DEFAULT_TOKEN_ENV = 'ROLEFLOW_TOKEN';
@@ -36,9 +41,11 @@ interface RawTenant {
   timeout?: string;
   retries?: number;
   api?: ApiForms;
+  vars?: Record<string, string>;
 }
 interface RawConfig {
   default_tenant?: string;
+  vars?: Record<string, string>;
   tenants?: Record<string, RawTenant>;
   roles?: {
     dir?: string;
@@ -77,6 +84,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
     value: {
       file,
       ...(defaultTenant === undefined ? {} : { defaultTenant }),
+      vars: raw.vars ?? {},
       tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t]) => [name, tenantConfig(t)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
@@ -103,6 +111,7 @@ export function parseConfig(text: string, file: string, schema: object): Result<
 export function defaultConfig(file?: string): Config {
   return {
     ...(file === undefined ? {} : { file }),
+    vars: {},
     tenants: {},
     roles: { dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: 'flows', concurrency: 4, strictEnd: false },
@@ -113,6 +122,15 @@ export function defaultConfig(file?: string): Config {
 /** The configured tenant of that name; never an inherited member (`constructor`, `toString`). */
 export function configuredTenant(config: Config, name: string): TenantConfig | undefined {
   return Object.hasOwn(config.tenants, name) ? config.tenants[name] : undefined;
+}
+
+/**
+ * The variables role files see on tenant `name`: the top-level `vars`, then the tenant's own. A
+ * name that is not configured (the embedded `local`, an ad-hoc `--base-url` tenant) gets the
+ * top-level ones.
+ */
+export function tenantVars(config: Config, name: string): TenantVars {
+  return mergeVars(config.vars, configuredTenant(config, name)?.vars);
 }
 
 /** What the schema cannot say about one tenant, as problems at JSON pointers. */
@@ -153,5 +171,6 @@ function tenantConfig(t: RawTenant): TenantConfig {
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 30_000,
     retries: t.retries ?? 4,
     api: t.api ?? {},
+    ...(t.vars === undefined ? {} : { vars: t.vars }),
   };
 }

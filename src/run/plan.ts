@@ -1,6 +1,6 @@
-import type { Config } from '../core/config.js';
+import { tenantVars, type Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { quote, showName } from '../core/roles/index.js';
+import { membershipNotes, quote, roleFilesForTenant, showName } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
@@ -43,10 +43,16 @@ export async function makeFreshPlan(opts: {
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
+    // The files as this tenant gets them, before anything is sent: an undeclared variable stops here.
+    const name = tenant.target.name;
+    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const plan = computePlan(files.value, remote, {
-      prune: opts.prune ?? roles.prune,
+    const prune = opts.prune ?? roles.prune;
+    const plan = computePlan(kept, remote, {
+      prune,
       protect: roles.protect,
       ignore: roles.ignore,
       ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
@@ -55,6 +61,7 @@ export async function makeFreshPlan(opts: {
       createdAt: opts.now.toISOString(),
       ...(targets === undefined ? {} : { targets }),
     });
+    plan.notes.push(...membershipNotes(excluded, remote, name, prune));
     return { plan, tenant };
   } catch (err) {
     await tenant.close();

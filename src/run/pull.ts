@@ -2,7 +2,20 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { formatIssue, InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
-import { checkRoleSet, fileNameKey, parseRoleFile, roleFileName, serializeRoleFile, type RoleFile } from '../core/roles/index.js';
+import {
+  checkRoleSet,
+  escapeVars,
+  fileNameKey,
+  isForTenant,
+  notForTenantReason,
+  parseRoleFile,
+  renderVars,
+  roleFileName,
+  roleFilesForTenant,
+  serializeRoleFile,
+  type RoleFile,
+  type TenantVars,
+} from '../core/roles/index.js';
 import { globMatcher } from '../core/plan/index.js';
 import { loadSchema } from '../files/package-root.js';
 import { loadRoleFiles, writeFileAtomic } from '../files/role-files.js';
@@ -38,14 +51,29 @@ export interface PullResult {
  * Every write is decided first and the folder it would leave is checked as `validate` checks it:
  * pull never leaves a folder that `validate` refuses (it writes nothing then).
  */
-export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: readonly Role[]; ignore: string[]; force: boolean }): Promise<PullResult> {
+export async function pullRoles(opts: {
+  cwd: string;
+  dir: SourceDir;
+  remote: readonly Role[];
+  ignore: string[];
+  force: boolean;
+  /** The tenant pulled from, and its variables: a file is compared with the Role as rendered for it. */
+  tenant: string;
+  vars: TenantVars;
+}): Promise<PullResult> {
   const { cwd, dir } = opts;
   let local: RoleFile[] = [];
+  /** Each file as this tenant gets it; absent for files that are not for this tenant. */
+  const rendered = new Map<RoleFile, RoleFile>();
   if (await dirExists(dir)) {
     const loaded = await loadRoleFiles(cwd, dir);
     // A file that cannot be read might be any Role's: writing around it could make a duplicate.
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     local = loaded.value;
+    const forTenant = roleFilesForTenant(local, opts.tenant, opts.vars);
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const kept = local.filter((f) => isForTenant(f, opts.tenant));
+    kept.forEach((f, i) => rendered.set(f, forTenant.value.kept[i]!));
   } else {
     await mkdir(dir.abs, { recursive: true });
   }
@@ -70,7 +98,8 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
   const writes: { path: string; text: string }[] = [];
 
   for (const role of remote) {
-    const text = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
+    // Written so that rendering gives the Role back: `${vars.` in it is escaped.
+    const text = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
     const parsed = readBack(role, text, schema);
     if (!parsed.ok) {
       result.roles.push({ name: role.name, id: role.id, status: 'skipped', reason: `a role file cannot hold it: ${parsed.reason}` });
@@ -80,12 +109,18 @@ export async function pullRoles(opts: { cwd: string; dir: SourceDir; remote: rea
     if (mine !== undefined) {
       claimed.add(mine);
       const entry = { file: mine.file, name: role.name, id: role.id };
-      if (mine.name === role.name && mine.description === role.description && mine.content === role.content) {
+      const seen = rendered.get(mine);
+      if (seen === undefined) {
+        // Its file keeps it off this tenant: what it says is for other tenants, so it stays.
+        result.roles.push({ ...entry, status: 'skipped', reason: `its file is ${notForTenantReason(mine, opts.tenant)}: left alone` });
+      } else if (mine.name === role.name && seen.description === role.description && seen.content === role.content) {
         result.roles.push({ ...entry, status: 'unchanged' });
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: 'skipped', reason: 'it differs from the Role on the tenant (--force overwrites it)' });
       } else {
-        writes.push({ path: resolve(cwd, mine.file), text });
+        // The file keeps the tenants it is for.
+        const kept = mine.tenants === undefined ? text : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
+        writes.push({ path: resolve(cwd, mine.file), text: kept });
         after.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: 'overwritten' });
       }
@@ -130,7 +165,11 @@ function readBack(role: Role, text: string, schema: object): { ok: true; file: R
   const parsed = parseRoleFile(text, 'pulled', schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? 'it does not parse' };
   const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: 'it would not read back the same' };
+  // Escaped text renders back to itself whatever the variables: none are needed to check it.
+  const none = new Map<string, string>();
+  const description = renderVars(back.description, none).text;
+  const content = renderVars(back.content, none).text;
+  if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: 'it would not read back the same' };
   return { ok: true, file: back };
 }
 

@@ -2,6 +2,7 @@ import { RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
+import { filesForTenant, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 
@@ -19,7 +20,12 @@ export interface Validation {
  * `validate`: every role file and flow test file, offline. A folder named by a flag or the config
  * must exist; a default one that does not is only reported, as long as one of the two exists.
  */
-export async function validateSources(cwd: string, roles: SourceDir, flows: SourceDir, options: { strictEnd: boolean }): Promise<Validation> {
+export async function validateSources(
+  cwd: string,
+  roles: SourceDir,
+  flows: SourceDir,
+  options: { strictEnd: boolean; /** Every tenant role files are rendered for, with its variables. */ tenants?: readonly { name: string; vars: TenantVars }[] },
+): Promise<Validation> {
   const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir: SourceDir, what: string): Promise<boolean> => {
     if (await dirExists(dir)) return true;
@@ -38,6 +44,9 @@ export async function validateSources(cwd: string, roles: SourceDir, flows: Sour
     if (loaded.ok) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
+      // Each tenant renders the files that are for it: an undeclared variable is an error there.
+      const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
+      result.issues.push(...varIssuesOfTenants(tenants));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {

@@ -16,9 +16,16 @@
  *   `parseRoleFile` exactly.
  * - `roleFileName(name, taken): string` — a safe, lower-case `*.md` name; `taken` holds
  *   `fileNameKey(...)` of names in use, and the caller adds each result to it.
+ *
+ * Per tenant
+ * - `renderRoleFiles(files, tenant, vars): Result<RoleFile[]>` — `${vars.NAME}` put in; an
+ *   undeclared one is a located issue. `escapeVars` is its inverse, for what `pull` writes.
+ * - `filesForTenant(files, tenant)` — front-matter `tenants:` membership; `membershipNotes` for plans.
  */
 export { decodeRoleFile, MAX_ISSUES_PER_FILE, MAX_ROLE_FILE_BYTES, parseRoleFile, type Position, type RoleFile } from './role-file.js';
 export { splitFrontMatter, withoutFinalLineBreak, type FrontMatterSplit } from './front-matter.js';
 export { checkRoleSet } from './role-set.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
 export { plural, quote, showName, printableLine, thousands } from './display.js';
+export { escapeVars, mergeVars, renderRoleFiles, renderVars, varIssuesOfTenants, VAR_NAME, type TenantVars } from './vars.js';
+export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant } from './membership.js';

@@ -14,8 +14,18 @@ export interface RoleFile {
   description: string;
   id?: string;
   content: string;
-  /** Where the `name` and `id` keys stand, for issues that point back at the file. */
-  at: { name: Position; id?: Position };
+  /**
+   * Front-matter `tenants:` (names or globs): the tenants this Role is managed on. Absent: every
+   * tenant (`src/core/roles/membership.ts`).
+   */
+  tenants?: string[];
+  /**
+   * Where the `name`, `id` and `tenants` keys and the description's value stand, for issues that
+   * point back at the file.
+   */
+  at: { name: Position; id?: Position; description?: Position; tenants?: Position };
+  /** The line of the file where the content starts (variables in it are located from there). */
+  contentLine?: number;
 }
 
 /** Role files are prompts, not data dumps: anything larger is refused before parsing. */
@@ -31,6 +41,7 @@ interface FrontMatter {
   name: string;
   description: string;
   id?: string;
+  tenants?: string[];
 }
 
 /** Bytes read from disk → text, by the rules every text file follows (`decodeText`). */
@@ -52,10 +63,12 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
   const split = splitFrontMatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
   if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
 
+  // Opening line, the front-matter's lines, the closing line: then the content.
+  const contentLine = lineBreaks(split.yaml) + 3;
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : undefined;
   if (simple) {
     const { name, description, id, at } = simple;
-    return { ok: true, value: { file, name, description, ...(id === undefined ? {} : { id }), content: split.content, at } };
+    return { ok: true, value: { file, name, description, ...(id === undefined ? {} : { id }), content: split.content, at, contentLine } };
   }
 
   // The front-matter's first line is line 2 of the file.
@@ -71,7 +84,7 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
   const valid = validateAgainst<FrontMatter>(schema, source, file);
   if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
 
-  const { name, description, id } = valid.value;
+  const { name, description, id, tenants } = valid.value;
   return {
     ok: true,
     value: {
@@ -79,10 +92,23 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
       name,
       description,
       ...(id === undefined ? {} : { id }),
+      ...(tenants === undefined ? {} : { tenants }),
       content: split.content,
-      at: { name: keyPosition(source, 'name'), ...(id === undefined ? {} : { id: keyPosition(source, 'id') }) },
+      at: {
+        name: keyPosition(source, 'name'),
+        ...(id === undefined ? {} : { id: keyPosition(source, 'id') }),
+        description: source.locate('/description'),
+        ...(tenants === undefined ? {} : { tenants: keyPosition(source, 'tenants') }),
+      },
+      contentLine,
     },
   };
+}
+
+function lineBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function capped(issues: Issue[]): Issue[] {

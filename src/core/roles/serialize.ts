@@ -5,11 +5,12 @@ import type { RoleFields } from '../model.js';
  * What `pull` writes for a Role: `parseRoleFile` gives back exactly these fields, for any values,
  * and so does any other YAML reader (gray-matter, PyYAML, YAML 1.1 or 1.2): see `quoteIfAmbiguous`.
  */
-export function serializeRoleFile(role: RoleFields & { id?: string }): string {
+export function serializeRoleFile(role: RoleFields & { id?: string; tenants?: readonly string[] }): string {
   const doc = new Document({});
   doc.set('name', quoteIfAmbiguous(role.name));
   doc.set('description', quoteIfAmbiguous(role.description));
   if (role.id !== undefined) doc.set('id', quoteIfAmbiguous(role.id));
+  if (role.tenants !== undefined) doc.set('tenants', doc.createNode(role.tenants.map(quoteIfAmbiguous), { flow: true }));
   // lineWidth 0: never fold a long description over lines; the yaml package quotes what needs it.
   const yaml = doc.toString({ lineWidth: 0 });
   // Content plus one `\n`, which the content rule drops again. A content ending in `\r` would

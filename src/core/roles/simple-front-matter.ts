@@ -24,7 +24,7 @@ export interface SimpleFrontMatter {
   description: string;
   id?: string;
   /** Where the keys stand; the front-matter's first line is line 2 of the file. */
-  at: { name: Position; id?: Position };
+  at: { name: Position; id?: Position; description: Position };
 }
 
 type Key = 'name' | 'description' | 'id';
@@ -56,7 +56,8 @@ export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefin
     name: name.value,
     description: description.value,
     ...(id ? { id: id.value } : {}),
-    at: { name: { line: name.line, col: 1 }, ...(id ? { id: { line: id.line, col: 1 } } : {}) },
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    at: { name: { line: name.line, col: 1 }, ...(id ? { id: { line: id.line, col: 1 } } : {}), description: { line: description.line, col: 14 } },
   };
 }
 
@@ -91,7 +92,7 @@ const checkedSchemas = new WeakMap<object, boolean>();
 /**
  * Whether `schema` asks no more of a front-matter than `readSimpleFrontMatter` guarantees (the
  * shape of `schemas/role.schema.json`): an object with required string keys name and description,
- * an optional string id, no other key, and at most `minLength: 1` on name and id. Then what that function reads
+ * an optional string id, no other key but an optional `tenants` (which this reader never accepts), and at most `minLength: 1` on name and id. Then what that function reads
  * is valid without running the validator. A schema that asks anything else (a pattern, a maximum
  * length, another key) is not recognised, and every file goes through the validator.
  */
@@ -113,7 +114,10 @@ function isSimpleRoleSchema(schema: Record<string, unknown>): boolean {
   const required = schema['required'];
   if (!Array.isArray(required) || !sameSet(required, ['name', 'description'])) return false;
   const properties = schema['properties'];
-  if (typeof properties !== 'object' || properties === null || !sameSet(Object.keys(properties), ['name', 'description', 'id'])) return false;
+  if (typeof properties !== 'object' || properties === null) return false;
+  // `tenants` is optional and never on a line this reader accepts: a file with it is parsed as YAML.
+  const keys = Object.keys(properties).filter((k) => k !== 'tenants');
+  if (!sameSet(keys, ['name', 'description', 'id'])) return false;
   // The fast path never gives an empty name or id; a description may be "".
   const props = properties as Record<string, unknown>;
   return isStringProperty(props['name'], 1) && isStringProperty(props['id'], 1) && isStringProperty(props['description'], 0);

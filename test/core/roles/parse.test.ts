@@ -26,7 +26,8 @@ describe('parseRoleFile', () => {
       description: 'Tier-1 support',
       id: '6f1c',
       content: 'You are support.',
-      at: { name: { line: 2, col: 1 }, id: { line: 5, col: 1 } },
+      at: { name: { line: 2, col: 1 }, id: { line: 5, col: 1 }, description: { line: 3, col: 14 } },
+      contentLine: 7,
     });
   });
 
@@ -88,7 +89,7 @@ describe('parseRoleFile', () => {
     [
       'unknown keys, with a suggestion',
       '---\nname: a\ndescription: d\ndescripton: e\nfoo: 1\n---\n',
-      ['roles/a.md:4:1: unknown key "descripton" (did you mean "description"?)', 'roles/a.md:5:1: unknown key "foo" (allowed: name, description, id)'],
+      ['roles/a.md:4:1: unknown key "descripton" (did you mean "description"?)', 'roles/a.md:5:1: unknown key "foo" (allowed: name, description, id, tenants)'],
     ],
     ['__proto__ key', '---\nname: a\ndescription: d\n__proto__: x\n---\n', ['roles/a.md:4:1: key "__proto__" is not allowed']],
     ['duplicate key', '---\nname: a\nname: b\ndescription: d\n---\n', ['roles/a.md:3:1: Map keys must be unique']],

@@ -1,0 +1,59 @@
+import type { Result } from '../errors.js';
+import { matchesGlob } from '../glob.js';
+import type { Role } from '../model.js';
+import { quote, showName } from './display.js';
+import type { RoleFile } from './role-file.js';
+import { renderRoleFiles, type TenantVars } from './vars.js';
+
+/**
+ * Per-tenant Roles: front-matter `tenants: [staging, "eu-*"]` (names or globs) says which
+ * tenants a Role is managed on. On any other tenant it is as if the file did not exist.
+ */
+
+/** Whether `file` is for `tenant`: it names no tenants, or one of its names or globs matches. */
+export function isForTenant(file: RoleFile, tenant: string): boolean {
+  return file.tenants === undefined || file.tenants.some((glob) => matchesGlob(tenant, glob));
+}
+
+/** The files that are for `tenant`, and those that are not. */
+export function filesForTenant(files: readonly RoleFile[], tenant: string): { kept: RoleFile[]; excluded: RoleFile[] } {
+  const kept: RoleFile[] = [];
+  const excluded: RoleFile[] = [];
+  for (const f of files) (isForTenant(f, tenant) ? kept : excluded).push(f);
+  return { kept, excluded };
+}
+
+/** Why `file` is not for `tenant`, naming where it says so: `not for tenant "production" (tenants: [staging] in roles/x.md:3)`. */
+export function notForTenantReason(file: RoleFile, tenant: string): string {
+  const at = file.at.tenants === undefined ? '' : `:${file.at.tenants.line}`;
+  const list = (file.tenants ?? []).map((t) => showName(t)).join(', ');
+  return `not for tenant ${quote(tenant)} (tenants: [${list}] in ${showName(file.file)}${at})`;
+}
+
+/**
+ * Plan notes for files that are not for this tenant while their Role is on it (by `id`, else by
+ * name): the plan deletes it (prune) or leaves it unmanaged, and the reviewer should see why.
+ */
+export function membershipNotes(excluded: readonly RoleFile[], remote: readonly Role[], tenant: string, prune: boolean): string[] {
+  if (excluded.length === 0) return [];
+  const byId = new Map(remote.map((r) => [r.id, r]));
+  const notes: string[] = [];
+  for (const file of excluded) {
+    const role = file.id === undefined ? remote.find((r) => r.name === file.name) : byId.get(file.id);
+    if (role === undefined) continue;
+    const what = `${quote(role.name)} (id ${showName(role.id)})`;
+    const outcome = prune ? `is deleted from tenant ${quote(tenant)}` : `is left unmanaged on tenant ${quote(tenant)}`;
+    notes.push(`${what} ${outcome}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+  }
+  return notes;
+}
+
+/**
+ * The role files as tenant `tenant` gets them: those that are for it, rendered with its variables
+ * (every reference it cannot render is a located issue); and those that are not for it.
+ */
+export function roleFilesForTenant(files: readonly RoleFile[], tenant: string, vars: TenantVars): Result<{ kept: RoleFile[]; excluded: RoleFile[] }> {
+  const { kept, excluded } = filesForTenant(files, tenant);
+  const rendered = renderRoleFiles(kept, tenant, vars);
+  return rendered.ok ? { ok: true, value: { kept: rendered.value, excluded } } : rendered;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { formatIssue } from '../../../src/core/errors.js';
+import { filesForTenant, membershipNotes, parseRoleFile, serializeRoleFile } from '../../../src/core/roles/index.js';
+import { file, role, roleSchema } from './builders.js';
+
+function problems(text: string): string[] {
+  const r = parseRoleFile(text, 'roles/a.md', roleSchema);
+  return r.ok ? [] : r.issues.map(formatIssue);
+}
+
+describe('front-matter tenants:', () => {
+  test('is read with where it stands', () => {
+    const r = parseRoleFile('---\nname: a\ndescription: d\ntenants: [staging, "eu-*"]\n---\nc\n', 'roles/a.md', roleSchema);
+    expect(r.ok && r.value.tenants).toEqual(['staging', 'eu-*']);
+    expect(r.ok && r.value.at.tenants).toEqual({ line: 4, col: 1 });
+  });
+
+  test('a non-list, or a pattern that is not a string, is a located error', () => {
+    expect(problems('---\nname: a\ndescription: d\ntenants: staging\n---\n')).toEqual(['roles/a.md:4:10: tenants: must be array, got string']);
+    expect(problems('---\nname: a\ndescription: d\ntenants: [staging, 3]\n---\n')).toEqual(['roles/a.md:4:20: tenants[1]: must be string, got number']);
+  });
+
+  test('names and globs choose the tenants; no tenants: means every tenant', () => {
+    const files = [file('all'), file('stage', { tenants: ['staging'] }), file('eu', { tenants: ['eu-*'] })];
+    const names = (tenant: string) => filesForTenant(files, tenant).kept.map((f) => f.name);
+    expect(names('staging')).toEqual(['all', 'stage']);
+    expect(names('eu-west')).toEqual(['all', 'eu']);
+    expect(names('production')).toEqual(['all']);
+  });
+
+  test('a plan note says why a Role on the tenant is deleted or left unmanaged', () => {
+    const stage = file('exp', { tenants: ['staging'], at: { name: { line: 2, col: 1 }, tenants: { line: 4, col: 1 } } });
+    expect(membershipNotes([stage], [role('exp')], 'production', true)).toEqual([
+      '"exp" (id id-exp) is deleted from tenant "production": roles/exp.md is not for tenant "production" (tenants: [staging] in roles/exp.md:4)',
+    ]);
+    expect(membershipNotes([stage], [role('exp')], 'production', false)[0]).toMatch(/^"exp" \(id id-exp\) is left unmanaged on tenant "production"/);
+    expect(membershipNotes([stage], [role('other')], 'production', true)).toEqual([]);
+  });
+
+  test('pull keeps tenants: when it writes a file', () => {
+    const text = serializeRoleFile({ name: 'a', description: 'd', content: 'c', tenants: ['staging', 'yes'] });
+    expect(text).toContain('tenants: [ staging, "yes" ]');
+    const r = parseRoleFile(text, 'roles/a.md', roleSchema);
+    expect(r.ok && r.value.tenants).toEqual(['staging', 'yes']);
+  });
+});
