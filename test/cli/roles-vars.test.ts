@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { runBin, runCli, type CliResult } from '../helpers/cli.js';
+import { emulator, project, seed, tenantState, TOKEN, type Project } from './roles-kit.js';
+
+/** Variables and per-tenant Roles, against two tenants on 127.0.0.1: staging and production. */
+
+const SECRET_LOOKING = 'sk-live-0123456789abcdef';
+
+function config(staging: RunningEmulator, production: RunningEmulator): string {
+  return [
+    'vars:',
+    '  product: Acme',
+    `  api_hint: "${SECRET_LOOKING}"`,
+    'tenants:',
+    '  staging:',
+    `    base_url: ${staging.baseUrl}`,
+    '    token_env: STAGING_TOKEN',
+    '    vars: { support_email: staging-help@acme.test }',
+    '  production:',
+    `    base_url: ${production.baseUrl}`,
+    '    token_env: PRODUCTION_TOKEN',
+    '    vars: { support_email: help@acme.test, product: Acme Cloud }',
+    '',
+  ].join('\n');
+}
+
+const SUPPORT = [
+  '---',
+  'name: support',
+  'description: "Support for ${vars.product}"',
+  '---',
+  'You support ${vars.product}. Write to ${vars.support_email}.',
+  'Keep {{user}} and ${input} as they are; $${vars.product} is literal.',
+  'Hint: ${vars.api_hint}',
+  '',
+].join('\n');
+
+const EXPERIMENT = '---\nname: experiment\ndescription: try it\ntenants: [staging]\n---\nAn experiment for ${vars.product}.\n';
+
+async function setup(): Promise<{ p: Project; staging: RunningEmulator; production: RunningEmulator; cli: (args: string[]) => Promise<CliResult> }> {
+  const staging = await emulator();
+  const production = await emulator();
+  const p = await project({ 'roleflow.config.yaml': config(staging, production), 'roles/support.md': SUPPORT, 'roles/experiment.md': EXPERIMENT });
+  const env = { STAGING_TOKEN: staging.token, PRODUCTION_TOKEN: production.token };
+  const cli = async (args: string[]): Promise<CliResult> => {
+    const r = await runCli(args, { cwd: p.dir, env });
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    return r;
+  };
+  return { p, staging, production, cli };
+}
+
+describe('variables and per-tenant Roles', () => {
+  it("each tenant gets its own values, and a Role with tenants: [staging] only goes there", async () => {
+    const { staging, production, cli } = await setup();
+    const plan = await cli(['plan', '--tenant', 'staging']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('+ create support (roles/support.md)');
+    expect(plan.stdout).toContain('+ create experiment (roles/experiment.md)');
+    for (const tenant of ['staging', 'production']) {
+      const applied = await cli(['apply', '--tenant', tenant, '--auto-approve']);
+      expect(applied.code, applied.stderr).toBe(0);
+    }
+    const body = (product: string, email: string): string =>
+      `support: Support for ${product} / You support ${product}. Write to ${email}.\n` +
+      'Keep {{user}} and ${input} as they are; ${vars.product} is literal.\n' +
+      `Hint: ${SECRET_LOOKING}`;
+    expect(tenantState(staging)).toEqual(['experiment: try it / An experiment for Acme.', body('Acme', 'staging-help@acme.test')]);
+    expect(tenantState(production)).toEqual([body('Acme Cloud', 'help@acme.test')]);
+    for (const tenant of ['staging', 'production']) {
+      const again = await cli(['plan', '--tenant', tenant, '--detailed-exitcode']);
+      expect(again.code, again.stdout).toBe(0);
+    }
+  });
+
+  it('a saved plan holds the rendered text and applies', async () => {
+    const { p, production, cli } = await setup();
+    const saved = await cli(['plan', '--tenant', 'production', '--out', 'prod.plan.json']);
+    expect(saved.code, saved.stderr).toBe(0);
+    const planText = await p.read('prod.plan.json');
+    expect(planText).toContain('Support for Acme Cloud');
+    expect(planText).not.toContain('${vars.support_email}');
+    const applied = await cli(['apply', 'prod.plan.json', '--tenant', 'production']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(tenantState(production)[0]).toContain('Write to help@acme.test.');
+  });
+
+  it('with prune, a Role whose file is for other tenants is deleted there, and the plan says why', async () => {
+    const { production, cli } = await setup();
+    await seed(production, 'experiment');
+    const plan = await cli(['plan', '--tenant', 'production', '--prune']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('- delete experiment');
+    expect(plan.stdout).toContain('roles/experiment.md is not for tenant "production" (tenants: [staging] in roles/experiment.md:4)');
+  });
+
+  it('an undeclared variable stops validate with its place and the tenant, and plan before sending anything', async () => {
+    const { p, production, cli } = await setup();
+    await p.write('roles/support.md', SUPPORT.replace('${vars.support_email}', '${vars.support_phone}'));
+    // The built CLI, as a user runs it: the config schema's standalone validator reads vars.
+    const validate = await runBin(['validate'], { cwd: p.dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain(
+      'roles/support.md:5:39: content: ${vars.support_phone} is not declared for tenants "local", "staging", "production"',
+    );
+    const requests = production.requests().length;
+    const plan = await cli(['plan', '--tenant', 'production']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('roles/support.md:5:39: content: ${vars.support_phone} is not declared for tenant "production"');
+    expect(production.requests().length).toBe(requests);
+  });
+
+  it('validate renders a per-tenant file for its tenants only', async () => {
+    const { p } = await setup();
+    // Only staging declares support_email: a file for staging alone may use it.
+    await p.write('roles/support.md', '---\nname: support\ndescription: d\ntenants: [stag*]\n---\n${vars.support_email}\n');
+    const validate = await runCli(['validate'], { cwd: p.dir });
+    expect(validate.code, validate.stderr).toBe(0);
+    await p.write('roles/experiment.md', '---\nname: experiment\ndescription: d\ntenants: staging\n---\nx\n');
+    const bad = await runCli(['validate'], { cwd: p.dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('roles/experiment.md:4:10: tenants: must be array, got string');
+  });
+
+  it('pull then plan shows no change with variables in use; new text is escaped', async () => {
+    const { p, staging, cli } = await setup();
+    expect((await cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    await seed(staging, 'raw', 'about ${vars.product}', 'Literal ${vars.product} and $${vars.x}');
+    const pulled = await cli(['pull', '--tenant', 'staging']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('1 written, 2 unchanged, 0 skipped');
+    expect(await p.read('roles/support.md')).toBe(SUPPORT);
+    const raw = await p.read('roles/raw.md');
+    expect(raw).toContain('description: about $${vars.product}');
+    expect(raw).toContain('Literal $${vars.product} and $$${vars.x}');
+    const plan = await cli(['plan', '--tenant', 'staging', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout).toBe(0);
+  });
+
+  it('pull leaves a file that is not for the tenant alone, and says so', async () => {
+    const { p, production, cli } = await setup();
+    await seed(production, 'experiment', 'other', 'changed on production');
+    const pulled = await cli(['pull', '--tenant', 'production', '--force']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stderr).toContain('warning: skipped roles/experiment.md, Role experiment (id ');
+    expect(pulled.stderr).toContain('its file is not for tenant "production" (tenants: [staging] in roles/experiment.md:4): left alone');
+    expect(await p.read('roles/experiment.md')).toBe(EXPERIMENT);
+  });
+});
