@@ -79098,6 +79098,11 @@ var PlanCommand = class extends PlanningCommand {
       \`+\` create, \`~\` update (with a diff of the content), \`-\` delete, then a
       \`Plan: N to create, N to update, N to delete.\` line. Nothing is changed.
 
+      The files are rendered for the tenant first: \`\${vars.NAME}\` in a description or content is
+      the tenant's value (\`vars:\` and \`tenants.<name>.vars:\` in the config; an undeclared one
+      stops here, located), and a file whose front-matter \`tenants:\` does not match the tenant is
+      left out (its Role there is unmanaged, or deleted with prune; a note says why).
+
       Remote Roles without a role file are listed as unmanaged, or deleted with \`--prune\` (or
       \`roles.prune: true\`; \`--no-prune\` overrides the config). \`roles.protect\` globs refuse any
       update or delete of matching Roles and more deletes than \`roles.max_deletes\` refuse the
@@ -79114,6 +79119,7 @@ var PlanCommand = class extends PlanningCommand {
       ["Plan against the default tenant", "roleflow plan"],
       ["Plan deletes of Roles without a file, and save the plan for review", "roleflow plan --prune --out plan.json"],
       ["In CI: did anything drift? (0 = no, 2 = yes)", "roleflow plan --tenant staging --detailed-exitcode"],
+      ["The same files, rendered with production's variables", "roleflow plan --tenant production"],
       ["A pull-request comment", "roleflow plan --format markdown > plan.md"],
       ["Only some Roles (a partial plan)", 'roleflow plan --target support-agent --target "billing-*"'],
       ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
