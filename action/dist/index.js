@@ -42930,6 +42930,17 @@ function roleFilesForTenant(files, tenant, vars) {
   const rendered = renderRoleFiles(kept, tenant, vars);
   return rendered.ok ? { ok: true, value: { kept: rendered.value, excluded } } : rendered;
 }
+function unmatchedTenantWarnings(files, tenants) {
+  const warnings = [];
+  for (const file of files) {
+    for (const glob of file.tenants ?? []) {
+      if (tenants.some((t5) => matchesGlob(t5, glob))) continue;
+      const at = file.at.tenants ?? file.at.name;
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} matches no tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
+    }
+  }
+  return warnings;
+}
 var init_membership = __esm({
   "src/core/roles/membership.ts"() {
     "use strict";
@@ -42966,6 +42977,7 @@ __export(roles_exports, {
   showName: () => showName,
   splitFrontMatter: () => splitFrontMatter,
   thousands: () => thousands,
+  unmatchedTenantWarnings: () => unmatchedTenantWarnings,
   varIssuesOfTenants: () => varIssuesOfTenants,
   withoutFinalLineBreak: () => withoutFinalLineBreak
 });
@@ -76438,6 +76450,7 @@ async function validateSources(cwd, roles, flows, options) {
       roleNames = loaded.value.map((r) => r.name);
       const tenants = (options.tenants ?? []).map((t5) => ({ ...t5, files: filesForTenant(loaded.value, t5.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, options.tenants.map((t5) => t5.name)));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {

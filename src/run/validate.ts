@@ -2,7 +2,7 @@ import { RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
-import { filesForTenant, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
+import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 
@@ -47,6 +47,7 @@ export async function validateSources(
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
+      if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, options.tenants.map((t) => t.name)));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {

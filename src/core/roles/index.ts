@@ -28,4 +28,4 @@ export { checkRoleSet } from './role-set.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
 export { plural, quote, showName, printableLine, thousands } from './display.js';
 export { escapeVars, mergeVars, renderRoleFiles, renderVars, varIssuesOfTenants, VAR_NAME, type TenantVars } from './vars.js';
-export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant } from './membership.js';
+export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant, unmatchedTenantWarnings } from './membership.js';

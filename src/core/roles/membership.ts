@@ -1,4 +1,4 @@
-import type { Result } from '../errors.js';
+import type { Issue, Result } from '../errors.js';
 import { matchesGlob } from '../glob.js';
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
@@ -56,4 +56,20 @@ export function roleFilesForTenant(files: readonly RoleFile[], tenant: string, v
   const { kept, excluded } = filesForTenant(files, tenant);
   const rendered = renderRoleFiles(kept, tenant, vars);
   return rendered.ok ? { ok: true, value: { kept: rendered.value, excluded } } : rendered;
+}
+
+/**
+ * `validate` warnings: a `tenants:` name or glob that matches none of `tenants` (the configured
+ * ones and `local`) is probably a typo that keeps the Role off every tenant meant.
+ */
+export function unmatchedTenantWarnings(files: readonly RoleFile[], tenants: readonly string[]): Issue[] {
+  const warnings: Issue[] = [];
+  for (const file of files) {
+    for (const glob of file.tenants ?? []) {
+      if (tenants.some((t) => matchesGlob(t, glob))) continue;
+      const at = file.at.tenants ?? file.at.name;
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} matches no tenant of the config (${tenants.map((t) => quote(t)).join(', ')})` });
+    }
+  }
+  return warnings;
 }

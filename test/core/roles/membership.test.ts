@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import { filesForTenant, membershipNotes, parseRoleFile, serializeRoleFile } from '../../../src/core/roles/index.js';
+import { filesForTenant, membershipNotes, parseRoleFile, serializeRoleFile, unmatchedTenantWarnings } from '../../../src/core/roles/index.js';
 import { file, role, roleSchema } from './builders.js';
 
 function problems(text: string): string[] {
@@ -42,5 +42,12 @@ describe('front-matter tenants:', () => {
     expect(text).toContain('tenants: [ staging, "yes" ]');
     const r = parseRoleFile(text, 'roles/a.md', roleSchema);
     expect(r.ok && r.value.tenants).toEqual(['staging', 'yes']);
+  });
+
+  test('validate warns about a name or glob that matches no configured tenant', () => {
+    const f = file('a', { tenants: ['staging', 'stagin', 'eu-*'], at: { name: { line: 2, col: 1 }, tenants: { line: 4, col: 1 } } });
+    expect(unmatchedTenantWarnings([f], ['local', 'staging', 'eu-west']).map(formatIssue)).toEqual([
+      'roles/a.md:4:1: warning: tenants: "stagin" matches no tenant of the config ("local", "staging", "eu-west")',
+    ]);
   });
 });
