@@ -15002,7 +15002,10 @@ function parseConfig(text2, file, schema) {
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
-  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => tenantIssues(name, t5));
+  const issues = [
+    ...varNameIssues(raw.vars, "/vars", "vars"),
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => [...varNameIssues(t5.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t5)])
+  ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
@@ -15054,6 +15057,12 @@ function configuredTenant(config, name) {
 }
 function tenantVars(config, name) {
   return mergeVars(config.vars, configuredTenant(config, name)?.vars);
+}
+function varNameIssues(vars, at, path) {
+  return Object.keys(vars ?? {}).filter((name) => !VAR_NAME.test(name)).map((name) => ({ pointer: `${at}/${pointerKey(name)}`, message: `${path}: ${JSON.stringify(name)} is not a variable name: letters, digits and _, not starting with a digit` }));
+}
+function pointerKey(key) {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function tenantIssues(name, t5) {
   const at = `/tenants/${name}`;

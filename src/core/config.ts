@@ -1,7 +1,7 @@
 import type { Result } from './errors.js';
 import { parseDuration } from './flows/duration.js';
 import type { ApiForms } from './model.js';
-import { mergeVars, type TenantVars } from './roles/vars.js';
+import { mergeVars, VAR_NAME, type TenantVars } from './roles/vars.js';
 import { validateAgainst } from './schema.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
 import { parseYaml } from './yaml-source.js';
@@ -70,7 +70,10 @@ export function parseConfig(text: string, file: string, schema: object): Result<
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
-  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => tenantIssues(name, t));
+  const issues = [
+    ...varNameIssues(raw.vars, '/vars', 'vars'),
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => [...varNameIssues(t.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t)]),
+  ];
   if (defaultTenant !== undefined && defaultTenant !== 'local' && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: '/default_tenant', message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
@@ -131,6 +134,17 @@ export function configuredTenant(config: Config, name: string): TenantConfig | u
  */
 export function tenantVars(config: Config, name: string): TenantVars {
   return mergeVars(config.vars, configuredTenant(config, name)?.vars);
+}
+
+/** Names role files could not write as `${vars.NAME}`: one problem each, at its value. */
+function varNameIssues(vars: Record<string, string> | undefined, at: string, path: string): { pointer: string; message: string }[] {
+  return Object.keys(vars ?? {})
+    .filter((name) => !VAR_NAME.test(name))
+    .map((name) => ({ pointer: `${at}/${pointerKey(name)}`, message: `${path}: ${JSON.stringify(name)} is not a variable name: letters, digits and _, not starting with a digit` }));
+}
+
+function pointerKey(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** What the schema cannot say about one tenant, as problems at JSON pointers. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import { escapeVars, mergeVars, parseRoleFile, renderRoleFiles, renderVars, varIssuesOfTenants } from '../../../src/core/roles/index.js';
+import { escapeVars, mergeVars, parseRoleFile, renderRoleFiles, renderVars, serializeRoleFile, varIssuesOfTenants } from '../../../src/core/roles/index.js';
 import { roleSchema } from './builders.js';
 
 const vars = mergeVars({ product: 'Acme', email: 'help@acme.test' }, { product: 'Acme EU' });
@@ -87,5 +87,16 @@ describe('renderRoleFiles', () => {
     ]).map(formatIssue);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(/^roles\/a\.md:5:1: content: \$\{vars\.region\} is not declared for tenants "local", "production":/);
+  });
+
+  test("what pull writes (escaped) renders back to the tenant's Role, whatever the variables", () => {
+    const text = fc.string({ unit: fc.constantFrom('$', '{', '}', 'vars.', 'a', ' ', '\n', '\r', '${vars.a}', '$${vars.', 'é') });
+    fc.assert(
+      fc.property(text, text, fc.dictionary(fc.constantFrom('a', 'b'), fc.string()), (description, content, values) => {
+        const written = serializeRoleFile({ name: 'r', description: escapeVars(description), content: escapeVars(content) });
+        const r = renderRoleFiles([parsed(written)], 't', mergeVars(values));
+        expect(r.ok && { description: r.value[0]!.description, content: r.value[0]!.content }).toEqual({ description, content });
+      }),
+    );
   });
 });
