@@ -42943,9 +42943,9 @@ function unmatchedTenantWarnings(files, tenants) {
   const warnings = [];
   for (const file of files) {
     for (const glob of file.tenants ?? []) {
-      if (tenants.some((t5) => matchesGlob(t5, glob))) continue;
+      if (/[*?]/.test(glob) || tenants.includes(glob)) continue;
       const at = file.at.tenants ?? file.at.name;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} matches no tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
     }
   }
   return warnings;
@@ -79650,7 +79650,8 @@ var ValidateCommand = class extends RoleflowCommand {
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
       error naming both. Talks to no tenant. Role files are rendered for every configured tenant
       and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
-      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants.
+      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants. A name in
+      \`tenants:\` that is no tenant of the config gets a warning (probably a typo).
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from

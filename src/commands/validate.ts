@@ -13,7 +13,8 @@ export class ValidateCommand extends RoleflowCommand {
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
       error naming both. Talks to no tenant. Role files are rendered for every configured tenant
       and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
-      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants.
+      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants. A name in
+      \`tenants:\` that is no tenant of the config gets a warning (probably a typo).
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from

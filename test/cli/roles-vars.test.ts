@@ -121,7 +121,7 @@ describe('variables and per-tenant Roles', () => {
     await p.write('roles/support.md', '---\nname: support\ndescription: d\ntenants: [stagnig]\n---\nx\n');
     const typo = await runCli(['validate'], { cwd: p.dir });
     expect(typo.code).toBe(0);
-    expect(typo.stderr).toContain('roles/support.md:4:1: warning: tenants: "stagnig" matches no tenant of the config ("local", "staging", "production")');
+    expect(typo.stderr).toContain('roles/support.md:4:1: warning: tenants: "stagnig" is not a tenant of the config ("local", "staging", "production")');
     await p.write('roles/experiment.md', '---\nname: experiment\ndescription: d\ntenants: staging\n---\nx\n');
     const bad = await runCli(['validate'], { cwd: p.dir });
     expect(bad.code).toBe(1);

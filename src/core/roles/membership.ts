@@ -59,16 +59,17 @@ export function roleFilesForTenant(files: readonly RoleFile[], tenant: string, v
 }
 
 /**
- * `validate` warnings: a `tenants:` name or glob that matches none of `tenants` (the configured
- * ones and `local`) is probably a typo that keeps the Role off every tenant meant.
+ * `validate` warnings: a `tenants:` name that is none of `tenants` (the configured ones and
+ * `local`) is probably a typo that keeps the Role off the tenant meant. Globs are not warned
+ * about: `eu-*` may well be for tenants still to come.
  */
 export function unmatchedTenantWarnings(files: readonly RoleFile[], tenants: readonly string[]): Issue[] {
   const warnings: Issue[] = [];
   for (const file of files) {
     for (const glob of file.tenants ?? []) {
-      if (tenants.some((t) => matchesGlob(t, glob))) continue;
+      if (/[*?]/.test(glob) || tenants.includes(glob)) continue;
       const at = file.at.tenants ?? file.at.name;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} matches no tenant of the config (${tenants.map((t) => quote(t)).join(', ')})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t) => quote(t)).join(', ')})` });
     }
   }
   return warnings;
