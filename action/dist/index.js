@@ -72781,10 +72781,10 @@ async function pullRoles(opts) {
     const loaded = await loadRoleFiles(cwd, dir);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     local = loaded.value;
-    const forTenant = roleFilesForTenant(local, opts.tenant, opts.vars);
+    const { kept } = filesForTenant(local, opts.tenant);
+    const forTenant = renderRoleFiles(kept, opts.tenant, opts.vars);
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    const kept = local.filter((f) => isForTenant(f, opts.tenant));
-    kept.forEach((f, i) => rendered.set(f, forTenant.value.kept[i]));
+    kept.forEach((f, i) => rendered.set(f, forTenant.value[i]));
   } else {
     await mkdir5(dir.abs, { recursive: true });
   }

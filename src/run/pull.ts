@@ -6,12 +6,12 @@ import {
   checkRoleSet,
   escapeVars,
   fileNameKey,
-  isForTenant,
+  filesForTenant,
   notForTenantReason,
   parseRoleFile,
+  renderRoleFiles,
   renderVars,
   roleFileName,
-  roleFilesForTenant,
   serializeRoleFile,
   type RoleFile,
   type TenantVars,
@@ -70,10 +70,10 @@ export async function pullRoles(opts: {
     // A file that cannot be read might be any Role's: writing around it could make a duplicate.
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
     local = loaded.value;
-    const forTenant = roleFilesForTenant(local, opts.tenant, opts.vars);
+    const { kept } = filesForTenant(local, opts.tenant);
+    const forTenant = renderRoleFiles(kept, opts.tenant, opts.vars);
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    const kept = local.filter((f) => isForTenant(f, opts.tenant));
-    kept.forEach((f, i) => rendered.set(f, forTenant.value.kept[i]!));
+    kept.forEach((f, i) => rendered.set(f, forTenant.value[i]!));
   } else {
     await mkdir(dir.abs, { recursive: true });
   }
