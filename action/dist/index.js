@@ -157,8 +157,9 @@ function varIssuesOfTenants(tenants) {
 function renderRoleFile(file, vars, found) {
   const description = renderVars(file.description, vars);
   const content = renderVars(file.content, vars);
-  const descriptionAt = file.at.description ?? file.at.name;
-  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt, where: "description", ...nameOf(p) });
+  const { descriptionText } = file.at;
+  const descriptionAt = (index) => descriptionText === void 0 ? file.at.description ?? file.at.name : { line: descriptionText.line, col: descriptionText.col + index };
+  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
   for (const p of content.problems) found.push({ file: file.file, at: positionIn(file.content, p.index, file.contentLine ?? 1), where: "content", ...nameOf(p) });
   if (description.text === file.description && content.text === file.content) return file;
   return { ...file, description: description.text, content: content.text };
@@ -42579,7 +42580,7 @@ function readSimpleFrontMatter(yaml) {
     const key = m[1];
     const value = scalarValue(m[2]);
     if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2 };
+    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
   }
   const { name, description, id } = values;
   if (!name || !description || name.value === "" || id?.value === "") return void 0;
@@ -42588,7 +42589,13 @@ function readSimpleFrontMatter(yaml) {
     description: description.value,
     ...id ? { id: id.value } : {},
     // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: { name: { line: name.line, col: 1 }, ...id ? { id: { line: id.line, col: 1 } } : {}, description: { line: description.line, col: 14 } }
+    at: {
+      name: { line: name.line, col: 1 },
+      ...id ? { id: { line: id.line, col: 1 } } : {},
+      description: { line: description.line, col: 14 },
+      // The value is the rest of its line, plain or between quotes, with no escapes.
+      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
+    }
   };
 }
 function scalarValue(raw) {
@@ -42694,12 +42701,19 @@ function parseRoleFile(text2, file, schema) {
       at: {
         name: keyPosition(source, "name"),
         ...id === void 0 ? {} : { id: keyPosition(source, "id") },
-        description: source.locate("/description"),
+        ...descriptionPositions(split.yaml, source.locate("/description"), description),
         ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants") }
       },
       contentLine
     }
   };
+}
+function descriptionPositions(yaml, at, description) {
+  const rest = (yaml.split("\n")[at.line - 2] ?? "").replace(/\r$/, "").slice(at.col - 1);
+  if (description === "") return { description: at };
+  if (rest === description) return { description: at, descriptionText: at };
+  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
+  return { description: at };
 }
 function lineBreaks(text2) {
   let n = 0;

@@ -23,7 +23,14 @@ export interface RoleFile {
    * Where the `name`, `id` and `tenants` keys and the description's value stand, for issues that
    * point back at the file.
    */
-  at: { name: Position; id?: Position; description?: Position; tenants?: Position };
+  at: {
+    name: Position;
+    id?: Position;
+    description?: Position;
+    /** Where the description's first character stands, when its text is on one line as it is (no escapes). */
+    descriptionText?: Position;
+    tenants?: Position;
+  };
   /** The line of the file where the content starts (variables in it are located from there). */
   contentLine?: number;
 }
@@ -97,12 +104,25 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
       at: {
         name: keyPosition(source, 'name'),
         ...(id === undefined ? {} : { id: keyPosition(source, 'id') }),
-        description: source.locate('/description'),
+        ...descriptionPositions(split.yaml, source.locate('/description'), description),
         ...(tenants === undefined ? {} : { tenants: keyPosition(source, 'tenants') }),
       },
       contentLine,
     },
   };
+}
+
+/**
+ * Where the description's value starts, and where its text starts when the rest of its line is the
+ * text itself, plain or between quotes (so a column inside it is the text's own).
+ */
+function descriptionPositions(yaml: string, at: Position, description: string): { description: Position; descriptionText?: Position } {
+  // The front-matter's first line is line 2 of the file.
+  const rest = (yaml.split('\n')[at.line - 2] ?? '').replace(/\r$/, '').slice(at.col - 1);
+  if (description === '') return { description: at };
+  if (rest === description) return { description: at, descriptionText: at };
+  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
+  return { description: at };
 }
 
 function lineBreaks(text: string): number {

@@ -24,7 +24,7 @@ export interface SimpleFrontMatter {
   description: string;
   id?: string;
   /** Where the keys stand; the front-matter's first line is line 2 of the file. */
-  at: { name: Position; id?: Position; description: Position };
+  at: { name: Position; id?: Position; description: Position; descriptionText?: Position };
 }
 
 type Key = 'name' | 'description' | 'id';
@@ -36,7 +36,7 @@ const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefined {
-  const values: Partial<Record<Key, { value: string; line: number }>> = {};
+  const values: Partial<Record<Key, { value: string; line: number; quoted: boolean }>> = {};
   const lines = yaml.split('\n');
   // The text ends with the line break before the closing `---`: its last piece is empty.
   for (let i = 0; i < lines.length; i++) {
@@ -48,7 +48,7 @@ export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefin
     const key = m[1] as Key;
     const value = scalarValue(m[2]!);
     if (value === undefined || values[key] !== undefined) return undefined;
-    values[key] = { value, line: i + 2 };
+    values[key] = { value, line: i + 2, quoted: m[2]!.startsWith('"') || m[2]!.startsWith("'") };
   }
   const { name, description, id } = values;
   if (!name || !description || name.value === '' || id?.value === '') return undefined;
@@ -57,7 +57,13 @@ export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefin
     description: description.value,
     ...(id ? { id: id.value } : {}),
     // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: { name: { line: name.line, col: 1 }, ...(id ? { id: { line: id.line, col: 1 } } : {}), description: { line: description.line, col: 14 } },
+    at: {
+      name: { line: name.line, col: 1 },
+      ...(id ? { id: { line: id.line, col: 1 } } : {}),
+      description: { line: description.line, col: 14 },
+      // The value is the rest of its line, plain or between quotes, with no escapes.
+      ...(description.value === '' ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }),
+    },
   };
 }
 

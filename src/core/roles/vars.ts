@@ -64,8 +64,8 @@ export function escapeVars(text: string): string {
 
 /**
  * The role files as one tenant gets them: description and content rendered with `vars`. Every
- * reference that cannot be rendered is an issue at its place in the file: in the content, its own
- * line and column; in the description, where the description's value starts.
+ * reference that cannot be rendered is an issue at its place in the file: its own line and column
+ * (in a description that YAML folds, quotes with escapes or writes over lines, where its value starts).
  */
 export function renderRoleFiles(files: readonly RoleFile[], tenant: string, vars: TenantVars): Result<RoleFile[]> {
   const found: Found[] = [];
@@ -102,8 +102,10 @@ interface Found {
 function renderRoleFile(file: RoleFile, vars: TenantVars, found: Found[]): RoleFile {
   const description = renderVars(file.description, vars);
   const content = renderVars(file.content, vars);
-  const descriptionAt = file.at.description ?? file.at.name;
-  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt, where: 'description', ...nameOf(p) });
+  const { descriptionText } = file.at;
+  const descriptionAt = (index: number): Position =>
+    descriptionText === undefined ? (file.at.description ?? file.at.name) : { line: descriptionText.line, col: descriptionText.col + index };
+  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt(p.index), where: 'description', ...nameOf(p) });
   for (const p of content.problems) found.push({ file: file.file, at: positionIn(file.content, p.index, file.contentLine ?? 1), where: 'content', ...nameOf(p) });
   if (description.text === file.description && content.text === file.content) return file;
   return { ...file, description: description.text, content: content.text };

@@ -26,7 +26,7 @@ describe('parseRoleFile', () => {
       description: 'Tier-1 support',
       id: '6f1c',
       content: 'You are support.',
-      at: { name: { line: 2, col: 1 }, id: { line: 5, col: 1 }, description: { line: 3, col: 14 } },
+      at: { name: { line: 2, col: 1 }, id: { line: 5, col: 1 }, description: { line: 3, col: 14 }, descriptionText: { line: 3, col: 14 } },
       contentLine: 7,
     });
   });

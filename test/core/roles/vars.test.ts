@@ -71,11 +71,15 @@ describe('renderRoleFiles', () => {
     expect(good.ok && good.value[0]).toMatchObject({ description: 'For P', content: 'Hello.\nWrite to e or 1.' });
   });
 
-  test('a problem in the description is at its value, also when the front-matter is not simple', () => {
-    for (const text of ['---\nname: a\ndescription: "${vars.x}"\n---\nc\n', '---\nname: a\ntenants: [s]\ndescription: >-\n  about ${vars.x}\n---\nc\n']) {
-      const r = renderRoleFiles([parsed(text)], 'production', mergeVars({}));
-      expect(r.ok ? [] : r.issues.map((i) => `${i.line}:${i.col}`)).toEqual([text.includes('>-') ? '4:14' : '3:14']);
-    }
+  test.each([
+    ['quoted', '---\nname: a\ndescription: "Hi ${vars.x}"\n---\nc\n', '3:18'],
+    ['plain, with tenants: (no fast path)', '---\nname: a\ntenants: [s]\ndescription: Hi ${vars.x}\n---\nc\n', '4:17'],
+    ['single-quoted', "---\nname: a\ndescription: 'Hi ${vars.x}'\n---\nc\n", '3:18'],
+    ['folded: where its value starts', '---\nname: a\ndescription: >-\n  about ${vars.x}\n---\nc\n', '3:14'],
+    ['with escapes: where its value starts', '---\nname: a\ndescription: "\\t${vars.x}"\n---\nc\n', '3:14'],
+  ])('a problem in a %s description is located', (_, text, at) => {
+    const r = renderRoleFiles([parsed(text)], 'production', mergeVars({}));
+    expect(r.ok ? [] : r.issues.map((i) => `${i.line}:${i.col}`)).toEqual([at]);
   });
 
   test('validate names every tenant that lacks a variable, once per place', () => {
