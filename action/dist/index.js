@@ -42935,16 +42935,16 @@ function notForTenantReason(file, tenant) {
   const list2 = (file.tenants ?? []).map((t5) => showName(t5)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
-function membershipNotes(excluded, remote, tenant, prune2) {
+function membershipNotes(excluded, remote, tenant, plan) {
   if (excluded.length === 0) return [];
-  const byId = new Map(remote.map((r) => [r.id, r]));
   const notes = [];
   for (const file of excluded) {
-    const role = file.id === void 0 ? remote.find((r) => r.name === file.name) : byId.get(file.id);
-    if (role === void 0) continue;
-    const what = `${quote(role.name)} (id ${showName(role.id)})`;
-    const outcome = prune2 ? `is deleted from tenant ${quote(tenant)}` : `is left unmanaged on tenant ${quote(tenant)}`;
-    notes.push(`${what} ${outcome}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+    const roles = remote.filter((r) => file.id === void 0 ? r.name === file.name : r.id === file.id);
+    for (const role of roles) {
+      const outcome = plan.deleted.has(role.id) ? "is deleted from" : plan.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      if (outcome === void 0) continue;
+      notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+    }
   }
   return notes;
 }
@@ -72122,9 +72122,8 @@ async function makeFreshPlan(opts) {
     const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const prune2 = opts.prune ?? roles.prune;
     const plan = computePlan(kept, remote, {
-      prune: prune2,
+      prune: opts.prune ?? roles.prune,
       protect: roles.protect,
       ignore: roles.ignore,
       ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
@@ -72133,7 +72132,9 @@ async function makeFreshPlan(opts) {
       createdAt: opts.now.toISOString(),
       ...targets === void 0 ? {} : { targets }
     });
-    plan.notes.push(...membershipNotes(excluded, remote, name, prune2));
+    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
+    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     return { plan, tenant };
   } catch (err) {
     await tenant.close();

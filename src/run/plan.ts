@@ -50,9 +50,8 @@ export async function makeFreshPlan(opts: {
     const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const prune = opts.prune ?? roles.prune;
     const plan = computePlan(kept, remote, {
-      prune,
+      prune: opts.prune ?? roles.prune,
       protect: roles.protect,
       ignore: roles.ignore,
       ...(roles.maxDeletes === undefined ? {} : { maxDeletes: roles.maxDeletes }),
@@ -61,7 +60,9 @@ export async function makeFreshPlan(opts: {
       createdAt: opts.now.toISOString(),
       ...(targets === undefined ? {} : { targets }),
     });
-    plan.notes.push(...membershipNotes(excluded, remote, name, prune));
+    const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
+    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
+    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     return { plan, tenant };
   } catch (err) {
     await tenant.close();

@@ -89,6 +89,8 @@ describe('variables and per-tenant Roles', () => {
   it('with prune, a Role whose file is for other tenants is deleted there, and the plan says why', async () => {
     const { production, cli } = await setup();
     await seed(production, 'experiment');
+    const kept = await cli(['plan', '--tenant', 'production']);
+    expect(kept.stdout).toMatch(/"experiment" \(id [^)]+\) is left unmanaged on tenant "production": roles\/experiment\.md is not for tenant/);
     const plan = await cli(['plan', '--tenant', 'production', '--prune']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('- delete experiment');

@@ -32,18 +32,24 @@ export function notForTenantReason(file: RoleFile, tenant: string): string {
 
 /**
  * Plan notes for files that are not for this tenant while their Role is on it (by `id`, else by
- * name): the plan deletes it (prune) or leaves it unmanaged, and the reviewer should see why.
+ * name) and the plan deletes it (`deleted`, ids) or leaves it unmanaged (`unmanaged`, ids): the
+ * reviewer sees why. A Role the plan does not touch otherwise (ignored, not targeted) gets none.
  */
-export function membershipNotes(excluded: readonly RoleFile[], remote: readonly Role[], tenant: string, prune: boolean): string[] {
+export function membershipNotes(
+  excluded: readonly RoleFile[],
+  remote: readonly Role[],
+  tenant: string,
+  plan: { deleted: ReadonlySet<string>; unmanaged: ReadonlySet<string> },
+): string[] {
   if (excluded.length === 0) return [];
-  const byId = new Map(remote.map((r) => [r.id, r]));
   const notes: string[] = [];
   for (const file of excluded) {
-    const role = file.id === undefined ? remote.find((r) => r.name === file.name) : byId.get(file.id);
-    if (role === undefined) continue;
-    const what = `${quote(role.name)} (id ${showName(role.id)})`;
-    const outcome = prune ? `is deleted from tenant ${quote(tenant)}` : `is left unmanaged on tenant ${quote(tenant)}`;
-    notes.push(`${what} ${outcome}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+    const roles = remote.filter((r) => (file.id === undefined ? r.name === file.name : r.id === file.id));
+    for (const role of roles) {
+      const outcome = plan.deleted.has(role.id) ? 'is deleted from' : plan.unmanaged.has(role.id) ? 'is left unmanaged on' : undefined;
+      if (outcome === undefined) continue;
+      notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
+    }
   }
   return notes;
 }

@@ -30,11 +30,16 @@ describe('front-matter tenants:', () => {
 
   test('a plan note says why a Role on the tenant is deleted or left unmanaged', () => {
     const stage = file('exp', { tenants: ['staging'], at: { name: { line: 2, col: 1 }, tenants: { line: 4, col: 1 } } });
-    expect(membershipNotes([stage], [role('exp')], 'production', true)).toEqual([
+    const deleted = { deleted: new Set(['id-exp']), unmanaged: new Set<string>() };
+    const unmanaged = { deleted: new Set<string>(), unmanaged: new Set(['id-exp']) };
+    const untouched = { deleted: new Set<string>(), unmanaged: new Set<string>() };
+    expect(membershipNotes([stage], [role('exp')], 'production', deleted)).toEqual([
       '"exp" (id id-exp) is deleted from tenant "production": roles/exp.md is not for tenant "production" (tenants: [staging] in roles/exp.md:4)',
     ]);
-    expect(membershipNotes([stage], [role('exp')], 'production', false)[0]).toMatch(/^"exp" \(id id-exp\) is left unmanaged on tenant "production"/);
-    expect(membershipNotes([stage], [role('other')], 'production', true)).toEqual([]);
+    expect(membershipNotes([stage], [role('exp')], 'production', unmanaged)[0]).toMatch(/^"exp" \(id id-exp\) is left unmanaged on tenant "production"/);
+    // Ignored, or outside a partial plan: the plan does nothing with it, so no note.
+    expect(membershipNotes([stage], [role('exp')], 'production', untouched)).toEqual([]);
+    expect(membershipNotes([stage], [role('other')], 'production', deleted)).toEqual([]);
   });
 
   test('pull keeps tenants: when it writes a file', () => {
