@@ -118,7 +118,8 @@ function renderVars(text2, vars) {
       from = i + 1;
       continue;
     }
-    const m = REFERENCE.exec(text2.slice(i, i + OPEN.length + 257));
+    REFERENCE.lastIndex = i;
+    const m = REFERENCE.exec(text2);
     const name = m?.[1];
     const value = name === void 0 ? void 0 : vars.get(name);
     if (value === void 0) {
@@ -191,7 +192,7 @@ var init_vars = __esm({
     VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
     OPEN = "${vars.";
     ESCAPED = "$${vars.";
-    REFERENCE = /^\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/;
+    REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
   }
 });
 

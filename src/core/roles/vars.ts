@@ -13,7 +13,8 @@ export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const OPEN = '${vars.';
 const ESCAPED = '$${vars.';
-const REFERENCE = /^\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/;
+/** Sticky: matches only where `lastIndex` puts it. */
+const REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
 
 /** The variables of one tenant: a Map, so no name reaches an inherited member (`constructor`). */
 export type TenantVars = ReadonlyMap<string, string>;
@@ -42,7 +43,8 @@ export function renderVars(text: string, vars: TenantVars): { text: string; prob
       from = i + 1;
       continue;
     }
-    const m = REFERENCE.exec(text.slice(i, i + OPEN.length + 257));
+    REFERENCE.lastIndex = i;
+    const m = REFERENCE.exec(text);
     const name = m?.[1];
     const value = name === undefined ? undefined : vars.get(name);
     if (value === undefined) {
