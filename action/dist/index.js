@@ -3147,7 +3147,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref2);
+      let _sch = resolve15.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3174,7 +3174,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref2) {
+    function resolve15(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4038,7 +4038,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve16(baseURI, relativeURI, options) {
+    function resolve15(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4429,7 +4429,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve16,
+      resolve: resolve15,
       resolveComponent,
       equal,
       serialize,
@@ -18351,9 +18351,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve15, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve16(data2);
+              return err ? reject2(err) : resolve15(data2);
             });
           });
         }
@@ -18391,9 +18391,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve15, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve16(data2);
+              return err2 ? reject2(err2) : resolve15(data2);
             });
           });
         }
@@ -21899,8 +21899,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve16, reject2) => {
-        res = resolve16;
+      const promise = new Promise((resolve15, reject2) => {
+        res = resolve15;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23326,12 +23326,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve15, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve15;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24215,12 +24215,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve15, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve15;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24537,16 +24537,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve16) => {
+        return new Promise((resolve15) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve16;
+            this[kClosedResolve] = resolve15;
           } else {
-            resolve16(null);
+            resolve15(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve16) => {
+        return new Promise((resolve15) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24559,7 +24559,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve16(null);
+            resolve15(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24966,8 +24966,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve16) => {
-            this[kClosedResolve] = resolve16;
+          return new Promise((resolve15) => {
+            this[kClosedResolve] = resolve15;
           });
         }
       }
@@ -26089,7 +26089,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve16, reject2) => {
+        const socket = await new Promise((resolve15, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26099,7 +26099,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve16(socket2);
+              resolve15(socket2);
             }
           });
         });
@@ -26109,14 +26109,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve16, reject2) => {
+        await new Promise((resolve15, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26125,14 +26125,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve16();
+            resolve15();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve16, reject2) => {
+        await new Promise((resolve15, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26140,7 +26140,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26183,8 +26183,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve16, reject2) => {
-                      finalSocket.once("secureConnect", resolve16);
+                    await new Promise((resolve15, reject2) => {
+                      finalSocket.once("secureConnect", resolve15);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27317,7 +27317,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27331,11 +27331,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve16(null);
+                resolve15(null);
               }
             });
           } else {
-            this.on("close", resolve16);
+            this.on("close", resolve15);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27363,7 +27363,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve16, reject2) => {
+      return new Promise((resolve15, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27378,7 +27378,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve16,
+              resolve: resolve15,
               reject: reject2,
               length: 0,
               body: []
@@ -27452,18 +27452,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve16, stream, length } = consume2;
+      const { type, body, resolve: resolve15, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve16(chunksDecode(body, length, encoding));
+          resolve15(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve16(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve15(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve16(chunksConcat(body, length).buffer);
+          resolve15(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve16(new Blob(body, { type: stream[kContentType] }));
+          resolve15(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve16(chunksConcat(body, length));
+          resolve15(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27653,9 +27653,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -27867,9 +27867,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -28157,9 +28157,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -28252,9 +28252,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -29528,7 +29528,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve16 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve15 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29729,7 +29729,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve16(path), "utf8");
+          const data2 = await readFile4(resolve15(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29758,7 +29758,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve16(path);
+        const resolvedPath = resolve15(path);
         await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37738,7 +37738,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve16, reject2) => agent.dispatch(
+        return new Promise((resolve15, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37826,7 +37826,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve16({
+              resolve15({
                 status,
                 statusText,
                 headersList,
@@ -37879,7 +37879,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve16({
+              resolve15({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37903,7 +37903,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve16({
+              resolve15({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42274,7 +42274,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve15) => setTimeout(resolve15, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43042,7 +43042,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve15) => setTimeout(resolve15, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46874,7 +46874,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve16, reject2) => {
+  return new Promise((resolve15, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46898,7 +46898,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve16(new Session(socket, shown, secrets));
+      resolve15(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46966,14 +46966,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve16(void 0);
+            resolve15(void 0);
           };
-          const waiter = { resolve: resolve16, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve15, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47601,14 +47601,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve16) => {
+  return new Promise((resolve15) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve16(tooLarge);
+        resolve15(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47617,12 +47617,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve16({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve15({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve16({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve15({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve16({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve15({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -48295,7 +48295,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve16) => server.close(() => resolve16()));
+      const closed = new Promise((resolve15) => server.close(() => resolve15()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48334,12 +48334,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve16, reject2) => {
+  return new Promise((resolve15, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve16(server.address()));
+    server.listen(port, host, () => resolve15(server.address()));
   });
 }
 function displayHost(host) {
@@ -51928,9 +51928,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve15, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve16(data2);
+              return err ? reject2(err) : resolve15(data2);
             });
           });
         }
@@ -51968,12 +51968,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve15, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve16(data2);
+              ) : resolve15(data2);
             });
           });
         }
@@ -54240,8 +54240,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve16, reject2) => {
-        res = resolve16;
+      const promise = new Promise((resolve15, reject2) => {
+        res = resolve15;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56492,12 +56492,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve15, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve15;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57167,12 +57167,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve15, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve15;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57651,16 +57651,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve16) => {
+        return new Promise((resolve15) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve16;
+            this[kClosedResolve] = resolve15;
           } else {
-            resolve16(null);
+            resolve15(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve16) => {
+        return new Promise((resolve15) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57671,7 +57671,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve16(null);
+            resolve15(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57722,7 +57722,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve16, reject2) => {
+        const socket = await new Promise((resolve15, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57734,7 +57734,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve16(socket2);
+              resolve15(socket2);
             }
           });
         });
@@ -58070,8 +58070,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve16) => {
-            this[kClosedResolve] = resolve16;
+          await new Promise((resolve15) => {
+            this[kClosedResolve] = resolve15;
           });
         }
       }
@@ -59340,7 +59340,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve16, reject2) => {
+        return await new Promise((resolve15, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59353,7 +59353,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve16(null);
+              resolve15(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59372,7 +59372,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve16, reject2) => {
+      return new Promise((resolve15, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59389,7 +59389,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve16,
+              resolve: resolve15,
               reject: reject2,
               length: 0,
               body: []
@@ -59459,18 +59459,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve16, stream, length } = consume2;
+      const { type, body, resolve: resolve15, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve16(chunksDecode(body, length));
+          resolve15(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve16(JSON.parse(chunksDecode(body, length)));
+          resolve15(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve16(chunksConcat(body, length).buffer);
+          resolve15(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve16(new Blob(body, { type: stream[kContentType] }));
+          resolve15(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve16(chunksConcat(body, length));
+          resolve15(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59727,9 +59727,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -59952,9 +59952,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -60239,9 +60239,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -60333,9 +60333,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve15, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve15(data2);
           });
         });
       }
@@ -64198,7 +64198,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve16, reject2) => agent.dispatch(
+        return new Promise((resolve15, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64274,7 +64274,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve16({
+              resolve15({
                 status,
                 statusText,
                 headersList,
@@ -64317,7 +64317,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve16({
+              resolve15({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68058,8 +68058,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve16) => {
-        setTimeout(resolve16, ms2).unref();
+      return new Promise((resolve15) => {
+        setTimeout(resolve15, ms2).unref();
       });
     }
     module.exports = {
@@ -71982,7 +71982,7 @@ __export(role_files_exports, {
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
+import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -72018,13 +72018,7 @@ async function writeFileAtomic(path, text2) {
 async function loadRoleTexts(cwd, dir) {
   const loaded = await loadRoleFiles(cwd, dir);
   if (!loaded.ok) return loaded;
-  const texts = [];
-  for (const role of loaded.value) {
-    const text2 = await readTextFile({ abs: resolve4(cwd, role.file), file: role.file }, ROLE_FILE);
-    const at = text2.ok ? text2.value.lastIndexOf(role.content) : -1;
-    const firstLine2 = at < 0 ? 1 : text2.ok ? text2.value.slice(0, at).split("\n").length : 1;
-    texts.push({ name: role.name, file: role.file, content: role.content, firstLine: firstLine2 });
-  }
+  const texts = loaded.value.map((role) => ({ name: role.name, file: role.file, content: role.content, firstLine: role.contentLine ?? 1 }));
   return { ok: true, value: texts };
 }
 var init_role_files = __esm({
@@ -72107,7 +72101,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -72146,7 +72140,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -72165,7 +72159,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
+  const plan = await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -72208,14 +72202,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve16) => {
+  return new Promise((resolve15) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve16(answer);
+      resolve15(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72322,27 +72316,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve16, arguments_) => {
+  const run2 = async (function_, resolve15, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve16(result);
+    resolve15(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve16, reject2, arguments_) => {
+  const enqueue = (function_, resolve15, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve16, arguments_));
+    }).then(run2.bind(void 0, function_, resolve15, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve16, reject2) => {
-    enqueue(function_, resolve16, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve15, reject2) => {
+    enqueue(function_, resolve15, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72788,7 +72782,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve8 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve7 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72841,7 +72835,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve8(cwd, mine.file), text: kept });
+        writes.push({ path: resolve7(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -72884,8 +72878,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve8(dir, fileName);
-  if (dirname9(path) !== resolve8(dir) || basename4(path) !== fileName) {
+  const path = resolve7(dir, fileName);
+  if (dirname9(path) !== resolve7(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -73094,7 +73088,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve16 = (b, samples, what) => {
+  const resolve15 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -73107,8 +73101,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve16(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve16(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve15(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve15(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -74636,12 +74630,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve9(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve8(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -75439,11 +75433,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve10, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative4, resolve as resolve9, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve10(sinks.cwd, file);
+    const path = resolve9(sinks.cwd, file);
     try {
       await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -75481,7 +75475,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve10(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve9(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -75659,17 +75653,17 @@ var init_runs = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve12 } from "node:path";
+import { dirname as dirname11, resolve as resolve11 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve12(base, a.expected);
+        const abs = resolve11(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -75717,7 +75711,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -75727,7 +75721,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve13(cwd, path);
+    const abs = resolve12(cwd, path);
     const info2 = await stat4(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -75805,7 +75799,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -75842,7 +75836,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve13(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -75936,7 +75930,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve16) => setTimeout(() => resolve16(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve15) => setTimeout(() => resolve15(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -75959,7 +75953,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2))
+      sleep: (ms2) => new Promise((resolve15) => setTimeout(resolve15, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -75971,7 +75965,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve16) => stop2 = () => resolve16(INTERRUPTED));
+          this.stopped = new Promise((resolve15) => stop2 = () => resolve15(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -76000,8 +75994,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve16) => {
-              this.timer = setTimeout(() => resolve16(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve15) => {
+              this.timer = setTimeout(() => resolve15(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -76962,8 +76956,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve16, reject2) {
-            return setTimeout(resolve16, t5);
+          return new this.Promise(function(resolve15, reject2) {
+            return setTimeout(resolve15, t5);
           });
         }
         computePenalty() {
@@ -77174,15 +77168,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve16, returned, task;
+          var args, cb, error2, reject2, resolve15, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve16, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve15, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve16(returned);
+                  return resolve15(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -77197,13 +77191,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve16;
-          resolve16 = reject2 = null;
+          var promise, reject2, resolve15;
+          resolve15 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve16 = _resolve;
+            resolve15 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve16, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve15, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -77604,14 +77598,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve16, reject2) => {
+              return new this.Promise((resolve15, reject2) => {
                 if (finished()) {
-                  return resolve16();
+                  return resolve15();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve16();
+                      return resolve15();
                     }
                   });
                 }
@@ -77704,9 +77698,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve16, reject2) {
+              return new this.Promise(function(resolve15, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve16)(args3);
+                  return (args3[0] != null ? reject2 : resolve15)(args3);
                 });
               });
             };
@@ -78005,11 +77999,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve16) {
-      resolve16(value);
+    return value instanceof P ? value : new P(function(resolve15) {
+      resolve15(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve16, reject2) {
+  return new (P || (P = Promise))(function(resolve15, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78025,7 +78019,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78304,11 +78298,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve16) {
-      resolve16(value);
+    return value instanceof P ? value : new P(function(resolve15) {
+      resolve15(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve16, reject2) {
+  return new (P || (P = Promise))(function(resolve15, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78324,7 +78318,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve15(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -79054,7 +79048,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -79090,7 +79084,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve6(this.context.cwd, this.dir ?? ".");
+    const dir = resolve5(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
@@ -79122,7 +79116,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 init_errors();
 init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
@@ -79206,7 +79200,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, outFile), plan);
+      await savePlan2(resolve6(this.context.cwd, outFile), plan);
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
@@ -79430,7 +79424,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion11 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -79484,7 +79478,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve10(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -79494,7 +79488,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve10(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -79900,7 +79894,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve14, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -82001,7 +81995,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve15(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve14(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }

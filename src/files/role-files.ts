@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
 import { checkRoleSet, parseRoleFile, type RoleFile } from '../core/roles/index.js';
 import type { RoleText } from '../core/flows/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
 import { loadSchema } from './package-root.js';
-import { dirExists, listFilesUnder, loadTextFiles, readTextFile, sourceDir, type SourceDir } from './source-files.js';
+import { dirExists, listFilesUnder, loadTextFiles, sourceDir, type SourceDir } from './source-files.js';
 
 export function rolesDirOf(cwd: string, config: Config, flag: string | undefined): SourceDir {
   return sourceDir(cwd, config, flag, config.roles.dir, 'roles');
@@ -62,13 +62,6 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 export async function loadRoleTexts(cwd: string, dir: SourceDir): Promise<Result<RoleText[]>> {
   const loaded = await loadRoleFiles(cwd, dir);
   if (!loaded.ok) return loaded;
-  const texts: RoleText[] = [];
-  for (const role of loaded.value) {
-    const text = await readTextFile({ abs: resolve(cwd, role.file), file: role.file }, ROLE_FILE);
-    // The content is the end of the file, but for one final line break (the content rule).
-    const at = text.ok ? text.value.lastIndexOf(role.content) : -1;
-    const firstLine = at < 0 ? 1 : text.ok ? text.value.slice(0, at).split('\n').length : 1;
-    texts.push({ name: role.name, file: role.file, content: role.content, firstLine });
-  }
+  const texts = loaded.value.map((role): RoleText => ({ name: role.name, file: role.file, content: role.content, firstLine: role.contentLine ?? 1 }));
   return { ok: true, value: texts };
 }
