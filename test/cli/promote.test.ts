@@ -102,3 +102,18 @@ describe('roleflow promote', () => {
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
   });
 });
+
+describe('roleflow test over several tenants', () => {
+  it('runs the tests against each tenant in turn, one JSON report per tenant with the tenant in its name', async () => {
+    const t = await twoTenants(FILES);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=out/report.json'], { GITHUB_SHA: SHA });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^=== tenant staging ===\n[\s\S]*=== tenant production ===\n[\s\S]*Tenants: staging passed; production passed\.\n$/);
+    const staging = JSON.parse(await t.p.read('out/report.staging.json')) as RunReport;
+    const production = JSON.parse(await t.p.read('out/report.production.json')) as RunReport;
+    expect([staging.tenant.name, staging.commit, production.tenant.name]).toEqual(['staging', SHA, 'production']);
+    expect(noToken(r)).toBe(true);
+    const stdout = await t.cli(['test', '--all-tenants', '--json']);
+    expect(stdout).toMatchObject({ code: 1, stderr: expect.stringContaining('--reporter json=- (or --json) writes one run: with several tenants give it a file') });
+  });
+});
