@@ -34,6 +34,14 @@ export class PlanCommand extends PlanningCommand {
       and refuses (exit 4) if the tenant changed in between, if the file was altered (the plan
       ends with a \`digest\` of its contents), or if the config's guards refuse it by then. \`--format markdown\` writes a pull-request
       comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
+
+      Several tenants (\`--tenant\` more than once, or \`--all-tenants\`: every configured tenant but
+      the embedded \`local\`): each is listed (a few at once) and planned as if alone. Text has a
+      section per tenant and a line each at the end; markdown is one comment, a summary table then
+      a section per tenant, within GitHub's limit; JSON (and \`--out\`) is
+      \`{format_version, tenants: [<plan>…], digest}\`, which \`apply\` carries out tenant by tenant in
+      that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
+      tenant's plan exit 4.
     `,
     examples: [
       ['Plan against the default tenant', 'roleflow plan'],
@@ -43,6 +51,9 @@ export class PlanCommand extends PlanningCommand {
       ['A pull-request comment', 'roleflow plan --format markdown > plan.md'],
       ['Only some Roles (a partial plan)', 'roleflow plan --target support-agent --target "billing-*"'],
       ['Only the Roles of these files', 'roleflow plan roles/support-agent.md roles/billing.md'],
+      ['Every tenant in one pull-request comment', 'roleflow plan --all-tenants --format markdown > plan.md'],
+      ['Nightly drift check of every tenant (0 = none, 2 = some tenant drifted)', 'roleflow plan --all-tenants --detailed-exitcode'],
+      ['Save the plan of two tenants, applied in this order', 'roleflow plan --tenant staging --tenant production --out plan.json'],
     ],
   });
 
@@ -50,7 +61,7 @@ export class PlanCommand extends PlanningCommand {
   // Not `out`: that is the base class's way of printing.
   outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
   json = Option.Boolean('--json', false, { description: 'Print the plan as JSON (same as --format json)' });
-  format = Option.String('--format', { description: 'text (default), json or markdown', validator: t.isEnum(['text', 'json', 'markdown']) });
+  format = Option.String('--format', { description: 'text (default), json or markdown', validator: t.isEnum(['text', 'json', 'markdown'] as const) });
   detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 2 when the plan has changes, 0 when it has none' });
 
   async execute(): Promise<number> {
@@ -63,6 +74,8 @@ export class PlanCommand extends PlanningCommand {
     const format = this.json ? 'json' : (this.format ?? 'text');
     const plans = await import('../core/plan/index.js');
     const config = await this.loadConfig();
+    const several = await this.severalTenants(config);
+    if (several !== undefined) return this.planTenants(config, several, format);
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
     const show = (plan: Plan, rolesDir: string): void => {
@@ -100,9 +113,51 @@ export class PlanCommand extends PlanningCommand {
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
 
+  /**
+   * A run over several tenants: each planned as one is (listed a few at once), shown as one
+   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
+   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
+   * `--detailed-exitcode` exits 2 when any has changes.
+   */
+  private async planTenants(config: Config, names: string[], format: 'text' | 'json' | 'markdown'): Promise<number> {
+    const plans = await import('../core/plan/index.js');
+    const show = (list: Plan[], rolesDir: string): void => {
+      if (format === 'json') this.io.outData(list, plans.renderTenantPlansJson);
+      else if (format === 'markdown') this.io.out(plans.renderTenantPlansMarkdown(list));
+      else this.io.out(plans.renderTenantPlansText(list, { color: this.colorFor('stdout'), rolesDir }));
+    };
+    let fresh;
+    try {
+      fresh = await this.freshPlansOf(config, this.roleFiles, names);
+    } catch (error) {
+      if (error instanceof InvalidFilesError && format !== 'text') show(names.map((n) => plans.unreadablePlan(error.issues, this.unreadableOptions(config, n))), '');
+      throw error;
+    }
+    for (const { tenant } of fresh) await tenant.close();
+    const list = fresh.map((f) => f.plan);
+    const issues = [...new Map(list.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    if (issues.length > 0) {
+      if (format !== 'text') show(list, '');
+      throw new InvalidFilesError(issues);
+    }
+    show(list, `${fresh[0]!.rolesDir.display}/`);
+    const refused = list.filter((p) => p.guards.length > 0);
+    if (refused.length > 0) {
+      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${plan.tenant.name}: ${guard.message}`);
+      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
+    }
+    if (this.outFile !== undefined) {
+      const { savePlan } = await import('../files/plan-file.js');
+      await savePlan(resolve(this.context.cwd, this.outFile), list);
+      this.io.err(`Saved the plan of ${list.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+    }
+    return this.detailedExitcode && list.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
+
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  private unreadableOptions(config: Config): Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
-    const name = this.tenant ?? (this.context.env['ROLEFLOW_TENANT'] || undefined) ?? config.defaultTenant ?? (this.baseUrl ? 'custom' : 'local');
+  private unreadableOptions(config: Config, tenant?: string): Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
+    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? 'custom' : 'local');
     const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? '';
     const { roles } = config;
     return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
