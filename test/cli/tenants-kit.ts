@@ -11,13 +11,23 @@ export interface TwoTenants {
   cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
 }
 
-export async function twoTenants(files: Record<string, string>, opts: { config?: string; stagingRoles?: Parameters<typeof emulator>[1]; productionRoles?: Parameters<typeof emulator>[1] } = {}): Promise<TwoTenants> {
+export async function twoTenants(
+  files: Record<string, string>,
+  opts: {
+    config?: string;
+    stagingRoles?: Parameters<typeof emulator>[1];
+    productionRoles?: Parameters<typeof emulator>[1];
+    /** Each tenant's own `vars:` in the config. */
+    vars?: { staging?: Record<string, string>; production?: Record<string, string> };
+  } = {},
+): Promise<TwoTenants> {
   const staging = await emulator({}, opts.stagingRoles ?? []);
   const production = await emulator({}, opts.productionRoles ?? []);
+  const varsOf = (vars: Record<string, string> | undefined) => (vars === undefined ? '' : `, vars: ${JSON.stringify(vars)}`);
   const config = [
     'tenants:',
-    `  staging: { base_url: "${staging.baseUrl}", ws_url: "${staging.wsUrl}", token_env: ROLEFLOW_TOKEN_STAGING }`,
-    `  production: { base_url: "${production.baseUrl}", ws_url: "${production.wsUrl}", token_env: ROLEFLOW_TOKEN_PRODUCTION }`,
+    `  staging: { base_url: "${staging.baseUrl}", ws_url: "${staging.wsUrl}", token_env: ROLEFLOW_TOKEN_STAGING${varsOf(opts.vars?.staging)} }`,
+    `  production: { base_url: "${production.baseUrl}", ws_url: "${production.wsUrl}", token_env: ROLEFLOW_TOKEN_PRODUCTION${varsOf(opts.vars?.production)} }`,
     opts.config ?? '',
   ].join('\n');
   const p = await project({ 'roleflow.config.yaml': `${config}\n`, ...files });

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { mutations, tenantState } from './roles-kit.js';
+import { noToken, twoTenants } from './tenants-kit.js';
+
+// Variables and per-tenant Roles through a run over both tenants at once, and through promote:
+// each tenant's plan renders the files for that tenant, in one comment, one apply, one promotion.
+
+const SHA = '89abcdef0123456789abcdef0123456789abcdef';
+const FILES = {
+  'roles/support.md': '---\nname: support\ndescription: "Support for ${vars.product}"\n---\nYou support ${vars.product}; mail ${vars.email}. Keep {{user}} and $${vars.literal}.\n',
+  'roles/experiment.md': '---\nname: experiment\ndescription: trial\ntenants: [staging]\n---\nTry ${vars.product} beta.\n',
+  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
+};
+const setup = () =>
+  twoTenants(FILES, {
+    config: 'vars: { product: Acme }',
+    vars: { staging: { email: 'qa@acme.test' }, production: { email: 'help@acme.test', product: 'Acme Cloud' } },
+  });
+
+describe('variables and per-tenant Roles over several tenants in one run', () => {
+  it('plan --all-tenants --format markdown shows each tenant its own rendered text, the trial Role on staging only', async () => {
+    const t = await setup();
+    const r = await t.cli(['plan', '--all-tenants', '--format', 'markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('| <code>staging</code> | 2 | 0 | 0 | none |');
+    expect(r.stdout).toContain('| <code>production</code> | 1 | 0 | 0 | none |');
+    const production = r.stdout.slice(r.stdout.indexOf('### roleflow plan for <code>production</code>'));
+    const staging = r.stdout.slice(0, r.stdout.indexOf('### roleflow plan for <code>production</code>'));
+    expect(staging).toContain('mail qa@acme.test');
+    expect(production).toContain('You support Acme Cloud; mail help@acme.test.');
+    expect(production).not.toContain('experiment');
+    expect(noToken(r)).toBe(true);
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+
+  it('apply --all-tenants sends each tenant its values; a second plan over both shows no change', async () => {
+    const t = await setup();
+    const r = await t.cli(['apply', '--all-tenants', '--auto-approve']);
+    expect(r.code).toBe(0);
+    expect(tenantState(t.staging)).toEqual([
+      'experiment: trial / Try Acme beta.',
+      'support: Support for Acme / You support Acme; mail qa@acme.test. Keep {{user}} and ${vars.literal}.',
+    ]);
+    expect(tenantState(t.production)).toEqual(['support: Support for Acme Cloud / You support Acme Cloud; mail help@acme.test. Keep {{user}} and ${vars.literal}.']);
+    const again = await t.cli(['plan', '--all-tenants', '--detailed-exitcode']);
+    expect(again.code).toBe(0);
+  });
+
+  it('promote renders the files for the tenant promoted to: production gets its own values, and not the staging-only Role', async () => {
+    const t = await setup();
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=report.json'], { GITHUB_SHA: SHA })).code).toBe(0);
+    const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'report.json', '--auto-approve'], { GITHUB_SHA: SHA });
+    expect(r.code).toBe(0);
+    expect(tenantState(t.production)).toEqual(['support: Support for Acme Cloud / You support Acme Cloud; mail help@acme.test. Keep {{user}} and ${vars.literal}.']);
+    expect(noToken(r)).toBe(true);
+  });
+
+  it('an undeclared variable on one tenant stops a run over both before anything is sent to either', async () => {
+    const t = await twoTenants(FILES, {
+      config: 'vars: { product: Acme }',
+      vars: { staging: { email: 'qa@acme.test', phone: '555' }, production: { email: 'help@acme.test' } },
+    });
+    await t.p.write('roles/phone.md', '---\nname: phone\ndescription: call\n---\nCall ${vars.phone}.\n');
+    const r = await t.cli(['apply', '--all-tenants', '--auto-approve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/roles\/phone\.md:5:\d+: .*\$\{vars\.phone\} is not declared for tenant "production"/);
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+});
