@@ -78279,7 +78279,11 @@ function readInputs(kit) {
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
     failOnChanges: getBooleanInput2("fail-on-changes", args.includes("--detailed-exitcode"), kit),
-    planFile: getInput("plan-file")
+    planFile: getInput("plan-file"),
+    baseline: getInput("baseline"),
+    htmlReport: getInput("html-report"),
+    failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
+    regressionThreshold: getInput("regression-threshold")
   };
 }
 function splitArgs(text2) {
@@ -81738,6 +81742,9 @@ function commentFooter(ctx, command) {
   return `<sub>\`roleflow ${command}\`${sha ? ` for ${sha.slice(0, 7)}` : ""}${run2}</sub>
 `;
 }
+function inWorkingDirectory(ctx, path) {
+  return isAbsolute3(path) ? path : resolve15(ctx.inputs.workingDirectory, path);
+}
 function repoPath(ctx, file) {
   const abs = isAbsolute3(file) ? file : resolve15(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
@@ -81953,8 +81960,11 @@ function parsePlan(stdout) {
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync5, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
+
+// action/src/test-compare.ts
+import { existsSync as existsSync4 } from "node:fs";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -82007,31 +82017,81 @@ function whyNot(r) {
   return `line ${first.assertion.line}: ${first.assertion.message}${more}`;
 }
 function cut(text2, max) {
+  return cutToFit(text2, max, "\n… cut to fit; the full report is in the job summary.\n");
+}
+function cutToFit(text2, max, notice2) {
   if (text2.length <= max) return text2;
-  const notice2 = "\n… cut to fit; the full report is in the job summary.\n";
   const at = text2.lastIndexOf("\n", Math.max(0, max - notice2.length));
   return `${text2.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
+}
+
+// action/src/test-compare.ts
+function baselineOf(ctx) {
+  if (ctx.inputs.baseline === "") return void 0;
+  const file = inWorkingDirectory(ctx, ctx.inputs.baseline);
+  if (existsSync4(file)) return { file };
+  ctx.kit.warning(`No baseline report at ${ctx.inputs.baseline}: relative budgets are skipped and nothing is compared.`);
+  return { missing: ctx.inputs.baseline };
+}
+async function compareWithBaseline(ctx, baseline, reportFile) {
+  const threshold = ctx.inputs.regressionThreshold === "" ? [] : ["--threshold", ctx.inputs.regressionThreshold];
+  const argv = ["report", "compare", baseline, reportFile, "--format", "markdown", "--fail-on-regression", ...threshold];
+  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: false });
+  if (run2.code === 0 || run2.code === 3) return { code: run2.code, markdown: ctx.kit.redact(run2.stdout) };
+  const said = ctx.kit.redact(run2.stderr).trim();
+  return { code: run2.code, markdown: `> [!CAUTION]
+> Not compared with the baseline: \`roleflow report compare\` failed (exit code ${run2.code}).
+${said === "" ? "" : `>
+${said.split("\n").map((l) => `> ${l}`).join("\n")}
+`}` };
+}
+function compareOutcome(ctx, comparison) {
+  ctx.kit.setOutput("compare-exitcode", comparison.code);
+  if (comparison.code === 0 || comparison.code === 3) ctx.kit.setOutput("regression", comparison.code === 3);
+  if (comparison.code === 3 && ctx.inputs.failOnRegression) {
+    return { failure: "roleflow report compare: a significant regression or a newly failing test against the baseline (exit code 3)" };
+  }
+  if (comparison.code !== 0 && comparison.code !== 3) return { failure: `roleflow report compare exited with code ${comparison.code}` };
+  return {};
+}
+function comparisonSection(baseline, comparison, maxChars) {
+  if (baseline === void 0) return "";
+  if ("missing" in baseline) return `
+> [!NOTE]
+> No baseline report at ${mdCode(baseline.missing)}: relative budgets were skipped and nothing was compared.
+`;
+  if (comparison === void 0) return "";
+  return cutToFit(`
+${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of it is in the job summary.\n");
 }
 
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync3(reportFile, { force: true });
-  const run2 = await roleflow(ctx, ["test", "--reporter", "console", "--reporter", `json=${reportFile}`], { streamStdout: true, tenantCommand: true });
-  return publishReport(ctx, "test", run2, reportFile);
+  const baseline = baselineOf(ctx);
+  const html = htmlReportOf(ctx);
+  const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
+  if (baseline !== void 0 && "file" in baseline) argv.push("--baseline", baseline.file);
+  const run2 = await roleflow(ctx, argv, { streamStdout: true, tenantCommand: true });
+  return publishReport(ctx, "test", run2, { reportFile, baseline, html });
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync3(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
-  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
-  return publishReport(ctx, "report merge", run2, reportFile);
+  const baseline = baselineOf(ctx);
+  const html = htmlReportOf(ctx);
+  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  return publishReport(ctx, "report merge", run2, { reportFile, baseline, html });
 }
-async function publishReport(ctx, command, run2, reportFile) {
+async function publishReport(ctx, command, run2, files) {
   const { kit } = ctx;
+  const { reportFile, baseline, html } = files;
   const report = readReport(reportFile, (value) => kit.redactValues(value));
   const outcome = exitOutcome(ctx, command, run2.code, [1, 3]);
+  let comparison;
   if (report !== void 0) {
     kit.setOutput("tests-passed", report.summary.passed);
     kit.setOutput("tests-failed", report.summary.failed);
@@ -82041,23 +82101,44 @@ async function publishReport(ctx, command, run2, reportFile) {
     kit.info(renderAnnotations(here));
     const summary2 = renderStepSummary(here);
     await kit.appendSummary(Buffer.byteLength(summary2) < SUMMARY_MAX_BYTES * 0.9 ? summary2 : fitSummary((maxChars) => renderReportMarkdown(here, { maxChars })));
+    if (baseline !== void 0 && "file" in baseline) {
+      comparison = await compareWithBaseline(ctx, ctx.inputs.baseline, reportFile);
+      await kit.appendSummary(cutToFit(comparison.markdown, SUMMARY_MAX_BYTES / 16, "\n… the comparison is cut to fit.\n"));
+    }
   } else {
     if (run2.code === 1) await annotateInvalidFiles(ctx);
     await kit.appendSummary(failed(ctx, run2));
   }
+  if (html !== void 0 && existsSync5(html)) {
+    kit.setOutput("html-report", html);
+    await kit.appendSummary(`The HTML report is ${mdCode(repoPath(ctx, html))} (the step's \`html-report\` output): keep it with actions/upload-artifact.
+`);
+  }
   const footer = commentFooter(ctx, command);
   await postComment(ctx, "test", (marker) => {
-    const body = report === void 0 ? failed(ctx, run2) : renderReportMarkdown(report, { maxChars: GITHUB_COMMENT_LIMIT - footer.length - 1, marker });
-    return kit.redact(`${body}
+    const section2 = comparisonSection(baseline, comparison, Math.floor(GITHUB_COMMENT_LIMIT / 2));
+    const maxChars = GITHUB_COMMENT_LIMIT - footer.length - section2.length - 1;
+    const body = report === void 0 ? failed(ctx, run2) : renderReportMarkdown(report, { maxChars, marker });
+    return kit.redact(`${body}${section2}
 ${footer}`);
   });
-  return outcome;
+  const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
+  return outcome.failure !== void 0 ? outcome : compared;
+}
+function htmlReportOf(ctx) {
+  if (ctx.inputs.htmlReport === "") return void 0;
+  const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
+  rmSync3(file, { force: true });
+  return file;
+}
+function htmlReporter(html) {
+  return html === void 0 ? [] : ["--reporter", `html=${html}`];
 }
 function failed(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
 function readReport(file, redactValues2) {
-  if (!existsSync4(file)) return void 0;
+  if (!existsSync5(file)) return void 0;
   try {
     const value = JSON.parse(readFileSync3(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;

@@ -18,6 +18,14 @@ export interface ActionInputs {
   failOnChanges: boolean;
   /** plan: where to save the plan; apply: the saved plan to carry out. '' when not given. */
   planFile: string;
+  /** test, merge: a JSON report to judge relative budgets and compare with. '' when not given. */
+  baseline: string;
+  /** test, merge: where to write the HTML report. '' when not wanted. */
+  htmlReport: string;
+  /** test, merge: fail the step on a significant regression or a newly failing test. */
+  failOnRegression: boolean;
+  /** test, merge: `report compare --threshold`. '' for roleflow's default. */
+  regressionThreshold: string;
 }
 
 /**
@@ -46,6 +54,10 @@ export function readInputs(kit: Toolkit): ActionInputs {
     comment: getBooleanInput('comment', true, kit),
     failOnChanges: getBooleanInput('fail-on-changes', args.includes('--detailed-exitcode'), kit),
     planFile: core.getInput('plan-file'),
+    baseline: core.getInput('baseline'),
+    htmlReport: core.getInput('html-report'),
+    failOnRegression: getBooleanInput('fail-on-regression', false, kit),
+    regressionThreshold: core.getInput('regression-threshold'),
   };
 }
 

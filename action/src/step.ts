@@ -90,6 +90,11 @@ export function commentFooter(ctx: StepContext, command: string): string {
   return `<sub>\`roleflow ${command}\`${sha ? ` for ${sha.slice(0, 7)}` : ''}${run}</sub>\n`;
 }
 
+/** A path from a `with:` input, which is relative to the working directory unless absolute. */
+export function inWorkingDirectory(ctx: StepContext, path: string): string {
+  return isAbsolute(path) ? path : resolve(ctx.inputs.workingDirectory, path);
+}
+
 /** A file named by roleflow (relative to the working directory) as the repository path annotations need. */
 export function repoPath(ctx: StepContext, file: string): string {
   const abs = isAbsolute(file) ? file : resolve(ctx.inputs.workingDirectory, file);
