@@ -25595,7 +25595,7 @@ var require_socks5_client = __commonJS({
       USERNAME_PASSWORD: 2,
       NO_ACCEPTABLE: 255
     };
-    var COMMANDS = {
+    var COMMANDS2 = {
       CONNECT: 1,
       BIND: 2,
       UDP_ASSOCIATE: 3
@@ -25797,7 +25797,7 @@ var require_socks5_client = __commonJS({
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
-        const request2 = this.buildConnectRequest(COMMANDS.CONNECT, address, port);
+        const request2 = this.buildConnectRequest(COMMANDS2.CONNECT, address, port);
         this.socket.write(request2);
       }
       /**
@@ -25902,7 +25902,7 @@ var require_socks5_client = __commonJS({
     module.exports = {
       Socks5Client,
       AUTH_METHODS,
-      COMMANDS,
+      COMMANDS: COMMANDS2,
       ADDRESS_TYPES,
       REPLY_CODES,
       STATES
@@ -78257,24 +78257,61 @@ var ActionInputError = class extends Error {
   name = "ActionInputError";
 };
 
+// action/src/tenants/tenant-inputs.ts
+function parseTenantNames(text2) {
+  const names = text2.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  for (const name of names) {
+    if (/\s/.test(name)) throw new ActionInputError(`input "tenant": "${name}" is not a tenant name (one name per line)`);
+  }
+  return [...new Set(names)];
+}
+function isSeveral(selection) {
+  return selection.all || selection.names.length > 1;
+}
+function tenantFlags(selection) {
+  return [...selection.names.flatMap((name) => ["--tenant", name]), ...selection.all ? ["--all-tenants"] : []];
+}
+function severalTenantsName(selection) {
+  return [...selection.all ? ["all-tenants"] : [], ...selection.names].join("+");
+}
+function checkTenantInputs(command, selection, promote) {
+  if (command === "promote") {
+    const missing = ["from", "to", "report"].filter((name) => !promote[name]);
+    if (missing.length > 0) throw new ActionInputError(`command: promote needs the input${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
+    if (selection.names.length > 0 || selection.all) {
+      throw new ActionInputError('command: promote takes its tenants from the "from" and "to" inputs, not "tenant" or "all-tenants"');
+    }
+    return { from: promote.from, to: promote.to, report: promote.report };
+  }
+  const stray = ["from", "to", "report"].filter((name) => promote[name]);
+  if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
+  if (isSeveral(selection) && command !== "plan") {
+    throw new ActionInputError(
+      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan; run ${command} in a matrix of jobs, one tenant each`
+    );
+  }
+  return void 0;
+}
+
 // action/src/inputs.ts
+var COMMANDS = ["plan", "apply", "test", "merge", "promote"];
 function readInputs(kit) {
   const githubToken = getInput("github-token");
   kit.setSecret(githubToken);
-  const command = getInput("command");
-  if (command !== "plan" && command !== "apply" && command !== "test" && command !== "merge") {
-    throw new ActionInputError(`input "command" must be plan, apply, test or merge, not "${command}"`);
-  }
+  const command = COMMANDS.find((c) => c === getInput("command"));
+  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge or promote, not "${kit.redact(getInput("command"))}"`);
   const args = splitArgs(getInput("args"));
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
   const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
-  const tenant = getInput("tenant");
+  const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
+  const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
   return {
     command,
     args,
-    tenant: tenant === "" ? void 0 : tenant,
+    tenants,
+    promote,
     workingDirectory,
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
@@ -81695,7 +81732,7 @@ ${body}`;
 
 // action/src/step.ts
 function roleflow(ctx, argv, opts) {
-  const tenant = ctx.inputs.tenant === void 0 || !opts.tenantCommand ? [] : ["--tenant", ctx.inputs.tenant];
+  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
   const command = `roleflow ${full.map(quoteArg).join(" ")}`;
   return ctx.kit.group(
@@ -81958,13 +81995,52 @@ function parsePlan(stdout) {
   }
 }
 
+// action/src/tenants/promote-step.ts
+init_markdown_parts();
+import { existsSync as existsSync4, rmSync as rmSync3 } from "node:fs";
+async function promoteStep(ctx) {
+  const { kit, inputs } = ctx;
+  const promote = inputs.promote;
+  const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
+  if (planFile !== void 0) rmSync3(planFile, { force: true });
+  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve"] : ["--out", planFile]];
+  const run2 = await roleflow(ctx, argv, { streamStdout: true, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
+  const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
+  kit.setOutput("promote-status", status);
+  if (planFile !== void 0 && existsSync4(planFile)) kit.setOutput("plan-file", planFile);
+  if (status === "promoted") kit.notice(`Promoted ${promote.from} to ${promote.to}`, { title: `roleflow promote to ${promote.to}` });
+  const render2 = (maxChars, marker) => renderPromoteMarkdown(ctx, run2, status, maxChars, marker);
+  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
+  const footer = commentFooter(ctx, "promote");
+  await postComment(ctx, "promote", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+${footer}`));
+  return outcome;
+}
+var VERDICT = {
+  promoted: (from, to) => [`✅ **Promoted**: ${to} now matches the role files that ${from} matches and passed its flow tests with.`],
+  planned: (_from, to) => [`📝 **Planned**: the promotion's plan for ${to} is saved (the \`plan-file\` output); nothing was applied.`],
+  refused: (_from, to) => ["> [!CAUTION]", `> **Refused**: nothing was sent to ${to}. roleflow's reasons:`],
+  failed: () => ["> [!CAUTION]", "> `roleflow promote` failed (exit code 1)."]
+};
+function renderPromoteMarkdown(ctx, run2, status, maxChars, marker) {
+  const { from, to } = ctx.inputs.promote;
+  const said = tailLines(ctx.kit.redact(`${run2.stdout}
+${run2.stderr}`.trim()), 200, 1e3);
+  const head = [...marker === void 0 ? [] : [markerLine(marker)], `### roleflow promote ${mdCode(from)} → ${mdCode(to)}`, "", ...VERDICT[status](mdCode(from), mdCode(to)), ""];
+  const text2 = `${head.join("\n")}
+${said === "" ? "" : fenced(said, "text")}`;
+  return text2.length <= maxChars ? text2 : `${head.join("\n")}
+${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
+}
+
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync5, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
 
 // action/src/test-compare.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -82029,7 +82105,7 @@ function cutToFit(text2, max, notice2) {
 function baselineOf(ctx) {
   if (ctx.inputs.baseline === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.baseline);
-  if (existsSync4(file)) return { file };
+  if (existsSync5(file)) return { file };
   ctx.kit.warning(`No baseline report at ${ctx.inputs.baseline}: relative budgets are skipped and nothing is compared.`);
   return { missing: ctx.inputs.baseline };
 }
@@ -82068,7 +82144,7 @@ ${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of i
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync3(reportFile, { force: true });
+  rmSync4(reportFile, { force: true });
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
   const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
@@ -82078,7 +82154,7 @@ async function testStep(ctx) {
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync3(reportFile, { force: true });
+  rmSync4(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
@@ -82109,7 +82185,7 @@ async function publishReport(ctx, command, run2, files) {
     if (run2.code === 1) await annotateInvalidFiles(ctx);
     await kit.appendSummary(failed(ctx, run2));
   }
-  if (html !== void 0 && existsSync5(html)) {
+  if (html !== void 0 && existsSync6(html)) {
     kit.setOutput("html-report", html);
     await kit.appendSummary(`The HTML report is ${mdCode(repoPath(ctx, html))} (the step's \`html-report\` output): keep it with actions/upload-artifact.
 `);
@@ -82128,7 +82204,7 @@ ${footer}`);
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  rmSync3(file, { force: true });
+  rmSync4(file, { force: true });
   return file;
 }
 function htmlReporter(html) {
@@ -82138,7 +82214,7 @@ function failed(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
 function readReport(file, redactValues2) {
-  if (!existsSync5(file)) return void 0;
+  if (!existsSync6(file)) return void 0;
   try {
     const value = JSON.parse(readFileSync3(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;
@@ -82172,7 +82248,7 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
@@ -82197,8 +82273,10 @@ function maskTenantTokens(kit, config) {
   for (const name of names) kit.setSecret(kit.env[name]);
 }
 function tenantName(inputs, config, env) {
+  if (inputs.promote !== void 0) return inputs.promote.to;
+  if (isSeveral(inputs.tenants)) return severalTenantsName(inputs.tenants);
   return tenantNameOf(config ?? defaultConfig(), {
-    tenant: inputs.tenant ?? optionValue(inputs.args, "--tenant") ?? (env["ROLEFLOW_TENANT"] || void 0),
+    tenant: inputs.tenants.names[0] ?? optionValue(inputs.args, "--tenant") ?? (env["ROLEFLOW_TENANT"] || void 0),
     baseUrl: optionValue(inputs.args, "--base-url")
   });
 }
