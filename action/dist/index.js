@@ -3052,7 +3052,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref2);
+      let _sch = resolve17.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3079,7 +3079,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref2) {
+    function resolve17(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -3943,7 +3943,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve16(baseURI, relativeURI, options) {
+    function resolve17(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4334,7 +4334,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve16,
+      resolve: resolve17,
       resolveComponent,
       equal,
       serialize,
@@ -18232,9 +18232,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve17, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve16(data2);
+              return err ? reject2(err) : resolve17(data2);
             });
           });
         }
@@ -18272,9 +18272,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve17, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve16(data2);
+              return err2 ? reject2(err2) : resolve17(data2);
             });
           });
         }
@@ -21780,8 +21780,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve16, reject2) => {
-        res = resolve16;
+      const promise = new Promise((resolve17, reject2) => {
+        res = resolve17;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23207,12 +23207,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve17, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve17;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24096,12 +24096,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve17, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve17;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24418,16 +24418,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve16) => {
+        return new Promise((resolve17) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve16;
+            this[kClosedResolve] = resolve17;
           } else {
-            resolve16(null);
+            resolve17(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve16) => {
+        return new Promise((resolve17) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24440,7 +24440,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve16(null);
+            resolve17(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24847,8 +24847,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve16) => {
-            this[kClosedResolve] = resolve16;
+          return new Promise((resolve17) => {
+            this[kClosedResolve] = resolve17;
           });
         }
       }
@@ -25970,7 +25970,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve16, reject2) => {
+        const socket = await new Promise((resolve17, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25980,7 +25980,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve16(socket2);
+              resolve17(socket2);
             }
           });
         });
@@ -25990,14 +25990,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve16, reject2) => {
+        await new Promise((resolve17, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve17();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26006,14 +26006,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve16();
+            resolve17();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve16, reject2) => {
+        await new Promise((resolve17, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26021,7 +26021,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve17();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26064,8 +26064,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve16, reject2) => {
-                      finalSocket.once("secureConnect", resolve16);
+                    await new Promise((resolve17, reject2) => {
+                      finalSocket.once("secureConnect", resolve17);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27198,7 +27198,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27212,11 +27212,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve16(null);
+                resolve17(null);
               }
             });
           } else {
-            this.on("close", resolve16);
+            this.on("close", resolve17);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27244,7 +27244,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve16, reject2) => {
+      return new Promise((resolve17, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27259,7 +27259,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve16,
+              resolve: resolve17,
               reject: reject2,
               length: 0,
               body: []
@@ -27333,18 +27333,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve16, stream, length } = consume2;
+      const { type, body, resolve: resolve17, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve16(chunksDecode(body, length, encoding));
+          resolve17(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve16(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve17(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve16(chunksConcat(body, length).buffer);
+          resolve17(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve16(new Blob(body, { type: stream[kContentType] }));
+          resolve17(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve16(chunksConcat(body, length));
+          resolve17(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27534,9 +27534,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -27748,9 +27748,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -28038,9 +28038,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -28133,9 +28133,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -29409,7 +29409,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve16 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve17 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29610,7 +29610,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve16(path), "utf8");
+          const data2 = await readFile4(resolve17(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29639,7 +29639,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve16(path);
+        const resolvedPath = resolve17(path);
         await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37619,7 +37619,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve16, reject2) => agent.dispatch(
+        return new Promise((resolve17, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37707,7 +37707,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve16({
+              resolve17({
                 status,
                 statusText,
                 headersList,
@@ -37760,7 +37760,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve16({
+              resolve17({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37784,7 +37784,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve16({
+              resolve17({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42155,7 +42155,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42807,7 +42807,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46639,7 +46639,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve16, reject2) => {
+  return new Promise((resolve17, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46663,7 +46663,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve16(new Session(socket, shown, secrets));
+      resolve17(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46731,14 +46731,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve16(void 0);
+            resolve17(void 0);
           };
-          const waiter = { resolve: resolve16, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve17, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47366,14 +47366,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve16) => {
+  return new Promise((resolve17) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve16(tooLarge);
+        resolve17(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47382,12 +47382,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve16({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve17({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve16({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve17({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve16({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve17({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -48060,7 +48060,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve16) => server.close(() => resolve16()));
+      const closed = new Promise((resolve17) => server.close(() => resolve17()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48099,12 +48099,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve16, reject2) => {
+  return new Promise((resolve17, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve16(server.address()));
+    server.listen(port, host, () => resolve17(server.address()));
   });
 }
 function displayHost(host) {
@@ -49031,6 +49031,17 @@ function renderPlanJson(plan) {
 function planDigest(plan) {
   return sha256(bodyText(plan));
 }
+function renderTenantPlansJson(plans) {
+  const tenants = plans.map((plan) => JSON.parse(renderPlanJson(plan)));
+  const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
+  return `${body.slice(0, -2)},
+  "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
+}
+`;
+}
+function tenantPlansDigest(plans) {
+  return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
+}
 function bodyText(plan) {
   const { digest: _digest, ...rest } = plan;
   return jsonText(ordered2(rest), 2);
@@ -49072,6 +49083,7 @@ var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
     init_hash();
+    init_types();
     init_safe_text();
     KEY_ORDER = [
       "format_version",
@@ -49240,7 +49252,7 @@ function renderPlanMarkdown(plan, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const head = headMarkdown(plan, opts.marker);
   const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fit([head, tail], max);
+  if (plan.changes.length === 0) return fitMarkdown([head, tail], max);
   const rows = plan.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
   const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
@@ -49271,7 +49283,7 @@ function renderPlanMarkdown(plan, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fit([head, diffNote, truncated, tail], max);
+  return fitMarkdown([head, diffNote, truncated, tail], max);
 }
 function fewerDiffs(changes, layout, max) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
@@ -49294,7 +49306,7 @@ function fewerDiffs(changes, layout, max) {
   }
   return low > 0 ? join6(attempt(low)) : void 0;
 }
-function fit(parts, max) {
+function fitMarkdown(parts, max) {
   const text2 = join6(parts);
   if (text2.length <= max) return text2;
   const notice2 = `
@@ -49326,6 +49338,74 @@ var init_render_markdown = __esm({
   }
 });
 
+// src/core/plan/render-tenants.ts
+function renderTenantPlansText(plans, opts) {
+  const sections = plans.map((plan) => `=== tenant ${showName(plan.tenant.name)} ===
+${renderPlanText(plan, opts)}`);
+  const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
+  const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
+  return `${sections.join("\n")}
+${thousands(plans.length)} tenants:
+${lines2.join("\n")}
+`;
+}
+function tenantVerdict(plan, rolesDir) {
+  const line = planSummaryLine(plan, rolesDir);
+  return plan.guards.length === 0 ? line : `${line} Refused by ${plan.guards.length === 1 ? "a guard" : `${plan.guards.length} guards`}.`;
+}
+function renderTenantPlansMarkdown(plans, opts = {}) {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const head = summaryMarkdown(plans, opts.marker);
+  const room = max - head.length - plans.length;
+  if (room < plans.length * MIN_SECTION) {
+    return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
+`], max);
+  }
+  const budgets = shareRoom(plans.map((p) => renderPlanMarkdown(p, { maxChars: Infinity }).length), room);
+  const sections = plans.map((plan, i) => renderPlanMarkdown(plan, { maxChars: budgets[i] }));
+  return `${head}
+${sections.join("\n")}`;
+}
+function shareRoom(needs, room) {
+  const budgets = new Array(needs.length).fill(0);
+  const order = needs.map((need, index) => ({ need, index })).sort((a, b) => a.need - b.need || a.index - b.index);
+  let left = room;
+  order.forEach(({ need, index }, i) => {
+    const share = Math.floor(left / (order.length - i));
+    budgets[index] = Math.min(need, share);
+    left -= budgets[index];
+  });
+  return budgets;
+}
+function summaryMarkdown(plans, marker) {
+  const lines2 = [];
+  if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
+  const changed = plans.filter((p) => p.changes.length > 0).length;
+  const refused = plans.filter((p) => p.guards.length > 0).length;
+  lines2.push(`## roleflow plan for ${thousands(plans.length)} tenants`, "");
+  const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : []];
+  lines2.push(`**${counts2.join(", ")}.**`, "");
+  lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
+  for (const plan of plans) {
+    const { create, update, delete: del } = plan.summary;
+    const guards = plan.guards.length === 0 ? plan.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan.guards.length)} refused`;
+    lines2.push(`| ${mdCode(plan.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
+  }
+  return `${lines2.join("\n")}
+`;
+}
+var MIN_SECTION;
+var init_render_tenants = __esm({
+  "src/core/plan/render-tenants.ts"() {
+    "use strict";
+    init_display();
+    init_markdown_parts();
+    init_render_markdown();
+    init_render_text();
+    MIN_SECTION = 400;
+  }
+});
+
 // src/core/plan/index.ts
 var plan_exports = {};
 __export(plan_exports, {
@@ -49348,8 +49428,13 @@ __export(plan_exports, {
   renderPlanJson: () => renderPlanJson,
   renderPlanMarkdown: () => renderPlanMarkdown,
   renderPlanText: () => renderPlanText,
+  renderTenantPlansJson: () => renderTenantPlansJson,
+  renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
+  renderTenantPlansText: () => renderTenantPlansText,
   roleStateHash: () => roleStateHash,
   savedPlanRefusals: () => savedPlanRefusals,
+  shareRoom: () => shareRoom,
+  tenantPlansDigest: () => tenantPlansDigest,
   unreadablePlan: () => unreadablePlan
 });
 var init_plan = __esm({
@@ -49369,6 +49454,7 @@ var init_plan = __esm({
     init_saved();
     init_notes();
     init_render_markdown();
+    init_render_tenants();
   }
 });
 
@@ -51709,9 +51795,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve17, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve16(data2);
+              return err ? reject2(err) : resolve17(data2);
             });
           });
         }
@@ -51749,12 +51835,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve16, reject2) => {
+          return new Promise((resolve17, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve16(data2);
+              ) : resolve17(data2);
             });
           });
         }
@@ -54021,8 +54107,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve16, reject2) => {
-        res = resolve16;
+      const promise = new Promise((resolve17, reject2) => {
+        res = resolve17;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56273,12 +56359,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve17, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve17;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -56948,12 +57034,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject2) => {
+      const waitForDrain = () => new Promise((resolve17, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve17;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57432,16 +57518,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve16) => {
+        return new Promise((resolve17) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve16;
+            this[kClosedResolve] = resolve17;
           } else {
-            resolve16(null);
+            resolve17(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve16) => {
+        return new Promise((resolve17) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57452,7 +57538,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve16(null);
+            resolve17(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57503,7 +57589,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve16, reject2) => {
+        const socket = await new Promise((resolve17, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57515,7 +57601,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve16(socket2);
+              resolve17(socket2);
             }
           });
         });
@@ -57851,8 +57937,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve16) => {
-            this[kClosedResolve] = resolve16;
+          await new Promise((resolve17) => {
+            this[kClosedResolve] = resolve17;
           });
         }
       }
@@ -59121,7 +59207,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve16, reject2) => {
+        return await new Promise((resolve17, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59134,7 +59220,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve16(null);
+              resolve17(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59153,7 +59239,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve16, reject2) => {
+      return new Promise((resolve17, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59170,7 +59256,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve16,
+              resolve: resolve17,
               reject: reject2,
               length: 0,
               body: []
@@ -59240,18 +59326,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve16, stream, length } = consume2;
+      const { type, body, resolve: resolve17, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve16(chunksDecode(body, length));
+          resolve17(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve16(JSON.parse(chunksDecode(body, length)));
+          resolve17(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve16(chunksConcat(body, length).buffer);
+          resolve17(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve16(new Blob(body, { type: stream[kContentType] }));
+          resolve17(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve16(chunksConcat(body, length));
+          resolve17(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59508,9 +59594,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -59733,9 +59819,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -60020,9 +60106,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -60114,9 +60200,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject2) => {
+        return new Promise((resolve17, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve16(data2);
+            return err ? reject2(err) : resolve17(data2);
           });
         });
       }
@@ -63979,7 +64065,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve16, reject2) => agent.dispatch(
+        return new Promise((resolve17, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64055,7 +64141,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve16({
+              resolve17({
                 status,
                 statusText,
                 headersList,
@@ -64098,7 +64184,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve16({
+              resolve17({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67839,8 +67925,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve16) => {
-        setTimeout(resolve16, ms2).unref();
+      return new Promise((resolve17) => {
+        setTimeout(resolve17, ms2).unref();
       });
     }
     module.exports = {
@@ -71752,228 +71838,6 @@ var init_progress_line = __esm({
   }
 });
 
-// src/files/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
-  isRoleFileName: () => isRoleFileName,
-  loadRoleFiles: () => loadRoleFiles,
-  loadRoleTexts: () => loadRoleTexts,
-  rolesDirOf: () => rolesDirOf,
-  writeFileAtomic: () => writeFileAtomic
-});
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
-function rolesDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
-}
-function isRoleFileName(name) {
-  return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
-}
-async function loadRoleFiles(cwd, dir) {
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
-  }
-  const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
-  const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
-  issues.push(...checkRoleSet(files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
-}
-async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
-  try {
-    const handle = await open3(tmp, "wx", 420);
-    try {
-      await handle.writeFile(text2, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename3(tmp, path);
-  } catch (err) {
-    await rm4(tmp, { force: true });
-    throw err;
-  }
-}
-async function loadRoleTexts(cwd, dir) {
-  const loaded = await loadRoleFiles(cwd, dir);
-  if (!loaded.ok) return loaded;
-  const texts = [];
-  for (const role of loaded.value) {
-    const text2 = await readTextFile({ abs: resolve4(cwd, role.file), file: role.file }, ROLE_FILE);
-    const at = text2.ok ? text2.value.lastIndexOf(role.content) : -1;
-    const firstLine2 = at < 0 ? 1 : text2.ok ? text2.value.slice(0, at).split("\n").length : 1;
-    texts.push({ name: role.name, file: role.file, content: role.content, firstLine: firstLine2 });
-  }
-  return { ok: true, value: texts };
-}
-var init_role_files = __esm({
-  "src/files/role-files.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_role_file();
-    init_package_root();
-    init_source_files();
-  }
-});
-
-// src/files/plan-file.ts
-var plan_file_exports = {};
-__export(plan_file_exports, {
-  readSavedPlan: () => readSavedPlan,
-  savePlan: () => savePlan
-});
-async function savePlan(path, plan) {
-  try {
-    await writeFileAtomic(path, renderPlanJson(plan));
-  } catch (err) {
-    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
-  }
-}
-async function readSavedPlan(abs, file) {
-  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
-  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
-  const text2 = Buffer.from(bytes.value).toString("utf8");
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch {
-    throw notAPlan(file, "not JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
-  }
-  const record = value;
-  if (!("format_version" in record) || !("changes" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
-  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
-    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
-  }
-  const schema = loadSchema("plan");
-  if (compileSchema(schema)(value)) return value;
-  const located = parseYaml(text2, { file });
-  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
-  const issues = checked.ok ? [] : checked.issues;
-  const first = issues[0];
-  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
-  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
-}
-function notAPlan(file, why) {
-  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
-}
-var MAX_PLAN_BYTES;
-var init_plan_file = __esm({
-  "src/files/plan-file.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_schema();
-    init_yaml_source();
-    init_package_root();
-    init_redact_messages();
-    init_role_files();
-    init_source_files();
-    MAX_PLAN_BYTES = 256 * 1024 * 1024;
-  }
-});
-
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  openSavedPlan: () => openSavedPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
-});
-import { resolve as resolve5 } from "node:path";
-function planTenantOf(tenant) {
-  return { name: tenant.target.name, baseUrl: tenant.location };
-}
-async function makeFreshPlan(opts) {
-  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
-  if (!files.ok) throw new InvalidFilesError(files.issues);
-  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
-  const tenant = await opts.open();
-  try {
-    const remote = await tenant.client.listRoles();
-    const { roles } = opts.config;
-    const plan = computePlan(files.value, remote, {
-      prune: opts.prune ?? roles.prune,
-      protect: roles.protect,
-      ignore: roles.ignore,
-      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
-      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
-      tenant: planTenantOf(tenant),
-      createdAt: opts.now.toISOString(),
-      ...targets === void 0 ? {} : { targets }
-    });
-    return { plan, tenant };
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-}
-function targetsOf(cwd, dir, files, targets, paths) {
-  if (targets.length === 0 && paths.length === 0) return void 0;
-  const byFile = new Map(files.map((f) => [f.file, f]));
-  const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
-    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
-    return file.name;
-  });
-  return [.../* @__PURE__ */ new Set([...targets, ...names])];
-}
-async function checkSavedPlan(plan, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-async function openSavedPlan(opts) {
-  const plan = await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan);
-  const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
-  const tenant = await opts.open();
-  let reasons;
-  try {
-    reasons = await checkSavedPlan(plan, tenant);
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-  if (reasons.length === 0) return { plan, tenant };
-  await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons } };
-}
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_plan_file();
-    init_role_files();
-    init_source_files();
-  }
-});
-
 // src/terminal/prompt.ts
 var prompt_exports = {};
 __export(prompt_exports, {
@@ -71981,14 +71845,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve16) => {
+  return new Promise((resolve17) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve16(answer);
+      resolve17(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72095,27 +71959,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve16, arguments_) => {
+  const run2 = async (function_, resolve17, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve16(result);
+    resolve17(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve16, reject2, arguments_) => {
+  const enqueue = (function_, resolve17, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve16, arguments_));
+    }).then(run2.bind(void 0, function_, resolve17, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve16, reject2) => {
-    enqueue(function_, resolve16, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve17, reject2) => {
+    enqueue(function_, resolve17, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72186,11 +72050,11 @@ async function executePlan(plan, client, opts) {
   const outcomes = new Array(plan.changes.length);
   const failedToFree = /* @__PURE__ */ new Map();
   const total = plan.changes.length;
-  let ended = 0;
+  let ended2 = 0;
   const record = (index, outcome) => {
     outcomes[index] = outcome;
-    ended++;
-    opts.onOutcome?.(outcome, ended, total);
+    ended2++;
+    opts.onOutcome?.(outcome, ended2, total);
   };
   for (const phase of applyPhases(plan.changes)) {
     const limit = pLimit(Math.max(1, opts.concurrency));
@@ -72323,6 +72187,343 @@ var init_apply_session = __esm({
     "use strict";
     init_apply2();
     init_dedupe();
+  }
+});
+
+// src/core/tenants/select.ts
+function selectTenants(config, flags) {
+  const known = [LOCAL, ...Object.keys(config.tenants)];
+  for (const name of flags.named) {
+    if (name === LOCAL || configuredTenant(config, name) !== void 0) continue;
+    const guess = closest(name, known);
+    throw new RoleflowError(
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ""}${guess === void 0 ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}`,
+      "config"
+    );
+  }
+  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
+  const names = [.../* @__PURE__ */ new Set([...flags.named, ...configured])];
+  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
+  return names;
+}
+var LOCAL;
+var init_select = __esm({
+  "src/core/tenants/select.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_schema();
+    LOCAL = "local";
+  }
+});
+
+// src/core/tenants/apply-order.ts
+function tenantsApplyLine(steps, notAttempted) {
+  const parts = steps.map((s) => `${showName(s.tenant)} ${SAID[s.status]}`);
+  if (notAttempted.length > 0) parts.push(`not attempted: ${notAttempted.map(showName).join(", ")}`);
+  return `Tenants: ${parts.join("; ")}.`;
+}
+var SAID;
+var init_apply_order = __esm({
+  "src/core/tenants/apply-order.ts"() {
+    "use strict";
+    init_display();
+    SAID = {
+      applied: "applied",
+      no_changes: "no changes",
+      failed: "failed",
+      interrupted: "interrupted",
+      refused: "refused (nothing sent to it)",
+      cancelled: "cancelled"
+    };
+  }
+});
+
+// src/core/tenants/index.ts
+var tenants_exports = {};
+__export(tenants_exports, {
+  selectTenants: () => selectTenants,
+  tenantsApplyLine: () => tenantsApplyLine
+});
+var init_tenants = __esm({
+  "src/core/tenants/index.ts"() {
+    "use strict";
+    init_select();
+    init_apply_order();
+  }
+});
+
+// src/files/role-files.ts
+var role_files_exports = {};
+__export(role_files_exports, {
+  isRoleFileName: () => isRoleFileName,
+  loadRoleFiles: () => loadRoleFiles,
+  loadRoleTexts: () => loadRoleTexts,
+  rolesDirOf: () => rolesDirOf,
+  writeFileAtomic: () => writeFileAtomic
+});
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname7, join as join7, resolve as resolve4 } from "node:path";
+function rolesDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
+}
+function isRoleFileName(name) {
+  return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
+}
+async function loadRoleFiles(cwd, dir) {
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
+  }
+  const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  const schema = loadSchema("role");
+  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  issues.push(...checkRoleSet(files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
+}
+async function writeFileAtomic(path, text2) {
+  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  try {
+    const handle = await open3(tmp, "wx", 420);
+    try {
+      await handle.writeFile(text2, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename3(tmp, path);
+  } catch (err) {
+    await rm4(tmp, { force: true });
+    throw err;
+  }
+}
+async function loadRoleTexts(cwd, dir) {
+  const loaded = await loadRoleFiles(cwd, dir);
+  if (!loaded.ok) return loaded;
+  const texts = [];
+  for (const role of loaded.value) {
+    const text2 = await readTextFile({ abs: resolve4(cwd, role.file), file: role.file }, ROLE_FILE);
+    const at = text2.ok ? text2.value.lastIndexOf(role.content) : -1;
+    const firstLine2 = at < 0 ? 1 : text2.ok ? text2.value.slice(0, at).split("\n").length : 1;
+    texts.push({ name: role.name, file: role.file, content: role.content, firstLine: firstLine2 });
+  }
+  return { ok: true, value: texts };
+}
+var init_role_files = __esm({
+  "src/files/role-files.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_role_file();
+    init_package_root();
+    init_source_files();
+  }
+});
+
+// src/files/plan-file.ts
+var plan_file_exports = {};
+__export(plan_file_exports, {
+  readSavedPlan: () => readSavedPlan,
+  readSavedPlanFile: () => readSavedPlanFile,
+  savePlan: () => savePlan
+});
+async function savePlan(path, plan) {
+  try {
+    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
+  } catch (err) {
+    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
+  }
+}
+async function readSavedPlan(abs, file) {
+  const read = await readSavedPlanFile(abs, file);
+  if ("tenants" in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
+  return read;
+}
+async function readSavedPlanFile(abs, file) {
+  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
+  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
+  const text2 = Buffer.from(bytes.value).toString("utf8");
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    throw notAPlan(file, "not JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
+  }
+  const record = value;
+  if (!("format_version" in record) || !("changes" in record || "tenants" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
+    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
+  }
+  const schema = loadSchema("plan");
+  if (compileSchema(schema)(value)) return value;
+  const located = parseYaml(text2, { file });
+  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
+  const issues = checked.ok ? [] : checked.issues;
+  const first = issues[0];
+  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
+  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
+}
+function notAPlan(file, why) {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
+}
+function isPlanList(plan) {
+  return Array.isArray(plan);
+}
+var MAX_PLAN_BYTES;
+var init_plan_file = __esm({
+  "src/files/plan-file.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_schema();
+    init_yaml_source();
+    init_package_root();
+    init_redact_messages();
+    init_role_files();
+    init_source_files();
+    MAX_PLAN_BYTES = 256 * 1024 * 1024;
+  }
+});
+
+// src/run/plan.ts
+var plan_exports2 = {};
+__export(plan_exports2, {
+  checkSavedPlan: () => checkSavedPlan,
+  makeFreshPlan: () => makeFreshPlan,
+  openSavedPlan: () => openSavedPlan,
+  planTenantOf: () => planTenantOf,
+  refuseBrokenPlan: () => refuseBrokenPlan
+});
+import { resolve as resolve5 } from "node:path";
+function planTenantOf(tenant) {
+  return { name: tenant.target.name, baseUrl: tenant.location };
+}
+async function makeFreshPlan(opts) {
+  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
+  const tenant = await opts.open();
+  try {
+    const remote = await tenant.client.listRoles();
+    const { roles } = opts.config;
+    const plan = computePlan(files.value, remote, {
+      prune: opts.prune ?? roles.prune,
+      protect: roles.protect,
+      ignore: roles.ignore,
+      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
+      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
+      tenant: planTenantOf(tenant),
+      createdAt: opts.now.toISOString(),
+      ...targets === void 0 ? {} : { targets }
+    });
+    return { plan, tenant };
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+}
+function targetsOf(cwd, dir, files, targets, paths) {
+  if (targets.length === 0 && paths.length === 0) return void 0;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
+    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [.../* @__PURE__ */ new Set([...targets, ...names])];
+}
+async function checkSavedPlan(plan, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+async function openSavedPlan(opts) {
+  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan, tenant };
+  await tenant.close();
+  return { refused: { plan, what: "no longer fits the tenant", reasons } };
+}
+function refuseBrokenPlan(plan) {
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_plan2 = __esm({
+  "src/run/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_plan_file();
+    init_role_files();
+    init_source_files();
+  }
+});
+
+// src/run/tenants/plan-tenants.ts
+var plan_tenants_exports = {};
+__export(plan_tenants_exports, {
+  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
+  planTenants: () => planTenants
+});
+async function planTenants(names, planOne) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
+  const failed2 = settled.find((s) => s.status === "rejected");
+  if (failed2 === void 0) return settled.map((s) => s.value);
+  await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+  throw failed2.reason;
+}
+var TENANTS_AT_ONCE;
+var init_plan_tenants = __esm({
+  "src/run/tenants/plan-tenants.ts"() {
+    "use strict";
+    init_p_limit();
+    TENANTS_AT_ONCE = 4;
+  }
+});
+
+// src/run/tenants/apply-tenants.ts
+var apply_tenants_exports = {};
+__export(apply_tenants_exports, {
+  applyTenantsInOrder: () => applyTenantsInOrder
+});
+async function applyTenantsInOrder(steps, nameOf, applyOne) {
+  const ended2 = [];
+  for (const [i, step3] of steps.entries()) {
+    const end = await applyOne(step3);
+    ended2.push(end);
+    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf) };
+  }
+  return { ended: ended2, notAttempted: [] };
+}
+var init_apply_tenants = __esm({
+  "src/run/tenants/apply-tenants.ts"() {
+    "use strict";
   }
 });
 
@@ -72561,7 +72762,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve8 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve9 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -72605,7 +72806,7 @@ async function pullRoles(opts) {
       } else if (!opts.force) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
-        writes.push({ path: resolve8(cwd, mine.file), text: text2 });
+        writes.push({ path: resolve9(cwd, mine.file), text: text2 });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -72645,8 +72846,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve8(dir, fileName);
-  if (dirname9(path) !== resolve8(dir) || basename4(path) !== fileName) {
+  const path = resolve9(dir, fileName);
+  if (dirname9(path) !== resolve9(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -72855,7 +73056,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve16 = (b, samples, what) => {
+  const resolve17 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -72868,8 +73069,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve16(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve16(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -74337,10 +74538,17 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
+  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, ...base } = first.report;
+  const commits = new Set(inputs.map((i) => i.report.commit));
+  const commit = commits.size === 1 ? first.report.commit : void 0;
   return {
     ok: true,
     value: {
+      // Keys in the order of a run's report: the commit after the tenant.
+      format_version,
+      tool,
+      tenant,
+      ...commit !== void 0 && { commit },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -74397,12 +74605,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve9(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -75200,11 +75408,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve10, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative4, resolve as resolve11, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve10(sinks.cwd, file);
+    const path = resolve11(sinks.cwd, file);
     try {
       await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -75242,7 +75450,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve10(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve11(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -75401,7 +75609,7 @@ function applyRepeat(test, repeat) {
   const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
   return { ...test, repeat, minPass };
 }
-var init_select = __esm({
+var init_select2 = __esm({
   "src/core/runs/select.ts"() {
     "use strict";
     init_flows();
@@ -75415,22 +75623,22 @@ var init_runs = __esm({
     "use strict";
     init_end_rules();
     init_shard();
-    init_select();
+    init_select2();
   }
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve12 } from "node:path";
+import { dirname as dirname11, resolve as resolve13 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve13(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve12(base, a.expected);
+        const abs = resolve13(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -75478,7 +75686,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -75488,7 +75696,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve13(cwd, path);
+    const abs = resolve14(cwd, path);
     const info2 = await stat4(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -75566,7 +75774,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -75603,7 +75811,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -75697,7 +75905,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve16) => setTimeout(() => resolve16(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve17) => setTimeout(() => resolve17(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -75720,7 +75928,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve16) => setTimeout(resolve16, ms2))
+      sleep: (ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -75732,7 +75940,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve16) => stop2 = () => resolve16(INTERRUPTED));
+          this.stopped = new Promise((resolve17) => stop2 = () => resolve17(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -75761,8 +75969,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve16) => {
-              this.timer = setTimeout(() => resolve16(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve17) => {
+              this.timer = setTimeout(() => resolve17(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -76207,6 +76415,30 @@ var init_test_progress = __esm({
         this.widget.clear();
       }
     };
+  }
+});
+
+// src/files/git-commit.ts
+var git_commit_exports = {};
+__export(git_commit_exports, {
+  currentCommit: () => currentCommit
+});
+import { execFile } from "node:child_process";
+async function currentCommit(cwd, env) {
+  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
+  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
+  return new Promise((resolve17) => {
+    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
+      const sha = String(stdout).trim().toLowerCase();
+      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
+    });
+  });
+}
+var COMMIT;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
+    "use strict";
+    COMMIT = /^[0-9a-f]{7,64}$/;
   }
 });
 
@@ -76719,8 +76951,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve16, reject2) {
-            return setTimeout(resolve16, t5);
+          return new this.Promise(function(resolve17, reject2) {
+            return setTimeout(resolve17, t5);
           });
         }
         computePenalty() {
@@ -76931,15 +77163,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve16, returned, task;
+          var args, cb, error2, reject2, resolve17, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve16, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve17, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve16(returned);
+                  return resolve17(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -76954,13 +77186,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve16;
-          resolve16 = reject2 = null;
+          var promise, reject2, resolve17;
+          resolve17 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve16 = _resolve;
+            resolve17 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve16, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve17, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -77361,14 +77593,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve16, reject2) => {
+              return new this.Promise((resolve17, reject2) => {
                 if (finished()) {
-                  return resolve16();
+                  return resolve17();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve16();
+                      return resolve17();
                     }
                   });
                 }
@@ -77461,9 +77693,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve16, reject2) {
+              return new this.Promise(function(resolve17, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve16)(args3);
+                  return (args3[0] != null ? reject2 : resolve17)(args3);
                 });
               });
             };
@@ -77762,11 +77994,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve16) {
-      resolve16(value);
+    return value instanceof P ? value : new P(function(resolve17) {
+      resolve17(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve16, reject2) {
+  return new (P || (P = Promise))(function(resolve17, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -77782,7 +78014,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78061,11 +78293,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve16) {
-      resolve16(value);
+    return value instanceof P ? value : new P(function(resolve17) {
+      resolve17(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve16, reject2) {
+  return new (P || (P = Promise))(function(resolve17, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78081,7 +78313,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve16(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78422,6 +78654,11 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
+import { resolve as resolve6 } from "node:path";
+
+// src/commands/applying.ts
+init_errors();
+init_exit_codes();
 
 // src/terminal/live-results.ts
 init_progress_line();
@@ -78441,8 +78678,8 @@ var LiveResults = class {
     else this.progress.show(text2);
   }
   /** `applying 3/40…` while changes are left; nothing once the last has ended. */
-  count(verb, ended, total) {
-    this.setStatus(ended < total ? `${verb} ${ended}/${total}…` : void 0);
+  count(verb, ended2, total) {
+    this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
   }
   add(line) {
     if (this.pending.length === 0) setImmediate(() => this.flush());
@@ -78471,11 +78708,73 @@ var LiveResults = class {
   }
 };
 
+// src/commands/applying.ts
+var QUESTION = "Apply these changes? Only 'yes' is accepted:";
+var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
+function ended(code3, plan, status, outcomes = [], reasons = []) {
+  return { code: code3, plan, status, outcomes, reasons };
+}
+async function approveFreshPlans(command, plans, shown, flags) {
+  const changes = plans.some((p) => p.changes.length > 0);
+  if (!flags.json) command.io.out(shown);
+  else if (!flags.autoApprove && changes) command.io.err(shown);
+  const refused = plans.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    const named = plans.length > 1;
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${p.tenant.name}: ` : ""}${g.message}`)).join("\n"));
+    return plans.map((p) => p.guards.length > 0 ? ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)) : ended(ExitCode.Refused, p, "refused", [], ["another tenant of this run is refused by guards"]));
+  }
+  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
+  if (flags.autoApprove) return "approved";
+  if (!command.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
+  const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
+  if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
+  command.io.err("Apply cancelled: nothing was changed.");
+  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
+}
+async function carryOutPlan(command, plan, tenant, flags) {
+  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
+  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
+  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
+  command.io.showLiveLine(live);
+  const interruption = command.interruption(() => {
+    live.setStatus(void 0);
+    command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+  });
+  live.count("applying", 0, plan.changes.length);
+  const run2 = await applyPlan2(plan, tenant.client, {
+    concurrency: flags.concurrency,
+    protect: flags.protect,
+    stopped: () => interruption.aborted,
+    onOutcome: (outcome, done, total) => {
+      live.count("applying", done, total);
+      if (!flags.json) live.add(outcomeLine2(outcome));
+    }
+  });
+  live.finish();
+  command.io.showLiveLine(void 0);
+  const end = applyEnd2(run2);
+  if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
+  if (end.err.length > 0) command.io.err(end.err.join("\n"));
+  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
+}
+async function printApplyJson(command, ends, several) {
+  const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
+  const one = (e) => JSON.parse(applyResultJson2(e.plan, e.status, e.outcomes, e.reasons));
+  if (several === void 0 && ends.length === 1) {
+    const e = ends[0];
+    command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson2(clean, e.status, clean.outcomes, clean.reasons));
+    return;
+  }
+  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+}
+
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
+init_errors();
 init_redact();
 import { setMaxListeners } from "node:events";
 
@@ -78608,19 +78907,15 @@ var RoleflowCommand = class extends import_clipanion.Command {
 };
 
 // src/commands/tenant-command.ts
-var TenantCommand = class extends RoleflowCommand {
-  tenant = import_clipanion2.Option.String("--tenant", { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
-  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+var TenantAccessCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
-  async openTenant(config) {
+  async openTenantWith(config, flags) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.io.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
       config,
-      // Flags win over the environment, which wins over the config's default_tenant.
-      flags: { tenant: this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      flags,
       env: this.context.env,
       cwd: this.context.cwd,
       ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
@@ -78657,30 +78952,72 @@ var TenantCommand = class extends RoleflowCommand {
     for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
   }
 };
+var TenantCommand = class extends TenantAccessCommand {
+  tenants = import_clipanion2.Option.Array("--tenant", {
+    description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
+  });
+  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+  /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
+  get tenant() {
+    const named = this.tenants ?? [];
+    if (new Set(named).size > 1) throw new RoleflowError(`--tenant is given ${named.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
+    return named[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
+  }
+  /** `name`, or the tenant this command's flags name. */
+  async openTenant(config, name) {
+    return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+  }
+};
+var ManyTenantsCommand = class extends TenantCommand {
+  allTenants = import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
+  /**
+   * The tenants of this run when it is over several (`--all-tenants`, or `--tenant` more than
+   * once), checked against the config; undefined for a run over one tenant, as before.
+   */
+  async severalTenants(config) {
+    const named = this.tenants ?? [];
+    if (!this.allTenants && named.length <= 1) return void 0;
+    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
+      throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+    }
+    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    return selectTenants2(config, { named, all: this.allTenants });
+  }
+};
 
 // src/commands/planning.ts
-var PlanningCommand = class extends TenantCommand {
+async function freshPlanFor(command, config, selection, open4) {
+  const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
+  const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+  const rolesDir = rolesDirOf2(command.context.cwd, config, selection.roles);
+  const fresh = await makeFreshPlan2({
+    cwd: command.context.cwd,
+    config,
+    rolesDir,
+    prune: selection.prune,
+    allowEmptyPrune: selection.allowEmptyPrune,
+    open: open4,
+    now: /* @__PURE__ */ new Date(),
+    targets: selection.targets,
+    roleFiles: selection.roleFiles
+  });
+  return { ...fresh, rolesDir };
+}
+var PlanningCommand = class extends ManyTenantsCommand {
   target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
   roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
   prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
   allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  /** Read the role files, list the tenant once, plan; `roleFiles` (arguments) join the targets. */
-  async freshPlanOf(config, roleFiles) {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const fresh = await makeFreshPlan2({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      open: () => this.openTenant(config),
-      now: /* @__PURE__ */ new Date(),
-      targets: this.target ?? [],
-      roleFiles
-    });
-    return { ...fresh, rolesDir };
+  /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
+  async freshPlanOf(config, roleFiles, tenant) {
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
+  }
+  /** A fresh plan of each of `names`, listed in parallel (a few at once), in the order of `names`. */
+  async freshPlansOf(config, roleFiles, names) {
+    const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
+    return planTenants2(names, (name) => this.freshPlanOf(config, roleFiles, name));
   }
 };
 function applyArgumentProblem(args, planFile, flags) {
@@ -78694,8 +79031,6 @@ function applyArgumentProblem(args, planFile, flags) {
 }
 
 // src/commands/apply.ts
-var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
 var ApplyCommand = class extends PlanningCommand {
   static paths = [["apply"]];
   static usage = import_clipanion4.Command.Usage({
@@ -78744,75 +79079,100 @@ var ApplyCommand = class extends PlanningCommand {
     const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
     if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
-    const prepared = this.planFile === void 0 ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
-    if (typeof prepared === "number") return prepared;
-    return this.carryOut(prepared.plan, prepared.tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
-  }
-  /** A fresh plan, shown, past its guards and approved; else the exit code (`cleanup` closes the tenant). */
-  async freshPlan(config) {
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const several = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
+    if (several !== void 0) return this.applyFreshTenants(config, several, flags);
+    if (this.planFile !== void 0) {
+      const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
+      if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
+      return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
+    }
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const fresh = await this.freshPlanOf(config, this.args);
     const { plan, rolesDir } = fresh;
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (!this.json) this.io.out(shown);
-    else if (!this.autoApprove && plan.changes.length > 0) this.io.err(shown);
-    if (plan.guards.length > 0) {
-      this.io.err(plan.guards.map((g) => `error: ${g.message}`).join("\n"));
-      return this.result(ExitCode.Refused, plan, "refused", [], plan.guards.map((g) => g.message));
-    }
-    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
-    if (this.autoApprove) return fresh;
-    if (!this.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
-    const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-    if (await confirm2(this.context.stdin, this.context.stderr, QUESTION)) return fresh;
-    this.io.err("Apply cancelled: nothing was changed.");
-    return this.result(ExitCode.Error, plan, "cancelled");
+    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    if (approved !== "approved") return this.finish(approved, void 0);
+    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], void 0);
   }
-  async savedPlan(config, planFile) {
+  /** Several tenants, planned fresh: shown, approved once, then carried out one tenant at a time. */
+  async applyFreshTenants(config, names, flags) {
+    const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    const fresh = await this.freshPlansOf(config, this.args, names);
+    const plans = fresh.map((f) => f.plan);
+    const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    if (issues.length > 0) throw new InvalidFilesError(issues);
+    const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
+    const approved = await approveFreshPlans(this, plans, shown, flags);
+    if (approved !== "approved") return this.finish(approved, { notAttempted: [] });
+    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
+      this.tenantHeading(f.plan.tenant.name);
+      if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
+      return carryOutPlan(this, f.plan, f.tenant, flags);
+    });
+    return this.finish(run2.ended, run2);
+  }
+  /**
+   * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
+   * any tenant's plan was altered or today's guards refuse one; else tenant by tenant in order,
+   * each checked against its tenant just before (`apply PLANFILE` of one), stopping at the first
+   * that is refused or fails.
+   */
+  async applySavedTenants(config, planFile, saved, flags) {
+    const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    const { roles } = config;
+    const reasons = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+    for (const plan of saved.tenants) {
+      const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+      reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
+    }
+    if (reasons.length > 0) {
+      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
+      return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, "refused", [], reasons)), { notAttempted: [] });
+    }
+    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const run2 = await applyTenantsInOrder2(saved.tenants, (p) => p.tenant.name, (plan) => {
+      this.tenantHeading(plan.tenant.name);
+      return this.applySaved(config, `${planFile} (tenant ${plan.tenant.name})`, plan, flags, plan.tenant.name);
+    });
+    return this.finish(run2.ended, run2);
+  }
+  /**
+   * One tenant's saved plan, checked against the tenant (the flags' one, or `tenant` for a saved
+   * plan of several) and carried out.
+   */
+  async applySaved(config, planFile, plan, flags, tenant) {
     const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
+    const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, plan, open: () => this.openTenant(config, tenant) });
     if ("refused" in opened) {
-      const { plan, what, reasons } = opened.refused;
+      const { what, reasons } = opened.refused;
       this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
-      return this.result(ExitCode.Refused, plan, "refused", [], reasons);
+      return ended(ExitCode.Refused, plan, "refused", [], reasons);
     }
     const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
-    return opened;
+    return carryOutPlan(this, opened.plan, opened.tenant, flags);
   }
-  async carryOut(plan, tenant, concurrency, protect) {
-    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, "no_changes");
-    const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
-    const live = new LiveResults(this.context.stderr, this.canShowProgress(), (text2) => this.io.out(text2));
-    this.io.showLiveLine(live);
-    const interruption = this.interruption(() => {
-      live.setStatus(void 0);
-      this.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
-    });
-    live.count("applying", 0, plan.changes.length);
-    const run2 = await applyPlan2(plan, tenant.client, {
-      concurrency,
-      protect,
-      stopped: () => interruption.aborted,
-      onOutcome: (outcome, ended, total) => {
-        live.count("applying", ended, total);
-        if (!this.json) live.add(outcomeLine2(outcome));
-      }
-    });
-    live.finish();
-    this.io.showLiveLine(void 0);
-    const end = applyEnd2(run2);
-    if (!this.json && end.out.length > 0) this.io.out(end.out.join("\n"));
-    if (end.err.length > 0) this.io.err(end.err.join("\n"));
-    return this.result(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
+  tenantHeading(name) {
+    if (!this.json) this.io.out(`=== tenant ${name} ===`);
   }
-  /** `code`, after `--json`'s result document (secrets masked in its values before it is serialised). */
-  async result(code3, plan, status, outcomes = [], reasons = []) {
-    if (!this.json) return code3;
-    const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-    this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson2(clean, status, clean.outcomes, clean.reasons));
-    return code3;
+  /**
+   * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
+   * closing line of a run over several tenants and `--json`'s document.
+   */
+  async finish(ends, several) {
+    if (several !== void 0) {
+      const { tenantsApplyLine: tenantsApplyLine2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+      const ok = ends.every((e) => e.code === ExitCode.Ok);
+      if (ok && !this.json) this.io.out(line);
+      else if (!ok) this.io.err(line);
+    }
+    if (this.json) await printApplyJson(this, ends, several);
+    return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
   }
 };
 
@@ -78852,7 +79212,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -78888,7 +79248,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve6(this.context.cwd, this.dir ?? ".");
+    const dir = resolve7(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
@@ -78920,7 +79280,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 init_errors();
 init_exit_codes();
 var PlanCommand = class extends PlanningCommand {
@@ -78971,6 +79331,8 @@ var PlanCommand = class extends PlanningCommand {
     const format = this.json ? "json" : this.format ?? "text";
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
+    const several = await this.severalTenants(config);
+    if (several !== void 0) return this.planTenants(config, several, format);
     const show2 = (plan2, rolesDir2) => {
       if (format === "json") this.io.outData(plan2, plans.renderPlanJson);
       else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
@@ -78998,14 +79360,55 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, outFile), plan);
+      await savePlan2(resolve8(this.context.cwd, outFile), plan);
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
+  /**
+   * A run over several tenants: each planned as one is (listed a few at once), shown as one
+   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
+   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
+   * `--detailed-exitcode` exits 2 when any has changes.
+   */
+  async planTenants(config, names, format) {
+    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    const show2 = (list3, rolesDir) => {
+      if (format === "json") this.io.outData(list3, plans.renderTenantPlansJson);
+      else if (format === "markdown") this.io.out(plans.renderTenantPlansMarkdown(list3));
+      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir }));
+    };
+    let fresh;
+    try {
+      fresh = await this.freshPlansOf(config, this.roleFiles, names);
+    } catch (error2) {
+      if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => plans.unreadablePlan(error2.issues, this.unreadableOptions(config, n))), "");
+      throw error2;
+    }
+    for (const { tenant } of fresh) await tenant.close();
+    const list2 = fresh.map((f) => f.plan);
+    const issues = [...new Map(list2.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    if (issues.length > 0) {
+      if (format !== "text") show2(list2, "");
+      throw new InvalidFilesError(issues);
+    }
+    show2(list2, `${fresh[0].rolesDir.display}/`);
+    const refused = list2.filter((p) => p.guards.length > 0);
+    if (refused.length > 0) {
+      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${plan.tenant.name}: ${guard.message}`);
+      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
+    }
+    if (this.outFile !== void 0) {
+      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+      await savePlan2(resolve8(this.context.cwd, this.outFile), list2);
+      this.io.err(`Saved the plan of ${list2.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+    }
+    return this.detailedExitcode && list2.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  unreadableOptions(config) {
-    const name = this.tenant ?? (this.context.env["ROLEFLOW_TENANT"] || void 0) ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
+  unreadableOptions(config, tenant) {
+    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
     const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
     const { roles } = config;
     return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
@@ -79215,7 +79618,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion11 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -79269,7 +79672,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve11(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve12(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -79279,7 +79682,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve11(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve12(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -79395,6 +79798,7 @@ var TestCommand = class extends TenantCommand {
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
     ]);
+    const { currentCommit: currentCommit2 } = await Promise.resolve().then(() => (init_git_commit(), git_commit_exports));
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
@@ -79415,7 +79819,7 @@ var TestCommand = class extends TenantCommand {
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: this.context.env["GITHUB_SHA"],
+      commit: await currentCommit2(this.context.cwd, this.context.env),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -79679,7 +80083,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -81780,10 +82184,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve15(ctx.inputs.workingDirectory, path);
+  return isAbsolute3(path) ? path : resolve16(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve15(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }

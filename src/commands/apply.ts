@@ -1,16 +1,13 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
-import type { Plan } from '../core/plan/index.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
+import { resolve } from 'node:path';
+import type { Plan, TenantPlans } from '../core/plan/index.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { LiveResults } from '../terminal/live-results.js';
+import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags, type TenantApplyEnd } from './applying.js';
 import { applyArgumentProblem, PlanningCommand } from './planning.js';
 
-const QUESTION = "Apply these changes? Only 'yes' is accepted:";
-const NO_TTY = 'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json';
 
 export class ApplyCommand extends PlanningCommand {
   static override paths = [['apply']];
@@ -63,79 +60,104 @@ export class ApplyCommand extends PlanningCommand {
     const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
     if (problem !== undefined) throw new RoleflowError(problem, 'usage');
     const config = await this.loadConfig();
-    const prepared = this.planFile === undefined ? await this.freshPlan(config) : await this.savedPlan(config, this.planFile);
-    if (typeof prepared === 'number') return prepared;
-    return this.carryOut(prepared.plan, prepared.tenant, this.concurrency ?? config.roles.concurrency, config.roles.protect);
-  }
-
-  /** A fresh plan, shown, past its guards and approved; else the exit code (`cleanup` closes the tenant). */
-  private async freshPlan(config: Config): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
+    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const several = this.planFile === undefined ? await this.severalTenants(config) : undefined;
+    if (several !== undefined) return this.applyFreshTenants(config, several, flags);
+    if (this.planFile !== undefined) {
+      const { readSavedPlanFile } = await import('../files/plan-file.js');
+      const saved = await readSavedPlanFile(resolve(this.context.cwd, this.planFile), this.planFile);
+      if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
+      return this.finish([await this.applySaved(config, this.planFile, saved, flags)], undefined);
+    }
     const { renderPlanText } = await import('../core/plan/index.js');
     const fresh = await this.freshPlanOf(config, this.args);
     const { plan, rolesDir } = fresh;
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
-    if (!this.json) this.io.out(shown);
-    else if (!this.autoApprove && plan.changes.length > 0) this.io.err(shown);
-    if (plan.guards.length > 0) {
-      this.io.err(plan.guards.map((g) => `error: ${g.message}`).join('\n'));
-      return this.result(ExitCode.Refused, plan, 'refused', [], plan.guards.map((g) => g.message));
-    }
-    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, 'no_changes');
-    if (this.autoApprove) return fresh;
-    // Asked only once there is something to approve: nothing to do is `No changes.`, exit 0, in CI too.
-    if (!this.context.stdinIsTTY) throw new RoleflowError(NO_TTY, 'usage');
-    const { confirm } = await import('../terminal/prompt.js');
-    if (await confirm(this.context.stdin, this.context.stderr, QUESTION)) return fresh;
-    this.io.err('Apply cancelled: nothing was changed.');
-    return this.result(ExitCode.Error, plan, 'cancelled');
+    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    if (approved !== 'approved') return this.finish(approved, undefined);
+    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], undefined);
   }
 
-  private async savedPlan(config: Config, planFile: string): Promise<{ plan: Plan; tenant: OpenTenant } | number> {
+  /** Several tenants, planned fresh: shown, approved once, then carried out one tenant at a time. */
+  private async applyFreshTenants(config: Config, names: string[], flags: ApplyFlags): Promise<number> {
+    const { renderTenantPlansText } = await import('../core/plan/index.js');
+    const fresh = await this.freshPlansOf(config, this.args, names);
+    const plans = fresh.map((f) => f.plan);
+    const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    if (issues.length > 0) throw new InvalidFilesError(issues);
+    const shown = renderTenantPlansText(plans, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${fresh[0]!.rolesDir.display}/` });
+    const approved = await approveFreshPlans(this, plans, shown, flags);
+    if (approved !== 'approved') return this.finish(approved, { notAttempted: [] });
+    const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
+    const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
+      this.tenantHeading(f.plan.tenant.name);
+      if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
+      return carryOutPlan(this, f.plan, f.tenant, flags);
+    });
+    return this.finish(run.ended, run);
+  }
+
+  /**
+   * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
+   * any tenant's plan was altered or today's guards refuse one; else tenant by tenant in order,
+   * each checked against its tenant just before (`apply PLANFILE` of one), stopping at the first
+   * that is refused or fails.
+   */
+  private async applySavedTenants(config: Config, planFile: string, saved: TenantPlans, flags: ApplyFlags): Promise<number> {
+    const { savedPlanRefusals, tenantPlansDigest } = await import('../core/plan/index.js');
+    const { roles } = config;
+    const reasons = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ['its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match'];
+    for (const plan of saved.tenants) {
+      const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+      reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
+    }
+    if (reasons.length > 0) {
+      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
+      return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, 'refused', [], reasons)), { notAttempted: [] });
+    }
+    const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
+    const run = await applyTenantsInOrder(saved.tenants, (p) => p.tenant.name, (plan) => {
+      this.tenantHeading(plan.tenant.name);
+      return this.applySaved(config, `${planFile} (tenant ${plan.tenant.name})`, plan, flags, plan.tenant.name);
+    });
+    return this.finish(run.ended, run);
+  }
+
+  /**
+   * One tenant's saved plan, checked against the tenant (the flags' one, or `tenant` for a saved
+   * plan of several) and carried out.
+   */
+  private async applySaved(config: Config, planFile: string, plan: Plan, flags: ApplyFlags, tenant?: string): Promise<TenantApplyEnd> {
     const { openSavedPlan } = await import('../run/plan.js');
-    const opened = await openSavedPlan({ cwd: this.context.cwd, planFile, config, open: () => this.openTenant(config) });
+    const opened = await openSavedPlan({ cwd: this.context.cwd, planFile, config, plan, open: () => this.openTenant(config, tenant) });
     if ('refused' in opened) {
-      const { plan, what, reasons } = opened.refused;
+      const { what, reasons } = opened.refused;
       this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
-      return this.result(ExitCode.Refused, plan, 'refused', [], reasons);
+      return ended(ExitCode.Refused, plan, 'refused', [], reasons);
     }
     const { planSummaryLine } = await import('../core/plan/index.js');
     if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine(opened.plan)}`);
-    return opened;
+    return carryOutPlan(this, opened.plan, opened.tenant, flags);
   }
 
-  private async carryOut(plan: Plan, tenant: OpenTenant, concurrency: number, protect: readonly string[]): Promise<number> {
-    if (plan.changes.length === 0) return this.result(ExitCode.Ok, plan, 'no_changes');
-    const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../run/apply-session.js'), import('../core/apply/index.js')]);
-    const live = new LiveResults(this.context.stderr, this.canShowProgress(), (text) => this.io.out(text));
-    this.io.showLiveLine(live);
-    const interruption = this.interruption(() => {
-      live.setStatus(undefined);
-      this.io.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
-    });
-    live.count('applying', 0, plan.changes.length);
-    const run = await applyPlan(plan, tenant.client, {
-      concurrency,
-      protect,
-      stopped: () => interruption.aborted,
-      onOutcome: (outcome, ended, total) => {
-        live.count('applying', ended, total);
-        if (!this.json) live.add(outcomeLine(outcome));
-      },
-    });
-    live.finish();
-    this.io.showLiveLine(undefined);
-    const end = applyEnd(run);
-    if (!this.json && end.out.length > 0) this.io.out(end.out.join('\n'));
-    if (end.err.length > 0) this.io.err(end.err.join('\n'));
-    return this.result(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);
+  private tenantHeading(name: string): void {
+    if (!this.json) this.io.out(`=== tenant ${name} ===`);
   }
 
-  /** `code`, after `--json`'s result document (secrets masked in its values before it is serialised). */
-  private async result(code: number, plan: Plan, status: ApplyRunStatus, outcomes: readonly ApplyOutcome[] = [], reasons: readonly string[] = []): Promise<number> {
-    if (!this.json) return code;
-    const { applyResultJson } = await import('../core/apply/index.js');
-    this.io.outData({ tenant: plan.tenant, outcomes, reasons }, (clean) => applyResultJson(clean, status, clean.outcomes, clean.reasons));
-    return code;
+  /**
+   * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
+   * closing line of a run over several tenants and `--json`'s document.
+   */
+  private async finish(ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<number> {
+    if (several !== undefined) {
+      const { tenantsApplyLine } = await import('../core/tenants/index.js');
+      const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+      const ok = ends.every((e) => e.code === ExitCode.Ok);
+      if (ok && !this.json) this.io.out(line);
+      else if (!ok) this.io.err(line);
+    }
+    if (this.json) await printApplyJson(this, ends, several);
+    return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
   }
 }

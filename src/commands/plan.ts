@@ -44,7 +44,7 @@ export class PlanCommand extends PlanningCommand {
   // Not `out`: that is the base class's way of printing.
   outFile = Option.String('--out', { description: 'Save the plan as JSON for `roleflow apply FILE`' });
   json = Option.Boolean('--json', false, { description: 'Print the plan as JSON (same as --format json)' });
-  format = Option.String('--format', { description: 'text (default), json or markdown', validator: t.isEnum(['text', 'json', 'markdown']) });
+  format = Option.String('--format', { description: 'text (default), json or markdown', validator: t.isEnum(['text', 'json', 'markdown'] as const) });
   detailedExitcode = Option.Boolean('--detailed-exitcode', false, { description: 'Exit 2 when the plan has changes, 0 when it has none' });
 
   async execute(): Promise<number> {
@@ -57,6 +57,8 @@ export class PlanCommand extends PlanningCommand {
     const format = this.json ? 'json' : (this.format ?? 'text');
     const plans = await import('../core/plan/index.js');
     const config = await this.loadConfig();
+    const several = await this.severalTenants(config);
+    if (several !== undefined) return this.planTenants(config, several, format);
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
     const show = (plan: Plan, rolesDir: string): void => {
@@ -94,9 +96,51 @@ export class PlanCommand extends PlanningCommand {
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
 
+  /**
+   * A run over several tenants: each planned as one is (listed a few at once), shown as one
+   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
+   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
+   * `--detailed-exitcode` exits 2 when any has changes.
+   */
+  private async planTenants(config: Config, names: string[], format: 'text' | 'json' | 'markdown'): Promise<number> {
+    const plans = await import('../core/plan/index.js');
+    const show = (list: Plan[], rolesDir: string): void => {
+      if (format === 'json') this.io.outData(list, plans.renderTenantPlansJson);
+      else if (format === 'markdown') this.io.out(plans.renderTenantPlansMarkdown(list));
+      else this.io.out(plans.renderTenantPlansText(list, { color: this.colorFor('stdout'), rolesDir }));
+    };
+    let fresh;
+    try {
+      fresh = await this.freshPlansOf(config, this.roleFiles, names);
+    } catch (error) {
+      if (error instanceof InvalidFilesError && format !== 'text') show(names.map((n) => plans.unreadablePlan(error.issues, this.unreadableOptions(config, n))), '');
+      throw error;
+    }
+    for (const { tenant } of fresh) await tenant.close();
+    const list = fresh.map((f) => f.plan);
+    const issues = [...new Map(list.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    if (issues.length > 0) {
+      if (format !== 'text') show(list, '');
+      throw new InvalidFilesError(issues);
+    }
+    show(list, `${fresh[0]!.rolesDir.display}/`);
+    const refused = list.filter((p) => p.guards.length > 0);
+    if (refused.length > 0) {
+      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${plan.tenant.name}: ${guard.message}`);
+      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      return ExitCode.Refused;
+    }
+    if (this.outFile !== undefined) {
+      const { savePlan } = await import('../files/plan-file.js');
+      await savePlan(resolve(this.context.cwd, this.outFile), list);
+      this.io.err(`Saved the plan of ${list.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+    }
+    return this.detailedExitcode && list.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
+
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  private unreadableOptions(config: Config): Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
-    const name = this.tenant ?? (this.context.env['ROLEFLOW_TENANT'] || undefined) ?? config.defaultTenant ?? (this.baseUrl ? 'custom' : 'local');
+  private unreadableOptions(config: Config, tenant?: string): Pick<PlanOptions, 'prune' | 'protect' | 'ignore' | 'tenant'> {
+    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? 'custom' : 'local');
     const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? '';
     const { roles } = config;
     return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };

@@ -2,32 +2,63 @@ import { Option } from 'clipanion';
 import type { Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
-import { TenantCommand } from './tenant-command.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
+import { ManyTenantsCommand, type TenantAccessCommand } from './tenant-command.js';
+
+/** The options that choose the role files and how they are planned. */
+export interface RoleSelection {
+  roles: string | undefined;
+  prune: boolean | undefined;
+  allowEmptyPrune: boolean;
+  targets: readonly string[];
+  /** Role files given as arguments: their Roles join the targets. */
+  roleFiles: readonly string[];
+}
+
+/**
+ * Read the role files, list tenant `name` once (the command's own when undefined), plan. `plan`,
+ * `apply` and `promote` plan one tenant with it; a run over several calls it once per tenant.
+ */
+export async function freshPlanFor(
+  command: TenantAccessCommand,
+  config: Config,
+  selection: RoleSelection,
+  open: () => Promise<OpenTenant>,
+): Promise<FreshPlan & { rolesDir: SourceDir }> {
+  const { rolesDirOf } = await import('../files/role-files.js');
+  const { makeFreshPlan } = await import('../run/plan.js');
+  const rolesDir = rolesDirOf(command.context.cwd, config, selection.roles);
+  const fresh = await makeFreshPlan({
+    cwd: command.context.cwd,
+    config,
+    rolesDir,
+    prune: selection.prune,
+    allowEmptyPrune: selection.allowEmptyPrune,
+    open,
+    now: new Date(),
+    targets: selection.targets,
+    roleFiles: selection.roleFiles,
+  });
+  return { ...fresh, rolesDir };
+}
 
 /** What `plan` and `apply` share: the options that choose the role files, and a fresh plan of them. */
-export abstract class PlanningCommand extends TenantCommand {
+export abstract class PlanningCommand extends ManyTenantsCommand {
   target = Option.Array('--target', { description: 'Only the Roles with this name or glob (repeatable): a partial plan' });
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
 
-  /** Read the role files, list the tenant once, plan; `roleFiles` (arguments) join the targets. */
-  protected async freshPlanOf(config: Config, roleFiles: readonly string[]): Promise<FreshPlan & { rolesDir: SourceDir }> {
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { makeFreshPlan } = await import('../run/plan.js');
-    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
-    const fresh = await makeFreshPlan({
-      cwd: this.context.cwd,
-      config,
-      rolesDir,
-      prune: this.prune,
-      allowEmptyPrune: this.allowEmptyPrune,
-      open: () => this.openTenant(config),
-      now: new Date(),
-      targets: this.target ?? [],
-      roleFiles,
-    });
-    return { ...fresh, rolesDir };
+  /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
+  protected async freshPlanOf(config: Config, roleFiles: readonly string[], tenant?: string): Promise<FreshPlan & { rolesDir: SourceDir }> {
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
+  }
+
+  /** A fresh plan of each of `names`, listed in parallel (a few at once), in the order of `names`. */
+  protected async freshPlansOf(config: Config, roleFiles: readonly string[], names: readonly string[]): Promise<(FreshPlan & { rolesDir: SourceDir })[]> {
+    const { planTenants } = await import('../run/tenants/plan-tenants.js');
+    return planTenants(names, (name) => this.freshPlanOf(config, roleFiles, name));
   }
 }
 

@@ -1,27 +1,23 @@
 import { setMaxListeners } from 'node:events';
 import { Option } from 'clipanion';
 import type { Config } from '../core/config.js';
+import { RoleflowError } from '../core/errors.js';
 import { environmentSecrets } from '../core/redact.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 import { RoleflowCommand } from './base.js';
 
-/** A command that talks to a tenant. */
-export abstract class TenantCommand extends RoleflowCommand {
-  tenant = Option.String('--tenant', { description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local")' });
-  baseUrl = Option.String('--base-url', { description: 'Tenant base URL, overriding the config' });
-  wsUrl = Option.String('--ws-url', { description: 'Tenant WebSocket URL, overriding the config' });
-
+/** A command that talks to tenants: opening them (closed by `cleanup`), and Ctrl-C. */
+export abstract class TenantAccessCommand extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   private readonly opened = new Set<OpenTenant>();
 
-  async openTenant(config: Config): Promise<OpenTenant> {
+  async openTenantWith(config: Config, flags: TenantFlags): Promise<OpenTenant> {
     const { openTenant } = await import('../tenant/open-tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
     this.io.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant({
       config,
-      // Flags win over the environment, which wins over the config's default_tenant.
-      flags: { tenant: this.tenant ?? (this.context.env['ROLEFLOW_TENANT'] || undefined), baseUrl: this.baseUrl, wsUrl: this.wsUrl },
+      flags,
       env: this.context.env,
       cwd: this.context.cwd,
       ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),
@@ -45,7 +41,7 @@ export abstract class TenantCommand extends RoleflowCommand {
    * nothing new starts and the command reports what was done. `onInterrupt` runs just before
    * (clear the progress line, say what happens now). A second signal ends the process at once.
    */
-  protected interruption(onInterrupt: () => void): AbortSignal {
+  interruption(onInterrupt: () => void): AbortSignal {
     const controller = new AbortController();
     // Every execution in flight listens (tens at once with --concurrency): not a leak to warn of.
     setMaxListeners(0, controller.signal);
@@ -62,3 +58,42 @@ export abstract class TenantCommand extends RoleflowCommand {
   }
 }
 
+/** A command that talks to the tenant `--tenant` (or `ROLEFLOW_TENANT`, or the default) names. */
+export abstract class TenantCommand extends TenantAccessCommand {
+  tenants = Option.Array('--tenant', {
+    description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once',
+  });
+  baseUrl = Option.String('--base-url', { description: 'Tenant base URL, overriding the config' });
+  wsUrl = Option.String('--ws-url', { description: 'Tenant WebSocket URL, overriding the config' });
+
+  /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
+  get tenant(): string | undefined {
+    const named = this.tenants ?? [];
+    if (new Set(named).size > 1) throw new RoleflowError(`--tenant is given ${named.length} times: roleflow ${this.path.join(' ')} works on one tenant`, 'usage');
+    return named[0] ?? (this.context.env['ROLEFLOW_TENANT'] || undefined);
+  }
+
+  /** `name`, or the tenant this command's flags name. */
+  async openTenant(config: Config, name?: string): Promise<OpenTenant> {
+    return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+  }
+}
+
+/** `plan`, `apply` and `test`: `--tenant` more than once, or `--all-tenants`. */
+export abstract class ManyTenantsCommand extends TenantCommand {
+  allTenants = Option.Boolean('--all-tenants', false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
+
+  /**
+   * The tenants of this run when it is over several (`--all-tenants`, or `--tenant` more than
+   * once), checked against the config; undefined for a run over one tenant, as before.
+   */
+  async severalTenants(config: Config): Promise<string[] | undefined> {
+    const named = this.tenants ?? [];
+    if (!this.allTenants && named.length <= 1) return undefined;
+    if (this.baseUrl !== undefined || this.wsUrl !== undefined) {
+      throw new RoleflowError('--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)', 'usage');
+    }
+    const { selectTenants } = await import('../core/tenants/index.js');
+    return selectTenants(config, { named, all: this.allTenants });
+  }
+}

@@ -107,6 +107,7 @@ export class TestCommand extends TenantCommand {
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),
     ]);
+    const { currentCommit } = await import('../files/git-commit.js');
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
@@ -127,7 +128,7 @@ export class TestCommand extends TenantCommand {
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: this.context.env['GITHUB_SHA'],
+      commit: await currentCommit(this.context.cwd, this.context.env),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),

@@ -1,6 +1,6 @@
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { plural } from '../core/roles/index.js';
-import { PLAN_FORMAT_VERSION, renderPlanJson, type Plan } from '../core/plan/index.js';
+import { PLAN_FORMAT_VERSION, renderPlanJson, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';
@@ -11,10 +11,13 @@ import { readBounded } from './source-files.js';
 /** A saved plan holds the full content of every planned Role; this is far above any real one. */
 const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 
-/** `plan --out FILE`: the plan JSON, written atomically so `apply` never reads half a plan. */
-export async function savePlan(path: string, plan: Plan): Promise<void> {
+/**
+ * `plan --out FILE`: the plan JSON (for several tenants, their document), written atomically so
+ * `apply` never reads half a plan.
+ */
+export async function savePlan(path: string, plan: Plan | readonly Plan[]): Promise<void> {
   try {
-    await writeFileAtomic(path, renderPlanJson(plan));
+    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
@@ -26,6 +29,13 @@ export async function savePlan(path: string, plan: Plan): Promise<void> {
  * `roles/x.md is not a saved plan (not JSON): …`, the first problem located at line:col.
  */
 export async function readSavedPlan(abs: string, file: string): Promise<Plan> {
+  const read = await readSavedPlanFile(abs, file);
+  if ('tenants' in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
+  return read;
+}
+
+/** A saved plan of one tenant, or of several (`{format_version, tenants}`): see `readSavedPlan`. */
+export async function readSavedPlanFile(abs: string, file: string): Promise<Plan | TenantPlans> {
   const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: 'a saved plan' });
   if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
   const text = Buffer.from(bytes.value).toString('utf8');
@@ -39,15 +49,15 @@ export async function readSavedPlan(abs: string, file: string): Promise<Plan> {
     throw notAPlan(file, `JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object`);
   }
   const record = value as Record<string, unknown>;
-  if (!('format_version' in record) || !('changes' in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (!('format_version' in record) || !('changes' in record || 'tenants' in record)) throw notAPlan(file, 'no "format_version" and "changes"');
   if (record['format_version'] !== PLAN_FORMAT_VERSION) {
     throw notAPlan(file, `format_version ${JSON.stringify(record['format_version'])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
   }
   const schema = loadSchema('plan');
   // The fast path for the usual, valid plan; the slower YAML reader only to say where a problem is.
-  if (compileSchema(schema)(value)) return value as Plan;
+  if (compileSchema(schema)(value)) return value as Plan | TenantPlans;
   const located = parseYaml(text, { file });
-  const checked = located.ok ? validateAgainst<Plan>(schema, located.value, file) : located;
+  const checked = located.ok ? validateAgainst<Plan | TenantPlans>(schema, located.value, file) : located;
   const issues = checked.ok ? [] : checked.issues;
   const first = issues[0];
   const more = issues.length > 1 ? `, and ${plural(issues.length - 1, 'more problem')}` : '';
@@ -56,4 +66,8 @@ export async function readSavedPlan(abs: string, file: string): Promise<Plan> {
 
 function notAPlan(file: string, why: string): RoleflowError {
   return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
+}
+
+function isPlanList(plan: Plan | readonly Plan[]): plan is readonly Plan[] {
+  return Array.isArray(plan);
 }

@@ -38,7 +38,8 @@ type MergeInput = { file: string; report: RunReport };
  * The reports of the shards of one suite as one report: every result once (a test × transport in
  * two reports is an error), in file order; the earliest start, the latest finish. Shards must be
  * of one `--shard I/N` run, each at most once, and all of them unless `allowPartial` (the merged
- * report then lists the missing ones). Reports of whole runs merge without that check.
+ * report then lists the missing ones). Reports of whole runs merge without that check. The merged
+ * report keeps `commit` when every input records the same one, and has none otherwise.
  */
 export function mergeReports(inputs: readonly MergeInput[], options: { allowPartial?: boolean } = {}): Parsed<RunReport> {
   const first = inputs[0];
@@ -68,10 +69,18 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   results.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0]!;
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1)!;
-  const { shard: _shard, merged_shards: _merged, missing_shards: _missing, ...base } = first.report;
+  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, ...base } = first.report;
+  // A commit only when every shard tested the same one: shards of two commits are no one run of either.
+  const commits = new Set(inputs.map((i) => i.report.commit));
+  const commit = commits.size === 1 ? first.report.commit : undefined;
   return {
     ok: true,
     value: {
+      // Keys in the order of a run's report: the commit after the tenant.
+      format_version,
+      tool,
+      tenant,
+      ...(commit !== undefined && { commit }),
       ...base,
       ...(merged.length > 0 && { merged_shards: merged }),
       ...(missing.length > 0 && { missing_shards: missing }),

@@ -11,7 +11,7 @@ export interface RunReport {
   tool: { name: 'roleflow'; version: string };
   /** Never the token. */
   tenant: { name: string; base_url: string; ws_url?: string };
-  /** The commit the run tested, when known (`$GITHUB_SHA`). */
+  /** The commit the run tested, when known: `$GITHUB_SHA`, else `git rev-parse HEAD`; `promote` needs it. */
   commit?: string;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;

@@ -105,8 +105,10 @@ export async function openSavedPlan(opts: {
   planFile: string;
   config: Config;
   open: () => Promise<OpenTenant>;
+  /** The plan, already read from `planFile` (one tenant's of a saved plan of several). */
+  plan?: Plan;
 }): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: { plan: Plan; what: string; reasons: string[] } }> {
-  const plan = await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile);
+  const plan = opts.plan ?? (await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile));
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });

@@ -100,7 +100,7 @@ export async function runTestSession(opts: {
   assertions?: AssertionFiles;
   /** `--baseline`: what relative budgets are judged against. */
   baseline?: Baseline | undefined;
-  /** The commit tested, when known (`$GITHUB_SHA`). */
+  /** The commit tested, when known (`currentCommit`: `$GITHUB_SHA`, else `git rev-parse HEAD`). */
   commit?: string | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;

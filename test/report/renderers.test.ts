@@ -150,6 +150,20 @@ describe('merging shard reports', () => {
     expect(whole.value.merged_shards).toHaveLength(3);
   });
 
+  it('keeps the commit when every shard tested the same one, and records none when they differ or one lacks it', () => {
+    const at = (index: number, commit?: string) => ({ ...shard(index, [`t${index}`]), ...(commit && { commit }) });
+    const merge = (a: ReturnType<typeof at>, b: ReturnType<typeof at>) => {
+      const merged = mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: b }]);
+      if (!merged.ok) throw new Error(merged.error);
+      return merged.value;
+    };
+    const same = merge(at(1, 'abc1234'), at(2, 'abc1234'));
+    expect(same.commit).toBe('abc1234');
+    expect(Object.keys(same).slice(0, 4)).toEqual(['format_version', 'tool', 'tenant', 'commit']);
+    expect(merge(at(1, 'abc1234'), at(2, 'def5678')).commit).toBeUndefined();
+    expect(merge(at(1, 'abc1234'), at(2)).commit).toBeUndefined();
+  });
+
   it('refuses shards of different runs: other totals, a shard given twice, a whole run among shards', () => {
     const empty = (index: number, total: number) => ({ ...shard(index, []), shard: { index, total } });
     expect(mergeReports([{ file: 'a.json', report: empty(1, 2) }, { file: 'b.json', report: empty(2, 3) }])).toEqual({

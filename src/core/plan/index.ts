@@ -15,6 +15,8 @@
  * Rendering
  * - `renderPlanText(plan, {color, rolesDir?})`, `renderPlanJson(plan)`,
  *   `renderPlanMarkdown(plan, {maxChars?, marker?})` (≤ maxChars, default 65,536).
+ * - Several tenants: `renderTenantPlansText`, `renderTenantPlansMarkdown` (one comment, the room
+ *   shared among the tenants), `renderTenantPlansJson` (`{format_version, tenants, digest}`).
  */
 export { computePlan, unreadablePlan } from './compute-plan.js';
 export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.js';
@@ -38,8 +40,9 @@ export {
   type UpdateChange,
 } from './types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
-export { planDigest, renderPlanJson } from './render-json.js';
+export { planDigest, renderPlanJson, renderTenantPlansJson, tenantPlansDigest, type TenantPlans } from './render-json.js';
 export { planGuards, type GuardOptions } from './guards.js';
 export { savedPlanRefusals } from './saved.js';
 export { compare } from './notes.js';
 export { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './render-markdown.js';
+export { renderTenantPlansMarkdown, renderTenantPlansText, shareRoom } from './render-tenants.js';

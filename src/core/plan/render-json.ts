@@ -1,5 +1,5 @@
 import { sha256 } from './hash.js';
-import type { Plan } from './types.js';
+import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 import { jsonText } from '../safe-text.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */
@@ -31,6 +31,30 @@ export function renderPlanJson(plan: Plan): string {
  */
 export function planDigest(plan: Plan): string {
   return sha256(bodyText(plan));
+}
+
+/** The saved plan of a run over several tenants (`schemas/plan.schema.json`). */
+export interface TenantPlans {
+  format_version: typeof PLAN_FORMAT_VERSION;
+  tenants: Plan[];
+  digest?: string;
+}
+
+/**
+ * The plans of a run over several tenants as one JSON document: `{format_version, tenants: [<plan>…],
+ * digest}`, each plan as `renderPlanJson` writes it (with its own digest), in the order they are
+ * applied. The document's `digest` covers which tenants it holds and in what order
+ * (`tenantPlansDigest`); each plan's own covers its contents.
+ */
+export function renderTenantPlansJson(plans: readonly Plan[]): string {
+  const tenants = plans.map((plan) => JSON.parse(renderPlanJson(plan)) as Plan);
+  const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
+  return `${body.slice(0, -2)},\n  "digest": ${JSON.stringify(tenantPlansDigest(tenants))}\n}\n`;
+}
+
+/** The digest of a multi-tenant document: its tenants, in order, each with its plan's digest. */
+export function tenantPlansDigest(plans: readonly Pick<Plan, 'tenant' | 'digest'>[]): string {
+  return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
 
 function bodyText(plan: Plan): string {

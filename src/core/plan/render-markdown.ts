@@ -24,7 +24,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const head = headMarkdown(plan, opts.marker);
   const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fit([head, tail], max);
+  if (plan.changes.length === 0) return fitMarkdown([head, tail], max);
 
   const rows = plan.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join('');
@@ -57,7 +57,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join('') + omissionFor(rows.length - shown);
-  return fit([head, diffNote, truncated, tail], max);
+  return fitMarkdown([head, diffNote, truncated, tail], max);
 }
 
 /**
@@ -88,7 +88,7 @@ function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs
 }
 
 /** The parts joined; if even that is too long (a tiny `maxChars`), cut at a line and say so. */
-function fit(parts: string[], max: number): string {
+export function fitMarkdown(parts: string[], max: number): string {
   const text = join(parts);
   if (text.length <= max) return text;
   const notice = `\n… cut to fit the comment; ${FULL_PLAN}.\n`;

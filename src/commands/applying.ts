@@ -1,0 +1,103 @@
+import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
+import { RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { Plan } from '../core/plan/index.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
+import { LiveResults } from '../terminal/live-results.js';
+import type { TenantAccessCommand } from './tenant-command.js';
+
+/**
+ * What `apply` and `promote` share: showing a fresh plan and asking for it, carrying a plan out
+ * with a line per Role, and the `--json` result of each tenant.
+ */
+
+const QUESTION = "Apply these changes? Only 'yes' is accepted:";
+const NO_TTY = 'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json';
+
+export interface ApplyFlags {
+  json: boolean;
+  autoApprove: boolean;
+  concurrency: number;
+  protect: readonly string[];
+}
+
+/** How one tenant's apply ended: its exit code and what `--json` says of it. */
+export interface TenantApplyEnd {
+  code: number;
+  plan: Pick<Plan, 'tenant'>;
+  status: ApplyRunStatus;
+  outcomes: readonly ApplyOutcome[];
+  reasons: readonly string[];
+}
+
+export function ended(code: number, plan: Pick<Plan, 'tenant'>, status: ApplyRunStatus, outcomes: readonly ApplyOutcome[] = [], reasons: readonly string[] = []): TenantApplyEnd {
+  return { code, plan, status, outcomes, reasons };
+}
+
+/**
+ * Fresh plans (one, or one per tenant), shown, past their guards and approved: `'approved'` when
+ * there is something to carry out, else how it ended for each (guards refuse: exit 4 and nothing
+ * is sent anywhere; nothing to do: `No changes.`, exit 0; the user said no: exit 1).
+ */
+export async function approveFreshPlans(command: TenantAccessCommand, plans: readonly Plan[], shown: string, flags: ApplyFlags): Promise<'approved' | TenantApplyEnd[]> {
+  const changes = plans.some((p) => p.changes.length > 0);
+  if (!flags.json) command.io.out(shown);
+  else if (!flags.autoApprove && changes) command.io.err(shown);
+  const refused = plans.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    const named = plans.length > 1;
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${p.tenant.name}: ` : ''}${g.message}`)).join('\n'));
+    return plans.map((p) => (p.guards.length > 0 ? ended(ExitCode.Refused, p, 'refused', [], p.guards.map((g) => g.message)) : ended(ExitCode.Refused, p, 'refused', [], ['another tenant of this run is refused by guards'])));
+  }
+  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, 'no_changes'));
+  if (flags.autoApprove) return 'approved';
+  // Asked only once there is something to approve: nothing to do is `No changes.`, exit 0, in CI too.
+  if (!command.context.stdinIsTTY) throw new RoleflowError(NO_TTY, 'usage');
+  const { confirm } = await import('../terminal/prompt.js');
+  if (await confirm(command.context.stdin, command.context.stderr, QUESTION)) return 'approved';
+  command.io.err('Apply cancelled: nothing was changed.');
+  return plans.map((p) => ended(ExitCode.Error, p, 'cancelled'));
+}
+
+/** Carry out `plan` on `tenant`: a line per Role as each ends, the closing lines, Ctrl-C honoured. */
+export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags): Promise<TenantApplyEnd> {
+  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
+  const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../run/apply-session.js'), import('../core/apply/index.js')]);
+  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text) => command.io.out(text));
+  command.io.showLiveLine(live);
+  const interruption = command.interruption(() => {
+    live.setStatus(undefined);
+    command.io.err('Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).');
+  });
+  live.count('applying', 0, plan.changes.length);
+  const run = await applyPlan(plan, tenant.client, {
+    concurrency: flags.concurrency,
+    protect: flags.protect,
+    stopped: () => interruption.aborted,
+    onOutcome: (outcome, done, total) => {
+      live.count('applying', done, total);
+      if (!flags.json) live.add(outcomeLine(outcome));
+    },
+  });
+  live.finish();
+  command.io.showLiveLine(undefined);
+  const end = applyEnd(run);
+  if (!flags.json && end.out.length > 0) command.io.out(end.out.join('\n'));
+  if (end.err.length > 0) command.io.err(end.err.join('\n'));
+  return ended(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);
+}
+
+/**
+ * `--json`'s result: for one tenant, `apply --json`'s document as before; for several,
+ * `{format_version, tenants: [<result>…], not_attempted: [names]}`.
+ */
+export async function printApplyJson(command: TenantAccessCommand, ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<void> {
+  const { applyResultJson } = await import('../core/apply/index.js');
+  const one = (e: TenantApplyEnd): unknown => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
+  if (several === undefined && ends.length === 1) {
+    const e = ends[0]!;
+    command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson(clean, e.status, clean.outcomes, clean.reasons));
+    return;
+  }
+  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+}

@@ -1,0 +1,28 @@
+import { configuredTenant, type Config } from '../config.js';
+import { RoleflowError } from '../errors.js';
+import { closest } from '../schema.js';
+
+/** The embedded tenant's name: never part of `--all-tenants` unless named. */
+const LOCAL = 'local';
+
+/**
+ * The tenants of a run over several, in the order they are applied: those `--tenant` names, in
+ * the order given, then (`--all-tenants`) every other tenant of the config in its order, except
+ * the embedded `local`. Each once. A name that is neither configured nor `local` is an error with
+ * a guess, before anything is sent; so is `--all-tenants` with no tenant configured.
+ */
+export function selectTenants(config: Config, flags: { named: readonly string[]; all: boolean }): string[] {
+  const known = [LOCAL, ...Object.keys(config.tenants)];
+  for (const name of flags.named) {
+    if (name === LOCAL || configuredTenant(config, name) !== undefined) continue;
+    const guess = closest(name, known);
+    throw new RoleflowError(
+      `unknown tenant "${name}"${config.file ? ` in ${config.file}` : ''}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}; known: ${known.join(', ')}`,
+      'config',
+    );
+  }
+  const configured = flags.all ? Object.keys(config.tenants).filter((name) => name !== LOCAL) : [];
+  const names = [...new Set([...flags.named, ...configured])];
+  if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ''}`, 'config');
+  return names;
+}

@@ -1,0 +1,32 @@
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { emulator, project, TOKEN, type Project } from './roles-kit.js';
+
+/** Two tenants on 127.0.0.1 — staging and production, each its own emulator — and a project configured for both. */
+export interface TwoTenants {
+  p: Project;
+  staging: RunningEmulator;
+  production: RunningEmulator;
+  /** `roleflow ARGS` in the project, both tokens in the environment (plus `env`). */
+  cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+}
+
+export async function twoTenants(files: Record<string, string>, opts: { config?: string; stagingRoles?: Parameters<typeof emulator>[1]; productionRoles?: Parameters<typeof emulator>[1] } = {}): Promise<TwoTenants> {
+  const staging = await emulator({}, opts.stagingRoles ?? []);
+  const production = await emulator({}, opts.productionRoles ?? []);
+  const config = [
+    'tenants:',
+    `  staging: { base_url: "${staging.baseUrl}", ws_url: "${staging.wsUrl}", token_env: ROLEFLOW_TOKEN_STAGING }`,
+    `  production: { base_url: "${production.baseUrl}", ws_url: "${production.wsUrl}", token_env: ROLEFLOW_TOKEN_PRODUCTION }`,
+    opts.config ?? '',
+  ].join('\n');
+  const p = await project({ 'roleflow.config.yaml': `${config}\n`, ...files });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { cwd: p.dir, env: { ROLEFLOW_TOKEN_STAGING: TOKEN, ROLEFLOW_TOKEN_PRODUCTION: TOKEN, ...env } });
+  return { p, staging, production, cli };
+}
+
+/** Neither stream of `r` holds the token. */
+export function noToken(r: CliResult): boolean {
+  return !r.stdout.includes(TOKEN) && !r.stderr.includes(TOKEN);
+}

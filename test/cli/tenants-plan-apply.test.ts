@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from '../../src/core/schema.js';
+import { loadSchema } from '../../src/files/package-root.js';
+import { call } from '../helpers/emulator.js';
+import { mutations, requestCount, roleText, tenantState } from './roles-kit.js';
+import { noToken, twoTenants } from './tenants-kit.js';
+
+const validPlan = compileSchema(loadSchema('plan'));
+
+/** `a` is new everywhere; `b` is on production with older content (an update there only). */
+const FILES = {
+  'roles/a.md': roleText('a', 'first', 'You are A.'),
+  'roles/b.md': roleText('b', 'second', 'You are B, v2.'),
+};
+const setup = () =>
+  twoTenants(FILES, {
+    stagingRoles: [{ name: 'a', description: 'first', content: 'You are A.' }, { name: 'b', description: 'second', content: 'You are B, v2.' }],
+    productionRoles: [{ name: 'b', description: 'second', content: 'You are B, v1.' }],
+  });
+
+describe('plan over several tenants', () => {
+  it('--all-tenants --format markdown is one comment: a summary table, then a section per tenant', async () => {
+    const t = await setup();
+    const r = await t.cli(['plan', '--all-tenants', '--format', 'markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('## roleflow plan for 2 tenants\n\n**1 with changes.**\n');
+    expect(r.stdout).toContain('| Tenant | Create | Update | Delete | Guards |');
+    expect(r.stdout).toContain('| <code>staging</code> | 0 | 0 | 0 | none |');
+    expect(r.stdout).toContain('| <code>production</code> | 1 | 1 | 0 | none |');
+    const staging = r.stdout.indexOf('### roleflow plan for <code>staging</code>');
+    const production = r.stdout.indexOf('### roleflow plan for <code>production</code>');
+    expect(staging).toBeGreaterThan(r.stdout.indexOf('| <code>production</code>'));
+    expect(production).toBeGreaterThan(staging);
+    expect(r.stdout.slice(production)).toContain('content diff');
+    expect(noToken(r)).toBe(true);
+    expect(mutations(t.staging)).toEqual([]);
+    expect(mutations(t.production)).toEqual([]);
+  });
+
+  it('JSON for several tenants is {format_version, tenants, digest} and validates; for one it keeps the plan shape', async () => {
+    const t = await setup();
+    const several = await t.cli(['plan', '--tenant', 'production', '--tenant', 'staging', '--json']);
+    expect(several.code).toBe(0);
+    const doc = JSON.parse(several.stdout) as { format_version: number; tenants: { tenant: { name: string }; summary: object }[]; digest: string };
+    expect(validPlan(doc), JSON.stringify(validPlan.errors)).toBe(true);
+    expect(Object.keys(doc)).toEqual(['format_version', 'tenants', 'digest']);
+    expect(doc.tenants.map((p) => p.tenant.name)).toEqual(['production', 'staging']);
+    expect(doc.tenants[0]!.summary).toMatchObject({ create: 1, update: 1, delete: 0, unchanged: 0 });
+    const one = JSON.parse((await t.cli(['plan', '--tenant', 'production', '--json'])).stdout) as Record<string, unknown>;
+    expect(validPlan(one)).toBe(true);
+    expect(one).toHaveProperty('changes');
+    expect(one).not.toHaveProperty('tenants');
+    // The schema takes nothing else: a document of several with a plan's keys, or an empty list.
+    expect(validPlan({ ...doc, changes: [] })).toBe(false);
+    expect(validPlan({ ...doc, tenants: [] })).toBe(false);
+  });
+
+  it('text has a section per tenant and a line each; --detailed-exitcode is 2 when one tenant of two has changes', async () => {
+    const t = await setup();
+    const r = await t.cli(['plan', '--all-tenants', '--detailed-exitcode']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^=== tenant staging ===\nTenant staging \(http:\/\/127\.0\.0\.1:\d+\)\n\nNo changes\. The tenant matches roles\/\.\n/);
+    expect(r.stdout).toContain('=== tenant production ===\nTenant production');
+    expect(r.stdout).toMatch(/2 tenants:\n  staging     No changes\. The tenant matches roles\/\.\n  production  Plan: 1 to create, 1 to update, 0 to delete\.\n$/);
+    expect((await t.cli(['plan', '--tenant', 'staging', '--tenant', 'staging', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('an unknown tenant among several stops the run before anything is sent, with a guess', async () => {
+    const t = await setup();
+    const r = await t.cli(['plan', '--tenant', 'staging', '--tenant', 'prodution']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: unknown tenant "prodution" in roleflow.config.yaml (did you mean "production"?); known: local, staging, production\n');
+    expect(requestCount(t.staging)).toBe(0);
+    const pull = await t.cli(['pull', '--tenant', 'staging', '--tenant', 'production']);
+    expect(pull).toMatchObject({ code: 1, stderr: 'error: --tenant is given 2 times: roleflow pull works on one tenant\n' });
+  });
+});
+
+describe('apply over several tenants', () => {
+  it('applies a fresh plan of every tenant one at a time, in order, and says how each ended', async () => {
+    const t = await setup();
+    const r = await t.cli(['apply', '--all-tenants', '--auto-approve']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('=== tenant staging ===\nNo changes.\n=== tenant production ===\n~ updated b');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Tenants: staging no changes; production applied.');
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.', 'b: second / You are B, v2.']);
+    expect(noToken(r)).toBe(true);
+  });
+
+  it('a saved plan of two tenants applies in order and stops at the first refused tenant, saying which were done', async () => {
+    const t = await setup();
+    await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    expect((await t.cli(['plan', '--tenant', 'production', '--tenant', 'staging', '--out', 'reversed.json'])).code).toBe(0);
+    // Production changes after the plans were made: its part of both plans is stale.
+    const b = t.production.roles().find((role) => role.name === 'b')!;
+    await call(t.production, 'POST', '/admin/roles/update', { body: { id: b.id, name: 'b', description: 'second', content: 'edited by hand' } });
+    const productionMark = requestCount(t.production);
+    const stagingMark = requestCount(t.staging);
+
+    const reversed = await t.cli(['apply', 'reversed.json']);
+    expect(reversed.code).toBe(4);
+    expect(reversed.stderr).toContain('error: the saved plan reversed.json (tenant production) no longer fits the tenant; nothing was applied:');
+    expect(reversed.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
+    expect(requestCount(t.staging)).toBe(stagingMark);
+    expect(mutations(t.production, productionMark)).toEqual([]);
+
+    const both = await t.cli(['apply', 'both.json', '--json']);
+    expect(both.code).toBe(4);
+    const result = JSON.parse(both.stdout) as { tenants: { tenant: { name: string }; status: string }[]; not_attempted: string[] };
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'applied'], ['production', 'refused']]);
+    expect(result.not_attempted).toEqual([]);
+    expect(both.stderr).toContain('Tenants: staging applied; production refused (nothing sent to it).');
+    expect(tenantState(t.staging)).toContain('c: third / You are C.');
+    expect(mutations(t.production, productionMark)).toEqual([]);
+    expect(noToken(both)).toBe(true);
+  });
+
+  it('refuses a saved plan of several tenants whose tenants were reordered, sending nothing', async () => {
+    const t = await setup();
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'plan.json'])).code).toBe(0);
+    const doc = JSON.parse(await t.p.read('plan.json')) as { tenants: unknown[] };
+    await t.p.write('plan.json', JSON.stringify({ ...doc, tenants: [...doc.tenants].reverse() }, null, 2));
+    const marks = [requestCount(t.staging), requestCount(t.production)];
+    const r = await t.cli(['apply', 'plan.json']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('its tenants were removed, added or reordered since `roleflow plan --out` wrote it');
+    expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
+  });
+});
