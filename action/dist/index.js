@@ -82352,41 +82352,57 @@ init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
 import { join as join13 } from "node:path";
 async function planStep(ctx) {
-  const { kit, inputs } = ctx;
+  return runPlan(ctx, publishPlan);
+}
+async function runPlan(ctx, publish) {
+  const { inputs } = ctx;
   const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
+  await publish(ctx, run2);
+  if (existsSync3(planFile)) ctx.kit.setOutput("plan-file", planFile);
+  return outcome;
+}
+async function publishPlan(ctx, run2) {
+  const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
   const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== void 0) {
     await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
-    const hasChanges = planHasChanges(plan);
-    if (hasChanges) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${ctx.tenant}` });
-    kit.setOutput("has-changes", hasChanges);
-    kit.setOutput("creates", plan.summary.create);
-    kit.setOutput("updates", plan.summary.update);
-    kit.setOutput("deletes", plan.summary.delete);
-    if (plan.guards.length > 0) for (const guard of plan.guards) kit.error(`roleflow plan refused: ${guard.message}`);
+    setPlanOutputs(ctx, [plan]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  if (existsSync3(planFile)) kit.setOutput("plan-file", planFile);
+  await publishPlanMarkdown(ctx, run2, plan === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan, { maxChars, ...marker === void 0 ? {} : { marker } }));
+}
+function setPlanOutputs(ctx, plans) {
+  const { kit } = ctx;
+  const sum = (key) => plans.reduce((n, plan) => n + plan.summary[key], 0);
+  for (const plan of plans) {
+    if (planHasChanges(plan)) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${plan.tenant.name}` });
+    for (const guard of plan.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan.tenant.name}` : ""}: ${guard.message}`);
+  }
+  kit.setOutput("has-changes", plans.some(planHasChanges));
+  kit.setOutput("creates", sum("create"));
+  kit.setOutput("updates", sum("update"));
+  kit.setOutput("deletes", sum("delete"));
+}
+async function publishPlanMarkdown(ctx, run2, render2) {
+  const { kit } = ctx;
   const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
   const failed2 = () => failureMarkdown({ heading, what: "`roleflow plan`", code: run2.code, stderr: kit.redact(run2.stderr) });
-  await kit.appendSummary(plan === void 0 ? failed2() : fitSummary((maxChars) => renderPlanMarkdown(plan, { maxChars })));
+  await kit.appendSummary(render2 === void 0 ? failed2() : fitSummary((maxChars) => render2(maxChars)));
   const footer = commentFooter(ctx, "plan");
   await postComment(ctx, "plan", (marker) => {
-    const maxChars = GITHUB_COMMENT_LIMIT - footer.length - 1;
-    const body = plan === void 0 ? failed2() : renderPlanMarkdown(plan, { maxChars, marker });
+    const body = render2 === void 0 ? failed2() : render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
     return kit.redact(`${body}
 ${footer}`);
   });
-  return outcome;
 }
 function parsePlan(stdout) {
   const text2 = stdout.trim();
@@ -82394,6 +82410,40 @@ function parsePlan(stdout) {
   try {
     const value = JSON.parse(text2);
     return value.format_version !== void 0 && Array.isArray(value.changes) && value.summary !== void 0 ? value : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// action/src/tenants/plan-tenants.ts
+init_plan();
+function planTenantsStep(ctx) {
+  return runPlan(ctx, publishTenantPlans);
+}
+async function publishTenantPlans(ctx, run2) {
+  const { kit } = ctx;
+  const printed = kit.redactValues(parseTenantPlans(run2.stdout));
+  const issues = printed?.flatMap((plan) => plan.issues) ?? [];
+  const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
+  if (plans !== void 0) {
+    await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
+    setPlanOutputs(ctx, plans);
+    kit.setOutput("changed-tenants", plans.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+  } else if (printed !== void 0) {
+    annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
+  } else if (run2.code === 1) {
+    await annotateInvalidFiles(ctx);
+  }
+  await publishPlanMarkdown(ctx, run2, plans === void 0 ? void 0 : (maxChars, marker) => renderTenantPlansMarkdown(plans, { maxChars, ...marker === void 0 ? {} : { marker } }));
+}
+function parseTenantPlans(stdout) {
+  const single = parsePlan(stdout);
+  if (single !== void 0) return [single];
+  try {
+    const value = JSON.parse(stdout.trim());
+    if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
+    const plans = value.tenants.map((plan) => parsePlan(JSON.stringify(plan)));
+    return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
@@ -82652,7 +82702,8 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
+    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);

@@ -7,6 +7,7 @@ import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
 import { pullRequestOf } from './sticky-comment.js';
+import { planTenantsStep } from './tenants/plan-tenants.js';
 import { promoteStep } from './tenants/promote-step.js';
 import { isSeveral, severalTenantsName } from './tenants/tenant-inputs.js';
 import type { StepContext, StepOutcome } from './step.js';
@@ -31,7 +32,8 @@ export async function run(): Promise<number> {
       tempDir: kit.env['RUNNER_TEMP'] || tmpdir(),
       pullRequest: pullRequestOf(kit.env),
     };
-    const step = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
+    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
     kit.setFailed(outcome.failure);

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -74,5 +75,63 @@ describe('the Action: tenant inputs', () => {
     const planned = await action({ command: 'promote', from: 'staging', to: 'production', report: 'r.json', 'plan-file': 'promotion.json', args: '--verbose', comment: 'false' });
     expect(planned.log).toMatch(/^::group::roleflow promote --from staging --to production --report r\.json --out \S+\/promotion\.json --verbose$/m);
     expectNoToken(planned);
+  });
+});
+
+describe('the Action, command: plan over several tenants', () => {
+  const MARKER = '<!-- roleflow:plan:staging_production -->';
+
+  it('keeps ONE sticky comment for the plans of all of them: a table of the tenants, then a section each', async () => {
+    const first = await action({ command: 'plan', tenant: 'staging\nproduction' });
+    expect(first.code, first.log).toBe(0);
+    expect(first.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '2', updates: '0', deletes: '0', 'changed-tenants': 'staging\nproduction' });
+    const saved = JSON.parse(readFileSync(first.outputs['plan-file']!, 'utf8')) as { tenants: { tenant: { name: string } }[] };
+    expect(saved.tenants.map((plan) => plan.tenant.name)).toEqual(['staging', 'production']);
+    // A notice per tenant with changes, named.
+    expect(first.log).toContain('::notice title=roleflow plan for staging::Plan: 1 to create, 0 to update, 0 to delete.');
+    expect(first.log).toContain('::notice title=roleflow plan for production::Plan: 1 to create, 0 to update, 0 to delete.');
+
+    const second = await action({ command: 'plan', tenant: 'staging\nproduction' });
+    expect(second.log).toContain('Updated the comment on pull request #42');
+    const ours = bed.github.comments.filter((c) => c.body.startsWith(MARKER));
+    expect(ours).toHaveLength(1);
+    expect(bed.github.comments).toHaveLength(1);
+    const body = ours[0]!.body;
+    expect(body).toContain('## roleflow plan for 2 tenants');
+    expect(body).toContain('| <code>staging</code> | 1 | 0 | 0 | none |');
+    expect(body).toContain('| <code>production</code> | 1 | 0 | 0 | none |');
+    // Then each tenant's plan, in the order given.
+    expect(body.indexOf('### roleflow plan for <code>staging</code>')).toBeGreaterThan(body.indexOf('| <code>production</code> |'));
+    expect(body.indexOf('### roleflow plan for <code>production</code>')).toBeGreaterThan(body.indexOf('### roleflow plan for <code>staging</code>'));
+    expect(second.summary).toContain('## roleflow plan for 2 tenants');
+    expectNoToken(second);
+  });
+
+  it('checks every tenant for drift with all-tenants and --detailed-exitcode, naming the ones that drifted', async () => {
+    const applied = await action({ command: 'apply', tenant: 'staging' }, 'push');
+    expect(applied.outputs, applied.log).toMatchObject({ exitcode: '0', creates: '1' });
+
+    const drift = await action({ command: 'plan', 'all-tenants': 'true', args: '--detailed-exitcode' }, 'push');
+    expect(drift.code).toBe(1);
+    expect(drift.outputs).toMatchObject({ exitcode: '2', 'has-changes': 'true', creates: '1', 'changed-tenants': 'production' });
+    expect(drift.log).toContain('::error::roleflow plan exited with code 2');
+    expect(drift.summary).toMatch(/\| <code>staging<\/code> \| 0 \| 0 \| 0 \| none \|/);
+    expect(drift.summary).toMatch(/\| <code>production<\/code> \| 1 \| 0 \| 0 \| none \|/);
+    expectNoToken(drift);
+  });
+
+  it('annotates a broken role file once, not once per tenant, and comments the failure', async () => {
+    await writeFile(join(bed.workspace, 'roles', 'broken.md'), '---\nname: broken\ndescription: [unclosed\n---\nx\n');
+    try {
+      const run = await action({ command: 'plan', tenant: 'staging\nproduction' });
+      expect(run.code).toBe(1);
+      expect(run.outputs['exitcode']).toBe('1');
+      expect(run.outputs['creates']).toBeUndefined();
+      expect(run.log.match(/^::error title=roleflow%3A invalid file,file=roles\/broken\.md,line=\d+/gm)).toHaveLength(1);
+      const body = bed.github.comments.find((c) => c.body.startsWith(MARKER))!.body;
+      expect(body).toContain('`roleflow plan` failed (exit code 1)');
+    } finally {
+      await rm(join(bed.workspace, 'roles', 'broken.md'));
+    }
   });
 });

@@ -92,11 +92,11 @@ describe('the Action, command: test with a baseline', () => {
     expect(faster.outputs).toMatchObject({ 'compare-exitcode': '0', regression: 'false' });
     expect(ourComment()).toMatch(/\| flows\/echo\.yaml \\> keeps the ticket \| ws \| wall-clock \| .* \| faster \|/);
 
-    // A thousand times slower is within a 200000% threshold.
-    const lenient = await action({ baseline: 'baseline/fast.json', 'fail-on-regression': 'true', 'regression-threshold': '200000%' });
+    // A thousand times slower (give or take the two runs' noise) is within a 100000000% threshold.
+    const lenient = await action({ baseline: 'baseline/fast.json', 'fail-on-regression': 'true', 'regression-threshold': '100000000%' });
     expect(lenient.code, lenient.log).toBe(0);
     expect(lenient.outputs).toMatchObject({ 'compare-exitcode': '0', regression: 'false' });
-    expect(lenient.log).toContain('--threshold 200000%');
+    expect(lenient.log).toContain('--threshold 100000000%');
     expect(ourComment()).toContain('## ✅ roleflow: 0 regressions');
   });
 

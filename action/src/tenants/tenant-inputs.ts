@@ -43,7 +43,8 @@ export function tenantFlags(selection: TenantSelection): string[] {
 
 /**
  * The name a run over several tenants goes by in its comment's marker and its temp files:
- * `all-tenants` (plus any named besides), else the names in the order given, joined by `+`.
+ * `all-tenants` (plus any named besides), else the names in the order given, joined by `+` (`_`
+ * in the marker and file names).
  */
 export function severalTenantsName(selection: TenantSelection): string {
   return [...(selection.all ? ['all-tenants'] : []), ...selection.names].join('+');
