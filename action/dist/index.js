@@ -77826,6 +77826,7 @@ import { tmpdir } from "node:os";
 
 // action/src/apply-step.ts
 init_apply();
+init_plan();
 init_markdown_parts();
 import { isAbsolute as isAbsolute4, join as join12 } from "node:path";
 
@@ -78517,9 +78518,9 @@ function checkTenantInputs(command, selection, promote) {
   }
   const stray = ["from", "to", "report"].filter((name) => promote[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
-  if (isSeveral(selection) && command !== "plan") {
+  if (isSeveral(selection) && command !== "plan" && command !== "apply") {
     throw new ActionInputError(
-      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan; run ${command} in a matrix of jobs, one tenant each`
+      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan and apply; run ${command} in a matrix of jobs, one tenant each`
     );
   }
   return void 0;
@@ -82286,37 +82287,68 @@ async function applyStep(ctx) {
   const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const result = kit.redactValues(parseApplyResult(run2.stdout));
+  const applied = kit.redactValues(parseApplyResults(run2.stdout));
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
-  if (result !== void 0) {
+  if (applied !== void 0) {
+    const { results: results2 } = applied;
+    const several = results2.length > 1 || applied.notAttempted.length > 0;
     await kit.untrusted(() => {
-      for (const o of result.results) kit.info(outcomeLine(o));
-      if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
+      for (const result of results2) {
+        if (several) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
+        for (const o of result.results) kit.info(outcomeLine(o));
+        if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
+      }
     });
-    if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${ctx.tenant}` });
-    kit.setOutput("has-changes", result.results.length > 0);
-    kit.setOutput("creates", result.summary.created);
-    kit.setOutput("updates", result.summary.updated);
-    kit.setOutput("deletes", result.summary.deleted);
-    kit.setOutput("apply-status", result.status);
+    for (const result of results2) {
+      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${result.tenant.name}` });
+    }
+    const sum = (key) => results2.reduce((n, r) => n + r.summary[key], 0);
+    kit.setOutput("has-changes", results2.some((r) => r.results.length > 0));
+    kit.setOutput("creates", sum("created"));
+    kit.setOutput("updates", sum("updated"));
+    kit.setOutput("deletes", sum("deleted"));
+    kit.setOutput("apply-status", overallStatus(applied));
   } else if (run2.code === 1 && planFile === void 0) {
     await annotateInvalidFiles(ctx);
   }
-  const heading = `### roleflow apply to ${mdCode(ctx.tenant)}`;
-  const render2 = (maxChars, marker) => result === void 0 ? failureMarkdown({ heading, what: "`roleflow apply`", code: run2.code, stderr: kit.redact(run2.stderr) }) : renderApplyMarkdown(result, heading, maxChars, marker);
+  const heading = (tenant) => `### roleflow apply to ${mdCode(tenant)}`;
+  const render2 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: heading(ctx.tenant), what: "`roleflow apply`", code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, heading, maxChars, marker);
   await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
   const footer = commentFooter(ctx, "apply");
   await postComment(ctx, "apply", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
 ${footer}`));
   return outcome;
 }
-function parseApplyResult(stdout) {
+function parseApplyResults(stdout) {
   try {
     const value = JSON.parse(stdout);
-    return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? value : void 0;
+    if (isApplyResult(value)) return { results: [value], notAttempted: [] };
+    if (!Array.isArray(value.tenants) || !value.tenants.every(isApplyResult)) return void 0;
+    const notAttempted = Array.isArray(value.not_attempted) ? value.not_attempted.filter((n) => typeof n === "string") : [];
+    return { results: value.tenants, notAttempted };
   } catch {
     return void 0;
   }
+}
+function isApplyResult(value) {
+  const v = value;
+  return typeof v === "object" && v !== null && v.summary !== void 0 && Array.isArray(v.results) && v.tenant !== void 0;
+}
+function overallStatus({ results: results2, notAttempted }) {
+  const bad = results2.find((r) => r.status !== "applied" && r.status !== "no_changes");
+  if (bad !== void 0) return bad.status;
+  if (notAttempted.length > 0) return "failed";
+  return results2.some((r) => r.status === "applied") ? "applied" : "no_changes";
+}
+function renderAppliedMarkdown(applied, heading, maxChars, marker) {
+  const { results: results2, notAttempted } = applied;
+  if (results2.length === 1 && notAttempted.length === 0) return renderApplyMarkdown(results2[0], heading(results2[0].tenant.name), maxChars, marker);
+  const skipped2 = notAttempted.length === 0 ? [] : [`Not attempted (an earlier tenant did not apply): ${notAttempted.map(mdCode).join(", ")}.`, ""];
+  const head = [...marker === void 0 ? [] : [markerLine(marker)], `## roleflow apply to ${thousands(results2.length + notAttempted.length)} tenants`, "", ...skipped2].join("\n");
+  const needs = results2.map((r) => renderApplyMarkdown(r, heading(r.tenant.name), Infinity).length);
+  const budgets = shareRoom(needs, maxChars - head.length - results2.length - 1);
+  return `${head}
+${results2.map((r, i) => renderApplyMarkdown(r, heading(r.tenant.name), budgets[i])).join("\n")}`;
 }
 var STATUS_ICON = {
   created: "➕ created",

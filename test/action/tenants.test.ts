@@ -41,8 +41,8 @@ describe('the Action: tenant inputs', () => {
     [{ command: 'promote', from: 'staging' }, 'command: promote needs the inputs "to", "report"'],
     [{ command: 'promote', from: 'staging', to: 'production', report: 'r.json', tenant: 'staging' }, 'command: promote takes its tenants from the "from" and "to" inputs'],
     [{ command: 'plan', to: 'production' }, 'input "to" is for command: promote, not plan'],
-    [{ command: 'apply', tenant: 'staging\nproduction' }, 'command: apply works on one tenant: several tenants (more than one name in "tenant") are for plan'],
-    [{ command: 'test', 'all-tenants': 'true' }, 'command: test works on one tenant: several tenants (all-tenants) are for plan'],
+    [{ command: 'test', tenant: 'staging\nproduction' }, 'command: test works on one tenant: several tenants (more than one name in "tenant") are for plan and apply'],
+    [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan and apply'],
     [{ command: 'plan', tenant: 'staging production' }, 'input "tenant": "staging production" is not a tenant name (one name per line)'],
     [{ command: 'plan', 'all-tenants': 'yes please' }, 'input "all-tenants" must be true or false'],
     [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge or promote, not "deploy"'],
@@ -133,5 +133,24 @@ describe('the Action, command: plan over several tenants', () => {
     } finally {
       await rm(join(bed.workspace, 'roles', 'broken.md'));
     }
+  });
+
+  it('applies a saved plan of several tenants tenant by tenant, with a section each', async () => {
+    await writeFile(join(bed.workspace, 'roles', 'billing.md'), roleFile('billing-agent', 'Billing', 'You handle invoices.'));
+    const plan = await action({ command: 'plan', 'all-tenants': 'true', comment: 'false' }, 'push');
+    expect(plan.outputs, plan.log).toMatchObject({ exitcode: '0', creates: '3', 'changed-tenants': 'staging\nproduction' });
+    const apply = await action({ command: 'apply', 'plan-file': plan.outputs['plan-file']! }, 'push');
+    expect(apply.code, apply.log).toBe(0);
+    expect(apply.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '3', updates: '0', deletes: '0', 'apply-status': 'applied' });
+    expect(apply.log).toContain('::notice title=roleflow apply to staging::');
+    expect(apply.log).toContain('::notice title=roleflow apply to production::');
+    expect(apply.summary).toContain('## roleflow apply to 2 tenants');
+    expect(apply.summary.indexOf('### roleflow apply to <code>production</code>')).toBeGreaterThan(apply.summary.indexOf('### roleflow apply to <code>staging</code>'));
+    expect(apply.summary).toMatch(/\| ➕ created \| <code>billing-agent<\/code> \|/);
+
+    const after = await action({ command: 'plan', tenant: 'staging\nproduction', args: '--detailed-exitcode', comment: 'false' }, 'push');
+    expect(after.code, after.log).toBe(0);
+    expect(after.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'false', 'changed-tenants': '' });
+    expectNoToken(apply);
   });
 });
