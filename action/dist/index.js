@@ -1269,8 +1269,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber4 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber4 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber4 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber5 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber5 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber5 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1610,7 +1610,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t5) => COERCIBLE.has(t5) || coerceTypes === "array" && t5 === "array") : [];
+      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1620,9 +1620,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t5 of coerceTo) {
-        if (COERCIBLE.has(t5) || t5 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t5);
+      for (const t6 of coerceTo) {
+        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t6);
         }
       }
       gen.else();
@@ -1632,8 +1632,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t5) {
-        switch (t5) {
+      function coerceSpecificType(t6) {
+        switch (t6) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1705,8 +1705,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t5 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t5, data2, strictNums, correct));
+      for (const t6 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2621,9 +2621,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t5) => {
-        if (!includesType(it.dataTypes, t5)) {
-          strictTypesError(it, `type "${t5}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t6) => {
+        if (!includesType(it.dataTypes, t6)) {
+          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2639,7 +2639,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t5) => hasApplicableType(ts, t5))) {
+          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2648,15 +2648,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t5) {
-      return ts.includes(t5) || t5 === "integer" && ts.includes("number");
+    function includesType(ts, t6) {
+      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t5 of it.dataTypes) {
-        if (includesType(withTypes, t5))
-          ts.push(t5);
-        else if (withTypes.includes("integer") && t5 === "number")
+      for (const t6 of it.dataTypes) {
+        if (includesType(withTypes, t6))
+          ts.push(t6);
+        else if (withTypes.includes("integer") && t6 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3052,7 +3052,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref2);
+      let _sch = resolve18.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3079,7 +3079,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref2) {
+    function resolve18(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -3943,7 +3943,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4334,7 +4334,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve17,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -4720,7 +4720,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t5) => addRule.call(this, k, definition, t5)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
         return this;
       }
       getKeyword(keyword) {
@@ -4919,7 +4919,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t5 }) => t5 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5467,7 +5467,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t5) => t5 === "object" || t5 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -8177,13 +8177,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t5) => t5.tag === tagName);
-        const tagObj = match.find((t5) => !t5.format) ?? match[0];
+        const match = tags.filter((t6) => t6.tag === tagName);
+        const tagObj = match.find((t6) => !t6.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t5) => t5.identify?.(value) && !t5.format);
+      return tags.find((t6) => t6.identify?.(value) && !t6.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8810,10 +8810,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t5 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t5);
+        const t6 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t6);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t5}`);
+          throw new Error(`Unsupported default string type ${t6}`);
       }
       return res;
     }
@@ -8873,24 +8873,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t5) => t5.tag === item.tag);
+        const match = tags.filter((t6) => t6.tag === item.tag);
         if (match.length > 0)
-          return match.find((t5) => t5.format === item.format) ?? match[0];
+          return match.find((t6) => t6.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t5) => t5.identify?.(obj));
+        let match = tags.filter((t6) => t6.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t5) => t5.test);
+          const testMatch = match.filter((t6) => t6.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t5) => t5.format === item.format) ?? match.find((t5) => !t5.format);
+        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
       } else {
         obj = item;
-        tagObj = tags.find((t5) => t5.nodeClass && obj instanceof t5.nodeClass);
+        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -11819,7 +11819,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t5) => t5.tag === tagName && t5.collection === expType);
+      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -14901,7 +14901,7 @@ function parseConfig(text2, file, schema) {
   if (!valid.ok) return valid;
   const raw = valid.value;
   const defaultTenant = raw.default_tenant;
-  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => tenantIssues(name, t5));
+  const issues = Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => tenantIssues(name, t6));
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
@@ -14915,7 +14915,7 @@ function parseConfig(text2, file, schema) {
     value: {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t5]) => [name, tenantConfig(t5)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -14949,16 +14949,16 @@ function defaultConfig(file) {
 function configuredTenant(config, name) {
   return Object.hasOwn(config.tenants, name) ? config.tenants[name] : void 0;
 }
-function tenantIssues(name, t5) {
+function tenantIssues(name, t6) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t5.timeout !== void 0) {
-    const timeout = parseDuration(t5.timeout);
+  if (t6.timeout !== void 0) {
+    const timeout = parseDuration(t6.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t5[key];
+    const raw = t6[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -14972,16 +14972,16 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t5) {
-  const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
+function tenantConfig(t6) {
+  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
   return {
-    baseUrl: t5.base_url.replace(/\/+$/, ""),
-    ...t5.ws_url === void 0 ? {} : { wsUrl: t5.ws_url },
-    tokenEnv: t5.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t5.ws_auth ?? "header",
+    baseUrl: t6.base_url.replace(/\/+$/, ""),
+    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
+    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t6.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t5.retries ?? 4,
-    api: t5.api ?? {}
+    retries: t6.retries ?? 4,
+    api: t6.api ?? {}
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -18232,9 +18232,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve18, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve18(data2);
             });
           });
         }
@@ -18272,9 +18272,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve18, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve17(data2);
+              return err2 ? reject2(err2) : resolve18(data2);
             });
           });
         }
@@ -21780,8 +21780,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve18, reject2) => {
+        res = resolve18;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23207,12 +23207,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve18, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24096,12 +24096,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve18, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24418,16 +24418,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve17(null);
+            resolve18(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24440,7 +24440,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24847,8 +24847,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          return new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -25043,9 +25043,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t5 = b;
+        const t6 = b;
         b = a % b;
-        a = t5;
+        a = t6;
       }
       return a;
     }
@@ -25970,7 +25970,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve18, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -25980,7 +25980,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -25990,14 +25990,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve18, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26006,14 +26006,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve17();
+            resolve18();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve18, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26021,7 +26021,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26064,8 +26064,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve17, reject2) => {
-                      finalSocket.once("secureConnect", resolve17);
+                    await new Promise((resolve18, reject2) => {
+                      finalSocket.once("secureConnect", resolve18);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27198,7 +27198,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27212,11 +27212,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve17(null);
+                resolve18(null);
               }
             });
           } else {
-            this.on("close", resolve17);
+            this.on("close", resolve18);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27244,7 +27244,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve18, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27259,7 +27259,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve18,
               reject: reject2,
               length: 0,
               body: []
@@ -27333,18 +27333,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length, encoding));
+          resolve18(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve18(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve18(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve18(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27534,9 +27534,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -27748,9 +27748,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -28038,9 +28038,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -28133,9 +28133,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -29409,7 +29409,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve17 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve18 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29610,7 +29610,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve17(path), "utf8");
+          const data2 = await readFile4(resolve18(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29639,7 +29639,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve17(path);
+        const resolvedPath = resolve18(path);
         await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37619,7 +37619,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve18, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37707,7 +37707,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve18({
                 status,
                 statusText,
                 headersList,
@@ -37760,7 +37760,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve17({
+              resolve18({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37784,7 +37784,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve17({
+              resolve18({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42155,7 +42155,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve18) => setTimeout(resolve18, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42807,7 +42807,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve18) => setTimeout(resolve18, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46639,7 +46639,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve18, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46663,7 +46663,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve17(new Session(socket, shown, secrets));
+      resolve18(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46731,14 +46731,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve17(void 0);
+            resolve18(void 0);
           };
-          const waiter = { resolve: resolve17, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve18, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -46976,10 +46976,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t5 = a;
-    t5 = Math.imul(t5 ^ t5 >>> 15, t5 | 1);
-    t5 ^= t5 + Math.imul(t5 ^ t5 >>> 7, t5 | 61);
-    return ((t5 ^ t5 >>> 14) >>> 0) / 4294967296;
+    let t6 = a;
+    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
+    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
+    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47305,7 +47305,7 @@ function render(template, inputs) {
     if (template === "${*}") return { ...inputs };
     return template.replace(/\$\{([^}]*)\}/g, (_, name) => Object.hasOwn(inputs, name) ? inputs[name] : "");
   }
-  if (Array.isArray(template)) return template.map((t5) => render(t5, inputs));
+  if (Array.isArray(template)) return template.map((t6) => render(t6, inputs));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render(v, inputs)]));
   }
@@ -47366,14 +47366,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve17(tooLarge);
+        resolve18(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47382,12 +47382,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve17({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve18({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve17({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve18({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve17({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve18({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -48060,7 +48060,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve17) => server.close(() => resolve17()));
+      const closed = new Promise((resolve18) => server.close(() => resolve18()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48099,12 +48099,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve18, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve17(server.address()));
+    server.listen(port, host, () => resolve18(server.address()));
   });
 }
 function displayHost(host) {
@@ -48224,16 +48224,16 @@ async function stateFolder(dir) {
     await writeFile(join5(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
-function targetOf(name, t5) {
+function targetOf(name, t6) {
   return {
     name,
-    baseUrl: t5.baseUrl,
-    ...t5.wsUrl === void 0 ? {} : { wsUrl: t5.wsUrl },
-    wsAuth: t5.wsAuth ?? "header",
-    api: t5.api ?? {},
-    timeoutMs: t5.timeoutMs ?? 3e4,
-    retries: t5.retries ?? 4,
-    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
+    baseUrl: t6.baseUrl,
+    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
+    wsAuth: t6.wsAuth ?? "header",
+    api: t6.api ?? {},
+    timeoutMs: t6.timeoutMs ?? 3e4,
+    retries: t6.retries ?? 4,
+    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -51795,9 +51795,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve18, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve18(data2);
             });
           });
         }
@@ -51835,12 +51835,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve18, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve17(data2);
+              ) : resolve18(data2);
             });
           });
         }
@@ -54107,8 +54107,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve18, reject2) => {
+        res = resolve18;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -54601,12 +54601,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t5 = options.type;
+        const t6 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t5,
+          type: t6,
           lastModified: d
         };
       }
@@ -56359,12 +56359,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve18, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57034,12 +57034,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve18, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57518,16 +57518,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve17(null);
+            resolve18(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57538,7 +57538,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57589,7 +57589,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve18, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57601,7 +57601,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -57937,8 +57937,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          await new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -58118,9 +58118,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t5 = b;
+        const t6 = b;
         b = a % b;
-        a = t5;
+        a = t6;
       }
       return a;
     }
@@ -59207,7 +59207,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve17, reject2) => {
+        return await new Promise((resolve18, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59220,7 +59220,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve17(null);
+              resolve18(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59239,7 +59239,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve18, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59256,7 +59256,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve18,
               reject: reject2,
               length: 0,
               body: []
@@ -59326,18 +59326,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length));
+          resolve18(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length)));
+          resolve18(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve18(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve18(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59594,9 +59594,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -59819,9 +59819,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -60106,9 +60106,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -60200,9 +60200,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve18, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve18(data2);
           });
         });
       }
@@ -64065,7 +64065,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve18, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64141,7 +64141,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve18({
                 status,
                 statusText,
                 headersList,
@@ -64184,7 +64184,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve17({
+              resolve18({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67925,8 +67925,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve17) => {
-        setTimeout(resolve17, ms2).unref();
+      return new Promise((resolve18) => {
+        setTimeout(resolve18, ms2).unref();
       });
     }
     module.exports = {
@@ -68900,8 +68900,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t5 = 0; t5 <= 24; ++t5)
-      richLine[richLine.length - t5] = `\x1B[38;5;${232 + t5}m━`;
+    for (let t6 = 0; t6 <= 24; ++t6)
+      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -69173,7 +69173,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber4() {
+    function isNumber5() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -69290,8 +69290,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
-            valid = spec(value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -69315,7 +69315,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t5) => val !== originalValues[t5]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -69356,7 +69356,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t5) => val[0] !== originalValues[t5][0] || val[1] !== originalValues[t5][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -69410,8 +69410,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t5 = 0, T = value.length; t5 < T && t5 < spec.length; ++t5) {
-            valid = spec[t5](value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
+          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
+            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -69440,8 +69440,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t5 = 0, T = keys.length; t5 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t5) {
-            const key = keys[t5];
+          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
+            const key = keys[t6];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -69518,11 +69518,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t5 = 0, T = specs.length; t5 < T; ++t5) {
+        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t5](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t5 + 1}` }))) {
-            matches.push([`#${t5 + 1}`, subCoercions]);
+          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
+            matches.push([`#${t6 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -69648,8 +69648,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
-            const sub = value[t5];
+          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
+            const sub = value[t6];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -69700,7 +69700,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange4(a, b) {
+    function isInInclusiveRange5(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -69718,7 +69718,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger4({ unsafe = false } = {}) {
+    function isInteger5({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -69806,7 +69806,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade4(spec, ...followups) {
+    function cascade5(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -69842,7 +69842,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade4(spec, resolvedFollowups);
+      return cascade5(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -69974,7 +69974,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade4;
+    exports.cascade = cascade5;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -69996,16 +69996,16 @@ var require_lib = __commonJS({
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
-    exports.isInInclusiveRange = isInInclusiveRange4;
+    exports.isInInclusiveRange = isInInclusiveRange5;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger4;
+    exports.isInteger = isInteger5;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap2;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber4;
+    exports.isNumber = isNumber5;
     exports.isObject = isObject2;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
@@ -70051,7 +70051,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command13 = class {
+    var Command14 = class {
       constructor() {
         this.help = false;
       }
@@ -70071,12 +70071,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade4 = commandClass.schema;
-        if (Array.isArray(cascade4)) {
+        const cascade5 = commandClass.schema;
+        if (Array.isArray(cascade5)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade4);
+          const schema = applyCascade(isDict(isUnknown()), cascade5);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -70085,7 +70085,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade4 != null) {
+        } else if (cascade5 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -70096,9 +70096,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command13.isOption = advanced_options_utils.isOptionSymbol;
-    Command13.Default = [];
-    exports.Command = Command13;
+    Command14.isOption = advanced_options_utils.isOptionSymbol;
+    Command14.Default = [];
+    exports.Command = Command14;
   }
 });
 
@@ -70136,9 +70136,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t5 = 0; t5 < input.nodes.length; ++t5)
-          if (!isTerminalNode(t5))
-            output.nodes.push(cloneNode(input.nodes[t5], offset));
+        for (let t6 = 0; t6 < input.nodes.length; ++t6)
+          if (!isTerminalNode(t6))
+            output.nodes.push(cloneNode(input.nodes[t6], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -70191,8 +70191,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t5 = 0; t5 < machine.nodes.length; ++t5) {
-          debug2(`${prefix}  ${t5}: ${JSON.stringify(machine.nodes[t5])}`);
+        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
+          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
         }
       }
     }
@@ -70211,8 +70211,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t5 = 0; t5 < tokens.length; ++t5) {
-        const segment = tokens[t5];
+      for (let t6 = 0; t6 < tokens.length; ++t6) {
+        const segment = tokens[t6];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -70224,7 +70224,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t5 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -70641,7 +70641,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t5 = 0; t5 < required; ++t5)
+        for (let t6 = 0; t6 < required; ++t6)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -70672,8 +70672,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t5 = 0; t5 < arity; ++t5)
-              args.push(` #${t5}`);
+            for (let t6 = 0; t6 < arity; ++t6)
+              args.push(` #${t6}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -70710,9 +70710,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t5 = 0; t5 < path.length; ++t5) {
+          for (let t6 = 0; t6 < path.length; ++t6) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t5], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -70725,11 +70725,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t5 = 0; t5 < this.arity.leading.length; ++t5) {
+          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t5 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t5 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -70746,9 +70746,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t5 = 0; t5 < this.arity.extra.length; ++t5) {
+              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t5 > 0)
+                if (!this.arity.proxy || t6 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -70760,11 +70760,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t5 = 0; t5 < this.arity.trailing.length; ++t5) {
+          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t5 + 1 < this.arity.trailing.length)
+            if (t6 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -70798,7 +70798,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t5 = 0; t5 < option.arity; ++t5) {
+            for (let t6 = 0; t6 < option.arity; ++t6) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -71845,14 +71845,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve17(answer);
+      resolve18(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -71959,27 +71959,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve17, arguments_) => {
+  const run2 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve17(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve17, reject2, arguments_) => {
+  const enqueue = (function_, resolve18, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve17, arguments_));
+    }).then(run2.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve17, reject2) => {
-    enqueue(function_, resolve17, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject2) => {
+    enqueue(function_, resolve18, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72239,9 +72239,47 @@ var init_apply_order = __esm({
   }
 });
 
+// src/core/tenants/promotion.ts
+function reportGateReasons(report, expected) {
+  const reasons = [];
+  const { tenant, summary: summary2 } = report;
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== void 0 && report.merged_shards === void 0) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  if (report.interrupted === true) reasons.push("the test run was interrupted");
+  if (summary2.not_run > 0) reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (--bail or an interruption)`);
+  if (summary2.tests === 0) reasons.push("the report holds no test");
+  if (summary2.failed > 0) {
+    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
+    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
+    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
+    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
+  }
+  if (report.commit === void 0) reasons.push("the report records no commit: run the tests in a git checkout, or with GITHUB_SHA set");
+  else if (expected.commit === void 0) reasons.push("the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files");
+  else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  return reasons;
+}
+var MAX_NAMED;
+var init_promotion = __esm({
+  "src/core/tenants/promotion.ts"() {
+    "use strict";
+    init_display();
+    MAX_NAMED = 5;
+  }
+});
+
 // src/core/tenants/index.ts
 var tenants_exports = {};
 __export(tenants_exports, {
+  reportGateReasons: () => reportGateReasons,
   selectTenants: () => selectTenants,
   tenantsApplyLine: () => tenantsApplyLine
 });
@@ -72250,6 +72288,7 @@ var init_tenants = __esm({
     "use strict";
     init_select();
     init_apply_order();
+    init_promotion();
   }
 });
 
@@ -72756,114 +72795,27 @@ var init_init = __esm({
   }
 });
 
-// src/run/pull.ts
-var pull_exports = {};
-__export(pull_exports, {
-  pullRoles: () => pullRoles
+// src/files/git-commit.ts
+var git_commit_exports = {};
+__export(git_commit_exports, {
+  currentCommit: () => currentCommit
 });
-import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve9 } from "node:path";
-async function pullRoles(opts) {
-  const { cwd, dir } = opts;
-  let local = [];
-  if (await dirExists(dir)) {
-    const loaded = await loadRoleFiles(cwd, dir);
-    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
-    local = loaded.value;
-  } else {
-    await mkdir5(dir.abs, { recursive: true });
-  }
-  const ignored = globMatcher(opts.ignore);
-  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
-  const nameCount = /* @__PURE__ */ new Map();
-  for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
-  const byId = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  for (const f of local) {
-    if (f.id !== void 0) byId.set(f.id, f);
-    else byName.set(f.name, f);
-  }
-  const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
-  const claimed = /* @__PURE__ */ new Set();
-  const schema = loadSchema("role");
-  const after2 = new Map(local.map((f) => [f.file, f]));
-  const writes = [];
-  for (const role of remote) {
-    const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
-    const parsed = readBack(role, text2, schema);
-    if (!parsed.ok) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
-      continue;
-    }
-    const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
-    if (mine !== void 0) {
-      claimed.add(mine);
-      const entry = { file: mine.file, name: role.name, id: role.id };
-      if (mine.name === role.name && mine.description === role.description && mine.content === role.content) {
-        result.roles.push({ ...entry, status: "unchanged" });
-      } else if (!opts.force) {
-        result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
-      } else {
-        writes.push({ path: resolve9(cwd, mine.file), text: text2 });
-        after2.set(mine.file, { ...parsed.file, file: mine.file });
-        result.roles.push({ ...entry, status: "overwritten" });
-      }
-      continue;
-    }
-    const unpinned = byName.get(role.name);
-    if (unpinned !== void 0) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
-      continue;
-    }
-    const fileName = roleFileName(role.name, taken);
-    taken.add(fileNameKey(fileName));
-    const path = insideFolder(dir.abs, fileName);
-    const shown = displayPath(cwd, path);
-    writes.push({ path, text: text2 });
-    after2.set(shown, { ...parsed.file, file: shown });
-    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
-  }
-  const left = checkRoleSet([...after2.values()]);
-  if (left.length > 0) {
-    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
-  }
-  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
-  for (const f of local) {
-    if (claimed.has(f)) continue;
-    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
-  }
-  return result;
+import { execFile } from "node:child_process";
+async function currentCommit(cwd, env) {
+  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
+  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
+  return new Promise((resolve18) => {
+    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
+      const sha = String(stdout).trim().toLowerCase();
+      resolve18(error2 === null && COMMIT.test(sha) ? sha : void 0);
+    });
+  });
 }
-function readBack(role, text2, schema) {
-  const parsed = parseRoleFile(text2, "pulled", schema);
-  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
-  const back = parsed.value;
-  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: "it would not read back the same" };
-  return { ok: true, file: back };
-}
-function insideFolder(dir, fileName) {
-  const path = resolve9(dir, fileName);
-  if (dirname9(path) !== resolve9(dir) || basename4(path) !== fileName) {
-    throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
-  }
-  return join9(dir, fileName);
-}
-function cmp(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var init_pull = __esm({
-  "src/run/pull.ts"() {
+var COMMIT;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
     "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_package_root();
-    init_role_files();
-    init_source_files();
+    COMMIT = /^[0-9a-f]{7,64}$/;
   }
 });
 
@@ -72897,8 +72849,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t5 = end - start + 1;
-    tieTerm += t5 * t5 * t5 - t5;
+    const t6 = end - start + 1;
+    tieTerm += t6 * t6 * t6 - t6;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -72933,9 +72885,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t5 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t5 * Math.exp(
-    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
+  const t6 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t6 * Math.exp(
+    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -72975,7 +72927,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -73056,7 +73008,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve17 = (b, samples, what) => {
+  const resolve18 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -73069,8 +73021,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve18(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve18(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -73795,9 +73747,9 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t5, i) => {
+  const tests = arr(root["tests"]).map((t6, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t5);
+    const test = rec(t6);
     const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
     const name = typeof test["name"] === "string" ? test["name"] : "";
     const testTransports = loadTransports(test["transport"]) ?? transports;
@@ -73854,15 +73806,15 @@ function loadUntil(value, pointer, ctx) {
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t5) => t5 === "https" || t5 === "ws");
+  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t5, i) => {
-    const first = seen.get(t5.name);
-    if (first && t5.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t5.name}" (also on line ${first.line})`);
-    } else seen.set(t5.name, t5);
+  tests.forEach((t6, i) => {
+    const first = seen.get(t6.name);
+    if (first && t6.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
+    } else seen.set(t6.name, t6);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74128,13 +74080,13 @@ var init_repeats = __esm({
 
 // src/core/flows/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -74144,10 +74096,10 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t5 of file.tests) {
-    for (const a of t5.expect.outputs) {
+  for (const t6 of file.tests) {
+    for (const a of t6.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
+      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
     }
   }
   return keys;
@@ -74605,12 +74557,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve9(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -74632,6 +74584,158 @@ var init_read_reports = __esm({
     init_source_files();
     init_json();
     JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
+  }
+});
+
+// src/run/tenants/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  promotionRefusals: () => promotionRefusals
+});
+async function promotionRefusals(opts) {
+  const reasons = [];
+  const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
+    (read) => read[0].report,
+    (error2) => {
+      if (!(error2 instanceof RoleflowError)) throw error2;
+      reasons.push(`${opts.reportFile} is not a JSON test report that can be read: ${error2 instanceof InvalidFilesError ? error2.issues.map((i) => i.message).join("; ") : error2.message}`);
+      return void 0;
+    }
+  );
+  const fresh = await opts.planFrom();
+  await fresh.tenant.close();
+  const { plan } = fresh;
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
+  }
+  if (report !== void 0) {
+    const commit = await currentCommit(opts.cwd, opts.env);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit }));
+  }
+  return reasons;
+}
+var init_promote = __esm({
+  "src/run/tenants/promote.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_printed_url();
+    init_roles();
+    init_tenants();
+    init_git_commit();
+    init_read_reports();
+  }
+});
+
+// src/run/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
+  pullRoles: () => pullRoles
+});
+import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve11 } from "node:path";
+async function pullRoles(opts) {
+  const { cwd, dir } = opts;
+  let local = [];
+  if (await dirExists(dir)) {
+    const loaded = await loadRoleFiles(cwd, dir);
+    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    local = loaded.value;
+  } else {
+    await mkdir5(dir.abs, { recursive: true });
+  }
+  const ignored = globMatcher(opts.ignore);
+  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const nameCount = /* @__PURE__ */ new Map();
+  for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
+  const byId = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  for (const f of local) {
+    if (f.id !== void 0) byId.set(f.id, f);
+    else byName.set(f.name, f);
+  }
+  const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
+  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
+  const claimed = /* @__PURE__ */ new Set();
+  const schema = loadSchema("role");
+  const after2 = new Map(local.map((f) => [f.file, f]));
+  const writes = [];
+  for (const role of remote) {
+    const text2 = serializeRoleFile({ name: role.name, description: role.description, id: role.id, content: role.content });
+    const parsed = readBack(role, text2, schema);
+    if (!parsed.ok) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
+      continue;
+    }
+    const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
+    if (mine !== void 0) {
+      claimed.add(mine);
+      const entry = { file: mine.file, name: role.name, id: role.id };
+      if (mine.name === role.name && mine.description === role.description && mine.content === role.content) {
+        result.roles.push({ ...entry, status: "unchanged" });
+      } else if (!opts.force) {
+        result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
+      } else {
+        writes.push({ path: resolve11(cwd, mine.file), text: text2 });
+        after2.set(mine.file, { ...parsed.file, file: mine.file });
+        result.roles.push({ ...entry, status: "overwritten" });
+      }
+      continue;
+    }
+    const unpinned = byName.get(role.name);
+    if (unpinned !== void 0) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
+      continue;
+    }
+    const fileName = roleFileName(role.name, taken);
+    taken.add(fileNameKey(fileName));
+    const path = insideFolder(dir.abs, fileName);
+    const shown = displayPath(cwd, path);
+    writes.push({ path, text: text2 });
+    after2.set(shown, { ...parsed.file, file: shown });
+    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
+  }
+  const left = checkRoleSet([...after2.values()]);
+  if (left.length > 0) {
+    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
+  }
+  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
+  for (const f of local) {
+    if (claimed.has(f)) continue;
+    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
+  }
+  return result;
+}
+function readBack(role, text2, schema) {
+  const parsed = parseRoleFile(text2, "pulled", schema);
+  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
+  const back = parsed.value;
+  if (back.name !== role.name || back.description !== role.description || back.content !== role.content) return { ok: false, reason: "it would not read back the same" };
+  return { ok: true, file: back };
+}
+function insideFolder(dir, fileName) {
+  const path = resolve11(dir, fileName);
+  if (dirname9(path) !== resolve11(dir) || basename4(path) !== fileName) {
+    throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
+  }
+  return join9(dir, fileName);
+}
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_pull = __esm({
+  "src/run/pull.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_package_root();
+    init_role_files();
+    init_source_files();
   }
 });
 
@@ -74751,10 +74855,10 @@ function renderComparison(c, files, format) {
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t5 of c.tests) {
-    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
-    out.push(`  ${metricText("wall-clock", t5.wall)}`);
-    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t6 of c.tests) {
+    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
+    out.push(`  ${metricText("wall-clock", t6.wall)}`);
+    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -74773,11 +74877,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t5 of c.tests) {
-      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t6 of c.tests) {
+      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -74823,7 +74927,7 @@ function passRate(side) {
   return `${side.status} ${side.passed}/${side.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
 }
 function code2(text2) {
   return escapeControls(text2).replace(/`/g, "'");
@@ -74851,7 +74955,8 @@ var reporters_exports = {};
 __export(reporters_exports, {
   DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
   REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters
+  parseReporters: () => parseReporters,
+  reportersOfTenant: () => reportersOfTenant
 });
 function parseReporters(values, json2) {
   const specs = [];
@@ -74873,6 +74978,22 @@ function parseReporters(values, json2) {
     return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
   }
   return { ok: true, value: specs };
+}
+function reportersOfTenant(specs, tenant) {
+  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
+      if (file === void 0 || file === "-") return spec;
+      const dot = file.lastIndexOf(".");
+      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named };
+    })
+  };
 }
 var REPORTER_NAMES, DEFAULT_REPORT_FILES;
 var init_reporters = __esm({
@@ -75174,7 +75295,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed2 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -75408,11 +75529,11 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve11, sep as sep3 } from "node:path";
+import { dirname as dirname10, relative as relative4, resolve as resolve12, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve11(sinks.cwd, file);
+    const path = resolve12(sinks.cwd, file);
     try {
       await mkdir6(dirname10(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
@@ -75450,7 +75571,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve11(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve12(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -75535,7 +75656,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
   );
 }
 var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
@@ -75602,7 +75723,7 @@ function selectRuns(files, options) {
 function transportsOf(test, options) {
   const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
 }
 function applyRepeat(test, repeat) {
   if (repeat === void 0) return test;
@@ -75628,17 +75749,17 @@ var init_runs = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve13 } from "node:path";
+import { dirname as dirname11, resolve as resolve14 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve13(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve14(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve13(base, a.expected);
+        const abs = resolve14(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -75686,7 +75807,7 @@ __export(flow_files_exports, {
   loadFlowTestFiles: () => loadFlowTestFiles
 });
 import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -75696,7 +75817,7 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve14(cwd, path);
+    const abs = resolve15(cwd, path);
     const info2 = await stat4(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
@@ -75774,7 +75895,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -75811,7 +75932,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve16(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -75905,7 +76026,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve17) => setTimeout(() => resolve17(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve18) => setTimeout(() => resolve18(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -75928,7 +76049,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2))
+      sleep: (ms2) => new Promise((resolve18) => setTimeout(resolve18, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -75940,7 +76061,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve17) => stop2 = () => resolve17(INTERRUPTED));
+          this.stopped = new Promise((resolve18) => stop2 = () => resolve18(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -75969,8 +76090,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve17) => {
-              this.timer = setTimeout(() => resolve17(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve18) => {
+              this.timer = setTimeout(() => resolve18(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -76418,30 +76539,6 @@ var init_test_progress = __esm({
   }
 });
 
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentCommit: () => currentCommit
-});
-import { execFile } from "node:child_process";
-async function currentCommit(cwd, env) {
-  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
-  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
-  return new Promise((resolve17) => {
-    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
-      const sha = String(stdout).trim().toLowerCase();
-      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
-    });
-  });
-}
-var COMMIT;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    COMMIT = /^[0-9a-f]{7,64}$/;
-  }
-});
-
 // src/run/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
@@ -76479,11 +76576,11 @@ async function validateSources(cwd, roles, flows, options) {
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t5) => ({
-    file: t5.file,
-    line: t5.line,
-    col: t5.col,
-    message: `warning: test "${t5.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t6) => ({
+    file: t6.file,
+    line: t6.line,
+    col: t6.col,
+    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 var init_validate = __esm({
@@ -76950,9 +77047,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t5 = 0) {
-          return new this.Promise(function(resolve17, reject2) {
-            return setTimeout(resolve17, t5);
+        yieldLoop(t6 = 0) {
+          return new this.Promise(function(resolve18, reject2) {
+            return setTimeout(resolve18, t6);
           });
         }
         computePenalty() {
@@ -77163,15 +77260,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve17, returned, task;
+          var args, cb, error2, reject2, resolve18, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve17, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve18, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve17(returned);
+                  return resolve18(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -77186,13 +77283,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve17;
-          resolve17 = reject2 = null;
+          var promise, reject2, resolve18;
+          resolve18 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve17 = _resolve;
+            resolve18 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve17, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve18, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -77593,14 +77690,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve17, reject2) => {
+              return new this.Promise((resolve18, reject2) => {
                 if (finished()) {
-                  return resolve17();
+                  return resolve18();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve17();
+                      return resolve18();
                     }
                   });
                 }
@@ -77693,9 +77790,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve17, reject2) {
+              return new this.Promise(function(resolve18, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve17)(args3);
+                  return (args3[0] != null ? reject2 : resolve18)(args3);
                 });
               });
             };
@@ -77995,11 +78092,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve18) {
+      resolve18(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve18, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78015,7 +78112,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78294,11 +78391,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve18) {
+      resolve18(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve18, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78314,7 +78411,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78612,7 +78709,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
+var import_clipanion15 = __toESM(require_advanced(), 1);
 
 // src/commands/error-line.ts
 init_errors();
@@ -79056,6 +79153,14 @@ var ApplyCommand = class extends PlanningCommand {
       \`? outcome unknown\`, never as created. Copies that a concurrent apply made are resolved (the
       lowest id stays). Every Role gets a result line; when some fail or are unknown it exits 1,
       and \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+
+      Several tenants (\`--tenant\` more than once, \`--all-tenants\`, or a saved plan of several):
+      each tenant's plan is shown (and approved once), then carried out one tenant at a time in
+      order, each under a \`=== tenant NAME ===\` heading. It stops at the first tenant that is
+      refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
+      \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
+      several is refused whole (nothing sent) when it was altered or today's guards refuse any of
+      its tenants; each tenant's state is checked just before its turn.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -79063,7 +79168,8 @@ var ApplyCommand = class extends PlanningCommand {
       ["Apply a reviewed plan exactly", "roleflow plan --out plan.json && roleflow apply plan.json"],
       ["Also delete Roles without a role file, results as JSON", "roleflow apply --prune --auto-approve --json"],
       ["Only some Roles", "roleflow apply --target support-agent --auto-approve"],
-      ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"]
+      ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"],
+      ["A reviewed plan of several tenants, tenant by tenant", "roleflow plan --all-tenants --out plan.json && roleflow apply plan.json"]
     ]
   });
   args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
@@ -79306,6 +79412,14 @@ var PlanCommand = class extends PlanningCommand {
       and refuses (exit 4) if the tenant changed in between, if the file was altered (the plan
       ends with a \`digest\` of its contents), or if the config's guards refuse it by then. \`--format markdown\` writes a pull-request
       comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
+
+      Several tenants (\`--tenant\` more than once, or \`--all-tenants\`: every configured tenant but
+      the embedded \`local\`): each is listed (a few at once) and planned as if alone. Text has a
+      section per tenant and a line each at the end; markdown is one comment, a summary table then
+      a section per tenant, within GitHub's limit; JSON (and \`--out\`) is
+      \`{format_version, tenants: [<plan>…], digest}\`, which \`apply\` carries out tenant by tenant in
+      that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
+      tenant's plan exit 4.
     `,
     examples: [
       ["Plan against the default tenant", "roleflow plan"],
@@ -79313,7 +79427,10 @@ var PlanCommand = class extends PlanningCommand {
       ["In CI: did anything drift? (0 = no, 2 = yes)", "roleflow plan --tenant staging --detailed-exitcode"],
       ["A pull-request comment", "roleflow plan --format markdown > plan.md"],
       ["Only some Roles (a partial plan)", 'roleflow plan --target support-agent --target "billing-*"'],
-      ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"]
+      ["Only the Roles of these files", "roleflow plan roles/support-agent.md roles/billing.md"],
+      ["Every tenant in one pull-request comment", "roleflow plan --all-tenants --format markdown > plan.md"],
+      ["Nightly drift check of every tenant (0 = none, 2 = some tenant drifted)", "roleflow plan --all-tenants --detailed-exitcode"],
+      ["Save the plan of two tenants, applied in this order", "roleflow plan --tenant staging --tenant production --out plan.json"]
     ]
   });
   roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
@@ -79416,11 +79533,105 @@ var PlanCommand = class extends PlanningCommand {
   }
 };
 
-// src/commands/pull.ts
+// src/commands/promote.ts
 var import_clipanion8 = __toESM(require_advanced(), 1);
+var t3 = __toESM(require_lib(), 1);
+init_errors();
+init_exit_codes();
+import { resolve as resolve10 } from "node:path";
+var PromoteCommand = class extends TenantAccessCommand {
+  static paths = [["promote"]];
+  static usage = import_clipanion8.Command.Usage({
+    category: "Roles as code",
+    description: "Apply the role files to a tenant once they passed the flow tests on another",
+    details: `
+      Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
+      Nothing is sent to \`--to\` unless every one of these holds; otherwise it exits 4 and names
+      every reason at once:
+
+      - \`--from\` matches the role files: its fresh plan has no change (apply there first);
+      - \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+        \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole suite (not one
+        shard, no shard missing, nothing left unrun), with no failed or errored test;
+      - the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
+        \`git rev-parse HEAD\` where the tests ran) is the one here. A report without a commit is
+        refused.
+
+      Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
+      without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
+      is nothing to do. With \`--out FILE\` it saves the plan of \`--to\` instead, for review and
+      \`roleflow apply FILE\`. Guards (\`protect\`, \`max_deletes\`) refuse it as they refuse apply.
+
+      Exit codes: 0 promoted (or saved, or nothing to do), 4 refused by the gate or by guards, 1
+      invalid role files, an unreachable tenant, a failed apply.
+    `,
+    examples: [
+      ["In CI, after the tests passed on staging", "roleflow promote --from staging --to production --report roleflow-report.json --auto-approve"],
+      ["Save the plan of production for review instead", "roleflow promote --from staging --to production --report report.json --out production-plan.json"],
+      ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
+    ]
+  });
+  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it" });
+  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion8.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion8.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  autoApprove = import_clipanion8.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
+  concurrency = import_clipanion8.Option.String("--concurrency", {
+    description: "Requests at once (default: roles.concurrency of the config, else 4)",
+    validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(1, 64)])
+  });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  async execute() {
+    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
+    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+    const config = await this.loadConfig();
+    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    selectTenants2(config, { named: [this.from, this.to], all: false });
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
+    const planOf = (name) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
+    const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
+    const reasons = await promotionRefusals2({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    if (reasons.length > 0) {
+      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
+      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
+      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
+      return ExitCode.Refused;
+    }
+    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+    const fresh = await planOf(this.to);
+    const { plan, rolesDir } = fresh;
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
+    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+    if (this.outFile !== void 0) return this.savePlan(shown, plan);
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
+    if (this.json) await printApplyJson(this, ends, void 0);
+    return ends[0].code;
+  }
+  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
+  async savePlan(shown, plan) {
+    this.io.out(shown);
+    if (plan.guards.length > 0) {
+      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
+      return ExitCode.Refused;
+    }
+    const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+    await savePlan2(resolve10(this.context.cwd, this.outFile), plan);
+    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
+    return ExitCode.Ok;
+  }
+};
+
+// src/commands/pull.ts
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -79441,9 +79652,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion8.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -79496,14 +79707,14 @@ var PullCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/report-compare.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+// src/commands/report/compare.ts
+var import_clipanion10 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -79530,11 +79741,11 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion9.Option.String({ name: "BASE" });
-  head = import_clipanion9.Option.String({ name: "HEAD" });
-  format = import_clipanion9.Option.String("--format", "text", { description: "text (default), markdown or json" });
-  threshold = import_clipanion9.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
-  failOnRegression = import_clipanion9.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  base = import_clipanion10.Option.String({ name: "BASE" });
+  head = import_clipanion10.Option.String({ name: "HEAD" });
+  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = import_clipanion10.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
+  failOnRegression = import_clipanion10.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
   async execute() {
     const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
       Promise.resolve().then(() => (init_compare2(), compare_exports)),
@@ -79554,14 +79765,14 @@ var ReportCompareCommand = class extends RoleflowCommand {
   }
 };
 
-// src/commands/report-merge.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+// src/commands/report/merge.ts
+var import_clipanion11 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -79587,10 +79798,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion10.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion10.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion10.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion10.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -79616,14 +79827,14 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
-var t3 = __toESM(require_lib(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
+var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -79657,23 +79868,23 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion11.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion11.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion11.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion11.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion11.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion11.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion11.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion11.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t3.cascade(t3.isNumber(), [t3.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion11.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
-  json = import_clipanion11.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion12.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion12.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion12.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion12.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
+  json = import_clipanion12.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve12(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve13(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -79683,7 +79894,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve12(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve13(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -79701,14 +79912,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
-var t4 = __toESM(require_lib(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
+var t5 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
-var TestCommand = class extends TenantCommand {
+var TestCommand = class extends ManyTenantsCommand {
   static paths = [["test"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -79738,6 +79949,12 @@ var TestCommand = class extends TenantCommand {
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
 
+      \`--tenant\` more than once, or \`--all-tenants\` (every configured tenant but the embedded
+      \`local\`): the tests run against each tenant in turn, each under a \`=== tenant NAME ===\`
+      heading, and each report file gets the tenant in its name before the extension
+      (\`--reporter json=report.json\` writes \`report.staging.json\`, \`report.production.json\`):
+      one JSON report per tenant, as \`report merge\`, \`report compare\` and \`promote\` read them.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -79752,30 +79969,31 @@ var TestCommand = class extends TenantCommand {
       ["Latency percentiles from 10 repeats", "roleflow test flows/summarize.yaml --repeat 10"],
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
+      ["Against every configured tenant: report.staging.json, report.production.json, …", "roleflow test --all-tenants --reporter console --reporter json=report.json"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion12.Option.Rest({ name: "path" });
-  transport = import_clipanion12.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
-  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion12.Option.String("--concurrency", {
+  targets = import_clipanion13.Option.Rest({ name: "path" });
+  transport = import_clipanion13.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
+  reporter = import_clipanion13.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion13.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
-    validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, 256)])
+    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion12.Option.String("--repeat", {
+  repeat = import_clipanion13.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(1, MAX_REPEAT)])
+    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion12.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion12.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion12.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion12.Option.Boolean("--strict-end", {
+  shard = import_clipanion13.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion13.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion13.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion13.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion12.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion12.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion12.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion12.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  quiet = import_clipanion13.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion13.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = import_clipanion13.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion13.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -79783,6 +80001,8 @@ var TestCommand = class extends TenantCommand {
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
+    const several = await this.severalTenants(config);
+    if (several !== void 0) return this.testTenants(config, several, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
@@ -79790,6 +80010,36 @@ var TestCommand = class extends TenantCommand {
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
+  }
+  /**
+   * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
+   * console section under a heading, its report files with the tenant in their names. A tenant
+   * that cannot run tests stops the run there (exit 1); Ctrl-C stops it (130); else 3 when any
+   * tenant had a failed test.
+   */
+  async testTenants(config, names, reporters) {
+    const [session, { reportersOfTenant: reportersOfTenant2 }] = await Promise.all([Promise.resolve().then(() => (init_test_session(), test_session_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
+    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const parsed = session.parseSelectionFlags(flags);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const codes = [];
+    let worst = ExitCode.Ok;
+    for (const name of names) {
+      const specs = reportersOfTenant2(reporters, name);
+      if (!specs.ok) throw new RoleflowError(specs.error, "usage");
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+      const tenant = await this.openTenant(config, name);
+      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+      this.io.addSecrets(secrets);
+      this.io.out(`=== tenant ${name} ===`);
+      const code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions);
+      codes.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
+      if (code3 === ExitCode.Interrupted) return code3;
+      if (code3 !== ExitCode.Ok) worst = code3;
+    }
+    this.io.out(`Tenants: ${codes.join("; ")}.`);
+    return worst;
   }
   async run(tenant, runs, reporters, flows, shard, baseline, assertions) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
@@ -79843,11 +80093,11 @@ var TestCommand = class extends TenantCommand {
 };
 
 // src/commands/validate.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
+var import_clipanion14 = __toESM(require_advanced(), 1);
 init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -79871,9 +80121,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion13.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion13.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion14.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion14.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion14.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
@@ -79901,7 +80151,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -79914,12 +80164,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion14.Builtins.HelpCommand);
-  cli.register(import_clipanion14.Builtins.VersionCommand);
+  cli.register(import_clipanion15.Builtins.HelpCommand);
+  cli.register(import_clipanion15.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion14.Cli {
+var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
     return namePlaceholders(super.usage(...args));
   }
@@ -79954,7 +80204,7 @@ function namePlaceholders(text2) {
   const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named.split("\n");
   const row = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t5) => t5.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row.test(lines2[start])) {
       start++;
@@ -80084,7 +80334,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve17, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -80944,9 +81194,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text2, reviver) => {
   return JSON.parse(text2, (key, value, context) => {
-    const isNumber4 = typeof value === "number";
+    const isNumber5 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber4 && isOutOfBounds;
+    const isBigNumber = isNumber5 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -82012,7 +82262,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t5) => log.debug(t5), info: (t5) => log.debug(t5), warn: (t5) => log.info(t5), error: (t5) => log.info(t5) },
+      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -82160,7 +82410,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t5) => ctx.kit.info(t5), debug: (t5) => ctx.kit.debug(t5) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -82185,10 +82435,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve16(ctx.inputs.workingDirectory, path);
+  return isAbsolute3(path) ? path : resolve17(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve17(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }
@@ -82283,12 +82533,17 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 
 // action/src/apply-step.ts
 async function applyStep(ctx) {
-  const { kit, inputs } = ctx;
+  const { inputs } = ctx;
   const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const applied = kit.redactValues(parseApplyResults(run2.stdout));
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
+  await publishApplied(ctx, run2, { command: "apply", heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === void 0 });
+  return outcome;
+}
+async function publishApplied(ctx, run2, opts) {
+  const { kit } = ctx;
+  const applied = kit.redactValues(parseApplyResults(run2.stdout));
   if (applied !== void 0) {
     const { results: results2 } = applied;
     const several = results2.length > 1 || applied.notAttempted.length > 0;
@@ -82300,7 +82555,7 @@ async function applyStep(ctx) {
       }
     });
     for (const result of results2) {
-      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${result.tenant.name}` });
+      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow ${opts.command} to ${result.tenant.name}` });
     }
     const sum = (key) => results2.reduce((n, r) => n + r.summary[key], 0);
     kit.setOutput("has-changes", results2.some((r) => r.results.length > 0));
@@ -82308,16 +82563,14 @@ async function applyStep(ctx) {
     kit.setOutput("updates", sum("updated"));
     kit.setOutput("deletes", sum("deleted"));
     kit.setOutput("apply-status", overallStatus(applied));
-  } else if (run2.code === 1 && planFile === void 0) {
+  } else if (run2.code === 1 && opts.annotate) {
     await annotateInvalidFiles(ctx);
   }
-  const heading = (tenant) => `### roleflow apply to ${mdCode(tenant)}`;
-  const render2 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: heading(ctx.tenant), what: "`roleflow apply`", code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, heading, maxChars, marker);
+  const render2 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: opts.heading(ctx.tenant), what: `\`roleflow ${opts.command}\``, code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, opts.heading, maxChars, marker);
   await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
-  const footer = commentFooter(ctx, "apply");
-  await postComment(ctx, "apply", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+  const footer = commentFooter(ctx, opts.command);
+  await postComment(ctx, opts.command, (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
 ${footer}`));
-  return outcome;
 }
 function parseApplyResults(stdout) {
   try {
@@ -82489,14 +82742,18 @@ async function promoteStep(ctx) {
   const promote = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
   if (planFile !== void 0) rmSync3(planFile, { force: true });
-  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve"] : ["--out", planFile]];
-  const run2 = await roleflow(ctx, argv, { streamStdout: true, tenantCommand: true });
+  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
+  const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
   const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
   kit.setOutput("promote-status", status);
-  if (planFile !== void 0 && existsSync4(planFile)) kit.setOutput("plan-file", planFile);
-  if (status === "promoted") kit.notice(`Promoted ${promote.from} to ${promote.to}`, { title: `roleflow promote to ${promote.to}` });
-  const render2 = (maxChars, marker) => renderPromoteMarkdown(ctx, run2, status, maxChars, marker);
+  const heading = `### roleflow promote ${mdCode(promote.from)} → ${mdCode(promote.to)}`;
+  if (planFile === void 0) {
+    await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
+    return outcome;
+  }
+  if (existsSync4(planFile)) kit.setOutput("plan-file", planFile);
+  const render2 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
   await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
   const footer = commentFooter(ctx, "promote");
   await postComment(ctx, "promote", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
@@ -82504,19 +82761,18 @@ ${footer}`));
   return outcome;
 }
 var VERDICT = {
-  promoted: (from, to) => [`✅ **Promoted**: ${to} now matches the role files that ${from} matches and passed its flow tests with.`],
-  planned: (_from, to) => [`📝 **Planned**: the promotion's plan for ${to} is saved (the \`plan-file\` output); nothing was applied.`],
-  refused: (_from, to) => ["> [!CAUTION]", `> **Refused**: nothing was sent to ${to}. roleflow's reasons:`],
+  promoted: (to) => [`✅ **Promoted** to ${to}.`],
+  planned: (to) => [`📝 **Planned**: the promotion's plan for ${to} is saved (the \`plan-file\` output); nothing was applied.`],
+  refused: (to) => ["> [!CAUTION]", `> **Refused**: nothing was sent to ${to}. roleflow's reasons:`],
   failed: () => ["> [!CAUTION]", "> `roleflow promote` failed (exit code 1)."]
 };
-function renderPromoteMarkdown(ctx, run2, status, maxChars, marker) {
-  const { from, to } = ctx.inputs.promote;
+function renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker) {
   const said = tailLines(ctx.kit.redact(`${run2.stdout}
 ${run2.stderr}`.trim()), 200, 1e3);
-  const head = [...marker === void 0 ? [] : [markerLine(marker)], `### roleflow promote ${mdCode(from)} → ${mdCode(to)}`, "", ...VERDICT[status](mdCode(from), mdCode(to)), ""];
-  const text2 = `${head.join("\n")}
+  const head = [...marker === void 0 ? [] : [markerLine(marker)], heading, "", ...VERDICT[status](mdCode(ctx.inputs.promote.to)), ""].join("\n");
+  const text2 = `${head}
 ${said === "" ? "" : fenced(said, "text")}`;
-  return text2.length <= maxChars ? text2 : `${head.join("\n")}
+  return text2.length <= maxChars ? text2 : `${head}
 ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 }
 

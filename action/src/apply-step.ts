@@ -4,6 +4,7 @@ import { shareRoom } from '../../src/core/plan/index.js';
 import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
 import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, fitTable, GITHUB_COMMENT_LIMIT } from './markdown.js';
+import type { RoleflowRun } from './roleflow.js';
 import { markerLine } from './sticky-comment.js';
 import { commentFooter, exitOutcome, postComment, roleflow, type StepContext, type StepOutcome } from './step.js';
 
@@ -14,13 +15,27 @@ import { commentFooter, exitOutcome, postComment, roleflow, type StepContext, ty
  * of several tenants (or several in `tenant`) is applied tenant by tenant: a section each.
  */
 export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
-  const { kit, inputs } = ctx;
+  const { inputs } = ctx;
   const planFile = inputs.planFile === '' ? undefined : isAbsolute(inputs.planFile) ? inputs.planFile : join(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === undefined ? ['apply', '--auto-approve', '--json'] : ['apply', planFile, '--json'];
   const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const applied = kit.redactValues(parseApplyResults(run.stdout));
-
   const outcome = exitOutcome(ctx, 'apply', run.code, [1, 4]);
+  await publishApplied(ctx, run, { command: 'apply', heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === undefined });
+  return outcome;
+}
+
+/**
+ * What `apply --json` (or `promote --json`) printed, published: outputs (summed over tenants), each
+ * Role's result in the log, a notice per tenant that changed, and the summary and the comment — a
+ * section per tenant under `heading`, or what roleflow said when it stopped without a result.
+ */
+export async function publishApplied(
+  ctx: StepContext,
+  run: RoleflowRun,
+  opts: { command: 'apply' | 'promote'; heading: (tenant: string) => string; annotate: boolean },
+): Promise<void> {
+  const { kit } = ctx;
+  const applied = kit.redactValues(parseApplyResults(run.stdout));
   if (applied !== undefined) {
     const { results } = applied;
     const several = results.length > 1 || applied.notAttempted.length > 0;
@@ -32,7 +47,7 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
       }
     });
     for (const result of results) {
-      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${result.tenant.name}` });
+      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow ${opts.command} to ${result.tenant.name}` });
     }
     const sum = (key: 'created' | 'updated' | 'deleted'): number => results.reduce((n, r) => n + r.summary[key], 0);
     kit.setOutput('has-changes', results.some((r) => r.results.length > 0));
@@ -40,19 +55,16 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
     kit.setOutput('updates', sum('updated'));
     kit.setOutput('deletes', sum('deleted'));
     kit.setOutput('apply-status', overallStatus(applied));
-  } else if (run.code === 1 && planFile === undefined) {
+  } else if (run.code === 1 && opts.annotate) {
     await annotateInvalidFiles(ctx);
   }
-
-  const heading = (tenant: string): string => `### roleflow apply to ${mdCode(tenant)}`;
   const render = (maxChars: number, marker?: string): string =>
     applied === undefined
-      ? failureMarkdown({ heading: heading(ctx.tenant), what: '`roleflow apply`', code: run.code, stderr: kit.redact(run.stderr) })
-      : renderAppliedMarkdown(applied, heading, maxChars, marker);
+      ? failureMarkdown({ heading: opts.heading(ctx.tenant), what: `\`roleflow ${opts.command}\``, code: run.code, stderr: kit.redact(run.stderr) })
+      : renderAppliedMarkdown(applied, opts.heading, maxChars, marker);
   await kit.appendSummary(fitSummary((maxChars) => render(maxChars)));
-  const footer = commentFooter(ctx, 'apply');
-  await postComment(ctx, 'apply', (marker) => kit.redact(`${render(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}\n${footer}`));
-  return outcome;
+  const footer = commentFooter(ctx, opts.command);
+  await postComment(ctx, opts.command, (marker) => kit.redact(`${render(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}\n${footer}`));
 }
 
 /** What `apply --json` printed: one tenant's result, or several tenants' in order and those not attempted. */

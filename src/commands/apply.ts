@@ -33,6 +33,14 @@ export class ApplyCommand extends PlanningCommand {
       \`? outcome unknown\`, never as created. Copies that a concurrent apply made are resolved (the
       lowest id stays). Every Role gets a result line; when some fail or are unknown it exits 1,
       and \`apply\` again converges. Ctrl-C starts no new change and reports what was done.
+
+      Several tenants (\`--tenant\` more than once, \`--all-tenants\`, or a saved plan of several):
+      each tenant's plan is shown (and approved once), then carried out one tenant at a time in
+      order, each under a \`=== tenant NAME ===\` heading. It stops at the first tenant that is
+      refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
+      \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
+      several is refused whole (nothing sent) when it was altered or today's guards refuse any of
+      its tenants; each tenant's state is checked just before its turn.
     `,
     examples: [
       ['Review, then confirm', 'roleflow apply'],
@@ -41,6 +49,7 @@ export class ApplyCommand extends PlanningCommand {
       ['Also delete Roles without a role file, results as JSON', 'roleflow apply --prune --auto-approve --json'],
       ['Only some Roles', 'roleflow apply --target support-agent --auto-approve'],
       ['Only the Roles of these files', 'roleflow apply roles/support-agent.md roles/billing.md'],
+      ['A reviewed plan of several tenants, tenant by tenant', 'roleflow plan --all-tenants --out plan.json && roleflow apply plan.json'],
     ],
   });
 

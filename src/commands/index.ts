@@ -4,12 +4,13 @@ import { HelpCommand } from './help.js';
 import { InitCommand } from './init.js';
 import type { RoleflowContext } from './base.js';
 import { PlanCommand } from './plan.js';
+import { PromoteCommand } from './promote.js';
 import { PullCommand } from './pull.js';
-import { ReportCompareCommand } from './report-compare.js';
-import { ReportMergeCommand } from './report-merge.js';
+import { ReportCompareCommand } from './report/compare.js';
+import { ReportMergeCommand } from './report/merge.js';
 import { ServeCommand } from './serve.js';
 import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];

@@ -29,6 +29,14 @@ export class PlanCommand extends PlanningCommand {
       and refuses (exit 4) if the tenant changed in between, if the file was altered (the plan
       ends with a \`digest\` of its contents), or if the config's guards refuse it by then. \`--format markdown\` writes a pull-request
       comment; \`--json\` is \`--format json\`. \`--detailed-exitcode\` exits 2 when there are changes.
+
+      Several tenants (\`--tenant\` more than once, or \`--all-tenants\`: every configured tenant but
+      the embedded \`local\`): each is listed (a few at once) and planned as if alone. Text has a
+      section per tenant and a line each at the end; markdown is one comment, a summary table then
+      a section per tenant, within GitHub's limit; JSON (and \`--out\`) is
+      \`{format_version, tenants: [<plan>…], digest}\`, which \`apply\` carries out tenant by tenant in
+      that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
+      tenant's plan exit 4.
     `,
     examples: [
       ['Plan against the default tenant', 'roleflow plan'],
@@ -37,6 +45,9 @@ export class PlanCommand extends PlanningCommand {
       ['A pull-request comment', 'roleflow plan --format markdown > plan.md'],
       ['Only some Roles (a partial plan)', 'roleflow plan --target support-agent --target "billing-*"'],
       ['Only the Roles of these files', 'roleflow plan roles/support-agent.md roles/billing.md'],
+      ['Every tenant in one pull-request comment', 'roleflow plan --all-tenants --format markdown > plan.md'],
+      ['Nightly drift check of every tenant (0 = none, 2 = some tenant drifted)', 'roleflow plan --all-tenants --detailed-exitcode'],
+      ['Save the plan of two tenants, applied in this order', 'roleflow plan --tenant staging --tenant production --out plan.json'],
     ],
   });
 

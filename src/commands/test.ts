@@ -9,9 +9,9 @@ import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import type { AssertionFiles } from '../run/assertions.js';
-import { TenantCommand } from './tenant-command.js';
+import { ManyTenantsCommand } from './tenant-command.js';
 
-export class TestCommand extends TenantCommand {
+export class TestCommand extends ManyTenantsCommand {
   static override paths = [['test']];
   static override usage = Command.Usage({
     category: 'Flow tests',
@@ -43,6 +43,12 @@ export class TestCommand extends TenantCommand {
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
 
+      \`--tenant\` more than once, or \`--all-tenants\` (every configured tenant but the embedded
+      \`local\`): the tests run against each tenant in turn, each under a \`=== tenant NAME ===\`
+      heading, and each report file gets the tenant in its name before the extension
+      (\`--reporter json=report.json\` writes \`report.staging.json\`, \`report.production.json\`):
+      one JSON report per tenant, as \`report merge\`, \`report compare\` and \`promote\` read them.
+
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
@@ -57,6 +63,7 @@ export class TestCommand extends TenantCommand {
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
+      ['Against every configured tenant: report.staging.json, report.production.json, …', 'roleflow test --all-tenants --reporter console --reporter json=report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
   });
@@ -90,6 +97,8 @@ export class TestCommand extends TenantCommand {
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
+    const several = await this.severalTenants(config);
+    if (several !== undefined) return this.testTenants(config, several, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
@@ -97,6 +106,37 @@ export class TestCommand extends TenantCommand {
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
+  }
+
+  /**
+   * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
+   * console section under a heading, its report files with the tenant in their names. A tenant
+   * that cannot run tests stops the run there (exit 1); Ctrl-C stops it (130); else 3 when any
+   * tenant had a failed test.
+   */
+  private async testTenants(config: Config, names: string[], reporters: ReporterSpec[]): Promise<number> {
+    const [session, { reportersOfTenant }] = await Promise.all([import('../run/test-session.js'), import('../report/reporters.js')]);
+    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const parsed = session.parseSelectionFlags(flags);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const codes: string[] = [];
+    let worst: number = ExitCode.Ok;
+    for (const name of names) {
+      const specs = reportersOfTenant(reporters, name);
+      if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+      const tenant = await this.openTenant(config, name);
+      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+      this.io.addSecrets(secrets);
+      this.io.out(`=== tenant ${name} ===`);
+      const code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions);
+      codes.push(`${name} ${code === ExitCode.Ok ? 'passed' : code === ExitCode.TestsFailed ? 'had failed tests' : 'was interrupted'}`);
+      if (code === ExitCode.Interrupted) return code;
+      if (code !== ExitCode.Ok) worst = code;
+    }
+    this.io.out(`Tenants: ${codes.join('; ')}.`);
+    return worst;
   }
 
   private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles): Promise<number> {

@@ -41,3 +41,28 @@ export function parseReporters(values: readonly string[], json: boolean): Parsed
   }
   return { ok: true, value: specs };
 }
+
+/**
+ * The reporters of one tenant's run in a test run over several: each report file gets the tenant
+ * in its name before the extension (`report.json` → `report.staging.json`; the default
+ * `roleflow-report.json` → `roleflow-report.staging.json`), so every tenant's report is a report
+ * `report merge`, `report compare` and `promote` read as they are. github's step summary without a
+ * file is appended to, once per tenant. A machine-readable report on stdout cannot hold several
+ * runs: an error, undefined for the reporters that go.
+ */
+export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string): Parsed<ReporterSpec[]> {
+  const onStdout = specs.find((s) => s.file === '-' && s.name !== 'console');
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, '_');
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === undefined || spec.file === '-' ? (spec.name === 'github' || spec.name === 'console' ? spec.file : DEFAULT_REPORT_FILES[spec.name]) : spec.file;
+      if (file === undefined || file === '-') return spec;
+      const dot = file.lastIndexOf('.');
+      const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named };
+    }),
+  };
+}

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { actionTestbed, GITHUB_TOKEN, roleFile, visibleLog, type ActionRun } from './run-action.js';
+import { actionTestbed, echoFlowFile, GITHUB_TOKEN, roleFile, visibleLog, type ActionRun } from './run-action.js';
 
 /** Two tenants on 127.0.0.1, each an emulator with its own token. */
 const TOKENS = { staging: 'rf_staging_TOKEN_1a2b3c4d5e6f', production: 'rf_production_TOKEN_6f5e4d3c2b1a' };
@@ -19,6 +19,8 @@ const bed = actionTestbed('roleflow-action-tenants-', async (workspace) => {
   await writeFile(join(workspace, 'roleflow.config.yaml'), `${config.join('\n')}\n`);
   await mkdir(join(workspace, 'roles'), { recursive: true });
   await writeFile(join(workspace, 'roles', 'support.md'), roleFile('support-agent', 'Tier-1 support', 'You are a support agent.'));
+  await mkdir(join(workspace, 'flows'), { recursive: true });
+  await writeFile(join(workspace, 'flows', 'echo.yaml'), echoFlowFile([{ name: 'returns its inputs', key: 'greeting', value: 'hello' }]));
 });
 afterAll(async () => {
   for (const emulator of Object.values(emulators)) await emulator.close();
@@ -69,7 +71,7 @@ describe('the Action: tenant inputs', () => {
 
   it('runs promote with --auto-approve, or --out with plan-file, and the args input after', async () => {
     const applied = await action({ command: 'promote', from: 'staging', to: 'production', report: 'reports/staging.json', comment: 'false' });
-    expect(applied.log).toMatch(/^::group::roleflow promote --from staging --to production --report reports\/staging\.json --auto-approve$/m);
+    expect(applied.log).toMatch(/^::group::roleflow promote --from staging --to production --report reports\/staging\.json --auto-approve --json$/m);
     expect(applied.outputs['exitcode']).toBeDefined();
     expect(applied.outputs['promote-status']).toBeDefined();
     const planned = await action({ command: 'promote', from: 'staging', to: 'production', report: 'r.json', 'plan-file': 'promotion.json', args: '--verbose', comment: 'false' });
@@ -152,5 +154,60 @@ describe('the Action, command: plan over several tenants', () => {
     expect(after.code, after.log).toBe(0);
     expect(after.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'false', 'changed-tenants': '' });
     expectNoToken(apply);
+  });
+});
+
+describe('the Action, command: promote', () => {
+  const MARKER = '<!-- roleflow:promote:production -->';
+  const promote = (inputs: Record<string, string> = {}): Promise<ActionRun> => action({ command: 'promote', from: 'staging', to: 'production', report: 'staging-report.json', ...inputs });
+  /** What production would still get: a plan of it alone. */
+  const productionCreates = async (): Promise<string | undefined> => (await action({ command: 'plan', tenant: 'production', comment: 'false' }, 'push')).outputs['creates'];
+
+  it('refuses while staging does not match the files, then with a report of another commit, sending nothing', async () => {
+    const tested = await action({ command: 'test', tenant: 'staging', comment: 'false' }, 'push');
+    expect(tested.outputs, tested.log).toMatchObject({ exitcode: '0', 'tests-passed': '1' });
+    await writeFile(join(bed.workspace, 'staging-report.json'), readFileSync(tested.outputs['report-file']!));
+    await writeFile(join(bed.workspace, 'roles', 'promo.md'), roleFile('promo-agent', 'Promotions', 'You announce offers.'));
+
+    const unmatched = await promote();
+    expect(unmatched.code).toBe(1);
+    expect(unmatched.outputs).toMatchObject({ exitcode: '4', 'promote-status': 'refused', 'apply-status': 'refused', 'has-changes': 'false' });
+    expect(unmatched.log).toContain('::error::roleflow promote exited with code 4');
+    const body = bed.github.comments.find((c) => c.body.startsWith(MARKER))!.body;
+    expect(body).toContain('### roleflow promote <code>staging</code> → <code>production</code>');
+    expect(body).toContain('> Refused: nothing was applied.');
+    expect(body).toMatch(/^> - .*staging/m);
+    expect(await productionCreates()).toBe('1');
+
+    const applied = await action({ command: 'apply', tenant: 'staging' }, 'push');
+    expect(applied.outputs, applied.log).toMatchObject({ exitcode: '0', creates: '1' });
+    const report = JSON.parse(readFileSync(join(bed.workspace, 'staging-report.json'), 'utf8')) as { commit?: string };
+    await writeFile(join(bed.workspace, 'other-commit.json'), JSON.stringify({ ...report, commit: '0123456789abcdef0123456789abcdef01234567' }));
+    const stale = await promote({ report: 'other-commit.json' });
+    expect(stale.outputs).toMatchObject({ exitcode: '4', 'promote-status': 'refused' });
+    expect(stale.summary).toMatch(/^> - .*0123456/m);
+    expect(bed.github.comments.filter((c) => c.body.startsWith(MARKER))).toHaveLength(1);
+    expect(await productionCreates()).toBe('1');
+    expectNoToken(stale);
+  });
+
+  it('with plan-file only plans the promotion and saves it', async () => {
+    const planned = await promote({ 'plan-file': 'promotion.json', comment: 'false' });
+    expect(planned.code, planned.log).toBe(0);
+    expect(planned.outputs).toMatchObject({ exitcode: '0', 'promote-status': 'planned', 'plan-file': join(bed.workspace, 'promotion.json') });
+    expect(JSON.parse(readFileSync(planned.outputs['plan-file']!, 'utf8'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
+    expect(planned.summary).toContain('📝 **Planned**');
+    expect(await productionCreates()).toBe('1');
+  });
+
+  it('promotes to production with a passing report of this commit of staging, which matches the files', async () => {
+    const run = await promote();
+    expect(run.code, run.log).toBe(0);
+    expect(run.outputs).toMatchObject({ exitcode: '0', 'promote-status': 'promoted', 'apply-status': 'applied', 'has-changes': 'true', creates: '1' });
+    expect(run.log).toContain('::notice title=roleflow promote to production::');
+    const body = bed.github.comments.find((c) => c.body.startsWith(MARKER))!.body;
+    expect(body).toMatch(/\| ➕ created \| <code>promo-agent<\/code> \|/);
+    expect(await productionCreates()).toBe('0');
+    expectNoToken(run);
   });
 });

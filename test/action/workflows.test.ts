@@ -35,6 +35,7 @@ describe('workflow files', () => {
         'docs/workflows/roleflow-sharded-tests.yml',
         'docs/workflows/roleflow-compare.yml',
         'docs/workflows/roleflow-environments.yml',
+        'docs/workflows/roleflow-promote.yml',
       ]),
     );
   });

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { environmentSecrets } from '../core/redact.js';
-import { RoleflowCommand } from './base.js';
+import { RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { environmentSecrets } from '../../core/redact.js';
+import { RoleflowCommand } from '../base.js';
 
 export class ReportCompareCommand extends RoleflowCommand {
   static override paths = [['report', 'compare']];
@@ -42,9 +42,9 @@ export class ReportCompareCommand extends RoleflowCommand {
 
   async execute(): Promise<number> {
     const [{ parseThreshold }, { compareReportFiles }, { renderComparison, COMPARE_FORMATS }] = await Promise.all([
-      import('../core/compare/index.js'),
-      import('../run/read-reports.js'),
-      import('../report/compare.js'),
+      import('../../core/compare/index.js'),
+      import('../../run/read-reports.js'),
+      import('../../report/compare.js'),
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const format = COMPARE_FORMATS.find((f) => f === this.format);

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { environmentSecrets } from '../core/redact.js';
-import { RoleflowCommand } from './base.js';
+import { RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { environmentSecrets } from '../../core/redact.js';
+import { RoleflowCommand } from '../base.js';
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -40,12 +40,12 @@ export class ReportMergeCommand extends RoleflowCommand {
 
   async execute(): Promise<number> {
     const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
-      import('../report/json.js'),
-      import('../report/build.js'),
-      import('../report/digest.js'),
-      import('../report/reporters.js'),
-      import('../run/write-reports.js'),
-      import('../run/read-reports.js'),
+      import('../../report/json.js'),
+      import('../../report/build.js'),
+      import('../../report/digest.js'),
+      import('../../report/reporters.js'),
+      import('../../run/write-reports.js'),
+      import('../../run/read-reports.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.io.addSecrets(environmentSecrets(this.context.env));

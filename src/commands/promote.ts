@@ -1,0 +1,102 @@
+import { resolve } from 'node:path';
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { Plan } from '../core/plan/index.js';
+import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
+import { freshPlanFor } from './planning.js';
+import { TenantAccessCommand } from './tenant-command.js';
+
+export class PromoteCommand extends TenantAccessCommand {
+  static override paths = [['promote']];
+  static override usage = Command.Usage({
+    category: 'Roles as code',
+    description: 'Apply the role files to a tenant once they passed the flow tests on another',
+    details: `
+      Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
+      Nothing is sent to \`--to\` unless every one of these holds; otherwise it exits 4 and names
+      every reason at once:
+
+      - \`--from\` matches the role files: its fresh plan has no change (apply there first);
+      - \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+        \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole suite (not one
+        shard, no shard missing, nothing left unrun), with no failed or errored test;
+      - the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
+        \`git rev-parse HEAD\` where the tests ran) is the one here. A report without a commit is
+        refused.
+
+      Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
+      without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
+      is nothing to do. With \`--out FILE\` it saves the plan of \`--to\` instead, for review and
+      \`roleflow apply FILE\`. Guards (\`protect\`, \`max_deletes\`) refuse it as they refuse apply.
+
+      Exit codes: 0 promoted (or saved, or nothing to do), 4 refused by the gate or by guards, 1
+      invalid role files, an unreachable tenant, a failed apply.
+    `,
+    examples: [
+      ['In CI, after the tests passed on staging', 'roleflow promote --from staging --to production --report roleflow-report.json --auto-approve'],
+      ['Save the plan of production for review instead', 'roleflow promote --from staging --to production --report report.json --out production-plan.json'],
+      ['Gate on a merged report of sharded runs', 'roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json'],
+    ],
+  });
+
+  from = Option.String('--from', { required: true, description: 'The tenant the role files were applied and tested on' });
+  to = Option.String('--to', { required: true, description: 'The tenant to promote them to' });
+  report = Option.String('--report', { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = Option.String('--out', { description: 'Save the plan of --to for `roleflow apply FILE` instead of applying it' });
+  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
+  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
+  autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply to --to without asking' });
+  concurrency = Option.String('--concurrency', {
+    description: 'Requests at once (default: roles.concurrency of the config, else 4)',
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)]),
+  });
+  json = Option.Boolean('--json', false, { description: 'Print the result of applying as JSON on stdout' });
+
+  async execute(): Promise<number> {
+    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, 'usage');
+    if (this.outFile === '-') throw new RoleflowError('--out -: a saved plan must be a file', 'usage');
+    const config = await this.loadConfig();
+    const { selectTenants } = await import('../core/tenants/index.js');
+    selectTenants(config, { named: [this.from, this.to], all: false });
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
+    const planOf = (name: string) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
+
+    const { promotionRefusals } = await import('../run/tenants/promote.js');
+    const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    if (reasons.length > 0) {
+      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join('\n'));
+      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
+      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, 'refused', [], reasons)], undefined);
+      return ExitCode.Refused;
+    }
+
+    const { renderPlanText } = await import('../core/plan/index.js');
+    const fresh = await planOf(this.to);
+    const { plan, rolesDir } = fresh;
+    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
+    const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
+    if (this.outFile !== undefined) return this.savePlan(shown, plan);
+    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    const ends = approved === 'approved' ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
+    if (this.json) await printApplyJson(this, ends, undefined);
+    return ends[0]!.code;
+  }
+
+  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
+  private async savePlan(shown: string, plan: Plan): Promise<number> {
+    this.io.out(shown);
+    if (plan.guards.length > 0) {
+      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join('\n'));
+      return ExitCode.Refused;
+    }
+    const { savePlan } = await import('../files/plan-file.js');
+    await savePlan(resolve(this.context.cwd, this.outFile!), plan);
+    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
+    return ExitCode.Ok;
+  }
+}

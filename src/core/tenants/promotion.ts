@@ -1,0 +1,51 @@
+import { plural, quote, showName } from '../roles/display.js';
+
+/** What the promotion gate reads of a JSON test report (`schemas/report.schema.json`). */
+export interface GateReport {
+  tenant: { name: string; base_url: string };
+  commit?: string;
+  shard?: { index: number; total: number };
+  merged_shards?: { index: number; total: number }[];
+  missing_shards?: { index: number; total: number }[];
+  interrupted?: boolean;
+  summary: { tests: number; failed: number; errored: number; not_run: number };
+  results: { id: string; transport: string; status: string }[];
+}
+
+/** Failing tests named in a refusal; the report has them all. */
+const MAX_NAMED = 5;
+
+/**
+ * Why a test report does not let a promotion from tenant `from` through, every reason at once
+ * (empty: it does): it must be a report of `from` (by name, and at `fromUrl` when given), of the
+ * whole suite (not one shard, no missing shard, not interrupted, nothing left unrun), with no
+ * failed or errored test, recorded at `commit` — the commit being promoted. A report without a
+ * commit, or a current commit that cannot be known, is refused: nothing ties it to these files.
+ */
+export function reportGateReasons(report: GateReport, expected: { from: string; fromUrl?: string; commit: string | undefined }): string[] {
+  const reasons: string[] = [];
+  const { tenant, summary } = report;
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== undefined && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list: { index: number; total: number }[]) => list.map((s) => `${s.index}/${s.total}`).join(', ');
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== undefined && report.merged_shards === undefined) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  if (report.interrupted === true) reasons.push('the test run was interrupted');
+  if (summary.not_run > 0) reasons.push(`${plural(summary.not_run, 'test')} of the report did not run (--bail or an interruption)`);
+  if (summary.tests === 0) reasons.push('the report holds no test');
+  if (summary.failed > 0) {
+    const failing = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
+    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : '';
+    const errored = summary.errored > 0 ? ` (${summary.errored} errored)` : '';
+    reasons.push(`${plural(summary.failed, 'test')} failed${errored}: ${named.join(', ')}${more}`);
+  }
+  if (report.commit === undefined) reasons.push('the report records no commit: run the tests in a git checkout, or with GITHUB_SHA set');
+  else if (expected.commit === undefined) reasons.push('the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files');
+  else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  return reasons;
+}

@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/model.js';
+import { mutations, requestCount, roleText, tenantState } from './roles-kit.js';
+import { noToken, twoTenants, type TwoTenants } from './tenants-kit.js';
+
+const SHA = '0123456789abcdef0123456789abcdef01234567';
+const OTHER_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
+
+const FILES = {
+  'roles/a.md': roleText('a', 'first', 'You are A.'),
+  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
+};
+
+/** Staging holds the role files' Roles and passed its tests at SHA: report.json is its report. */
+async function tested(): Promise<TwoTenants & { report: RunReport }> {
+  const t = await twoTenants(FILES);
+  expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+  const run = await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=report.json'], { GITHUB_SHA: SHA });
+  expect(run.code).toBe(0);
+  const report = JSON.parse(await t.p.read('report.json')) as RunReport;
+  return { ...t, report };
+}
+
+function promote(t: TwoTenants, report: string, extra: string[] = [], sha = SHA) {
+  return t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', report, ...extra], { GITHUB_SHA: sha });
+}
+
+describe('roleflow promote', () => {
+  it('promotes with a passing report of the current commit: production gets the Roles staging has', async () => {
+    const t = await tested();
+    expect(t.report.commit).toBe(SHA);
+    const r = await promote(t, 'report.json', ['--auto-approve']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Promoting from staging to production: staging matches the role files, and report.json passed there at this commit.');
+    expect(r.stdout).toContain('Apply complete: 1 created, 0 updated, 0 deleted.');
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+    expect(noToken(r)).toBe(true);
+    // Without --auto-approve and without a terminal it refuses, as apply does; with --out it saves the plan instead.
+    await t.p.write('roles/b.md', roleText('b', 'second', 'You are B.'));
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    expect((await promote(t, 'report.json')).stderr).toMatch(/^error: refusing to apply without confirmation: stdin is not a terminal/m);
+    const saved = await promote(t, 'report.json', ['--out', 'production.json']);
+    expect(saved.code).toBe(0);
+    expect(JSON.parse(await t.p.read('production.json'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+  });
+
+  it('refuses for each reason with exit 4, naming it, and sends nothing to the tenant promoted to', async () => {
+    const t = await tested();
+    const variants: [string, (r: RunReport) => RunReport, RegExp][] = [
+      ['another-tenant.json', (r) => ({ ...r, tenant: { ...r.tenant, name: 'qa' } }), /the report is of tenant "qa", not of "staging"/],
+      ['partial.json', (r) => ({ ...r, merged_shards: [{ index: 1, total: 2 }], missing_shards: [{ index: 2, total: 2 }] }), /the report is incomplete: shard 2\/2 missing/],
+      ['one-shard.json', (r) => ({ ...r, shard: { index: 1, total: 3 } }), /the report is of shard 1\/3 only/],
+      [
+        'failed.json',
+        (r) => ({ ...r, summary: { ...r.summary, passed: 0, failed: 1 }, results: r.results.map((x) => ({ ...x, status: 'fail' as const })) }),
+        /1 test failed: "flows\/echo\.yaml > echoes" \[https\]/,
+      ],
+      ['other-commit.json', (r) => ({ ...r, commit: OTHER_SHA }), new RegExp(`recorded at commit ${OTHER_SHA}, not at the current commit ${SHA}`)],
+      ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit/],
+    ];
+    const mark = requestCount(t.production);
+    const stagingMark = requestCount(t.staging);
+    for (const [file, change, reason] of variants) {
+      await t.p.write(file, JSON.stringify(change(t.report)));
+      const r = await promote(t, file, ['--auto-approve']);
+      expect(r.code, file).toBe(4);
+      expect(r.stderr, file).toMatch(/^error: promotion from staging to production refused; nothing was sent to production:\n/);
+      expect(r.stderr, file).toMatch(reason);
+      expect(noToken(r)).toBe(true);
+    }
+    // Staging drifts from the files: refused too, with the report's reasons beside it.
+    await t.p.write('roles/b.md', roleText('b', 'second', 'You are B.'));
+    const drift = await promote(t, 'no-commit.json', ['--auto-approve']);
+    expect(drift.code).toBe(4);
+    expect(drift.stderr).toContain('  - tenant "staging" does not match the role files (Plan: 1 to create, 0 to update, 0 to delete.): apply them there and test again\n');
+    expect(drift.stderr).toContain('  - the report records no commit');
+    expect(requestCount(t.production)).toBe(mark);
+    // promote only reads the tenant promoted from.
+    expect(mutations(t.staging, stagingMark)).toEqual([]);
+  });
+
+  it('refuses an unreadable report and promotion to the same tenant; the report commit falls back to git rev-parse HEAD', async () => {
+    const t = await tested();
+    const missing = await promote(t, 'nope.json', ['--auto-approve']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/nope\.json is not a JSON test report that can be read/);
+    expect((await t.cli(['promote', '--from', 'staging', '--to', 'staging', '--report', 'report.json'])).code).toBe(1);
+
+    // In a git checkout without GITHUB_SHA, the report and the gate both take HEAD.
+    const git = promisify(execFile);
+    const opts = { cwd: t.p.dir };
+    await git('git', ['init', '-q'], opts);
+    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'x'], opts);
+    const head = (await git('git', ['rev-parse', 'HEAD'], opts)).stdout.trim();
+    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'])).code).toBe(0);
+    expect((JSON.parse(await t.p.read('git-report.json')) as RunReport).commit).toBe(head);
+    const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve']);
+    expect(r.code).toBe(0);
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+  });
+});
+
+describe('roleflow test over several tenants', () => {
+  it('runs the tests against each tenant in turn, one JSON report per tenant with the tenant in its name', async () => {
+    const t = await twoTenants(FILES);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=out/report.json'], { GITHUB_SHA: SHA });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^=== tenant staging ===\n[\s\S]*=== tenant production ===\n[\s\S]*Tenants: staging passed; production passed\.\n$/);
+    const staging = JSON.parse(await t.p.read('out/report.staging.json')) as RunReport;
+    const production = JSON.parse(await t.p.read('out/report.production.json')) as RunReport;
+    expect([staging.tenant.name, staging.commit, production.tenant.name]).toEqual(['staging', SHA, 'production']);
+    expect(noToken(r)).toBe(true);
+    const stdout = await t.cli(['test', '--all-tenants', '--json']);
+    expect(stdout).toMatchObject({ code: 1, stderr: expect.stringContaining('--reporter json=- (or --json) writes one run: with several tenants give it a file') });
+  });
+});
