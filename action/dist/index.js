@@ -79546,16 +79546,13 @@ var PromoteCommand = class extends TenantAccessCommand {
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
       Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
-      Nothing is sent to \`--to\` unless every one of these holds; otherwise it exits 4 and names
-      every reason at once:
-
-      - \`--from\` matches the role files: its fresh plan has no change (apply there first);
-      - \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
-        \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole suite (not one
-        shard, no shard missing, nothing left unrun), with no failed or errored test;
-      - the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
-        \`git rev-parse HEAD\` where the tests ran) is the one here. A report without a commit is
-        refused.
+      Nothing is sent to \`--to\` unless all of this holds; otherwise it exits 4 and names every
+      reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
+      there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
+      json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
+      suite (not one shard, no shard missing, nothing left unrun), with no failed or errored test.
+      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
+      \`git rev-parse HEAD\` where the tests ran) is the one here; a report without one is refused.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -80185,6 +80182,9 @@ var VALUE_NAMES = {
   "--roles": "DIR",
   "--flows": "DIR",
   "--tenant": "NAME",
+  "--from": "NAME",
+  "--to": "NAME",
+  "--report": "FILE",
   "--target": "NAME_OR_GLOB",
   "--reporter": "NAME[=FILE]",
   "--format": "FORMAT",

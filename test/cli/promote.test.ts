@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
-import { mutations, requestCount, roleText, tenantState } from './roles-kit.js';
+import { mutations, requestCount, roleText, runOnTerminal, tenantState, TOKEN } from './roles-kit.js';
 import { noToken, twoTenants, type TwoTenants } from './tenants-kit.js';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
@@ -44,6 +44,19 @@ describe('roleflow promote', () => {
     const saved = await promote(t, 'report.json', ['--out', 'production.json']);
     expect(saved.code).toBe(0);
     expect(JSON.parse(await t.p.read('production.json'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+  });
+
+  it('asks on a terminal as apply does: only yes promotes', async () => {
+    const t = await tested();
+    const env = { ROLEFLOW_TOKEN_STAGING: TOKEN, ROLEFLOW_TOKEN_PRODUCTION: TOKEN, GITHUB_SHA: SHA };
+    const args = ['promote', '--from', 'staging', '--to', 'production', '--report', 'report.json'];
+    const no = await runOnTerminal(t.p, undefined, args, { answer: 'no', env });
+    expect(no.code).toBe(1);
+    expect(no.stderr).toContain('Apply cancelled: nothing was changed.');
+    expect(mutations(t.production)).toEqual([]);
+    const yes = await runOnTerminal(t.p, undefined, args, { answer: 'yes', env });
+    expect(yes.code).toBe(0);
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
   });
 

@@ -57,13 +57,14 @@ export function run(p: Project, em: RunningEmulator, args: string[], opts: { tty
 
 /**
  * Like `run`, on a terminal whose user types `answer` (when given), and whose Ctrl-C comes when
- * `interruptWhen` first sees stdout match it.
+ * `interruptWhen` first sees stdout match it. `env`: the tenants come from the project's config
+ * and this environment instead of `em` (which may then be undefined).
  */
 export async function runOnTerminal(
   p: Project,
-  em: RunningEmulator,
+  em: RunningEmulator | undefined,
   args: string[],
-  opts: { answer?: string; interruptWhen?: RegExp } = {},
+  opts: { answer?: string; interruptWhen?: RegExp; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -83,8 +84,9 @@ export async function runOnTerminal(
       stdin.end(`${opts.answer}\n`);
     }
   });
-  const code = await main([...args, '--base-url', em.baseUrl, '--tenant', 'test'], {
-    env: { ROLEFLOW_TOKEN: em.token },
+  const argv = opts.env !== undefined || em === undefined ? args : [...args, '--base-url', em.baseUrl, '--tenant', 'test'];
+  const code = await main(argv, {
+    env: opts.env ?? { ROLEFLOW_TOKEN: em?.token },
     stdin: stdin as unknown as NodeJS.ReadStream,
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: stderr as unknown as NodeJS.WriteStream,

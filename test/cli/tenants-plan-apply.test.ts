@@ -87,6 +87,20 @@ describe('apply over several tenants', () => {
     expect(noToken(r)).toBe(true);
   });
 
+  it('guards refusing the fresh plan of one tenant send nothing to any tenant (exit 4)', async () => {
+    const t = await twoTenants(FILES, {
+      config: 'roles: { protect: ["b"] }',
+      productionRoles: [{ name: 'b', description: 'second', content: 'You are B, v1.' }],
+    });
+    const r = await t.cli(['apply', '--all-tenants', '--auto-approve', '--json']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: tenant production: ');
+    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string; reasons: string[] }[] };
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'refused'], ['production', 'refused']]);
+    expect(result.tenants[0]!.reasons).toEqual(['another tenant of this run is refused by guards']);
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+
   it('a saved plan of two tenants applies in order and stops at the first refused tenant, saying which were done', async () => {
     const t = await setup();
     await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));

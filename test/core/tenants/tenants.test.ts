@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, type Config } from '../../../src/core/config.js';
+import { reportGateReasons, selectTenants, type GateReport } from '../../../src/core/tenants/index.js';
+
+const SHA = 'abc1234abc1234abc1234abc1234abc1234abc12';
+
+function report(over: Partial<GateReport> = {}): GateReport {
+  return {
+    tenant: { name: 'staging', base_url: 'https://staging.example' },
+    commit: SHA,
+    summary: { tests: 2, failed: 0, errored: 0, not_run: 0 },
+    results: [{ id: 'f.yaml > a', transport: 'ws', status: 'pass' }, { id: 'f.yaml > b', transport: 'ws', status: 'pass' }],
+    ...over,
+  };
+}
+const expected = { from: 'staging', fromUrl: 'https://staging.example', commit: SHA };
+
+describe('the promotion gate on a test report', () => {
+  it('lets a complete, passing report of the tenant at this commit through, a merged one included', () => {
+    expect(reportGateReasons(report(), expected)).toEqual([]);
+    expect(reportGateReasons(report({ merged_shards: [{ index: 1, total: 2 }, { index: 2, total: 2 }] }), expected)).toEqual([]);
+  });
+
+  it('names every reason at once', () => {
+    const bad = report({
+      tenant: { name: 'qa', base_url: 'https://qa.example' },
+      interrupted: true,
+      summary: { tests: 3, failed: 2, errored: 1, not_run: 1 },
+      results: [
+        { id: 'f.yaml > a', transport: 'ws', status: 'fail' },
+        { id: 'f.yaml > b', transport: 'https', status: 'error' },
+        { id: 'f.yaml > c', transport: 'ws', status: 'not_run' },
+      ],
+      commit: 'def5678',
+    });
+    expect(reportGateReasons(bad, expected)).toEqual([
+      'the report is of tenant "qa", not of "staging"',
+      'the test run was interrupted',
+      '1 test of the report did not run (--bail or an interruption)',
+      '2 tests failed (1 errored): "f.yaml > a" [ws], "f.yaml > b" [https]',
+      `the report was recorded at commit def5678, not at the current commit ${SHA}`,
+    ]);
+  });
+
+  it('refuses a report of another URL under the same name, an empty one, and one when the current commit is unknown', () => {
+    expect(reportGateReasons(report({ tenant: { name: 'staging', base_url: 'https://old.example' } }), expected)).toEqual([
+      'the report is of "staging" at https://old.example, but that tenant is at https://staging.example',
+    ]);
+    expect(reportGateReasons(report({ summary: { tests: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
+    expect(reportGateReasons(report(), { ...expected, commit: undefined })).toEqual([
+      'the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files',
+    ]);
+  });
+});
+
+describe('the tenants of a run over several', () => {
+  const config: Config = { ...defaultConfig('roleflow.config.yaml'), tenants: { staging: {} as never, production: {} as never, eu: {} as never } };
+
+  it('--all-tenants: named ones first, then the config order, each once; local only when named', () => {
+    expect(selectTenants(config, { named: [], all: true })).toEqual(['staging', 'production', 'eu']);
+    expect(selectTenants(config, { named: ['eu', 'local'], all: true })).toEqual(['eu', 'local', 'staging', 'production']);
+    expect(selectTenants(config, { named: ['production', 'staging', 'production'], all: false })).toEqual(['production', 'staging']);
+  });
+
+  it('refuses an unknown name with a guess, and --all-tenants with none configured', () => {
+    expect(() => selectTenants(config, { named: ['stagin'], all: false })).toThrow('unknown tenant "stagin" in roleflow.config.yaml (did you mean "staging"?)');
+    expect(() => selectTenants(defaultConfig(), { named: [], all: true })).toThrow('--all-tenants: no tenant is configured under tenants:');
+  });
+});
