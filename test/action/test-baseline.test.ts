@@ -137,4 +137,27 @@ describe('the Action, command: test with a baseline', () => {
     expect(body).toContain('## ❌ roleflow: 2 regressions');
     expectNoToken(merged);
   });
+
+  it('keeps the comment within GitHub\'s limit when the comparison is long, saying what it cut', async () => {
+    // 3,000 tests × transports: the results table and the comparison both overflow one comment.
+    const many = (factor: number): string => {
+      const value = JSON.parse(scaledReport(join(bed.workspace, 'shards', '1-of-2', 'report.json'), factor)) as { results: { id: string; name: string }[]; summary: Record<string, number>; shard?: unknown };
+      delete value.shard;
+      const one = value.results[0]!;
+      value.results = Array.from({ length: 3000 }, (_, i) => ({ ...one, id: `${one.id} #${i}`, name: `${one.name} #${i}` }));
+      value.summary = { ...value.summary, tests: 3000, passed: 3000, failed: 0, errored: 0, skipped: 0 };
+      return JSON.stringify(value);
+    };
+    await mkdir(join(bed.workspace, 'large'), { recursive: true });
+    await writeFile(join(bed.workspace, 'large', 'head.json'), many(1));
+    await writeFile(join(bed.workspace, 'baseline', 'large.json'), many(0.001));
+    const run = await bed.run({ command: 'merge', args: 'large', baseline: 'baseline/large.json', 'fail-on-regression': 'true' });
+    expect(run.outputs, run.log).toMatchObject({ 'compare-exitcode': '3', regression: 'true' });
+    const body = ourComment();
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    expect(body).toContain('more results not shown');
+    expect(body).toContain('## ❌ roleflow: 3000 regressions');
+    expect(body).toContain('… the comparison is cut to fit; all of it is in the job summary.');
+    expect(body).toMatch(/<sub>`roleflow report merge` for abcdef0/);
+  });
 });
