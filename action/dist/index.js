@@ -25714,7 +25714,7 @@ var require_socks5_client = __commonJS({
       USERNAME_PASSWORD: 2,
       NO_ACCEPTABLE: 255
     };
-    var COMMANDS = {
+    var COMMANDS2 = {
       CONNECT: 1,
       BIND: 2,
       UDP_ASSOCIATE: 3
@@ -25916,7 +25916,7 @@ var require_socks5_client = __commonJS({
         }
         debug2("connecting to", address, port);
         this.state = STATES.CONNECTING;
-        const request2 = this.buildConnectRequest(COMMANDS.CONNECT, address, port);
+        const request2 = this.buildConnectRequest(COMMANDS2.CONNECT, address, port);
         this.socket.write(request2);
       }
       /**
@@ -26021,7 +26021,7 @@ var require_socks5_client = __commonJS({
     module.exports = {
       Socks5Client,
       AUTH_METHODS,
-      COMMANDS,
+      COMMANDS: COMMANDS2,
       ADDRESS_TYPES,
       REPLY_CODES,
       STATES
@@ -78160,6 +78160,7 @@ import { tmpdir } from "node:os";
 
 // action/src/apply-step.ts
 init_apply();
+init_plan();
 init_markdown_parts();
 import { isAbsolute as isAbsolute4, join as join12 } from "node:path";
 
@@ -78823,29 +78824,70 @@ var ActionInputError = class extends Error {
   name = "ActionInputError";
 };
 
+// action/src/tenants/tenant-inputs.ts
+function parseTenantNames(text2) {
+  const names = text2.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  for (const name of names) {
+    if (/\s/.test(name)) throw new ActionInputError(`input "tenant": "${name}" is not a tenant name (one name per line)`);
+  }
+  return [...new Set(names)];
+}
+function isSeveral(selection) {
+  return selection.all || selection.names.length > 1;
+}
+function tenantFlags(selection) {
+  return [...selection.names.flatMap((name) => ["--tenant", name]), ...selection.all ? ["--all-tenants"] : []];
+}
+function severalTenantsName(selection) {
+  return [...selection.all ? ["all-tenants"] : [], ...selection.names].join("+");
+}
+function checkTenantInputs(command, selection, promote) {
+  if (command === "promote") {
+    const missing = ["from", "to", "report"].filter((name) => !promote[name]);
+    if (missing.length > 0) throw new ActionInputError(`command: promote needs the input${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
+    if (selection.names.length > 0 || selection.all) {
+      throw new ActionInputError('command: promote takes its tenants from the "from" and "to" inputs, not "tenant" or "all-tenants"');
+    }
+    return { from: promote.from, to: promote.to, report: promote.report };
+  }
+  const stray = ["from", "to", "report"].filter((name) => promote[name]);
+  if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
+  if (isSeveral(selection) && command !== "plan" && command !== "apply") {
+    throw new ActionInputError(
+      `command: ${command} works on one tenant: several tenants (${selection.all ? "all-tenants" : 'more than one name in "tenant"'}) are for plan and apply; run ${command} in a matrix of jobs, one tenant each`
+    );
+  }
+  return void 0;
+}
+
 // action/src/inputs.ts
+var COMMANDS = ["plan", "apply", "test", "merge", "promote"];
 function readInputs(kit) {
   const githubToken = getInput("github-token");
   kit.setSecret(githubToken);
-  const command = getInput("command");
-  if (command !== "plan" && command !== "apply" && command !== "test" && command !== "merge") {
-    throw new ActionInputError(`input "command" must be plan, apply, test or merge, not "${command}"`);
-  }
+  const command = COMMANDS.find((c) => c === getInput("command"));
+  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge or promote, not "${kit.redact(getInput("command"))}"`);
   const args = splitArgs(getInput("args"));
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
   const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
-  const tenant = getInput("tenant");
+  const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
+  const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
   return {
     command,
     args,
-    tenant: tenant === "" ? void 0 : tenant,
+    tenants,
+    promote,
     workingDirectory,
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
     failOnChanges: getBooleanInput2("fail-on-changes", args.includes("--detailed-exitcode"), kit),
-    planFile: getInput("plan-file")
+    planFile: getInput("plan-file"),
+    baseline: getInput("baseline"),
+    htmlReport: getInput("html-report"),
+    failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
+    regressionThreshold: getInput("regression-threshold")
   };
 }
 function splitArgs(text2) {
@@ -82601,7 +82643,7 @@ ${body}`;
 
 // action/src/step.ts
 function roleflow(ctx, argv, opts) {
-  const tenant = ctx.inputs.tenant === void 0 || !opts.tenantCommand ? [] : ["--tenant", ctx.inputs.tenant];
+  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
   const command = `roleflow ${full.map(quoteArg).join(" ")}`;
   return ctx.kit.group(
@@ -82647,6 +82689,9 @@ function commentFooter(ctx, command) {
   const run2 = env["GITHUB_REPOSITORY"] && env["GITHUB_RUN_ID"] ? ` · [workflow run](${server}/${env["GITHUB_REPOSITORY"]}/actions/runs/${env["GITHUB_RUN_ID"]})` : "";
   return `<sub>\`roleflow ${command}\`${sha ? ` for ${sha.slice(0, 7)}` : ""}${run2}</sub>
 `;
+}
+function inWorkingDirectory(ctx, path) {
+  return isAbsolute3(path) ? path : resolve17(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
   const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
@@ -82744,41 +82789,75 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 
 // action/src/apply-step.ts
 async function applyStep(ctx) {
-  const { kit, inputs } = ctx;
+  const { inputs } = ctx;
   const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
-  const result = kit.redactValues(parseApplyResult(run2.stdout));
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
-  if (result !== void 0) {
-    await kit.untrusted(() => {
-      for (const o of result.results) kit.info(outcomeLine(o));
-      if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
-    });
-    if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow apply to ${ctx.tenant}` });
-    kit.setOutput("has-changes", result.results.length > 0);
-    kit.setOutput("creates", result.summary.created);
-    kit.setOutput("updates", result.summary.updated);
-    kit.setOutput("deletes", result.summary.deleted);
-    kit.setOutput("apply-status", result.status);
-  } else if (run2.code === 1 && planFile === void 0) {
-    await annotateInvalidFiles(ctx);
-  }
-  const heading = `### roleflow apply to ${mdCode(ctx.tenant)}`;
-  const render2 = (maxChars, marker) => result === void 0 ? failureMarkdown({ heading, what: "`roleflow apply`", code: run2.code, stderr: kit.redact(run2.stderr) }) : renderApplyMarkdown(result, heading, maxChars, marker);
-  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
-  const footer = commentFooter(ctx, "apply");
-  await postComment(ctx, "apply", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
-${footer}`));
+  await publishApplied(ctx, run2, { command: "apply", heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === void 0 });
   return outcome;
 }
-function parseApplyResult(stdout) {
+async function publishApplied(ctx, run2, opts) {
+  const { kit } = ctx;
+  const applied = kit.redactValues(parseApplyResults(run2.stdout));
+  if (applied !== void 0) {
+    const { results: results2 } = applied;
+    const several = results2.length > 1 || applied.notAttempted.length > 0;
+    await kit.untrusted(() => {
+      for (const result of results2) {
+        if (several) kit.info(`tenant ${result.tenant.name}: ${result.status}`);
+        for (const o of result.results) kit.info(outcomeLine(o));
+        if (result.results.length > 0) kit.info(applySummaryLine(result.summary));
+      }
+    });
+    for (const result of results2) {
+      if (result.results.length > 0) kit.notice(applySummaryLine(result.summary), { title: `roleflow ${opts.command} to ${result.tenant.name}` });
+    }
+    const sum = (key) => results2.reduce((n, r) => n + r.summary[key], 0);
+    kit.setOutput("has-changes", results2.some((r) => r.results.length > 0));
+    kit.setOutput("creates", sum("created"));
+    kit.setOutput("updates", sum("updated"));
+    kit.setOutput("deletes", sum("deleted"));
+    kit.setOutput("apply-status", overallStatus(applied));
+  } else if (run2.code === 1 && opts.annotate) {
+    await annotateInvalidFiles(ctx);
+  }
+  const render2 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: opts.heading(ctx.tenant), what: `\`roleflow ${opts.command}\``, code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, opts.heading, maxChars, marker);
+  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
+  const footer = commentFooter(ctx, opts.command);
+  await postComment(ctx, opts.command, (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+${footer}`));
+}
+function parseApplyResults(stdout) {
   try {
     const value = JSON.parse(stdout);
-    return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? value : void 0;
+    if (isApplyResult(value)) return { results: [value], notAttempted: [] };
+    if (!Array.isArray(value.tenants) || !value.tenants.every(isApplyResult)) return void 0;
+    const notAttempted = Array.isArray(value.not_attempted) ? value.not_attempted.filter((n) => typeof n === "string") : [];
+    return { results: value.tenants, notAttempted };
   } catch {
     return void 0;
   }
+}
+function isApplyResult(value) {
+  const v = value;
+  return typeof v === "object" && v !== null && v.summary !== void 0 && Array.isArray(v.results) && v.tenant !== void 0;
+}
+function overallStatus({ results: results2, notAttempted }) {
+  const bad = results2.find((r) => r.status !== "applied" && r.status !== "no_changes");
+  if (bad !== void 0) return bad.status;
+  if (notAttempted.length > 0) return "failed";
+  return results2.some((r) => r.status === "applied") ? "applied" : "no_changes";
+}
+function renderAppliedMarkdown(applied, heading, maxChars, marker) {
+  const { results: results2, notAttempted } = applied;
+  if (results2.length === 1 && notAttempted.length === 0) return renderApplyMarkdown(results2[0], heading(results2[0].tenant.name), maxChars, marker);
+  const skipped2 = notAttempted.length === 0 ? [] : [`Not attempted (an earlier tenant did not apply): ${notAttempted.map(mdCode).join(", ")}.`, ""];
+  const head = [...marker === void 0 ? [] : [markerLine(marker)], `## roleflow apply to ${thousands(results2.length + notAttempted.length)} tenants`, "", ...skipped2].join("\n");
+  const needs = results2.map((r) => renderApplyMarkdown(r, heading(r.tenant.name), Infinity).length);
+  const budgets = shareRoom(needs, maxChars - head.length - results2.length - 1);
+  return `${head}
+${results2.map((r, i) => renderApplyMarkdown(r, heading(r.tenant.name), budgets[i])).join("\n")}`;
 }
 var STATUS_ICON = {
   created: "➕ created",
@@ -82814,41 +82893,57 @@ init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
 import { join as join13 } from "node:path";
 async function planStep(ctx) {
-  const { kit, inputs } = ctx;
+  return runPlan(ctx, publishPlan);
+}
+async function runPlan(ctx, publish) {
+  const { inputs } = ctx;
   const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
+  await publish(ctx, run2);
+  if (existsSync3(planFile)) ctx.kit.setOutput("plan-file", planFile);
+  return outcome;
+}
+async function publishPlan(ctx, run2) {
+  const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
   const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  const outcome = exitOutcome(ctx, "plan", run2.code, inputs.failOnChanges ? [1, 2, 4] : [1, 4]);
   if (plan !== void 0) {
     await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
-    const hasChanges = planHasChanges(plan);
-    if (hasChanges) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${ctx.tenant}` });
-    kit.setOutput("has-changes", hasChanges);
-    kit.setOutput("creates", plan.summary.create);
-    kit.setOutput("updates", plan.summary.update);
-    kit.setOutput("deletes", plan.summary.delete);
-    if (plan.guards.length > 0) for (const guard of plan.guards) kit.error(`roleflow plan refused: ${guard.message}`);
+    setPlanOutputs(ctx, [plan]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  if (existsSync3(planFile)) kit.setOutput("plan-file", planFile);
+  await publishPlanMarkdown(ctx, run2, plan === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan, { maxChars, ...marker === void 0 ? {} : { marker } }));
+}
+function setPlanOutputs(ctx, plans) {
+  const { kit } = ctx;
+  const sum = (key) => plans.reduce((n, plan) => n + plan.summary[key], 0);
+  for (const plan of plans) {
+    if (planHasChanges(plan)) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${plan.tenant.name}` });
+    for (const guard of plan.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan.tenant.name}` : ""}: ${guard.message}`);
+  }
+  kit.setOutput("has-changes", plans.some(planHasChanges));
+  kit.setOutput("creates", sum("create"));
+  kit.setOutput("updates", sum("update"));
+  kit.setOutput("deletes", sum("delete"));
+}
+async function publishPlanMarkdown(ctx, run2, render2) {
+  const { kit } = ctx;
   const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
   const failed2 = () => failureMarkdown({ heading, what: "`roleflow plan`", code: run2.code, stderr: kit.redact(run2.stderr) });
-  await kit.appendSummary(plan === void 0 ? failed2() : fitSummary((maxChars) => renderPlanMarkdown(plan, { maxChars })));
+  await kit.appendSummary(render2 === void 0 ? failed2() : fitSummary((maxChars) => render2(maxChars)));
   const footer = commentFooter(ctx, "plan");
   await postComment(ctx, "plan", (marker) => {
-    const maxChars = GITHUB_COMMENT_LIMIT - footer.length - 1;
-    const body = plan === void 0 ? failed2() : renderPlanMarkdown(plan, { maxChars, marker });
+    const body = render2 === void 0 ? failed2() : render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
     return kit.redact(`${body}
 ${footer}`);
   });
-  return outcome;
 }
 function parsePlan(stdout) {
   const text2 = stdout.trim();
@@ -82861,10 +82956,89 @@ function parsePlan(stdout) {
   }
 }
 
+// action/src/tenants/plan-tenants.ts
+init_plan();
+function planTenantsStep(ctx) {
+  return runPlan(ctx, publishTenantPlans);
+}
+async function publishTenantPlans(ctx, run2) {
+  const { kit } = ctx;
+  const printed = kit.redactValues(parseTenantPlans(run2.stdout));
+  const issues = printed?.flatMap((plan) => plan.issues) ?? [];
+  const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
+  if (plans !== void 0) {
+    await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
+    setPlanOutputs(ctx, plans);
+    kit.setOutput("changed-tenants", plans.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+  } else if (printed !== void 0) {
+    annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
+  } else if (run2.code === 1) {
+    await annotateInvalidFiles(ctx);
+  }
+  await publishPlanMarkdown(ctx, run2, plans === void 0 ? void 0 : (maxChars, marker) => renderTenantPlansMarkdown(plans, { maxChars, ...marker === void 0 ? {} : { marker } }));
+}
+function parseTenantPlans(stdout) {
+  const single = parsePlan(stdout);
+  if (single !== void 0) return [single];
+  try {
+    const value = JSON.parse(stdout.trim());
+    if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
+    const plans = value.tenants.map((plan) => parsePlan(JSON.stringify(plan)));
+    return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// action/src/tenants/promote-step.ts
+init_markdown_parts();
+import { existsSync as existsSync4, rmSync as rmSync3 } from "node:fs";
+async function promoteStep(ctx) {
+  const { kit, inputs } = ctx;
+  const promote = inputs.promote;
+  const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
+  if (planFile !== void 0) rmSync3(planFile, { force: true });
+  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
+  const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
+  const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
+  kit.setOutput("promote-status", status);
+  const heading = `### roleflow promote ${mdCode(promote.from)} → ${mdCode(promote.to)}`;
+  if (planFile === void 0) {
+    await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
+    return outcome;
+  }
+  if (existsSync4(planFile)) kit.setOutput("plan-file", planFile);
+  const render2 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
+  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
+  const footer = commentFooter(ctx, "promote");
+  await postComment(ctx, "promote", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+${footer}`));
+  return outcome;
+}
+var VERDICT = {
+  promoted: (to) => [`✅ **Promoted** to ${to}.`],
+  planned: (to) => [`📝 **Planned**: the promotion's plan for ${to} is saved (the \`plan-file\` output); nothing was applied.`],
+  refused: (to) => ["> [!CAUTION]", `> **Refused**: nothing was sent to ${to}. roleflow's reasons:`],
+  failed: () => ["> [!CAUTION]", "> `roleflow promote` failed (exit code 1)."]
+};
+function renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker) {
+  const said = tailLines(ctx.kit.redact(`${run2.stdout}
+${run2.stderr}`.trim()), 200, 1e3);
+  const head = [...marker === void 0 ? [] : [markerLine(marker)], heading, "", ...VERDICT[status](mdCode(ctx.inputs.promote.to)), ""].join("\n");
+  const text2 = `${head}
+${said === "" ? "" : fenced(said, "text")}`;
+  return text2.length <= maxChars ? text2 : `${head}
+${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
+}
+
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync3, rmSync as rmSync3, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
+
+// action/src/test-compare.ts
+import { existsSync as existsSync5 } from "node:fs";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -82917,31 +83091,81 @@ function whyNot(r) {
   return `line ${first.assertion.line}: ${first.assertion.message}${more}`;
 }
 function cut(text2, max) {
+  return cutToFit(text2, max, "\n… cut to fit; the full report is in the job summary.\n");
+}
+function cutToFit(text2, max, notice2) {
   if (text2.length <= max) return text2;
-  const notice2 = "\n… cut to fit; the full report is in the job summary.\n";
   const at = text2.lastIndexOf("\n", Math.max(0, max - notice2.length));
   return `${text2.slice(0, Math.max(0, at))}${notice2}`.slice(0, max);
+}
+
+// action/src/test-compare.ts
+function baselineOf(ctx) {
+  if (ctx.inputs.baseline === "") return void 0;
+  const file = inWorkingDirectory(ctx, ctx.inputs.baseline);
+  if (existsSync5(file)) return { file };
+  ctx.kit.warning(`No baseline report at ${ctx.inputs.baseline}: relative budgets are skipped and nothing is compared.`);
+  return { missing: ctx.inputs.baseline };
+}
+async function compareWithBaseline(ctx, baseline, reportFile) {
+  const threshold = ctx.inputs.regressionThreshold === "" ? [] : ["--threshold", ctx.inputs.regressionThreshold];
+  const argv = ["report", "compare", baseline, reportFile, "--format", "markdown", "--fail-on-regression", ...threshold];
+  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: false });
+  if (run2.code === 0 || run2.code === 3) return { code: run2.code, markdown: ctx.kit.redact(run2.stdout) };
+  const said = ctx.kit.redact(run2.stderr).trim();
+  return { code: run2.code, markdown: `> [!CAUTION]
+> Not compared with the baseline: \`roleflow report compare\` failed (exit code ${run2.code}).
+${said === "" ? "" : `>
+${said.split("\n").map((l) => `> ${l}`).join("\n")}
+`}` };
+}
+function compareOutcome(ctx, comparison) {
+  ctx.kit.setOutput("compare-exitcode", comparison.code);
+  if (comparison.code === 0 || comparison.code === 3) ctx.kit.setOutput("regression", comparison.code === 3);
+  if (comparison.code === 3 && ctx.inputs.failOnRegression) {
+    return { failure: "roleflow report compare: a significant regression or a newly failing test against the baseline (exit code 3)" };
+  }
+  if (comparison.code !== 0 && comparison.code !== 3) return { failure: `roleflow report compare exited with code ${comparison.code}` };
+  return {};
+}
+function comparisonSection(baseline, comparison, maxChars) {
+  if (baseline === void 0) return "";
+  if ("missing" in baseline) return `
+> [!NOTE]
+> No baseline report at ${mdCode(baseline.missing)}: relative budgets were skipped and nothing was compared.
+`;
+  if (comparison === void 0) return "";
+  return cutToFit(`
+${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of it is in the job summary.\n");
 }
 
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync3(reportFile, { force: true });
-  const run2 = await roleflow(ctx, ["test", "--reporter", "console", "--reporter", `json=${reportFile}`], { streamStdout: true, tenantCommand: true });
-  return publishReport(ctx, "test", run2, reportFile);
+  rmSync4(reportFile, { force: true });
+  const baseline = baselineOf(ctx);
+  const html = htmlReportOf(ctx);
+  const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
+  if (baseline !== void 0 && "file" in baseline) argv.push("--baseline", baseline.file);
+  const run2 = await roleflow(ctx, argv, { streamStdout: true, tenantCommand: true });
+  return publishReport(ctx, "test", run2, { reportFile, baseline, html });
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync3(reportFile, { force: true });
+  rmSync4(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
-  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile], { streamStdout: true, tenantCommand: false });
-  return publishReport(ctx, "report merge", run2, reportFile);
+  const baseline = baselineOf(ctx);
+  const html = htmlReportOf(ctx);
+  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  return publishReport(ctx, "report merge", run2, { reportFile, baseline, html });
 }
-async function publishReport(ctx, command, run2, reportFile) {
+async function publishReport(ctx, command, run2, files) {
   const { kit } = ctx;
+  const { reportFile, baseline, html } = files;
   const report = readReport(reportFile, (value) => kit.redactValues(value));
   const outcome = exitOutcome(ctx, command, run2.code, [1, 3]);
+  let comparison;
   if (report !== void 0) {
     kit.setOutput("tests-passed", report.summary.passed);
     kit.setOutput("tests-failed", report.summary.failed);
@@ -82951,23 +83175,44 @@ async function publishReport(ctx, command, run2, reportFile) {
     kit.info(renderAnnotations(here));
     const summary2 = renderStepSummary(here);
     await kit.appendSummary(Buffer.byteLength(summary2) < SUMMARY_MAX_BYTES * 0.9 ? summary2 : fitSummary((maxChars) => renderReportMarkdown(here, { maxChars })));
+    if (baseline !== void 0 && "file" in baseline) {
+      comparison = await compareWithBaseline(ctx, ctx.inputs.baseline, reportFile);
+      await kit.appendSummary(cutToFit(comparison.markdown, SUMMARY_MAX_BYTES / 16, "\n… the comparison is cut to fit.\n"));
+    }
   } else {
     if (run2.code === 1) await annotateInvalidFiles(ctx);
     await kit.appendSummary(failed(ctx, run2));
   }
+  if (html !== void 0 && existsSync6(html)) {
+    kit.setOutput("html-report", html);
+    await kit.appendSummary(`The HTML report is ${mdCode(repoPath(ctx, html))} (the step's \`html-report\` output): keep it with actions/upload-artifact.
+`);
+  }
   const footer = commentFooter(ctx, command);
   await postComment(ctx, "test", (marker) => {
-    const body = report === void 0 ? failed(ctx, run2) : renderReportMarkdown(report, { maxChars: GITHUB_COMMENT_LIMIT - footer.length - 1, marker });
-    return kit.redact(`${body}
+    const section2 = comparisonSection(baseline, comparison, Math.floor(GITHUB_COMMENT_LIMIT / 2));
+    const maxChars = GITHUB_COMMENT_LIMIT - footer.length - section2.length - 1;
+    const body = report === void 0 ? failed(ctx, run2) : renderReportMarkdown(report, { maxChars, marker });
+    return kit.redact(`${body}${section2}
 ${footer}`);
   });
-  return outcome;
+  const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
+  return outcome.failure !== void 0 ? outcome : compared;
+}
+function htmlReportOf(ctx) {
+  if (ctx.inputs.htmlReport === "") return void 0;
+  const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
+  rmSync4(file, { force: true });
+  return file;
+}
+function htmlReporter(html) {
+  return html === void 0 ? [] : ["--reporter", `html=${html}`];
 }
 function failed(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
 function readReport(file, redactValues2) {
-  if (!existsSync4(file)) return void 0;
+  if (!existsSync6(file)) return void 0;
   try {
     const value = JSON.parse(readFileSync3(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;
@@ -83001,7 +83246,8 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const step3 = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
@@ -83026,8 +83272,10 @@ function maskTenantTokens(kit, config) {
   for (const name of names) kit.setSecret(kit.env[name]);
 }
 function tenantName(inputs, config, env) {
+  if (inputs.promote !== void 0) return inputs.promote.to;
+  if (isSeveral(inputs.tenants)) return severalTenantsName(inputs.tenants);
   return tenantNameOf(config ?? defaultConfig(), {
-    tenant: inputs.tenant ?? optionValue(inputs.args, "--tenant") ?? (env["ROLEFLOW_TENANT"] || void 0),
+    tenant: inputs.tenants.names[0] ?? optionValue(inputs.args, "--tenant") ?? (env["ROLEFLOW_TENANT"] || void 0),
     baseUrl: optionValue(inputs.args, "--base-url")
   });
 }

@@ -1,15 +1,20 @@
 import * as core from '@actions/core';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { checkTenantInputs, parseTenantNames, type PromoteInputs, type TenantSelection } from './tenants/tenant-inputs.js';
 import { ActionInputError, type Toolkit } from './toolkit.js';
 
-export type ActionCommand = 'plan' | 'apply' | 'test' | 'merge';
+const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote'] as const;
+export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The `with:` of the step, checked (see action.yml for what each means). */
 export interface ActionInputs {
   command: ActionCommand;
   args: string[];
-  tenant: string | undefined;
+  /** The `tenant` (one name per line) and `all-tenants` inputs. */
+  tenants: TenantSelection;
+  /** `command: promote`'s `from`, `to` and `report`. */
+  promote: PromoteInputs | undefined;
   /** Absolute. */
   workingDirectory: string;
   githubToken: string;
@@ -18,6 +23,14 @@ export interface ActionInputs {
   failOnChanges: boolean;
   /** plan: where to save the plan; apply: the saved plan to carry out. '' when not given. */
   planFile: string;
+  /** test, merge: a JSON report to judge relative budgets and compare with. '' when not given. */
+  baseline: string;
+  /** test, merge: where to write the HTML report. '' when not wanted. */
+  htmlReport: string;
+  /** test, merge: fail the step on a significant regression or a newly failing test. */
+  failOnRegression: boolean;
+  /** test, merge: `report compare --threshold`. '' for roleflow's default. */
+  regressionThreshold: string;
 }
 
 /**
@@ -27,25 +40,29 @@ export interface ActionInputs {
 export function readInputs(kit: Toolkit): ActionInputs {
   const githubToken = core.getInput('github-token');
   kit.setSecret(githubToken);
-  const command = core.getInput('command');
-  if (command !== 'plan' && command !== 'apply' && command !== 'test' && command !== 'merge') {
-    throw new ActionInputError(`input "command" must be plan, apply, test or merge, not "${command}"`);
-  }
+  const command = COMMANDS.find((c) => c === core.getInput('command'));
+  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge or promote, not "${kit.redact(core.getInput('command'))}"`);
   const args = splitArgs(core.getInput('args'));
   const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
   const dir = core.getInput('working-directory') || '.';
   const workingDirectory = isAbsolute(dir) ? dir : resolve(workspace, dir);
   if (!isDirectory(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
-  const tenant = core.getInput('tenant');
+  const tenants = { names: parseTenantNames(core.getInput('tenant')), all: getBooleanInput('all-tenants', false, kit) };
+  const promote = checkTenantInputs(command, tenants, { from: core.getInput('from'), to: core.getInput('to'), report: core.getInput('report') });
   return {
     command,
     args,
-    tenant: tenant === '' ? undefined : tenant,
+    tenants,
+    promote,
     workingDirectory,
     githubToken,
     comment: getBooleanInput('comment', true, kit),
     failOnChanges: getBooleanInput('fail-on-changes', args.includes('--detailed-exitcode'), kit),
     planFile: core.getInput('plan-file'),
+    baseline: core.getInput('baseline'),
+    htmlReport: core.getInput('html-report'),
+    failOnRegression: getBooleanInput('fail-on-regression', false, kit),
+    regressionThreshold: core.getInput('regression-threshold'),
   };
 }
 

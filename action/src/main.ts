@@ -7,6 +7,9 @@ import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
 import { pullRequestOf } from './sticky-comment.js';
+import { planTenantsStep } from './tenants/plan-tenants.js';
+import { promoteStep } from './tenants/promote-step.js';
+import { isSeveral, severalTenantsName } from './tenants/tenant-inputs.js';
 import type { StepContext, StepOutcome } from './step.js';
 import { mergeStep, testStep } from './test-step.js';
 import { ActionInputError, Toolkit } from './toolkit.js';
@@ -29,7 +32,8 @@ export async function run(): Promise<number> {
       tempDir: kit.env['RUNNER_TEMP'] || tmpdir(),
       pullRequest: pullRequestOf(kit.env),
     };
-    const step = { plan: planStep, apply: applyStep, test: testStep, merge: mergeStep }[inputs.command];
+    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
     kit.setFailed(outcome.failure);
@@ -67,8 +71,10 @@ function maskTenantTokens(kit: Toolkit, config: Config | undefined): void {
  * comment's marker is the same whether the command succeeds or stops early.
  */
 function tenantName(inputs: ActionInputs, config: Config | undefined, env: Record<string, string | undefined>): string {
+  if (inputs.promote !== undefined) return inputs.promote.to;
+  if (isSeveral(inputs.tenants)) return severalTenantsName(inputs.tenants);
   return tenantNameOf(config ?? defaultConfig(), {
-    tenant: inputs.tenant ?? optionValue(inputs.args, '--tenant') ?? (env['ROLEFLOW_TENANT'] || undefined),
+    tenant: inputs.tenants.names[0] ?? optionValue(inputs.args, '--tenant') ?? (env['ROLEFLOW_TENANT'] || undefined),
     baseUrl: optionValue(inputs.args, '--base-url'),
   });
 }

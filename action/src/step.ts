@@ -3,13 +3,17 @@ import { GitHubApiError, GitHubClient, type CommentTarget } from './github.js';
 import type { ActionInputs } from './inputs.js';
 import { runRoleflow, type RoleflowRun } from './roleflow.js';
 import { commentMarker, upsertStickyComment } from './sticky-comment.js';
+import { tenantFlags } from './tenants/tenant-inputs.js';
 import type { Toolkit } from './toolkit.js';
 
 /** What every command of the Action works with. */
 export interface StepContext {
   kit: Toolkit;
   inputs: ActionInputs;
-  /** The tenant's name as roleflow resolves it (input, config's default_tenant, else local). */
+  /**
+   * The tenant's name as roleflow resolves it (input, config's default_tenant, else local); for
+   * several tenants, what names them together (`severalTenantsName`); for promote, the target.
+   */
   tenant: string;
   /** The repository root: annotation paths are relative to it. */
   workspace: string;
@@ -24,12 +28,12 @@ export interface StepOutcome {
 }
 
 /**
- * roleflow run in-process in the working directory with `argv`, then `--tenant` (for commands
- * that talk to one) and the `args` input; stderr (and stdout when asked) go to the log, with
+ * roleflow run in-process in the working directory with `argv`, then `--tenant`/`--all-tenants`
+ * (for commands that talk to tenants) and the `args` input; stderr (and stdout when asked) go to the log, with
  * workflow commands stopped.
  */
 export function roleflow(ctx: StepContext, argv: string[], opts: { streamStdout: boolean; tenantCommand: boolean }): Promise<RoleflowRun> {
-  const tenant = ctx.inputs.tenant === undefined || !opts.tenantCommand ? [] : ['--tenant', ctx.inputs.tenant];
+  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
   const command = `roleflow ${full.map(quoteArg).join(' ')}`;
   // Folded in the log; what roleflow prints quotes test names, tenant messages and Role names: never commands.
@@ -88,6 +92,11 @@ export function commentFooter(ctx: StepContext, command: string): string {
   const run =
     env['GITHUB_REPOSITORY'] && env['GITHUB_RUN_ID'] ? ` · [workflow run](${server}/${env['GITHUB_REPOSITORY']}/actions/runs/${env['GITHUB_RUN_ID']})` : '';
   return `<sub>\`roleflow ${command}\`${sha ? ` for ${sha.slice(0, 7)}` : ''}${run}</sub>\n`;
+}
+
+/** A path from a `with:` input, which is relative to the working directory unless absolute. */
+export function inWorkingDirectory(ctx: StepContext, path: string): string {
+  return isAbsolute(path) ? path : resolve(ctx.inputs.workingDirectory, path);
 }
 
 /** A file named by roleflow (relative to the working directory) as the repository path annotations need. */

@@ -60,8 +60,12 @@ function whyNot(r: TestResult): string {
 }
 
 function cut(text: string, max: number): string {
+  return cutToFit(text, max, '\n… cut to fit; the full report is in the job summary.\n');
+}
+
+/** `text` if it fits in `max` characters, else its whole lines that fit and then `notice`. */
+export function cutToFit(text: string, max: number, notice: string): string {
   if (text.length <= max) return text;
-  const notice = '\n… cut to fit; the full report is in the job summary.\n';
   const at = text.lastIndexOf('\n', Math.max(0, max - notice.length));
   return `${text.slice(0, Math.max(0, at))}${notice}`.slice(0, max);
 }

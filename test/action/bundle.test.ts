@@ -21,7 +21,7 @@ interface ActionYml {
 }
 
 const actionYml = parse(readFileSync(join(repoRoot, 'action.yml'), 'utf8')) as ActionYml;
-const sources = readdirSync(join(repoRoot, 'action', 'src'))
+const sources = readdirSync(join(repoRoot, 'action', 'src'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts'))
   .map((f) => readFileSync(join(repoRoot, 'action', 'src', f), 'utf8'))
   .join('\n');

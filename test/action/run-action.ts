@@ -114,6 +114,19 @@ export function roleFile(name: string, description: string, content: string): st
   return `---\nname: ${name}\ndescription: ${description}\n---\n${content}\n`;
 }
 
+/**
+ * A flow test file for the embedded tenant's `echo` flow, which answers at once over WebSocket:
+ * each test sends `{key: value}` and expects `expected` (default `value`) back, the line of its
+ * assertion being 6 × its index + 9.
+ */
+export function echoFlowFile(tests: { name: string; key: string; value: string; expected?: string }[]): string {
+  const body = tests.map(
+    (t) =>
+      `  - name: ${t.name}\n    inputs: { ${t.key}: ${t.value} }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].${t.key}", equals: ${t.expected ?? t.value} }\n`,
+  );
+  return `flow: echo\ntransport: ws\ntests:\n${body.join('')}`;
+}
+
 /** A fresh temp folder, removed by the returned cleanup. */
 export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));

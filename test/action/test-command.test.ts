@@ -2,33 +2,16 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { actionTestbed, visibleLog, type ActionRun } from './run-action.js';
+import { actionTestbed, echoFlowFile, visibleLog, type ActionRun } from './run-action.js';
 
 const MARKER = '<!-- roleflow:test:local -->';
 
 // The embedded tenant's `echo` flow answers at once over WebSocket: quick tests.
-const FLOWS = `flow: echo
-transport: ws
-tests:
-  - name: returns its inputs
-    inputs: { greeting: hello }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: hello }
-  - name: says goodbye
-    inputs: { greeting: hello }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: goodbye }
-  - name: keeps the ticket
-    inputs: { ticket: T-7 }
-    until: { messages: 1 }
-    expect:
-      outputs:
-        - { path: "results[0].ticket", equals: T-7 }
-`;
+const FLOWS = echoFlowFile([
+  { name: 'returns its inputs', key: 'greeting', value: 'hello' },
+  { name: 'says goodbye', key: 'greeting', value: 'hello', expected: 'goodbye' },
+  { name: 'keeps the ticket', key: 'ticket', value: 'T-7' },
+]);
 
 /** A tenant configured in roleflow.config.yaml (shards of one run must share its address). */
 let staging: RunningEmulator | undefined;

@@ -34,6 +34,7 @@ describe('workflow files', () => {
         'docs/workflows/roleflow-drift.yml',
         'docs/workflows/roleflow-sharded-tests.yml',
         'docs/workflows/roleflow-compare.yml',
+        'docs/workflows/roleflow-environments.yml',
         'docs/workflows/roleflow-promote.yml',
       ]),
     );
