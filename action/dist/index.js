@@ -82691,7 +82691,7 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve17(ctx.inputs.workingDirectory, path);
+  return isAbsolute3(path) ? path : resolve16(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
   const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
