@@ -79097,6 +79097,7 @@ async function printApplyJson(command, ends, several) {
 
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
+init_display();
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -79353,7 +79354,18 @@ function applyArgumentProblem(args, planFile, flags) {
   if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
   if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
   if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
   return void 0;
+}
+function savedPlanTenantProblem(planFile, tenants, flags) {
+  const names = tenants.map((name) => showName(name)).join(", ");
+  if (tenants.length === 1) {
+    const named = new Set(flags.tenant ?? []);
+    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+  }
+  const given = [flags.tenant !== void 0 && "--tenant", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  if (given.length === 0) return void 0;
+  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
 }
 
 // src/commands/apply.ts
@@ -79388,7 +79400,9 @@ var ApplyCommand = class extends PlanningCommand {
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
       several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn.
+      its tenants; each tenant's state is checked just before its turn. It applies all its tenants,
+      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -79411,7 +79425,7 @@ var ApplyCommand = class extends PlanningCommand {
     return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
   }
   async execute() {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
+    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
     if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
     const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
@@ -79420,6 +79434,9 @@ var ApplyCommand = class extends PlanningCommand {
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
+      const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
     }
