@@ -48940,6 +48940,9 @@ var init_hash = __esm({
 });
 
 // src/core/plan/types.ts
+function isTenantPlanError(entry) {
+  return "error" in entry;
+}
 var PLAN_FORMAT_VERSION;
 var init_types = __esm({
   "src/core/plan/types.ts"() {
@@ -49264,7 +49267,7 @@ function planDigest(plan) {
   return sha256(bodyText(plan));
 }
 function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan) => JSON.parse(renderPlanJson(plan)));
+  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
@@ -49573,15 +49576,20 @@ var init_render_markdown = __esm({
 // src/core/plan/render-tenants.ts
 function renderTenantPlansText(plans, opts) {
   const sections = plans.map((plan) => `=== tenant ${showName(plan.tenant.name)} ===
-${renderPlanText(plan, opts)}`);
+${isTenantPlanError(plan) ? `${notPlanned(plan)}
+` : renderPlanText(plan, opts)}`);
   const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
   const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
   return `${sections.join("\n")}
-${thousands(plans.length)} tenants:
+${thousands(plans.length)} ${plans.length === 1 ? "tenant" : "tenants"}:
 ${lines2.join("\n")}
 `;
 }
+function notPlanned(entry) {
+  return `Not planned: ${escapeControls(entry.error.message)}`;
+}
 function tenantVerdict(plan, rolesDir) {
+  if (isTenantPlanError(plan)) return notPlanned(plan);
   const line = planSummaryLine(plan, rolesDir);
   return plan.guards.length === 0 ? line : `${line} Refused by ${plan.guards.length === 1 ? "a guard" : `${plan.guards.length} guards`}.`;
 }
@@ -49593,8 +49601,9 @@ function renderTenantPlansMarkdown(plans, opts = {}) {
     return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
 `], max);
   }
-  const budgets = shareRoom(plans.map((p) => renderPlanMarkdown(p, { maxChars: Infinity }).length), room);
-  const sections = plans.map((plan, i) => renderPlanMarkdown(plan, { maxChars: budgets[i] }));
+  const section2 = (plan, maxChars) => isTenantPlanError(plan) ? notPlannedMarkdown(plan) : renderPlanMarkdown(plan, { maxChars });
+  const budgets = shareRoom(plans.map((p) => section2(p, Infinity).length), room);
+  const sections = plans.map((plan, i) => section2(plan, budgets[i]));
   return `${head}
 ${sections.join("\n")}`;
 }
@@ -49609,16 +49618,29 @@ function shareRoom(needs, room) {
   });
   return budgets;
 }
-function summaryMarkdown(plans, marker) {
+function notPlannedMarkdown(entry) {
+  return `### roleflow plan for ${mdCode(entry.tenant.name)}
+
+> [!CAUTION]
+> Not planned: ${mdText(entry.error.message)}
+`;
+}
+function summaryMarkdown(entries, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
+  const plans = entries.filter((p) => !isTenantPlanError(p));
   const changed = plans.filter((p) => p.changes.length > 0).length;
   const refused = plans.filter((p) => p.guards.length > 0).length;
-  lines2.push(`## roleflow plan for ${thousands(plans.length)} tenants`, "");
-  const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : []];
+  const failed2 = entries.length - plans.length;
+  lines2.push(`## roleflow plan for ${thousands(entries.length)} ${entries.length === 1 ? "tenant" : "tenants"}`, "");
+  const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed2 > 0 ? [`${thousands(failed2)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
-  for (const plan of plans) {
+  for (const plan of entries) {
+    if (isTenantPlanError(plan)) {
+      lines2.push(`| ${mdCode(plan.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan.error.message)} |`);
+      continue;
+    }
     const { create, update, delete: del } = plan.summary;
     const guards = plan.guards.length === 0 ? plan.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan.guards.length)} refused`;
     lines2.push(`| ${mdCode(plan.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
@@ -49634,6 +49656,8 @@ var init_render_tenants = __esm({
     init_markdown_parts();
     init_render_markdown();
     init_render_text();
+    init_safe_text();
+    init_types();
     MIN_SECTION = 400;
   }
 });
@@ -49650,6 +49674,7 @@ __export(plan_exports, {
   globMatcher: () => globMatcher,
   globToRegExp: () => globToRegExp,
   indexRoles: () => indexRoles,
+  isTenantPlanError: () => isTenantPlanError,
   matchRoles: () => matchRoles,
   nameStateHash: () => nameStateHash,
   planBaseUrl: () => planBaseUrl,
@@ -72508,11 +72533,28 @@ var init_promotion = __esm({
   }
 });
 
+// src/core/tenants/tenant-errors.ts
+function isTenantFailure(error2) {
+  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+}
+function tenantError(tenant, error2) {
+  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+}
+var init_tenant_errors = __esm({
+  "src/core/tenants/tenant-errors.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+  }
+});
+
 // src/core/tenants/index.ts
 var tenants_exports = {};
 __export(tenants_exports, {
+  isTenantFailure: () => isTenantFailure,
   reportGateReasons: () => reportGateReasons,
   selectTenants: () => selectTenants,
+  tenantError: () => tenantError,
   tenantsApplyLine: () => tenantsApplyLine
 });
 var init_tenants = __esm({
@@ -72521,6 +72563,7 @@ var init_tenants = __esm({
     init_select();
     init_apply_order();
     init_promotion();
+    init_tenant_errors();
   }
 });
 
@@ -73711,7 +73754,11 @@ async function readSavedPlanFile(abs, file) {
     throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
   }
   const schema = loadSchema("plan");
-  if (compileSchema(schema)(value)) return value;
+  if (compileSchema(schema)(value)) {
+    const failed2 = "tenants" in record ? record["tenants"].find((p) => p.error !== void 0) : void 0;
+    if (failed2 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed2.tenant.name)} in it was not planned (it holds an error, not a plan)`);
+    return value;
+  }
   const located = parseYaml(text2, { file });
   const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
   const issues = checked.ok ? [] : checked.issues;
@@ -73813,7 +73860,7 @@ async function openSavedPlan(opts) {
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
+  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons;
   try {
@@ -73824,7 +73871,7 @@ async function openSavedPlan(opts) {
   }
   if (reasons.length === 0) return { plan, tenant };
   await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons } };
+  return { refused: { plan, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan.tenant.name } };
 }
 function refuseBrokenPlan(plan) {
   if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
@@ -73854,16 +73901,22 @@ __export(plan_tenants_exports, {
 async function planTenants(names, planOne) {
   const limit = pLimit(TENANTS_AT_ONCE);
   const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
-  const failed2 = settled.find((s) => s.status === "rejected");
-  if (failed2 === void 0) return settled.map((s) => s.value);
-  await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
-  throw failed2.reason;
+  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
+  if (fatal !== void 0) {
+    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+    throw fatal.reason;
+  }
+  return settled.map((s, i) => {
+    const name = names[i];
+    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
+  });
 }
 var TENANTS_AT_ONCE;
 var init_plan_tenants = __esm({
   "src/run/tenants/plan-tenants.ts"() {
     "use strict";
     init_p_limit();
+    init_tenants();
     TENANTS_AT_ONCE = 4;
   }
 });
@@ -79022,11 +79075,13 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
+init_display();
 import { resolve as resolve5 } from "node:path";
 
 // src/commands/applying.ts
 init_errors();
 init_exit_codes();
+init_display();
 
 // src/terminal/live-results.ts
 init_progress_line();
@@ -79089,8 +79144,8 @@ async function approveFreshPlans(command, plans, shown, flags) {
   const refused = plans.filter((p) => p.guards.length > 0);
   if (refused.length > 0) {
     const named = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${p.tenant.name}: ` : ""}${g.message}`)).join("\n"));
-    return plans.map((p) => p.guards.length > 0 ? ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)) : ended(ExitCode.Refused, p, "refused", [], ["another tenant of this run is refused by guards"]));
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
   if (flags.autoApprove) return "approved";
@@ -79222,6 +79277,7 @@ var CommandOutput = class {
 };
 
 // src/commands/base.ts
+init_safe_text();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
@@ -79263,11 +79319,14 @@ var RoleflowCommand = class extends import_clipanion.Command {
       redactor: this.io.redactor
     };
   }
-  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
-  requestLine(r) {
+  /**
+   * `--verbose`: the line of one request (the path has its query secrets masked already), after
+   * `tenant NAME:` in a run over several tenants.
+   */
+  requestLine(r, tenant) {
     if (!this.verbose) return;
     const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.io.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
+    this.io.err(`${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
   }
   async loadConfig() {
     const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
@@ -79279,7 +79338,8 @@ var RoleflowCommand = class extends import_clipanion.Command {
 var TenantAccessCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
-  async openTenantWith(config, flags) {
+  /** `named`: a run over several tenants, whose `--verbose` request lines say which tenant each is for. */
+  async openTenantWith(config, flags, named = false) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.io.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
@@ -79287,7 +79347,7 @@ var TenantAccessCommand = class extends RoleflowCommand {
       flags,
       env: this.context.env,
       cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r) } : {},
+      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : void 0) } : {},
       onRetry: (line) => this.io.err(line)
     });
     this.io.addSecrets(tenant.secrets);
@@ -79337,6 +79397,21 @@ var TenantCommand = class extends TenantAccessCommand {
   async openTenant(config, name) {
     return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
   }
+  /**
+   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
+   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
+   * Opening a configured tenant sends nothing.
+   */
+  async openTenants(config, names) {
+    const opened = [];
+    try {
+      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
+    } catch (error2) {
+      for (const tenant of opened) await tenant.close().catch(() => void 0);
+      throw error2;
+    }
+    return opened;
+  }
 };
 var ManyTenantsCommand = class extends TenantCommand {
   allTenants = import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
@@ -79383,10 +79458,17 @@ var PlanningCommand = class extends ManyTenantsCommand {
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
     return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
   }
-  /** A fresh plan of each of `names`, listed in parallel (a few at once), in the order of `names`. */
+  /**
+   * A fresh plan of each of `names`, in the order of `names`: every tenant opened first (an unknown
+   * one or a missing token stops the run before anything is sent), then listed in parallel (a few
+   * at once). A tenant that cannot be listed gets its error instead of a plan.
+   */
   async freshPlansOf(config, roleFiles, names) {
     const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
-    return planTenants2(names, (name) => this.freshPlanOf(config, roleFiles, name));
+    const opened = await this.openTenants(config, names);
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)])));
+    return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
   }
 };
 function applyArgumentProblem(args, planFile, flags) {
@@ -79491,29 +79573,40 @@ var ApplyCommand = class extends PlanningCommand {
     if (approved !== "approved") return this.finish(approved, void 0);
     return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], void 0);
   }
-  /** Several tenants, planned fresh: shown, approved once, then carried out one tenant at a time. */
+  /**
+   * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
+   * the run, nothing sent anywhere), shown, approved once, then carried out one tenant at a time.
+   */
   async applyFreshTenants(config, names, flags) {
     const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlansOf(config, this.args, names);
+    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    const planned = await this.freshPlansOf(config, this.args, names);
+    const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
+    const failed2 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
+    if (failed2.length > 0) {
+      this.io.err([...failed2.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
+      return ExitCode.Error;
+    }
     const plans = fresh.map((f) => f.plan);
     const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
     if (issues.length > 0) throw new InvalidFilesError(issues);
     const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
     const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== "approved") return this.finish(approved, { notAttempted: [] });
+    if (approved !== "approved") return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
     const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
     const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return carryOutPlan(this, f.plan, f.tenant, flags);
+      return this.ownFailure(f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
     });
     return this.finish(run2.ended, run2);
   }
   /**
    * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
-   * any tenant's plan was altered or today's guards refuse one; else tenant by tenant in order,
-   * each checked against its tenant just before (`apply PLANFILE` of one), stopping at the first
-   * that is refused or fails.
+   * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
+   * resolved before anything is sent (an unknown tenant or a missing token: exit 1, nothing sent);
+   * then tenant by tenant in order, each checked against its tenant just before (`apply PLANFILE`
+   * of one), stopping at the first that is refused or fails.
    */
   async applySavedTenants(config, planFile, saved, flags) {
     const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
@@ -79527,28 +79620,50 @@ var ApplyCommand = class extends PlanningCommand {
       this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
       return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, "refused", [], reasons)), { notAttempted: [] });
     }
+    const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
     const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(saved.tenants, (p) => p.tenant.name, (plan) => {
+    const run2 = await applyTenantsInOrder2(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
-      return this.applySaved(config, `${planFile} (tenant ${plan.tenant.name})`, plan, flags, plan.tenant.name);
+      return this.ownFailure(plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run2.ended, run2);
   }
   /**
-   * One tenant's saved plan, checked against the tenant (the flags' one, or `tenant` for a saved
-   * plan of several) and carried out.
+   * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a
+   * saved plan of several), else the one the flags or ROLEFLOW_TENANT name, else the plan's own.
    */
-  async applySaved(config, planFile, plan, flags, tenant) {
+  async applySaved(config, planFile, plan, flags, opened) {
     const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const opened = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, plan, open: () => this.openTenant(config, tenant) });
-    if ("refused" in opened) {
-      const { what, reasons } = opened.refused;
-      this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
+    const open4 = () => opened === void 0 ? this.openTenant(config, this.tenant ?? plan.tenant.name) : Promise.resolve(opened);
+    const checked = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, plan, open: open4 });
+    const several = opened !== void 0;
+    if ("refused" in checked) {
+      const { what, reasons, otherTenant } = checked.refused;
+      const tenant = showName(plan.tenant.name);
+      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE`;
+      const where = several ? ` (tenant ${plan.tenant.name})` : "";
+      this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
       return ended(ExitCode.Refused, plan, "refused", [], reasons);
     }
     const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine2(opened.plan)}`);
-    return carryOutPlan(this, opened.plan, opened.tenant, flags);
+    if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
+    return carryOutPlan(this, checked.plan, checked.tenant, flags);
+  }
+  /**
+   * One tenant's turn in a run over several: its failure (unreachable, refusing the token, a
+   * failing answer) ends its turn, named, rather than the run, so the closing line and `--json`'s
+   * document still say which tenants were done and which were not attempted.
+   */
+  async ownFailure(plan, turn) {
+    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    try {
+      return await turn();
+    } catch (error2) {
+      if (!isTenantFailure2(error2)) throw error2;
+      const named = tenantError2(plan.tenant.name, error2);
+      this.io.err(`error: ${named.message}`);
+      return ended(named.exitCode, plan, "failed", [], [error2.message]);
+    }
   }
   tenantHeading(name) {
     if (!this.json) this.io.out(`=== tenant ${name} ===`);
@@ -79677,6 +79792,7 @@ var t2 = __toESM(require_lib(), 1);
 import { resolve as resolve7 } from "node:path";
 init_errors();
 init_exit_codes();
+init_display();
 var PlanCommand = class extends PlanningCommand {
   static paths = [["plan"]];
   static usage = import_clipanion7.Command.Usage({
@@ -79784,10 +79900,10 @@ var PlanCommand = class extends PlanningCommand {
    */
   async planTenants(config, names, format) {
     const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const show2 = (list3, rolesDir) => {
+    const show2 = (list3, rolesDir2) => {
       if (format === "json") this.io.outData(list3, plans.renderTenantPlansJson);
       else if (format === "markdown") this.io.out(plans.renderTenantPlansMarkdown(list3));
-      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir }));
+      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
     let fresh;
     try {
@@ -79796,26 +79912,45 @@ var PlanCommand = class extends PlanningCommand {
       if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => plans.unreadablePlan(error2.issues, this.unreadableOptions(config, n))), "");
       throw error2;
     }
-    for (const { tenant } of fresh) await tenant.close();
-    const list2 = fresh.map((f) => f.plan);
-    const issues = [...new Map(list2.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    const list2 = [];
+    const failed2 = [];
+    let rolesDir = "";
+    for (const entry of fresh) {
+      if ("fresh" in entry) {
+        await entry.fresh.tenant.close();
+        list2.push(entry.fresh.plan);
+        rolesDir = `${entry.fresh.rolesDir.display}/`;
+        continue;
+      }
+      const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
+      list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
+      failed2.push(`error: ${tenantError2(entry.name, entry.error).message}`);
+    }
+    const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
     if (issues.length > 0) {
       if (format !== "text") show2(list2, "");
       throw new InvalidFilesError(issues);
     }
-    show2(list2, `${fresh[0].rolesDir.display}/`);
-    const refused = list2.filter((p) => p.guards.length > 0);
+    show2(list2, rolesDir);
+    if (failed2.length > 0) {
+      this.io.err(failed2.join("\n"));
+      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: ${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned.`);
+      return ExitCode.Error;
+    }
+    const planned = list2.filter((p) => !plans.isTenantPlanError(p));
+    const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
-      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${plan.tenant.name}: ${guard.message}`);
+      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
       if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
       return ExitCode.Refused;
     }
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, this.outFile), list2);
-      this.io.err(`Saved the plan of ${list2.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+      await savePlan2(resolve7(this.context.cwd, this.outFile), planned);
+      this.io.err(`Saved the plan of ${planned.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
     }
-    return this.detailedExitcode && list2.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+    return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {

@@ -5,6 +5,8 @@ import type { Plan, TenantPlans } from '../core/plan/index.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { showName } from '../core/roles/display.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags, type TenantApplyEnd } from './applying.js';
 import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
 
@@ -93,30 +95,42 @@ export class ApplyCommand extends PlanningCommand {
     return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], undefined);
   }
 
-  /** Several tenants, planned fresh: shown, approved once, then carried out one tenant at a time. */
+  /**
+   * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
+   * the run, nothing sent anywhere), shown, approved once, then carried out one tenant at a time.
+   */
   private async applyFreshTenants(config: Config, names: string[], flags: ApplyFlags): Promise<number> {
     const { renderTenantPlansText } = await import('../core/plan/index.js');
-    const fresh = await this.freshPlansOf(config, this.args, names);
+    const { tenantError } = await import('../core/tenants/index.js');
+    const planned = await this.freshPlansOf(config, this.args, names);
+    const fresh = planned.flatMap((e) => ('fresh' in e ? [e.fresh] : []));
+    const failed = planned.flatMap((e) => ('error' in e ? [tenantError(e.name, e.error)] : []));
+    if (failed.length > 0) {
+      this.io.err([...failed.map((e) => `error: ${e.message}`), 'Nothing was applied to any tenant.'].join('\n'));
+      return ExitCode.Error;
+    }
     const plans = fresh.map((f) => f.plan);
     const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
     if (issues.length > 0) throw new InvalidFilesError(issues);
     const shown = renderTenantPlansText(plans, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${fresh[0]!.rolesDir.display}/` });
     const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== 'approved') return this.finish(approved, { notAttempted: [] });
+    // Guards refusing some tenants: those are refused, the others not attempted.
+    if (approved !== 'approved') return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
     const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
-      return carryOutPlan(this, f.plan, f.tenant, flags);
+      return this.ownFailure(f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
     });
     return this.finish(run.ended, run);
   }
 
   /**
    * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
-   * any tenant's plan was altered or today's guards refuse one; else tenant by tenant in order,
-   * each checked against its tenant just before (`apply PLANFILE` of one), stopping at the first
-   * that is refused or fails.
+   * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
+   * resolved before anything is sent (an unknown tenant or a missing token: exit 1, nothing sent);
+   * then tenant by tenant in order, each checked against its tenant just before (`apply PLANFILE`
+   * of one), stopping at the first that is refused or fails.
    */
   private async applySavedTenants(config: Config, planFile: string, saved: TenantPlans, flags: ApplyFlags): Promise<number> {
     const { savedPlanRefusals, tenantPlansDigest } = await import('../core/plan/index.js');
@@ -130,29 +144,54 @@ export class ApplyCommand extends PlanningCommand {
       this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
       return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, 'refused', [], reasons)), { notAttempted: [] });
     }
+    const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
     const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
-    const run = await applyTenantsInOrder(saved.tenants, (p) => p.tenant.name, (plan) => {
+    const run = await applyTenantsInOrder(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i]! })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
-      return this.applySaved(config, `${planFile} (tenant ${plan.tenant.name})`, plan, flags, plan.tenant.name);
+      return this.ownFailure(plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run.ended, run);
   }
 
   /**
-   * One tenant's saved plan, checked against the tenant (the flags' one, or `tenant` for a saved
-   * plan of several) and carried out.
+   * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a
+   * saved plan of several), else the one the flags or ROLEFLOW_TENANT name, else the plan's own.
    */
-  private async applySaved(config: Config, planFile: string, plan: Plan, flags: ApplyFlags, tenant?: string): Promise<TenantApplyEnd> {
+  private async applySaved(config: Config, planFile: string, plan: Plan, flags: ApplyFlags, opened?: OpenTenant): Promise<TenantApplyEnd> {
     const { openSavedPlan } = await import('../run/plan.js');
-    const opened = await openSavedPlan({ cwd: this.context.cwd, planFile, config, plan, open: () => this.openTenant(config, tenant) });
-    if ('refused' in opened) {
-      const { what, reasons } = opened.refused;
-      this.io.err([`error: the saved plan ${planFile} ${what}; nothing was applied:`, ...reasons.map((r) => `  - ${r}`), 'Make a new plan: roleflow plan --out FILE'].join('\n'));
+    const open = () => (opened === undefined ? this.openTenant(config, this.tenant ?? plan.tenant.name) : Promise.resolve(opened));
+    const checked = await openSavedPlan({ cwd: this.context.cwd, planFile, config, plan, open });
+    const several = opened !== undefined;
+    if ('refused' in checked) {
+      const { what, reasons, otherTenant } = checked.refused;
+      const tenant = showName(plan.tenant.name);
+      const fix = otherTenant
+        ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
+        : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE`;
+      const where = several ? ` (tenant ${plan.tenant.name})` : '';
+      this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
       return ended(ExitCode.Refused, plan, 'refused', [], reasons);
     }
     const { planSummaryLine } = await import('../core/plan/index.js');
-    if (!this.json) this.io.out(`Applying the saved plan ${planFile} to tenant ${opened.plan.tenant.name}. ${planSummaryLine(opened.plan)}`);
-    return carryOutPlan(this, opened.plan, opened.tenant, flags);
+    if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+    return carryOutPlan(this, checked.plan, checked.tenant, flags);
+  }
+
+  /**
+   * One tenant's turn in a run over several: its failure (unreachable, refusing the token, a
+   * failing answer) ends its turn, named, rather than the run, so the closing line and `--json`'s
+   * document still say which tenants were done and which were not attempted.
+   */
+  private async ownFailure(plan: Plan, turn: () => Promise<TenantApplyEnd>): Promise<TenantApplyEnd> {
+    const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
+    try {
+      return await turn();
+    } catch (error) {
+      if (!isTenantFailure(error)) throw error;
+      const named = tenantError(plan.tenant.name, error);
+      this.io.err(`error: ${named.message}`);
+      return ended(named.exitCode, plan, 'failed', [], [error.message]);
+    }
   }
 
   private tenantHeading(name: string): void {

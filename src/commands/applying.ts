@@ -1,6 +1,7 @@
 import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
 import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { quote } from '../core/roles/display.js';
 import type { Plan } from '../core/plan/index.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { LiveResults } from '../terminal/live-results.js';
@@ -36,8 +37,8 @@ export function ended(code: number, plan: Pick<Plan, 'tenant'>, status: ApplyRun
 
 /**
  * Fresh plans (one, or one per tenant), shown, past their guards and approved: `'approved'` when
- * there is something to carry out, else how it ended for each (guards refuse: exit 4 and nothing
- * is sent anywhere; nothing to do: `No changes.`, exit 0; the user said no: exit 1).
+ * there is something to carry out, else how it ended for each (guards refuse: exit 4 for each
+ * tenant they refuse, and nothing is sent anywhere; nothing to do: `No changes.`, exit 0; the user said no: exit 1).
  */
 export async function approveFreshPlans(command: TenantAccessCommand, plans: readonly Plan[], shown: string, flags: ApplyFlags): Promise<'approved' | TenantApplyEnd[]> {
   const changes = plans.some((p) => p.changes.length > 0);
@@ -46,8 +47,9 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
   const refused = plans.filter((p) => p.guards.length > 0);
   if (refused.length > 0) {
     const named = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${p.tenant.name}: ` : ''}${g.message}`)).join('\n'));
-    return plans.map((p) => (p.guards.length > 0 ? ended(ExitCode.Refused, p, 'refused', [], p.guards.map((g) => g.message)) : ended(ExitCode.Refused, p, 'refused', [], ['another tenant of this run is refused by guards'])));
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${quote(p.tenant.name)}: ` : ''}${g.message}`)).join('\n'));
+    // Only the tenants refused: the others of a run over several are not attempted (the caller says so).
+    return refused.map((p) => ended(ExitCode.Refused, p, 'refused', [], p.guards.map((g) => g.message)));
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, 'no_changes'));
   if (flags.autoApprove) return 'approved';

@@ -7,6 +7,7 @@ import type { ReportSinks } from '../run/write-reports.js';
 import { useColor } from '../terminal/color.js';
 import { CommandOutput } from '../terminal/output.js';
 import { describeError } from './error-line.js';
+import { escapeControls } from '../core/safe-text.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -81,11 +82,14 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
     };
   }
 
-  /** `--verbose`: the line of one request (the path has its query secrets masked already). */
-  protected requestLine(r: { method: string; path: string; status: number | string; ms: number; attempt?: number }): void {
+  /**
+   * `--verbose`: the line of one request (the path has its query secrets masked already), after
+   * `tenant NAME:` in a run over several tenants.
+   */
+  protected requestLine(r: { method: string; path: string; status: number | string; ms: number; attempt?: number }, tenant?: string): void {
     if (!this.verbose) return;
     const again = r.attempt !== undefined && r.attempt > 1 ? ` (attempt ${r.attempt})` : '';
-    this.io.err(`${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
+    this.io.err(`${tenant === undefined ? '' : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
   }
 
   async loadConfig(): Promise<Config> {

@@ -5,7 +5,8 @@ import { PlanningCommand } from './planning.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { Plan, PlanOptions } from '../core/plan/index.js';
+import type { Plan, PlanOptions, TenantPlanEntry } from '../core/plan/index.js';
+import { quote } from '../core/roles/display.js';
 
 export class PlanCommand extends PlanningCommand {
   static override paths = [['plan']];
@@ -121,7 +122,7 @@ export class PlanCommand extends PlanningCommand {
    */
   private async planTenants(config: Config, names: string[], format: 'text' | 'json' | 'markdown'): Promise<number> {
     const plans = await import('../core/plan/index.js');
-    const show = (list: Plan[], rolesDir: string): void => {
+    const show = (list: TenantPlanEntry[], rolesDir: string): void => {
       if (format === 'json') this.io.outData(list, plans.renderTenantPlansJson);
       else if (format === 'markdown') this.io.out(plans.renderTenantPlansMarkdown(list));
       else this.io.out(plans.renderTenantPlansText(list, { color: this.colorFor('stdout'), rolesDir }));
@@ -133,26 +134,46 @@ export class PlanCommand extends PlanningCommand {
       if (error instanceof InvalidFilesError && format !== 'text') show(names.map((n) => plans.unreadablePlan(error.issues, this.unreadableOptions(config, n))), '');
       throw error;
     }
-    for (const { tenant } of fresh) await tenant.close();
-    const list = fresh.map((f) => f.plan);
-    const issues = [...new Map(list.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+    const { tenantError } = await import('../core/tenants/index.js');
+    const list: TenantPlanEntry[] = [];
+    const failed: string[] = [];
+    let rolesDir = '';
+    for (const entry of fresh) {
+      if ('fresh' in entry) {
+        await entry.fresh.tenant.close();
+        list.push(entry.fresh.plan);
+        rolesDir = `${entry.fresh.rolesDir.display}/`;
+        continue;
+      }
+      // One tenant that cannot be listed does not hide the others' plans: its entry says why.
+      const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? '');
+      list.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
+      failed.push(`error: ${tenantError(entry.name, entry.error).message}`);
+    }
+    const issues = [...new Map(list.flatMap((p) => ('issues' in p ? p.issues : [])).map((i) => [JSON.stringify(i), i])).values()];
     if (issues.length > 0) {
       if (format !== 'text') show(list, '');
       throw new InvalidFilesError(issues);
     }
-    show(list, `${fresh[0]!.rolesDir.display}/`);
-    const refused = list.filter((p) => p.guards.length > 0);
+    show(list, rolesDir);
+    if (failed.length > 0) {
+      this.io.err(failed.join('\n'));
+      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: ${failed.length === 1 ? 'a tenant was' : `${failed.length} tenants were`} not planned.`);
+      return ExitCode.Error;
+    }
+    const planned = list.filter((p): p is Plan => !plans.isTenantPlanError(p));
+    const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
-      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${plan.tenant.name}: ${guard.message}`);
+      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
       if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
       return ExitCode.Refused;
     }
     if (this.outFile !== undefined) {
       const { savePlan } = await import('../files/plan-file.js');
-      await savePlan(resolve(this.context.cwd, this.outFile), list);
-      this.io.err(`Saved the plan of ${list.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+      await savePlan(resolve(this.context.cwd, this.outFile), planned);
+      this.io.err(`Saved the plan of ${planned.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
     }
-    return this.detailedExitcode && list.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+    return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }
 
   /** The options of a plan that could not be made, for the tenant this run would have asked. */

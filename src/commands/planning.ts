@@ -3,6 +3,7 @@ import { showName } from '../core/roles/display.js';
 import type { Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
+import type { TenantPlanning } from '../run/tenants/plan-tenants.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { ManyTenantsCommand, type TenantAccessCommand } from './tenant-command.js';
 
@@ -56,10 +57,17 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
     return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
   }
 
-  /** A fresh plan of each of `names`, listed in parallel (a few at once), in the order of `names`. */
-  protected async freshPlansOf(config: Config, roleFiles: readonly string[], names: readonly string[]): Promise<(FreshPlan & { rolesDir: SourceDir })[]> {
+  /**
+   * A fresh plan of each of `names`, in the order of `names`: every tenant opened first (an unknown
+   * one or a missing token stops the run before anything is sent), then listed in parallel (a few
+   * at once). A tenant that cannot be listed gets its error instead of a plan.
+   */
+  protected async freshPlansOf(config: Config, roleFiles: readonly string[], names: readonly string[]): Promise<TenantPlanning<FreshPlan & { rolesDir: SourceDir }>[]> {
     const { planTenants } = await import('../run/tenants/plan-tenants.js');
-    return planTenants(names, (name) => this.freshPlanOf(config, roleFiles, name));
+    const opened = await this.openTenants(config, names);
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    const planned = await planTenants(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]!)));
+    return planned.map((entry, i) => ('error' in entry ? { ...entry, location: opened[i]!.location } : entry));
   }
 }
 

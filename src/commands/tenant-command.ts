@@ -11,7 +11,8 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   private readonly opened = new Set<OpenTenant>();
 
-  async openTenantWith(config: Config, flags: TenantFlags): Promise<OpenTenant> {
+  /** `named`: a run over several tenants, whose `--verbose` request lines say which tenant each is for. */
+  async openTenantWith(config: Config, flags: TenantFlags, named = false): Promise<OpenTenant> {
     const { openTenant } = await import('../tenant/open-tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
     this.io.addSecrets(environmentSecrets(this.context.env));
@@ -20,7 +21,7 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
       flags,
       env: this.context.env,
       cwd: this.context.cwd,
-      ...(this.verbose ? { onRequest: (r) => this.requestLine(r) } : {}),
+      ...(this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : undefined) } : {}),
       onRetry: (line) => this.io.err(line),
     });
     this.io.addSecrets(tenant.secrets);
@@ -76,6 +77,22 @@ export abstract class TenantCommand extends TenantAccessCommand {
   /** `name`, or the tenant this command's flags name. */
   async openTenant(config: Config, name?: string): Promise<OpenTenant> {
     return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+  }
+
+  /**
+   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
+   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
+   * Opening a configured tenant sends nothing.
+   */
+  async openTenants(config: Config, names: readonly string[]): Promise<OpenTenant[]> {
+    const opened: OpenTenant[] = [];
+    try {
+      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
+    } catch (error) {
+      for (const tenant of opened) await tenant.close().catch(() => undefined);
+      throw error;
+    }
+    return opened;
   }
 }
 

@@ -55,7 +55,12 @@ export async function readSavedPlanFile(abs: string, file: string): Promise<Plan
   }
   const schema = loadSchema('plan');
   // The fast path for the usual, valid plan; the slower YAML reader only to say where a problem is.
-  if (compileSchema(schema)(value)) return value as Plan | TenantPlans;
+  if (compileSchema(schema)(value)) {
+    // `plan --json` of several tenants shows one that could not be planned; `--out` never saves it.
+    const failed = 'tenants' in record ? (record['tenants'] as { tenant: { name: string }; error?: unknown }[]).find((p) => p.error !== undefined) : undefined;
+    if (failed !== undefined) throw notAPlan(file, `tenant ${JSON.stringify(failed.tenant.name)} in it was not planned (it holds an error, not a plan)`);
+    return value as Plan | TenantPlans;
+  }
   const located = parseYaml(text, { file });
   const checked = located.ok ? validateAgainst<Plan | TenantPlans>(schema, located.value, file) : located;
   const issues = checked.ok ? [] : checked.issues;

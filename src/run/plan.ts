@@ -115,12 +115,12 @@ export async function openSavedPlan(opts: {
   open: () => Promise<OpenTenant>;
   /** The plan, already read from `planFile` (one tenant's of a saved plan of several). */
   plan?: Plan;
-}): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: { plan: Plan; what: string; reasons: string[] } }> {
+}): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: SavedPlanRefusal }> {
   const plan = opts.plan ?? (await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile));
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: 'is refused', reasons: refusals } };
+  if (refusals.length > 0) return { refused: { plan, what: 'is refused', reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons: string[];
   try {
@@ -131,7 +131,15 @@ export async function openSavedPlan(opts: {
   }
   if (reasons.length === 0) return { plan, tenant };
   await tenant.close();
-  return { refused: { plan, what: 'no longer fits the tenant', reasons } };
+  return { refused: { plan, what: 'no longer fits the tenant', reasons, otherTenant: tenant.target.name !== plan.tenant.name } };
+}
+
+/** Why `apply PLANFILE` refuses a saved plan; `otherTenant`: it was made for another tenant than the one asked. */
+export interface SavedPlanRefusal {
+  plan: Plan;
+  what: string;
+  reasons: string[];
+  otherTenant: boolean;
 }
 
 /** Plans that carry problems or guards are never carried out. */

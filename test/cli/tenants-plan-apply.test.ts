@@ -87,17 +87,19 @@ describe('apply over several tenants', () => {
     expect(noToken(r)).toBe(true);
   });
 
-  it('guards refusing the fresh plan of one tenant send nothing to any tenant (exit 4)', async () => {
+  it('guards refusing the fresh plan of one tenant send nothing to any tenant (exit 4); the others were not attempted', async () => {
     const t = await twoTenants(FILES, {
       config: 'roles: { protect: ["b"] }',
       productionRoles: [{ name: 'b', description: 'second', content: 'You are B, v1.' }],
     });
     const r = await t.cli(['apply', '--all-tenants', '--auto-approve', '--json']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('error: tenant production: ');
-    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string; reasons: string[] }[] };
-    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'refused'], ['production', 'refused']]);
-    expect(result.tenants[0]!.reasons).toEqual(['another tenant of this run is refused by guards']);
+    expect(r.stderr).toContain('error: tenant "production": ');
+    expect(r.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
+    expect(r.stderr).not.toContain('staging refused');
+    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string; reasons: string[] }[]; not_attempted: string[] };
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['production', 'refused']]);
+    expect(result.not_attempted).toEqual(['staging']);
     expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
   });
 
@@ -114,7 +116,8 @@ describe('apply over several tenants', () => {
 
     const reversed = await t.cli(['apply', 'reversed.json']);
     expect(reversed.code).toBe(4);
-    expect(reversed.stderr).toContain('error: the saved plan reversed.json (tenant production) no longer fits the tenant; nothing was applied:');
+    expect(reversed.stderr).toContain('error: the saved plan reversed.json (tenant production) no longer fits the tenant; nothing was applied to production:');
+    expect(reversed.stderr).toContain('Make a new plan: roleflow plan --tenant production --out FILE');
     expect(reversed.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
     expect(requestCount(t.staging)).toBe(stagingMark);
     expect(mutations(t.production, productionMark)).toEqual([]);
@@ -172,5 +175,101 @@ describe('apply over several tenants', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('its tenants were removed, added or reordered since `roleflow plan --out` wrote it');
     expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
+  });
+});
+
+describe('every tenant resolved before anything is sent; one tenant failing mid-way', () => {
+  it('a saved plan of two tenants with a missing token, or a tenant gone from the config, sends nothing anywhere (exit 1)', async () => {
+    const t = await setup();
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    const marks = [requestCount(t.staging), requestCount(t.production)];
+    const noToken = await t.cli(['apply', 'both.json', '--json'], { ROLEFLOW_TOKEN_PRODUCTION: '' });
+    expect(noToken).toMatchObject({ code: 1, stdout: '', stderr: 'error: tenant "production": no token; set the environment variable ROLEFLOW_TOKEN_PRODUCTION\n' });
+    const fresh = await t.cli(['apply', '--all-tenants', '--auto-approve'], { ROLEFLOW_TOKEN_PRODUCTION: '' });
+    expect(fresh).toMatchObject({ code: 1, stdout: '' });
+    const config = await t.p.read('roleflow.config.yaml');
+    await t.p.write('roleflow.config.yaml', config.split('\n').filter((line) => !line.includes('production:')).join('\n'));
+    const gone = await t.cli(['apply', 'both.json']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('error: unknown tenant "production" in roleflow.config.yaml');
+    expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
+  });
+
+  it('a tenant that cannot be reached mid-way ends its turn, named: --json still prints the document, text the closing line', async () => {
+    const t = await setup();
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'again.json'])).code).toBe(0);
+    await t.production.close();
+    const r = await t.cli(['apply', 'both.json', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: tenant "production": cannot reach http:\/\/127\.0\.0\.1:\d+/m);
+    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string }[]; not_attempted: string[] };
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'no_changes'], ['production', 'failed']]);
+    expect(result.not_attempted).toEqual([]);
+    const text = await t.cli(['apply', 'again.json']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('=== tenant staging ===\nApplying the saved plan again.json. No changes.');
+    expect(text.stderr.trimEnd().split('\n').at(-1)).toBe('Tenants: staging no changes; production failed.');
+    expect(noToken(r) && noToken(text)).toBe(true);
+  });
+
+  it('a saved plan of one tenant is applied to its own tenant without --tenant; another tenant is refused with fitting advice', async () => {
+    const t = await setup();
+    const saved = await t.cli(['plan', '--tenant', 'production', '--out', 'one.json']);
+    expect(saved.stderr).toContain('To carry out exactly this plan: roleflow apply one.json');
+    const other = await t.cli(['apply', 'one.json', '--tenant', 'staging']);
+    expect(other.code).toBe(4);
+    expect(other.stderr).toContain('It names its tenant: roleflow apply one.json --tenant production (or without --tenant and ROLEFLOW_TENANT) applies it there.');
+    expect(other.stderr).not.toContain('Make a new plan');
+    expect((await t.cli(['apply', 'one.json'], { ROLEFLOW_TENANT: 'staging' })).code).toBe(4);
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+    const r = await t.cli(['apply', 'one.json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Applying the saved plan one.json to tenant production. Plan: 1 to create, 1 to update, 0 to delete.');
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.', 'b: second / You are B, v2.']);
+    expect(mutations(t.staging)).toEqual([]);
+  });
+});
+
+describe('plan over several tenants with one that cannot be reached', () => {
+  it('shows every reachable tenant in text, markdown and JSON, names the failing tenant, exits 1 and saves nothing', async () => {
+    const t = await setup();
+    await t.production.close();
+    const text = await t.cli(['plan', '--all-tenants', '--detailed-exitcode', '--out', 'both.json']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^=== tenant staging ===\nTenant staging \(http:\/\/127\.0\.0\.1:\d+\)\n\nNo changes\./);
+    expect(text.stdout).toMatch(/=== tenant production ===\nNot planned: cannot reach http:\/\/127\.0\.0\.1:\d+/);
+    expect(text.stdout).toMatch(/2 tenants:\n  staging     No changes\. The tenant matches roles\/\.\n  production  Not planned: cannot reach /);
+    expect(text.stderr).toMatch(/^error: tenant "production": cannot reach http:\/\/127\.0\.0\.1:\d+/m);
+    expect(text.stderr).toContain('The plan was not saved to both.json: a tenant was not planned.');
+    await expect(t.p.read('both.json')).rejects.toThrow();
+
+    const md = await t.cli(['plan', '--all-tenants', '--format', 'markdown']);
+    expect(md.code).toBe(1);
+    expect(md.stdout).toContain('**0 with changes, 1 not planned.**');
+    expect(md.stdout).toContain('| <code>staging</code> | 0 | 0 | 0 | none |');
+    expect(md.stdout).toMatch(/\| <code>production<\/code> \| – \| – \| – \| ⚠️ not planned: cannot reach /);
+    expect(md.stdout).toContain('### roleflow plan for <code>staging</code>');
+
+    const json = await t.cli(['plan', '--all-tenants', '--json']);
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout) as { tenants: ({ tenant: { name: string }; error?: { code: string; message: string } })[] };
+    expect(validPlan(doc), JSON.stringify(validPlan.errors)).toBe(true);
+    expect(doc.tenants.map((p) => [p.tenant.name, p.error?.code])).toEqual([['staging', undefined], ['production', 'unreachable']]);
+    // Such a document is shown, never applied.
+    await t.p.write('printed.json', json.stdout);
+    const apply = await t.cli(['apply', 'printed.json']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('tenant "production" in it was not planned');
+    expect(mutations(t.staging)).toEqual([]);
+    expect(noToken(text) && noToken(md) && noToken(json)).toBe(true);
+  });
+
+  it('--verbose request lines of a run over several tenants name the tenant', async () => {
+    const t = await setup();
+    const r = await t.cli(['plan', '--all-tenants', '--verbose']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^tenant staging: GET \/admin\/roles\S* 200 \d+ms$/m);
+    expect(r.stderr).toMatch(/^tenant production: GET \/admin\/roles\S* 200 \d+ms$/m);
   });
 });

@@ -38,6 +38,9 @@ export {
   type PlanRoleState,
   type PlanSummary,
   type UpdateChange,
+  type TenantPlanEntry,
+  type TenantPlanError,
+  isTenantPlanError,
 } from './types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
 export { planDigest, renderPlanJson, renderTenantPlansJson, tenantPlansDigest, type TenantPlans } from './render-json.js';

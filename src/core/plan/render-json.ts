@@ -1,5 +1,5 @@
 import { sha256 } from './hash.js';
-import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
+import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type TenantPlanEntry } from './types.js';
 import { jsonText } from '../safe-text.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */
@@ -46,14 +46,15 @@ export interface TenantPlans {
  * applied. The document's `digest` covers which tenants it holds and in what order
  * (`tenantPlansDigest`); each plan's own covers its contents.
  */
-export function renderTenantPlansJson(plans: readonly Plan[]): string {
-  const tenants = plans.map((plan) => JSON.parse(renderPlanJson(plan)) as Plan);
+export function renderTenantPlansJson(plans: readonly TenantPlanEntry[]): string {
+  // A tenant that could not be planned is `{tenant, error: {code, message}}`: such a document is shown, never saved.
+  const tenants = plans.map((plan) => (isTenantPlanError(plan) ? plan : (JSON.parse(renderPlanJson(plan)) as Plan)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},\n  "digest": ${JSON.stringify(tenantPlansDigest(tenants))}\n}\n`;
 }
 
 /** The digest of a multi-tenant document: its tenants, in order, each with its plan's digest. */
-export function tenantPlansDigest(plans: readonly Pick<Plan, 'tenant' | 'digest'>[]): string {
+export function tenantPlansDigest(plans: readonly (Pick<Plan, 'tenant'> & { digest?: string })[]): string {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
 

@@ -135,3 +135,20 @@ export interface PlanOptions {
   /** ISO timestamp recorded in the plan; the caller owns the clock. */
   createdAt?: string;
 }
+
+/**
+ * A tenant of a run over several that could not be planned (unreachable, refusing the token, a
+ * failing answer): shown in its place, so the other tenants' plans still are. Never saved.
+ */
+export interface TenantPlanError {
+  tenant: { name: string; base_url: string };
+  /** `code` as errors carry it (`unreachable`, `unauthorized`, …); `message` without the tenant's name. */
+  error: { code: string; message: string };
+}
+
+/** One tenant's entry in a run over several: its plan, or why there is none. */
+export type TenantPlanEntry = Plan | TenantPlanError;
+
+export function isTenantPlanError(entry: TenantPlanEntry): entry is TenantPlanError {
+  return 'error' in entry;
+}
