@@ -75058,7 +75058,8 @@ var init_pull = __esm({
 });
 
 // src/report/github.ts
-function renderAnnotations(report) {
+function renderAnnotations(report, opts = {}) {
+  const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
   const out = [];
   for (const r of report.results) {
     if (r.status !== "fail" && r.status !== "error") continue;
@@ -75066,7 +75067,7 @@ function renderAnnotations(report) {
     for (const g of groupAssertions(r, "fail")) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
+      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`${where}: ${safeText(r.name)} [${r.transport}]`)}`];
       const diff = a.diff === void 0 ? "" : `
 ${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
       out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
@@ -75075,7 +75076,7 @@ ${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
   return out.length > 0 ? `${out.join("\n")}
 ` : "";
 }
-function renderStepSummary(report) {
+function renderStepSummary(report, opts = {}) {
   const s = report.summary;
   const icon = s.failed > 0 ? "❌" : "✅";
   const where = [
@@ -75084,7 +75085,7 @@ function renderStepSummary(report) {
     ...report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []
   ];
   const parts = [
-    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    `## ${icon} roleflow test${opts.tenant === void 0 ? "" : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     "",
     `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}`,
     ""
@@ -75123,7 +75124,7 @@ function renderStepSummary(report) {
   for (const r of report.results) {
     parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
   }
-  parts.push("", "</details>", "");
+  parts.push("", "</details>", "", "");
   return parts.join("\n");
 }
 function failureItem(r) {
@@ -75305,11 +75306,11 @@ function reportersOfTenant(specs, tenant) {
     ok: true,
     value: specs.map((spec) => {
       const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
-      if (file === void 0 || file === "-") return spec;
+      if (file === void 0 || file === "-") return { ...spec, tenant };
       const dot = file.lastIndexOf(".");
       const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
       const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named };
+      return { ...spec, file: named, tenant };
     })
   };
 }
@@ -75877,9 +75878,10 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
         break;
       }
       case "github": {
-        sinks.data(fromWorkspace(report, sinks), renderAnnotations);
+        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
+        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
         const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report), "human", true);
+        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
         break;
       }
     }
@@ -79363,6 +79365,21 @@ var TenantAccessCommand = class extends RoleflowCommand {
     return tracked;
   }
   /**
+   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
+   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
+   * Opening a configured tenant sends nothing.
+   */
+  async openTenants(config, names) {
+    const opened = [];
+    try {
+      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
+    } catch (error2) {
+      for (const tenant of opened) await tenant.close().catch(() => void 0);
+      throw error2;
+    }
+    return opened;
+  }
+  /**
    * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
    * nothing new starts and the command reports what was done. `onInterrupt` runs just before
    * (clear the progress line, say what happens now). A second signal ends the process at once.
@@ -79396,21 +79413,6 @@ var TenantCommand = class extends TenantAccessCommand {
   /** `name`, or the tenant this command's flags name. */
   async openTenant(config, name) {
     return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-  }
-  /**
-   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
-   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
-   * Opening a configured tenant sends nothing.
-   */
-  async openTenants(config, names) {
-    const opened = [];
-    try {
-      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
-    } catch (error2) {
-      for (const tenant of opened) await tenant.close().catch(() => void 0);
-      throw error2;
-    }
-    return opened;
   }
 };
 var ManyTenantsCommand = class extends TenantCommand {
@@ -80016,7 +80018,11 @@ var PromoteCommand = class extends TenantAccessCommand {
     const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     selectTenants2(config, { named: [this.from, this.to], all: false });
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const planOf = (name) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
+    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    const [from, to] = await this.openTenants(config, [this.from, this.to]);
+    const planOf = (name) => freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from : to)).catch((error2) => {
+      throw isTenantFailure2(error2) ? tenantError2(name, error2) : error2;
+    });
     const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
     const reasons = await promotionRefusals2({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
     if (reasons.length > 0) {
@@ -80253,7 +80259,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.io.err(`merged ${inputs.length} reports (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
@@ -80464,8 +80470,8 @@ var TestCommand = class extends ManyTenantsCommand {
       const tenant = await this.openTenant(config, name);
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
-      this.io.out(`=== tenant ${name} ===`);
-      const code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions);
+      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
+      const code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
       codes.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
       if (code3 === ExitCode.Interrupted) return code3;
       if (code3 !== ExitCode.Ok) worst = code3;
@@ -80473,7 +80479,8 @@ var TestCommand = class extends ManyTenantsCommand {
     this.io.out(`Tenants: ${codes.join("; ")}.`);
     return worst;
   }
-  async run(tenant, runs, reporters, flows, shard, baseline, assertions) {
+  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
+  async run(tenant, runs, reporters, flows, shard, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -80483,7 +80490,7 @@ var TestCommand = class extends ManyTenantsCommand {
     ]);
     const { currentCommit: currentCommit2 } = await Promise.resolve().then(() => (init_git_commit(), git_commit_exports));
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
-    const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
+    const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
     this.io.showLiveLine(progress);
     if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
@@ -80518,11 +80525,14 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.io.err(`wrote ${written.join(", ")}`);
+    if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
 };
+function consoleOnStdout(r) {
+  return r.name === "console" && (r.file === void 0 || r.file === "-");
+}
 
 // src/commands/validate.ts
 var import_clipanion14 = __toESM(require_advanced(), 1);

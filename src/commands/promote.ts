@@ -59,7 +59,14 @@ export class PromoteCommand extends TenantAccessCommand {
     const { selectTenants } = await import('../core/tenants/index.js');
     selectTenants(config, { named: [this.from, this.to], all: false });
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const planOf = (name: string) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
+    const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
+    // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
+    // Both tenants' config and token before anything is sent to either.
+    const [from, to] = await this.openTenants(config, [this.from, this.to]);
+    const planOf = (name: string) =>
+      freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from! : to!)).catch((error: unknown) => {
+        throw isTenantFailure(error) ? tenantError(name, error) : error;
+      });
 
     const { promotionRefusals } = await import('../run/tenants/promote.js');
     const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });

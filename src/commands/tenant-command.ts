@@ -38,6 +38,22 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
   }
 
   /**
+   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
+   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
+   * Opening a configured tenant sends nothing.
+   */
+  async openTenants(config: Config, names: readonly string[]): Promise<OpenTenant[]> {
+    const opened: OpenTenant[] = [];
+    try {
+      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
+    } catch (error) {
+      for (const tenant of opened) await tenant.close().catch(() => undefined);
+      throw error;
+    }
+    return opened;
+  }
+
+  /**
    * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
    * nothing new starts and the command reports what was done. `onInterrupt` runs just before
    * (clear the progress line, say what happens now). A second signal ends the process at once.
@@ -77,22 +93,6 @@ export abstract class TenantCommand extends TenantAccessCommand {
   /** `name`, or the tenant this command's flags name. */
   async openTenant(config: Config, name?: string): Promise<OpenTenant> {
     return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-  }
-
-  /**
-   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
-   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
-   * Opening a configured tenant sends nothing.
-   */
-  async openTenants(config: Config, names: readonly string[]): Promise<OpenTenant[]> {
-    const opened: OpenTenant[] = [];
-    try {
-      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
-    } catch (error) {
-      for (const tenant of opened) await tenant.close().catch(() => undefined);
-      throw error;
-    }
-    return opened;
   }
 }
 

@@ -130,8 +130,9 @@ export class TestCommand extends ManyTenantsCommand {
       const tenant = await this.openTenant(config, name);
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
-      this.io.out(`=== tenant ${name} ===`);
-      const code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions);
+      // A heading only over console output of its own: reports in files are announced on stderr.
+      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
+      const code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
       codes.push(`${name} ${code === ExitCode.Ok ? 'passed' : code === ExitCode.TestsFailed ? 'had failed tests' : 'was interrupted'}`);
       if (code === ExitCode.Interrupted) return code;
       if (code !== ExitCode.Ok) worst = code;
@@ -140,7 +141,8 @@ export class TestCommand extends ManyTenantsCommand {
     return worst;
   }
 
-  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles): Promise<number> {
+  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
+  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles, several?: string): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/build.js'),
@@ -150,7 +152,7 @@ export class TestCommand extends ManyTenantsCommand {
     ]);
     const { currentCommit } = await import('../files/git-commit.js');
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
-    const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
+    const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
     this.io.showLiveLine(progress);
     if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
@@ -185,8 +187,12 @@ export class TestCommand extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    if (written.length > 0 && live) this.io.err(`wrote ${written.join(', ')}`);
+    if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
   }
+}
+
+function consoleOnStdout(r: ReporterSpec): boolean {
+  return r.name === 'console' && (r.file === undefined || r.file === '-');
 }

@@ -9,7 +9,9 @@ import type { LatencyStats, RunReport, TestResult } from './model.js';
  * and messages are escaped (`safe-text.ts`) before GitHub's own escaping, so no line break of
  * theirs can reach the log and start a workflow command there.
  */
-export function renderAnnotations(report: RunReport): string {
+export function renderAnnotations(report: RunReport, opts: { tenant?: string } = {}): string {
+  // In a run over several tenants the same test fails once per tenant: the title says which.
+  const where = opts.tenant === undefined ? 'roleflow' : `roleflow (tenant ${safeText(opts.tenant)})`;
   const out: string[] = [];
   for (const r of report.results) {
     if (r.status !== 'fail' && r.status !== 'error') continue;
@@ -17,7 +19,7 @@ export function renderAnnotations(report: RunReport): string {
     for (const g of groupAssertions(r, 'fail')) {
       const a = g.assertion;
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : '';
-      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`roleflow: ${safeText(r.name)} [${r.transport}]`)}`];
+      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`${where}: ${safeText(r.name)} [${r.transport}]`)}`];
       // A snapshot's diff follows on lines of its own: GitHub shows %0A as a line break.
       const diff = a.diff === undefined ? '' : `\n${a.diff.replace(/\n$/, '').split('\n').map(escapeControls).join('\n')}`;
       out.push(`::error ${props.join(',')}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
@@ -28,8 +30,13 @@ export function renderAnnotations(report: RunReport): string {
 
 const MAX_FAILURES_LISTED = 50;
 
-/** Markdown for `$GITHUB_STEP_SUMMARY`: totals, latency tables, failures, and every result folded. */
-export function renderStepSummary(report: RunReport): string {
+/**
+ * Markdown for `$GITHUB_STEP_SUMMARY`: totals, latency tables, failures, and every result folded.
+ * `tenant`: one tenant's section of a run over several, headed by its name. It ends with a blank
+ * line, so the next section appended (another tenant's) starts a heading of its own: CommonMark
+ * would otherwise read it as part of the `</details>` HTML block.
+ */
+export function renderStepSummary(report: RunReport, opts: { tenant?: string } = {}): string {
   const s = report.summary;
   const icon = s.failed > 0 ? '❌' : '✅';
   const where = [
@@ -38,7 +45,7 @@ export function renderStepSummary(report: RunReport): string {
     ...(report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []),
   ];
   const parts = [
-    `## ${icon} roleflow test: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ''} (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    `## ${icon} roleflow test${opts.tenant === undefined ? '' : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ''} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     '',
     `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}${report.interrupted ? ' · ⚠️ interrupted: what did not finish is not run' : ''}`,
     '',
@@ -78,7 +85,7 @@ export function renderStepSummary(report: RunReport): string {
   for (const r of report.results) {
     parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, 'p50')} |`);
   }
-  parts.push('', '</details>', '');
+  parts.push('', '</details>', '', '');
   return parts.join('\n');
 }
 

@@ -7,6 +7,8 @@ export type ReporterName = (typeof REPORTER_NAMES)[number];
 export interface ReporterSpec {
   name: ReporterName;
   file?: string;
+  /** One tenant's run in a run over several: github names it in its annotations and summary. */
+  tenant?: string;
 }
 
 export const DEFAULT_REPORT_FILES: Partial<Record<ReporterName, string>> = {
@@ -58,11 +60,11 @@ export function reportersOfTenant(specs: readonly ReporterSpec[], tenant: string
     ok: true,
     value: specs.map((spec) => {
       const file = spec.file === undefined || spec.file === '-' ? (spec.name === 'github' || spec.name === 'console' ? spec.file : DEFAULT_REPORT_FILES[spec.name]) : spec.file;
-      if (file === undefined || file === '-') return spec;
+      if (file === undefined || file === '-') return { ...spec, tenant };
       const dot = file.lastIndexOf('.');
       const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
       const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named };
+      return { ...spec, file: named, tenant };
     }),
   };
 }

@@ -64,9 +64,10 @@ export async function writeReports(report: RunReport, specs: readonly ReporterSp
         break;
       }
       case 'github': {
-        sinks.data(fromWorkspace(report, sinks), renderAnnotations);
+        const tenant = spec.tenant === undefined ? {} : { tenant: spec.tenant };
+        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
         const summaryFile = spec.file ?? sinks.env['GITHUB_STEP_SUMMARY'];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report), 'human', true);
+        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), 'human', true);
         break;
       }
     }

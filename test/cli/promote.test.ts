@@ -130,3 +130,20 @@ describe('roleflow test over several tenants', () => {
     expect(stdout).toMatchObject({ code: 1, stderr: expect.stringContaining('--reporter json=- (or --json) writes one run: with several tenants give it a file') });
   });
 });
+
+describe('promote: errors name their tenant', () => {
+  it('an unreachable --from and a missing token of --to each name the tenant; nothing is sent to production', async () => {
+    const t = await tested();
+    const stagingMark = requestCount(t.staging);
+    const noTokenTo = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'report.json', '--auto-approve'], { GITHUB_SHA: SHA, ROLEFLOW_TOKEN_PRODUCTION: '' });
+    expect(noTokenTo).toMatchObject({ code: 1, stderr: 'error: tenant "production": no token; set the environment variable ROLEFLOW_TOKEN_PRODUCTION\n' });
+    // Both tenants' tokens are known before anything is sent: staging was not even listed.
+    expect(requestCount(t.staging)).toBe(stagingMark);
+    await t.staging.close();
+    const unreachable = await promote(t, 'report.json', ['--auto-approve']);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^error: tenant "staging": cannot reach http:\/\/127\.0\.0\.1:\d+/m);
+    expect(mutations(t.production)).toEqual([]);
+    expect(noToken(unreachable)).toBe(true);
+  });
+});

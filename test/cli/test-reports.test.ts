@@ -121,7 +121,7 @@ describe('roleflow test reporters', () => {
     const lost = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', '--out', 'partial.json']);
     expect(lost).toMatchObject({ code: 1, stdout: '', stderr: 'error: shard 2/2 is missing: give the report of every shard, or --allow-partial to merge without it\n' });
     const partial = await s.run(['report', 'merge', 'shard-1/roleflow-report.json', '--out', 'partial.json', '--allow-partial']);
-    expect(partial.stderr).toMatch(/^merged 1 reports \(\d+ results\); shard 2\/2 is missing; wrote partial.json\n$/);
+    expect(partial.stderr).toMatch(/^merged 1 report \(\d+ results\); shard 2\/2 is missing; wrote partial.json\n$/);
     expect(partial.stdout).toContain('Partial: shard 2/2 is missing (merged with --allow-partial)');
     const partialReport = JSON.parse(await s.read('partial.json')) as RunReport;
     expect(validReport(partialReport)).toBe(true);

@@ -83,7 +83,7 @@ describe('roleflow test and secrets', () => {
     expect(report.results[0]!.name).toBe('a *** of a key');
     expect(findAll(parseXml(await s.read('r.xml')), 'testcase').map((c) => c.attrs['name'])).toEqual(['a *** of a key [https]']);
     const merged = await s.run(['report', 'merge', 'r.json', '--out', 'merged.json'], { env });
-    expect(merged).toMatchObject({ code: 0, stderr: 'merged 1 reports (1 results); wrote merged.json\n' });
+    expect(merged).toMatchObject({ code: 0, stderr: 'merged 1 report (1 results); wrote merged.json\n' });
 
     const json = await s.test(['--json'], { env });
     expect(json.code).toBe(0);

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { roleText } from './roles-kit.js';
+import { noToken, twoTenants } from './tenants-kit.js';
+
+/** One test that fails on every tenant: the echo flow logs one step, the test expects five. */
+const FILES = {
+  'roles/a.md': roleText('a', 'first', 'You are A.'),
+  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      steps: { count: 5 }\n`,
+};
+
+describe('test over several tenants: what its reporters say', () => {
+  it('reports in files only: no empty tenant headings, and each file written is announced on stderr', async () => {
+    const t = await twoTenants(FILES);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('Tenants: staging had failed tests; production had failed tests.\n');
+    expect(r.stderr).toBe('tenant staging: wrote r.staging.json\ntenant production: wrote r.production.json\n');
+    expect(JSON.parse(await t.p.read('r.production.json'))).toMatchObject({ tenant: { name: 'production' } });
+    // With the console on stdout, each tenant's section keeps its heading.
+    const both = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=r.json']);
+    expect(both.stdout).toMatch(/^=== tenant staging ===\n/);
+    expect(both.stdout).toContain('\n=== tenant production ===\n');
+    expect(noToken(r) && noToken(both)).toBe(true);
+  });
+
+  it('github: each tenant summary is headed by its name, a blank line before the next; annotations name the tenant', async () => {
+    const t = await twoTenants(FILES);
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'github'], { GITHUB_STEP_SUMMARY: 'summary.md' });
+    expect(r.code).toBe(3);
+    const errors = r.stdout.split('\n').filter((line) => line.startsWith('::error '));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('title=roleflow (tenant staging)%3A echoes [https]::');
+    expect(errors[1]).toContain('title=roleflow (tenant production)%3A echoes [https]::');
+    const summary = await t.p.read('summary.md');
+    expect(summary).toMatch(/^## ❌ roleflow test on staging: 0 passed, 1 failed/);
+    // CommonMark ends the <details> HTML block at a blank line only: without one the heading is swallowed.
+    expect(summary).toMatch(/<\/details>\n\n## ❌ roleflow test on production: 0 passed, 1 failed/);
+    expect(summary.endsWith('</details>\n\n')).toBe(true);
+    // A run over one tenant keeps its plain title.
+    const one = await t.cli(['test', '--tenant', 'staging', '--reporter', 'github=one.md']);
+    expect(one.stdout).toContain('title=roleflow%3A echoes [https]::');
+    expect(await t.p.read('one.md')).toMatch(/^## ❌ roleflow test: 0 passed/);
+    expect(noToken(r)).toBe(true);
+  });
+});
