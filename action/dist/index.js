@@ -49483,11 +49483,16 @@ var init_markdown_parts = __esm({
 });
 
 // src/core/plan/render-markdown.ts
+function fullPlan(tenant) {
+  if (tenant === void 0) return "run `roleflow plan` for the full plan";
+  return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
+}
 function renderPlanMarkdown(plan, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const head = headMarkdown(plan, opts.marker);
   const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fitMarkdown([head, tail], max);
+  const seeAll = fullPlan(plan.tenant.name);
+  if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
   const rows = plan.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
   const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
@@ -49496,20 +49501,20 @@ function renderPlanMarkdown(plan, opts = {}) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
     if (size(full) <= max) return join6(full);
     for (const cut2 of DIFF_CUTS) {
-      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${FULL_PLAN}._
+      const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${seeAll}._
 `;
       const parts = [head, note, table, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
       if (size(parts) <= max) return join6(parts);
     }
-    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max);
+    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max, seeAll);
     if (perRole !== void 0) return perRole;
   }
-  const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${FULL_PLAN}._
+  const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${seeAll}._
 `;
   const tableOnly = [head, diffNote, table, tail];
   if (size(tableOnly) <= max) return join6(tableOnly);
   const omissionFor = (hidden) => `
-… ${plural(hidden, "more change", "more changes")} not shown; ${FULL_PLAN}.
+… ${plural(hidden, "more change", "more changes")} not shown; ${seeAll}.
 `;
   let budget = max - size([head, diffNote, TABLE_HEAD, omissionFor(rows.length), tail]);
   let shown = 0;
@@ -49518,9 +49523,9 @@ function renderPlanMarkdown(plan, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan.tenant.name);
 }
-function fewerDiffs(changes, layout, max) {
+function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
   const diffs = changes.map((c) => diffDetails(c, cut2.lines, cut2.chars));
   const smallestFirst = diffs.map((text2, index) => ({ text: text2, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
@@ -49528,7 +49533,7 @@ function fewerDiffs(changes, layout, max) {
     const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
     const dropped = diffs.length - kept;
     const what = dropped === 1 ? "the largest content diff is" : `the ${thousands(dropped)} largest content diffs are`;
-    const note = `_Diffs are cut to ${cut2.lines} lines each, and ${what} not shown, to fit the comment; ${FULL_PLAN}._
+    const note = `_Diffs are cut to ${cut2.lines} lines each, and ${what} not shown, to fit the comment; ${seeAll}._
 `;
     return layout(note, diffs.filter((_, i) => keep.has(i)));
   };
@@ -49541,11 +49546,11 @@ function fewerDiffs(changes, layout, max) {
   }
   return low > 0 ? join6(attempt(low)) : void 0;
 }
-function fitMarkdown(parts, max) {
+function fitMarkdown(parts, max, tenant) {
   const text2 = join6(parts);
   if (text2.length <= max) return text2;
   const notice2 = `
-… cut to fit the comment; ${FULL_PLAN}.
+… cut to fit the comment; ${fullPlan(tenant)}.
 `;
   const room = Math.max(0, max - notice2.length);
   const lastLine = text2.lastIndexOf("\n", room);
@@ -49557,7 +49562,7 @@ function join6(parts) {
 function size(parts) {
   return join6(parts).length;
 }
-var GITHUB_COMMENT_LIMIT, DIFF_CUTS, FULL_PLAN;
+var GITHUB_COMMENT_LIMIT, DIFF_CUTS;
 var init_render_markdown = __esm({
   "src/core/plan/render-markdown.ts"() {
     "use strict";
@@ -49569,7 +49574,6 @@ var init_render_markdown = __esm({
       { lines: 20, chars: 200 },
       { lines: 6, chars: 120 }
     ];
-    FULL_PLAN = "run `roleflow plan` for the full plan";
   }
 });
 

@@ -27,7 +27,7 @@ describe('the Action with a plan of 5,000 changed Roles', () => {
     const body = bed.github.comments[0]!.body;
     expect(body.length).toBeLessThan(65_536);
     expect(body).toContain('Plan: 5000 to create, 0 to update, 0 to delete.');
-    expect(body).toMatch(/… [\d,]+ more changes not shown; run `roleflow plan` for the full plan\./);
+    expect(body).toMatch(/… [\d,]+ more changes not shown; run `roleflow plan --tenant local` for the full plan\./);
     expect(body).toContain('<sub>`roleflow plan`');
     // The job summary has room for far more of the plan than the comment.
     expect(run.summary.length).toBeGreaterThan(body.length * 4);

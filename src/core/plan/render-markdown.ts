@@ -12,7 +12,11 @@ const DIFF_CUTS = [
   { lines: 6, chars: 120 },
 ];
 
-const FULL_PLAN = 'run `roleflow plan` for the full plan';
+/** How to see what a cut comment leaves out: the plan of this tenant, `--tenant` and all (a name a shell would mangle is shown as NAME). */
+function fullPlan(tenant: string | undefined): string {
+  if (tenant === undefined) return 'run `roleflow plan` for the full plan';
+  return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : 'NAME'}\` for the full plan`;
+}
 
 /**
  * The plan as a pull-request comment, never longer than `maxChars`. What fits is shown in this
@@ -24,7 +28,8 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const head = headMarkdown(plan, opts.marker);
   const tail = tailMarkdown(plan);
-  if (plan.changes.length === 0) return fitMarkdown([head, tail], max);
+  const seeAll = fullPlan(plan.tenant.name);
+  if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
 
   const rows = plan.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join('');
@@ -35,21 +40,21 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
     if (size(full) <= max) return join(full);
     for (const cut of DIFF_CUTS) {
-      const note = `_Diffs are cut to ${cut.lines} lines each to fit the comment; ${FULL_PLAN}._\n`;
+      const note = `_Diffs are cut to ${cut.lines} lines each to fit the comment; ${seeAll}._\n`;
       const parts = [head, note, table, ...withDiffs.map((c) => diffDetails(c, cut.lines, cut.chars)), tail];
       if (size(parts) <= max) return join(parts);
     }
-    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max);
+    const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max, seeAll);
     if (perRole !== undefined) return perRole;
   }
 
   const diffNote =
-    withDiffs.length === 0 ? '' : `_${plural(withDiffs.length, 'content diff')} not shown to fit the comment; ${FULL_PLAN}._\n`;
+    withDiffs.length === 0 ? '' : `_${plural(withDiffs.length, 'content diff')} not shown to fit the comment; ${seeAll}._\n`;
   const tableOnly = [head, diffNote, table, tail];
   if (size(tableOnly) <= max) return join(tableOnly);
 
   // The longest the "more changes" line can be, so the rows that fit leave room for it.
-  const omissionFor = (hidden: number): string => `\n… ${plural(hidden, 'more change', 'more changes')} not shown; ${FULL_PLAN}.\n`;
+  const omissionFor = (hidden: number): string => `\n… ${plural(hidden, 'more change', 'more changes')} not shown; ${seeAll}.\n`;
   let budget = max - size([head, diffNote, TABLE_HEAD, omissionFor(rows.length), tail]);
   let shown = 0;
   while (shown < rows.length && rows[shown]!.length + 1 <= budget) {
@@ -57,7 +62,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join('') + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan.tenant.name);
 }
 
 /**
@@ -65,7 +70,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { maxChars?: number; marker
  * at a time, so most Roles keep theirs (in plan order), and the note at the top says how many are
  * missing. Undefined when not even the smallest diff fits beside the table.
  */
-function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs: string[]) => string[], max: number): string | undefined {
+function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs: string[]) => string[], max: number, seeAll: string): string | undefined {
   const cut = DIFF_CUTS[DIFF_CUTS.length - 1]!;
   const diffs = changes.map((c) => diffDetails(c, cut.lines, cut.chars));
   const smallestFirst = diffs.map((text, index) => ({ text, index })).sort((a, b) => a.text.length - b.text.length || a.index - b.index);
@@ -73,7 +78,7 @@ function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs
     const keep = new Set(smallestFirst.slice(0, kept).map((d) => d.index));
     const dropped = diffs.length - kept;
     const what = dropped === 1 ? 'the largest content diff is' : `the ${thousands(dropped)} largest content diffs are`;
-    const note = `_Diffs are cut to ${cut.lines} lines each, and ${what} not shown, to fit the comment; ${FULL_PLAN}._\n`;
+    const note = `_Diffs are cut to ${cut.lines} lines each, and ${what} not shown, to fit the comment; ${seeAll}._\n`;
     return layout(note, diffs.filter((_, i) => keep.has(i)));
   };
   // How many of the smallest diffs fit: fitting is monotone in the count, so a binary search.
@@ -87,11 +92,11 @@ function fewerDiffs(changes: readonly PlanChange[], layout: (note: string, diffs
   return low > 0 ? join(attempt(low)) : undefined;
 }
 
-/** The parts joined; if even that is too long (a tiny `maxChars`), cut at a line and say so. */
-export function fitMarkdown(parts: string[], max: number): string {
+/** The parts joined; if even that is too long (a tiny `maxChars`), cut at a line and say so (the plan of `tenant`, or of the tenants). */
+export function fitMarkdown(parts: string[], max: number, tenant?: string): string {
   const text = join(parts);
   if (text.length <= max) return text;
-  const notice = `\n… cut to fit the comment; ${FULL_PLAN}.\n`;
+  const notice = `\n… cut to fit the comment; ${fullPlan(tenant)}.\n`;
   const room = Math.max(0, max - notice.length);
   const lastLine = text.lastIndexOf('\n', room);
   return `${text.slice(0, lastLine > 0 ? lastLine : room)}${notice}`.slice(0, max);

@@ -56,7 +56,7 @@ describe('renderPlanMarkdown', () => {
     const { files, remote } = updates(40, 120, 120);
     const md = renderPlanMarkdown(plan(files, remote));
     expect(md.length).toBeLessThanOrEqual(LIMIT);
-    expect(md).toMatch(/_Diffs are cut to \d+ lines each to fit the comment; run `roleflow plan` for the full plan._/);
+    expect(md).toMatch(/_Diffs are cut to \d+ lines each to fit the comment; run `roleflow plan --tenant local` for the full plan._/);
     expect(md).toMatch(/… [\d,]+ more diff lines not shown/);
     expect(md.match(/<details>/g)).toHaveLength(40);
   });
@@ -72,7 +72,7 @@ describe('renderPlanMarkdown', () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(600);
     expect(md).toContain('<code>role-00007</code>: content diff');
-    const note = `_Diffs are cut to 6 lines each, and the ${600 - shown} largest content diffs are not shown, to fit the comment; run \`roleflow plan\` for the full plan._`;
+    const note = `_Diffs are cut to 6 lines each, and the ${600 - shown} largest content diffs are not shown, to fit the comment; run \`roleflow plan --tenant local\` for the full plan._`;
     expect(md.indexOf(note)).toBeGreaterThan(0);
     expect(md.indexOf(note)).toBeLessThan(md.indexOf('| |'));
     expect(md).toContain('role-00599');
@@ -83,7 +83,7 @@ describe('renderPlanMarkdown', () => {
     const md = renderPlanMarkdown(plan(files, remote));
     expect(md.length).toBeLessThanOrEqual(LIMIT);
     expect(md).not.toContain('<details>');
-    const note = '_1,500 content diffs not shown to fit the comment; run `roleflow plan` for the full plan._';
+    const note = '_1,500 content diffs not shown to fit the comment; run `roleflow plan --tenant local` for the full plan._';
     expect(md.indexOf(note)).toBeGreaterThan(0);
     expect(md.indexOf(note)).toBeLessThan(md.indexOf('| |'));
   });
@@ -95,7 +95,7 @@ describe('renderPlanMarkdown', () => {
     expect(md.length).toBeGreaterThan(LIMIT - 500);
     const shown = md.split('\n').filter((l) => l.startsWith('| ✏️ update')).length;
     expect(shown).toBeGreaterThan(100);
-    expect(md).toContain(`\n… ${(5000 - shown).toLocaleString('en-US')} more changes not shown; run \`roleflow plan\` for the full plan.\n`);
+    expect(md).toContain(`\n… ${(5000 - shown).toLocaleString('en-US')} more changes not shown; run \`roleflow plan --tenant local\` for the full plan.\n`);
     expect(md).toContain('_5,000 content diffs not shown');
   });
 
@@ -103,7 +103,7 @@ describe('renderPlanMarkdown', () => {
     const { files, remote } = updates(50, 3, 1);
     const md = renderPlanMarkdown(plan(files, remote, { prune: true }), { maxChars: 300 });
     expect(md.length).toBeLessThanOrEqual(300);
-    expect(md).toContain('run `roleflow plan` for the full plan');
+    expect(md).toContain('run `roleflow plan --tenant local` for the full plan');
   });
 
   test('long lists of unmanaged Roles are cut with a count', () => {
