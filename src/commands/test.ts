@@ -121,18 +121,31 @@ export class TestCommand extends ManyTenantsCommand {
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const { isTenantFailure } = await import('../core/tenants/index.js');
+    // Every tenant's config and token before any test starts anywhere.
+    const opened = await this.openTenants(config, names);
     const codes: string[] = [];
     let worst: number = ExitCode.Ok;
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       const specs = reportersOfTenant(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = await this.openTenant(config, name);
+      const tenant = opened[i]!;
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       // A heading only over console output of its own: reports in files are announced on stderr.
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      const code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+      let code: number;
+      try {
+        code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+      } catch (error) {
+        // A tenant that cannot run tests stops the run there (its error names it), and the closing line still says how each went.
+        if (!isTenantFailure(error)) throw error;
+        this.io.err(`error: ${error.message}`);
+        const rest = names.slice(i + 1);
+        this.io.out(`Tenants: ${[...codes, `${name} could not be tested`, ...(rest.length > 0 ? [`not attempted: ${rest.join(', ')}`] : [])].join('; ')}.`);
+        return error.exitCode;
+      }
       codes.push(`${name} ${code === ExitCode.Ok ? 'passed' : code === ExitCode.TestsFailed ? 'had failed tests' : 'was interrupted'}`);
       if (code === ExitCode.Interrupted) return code;
       if (code !== ExitCode.Ok) worst = code;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleText } from './roles-kit.js';
+import { requestCount, roleText } from './roles-kit.js';
 import { noToken, twoTenants } from './tenants-kit.js';
 
 /** One test that fails on every tenant: the echo flow logs one step, the test expects five. */
@@ -40,6 +40,19 @@ describe('test over several tenants: what its reporters say', () => {
     const one = await t.cli(['test', '--tenant', 'staging', '--reporter', 'github=one.md']);
     expect(one.stdout).toContain('title=roleflow%3A echoes [https]::');
     expect(await t.p.read('one.md')).toMatch(/^## ❌ roleflow test: 0 passed/);
+    expect(noToken(r)).toBe(true);
+  });
+
+  it('a tenant that cannot be reached is named and the closing line still comes; a missing token stops the run before any test', async () => {
+    const t = await twoTenants(FILES);
+    const missing = await t.cli(['test', '--all-tenants', '--reporter', 'json=r.json'], { ROLEFLOW_TOKEN_PRODUCTION: '' });
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'error: tenant "production": no token; set the environment variable ROLEFLOW_TOKEN_PRODUCTION\n' });
+    expect(requestCount(t.staging)).toBe(0);
+    await t.production.close();
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'console']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: tenant production cannot run the tests: cannot reach http:\/\/127\.0\.0\.1:\d+/m);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Tenants: staging had failed tests; production could not be tested.');
     expect(noToken(r)).toBe(true);
   });
 });
