@@ -103,18 +103,29 @@ var init_duration = __esm({
 
 // src/core/roles/vars.ts
 function renderVars(text2, vars) {
-  if (!text2.includes(OPEN)) return { text: text2, problems: [] };
+  return render(text2, vars, void 0);
+}
+function renderVarsWithOrigin(text2, vars) {
+  const origin = [];
+  return { ...render(text2, vars, origin), origin };
+}
+function render(text2, vars, origin) {
+  const keep = (from2, to) => {
+    if (origin) for (let i = from2; i < to; i++) origin.push(i);
+    return text2.slice(from2, to);
+  };
+  if (!text2.includes(OPEN)) return { text: keep(0, text2.length), problems: [] };
   const problems = [];
   let out = "";
   let from = 0;
   for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
     if (text2.startsWith(ESCAPED, i)) {
-      out += text2.slice(from, i) + OPEN;
+      out += keep(from, i) + keep(i + 1, i + ESCAPED.length);
       from = i + ESCAPED.length;
       continue;
     }
     if (!text2.startsWith(OPEN, i)) {
-      out += text2.slice(from, i + 1);
+      out += keep(from, i + 1);
       from = i + 1;
       continue;
     }
@@ -124,14 +135,15 @@ function renderVars(text2, vars) {
     const value = name === void 0 ? void 0 : vars.get(name);
     if (value === void 0) {
       problems.push({ index: i, ...name === void 0 ? {} : { name } });
-      out += text2.slice(from, i + OPEN.length);
+      out += keep(from, i + OPEN.length);
       from = i + OPEN.length;
       continue;
     }
-    out += text2.slice(from, i) + value;
+    out += keep(from, i) + value;
+    if (origin) for (let k = 0; k < value.length; k++) origin.push(i);
     from = i + m[0].length;
   }
-  return { text: out + text2.slice(from), problems };
+  return { text: out + keep(from, text2.length), problems };
 }
 function escapeVars(text2) {
   return text2.split(OPEN).join(ESCAPED);
@@ -42995,6 +43007,7 @@ __export(roles_exports, {
   quote: () => quote,
   renderRoleFiles: () => renderRoleFiles,
   renderVars: () => renderVars,
+  renderVarsWithOrigin: () => renderVarsWithOrigin,
   roleFileName: () => roleFileName,
   roleFilesForTenant: () => roleFilesForTenant,
   serializeRoleFile: () => serializeRoleFile,
@@ -47533,16 +47546,16 @@ function latencyObject(ms2, form) {
   return { seconds: Math.floor(ms2 / 1e3), milliseconds: form === "parts" ? ms2 % 1e3 : ms2 };
 }
 function renderOutputs(flow2, inputs) {
-  return { results: flow2.outputs.results.map((r) => render(r, inputs)) };
+  return { results: flow2.outputs.results.map((r) => render2(r, inputs)) };
 }
-function render(template, inputs) {
+function render2(template, inputs) {
   if (typeof template === "string") {
     if (template === "${*}") return { ...inputs };
     return template.replace(/\$\{([^}]*)\}/g, (_, name) => Object.hasOwn(inputs, name) ? inputs[name] : "");
   }
-  if (Array.isArray(template)) return template.map((t6) => render(t6, inputs));
+  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs));
   if (template !== null && typeof template === "object") {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render(v, inputs)]));
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs)]));
   }
   return template;
 }
@@ -72511,782 +72524,6 @@ var init_tenants = __esm({
   }
 });
 
-// src/files/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
-  isRoleFileName: () => isRoleFileName,
-  loadRoleFiles: () => loadRoleFiles,
-  loadRoleTexts: () => loadRoleTexts,
-  rolesDirOf: () => rolesDirOf,
-  writeFileAtomic: () => writeFileAtomic
-});
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
-function rolesDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
-}
-function isRoleFileName(name) {
-  return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
-}
-async function loadRoleFiles(cwd, dir) {
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
-  }
-  const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
-  const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
-  issues.push(...checkRoleSet(files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
-}
-async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
-  try {
-    const handle = await open3(tmp, "wx", 420);
-    try {
-      await handle.writeFile(text2, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename3(tmp, path);
-  } catch (err) {
-    await rm4(tmp, { force: true });
-    throw err;
-  }
-}
-async function loadRoleTexts(cwd, dir) {
-  const loaded = await loadRoleFiles(cwd, dir);
-  if (!loaded.ok) return loaded;
-  const texts = loaded.value.map((role) => ({ name: role.name, file: role.file, content: role.content, firstLine: role.contentLine ?? 1 }));
-  return { ok: true, value: texts };
-}
-var init_role_files = __esm({
-  "src/files/role-files.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_role_file();
-    init_package_root();
-    init_source_files();
-  }
-});
-
-// src/files/plan-file.ts
-var plan_file_exports = {};
-__export(plan_file_exports, {
-  readSavedPlan: () => readSavedPlan,
-  readSavedPlanFile: () => readSavedPlanFile,
-  savePlan: () => savePlan
-});
-async function savePlan(path, plan) {
-  try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
-  } catch (err) {
-    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
-  }
-}
-async function readSavedPlan(abs, file) {
-  const read = await readSavedPlanFile(abs, file);
-  if ("tenants" in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
-  return read;
-}
-async function readSavedPlanFile(abs, file) {
-  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
-  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
-  const text2 = Buffer.from(bytes.value).toString("utf8");
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch {
-    throw notAPlan(file, "not JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
-  }
-  const record = value;
-  if (!("format_version" in record) || !("changes" in record || "tenants" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
-  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
-    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
-  }
-  const schema = loadSchema("plan");
-  if (compileSchema(schema)(value)) return value;
-  const located = parseYaml(text2, { file });
-  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
-  const issues = checked.ok ? [] : checked.issues;
-  const first = issues[0];
-  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
-  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
-}
-function notAPlan(file, why) {
-  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
-}
-function isPlanList(plan) {
-  return Array.isArray(plan);
-}
-var MAX_PLAN_BYTES;
-var init_plan_file = __esm({
-  "src/files/plan-file.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_schema();
-    init_yaml_source();
-    init_package_root();
-    init_redact_messages();
-    init_role_files();
-    init_source_files();
-    MAX_PLAN_BYTES = 256 * 1024 * 1024;
-  }
-});
-
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  openSavedPlan: () => openSavedPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
-});
-import { resolve as resolve4 } from "node:path";
-function planTenantOf(tenant) {
-  return { name: tenant.target.name, baseUrl: tenant.location };
-}
-async function makeFreshPlan(opts) {
-  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
-  if (!files.ok) throw new InvalidFilesError(files.issues);
-  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
-  const tenant = await opts.open();
-  try {
-    const name = tenant.target.name;
-    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
-    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    const { kept, excluded } = forTenant.value;
-    const remote = await tenant.client.listRoles();
-    const { roles } = opts.config;
-    const plan = computePlan(kept, remote, {
-      prune: opts.prune ?? roles.prune,
-      protect: roles.protect,
-      ignore: roles.ignore,
-      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
-      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
-      tenant: planTenantOf(tenant),
-      createdAt: opts.now.toISOString(),
-      ...targets === void 0 ? {} : { targets }
-    });
-    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
-    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
-    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
-    return { plan, tenant };
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-}
-function targetsOf(cwd, dir, files, targets, paths) {
-  if (targets.length === 0 && paths.length === 0) return void 0;
-  const byFile = new Map(files.map((f) => [f.file, f]));
-  const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
-    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
-    return file.name;
-  });
-  return [.../* @__PURE__ */ new Set([...targets, ...names])];
-}
-async function checkSavedPlan(plan, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan);
-  const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
-  const tenant = await opts.open();
-  let reasons;
-  try {
-    reasons = await checkSavedPlan(plan, tenant);
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-  if (reasons.length === 0) return { plan, tenant };
-  await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons } };
-}
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_roles();
-    init_plan();
-    init_plan_file();
-    init_role_files();
-    init_source_files();
-  }
-});
-
-// src/run/tenants/plan-tenants.ts
-var plan_tenants_exports = {};
-__export(plan_tenants_exports, {
-  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
-  planTenants: () => planTenants
-});
-async function planTenants(names, planOne) {
-  const limit = pLimit(TENANTS_AT_ONCE);
-  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
-  const failed2 = settled.find((s) => s.status === "rejected");
-  if (failed2 === void 0) return settled.map((s) => s.value);
-  await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
-  throw failed2.reason;
-}
-var TENANTS_AT_ONCE;
-var init_plan_tenants = __esm({
-  "src/run/tenants/plan-tenants.ts"() {
-    "use strict";
-    init_p_limit();
-    TENANTS_AT_ONCE = 4;
-  }
-});
-
-// src/run/tenants/apply-tenants.ts
-var apply_tenants_exports = {};
-__export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder
-});
-async function applyTenantsInOrder(steps, nameOf2, applyOne) {
-  const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
-    ended2.push(end);
-    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
-  }
-  return { ended: ended2, notAttempted: [] };
-}
-var init_apply_tenants = __esm({
-  "src/run/tenants/apply-tenants.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/init/templates.ts
-function tokenEnvFor(tenant) {
-  return `ROLEFLOW_TOKEN_${tenant.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
-}
-function initFiles(options) {
-  return [
-    { path: "roleflow.config.yaml", text: configText(options) },
-    { path: "roles/example-assistant.md", text: ROLE },
-    { path: "flows/example.yaml", text: FLOW },
-    { path: ".github/workflows/roleflow.yml", text: workflowText(options) }
-  ];
-}
-function configText({ tenant }) {
-  const lines2 = [
-    `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
-    "#",
-    "# roleflow: Roles as code and flow tests as code. `local` is the embedded tenant (state under",
-    "# .roleflow/): `npx roleflow plan`, `apply` and `test` work with nothing else.",
-    "default_tenant: local"
-  ];
-  if (tenant !== void 0) {
-    lines2.push(
-      "tenants:",
-      `  ${tenant.name}:`,
-      `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
-      ...tenant.wsUrl === void 0 ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`],
-      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`
-    );
-  }
-  lines2.push(
-    "roles:",
-    "  dir: roles",
-    "  prune: false          # true: delete tenant Roles that have no file",
-    '  protect: []           # globs of Role names never updated or deleted, e.g. "admin-*"',
-    "  max_deletes: 10",
-    "flows:",
-    "  dir: flows",
-    ""
-  );
-  return lines2.join("\n");
-}
-function workflowText({ tenant }) {
-  const name = tenant?.name ?? "local";
-  const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
-  const step3 = (title, id, command, extra = []) => [
-    `      - name: ${title}`,
-    `        id: ${id}`,
-    "        uses: roleflow/roleflow@v1",
-    "        with:",
-    `          command: ${command}`,
-    `          tenant: ${name}`,
-    ...extra,
-    ...env
-  ];
-  return [
-    "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
-    "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
-    "# Every morning: a drift check that fails when the tenant no longer matches the files.",
-    "name: roleflow",
-    "",
-    "on:",
-    "  pull_request:",
-    "  push:",
-    "    branches: [main]",
-    "  schedule:",
-    "    - cron: '17 6 * * *'",
-    "  workflow_dispatch:",
-    "",
-    "permissions:",
-    "  contents: read",
-    "  pull-requests: write # the sticky comments",
-    "",
-    "jobs:",
-    "  plan-and-test:",
-    "    if: github.event_name == 'pull_request'",
-    "    runs-on: ubuntu-latest",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Plan", "plan", "plan"),
-    ...step3("Flow tests", "test", "test"),
-    "",
-    "  apply:",
-    "    if: github.event_name == 'push'",
-    "    runs-on: ubuntu-latest",
-    "    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
-    "    concurrency:",
-    `      group: roleflow-apply-${name}`,
-    "      cancel-in-progress: false",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Apply", "apply", "apply"),
-    "",
-    "  drift:",
-    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
-    "    runs-on: ubuntu-latest",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
-    ""
-  ].join("\n");
-}
-function editorSchemas() {
-  return {
-    [`./${SCHEMAS}/config.schema.json`]: ["roleflow.config.yaml"],
-    [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
-  };
-}
-var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
-var init_templates = __esm({
-  "src/core/init/templates.ts"() {
-    "use strict";
-    SCHEMAS = "node_modules/roleflow/schemas";
-    ROLE = `---
-name: example-assistant
-description: A first Role managed by roleflow; rename or replace it
----
-You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
-When you do not know, say so and suggest where to look.
-`;
-    FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
-#
-# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
-# point \`flow:\` at one of your tenant's flows and assert on what it returns.
-flow: echo
-transport: ws
-tests:
-  - name: returns its inputs
-    inputs: { greeting: hello }
-    until: { messages: 1 }          # one node: over at its completed message
-    timeout: 10s
-    expect:
-      outputs:
-        - { path: "results[0].greeting", equals: hello }
-`;
-    GITIGNORE_LINE = ".roleflow/";
-  }
-});
-
-// src/run/init.ts
-var init_exports = {};
-__export(init_exports, {
-  initRepository: () => initRepository
-});
-import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8, join as join8 } from "node:path";
-async function initRepository(dir, options) {
-  const steps = [];
-  for (const file of initFiles(options)) {
-    const abs = join8(dir, file.path);
-    const existing = await readIfThere2(abs);
-    if (existing !== void 0 && !options.force) {
-      steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
-      continue;
-    }
-    await writeFile3(abs, file.text);
-    steps.push({ path: file.path, status: existing === void 0 ? "written" : "overwritten" });
-  }
-  steps.push(await mergeEditorSettings(dir, options.force));
-  steps.push(await mergeGitignore(dir));
-  return steps;
-}
-async function mergeEditorSettings(dir, force) {
-  const abs = join8(dir, SETTINGS);
-  const text2 = await readIfThere2(abs);
-  let settings = {};
-  if (text2 !== void 0) {
-    let parsed;
-    try {
-      parsed = JSON.parse(text2);
-    } catch {
-      return { path: SETTINGS, status: "left", note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      return { path: SETTINGS, status: "left", note: "not a JSON object" };
-    }
-    settings = parsed;
-  }
-  const current = settings["yaml.schemas"];
-  const schemas2 = typeof current === "object" && current !== null && !Array.isArray(current) ? { ...current } : {};
-  const added = [];
-  for (const [schema, globs] of Object.entries(editorSchemas())) {
-    if (schema in schemas2 && !force) continue;
-    schemas2[schema] = globs;
-    added.push(schema.replace(/^.*\//, ""));
-  }
-  if (added.length === 0) return { path: SETTINGS, status: "left", note: "already maps the schemas" };
-  await writeFile3(abs, `${JSON.stringify({ ...settings, "yaml.schemas": schemas2 }, null, 2)}
-`);
-  return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
-}
-async function mergeGitignore(dir) {
-  const abs = join8(dir, ".gitignore");
-  const text2 = await readIfThere2(abs);
-  if (text2 === void 0) {
-    await writeFile3(abs, `${GITIGNORE_LINE}
-`);
-    return { path: ".gitignore", status: "written" };
-  }
-  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
-  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
-`);
-  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
-}
-async function writeFile3(abs, text2) {
-  await mkdir4(dirname8(abs), { recursive: true });
-  await writeFileAtomic(abs, text2);
-}
-async function readIfThere2(abs) {
-  try {
-    return await readFile3(abs, "utf8");
-  } catch (err) {
-    const code3 = err.code;
-    if (code3 === "ENOENT") return void 0;
-    if (code3 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
-    throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
-  }
-}
-var SETTINGS;
-var init_init = __esm({
-  "src/run/init.ts"() {
-    "use strict";
-    init_errors();
-    init_templates();
-    init_role_files();
-    SETTINGS = ".vscode/settings.json";
-  }
-});
-
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentCommit: () => currentCommit
-});
-import { execFile } from "node:child_process";
-async function currentCommit(cwd, env) {
-  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
-  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
-  return new Promise((resolve17) => {
-    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
-      const sha = String(stdout).trim().toLowerCase();
-      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
-    });
-  });
-}
-var COMMIT;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    COMMIT = /^[0-9a-f]{7,64}$/;
-  }
-});
-
-// src/core/compare/mann-whitney.ts
-function mannWhitneyU(xs, ys, alternative = "two-sided") {
-  const x = xs.filter(Number.isFinite);
-  const y = ys.filter(Number.isFinite);
-  const n1 = x.length;
-  const n2 = y.length;
-  if (n1 === 0 || n2 === 0) return { u: 0, p: 1, method: "exact" };
-  const { ranks, tieTerm } = rank2([...x, ...y]);
-  const r1 = ranks.slice(0, n1).reduce((s, r) => s + r, 0);
-  const u = r1 - n1 * (n1 + 1) / 2;
-  if (tieTerm === 0 && n1 <= EXACT_MAX && n2 <= EXACT_MAX) return { u, p: exactP(u, n1, n2, alternative), method: "exact" };
-  const n = n1 + n2;
-  const mean = n1 * n2 / 2;
-  const variance = n1 * n2 / 12 * (n + 1 - tieTerm / (n * (n - 1)));
-  if (variance <= 0) return { u, p: 1, method: "normal" };
-  const sd = Math.sqrt(variance);
-  const upper = 1 - normalCdf((u - mean - 0.5) / sd);
-  const lower = normalCdf((u - mean + 0.5) / sd);
-  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
-  return { u, p: clamp01(p), method: "normal" };
-}
-function rank2(values) {
-  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
-  const ranks = new Array(values.length);
-  let tieTerm = 0;
-  for (let start = 0; start < order.length; ) {
-    let end = start;
-    while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
-    const average = (start + end) / 2 + 1;
-    for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t6 = end - start + 1;
-    tieTerm += t6 * t6 * t6 - t6;
-    start = end + 1;
-  }
-  return { ranks, tieTerm };
-}
-function exactP(u, n1, n2, alternative) {
-  const counts2 = uCounts(n1, n2);
-  const total = counts2.reduce((s, c) => s + c, 0);
-  const atMost = (k) => counts2.slice(0, Math.floor(k) + 1).reduce((s, c) => s + c, 0) / total;
-  const upper = 1 - atMost(u - 1);
-  const lower = atMost(u);
-  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
-  return clamp01(p);
-}
-function uCounts(n1, n2) {
-  let previous = Array.from({ length: n2 + 1 }, () => [1]);
-  for (let m = 1; m <= n1; m++) {
-    const current = [[1]];
-    for (let n = 1; n <= n2; n++) {
-      const size2 = m * n + 1;
-      const row = new Array(size2).fill(0);
-      const withLargestInX = previous[n];
-      const withLargestInY = current[n - 1];
-      for (let k = 0; k < withLargestInX.length; k++) row[k + n] = row[k + n] + withLargestInX[k];
-      for (let k = 0; k < withLargestInY.length; k++) row[k] = row[k] + withLargestInY[k];
-      current.push(row);
-    }
-    previous = current;
-  }
-  return previous[n2];
-}
-function normalCdf(z) {
-  return 0.5 * erfc(-z / Math.SQRT2);
-}
-function erfc(x) {
-  const t6 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t6 * Math.exp(
-    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
-  );
-  return x >= 0 ? y : 2 - y;
-}
-function clamp01(p) {
-  return Math.min(1, Math.max(0, p));
-}
-var EXACT_MAX;
-var init_mann_whitney = __esm({
-  "src/core/compare/mann-whitney.ts"() {
-    "use strict";
-    EXACT_MAX = 25;
-  }
-});
-
-// src/core/compare/compare.ts
-function parseThreshold(text2) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
-  return { ok: true, value: Number(m[1]) / 100 };
-}
-function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
-  const key = (r) => `${r.id}\0${r.transport}`;
-  const before = new Map(base.results.map((r) => [key(r), r]));
-  const afterKeys = new Set(head.results.map(key));
-  const tests = [];
-  const newlyFailing = [];
-  const newlyPassing = [];
-  const added = [];
-  for (const h of head.results) {
-    const b = before.get(key(h));
-    if (!b) {
-      added.push(ref(h));
-      continue;
-    }
-    if (b.status === "pass" && isFailure(h.status)) newlyFailing.push(ref(h));
-    if (isFailure(b.status) && h.status === "pass") newlyPassing.push(ref(h));
-    tests.push(compareTest(b, h, threshold));
-  }
-  const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
-  return {
-    threshold,
-    alpha: ALPHA,
-    min_samples: MIN_SAMPLES,
-    tests,
-    newly_failing: newlyFailing,
-    newly_passing: newlyPassing,
-    added,
-    removed,
-    regressions,
-    failing: regressions > 0 || newlyFailing.length > 0
-  };
-}
-function compareSamples(base, head, threshold) {
-  const b = sampleStats(base);
-  const h = sampleStats(head);
-  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
-  if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
-  if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
-  const { p } = mannWhitneyU(head, base, "two-sided");
-  const changes = [change2.p50, change2.p95].filter((c) => c !== null);
-  const slower = changes.some((c) => c > threshold) && median(head) > median(base);
-  const faster = changes.some((c) => c < -threshold) && median(head) < median(base);
-  const verdict2 = p < ALPHA && slower ? "regression" : p < ALPHA && faster ? "improvement" : "unchanged";
-  return { base: b, head: h, change: change2, p, verdict: verdict2 };
-}
-function compareTest(b, h, threshold) {
-  const services = [.../* @__PURE__ */ new Set([...stepServices(b), ...stepServices(h)])];
-  return {
-    ...ref(h),
-    base: { status: b.status, passed: b.passed, repeat: b.repeat },
-    head: { status: h.status, passed: h.passed, repeat: h.repeat, message: h.message },
-    wall: compareSamples(wallSamples(b), wallSamples(h), threshold),
-    steps: services.map((service) => ({ service, ...compareSamples(stepSamples(b, service), stepSamples(h, service), threshold) }))
-  };
-}
-function wallSamples(r) {
-  return r.repeats.filter((x) => x.execution === "ok" && x.wall_ms !== null).map((x) => x.wall_ms);
-}
-function stepSamples(r, service) {
-  return r.repeats.flatMap((x) => x.steps.filter((s) => s.service === service && s.latency_ms !== null).map((s) => s.latency_ms));
-}
-function stepServices(r) {
-  return r.repeats.flatMap((x) => x.steps.map((s) => s.service));
-}
-function sampleStats(samples) {
-  const finite = samples.filter(Number.isFinite);
-  if (finite.length === 0) return null;
-  return { count: finite.length, p50: percentile(finite, 50), p95: percentile(finite, 95) };
-}
-function median(samples) {
-  return percentile(samples, 50) ?? 0;
-}
-function relative3(before, after2) {
-  if (before === void 0 || after2 === void 0 || before === 0) return null;
-  return (after2 - before) / before;
-}
-function isFailure(status) {
-  return status === "fail" || status === "error";
-}
-function ref(r) {
-  return { id: r.id, flow: r.flow, name: r.name, transport: r.transport, file: r.file, line: r.line };
-}
-var MIN_SAMPLES, ALPHA, DEFAULT_THRESHOLD;
-var init_compare = __esm({
-  "src/core/compare/compare.ts"() {
-    "use strict";
-    init_latency();
-    init_mann_whitney();
-    MIN_SAMPLES = 5;
-    ALPHA = 0.05;
-    DEFAULT_THRESHOLD = 0.2;
-  }
-});
-
-// src/core/compare/baseline.ts
-function resolveBaselineBudgets(test, transport, baseline) {
-  const latency2 = test.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
-  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve17 = (b, samples, what) => {
-    if (!b.budget.baseline) return b;
-    const plus = b.budget.baseline.plus;
-    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
-    const value = statistic(samples(before), b.kind);
-    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
-    return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
-  };
-  return {
-    ...test,
-    expect: {
-      ...test.expect,
-      latency: {
-        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
-      }
-    }
-  };
-}
-function matchingSteps(r, regex2) {
-  return r.repeats.flatMap((x) => x.steps.filter((s) => regex2.test(s.service) && s.latency_ms !== null).map((s) => s.latency_ms));
-}
-function statistic(samples, kind) {
-  return percentile(samples, kind === "max" ? 100 : Number(kind.slice(1)));
-}
-var init_baseline = __esm({
-  "src/core/compare/baseline.ts"() {
-    "use strict";
-    init_latency();
-    init_compare();
-  }
-});
-
-// src/core/compare/index.ts
-var compare_exports = {};
-__export(compare_exports, {
-  ALPHA: () => ALPHA,
-  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
-  EXACT_MAX: () => EXACT_MAX,
-  MIN_SAMPLES: () => MIN_SAMPLES,
-  compareRuns: () => compareRuns,
-  compareSamples: () => compareSamples,
-  mannWhitneyU: () => mannWhitneyU,
-  normalCdf: () => normalCdf,
-  parseThreshold: () => parseThreshold,
-  resolveBaselineBudgets: () => resolveBaselineBudgets,
-  stepSamples: () => stepSamples,
-  wallSamples: () => wallSamples
-});
-var init_compare2 = __esm({
-  "src/core/compare/index.ts"() {
-    "use strict";
-    init_mann_whitney();
-    init_compare();
-    init_baseline();
-  }
-});
-
 // src/core/flows/types.ts
 var MAX_REPEAT, OPERATORS;
 var init_types2 = __esm({
@@ -73516,9 +72753,12 @@ var init_leaks = __esm({
       extend(r, at, norm, start) {
         let end = this.minChars;
         while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
-        const origin = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
+        const index = r.origin[r.text[at] === " " && end > 1 ? at + 1 : at];
+        const { written } = r.role;
+        const origin = written ? written.origin[index] : index;
+        const content = written ? written.content : r.role.content;
         let line = r.role.firstLine;
-        for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
+        for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
         return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
       }
     };
@@ -74335,6 +73575,22 @@ var init_assertion_needs = __esm({
   }
 });
 
+// src/core/flows/checks/leak-sources.ts
+function leakTexts(files, vars) {
+  return files.map((file) => {
+    const text2 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
+    const rendered = renderVarsWithOrigin(file.content, vars);
+    if (rendered.problems.length > 0 || rendered.text === file.content) return text2;
+    return { ...text2, content: rendered.text, written: { content: file.content, origin: rendered.origin } };
+  });
+}
+var init_leak_sources = __esm({
+  "src/core/flows/checks/leak-sources.ts"() {
+    "use strict";
+    init_roles();
+  }
+});
+
 // src/core/flows/index.ts
 var init_flows = __esm({
   "src/core/flows/index.ts"() {
@@ -74352,7 +73608,783 @@ var init_flows = __esm({
     init_assertion_needs();
     init_schema_check();
     init_leaks();
+    init_leak_sources();
     init_snapshot();
+  }
+});
+
+// src/files/role-files.ts
+var role_files_exports = {};
+__export(role_files_exports, {
+  isRoleFileName: () => isRoleFileName,
+  loadRoleFiles: () => loadRoleFiles,
+  loadRoleTexts: () => loadRoleTexts,
+  rolesDirOf: () => rolesDirOf,
+  writeFileAtomic: () => writeFileAtomic
+});
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
+function rolesDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.roles.dir, "roles");
+}
+function isRoleFileName(name) {
+  return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
+}
+async function loadRoleFiles(cwd, dir) {
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
+  }
+  const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  const schema = loadSchema("role");
+  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  issues.push(...checkRoleSet(files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
+}
+async function writeFileAtomic(path, text2) {
+  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  try {
+    const handle = await open3(tmp, "wx", 420);
+    try {
+      await handle.writeFile(text2, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename3(tmp, path);
+  } catch (err) {
+    await rm4(tmp, { force: true });
+    throw err;
+  }
+}
+async function loadRoleTexts(cwd, dir, vars) {
+  const loaded = await loadRoleFiles(cwd, dir);
+  return loaded.ok ? { ok: true, value: leakTexts(loaded.value, vars) } : loaded;
+}
+var init_role_files = __esm({
+  "src/files/role-files.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_flows();
+    init_role_file();
+    init_package_root();
+    init_source_files();
+  }
+});
+
+// src/files/plan-file.ts
+var plan_file_exports = {};
+__export(plan_file_exports, {
+  readSavedPlan: () => readSavedPlan,
+  readSavedPlanFile: () => readSavedPlanFile,
+  savePlan: () => savePlan
+});
+async function savePlan(path, plan) {
+  try {
+    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
+  } catch (err) {
+    throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
+  }
+}
+async function readSavedPlan(abs, file) {
+  const read = await readSavedPlanFile(abs, file);
+  if ("tenants" in read) throw notAPlan(file, `it holds the plans of ${read.tenants.length} tenants, not one`);
+  return read;
+}
+async function readSavedPlanFile(abs, file) {
+  const bytes = await readBounded(abs, file, { maxBytes: MAX_PLAN_BYTES, noun: "a saved plan" });
+  if (!bytes.ok) throw new InvalidFilesError(bytes.issues);
+  const text2 = Buffer.from(bytes.value).toString("utf8");
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    throw notAPlan(file, "not JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw notAPlan(file, `JSON ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}, not an object`);
+  }
+  const record = value;
+  if (!("format_version" in record) || !("changes" in record || "tenants" in record)) throw notAPlan(file, 'no "format_version" and "changes"');
+  if (record["format_version"] !== PLAN_FORMAT_VERSION) {
+    throw notAPlan(file, `format_version ${JSON.stringify(record["format_version"])}; this roleflow reads ${PLAN_FORMAT_VERSION}`);
+  }
+  const schema = loadSchema("plan");
+  if (compileSchema(schema)(value)) return value;
+  const located = parseYaml(text2, { file });
+  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
+  const issues = checked.ok ? [] : checked.issues;
+  const first = issues[0];
+  const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
+  throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
+}
+function notAPlan(file, why) {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
+}
+function isPlanList(plan) {
+  return Array.isArray(plan);
+}
+var MAX_PLAN_BYTES;
+var init_plan_file = __esm({
+  "src/files/plan-file.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_schema();
+    init_yaml_source();
+    init_package_root();
+    init_redact_messages();
+    init_role_files();
+    init_source_files();
+    MAX_PLAN_BYTES = 256 * 1024 * 1024;
+  }
+});
+
+// src/run/plan.ts
+var plan_exports2 = {};
+__export(plan_exports2, {
+  checkSavedPlan: () => checkSavedPlan,
+  makeFreshPlan: () => makeFreshPlan,
+  openSavedPlan: () => openSavedPlan,
+  planTenantOf: () => planTenantOf,
+  refuseBrokenPlan: () => refuseBrokenPlan
+});
+import { resolve as resolve4 } from "node:path";
+function planTenantOf(tenant) {
+  return { name: tenant.target.name, baseUrl: tenant.location };
+}
+async function makeFreshPlan(opts) {
+  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  if (!files.ok) throw new InvalidFilesError(files.issues);
+  const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
+  const tenant = await opts.open();
+  try {
+    const name = tenant.target.name;
+    const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    const { kept, excluded } = forTenant.value;
+    const remote = await tenant.client.listRoles();
+    const { roles } = opts.config;
+    const plan = computePlan(kept, remote, {
+      prune: opts.prune ?? roles.prune,
+      protect: roles.protect,
+      ignore: roles.ignore,
+      ...roles.maxDeletes === void 0 ? {} : { maxDeletes: roles.maxDeletes },
+      allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
+      tenant: planTenantOf(tenant),
+      createdAt: opts.now.toISOString(),
+      ...targets === void 0 ? {} : { targets }
+    });
+    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
+    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
+    return { plan, tenant };
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+}
+function targetsOf(cwd, dir, files, targets, paths) {
+  if (targets.length === 0 && paths.length === 0) return void 0;
+  const byFile = new Map(files.map((f) => [f.file, f]));
+  const names = paths.map((path) => {
+    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
+    return file.name;
+  });
+  return [.../* @__PURE__ */ new Set([...targets, ...names])];
+}
+async function checkSavedPlan(plan, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+async function openSavedPlan(opts) {
+  const plan = opts.plan ?? await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan, tenant };
+  await tenant.close();
+  return { refused: { plan, what: "no longer fits the tenant", reasons } };
+}
+function refuseBrokenPlan(plan) {
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_plan2 = __esm({
+  "src/run/plan.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_roles();
+    init_plan();
+    init_plan_file();
+    init_role_files();
+    init_source_files();
+  }
+});
+
+// src/run/tenants/plan-tenants.ts
+var plan_tenants_exports = {};
+__export(plan_tenants_exports, {
+  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
+  planTenants: () => planTenants
+});
+async function planTenants(names, planOne) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
+  const failed2 = settled.find((s) => s.status === "rejected");
+  if (failed2 === void 0) return settled.map((s) => s.value);
+  await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+  throw failed2.reason;
+}
+var TENANTS_AT_ONCE;
+var init_plan_tenants = __esm({
+  "src/run/tenants/plan-tenants.ts"() {
+    "use strict";
+    init_p_limit();
+    TENANTS_AT_ONCE = 4;
+  }
+});
+
+// src/run/tenants/apply-tenants.ts
+var apply_tenants_exports = {};
+__export(apply_tenants_exports, {
+  applyTenantsInOrder: () => applyTenantsInOrder
+});
+async function applyTenantsInOrder(steps, nameOf2, applyOne) {
+  const ended2 = [];
+  for (const [i, step3] of steps.entries()) {
+    const end = await applyOne(step3);
+    ended2.push(end);
+    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+  }
+  return { ended: ended2, notAttempted: [] };
+}
+var init_apply_tenants = __esm({
+  "src/run/tenants/apply-tenants.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/init/templates.ts
+function tokenEnvFor(tenant) {
+  return `ROLEFLOW_TOKEN_${tenant.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
+}
+function initFiles(options) {
+  return [
+    { path: "roleflow.config.yaml", text: configText(options) },
+    { path: "roles/example-assistant.md", text: ROLE },
+    { path: "flows/example.yaml", text: FLOW },
+    { path: ".github/workflows/roleflow.yml", text: workflowText(options) }
+  ];
+}
+function configText({ tenant }) {
+  const lines2 = [
+    `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
+    "#",
+    "# roleflow: Roles as code and flow tests as code. `local` is the embedded tenant (state under",
+    "# .roleflow/): `npx roleflow plan`, `apply` and `test` work with nothing else.",
+    "default_tenant: local"
+  ];
+  if (tenant !== void 0) {
+    lines2.push(
+      "tenants:",
+      `  ${tenant.name}:`,
+      `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
+      ...tenant.wsUrl === void 0 ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`],
+      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`
+    );
+  }
+  lines2.push(
+    "roles:",
+    "  dir: roles",
+    "  prune: false          # true: delete tenant Roles that have no file",
+    '  protect: []           # globs of Role names never updated or deleted, e.g. "admin-*"',
+    "  max_deletes: 10",
+    "flows:",
+    "  dir: flows",
+    ""
+  );
+  return lines2.join("\n");
+}
+function workflowText({ tenant }) {
+  const name = tenant?.name ?? "local";
+  const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
+  const step3 = (title, id, command, extra = []) => [
+    `      - name: ${title}`,
+    `        id: ${id}`,
+    "        uses: roleflow/roleflow@v1",
+    "        with:",
+    `          command: ${command}`,
+    `          tenant: ${name}`,
+    ...extra,
+    ...env
+  ];
+  return [
+    "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
+    "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
+    "# Every morning: a drift check that fails when the tenant no longer matches the files.",
+    "name: roleflow",
+    "",
+    "on:",
+    "  pull_request:",
+    "  push:",
+    "    branches: [main]",
+    "  schedule:",
+    "    - cron: '17 6 * * *'",
+    "  workflow_dispatch:",
+    "",
+    "permissions:",
+    "  contents: read",
+    "  pull-requests: write # the sticky comments",
+    "",
+    "jobs:",
+    "  plan-and-test:",
+    "    if: github.event_name == 'pull_request'",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step3("Plan", "plan", "plan"),
+    ...step3("Flow tests", "test", "test"),
+    "",
+    "  apply:",
+    "    if: github.event_name == 'push'",
+    "    runs-on: ubuntu-latest",
+    "    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
+    "    concurrency:",
+    `      group: roleflow-apply-${name}`,
+    "      cancel-in-progress: false",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step3("Apply", "apply", "apply"),
+    "",
+    "  drift:",
+    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
+    ""
+  ].join("\n");
+}
+function editorSchemas() {
+  return {
+    [`./${SCHEMAS}/config.schema.json`]: ["roleflow.config.yaml"],
+    [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
+  };
+}
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var init_templates = __esm({
+  "src/core/init/templates.ts"() {
+    "use strict";
+    SCHEMAS = "node_modules/roleflow/schemas";
+    ROLE = `---
+name: example-assistant
+description: A first Role managed by roleflow; rename or replace it
+---
+You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
+When you do not know, say so and suggest where to look.
+`;
+    FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
+#
+# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
+# point \`flow:\` at one of your tenant's flows and assert on what it returns.
+flow: echo
+transport: ws
+tests:
+  - name: returns its inputs
+    inputs: { greeting: hello }
+    until: { messages: 1 }          # one node: over at its completed message
+    timeout: 10s
+    expect:
+      outputs:
+        - { path: "results[0].greeting", equals: hello }
+`;
+    GITIGNORE_LINE = ".roleflow/";
+  }
+});
+
+// src/run/init.ts
+var init_exports = {};
+__export(init_exports, {
+  initRepository: () => initRepository
+});
+import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname8, join as join8 } from "node:path";
+async function initRepository(dir, options) {
+  const steps = [];
+  for (const file of initFiles(options)) {
+    const abs = join8(dir, file.path);
+    const existing = await readIfThere2(abs);
+    if (existing !== void 0 && !options.force) {
+      steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
+      continue;
+    }
+    await writeFile3(abs, file.text);
+    steps.push({ path: file.path, status: existing === void 0 ? "written" : "overwritten" });
+  }
+  steps.push(await mergeEditorSettings(dir, options.force));
+  steps.push(await mergeGitignore(dir));
+  return steps;
+}
+async function mergeEditorSettings(dir, force) {
+  const abs = join8(dir, SETTINGS);
+  const text2 = await readIfThere2(abs);
+  let settings = {};
+  if (text2 !== void 0) {
+    let parsed;
+    try {
+      parsed = JSON.parse(text2);
+    } catch {
+      return { path: SETTINGS, status: "left", note: `not plain JSON (comments?): add "yaml.schemas" by hand (see the README's Editor setup)` };
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return { path: SETTINGS, status: "left", note: "not a JSON object" };
+    }
+    settings = parsed;
+  }
+  const current = settings["yaml.schemas"];
+  const schemas2 = typeof current === "object" && current !== null && !Array.isArray(current) ? { ...current } : {};
+  const added = [];
+  for (const [schema, globs] of Object.entries(editorSchemas())) {
+    if (schema in schemas2 && !force) continue;
+    schemas2[schema] = globs;
+    added.push(schema.replace(/^.*\//, ""));
+  }
+  if (added.length === 0) return { path: SETTINGS, status: "left", note: "already maps the schemas" };
+  await writeFile3(abs, `${JSON.stringify({ ...settings, "yaml.schemas": schemas2 }, null, 2)}
+`);
+  return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
+}
+async function mergeGitignore(dir) {
+  const abs = join8(dir, ".gitignore");
+  const text2 = await readIfThere2(abs);
+  if (text2 === void 0) {
+    await writeFile3(abs, `${GITIGNORE_LINE}
+`);
+    return { path: ".gitignore", status: "written" };
+  }
+  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
+  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
+  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+`);
+  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+}
+async function writeFile3(abs, text2) {
+  await mkdir4(dirname8(abs), { recursive: true });
+  await writeFileAtomic(abs, text2);
+}
+async function readIfThere2(abs) {
+  try {
+    return await readFile3(abs, "utf8");
+  } catch (err) {
+    const code3 = err.code;
+    if (code3 === "ENOENT") return void 0;
+    if (code3 === "EISDIR") throw new RoleflowError(`${abs} is a folder, where init writes a file`);
+    throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
+  }
+}
+var SETTINGS;
+var init_init = __esm({
+  "src/run/init.ts"() {
+    "use strict";
+    init_errors();
+    init_templates();
+    init_role_files();
+    SETTINGS = ".vscode/settings.json";
+  }
+});
+
+// src/files/git-commit.ts
+var git_commit_exports = {};
+__export(git_commit_exports, {
+  currentCommit: () => currentCommit
+});
+import { execFile } from "node:child_process";
+async function currentCommit(cwd, env) {
+  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
+  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
+  return new Promise((resolve17) => {
+    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
+      const sha = String(stdout).trim().toLowerCase();
+      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
+    });
+  });
+}
+var COMMIT;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
+    "use strict";
+    COMMIT = /^[0-9a-f]{7,64}$/;
+  }
+});
+
+// src/core/compare/mann-whitney.ts
+function mannWhitneyU(xs, ys, alternative = "two-sided") {
+  const x = xs.filter(Number.isFinite);
+  const y = ys.filter(Number.isFinite);
+  const n1 = x.length;
+  const n2 = y.length;
+  if (n1 === 0 || n2 === 0) return { u: 0, p: 1, method: "exact" };
+  const { ranks, tieTerm } = rank2([...x, ...y]);
+  const r1 = ranks.slice(0, n1).reduce((s, r) => s + r, 0);
+  const u = r1 - n1 * (n1 + 1) / 2;
+  if (tieTerm === 0 && n1 <= EXACT_MAX && n2 <= EXACT_MAX) return { u, p: exactP(u, n1, n2, alternative), method: "exact" };
+  const n = n1 + n2;
+  const mean = n1 * n2 / 2;
+  const variance = n1 * n2 / 12 * (n + 1 - tieTerm / (n * (n - 1)));
+  if (variance <= 0) return { u, p: 1, method: "normal" };
+  const sd = Math.sqrt(variance);
+  const upper = 1 - normalCdf((u - mean - 0.5) / sd);
+  const lower = normalCdf((u - mean + 0.5) / sd);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return { u, p: clamp01(p), method: "normal" };
+}
+function rank2(values) {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
+  const ranks = new Array(values.length);
+  let tieTerm = 0;
+  for (let start = 0; start < order.length; ) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
+    const average = (start + end) / 2 + 1;
+    for (let k = start; k <= end; k++) ranks[order[k].i] = average;
+    const t6 = end - start + 1;
+    tieTerm += t6 * t6 * t6 - t6;
+    start = end + 1;
+  }
+  return { ranks, tieTerm };
+}
+function exactP(u, n1, n2, alternative) {
+  const counts2 = uCounts(n1, n2);
+  const total = counts2.reduce((s, c) => s + c, 0);
+  const atMost = (k) => counts2.slice(0, Math.floor(k) + 1).reduce((s, c) => s + c, 0) / total;
+  const upper = 1 - atMost(u - 1);
+  const lower = atMost(u);
+  const p = alternative === "greater" ? upper : alternative === "less" ? lower : 2 * Math.min(upper, lower);
+  return clamp01(p);
+}
+function uCounts(n1, n2) {
+  let previous = Array.from({ length: n2 + 1 }, () => [1]);
+  for (let m = 1; m <= n1; m++) {
+    const current = [[1]];
+    for (let n = 1; n <= n2; n++) {
+      const size2 = m * n + 1;
+      const row = new Array(size2).fill(0);
+      const withLargestInX = previous[n];
+      const withLargestInY = current[n - 1];
+      for (let k = 0; k < withLargestInX.length; k++) row[k + n] = row[k + n] + withLargestInX[k];
+      for (let k = 0; k < withLargestInY.length; k++) row[k] = row[k] + withLargestInY[k];
+      current.push(row);
+    }
+    previous = current;
+  }
+  return previous[n2];
+}
+function normalCdf(z) {
+  return 0.5 * erfc(-z / Math.SQRT2);
+}
+function erfc(x) {
+  const t6 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t6 * Math.exp(
+    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
+  );
+  return x >= 0 ? y : 2 - y;
+}
+function clamp01(p) {
+  return Math.min(1, Math.max(0, p));
+}
+var EXACT_MAX;
+var init_mann_whitney = __esm({
+  "src/core/compare/mann-whitney.ts"() {
+    "use strict";
+    EXACT_MAX = 25;
+  }
+});
+
+// src/core/compare/compare.ts
+function parseThreshold(text2) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `--threshold ${text2}: give a percentage, such as 20%` };
+  return { ok: true, value: Number(m[1]) / 100 };
+}
+function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const before = new Map(base.results.map((r) => [key(r), r]));
+  const afterKeys = new Set(head.results.map(key));
+  const tests = [];
+  const newlyFailing = [];
+  const newlyPassing = [];
+  const added = [];
+  for (const h of head.results) {
+    const b = before.get(key(h));
+    if (!b) {
+      added.push(ref(h));
+      continue;
+    }
+    if (b.status === "pass" && isFailure(h.status)) newlyFailing.push(ref(h));
+    if (isFailure(b.status) && h.status === "pass") newlyPassing.push(ref(h));
+    tests.push(compareTest(b, h, threshold));
+  }
+  const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
+  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
+  return {
+    threshold,
+    alpha: ALPHA,
+    min_samples: MIN_SAMPLES,
+    tests,
+    newly_failing: newlyFailing,
+    newly_passing: newlyPassing,
+    added,
+    removed,
+    regressions,
+    failing: regressions > 0 || newlyFailing.length > 0
+  };
+}
+function compareSamples(base, head, threshold) {
+  const b = sampleStats(base);
+  const h = sampleStats(head);
+  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
+  if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
+  const { p } = mannWhitneyU(head, base, "two-sided");
+  const changes = [change2.p50, change2.p95].filter((c) => c !== null);
+  const slower = changes.some((c) => c > threshold) && median(head) > median(base);
+  const faster = changes.some((c) => c < -threshold) && median(head) < median(base);
+  const verdict2 = p < ALPHA && slower ? "regression" : p < ALPHA && faster ? "improvement" : "unchanged";
+  return { base: b, head: h, change: change2, p, verdict: verdict2 };
+}
+function compareTest(b, h, threshold) {
+  const services = [.../* @__PURE__ */ new Set([...stepServices(b), ...stepServices(h)])];
+  return {
+    ...ref(h),
+    base: { status: b.status, passed: b.passed, repeat: b.repeat },
+    head: { status: h.status, passed: h.passed, repeat: h.repeat, message: h.message },
+    wall: compareSamples(wallSamples(b), wallSamples(h), threshold),
+    steps: services.map((service) => ({ service, ...compareSamples(stepSamples(b, service), stepSamples(h, service), threshold) }))
+  };
+}
+function wallSamples(r) {
+  return r.repeats.filter((x) => x.execution === "ok" && x.wall_ms !== null).map((x) => x.wall_ms);
+}
+function stepSamples(r, service) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => s.service === service && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function stepServices(r) {
+  return r.repeats.flatMap((x) => x.steps.map((s) => s.service));
+}
+function sampleStats(samples) {
+  const finite = samples.filter(Number.isFinite);
+  if (finite.length === 0) return null;
+  return { count: finite.length, p50: percentile(finite, 50), p95: percentile(finite, 95) };
+}
+function median(samples) {
+  return percentile(samples, 50) ?? 0;
+}
+function relative3(before, after2) {
+  if (before === void 0 || after2 === void 0 || before === 0) return null;
+  return (after2 - before) / before;
+}
+function isFailure(status) {
+  return status === "fail" || status === "error";
+}
+function ref(r) {
+  return { id: r.id, flow: r.flow, name: r.name, transport: r.transport, file: r.file, line: r.line };
+}
+var MIN_SAMPLES, ALPHA, DEFAULT_THRESHOLD;
+var init_compare = __esm({
+  "src/core/compare/compare.ts"() {
+    "use strict";
+    init_latency();
+    init_mann_whitney();
+    MIN_SAMPLES = 5;
+    ALPHA = 0.05;
+    DEFAULT_THRESHOLD = 0.2;
+  }
+});
+
+// src/core/compare/baseline.ts
+function resolveBaselineBudgets(test, transport, baseline) {
+  const latency2 = test.expect.latency;
+  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
+  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
+  const resolve17 = (b, samples, what) => {
+    if (!b.budget.baseline) return b;
+    const plus = b.budget.baseline.plus;
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    const value = statistic(samples(before), b.kind);
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
+  };
+  return {
+    ...test,
+    expect: {
+      ...test.expect,
+      latency: {
+        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+      }
+    }
+  };
+}
+function matchingSteps(r, regex2) {
+  return r.repeats.flatMap((x) => x.steps.filter((s) => regex2.test(s.service) && s.latency_ms !== null).map((s) => s.latency_ms));
+}
+function statistic(samples, kind) {
+  return percentile(samples, kind === "max" ? 100 : Number(kind.slice(1)));
+}
+var init_baseline = __esm({
+  "src/core/compare/baseline.ts"() {
+    "use strict";
+    init_latency();
+    init_compare();
+  }
+});
+
+// src/core/compare/index.ts
+var compare_exports = {};
+__export(compare_exports, {
+  ALPHA: () => ALPHA,
+  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
+  EXACT_MAX: () => EXACT_MAX,
+  MIN_SAMPLES: () => MIN_SAMPLES,
+  compareRuns: () => compareRuns,
+  compareSamples: () => compareSamples,
+  mannWhitneyU: () => mannWhitneyU,
+  normalCdf: () => normalCdf,
+  parseThreshold: () => parseThreshold,
+  resolveBaselineBudgets: () => resolveBaselineBudgets,
+  stepSamples: () => stepSamples,
+  wallSamples: () => wallSamples
+});
+var init_compare2 = __esm({
+  "src/core/compare/index.ts"() {
+    "use strict";
+    init_mann_whitney();
+    init_compare();
+    init_baseline();
   }
 });
 
@@ -75785,10 +75817,10 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
       case "json":
       case "junit":
       case "html": {
-        const render2 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
+        const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
         const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.data(report, render2);
-        else await toFile(file, render2(report), "data");
+        if (file === "-") sinks.data(report, render3);
+        else await toFile(file, render3(report), "data");
         break;
       }
       case "github": {
@@ -76138,6 +76170,7 @@ var AssertionFiles;
 var init_assertions = __esm({
   "src/run/assertions.ts"() {
     "use strict";
+    init_config();
     init_errors();
     init_flows();
     init_roles();
@@ -76157,7 +76190,7 @@ var init_assertions = __esm({
         let roles = [];
         if (usesOperator(options.flows, "not_leaks")) {
           const dir = rolesDirOf(options.cwd, options.config, void 0);
-          const loaded = await loadRoleTexts(options.cwd, dir);
+          const loaded = await loadRoleTexts(options.cwd, dir, tenantVars(options.config, options.tenant));
           if (loaded.ok) {
             roles = loaded.value;
             issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
@@ -76656,7 +76689,7 @@ async function loadFlowTests(cwd, config, paths) {
   return loaded.value;
 }
 function prepareAssertions(cwd, config, files, opts) {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant });
 }
 function runsFor(tenant, files, flags, parsed, env) {
   const hasWs = tenant.target.wsUrl !== void 0;
@@ -79106,6 +79139,7 @@ async function printApplyJson(command, ends, several) {
 
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
+init_display();
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -79223,7 +79257,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
       cwd: this.context.cwd,
       env: this.context.env,
       stdout: (text2) => this.io.out(text2),
-      data: (value, render2) => this.io.outData(value, render2),
+      data: (value, render3) => this.io.outData(value, render3),
       style,
       consoleWasLive,
       redactor: this.io.redactor
@@ -79362,7 +79396,18 @@ function applyArgumentProblem(args, planFile, flags) {
   if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
   if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
   if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
   return void 0;
+}
+function savedPlanTenantProblem(planFile, tenants, flags) {
+  const names = tenants.map((name) => showName(name)).join(", ");
+  if (tenants.length === 1) {
+    const named = new Set(flags.tenant ?? []);
+    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+  }
+  const given = [flags.tenant !== void 0 && "--tenant", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  if (given.length === 0) return void 0;
+  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
 }
 
 // src/commands/apply.ts
@@ -79397,7 +79442,9 @@ var ApplyCommand = class extends PlanningCommand {
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
       several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn.
+      its tenants; each tenant's state is checked just before its turn. It applies all its tenants,
+      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
       ["Review, then confirm", "roleflow apply"],
@@ -79420,7 +79467,7 @@ var ApplyCommand = class extends PlanningCommand {
     return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
   }
   async execute() {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
+    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
     if (problem !== void 0) throw new RoleflowError(problem, "usage");
     const config = await this.loadConfig();
     const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
@@ -79429,6 +79476,9 @@ var ApplyCommand = class extends PlanningCommand {
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
+      const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
     }
@@ -80251,9 +80301,9 @@ var TestCommand = class extends ManyTenantsCommand {
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.testTenants(config, several, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
@@ -80275,7 +80325,7 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const name of names) {
       const specs = reportersOfTenant2(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, "usage");
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
       const tenant = await this.openTenant(config, name);
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
@@ -82742,11 +82792,11 @@ init_plan();
 init_markdown_parts();
 var SUMMARY_MAX_BYTES = 1024 * 1024;
 var SUMMARY_MARGIN = 4 * 1024;
-function fitSummary(render2) {
+function fitSummary(render3) {
   const maxBytes = SUMMARY_MAX_BYTES - SUMMARY_MARGIN;
   let maxChars = maxBytes;
   for (; ; ) {
-    const text2 = render2(maxChars);
+    const text2 = render3(maxChars);
     const bytes = Buffer.byteLength(text2, "utf8");
     if (bytes <= maxBytes || maxChars <= maxBytes / 4) return text2;
     maxChars = Math.floor(maxChars * maxBytes / bytes) - 1;
@@ -82822,10 +82872,10 @@ async function publishApplied(ctx, run2, opts) {
   } else if (run2.code === 1 && opts.annotate) {
     await annotateInvalidFiles(ctx);
   }
-  const render2 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: opts.heading(ctx.tenant), what: `\`roleflow ${opts.command}\``, code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, opts.heading, maxChars, marker);
-  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
+  const render3 = (maxChars, marker) => applied === void 0 ? failureMarkdown({ heading: opts.heading(ctx.tenant), what: `\`roleflow ${opts.command}\``, code: run2.code, stderr: kit.redact(run2.stderr) }) : renderAppliedMarkdown(applied, opts.heading, maxChars, marker);
+  await kit.appendSummary(fitSummary((maxChars) => render3(maxChars)));
   const footer = commentFooter(ctx, opts.command);
-  await postComment(ctx, opts.command, (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+  await postComment(ctx, opts.command, (marker) => kit.redact(`${render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
 ${footer}`));
 }
 function parseApplyResults(stdout) {
@@ -82933,14 +82983,14 @@ function setPlanOutputs(ctx, plans) {
   kit.setOutput("updates", sum("update"));
   kit.setOutput("deletes", sum("delete"));
 }
-async function publishPlanMarkdown(ctx, run2, render2) {
+async function publishPlanMarkdown(ctx, run2, render3) {
   const { kit } = ctx;
   const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
   const failed2 = () => failureMarkdown({ heading, what: "`roleflow plan`", code: run2.code, stderr: kit.redact(run2.stderr) });
-  await kit.appendSummary(render2 === void 0 ? failed2() : fitSummary((maxChars) => render2(maxChars)));
+  await kit.appendSummary(render3 === void 0 ? failed2() : fitSummary((maxChars) => render3(maxChars)));
   const footer = commentFooter(ctx, "plan");
   await postComment(ctx, "plan", (marker) => {
-    const body = render2 === void 0 ? failed2() : render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
+    const body = render3 === void 0 ? failed2() : render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
     return kit.redact(`${body}
 ${footer}`);
   });
@@ -83009,10 +83059,10 @@ async function promoteStep(ctx) {
     return outcome;
   }
   if (existsSync4(planFile)) kit.setOutput("plan-file", planFile);
-  const render2 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
-  await kit.appendSummary(fitSummary((maxChars) => render2(maxChars)));
+  const render3 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
+  await kit.appendSummary(fitSummary((maxChars) => render3(maxChars)));
   const footer = commentFooter(ctx, "promote");
-  await postComment(ctx, "promote", (marker) => kit.redact(`${render2(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
+  await postComment(ctx, "promote", (marker) => kit.redact(`${render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker)}
 ${footer}`));
   return outcome;
 }

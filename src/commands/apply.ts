@@ -6,7 +6,7 @@ import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags, type TenantApplyEnd } from './applying.js';
-import { applyArgumentProblem, PlanningCommand } from './planning.js';
+import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
 
 
 export class ApplyCommand extends PlanningCommand {
@@ -40,7 +40,9 @@ export class ApplyCommand extends PlanningCommand {
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
       several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn.
+      its tenants; each tenant's state is checked just before its turn. It applies all its tenants,
+      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
       ['Review, then confirm', 'roleflow apply'],
@@ -66,7 +68,7 @@ export class ApplyCommand extends PlanningCommand {
   }
 
   async execute(): Promise<number> {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune });
+    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
     if (problem !== undefined) throw new RoleflowError(problem, 'usage');
     const config = await this.loadConfig();
     const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
@@ -75,6 +77,9 @@ export class ApplyCommand extends PlanningCommand {
     if (this.planFile !== undefined) {
       const { readSavedPlanFile } = await import('../files/plan-file.js');
       const saved = await readSavedPlanFile(resolve(this.context.cwd, this.planFile), this.planFile);
+      const tenants = 'tenants' in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+      const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      if (tenantProblem !== undefined) throw new RoleflowError(tenantProblem, 'usage');
       if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], undefined);
     }

@@ -1,4 +1,5 @@
 import { Option } from 'clipanion';
+import { showName } from '../core/roles/display.js';
 import type { Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
@@ -66,7 +67,7 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
 export function applyArgumentProblem(
   args: readonly string[],
   planFile: string | undefined,
-  flags: { target: readonly string[] | undefined; roles: string | undefined; prune: boolean | undefined; allowEmptyPrune: boolean },
+  flags: { target: readonly string[] | undefined; roles: string | undefined; prune: boolean | undefined; allowEmptyPrune: boolean; allTenants: boolean },
 ): string | undefined {
   const notRoleFiles = args.filter((a) => !a.endsWith('.md'));
   if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(', ')} among several`;
@@ -74,5 +75,28 @@ export function applyArgumentProblem(
   if (flags.target !== undefined) return '--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE';
   if (flags.roles !== undefined || flags.prune !== undefined) return '--roles and --prune do not go with a saved plan: it already says what to do';
   if (flags.allowEmptyPrune) return '--allow-empty-prune does not go with a saved plan: it already says what to do';
+  if (flags.allTenants) return '--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order';
   return undefined;
+}
+
+/**
+ * Why the tenant flags do not go with saved plan `planFile` of `tenants` (one line), or undefined.
+ * A plan of several applies all its tenants in order, each where it was planned: `--tenant`,
+ * `--base-url` and `--ws-url` would choose or move one, so they are refused, even naming some
+ * of its tenants. A plan of one takes one `--tenant`; a tenant other than its own is refused when
+ * the plan is checked against it (exit 4, with the reason).
+ */
+export function savedPlanTenantProblem(
+  planFile: string,
+  tenants: readonly string[],
+  flags: { tenant: readonly string[] | undefined; baseUrl: string | undefined; wsUrl: string | undefined },
+): string | undefined {
+  const names = tenants.map((name) => showName(name)).join(', ');
+  if (tenants.length === 1) {
+    const named = new Set(flags.tenant ?? []);
+    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : undefined;
+  }
+  const given = [flags.tenant !== undefined && '--tenant', flags.baseUrl !== undefined && '--base-url', flags.wsUrl !== undefined && '--ws-url'].filter((f) => f !== false);
+  if (given.length === 0) return undefined;
+  return `${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
 }

@@ -100,9 +100,10 @@ export class TestCommand extends ManyTenantsCommand {
     const several = await this.severalTenants(config);
     if (several !== undefined) return this.testTenants(config, several, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
     const tenant = await this.openTenant(config);
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
@@ -125,7 +126,7 @@ export class TestCommand extends ManyTenantsCommand {
     for (const name of names) {
       const specs = reportersOfTenant(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env });
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
       const tenant = await this.openTenant(config, name);
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);

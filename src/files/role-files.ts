@@ -3,8 +3,8 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
-import { checkRoleSet, parseRoleFile, type RoleFile } from '../core/roles/index.js';
-import type { RoleText } from '../core/flows/index.js';
+import { checkRoleSet, parseRoleFile, type RoleFile, type TenantVars } from '../core/roles/index.js';
+import { leakTexts, type RoleText } from '../core/flows/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
 import { loadSchema } from './package-root.js';
 import { dirExists, listFilesUnder, loadTextFiles, sourceDir, type SourceDir } from './source-files.js';
@@ -56,12 +56,10 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 }
 
 /**
- * The Roles' texts for `not_leaks`: each role file's content, and the line of its file where the
- * content starts (so a leak names the line it came from).
+ * The Roles' texts for `not_leaks` on a tenant with variables `vars`: each role file's content as
+ * that tenant gets it (`leakTexts`), and where it came from in its file (so a leak names the line).
  */
-export async function loadRoleTexts(cwd: string, dir: SourceDir): Promise<Result<RoleText[]>> {
+export async function loadRoleTexts(cwd: string, dir: SourceDir, vars: TenantVars): Promise<Result<RoleText[]>> {
   const loaded = await loadRoleFiles(cwd, dir);
-  if (!loaded.ok) return loaded;
-  const texts = loaded.value.map((role): RoleText => ({ name: role.name, file: role.file, content: role.content, firstLine: role.contentLine ?? 1 }));
-  return { ok: true, value: texts };
+  return loaded.ok ? { ok: true, value: leakTexts(loaded.value, vars) } : loaded;
 }

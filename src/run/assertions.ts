@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Config } from '../core/config.js';
+import { tenantVars, type Config } from '../core/config.js';
 import { InvalidFilesError, type Issue } from '../core/errors.js';
 import {
   LeakIndex,
@@ -32,6 +32,8 @@ export interface AssertionSetupOptions {
   /** `test -u`: write every snapshot the run sees, and remove obsolete ones. */
   updateSnapshots: boolean;
   env: Record<string, string | undefined>;
+  /** The tenant the run is against: `not_leaks` looks for the Roles as rendered for it. */
+  tenant: string;
 }
 
 interface SnapshotFileState {
@@ -47,7 +49,7 @@ interface SnapshotFileState {
 
 /**
  * What the run's output assertions need from files: the Roles' texts for `not_leaks` (from the
- * configured roles folder, read only when a test uses it) and the snapshot files of the flow files;
+ * configured roles folder, read only when a test uses it, rendered for the run's tenant) and the snapshot files of the flow files;
  * afterwards, `finish` writes the snapshots the run produced. Unreadable files and unknown Roles
  * stop the run before anything is sent (`InvalidFilesError`).
  */
@@ -67,7 +69,7 @@ export class AssertionFiles {
     let roles: RoleText[] = [];
     if (usesOperator(options.flows, 'not_leaks')) {
       const dir = rolesDirOf(options.cwd, options.config, undefined);
-      const loaded = await loadRoleTexts(options.cwd, dir);
+      const loaded = await loadRoleTexts(options.cwd, dir, tenantVars(options.config, options.tenant));
       if (loaded.ok) {
         roles = loaded.value;
         issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));

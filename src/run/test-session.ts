@@ -44,16 +44,17 @@ export async function loadFlowTests(cwd: string, config: Config, paths: readonly
 }
 
 /**
- * What the output assertions of `files` need from disk (Roles for not_leaks, snapshot files), read
- * before anything is sent; `update` is `test -u`. A problem stops the run (`InvalidFilesError`).
+ * What the output assertions of `files` need from disk (Roles for not_leaks, rendered for
+ * `opts.tenant`; snapshot files), read before anything is sent; `update` is `test -u`. A problem
+ * stops the run (`InvalidFilesError`).
  */
 export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined> },
+  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */

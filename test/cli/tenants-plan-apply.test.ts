@@ -130,6 +130,38 @@ describe('apply over several tenants', () => {
     expect(noToken(both)).toBe(true);
   });
 
+  it('a saved plan of several tenants refuses --tenant, --all-tenants, --base-url and --ws-url in one line, sending nothing', async () => {
+    const t = await setup();
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    const marks = [requestCount(t.staging), requestCount(t.production)];
+    const refused = async (args: string[], line: string) => {
+      const r = await t.cli(['apply', 'both.json', ...args]);
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `error: ${line}\n` });
+    };
+    const all = 'a saved plan of 2 tenants: it applies all of them (staging, production) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE';
+    // Naming one of its tenants is refused too: the saved plan is applied whole or not at all.
+    await refused(['--tenant', 'staging'], `--tenant does not go with both.json, ${all}`);
+    await refused(['--tenant', 'staging', '--tenant', 'production'], `--tenant does not go with both.json, ${all}`);
+    await refused(['--base-url', t.staging.baseUrl], `--base-url does not go with both.json, ${all}`);
+    await refused(['--tenant', 'production', '--ws-url', t.production.wsUrl], `--tenant, --ws-url do not go with both.json, ${all}`);
+    await refused(['--all-tenants'], '--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order');
+    expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
+    // Without them it applies.
+    expect((await t.cli(['apply', 'both.json'])).code).toBe(0);
+    expect(tenantState(t.production)).toContain('a: first / You are A.');
+  });
+
+  it('a saved plan of one tenant refuses another tenant with the reason, and --tenant more than once in one line', async () => {
+    const t = await setup();
+    expect((await t.cli(['plan', '--tenant', 'production', '--out', 'one.json'])).code).toBe(0);
+    const other = await t.cli(['apply', 'one.json', '--tenant', 'staging']);
+    expect(other.code).toBe(4);
+    expect(other.stderr).toContain('error: the saved plan one.json no longer fits the tenant; nothing was applied:\n  - the plan was made for tenant "production", not "staging"\n');
+    const twice = await t.cli(['apply', 'one.json', '--tenant', 'production', '--tenant', 'staging']);
+    expect(twice).toEqual({ code: 1, stdout: '', stderr: 'error: --tenant more than once does not go with one.json, a saved plan of tenant production: it applies to that tenant only\n' });
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+
   it('refuses a saved plan of several tenants whose tenants were reordered, sending nothing', async () => {
     const t = await setup();
     expect((await t.cli(['plan', '--all-tenants', '--out', 'plan.json'])).code).toBe(0);

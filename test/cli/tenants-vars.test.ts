@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/model.js';
 import { mutations, tenantState } from './roles-kit.js';
 import { noToken, twoTenants } from './tenants-kit.js';
 
@@ -66,5 +69,31 @@ describe('variables and per-tenant Roles over several tenants in one run', () =>
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/roles\/phone\.md:5:\d+: .*\$\{vars\.phone\} is not declared for tenant "production"/);
     expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+});
+
+describe('not_leaks over several tenants', () => {
+  const LONG = 'Acme Cloud Enterprise Edition for Retail Banking';
+  const flow = (reply: string, role: string) =>
+    `  - name: leaks ${role}\n    inputs: { reply: "${reply}" }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: results, not_leaks: ${role} }\n`;
+  const LEAKS = {
+    'roles/guide.md': '---\nname: guide\ndescription: guide\n---\n# Guide\n\nYou are the assistant of ${vars.product}.\n',
+    'roles/trial.md': '---\nname: trial\ndescription: trial\ntenants: [staging]\n---\nThe beta of ${vars.product} has secret features.\n',
+    'flows/leak.yaml': `flow: echo\ntransport: ws\ntests:\n${flow(`Hi, the assistant of ${LONG} here`, 'guide')}${flow(`The beta of ${LONG} has secret features!`, 'trial')}`,
+  };
+
+  it('each tenant looks for the Roles rendered with its own values; a Role not for it is still looked for', async () => {
+    const t = await twoTenants(LEAKS, { vars: { staging: { product: 'Acme' }, production: { product: LONG } } });
+    const r = await t.cli(['test', '--all-tenants', '--reporter', 'console', '--reporter', 'json=report.json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('Tenants: staging passed; production had failed tests.');
+    const report = (tenant: string) => JSON.parse(readFileSync(join(t.p.dir, `report.${tenant}.json`), 'utf8')) as RunReport;
+    expect(report('staging').summary).toMatchObject({ passed: 2, failed: 0 });
+    const messages = report('production').results.map((x) => x.repeats[0]!.assertions[0]!.message);
+    expect(messages).toEqual([
+      expect.stringContaining(`of Role guide (roles/guide.md:7): "the assistant of Acme`),
+      expect.stringContaining(`of Role trial (roles/trial.md:6): "The beta of Acme Cloud`),
+    ]);
+    expect(noToken(r)).toBe(true);
   });
 });

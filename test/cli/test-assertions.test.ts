@@ -196,6 +196,20 @@ describe('not_leaks assertions', () => {
     expect(results.find((x) => x.name === 'does not leak')!.status).toBe('pass');
   });
 
+  it('looks for a Role as rendered for the tenant: the value of ${vars.product} leaks, at the line of its reference', async () => {
+    const product = 'Acme Cloud Enterprise Edition for Retail Banking';
+    const role = ROLE.replace('You are a tier-1 support agent for an online store.', 'You are the assistant of ${vars.product}.');
+    const flow = echoTest('leaks the product', `{ reply: "Hello, I am the assistant of ${product}. Bye" }`, '        - { path: results, not_leaks: support-agent }\n');
+    const s = await suite({ 'roles/support-agent.md': role, 'flows/leak.yaml': flow }, `vars: { product: "${product}" }\n`);
+    const r = await s.test(['--json']);
+    expect(r.code).toBe(3);
+    const [assertion] = report(r.stdout).results[0]!.repeats[0]!.assertions;
+    expect(assertion!.message).toBe(`results: leaks 68 characters of Role support-agent (roles/support-agent.md:7): "the assistant of Acme Cloud Enterpri…ion for Retail Banking."`);
+    // Without the variable's value the same output leaks nothing.
+    await s.write('roleflow.config.yaml', 'local: { flows_config: emulator-flows.yaml }\nvars: { product: Acme }\n');
+    expect((await s.test()).code).toBe(0);
+  });
+
   it('refuses a Role name that no role file holds, at the assertion, before running and at validate', async () => {
     const s = await suite({ 'roles/support-agent.md': ROLE, 'flows/leak.yaml': leaking.replace('not_leaks: support-agent', 'not_leaks: suport-agent') });
     const r = await s.test();

@@ -27,5 +27,5 @@ export { splitFrontMatter, withoutFinalLineBreak, type FrontMatterSplit } from '
 export { checkRoleSet } from './role-set.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
 export { plural, quote, showName, printableLine, thousands } from './display.js';
-export { escapeVars, mergeVars, renderRoleFiles, renderVars, varIssuesOfTenants, VAR_NAME, type TenantVars } from './vars.js';
+export { escapeVars, mergeVars, renderRoleFiles, renderVars, renderVarsWithOrigin, varIssuesOfTenants, VAR_NAME, type TenantVars } from './vars.js';
 export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant, unmatchedTenantWarnings } from './membership.js';

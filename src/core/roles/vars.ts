@@ -28,18 +28,35 @@ export interface VarProblem {
 
 /** `text` with every variable put in, and the references that could not be; never throws. */
 export function renderVars(text: string, vars: TenantVars): { text: string; problems: VarProblem[] } {
-  if (!text.includes(OPEN)) return { text, problems: [] };
+  return render(text, vars, undefined);
+}
+
+/**
+ * `renderVars`, and for each character of the rendered text its index in `text` (a value's
+ * characters all map to its reference): a place in the rendered text is named in the file.
+ */
+export function renderVarsWithOrigin(text: string, vars: TenantVars): { text: string; problems: VarProblem[]; origin: number[] } {
+  const origin: number[] = [];
+  return { ...render(text, vars, origin), origin };
+}
+
+function render(text: string, vars: TenantVars, origin: number[] | undefined): { text: string; problems: VarProblem[] } {
+  const keep = (from: number, to: number): string => {
+    if (origin) for (let i = from; i < to; i++) origin.push(i);
+    return text.slice(from, to);
+  };
+  if (!text.includes(OPEN)) return { text: keep(0, text.length), problems: [] };
   const problems: VarProblem[] = [];
   let out = '';
   let from = 0;
   for (let i = text.indexOf('$', from); i !== -1; i = text.indexOf('$', from)) {
     if (text.startsWith(ESCAPED, i)) {
-      out += text.slice(from, i) + OPEN;
+      out += keep(from, i) + keep(i + 1, i + ESCAPED.length);
       from = i + ESCAPED.length;
       continue;
     }
     if (!text.startsWith(OPEN, i)) {
-      out += text.slice(from, i + 1);
+      out += keep(from, i + 1);
       from = i + 1;
       continue;
     }
@@ -49,14 +66,15 @@ export function renderVars(text: string, vars: TenantVars): { text: string; prob
     const value = name === undefined ? undefined : vars.get(name);
     if (value === undefined) {
       problems.push({ index: i, ...(name === undefined ? {} : { name }) });
-      out += text.slice(from, i + OPEN.length);
+      out += keep(from, i + OPEN.length);
       from = i + OPEN.length;
       continue;
     }
-    out += text.slice(from, i) + value;
+    out += keep(from, i) + value;
+    if (origin) for (let k = 0; k < value.length; k++) origin.push(i);
     from = i + m![0].length;
   }
-  return { text: out + text.slice(from), problems };
+  return { text: out + keep(from, text.length), problems };
 }
 
 /** `text` written so that rendering gives it back, whatever the variables: `${vars.` → `$${vars.`. */

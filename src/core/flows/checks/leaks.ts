@@ -5,12 +5,17 @@
  * scanned in one pass, each window's hash looked up, so the cost is linear in the output's size.
  */
 
-/** A Role's text as read from its file, and where its content starts there (1-based line). */
+/** A Role's text as checked, and where its content starts in its file (1-based line). */
 export interface RoleText {
   name: string;
   file: string;
   content: string;
   firstLine: number;
+  /**
+   * When `content` is not the file's text (variables rendered): the content as written, and for
+   * each character of `content` its index there, so a leak names the line of the file.
+   */
+  written?: { content: string; origin: readonly number[] };
 }
 
 export interface Leak {
@@ -79,9 +84,12 @@ export class LeakIndex {
     let end = this.minChars;
     while (at + end < r.text.length && start + end < norm.length && r.text[at + end] === norm[start + end]) end += 1;
     // The line of its first word: a run may start at the line break before it.
-    const origin = r.origin[r.text[at] === ' ' && end > 1 ? at + 1 : at]!;
+    const index = r.origin[r.text[at] === ' ' && end > 1 ? at + 1 : at]!;
+    const { written } = r.role;
+    const origin = written ? written.origin[index]! : index;
+    const content = written ? written.content : r.role.content;
     let line = r.role.firstLine;
-    for (let i = 0; i < origin; i++) if (r.role.content.charCodeAt(i) === 10) line += 1;
+    for (let i = 0; i < origin; i++) if (content.charCodeAt(i) === 10) line += 1;
     return { role: r.role.name, file: r.role.file, line, text: r.text.slice(at, at + end) };
   }
 }
