@@ -82693,7 +82693,7 @@ ${body}`;
 
 // action/src/step.ts
 function roleflow(ctx, argv, opts) {
-  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
+  const tenant = opts.tenantCommand && opts.selectTenants !== false ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
   const command = `roleflow ${full.map(quoteArg).join(" ")}`;
   return ctx.kit.group(
@@ -82842,7 +82842,8 @@ async function applyStep(ctx) {
   const { inputs } = ctx;
   const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
-  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
+  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
   await publishApplied(ctx, run2, { command: "apply", heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === void 0 });
   return outcome;
