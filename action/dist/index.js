@@ -80465,17 +80465,28 @@ var TestCommand = class extends ManyTenantsCommand {
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const { isTenantFailure: isTenantFailure2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+    const opened = await this.openTenants(config, names);
     const codes = [];
     let worst = ExitCode.Ok;
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       const specs = reportersOfTenant2(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, "usage");
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = await this.openTenant(config, name);
+      const tenant = opened[i];
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      const code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+      let code3;
+      try {
+        code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+      } catch (error2) {
+        if (!isTenantFailure2(error2)) throw error2;
+        this.io.err(`error: ${error2.message}`);
+        const rest = names.slice(i + 1);
+        this.io.out(`Tenants: ${[...codes, `${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []].join("; ")}.`);
+        return error2.exitCode;
+      }
       codes.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
       if (code3 === ExitCode.Interrupted) return code3;
       if (code3 !== ExitCode.Ok) worst = code3;
@@ -82842,7 +82853,7 @@ ${body}`;
 
 // action/src/step.ts
 function roleflow(ctx, argv, opts) {
-  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
+  const tenant = opts.tenantCommand && opts.selectTenants !== false ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...opts.tenantCommand ? ctx.inputs.args : []];
   const command = `roleflow ${full.map(quoteArg).join(" ")}`;
   return ctx.kit.group(
@@ -82991,7 +83002,8 @@ async function applyStep(ctx) {
   const { inputs } = ctx;
   const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
-  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
+  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
   const outcome = exitOutcome(ctx, "apply", run2.code, [1, 4]);
   await publishApplied(ctx, run2, { command: "apply", heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === void 0 });
   return outcome;

@@ -6,6 +6,7 @@ import { annotateInvalidFiles } from './invalid-files.js';
 import { failureMarkdown, fitSummary, fitTable, GITHUB_COMMENT_LIMIT } from './markdown.js';
 import type { RoleflowRun } from './roleflow.js';
 import { markerLine } from './sticky-comment.js';
+import { isSeveral } from './tenants/tenant-inputs.js';
 import { commentFooter, exitOutcome, postComment, roleflow, type StepContext, type StepOutcome } from './step.js';
 
 /**
@@ -18,7 +19,9 @@ export async function applyStep(ctx: StepContext): Promise<StepOutcome> {
   const { inputs } = ctx;
   const planFile = inputs.planFile === '' ? undefined : isAbsolute(inputs.planFile) ? inputs.planFile : join(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === undefined ? ['apply', '--auto-approve', '--json'] : ['apply', planFile, '--json'];
-  const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  // roleflow refuses tenant options with a saved plan of several tenants: it applies each where it was planned.
+  const selectTenants = planFile === undefined || !isSeveral(inputs.tenants);
+  const run = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants });
   const outcome = exitOutcome(ctx, 'apply', run.code, [1, 4]);
   await publishApplied(ctx, run, { command: 'apply', heading: (tenant) => `### roleflow apply to ${mdCode(tenant)}`, annotate: planFile === undefined });
   return outcome;

@@ -32,8 +32,12 @@ export interface StepOutcome {
  * (for commands that talk to tenants) and the `args` input; stderr (and stdout when asked) go to the log, with
  * workflow commands stopped.
  */
-export function roleflow(ctx: StepContext, argv: string[], opts: { streamStdout: boolean; tenantCommand: boolean }): Promise<RoleflowRun> {
-  const tenant = opts.tenantCommand ? tenantFlags(ctx.inputs.tenants) : [];
+export function roleflow(
+  ctx: StepContext,
+  argv: string[],
+  opts: { streamStdout: boolean; tenantCommand: boolean; /** false: no tenant options (a saved plan of several names its own). */ selectTenants?: boolean },
+): Promise<RoleflowRun> {
+  const tenant = opts.tenantCommand && opts.selectTenants !== false ? tenantFlags(ctx.inputs.tenants) : [];
   const full = [...argv, ...tenant, ...(opts.tenantCommand ? ctx.inputs.args : [])];
   const command = `roleflow ${full.map(quoteArg).join(' ')}`;
   // Folded in the log; what roleflow prints quotes test names, tenant messages and Role names: never commands.

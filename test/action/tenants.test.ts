@@ -137,11 +137,12 @@ describe('the Action, command: plan over several tenants', () => {
     }
   });
 
-  it('applies a saved plan of several tenants tenant by tenant, with a section each', async () => {
+  it('applies a saved plan of several tenants tenant by tenant, with a section each (the plan step\'s tenant inputs kept)', async () => {
     await writeFile(join(bed.workspace, 'roles', 'billing.md'), roleFile('billing-agent', 'Billing', 'You handle invoices.'));
     const plan = await action({ command: 'plan', 'all-tenants': 'true', comment: 'false' }, 'push');
     expect(plan.outputs, plan.log).toMatchObject({ exitcode: '0', creates: '3', 'changed-tenants': 'staging\nproduction' });
-    const apply = await action({ command: 'apply', 'plan-file': plan.outputs['plan-file']! }, 'push');
+    // A workflow's apply step often repeats the plan step's tenant inputs: the saved plan names its tenants.
+    const apply = await action({ command: 'apply', 'plan-file': plan.outputs['plan-file']!, 'all-tenants': 'true' }, 'push');
     expect(apply.code, apply.log).toBe(0);
     expect(apply.outputs).toMatchObject({ exitcode: '0', 'has-changes': 'true', creates: '3', updates: '0', deletes: '0', 'apply-status': 'applied' });
     expect(apply.log).toContain('::notice title=roleflow apply to staging::');
