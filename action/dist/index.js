@@ -79197,6 +79197,17 @@ async function printApplyJson(command, ends, several) {
   }
   command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
 }
+async function tenantTurn(command, plan, turn) {
+  const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+  try {
+    return await turn();
+  } catch (error2) {
+    if (!isTenantFailure2(error2)) throw error2;
+    const named = tenantError2(plan.tenant.name, error2);
+    command.io.err(`error: ${named.message}`);
+    return ended(named.exitCode, plan, "failed", [], [error2.message]);
+  }
+}
 
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
@@ -79515,7 +79526,8 @@ var ApplyCommand = class extends PlanningCommand {
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
       the saved plan was the review. It is refused (exit 4, nothing sent) if it was altered since
       it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
-      empty prune), or if the tenant is another one or any planned Role changed since.
+      empty prune), or if the tenant is another one or any planned Role changed since. The plan
+      names its tenant: without \`--tenant\` (and \`ROLEFLOW_TENANT\`) it goes there.
 
       Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4): deletes that
       free a name, then updates, creates, other deletes; failed requests are retried. A create is
@@ -79530,7 +79542,10 @@ var ApplyCommand = class extends PlanningCommand {
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
       several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn. It applies all its tenants,
+      its tenants; each tenant's state is checked just before its turn. Every tenant's config and
+      token are resolved before anything is sent (an unknown tenant or a missing token: exit 1,
+      nothing sent anywhere); a tenant that fails on its turn ends the run there, named, and the
+      \`Tenants:\` line (and \`--json\`) still says which were done. It applies all its tenants,
       each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
       do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
@@ -79541,7 +79556,8 @@ var ApplyCommand = class extends PlanningCommand {
       ["Also delete Roles without a role file, results as JSON", "roleflow apply --prune --auto-approve --json"],
       ["Only some Roles", "roleflow apply --target support-agent --auto-approve"],
       ["Only the Roles of these files", "roleflow apply roles/support-agent.md roles/billing.md"],
-      ["A reviewed plan of several tenants, tenant by tenant", "roleflow plan --all-tenants --out plan.json && roleflow apply plan.json"]
+      ["A reviewed plan of several tenants, tenant by tenant", "roleflow plan --all-tenants --out plan.json && roleflow apply plan.json"],
+      ["A reviewed plan of production, applied there (the plan names its tenant)", "roleflow plan --tenant production --out prod.json && roleflow apply prod.json"]
     ]
   });
   args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
@@ -79603,7 +79619,7 @@ var ApplyCommand = class extends PlanningCommand {
     const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return this.ownFailure(f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
     });
     return this.finish(run2.ended, run2);
   }
@@ -79630,7 +79646,7 @@ var ApplyCommand = class extends PlanningCommand {
     const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
     const run2 = await applyTenantsInOrder2(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
-      return this.ownFailure(plan, () => this.applySaved(config, planFile, plan, flags, tenant));
+      return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run2.ended, run2);
   }
@@ -79654,22 +79670,6 @@ var ApplyCommand = class extends PlanningCommand {
     const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
     return carryOutPlan(this, checked.plan, checked.tenant, flags);
-  }
-  /**
-   * One tenant's turn in a run over several: its failure (unreachable, refusing the token, a
-   * failing answer) ends its turn, named, rather than the run, so the closing line and `--json`'s
-   * document still say which tenants were done and which were not attempted.
-   */
-  async ownFailure(plan, turn) {
-    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    try {
-      return await turn();
-    } catch (error2) {
-      if (!isTenantFailure2(error2)) throw error2;
-      const named = tenantError2(plan.tenant.name, error2);
-      this.io.err(`error: ${named.message}`);
-      return ended(named.exitCode, plan, "failed", [], [error2.message]);
-    }
   }
   tenantHeading(name) {
     if (!this.json) this.io.out(`=== tenant ${name} ===`);
@@ -79833,7 +79833,9 @@ var PlanCommand = class extends PlanningCommand {
       a section per tenant, within GitHub's limit; JSON (and \`--out\`) is
       \`{format_version, tenants: [<plan>…], digest}\`, which \`apply\` carries out tenant by tenant in
       that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
-      tenant's plan exit 4.
+      tenant's plan exit 4. A tenant that cannot be listed (unreachable, refusing the token) does
+      not hide the others: its section (markdown row, JSON \`{tenant, error}\` entry) says why, the
+      error names it, and the run exits 1 without saving \`--out\`.
     `,
     examples: [
       ["Plan against the default tenant", "roleflow plan"],

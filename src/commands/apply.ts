@@ -7,7 +7,7 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { showName } from '../core/roles/display.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
-import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags, type TenantApplyEnd } from './applying.js';
+import { approveFreshPlans, carryOutPlan, ended, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
 import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
 
 
@@ -27,7 +27,8 @@ export class ApplyCommand extends PlanningCommand {
       With PLANFILE (from \`roleflow plan --out\`): carries out exactly that plan and asks nothing,
       the saved plan was the review. It is refused (exit 4, nothing sent) if it was altered since
       it was written (its \`digest\`), if today's config refuses it (\`protect\`, \`max_deletes\`,
-      empty prune), or if the tenant is another one or any planned Role changed since.
+      empty prune), or if the tenant is another one or any planned Role changed since. The plan
+      names its tenant: without \`--tenant\` (and \`ROLEFLOW_TENANT\`) it goes there.
 
       Changes run at most \`--concurrency\` at once (default \`roles.concurrency\`, 4): deletes that
       free a name, then updates, creates, other deletes; failed requests are retried. A create is
@@ -42,7 +43,10 @@ export class ApplyCommand extends PlanningCommand {
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
       several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn. It applies all its tenants,
+      its tenants; each tenant's state is checked just before its turn. Every tenant's config and
+      token are resolved before anything is sent (an unknown tenant or a missing token: exit 1,
+      nothing sent anywhere); a tenant that fails on its turn ends the run there, named, and the
+      \`Tenants:\` line (and \`--json\`) still says which were done. It applies all its tenants,
       each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
       do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
@@ -54,6 +58,7 @@ export class ApplyCommand extends PlanningCommand {
       ['Only some Roles', 'roleflow apply --target support-agent --auto-approve'],
       ['Only the Roles of these files', 'roleflow apply roles/support-agent.md roles/billing.md'],
       ['A reviewed plan of several tenants, tenant by tenant', 'roleflow plan --all-tenants --out plan.json && roleflow apply plan.json'],
+      ['A reviewed plan of production, applied there (the plan names its tenant)', 'roleflow plan --tenant production --out prod.json && roleflow apply prod.json'],
     ],
   });
 
@@ -120,7 +125,7 @@ export class ApplyCommand extends PlanningCommand {
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
-      return this.ownFailure(f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
     });
     return this.finish(run.ended, run);
   }
@@ -148,7 +153,7 @@ export class ApplyCommand extends PlanningCommand {
     const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
     const run = await applyTenantsInOrder(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i]! })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
-      return this.ownFailure(plan, () => this.applySaved(config, planFile, plan, flags, tenant));
+      return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run.ended, run);
   }
@@ -175,23 +180,6 @@ export class ApplyCommand extends PlanningCommand {
     const { planSummaryLine } = await import('../core/plan/index.js');
     if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
     return carryOutPlan(this, checked.plan, checked.tenant, flags);
-  }
-
-  /**
-   * One tenant's turn in a run over several: its failure (unreachable, refusing the token, a
-   * failing answer) ends its turn, named, rather than the run, so the closing line and `--json`'s
-   * document still say which tenants were done and which were not attempted.
-   */
-  private async ownFailure(plan: Plan, turn: () => Promise<TenantApplyEnd>): Promise<TenantApplyEnd> {
-    const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
-    try {
-      return await turn();
-    } catch (error) {
-      if (!isTenantFailure(error)) throw error;
-      const named = tenantError(plan.tenant.name, error);
-      this.io.err(`error: ${named.message}`);
-      return ended(named.exitCode, plan, 'failed', [], [error.message]);
-    }
   }
 
   private tenantHeading(name: string): void {

@@ -103,3 +103,20 @@ export async function printApplyJson(command: TenantAccessCommand, ends: readonl
   }
   command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
 }
+
+/**
+ * One tenant's turn in a run over several: its failure (unreachable, refusing the token, a
+ * failing answer) ends its turn, named, rather than the run, so the closing line and `--json`'s
+ * document still say which tenants were done and which were not attempted.
+ */
+export async function tenantTurn(command: TenantAccessCommand, plan: Plan, turn: () => Promise<TenantApplyEnd>): Promise<TenantApplyEnd> {
+  const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
+  try {
+    return await turn();
+  } catch (error) {
+    if (!isTenantFailure(error)) throw error;
+    const named = tenantError(plan.tenant.name, error);
+    command.io.err(`error: ${named.message}`);
+    return ended(named.exitCode, plan, 'failed', [], [error.message]);
+  }
+}

@@ -42,7 +42,9 @@ export class PlanCommand extends PlanningCommand {
       a section per tenant, within GitHub's limit; JSON (and \`--out\`) is
       \`{format_version, tenants: [<plan>…], digest}\`, which \`apply\` carries out tenant by tenant in
       that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
-      tenant's plan exit 4.
+      tenant's plan exit 4. A tenant that cannot be listed (unreachable, refusing the token) does
+      not hide the others: its section (markdown row, JSON \`{tenant, error}\` entry) says why, the
+      error names it, and the run exits 1 without saving \`--out\`.
     `,
     examples: [
       ['Plan against the default tenant', 'roleflow plan'],
