@@ -79639,7 +79639,7 @@ var ApplyCommand = class extends PlanningCommand {
       reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
     }
     if (reasons.length > 0) {
-      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), "Make a new plan: roleflow plan --out FILE"].join("\n"));
+      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), `Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`].join("\n"));
       return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, "refused", [], reasons)), { notAttempted: [] });
     }
     const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));

@@ -174,6 +174,7 @@ describe('apply over several tenants', () => {
     const r = await t.cli(['apply', 'plan.json']);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('its tenants were removed, added or reordered since `roleflow plan --out` wrote it');
+    expect(r.stderr).toContain('Make a new plan: roleflow plan --tenant production --tenant staging --out FILE');
     expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
   });
 });
