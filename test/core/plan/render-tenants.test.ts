@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Plan } from '../../../src/core/plan/index.js';
-import { renderPlanMarkdown, renderTenantPlansMarkdown, shareRoom } from '../../../src/core/plan/index.js';
+import type { Plan, TenantPlanError } from '../../../src/core/plan/index.js';
+import { renderPlanMarkdown, renderPlanText, renderTenantPlansMarkdown, renderTenantPlansText, shareRoom } from '../../../src/core/plan/index.js';
 import { file, plan, role } from '../roles/builders.js';
 
 const LIMIT = 65_536;
@@ -54,5 +54,30 @@ describe('renderTenantPlansMarkdown', () => {
       expect(shares.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(room);
       shares.forEach((s, i) => expect(s).toBeLessThanOrEqual(needs[i]!));
     }));
+  });
+});
+
+describe('a tenant that could not be planned', () => {
+  const failed: TenantPlanError = {
+    tenant: { name: 'production', base_url: 'https://production.example' },
+    error: { code: 'unreachable', message: 'cannot reach https://production.example: ECONNREFUSED\n<b>|x|</b>' },
+  };
+
+  test('text: its section and its summary line say why; the other tenant is shown whole; "1 tenant" for one', () => {
+    const staging = tenantPlan('staging', 1, 2);
+    const text = renderTenantPlansText([staging, failed], { color: false });
+    expect(text).toContain(`=== tenant staging ===\n${renderPlanText(staging, { color: false })}`);
+    expect(text).toContain('=== tenant production ===\nNot planned: cannot reach https://production.example: ECONNREFUSED\\n<b>|x|</b>\n');
+    expect(text).toMatch(/2 tenants:\n  staging     Plan: 0 to create, 1 to update, 0 to delete\.\n  production  Not planned: cannot reach /);
+    expect(renderTenantPlansText([staging], { color: false })).toContain('\n1 tenant:\n');
+  });
+
+  test('markdown: its row and section say why, its text cannot break the table or inject HTML', () => {
+    const md = renderTenantPlansMarkdown([tenantPlan('staging', 1, 2), failed]);
+    expect(md).toContain('**1 with changes, 1 not planned.**');
+    const row = md.split('\n').find((line) => line.startsWith('| <code>production</code>'))!;
+    expect(row.split(/(?<!&#\d*)\|/).length).toBe(7);
+    expect(row).not.toContain('<b>');
+    expect(md).toContain('### roleflow plan for <code>production</code>\n\n> [!CAUTION]\n> Not planned: cannot reach');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../../../src/core/config.js';
-import { reportGateReasons, selectTenants, type GateReport } from '../../../src/core/tenants/index.js';
+import { InvalidFilesError, RoleflowError } from '../../../src/core/errors.js';
+import { isTenantFailure, reportGateReasons, selectTenants, tenantError, type GateReport } from '../../../src/core/tenants/index.js';
 
 const SHA = 'abc1234abc1234abc1234abc1234abc1234abc12';
 
@@ -65,5 +66,20 @@ describe('the tenants of a run over several', () => {
   it('refuses an unknown name with a guess, and --all-tenants with none configured', () => {
     expect(() => selectTenants(config, { named: ['stagin'], all: false })).toThrow('unknown tenant "stagin" in roleflow.config.yaml (did you mean "staging"?)');
     expect(() => selectTenants(defaultConfig(), { named: [], all: true })).toThrow('--all-tenants: no tenant is configured under tenants:');
+  });
+});
+
+describe('tenant failures in a run over several', () => {
+  it('a tenant error names its tenant and keeps its code; files, config and usage problems are the whole run\'s', () => {
+    const unreachable = new RoleflowError('cannot reach https://p.example: ECONNREFUSED', 'unreachable');
+    expect(isTenantFailure(unreachable)).toBe(true);
+    const named = tenantError('pro"d', unreachable);
+    expect(named.message).toBe('tenant "pro\\"d": cannot reach https://p.example: ECONNREFUSED');
+    expect([named.code, named.exitCode]).toEqual(['unreachable', 1]);
+    expect(isTenantFailure(new RoleflowError('x', 'unauthorized'))).toBe(true);
+    expect(isTenantFailure(new InvalidFilesError([{ file: 'roles/a.md', line: 1, col: 1, message: 'bad' }]))).toBe(false);
+    expect(isTenantFailure(new RoleflowError('x', 'config'))).toBe(false);
+    expect(isTenantFailure(new RoleflowError('x', 'usage'))).toBe(false);
+    expect(isTenantFailure(new Error('a bug'))).toBe(false);
   });
 });
