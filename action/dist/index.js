@@ -79217,6 +79217,7 @@ init_display();
 var import_clipanion2 = __toESM(require_advanced(), 1);
 init_errors();
 init_redact();
+init_safe_text();
 import { setMaxListeners } from "node:events";
 
 // src/commands/base.ts
@@ -79355,7 +79356,7 @@ var RoleflowCommand = class extends import_clipanion.Command {
 var TenantAccessCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
-  /** `named`: a run over several tenants, whose `--verbose` request lines say which tenant each is for. */
+  /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
   async openTenantWith(config, flags, named = false) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.io.addSecrets(environmentSecrets(this.context.env));
@@ -79365,7 +79366,7 @@ var TenantAccessCommand = class extends RoleflowCommand {
       env: this.context.env,
       cwd: this.context.cwd,
       ...this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(line)
+      onRetry: (line) => this.io.err(named ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
     });
     this.io.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
@@ -79597,7 +79598,7 @@ var ApplyCommand = class extends PlanningCommand {
   }
   /**
    * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
-   * the run, nothing sent anywhere), shown, approved once, then carried out one tenant at a time.
+   * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
    */
   async applyFreshTenants(config, names, flags) {
     const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));

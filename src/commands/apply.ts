@@ -102,7 +102,7 @@ export class ApplyCommand extends PlanningCommand {
 
   /**
    * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
-   * the run, nothing sent anywhere), shown, approved once, then carried out one tenant at a time.
+   * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
    */
   private async applyFreshTenants(config: Config, names: string[], flags: ApplyFlags): Promise<number> {
     const { renderTenantPlansText } = await import('../core/plan/index.js');

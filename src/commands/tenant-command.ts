@@ -3,6 +3,7 @@ import { Option } from 'clipanion';
 import type { Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { environmentSecrets } from '../core/redact.js';
+import { escapeControls } from '../core/safe-text.js';
 import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 import { RoleflowCommand } from './base.js';
 
@@ -11,7 +12,7 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   private readonly opened = new Set<OpenTenant>();
 
-  /** `named`: a run over several tenants, whose `--verbose` request lines say which tenant each is for. */
+  /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
   async openTenantWith(config: Config, flags: TenantFlags, named = false): Promise<OpenTenant> {
     const { openTenant } = await import('../tenant/open-tenant.js');
     // Secrets from the environment are redacted even before the tenant is open.
@@ -22,7 +23,7 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
       env: this.context.env,
       cwd: this.context.cwd,
       ...(this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : undefined) } : {}),
-      onRetry: (line) => this.io.err(line),
+      onRetry: (line) => this.io.err(named ? `tenant ${escapeControls(flags.tenant ?? '')}: ${line}` : line),
     });
     this.io.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
