@@ -26,11 +26,19 @@ export function standaloneFor(schema) {
   return standaloneCode(ajv, ajv.compile(anonymous));
 }
 
+/**
+ * The standalone code of ajv's draft-07 meta-schema: the validator ajv's `validateSchema` uses to
+ * check a user's schema in src/core/flows/checks/schema-check.ts, made by an ajv with its options.
+ */
+export function draft07MetaCode() {
+  const ajv = new Ajv({ ...AJV_OPTIONS, addUsedSchema: false, code: { source: true } });
+  return standaloneCode(ajv, ajv.getSchema(ajv.defaultMeta()));
+}
+
 /** The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. */
 export function precompiledModule(schemasDir) {
-  const entries = standaloneValidators(schemasDir).map(
-    // A function per schema: a command builds only the validators it uses.
-    ({ key, code }) => `  [${JSON.stringify(key)}, () => { const module = { exports: {} }; ${code}\n  return module.exports; }],`,
-  );
-  return `export const precompiled = new Map([\n${entries.join('\n')}\n]);\n`;
+  // A function per schema: a command builds only the validators it uses.
+  const factory = (code) => `() => { const module = { exports: {} }; ${code}\n  return module.exports; }`;
+  const entries = standaloneValidators(schemasDir).map(({ key, code }) => `  [${JSON.stringify(key)}, ${factory(code)}],`);
+  return `export const precompiled = new Map([\n${entries.join('\n')}\n]);\nexport const draft07MetaSchema = ${factory(draft07MetaCode())};\n`;
 }
