@@ -38,7 +38,7 @@ export {
   type UpdateChange,
 } from './types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
-export { planDigest, renderPlanJson } from './render-json.js';
+export { planDigest, planJsonParts, renderPlanJson } from './render-json.js';
 export { planGuards, type GuardOptions } from './guards.js';
 export { savedPlanRefusals } from './saved.js';
 export { compare } from './notes.js';
