@@ -35,10 +35,34 @@ export function draft07MetaCode() {
   return standaloneCode(ajv, ajv.getSchema(ajv.defaultMeta()));
 }
 
-/** The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. */
+/**
+ * The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. Each validator's
+ * code is a string, compiled (`new Function`) when a command first uses it: the engine reads past
+ * a string far quicker than past functions, and most commands use one or two of the schemas.
+ * The ajv runtime modules the code requires are bundled (each `require` below names its module).
+ */
 export function precompiledModule(schemasDir) {
-  // A function per schema: a command builds only the validators it uses.
-  const factory = (code) => `() => { const module = { exports: {} }; ${code}\n  return module.exports; }`;
-  const entries = standaloneValidators(schemasDir).map(({ key, code }) => `  [${JSON.stringify(key)}, ${factory(code)}],`);
-  return `export const precompiled = new Map([\n${entries.join('\n')}\n]);\nexport const draft07MetaSchema = ${factory(draft07MetaCode())};\n`;
+  const validators = standaloneValidators(schemasDir);
+  const meta = draft07MetaCode();
+  const ids = [...new Set([...validators.map((v) => v.code), meta].flatMap((code) => [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])))];
+  const cases = ids.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(id)});`).join('\n');
+  const entries = validators.map(({ key, code }) => `  [${JSON.stringify(key)}, standalone(${JSON.stringify(code)})],`);
+  return `function runtime(id) {
+  switch (id) {
+${cases}
+    default: throw new Error(\`no ajv runtime module \${id}\`);
+  }
+}
+function standalone(code) {
+  return () => {
+    const module = { exports: {} };
+    new Function('module', 'require', code)(module, runtime);
+    return module.exports;
+  };
+}
+export const precompiled = new Map([
+${entries.join('\n')}
+]);
+export const draft07MetaSchema = standalone(${JSON.stringify(meta)});
+`;
 }
