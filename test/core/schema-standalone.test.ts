@@ -99,7 +99,8 @@ function mutated(docs: unknown[], vocab: string[]): fc.Arbitrary<unknown> {
     if (spots.length === 0) return replacement;
     const [parent, key] = spots[pick % spots.length]!;
     if (how === 'drop') delete parent[key];
-    else if (how === 'rename') {
+    // An array's items are not renamed: a word such as "length" would be no key but its length.
+    else if (how === 'rename' && !Array.isArray(parent)) {
       parent[word] = parent[key];
       delete parent[key];
     } else parent[key] = replacement;
