@@ -7114,11 +7114,12 @@ var require_ajv = __commonJS({
 });
 
 // src/core/precompiled-schemas.ts
-var precompiled;
+var precompiled, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
   "src/core/precompiled-schemas.ts"() {
     "use strict";
     precompiled = /* @__PURE__ */ new Map();
+    draft07MetaSchema = void 0;
   }
 });
 
@@ -14947,16 +14948,21 @@ function composeDocument(tokens, length) {
   return doc;
 }
 function tooDeepAt(tokens) {
-  const pending = [];
-  for (const token of tokens) pending.push({ token, depth: 0 });
+  const pending = [...tokens];
+  const depths = tokens.map(() => 0);
   while (pending.length > 0) {
-    const { token, depth } = pending.pop();
+    const token = pending.pop();
+    const depth = depths.pop();
     if (!token) continue;
-    if (token.type === "document") pending.push({ token: token.value, depth });
+    if (token.type === "document") {
+      pending.push(token.value);
+      depths.push(depth);
+    }
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
     if (depth + 1 > YAML_LIMITS.maxDepth) return token.offset;
     for (const item of token.items) {
-      pending.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+      pending.push(item.key, item.value);
+      depths.push(depth + 1, depth + 1);
     }
   }
   return void 0;
@@ -45356,7 +45362,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes4, createHash: createHash2 } = __require("crypto");
+    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46047,7 +46053,7 @@ var require_websocket2 = __commonJS({
           abortHandshake(websocket, socket, "Invalid Upgrade header");
           return;
         }
-        const digest = createHash2("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         if (res.headers["sec-websocket-accept"] !== digest) {
           abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
           return;
@@ -46432,7 +46438,7 @@ var require_websocket_server = __commonJS({
     var EventEmitter2 = __require("events");
     var http = __require("http");
     var { Duplex } = __require("stream");
-    var { createHash: createHash2 } = __require("crypto");
+    var { createHash: createHash3 } = __require("crypto");
     var extension2 = require_extension();
     var PerMessageDeflate2 = require_permessage_deflate2();
     var subprotocol2 = require_subprotocol();
@@ -46742,7 +46748,7 @@ var require_websocket_server = __commonJS({
           );
         }
         if (this._state > RUNNING) return abortHandshake(socket, 503);
-        const digest = createHash2("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         const headers = [
           "HTTP/1.1 101 Switching Protocols",
           "Upgrade: websocket",
@@ -49253,6 +49259,7 @@ var init_render_text = __esm({
 });
 
 // src/core/plan/render-json.ts
+import { createHash as createHash2 } from "node:crypto";
 function renderPlanJson(plan) {
   const body = bodyText(plan);
   return `${body.slice(0, -2)},
@@ -49273,6 +49280,31 @@ function renderTenantPlansJson(plans) {
 }
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
+}
+function* planJsonParts(plan) {
+  const { digest: _digest, changes, ...rest } = plan;
+  const frame = jsonText(ordered2({ ...rest, changes: [] }), 2);
+  const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
+  const hash2 = createHash2("sha256");
+  const emit = (text2) => {
+    hash2.update(text2);
+    return text2;
+  };
+  if (changes.length === 0) yield emit(frame.slice(0, at + 2));
+  else {
+    yield emit(`${frame.slice(0, at)}[
+    `);
+    for (let i = 0; i < changes.length; i++) {
+      yield emit(`${i === 0 ? "" : ",\n    "}${jsonText(ordered2(changes[i]), 2).replace(/\n/g, "\n    ")}`);
+    }
+    yield emit("\n  ]");
+  }
+  const tail = frame.slice(at + 2);
+  hash2.update(tail);
+  yield `${tail.slice(0, -2)},
+  "digest": ${JSON.stringify(`sha256:${hash2.digest("hex")}`)}
+}
+`;
 }
 function bodyText(plan) {
   const { digest: _digest, ...rest } = plan;
@@ -49656,6 +49688,7 @@ __export(plan_exports, {
   planDigest: () => planDigest,
   planGuards: () => planGuards,
   planHasChanges: () => planHasChanges,
+  planJsonParts: () => planJsonParts,
   planSummaryLine: () => planSummaryLine,
   renderPlanJson: () => renderPlanJson,
   renderPlanMarkdown: () => renderPlanMarkdown,
@@ -70094,7 +70127,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    var checks2 = {
+    var checks = {
       missing: (keys, key) => keys.has(key),
       undefined: (keys, key, value) => keys.has(key) && typeof value[key] !== `undefined`,
       nil: (keys, key, value) => keys.has(key) && value[key] != null,
@@ -70103,7 +70136,7 @@ var require_lib = __commonJS({
     function hasRequiredKeys(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70120,7 +70153,7 @@ var require_lib = __commonJS({
     function hasAtLeastOneKey(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = Object.keys(value);
@@ -70134,7 +70167,7 @@ var require_lib = __commonJS({
     function hasForbiddenKeys(forbiddenKeys2, options) {
       var _a;
       const forbiddenSet = new Set(forbiddenKeys2);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70151,7 +70184,7 @@ var require_lib = __commonJS({
     function hasMutuallyExclusiveKeys(exclusiveKeys, options) {
       var _a;
       const exclusiveSet = new Set(exclusiveKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70182,7 +70215,7 @@ var require_lib = __commonJS({
     function hasKeyRelationship(subject, relationship, others, options) {
       var _a, _b;
       const skipped2 = new Set((_a = options === null || options === void 0 ? void 0 : options.ignore) !== null && _a !== void 0 ? _a : []);
-      const check = checks2[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
+      const check = checks[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
       const otherSet = new Set(others);
       const spec = keyRelationships[relationship];
       const conjunction = relationship === exports.KeyRelationship.Forbids ? `or` : `and`;
@@ -72766,23 +72799,32 @@ var init_leaks = __esm({
 });
 
 // src/core/flows/checks/schema-check.ts
-function compileUserSchema(schema) {
-  const key = JSON.stringify(schema);
-  let check = checks.get(key);
-  if (check === void 0) {
+function userSchemaCompiler(meta) {
+  let checkingAjv;
+  let trustingAjv;
+  let metaCheck;
+  const checks = /* @__PURE__ */ new Map();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let check = checks.get(key);
+    if (check !== void 0) return { ok: true, check };
     const { $id: _id, ...anonymous } = schema;
-    if (!userAjv.validateSchema(anonymous)) {
-      return { ok: false, error: `invalid JSON schema: ${userAjv.errorsText(userAjv.errors, { dataVar: "schema" })}`, shape: true };
-    }
+    const generated = meta !== void 0 && DRAFT_07.has(anonymous.$schema);
+    const ajv2 = generated ? trustingAjv ??= new import_ajv2.Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= new import_ajv2.Ajv(USER_AJV);
+    const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
     try {
-      const validate = userAjv.compile(anonymous);
+      const validate = ajv2.compile(anonymous);
       check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
     }
     checks.set(key, check);
-  }
-  return { ok: true, check };
+    return { ok: true, check };
+  };
+}
+function errorsOf(validate, value) {
+  return validate(value) ? null : validate.errors ?? [];
 }
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
@@ -72802,15 +72844,17 @@ function plain(v) {
 function notNoise2(e) {
   return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
 }
-var import_ajv2, userAjv, checks, SHOWN;
+var import_ajv2, USER_AJV, SHOWN, DRAFT_07, compileUserSchema;
 var init_schema_check = __esm({
   "src/core/flows/checks/schema-check.ts"() {
     "use strict";
     import_ajv2 = __toESM(require_ajv(), 1);
+    init_precompiled_schemas();
     init_schema();
-    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
-    checks = /* @__PURE__ */ new Map();
+    USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
     SHOWN = 3;
+    DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
+    compileUserSchema = userSchemaCompiler(draft07MetaSchema);
   }
 });
 
@@ -73441,21 +73485,21 @@ function outputResult(a, execution, test, context) {
 function stepsResults(steps, execution) {
   if (!steps) return [];
   const log = execution.steps ?? [];
-  const checks2 = [];
+  const checks = [];
   if (steps.count) {
     const n = steps.count.value;
-    checks2.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
+    checks.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
   }
   if (steps.sequence) {
     const want = steps.sequence.value;
-    checks2.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
+    checks.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
   }
   if (steps.each) {
     const want = steps.each.value;
     const wantText = Object.entries(want).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-    checks2.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
+    checks.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
   }
-  return checks2.map(
+  return checks.map(
     ([label, at, check]) => execution.transport === "ws" ? skipped("steps", label, NO_LOGS_OVER_WS, at) : verdict("steps", label, at, check())
   );
 }
@@ -75356,8 +75400,8 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
   const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
+  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
@@ -79186,6 +79230,21 @@ var CommandOutput = class {
     const text2 = serialise(this.redactor.values(value));
     if (text2 !== "") this.write(this.streams.stdout, text2);
   }
+  /**
+   * `outData` for output too large to hold twice: `serialise` gives the text in parts, written
+   * in writes of about 1 MB as they come (the text written is their concatenation).
+   */
+  outDataParts(value, serialise) {
+    let pending = "";
+    for (const part of serialise(this.redactor.values(value))) {
+      pending += part;
+      if (pending.length >= 1 << 20) {
+        this.write(this.streams.stdout, pending, false);
+        pending = "";
+      }
+    }
+    if (pending !== "") this.write(this.streams.stdout, pending, false);
+  }
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
   showLiveLine(line) {
     this.liveLine = line;
@@ -79213,9 +79272,9 @@ var CommandOutput = class {
       }
     }
   }
-  write(stream, text2) {
+  write(stream, text2, endLine = true) {
     this.liveLine?.clear();
-    stream.write(text2.endsWith("\n") ? text2 : `${text2}
+    stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
 `);
     this.liveLine?.redraw?.();
   }
@@ -79745,7 +79804,7 @@ var PlanCommand = class extends PlanningCommand {
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.planTenants(config, several, format);
     const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outData(plan2, plans.renderPlanJson);
+      if (format === "json") this.io.outDataParts(plan2, plans.planJsonParts);
       else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
       else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
@@ -80469,8 +80528,13 @@ function buildCli(opts) {
   });
   cli.register(import_clipanion15.Builtins.HelpCommand);
   cli.register(import_clipanion15.Builtins.VersionCommand);
-  for (const command of commandClasses) cli.register(command);
+  for (const command of opts.commands ?? commandClasses) cli.register(command);
   return cli;
+}
+function commandsNamedBy(argv) {
+  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
+  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
+  return named.length > 0 && !help ? named : void 0;
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
@@ -80529,13 +80593,17 @@ function namePlaceholders(text2) {
 }
 async function main(argv, context) {
   const flag = argv.includes("--no-color") ? false : argv.includes("--color") ? true : void 0;
-  return runCommand(buildCli({ colors: useColor(context.env, context.stdoutIsTTY, flag) }), argv, context);
+  const colors = useColor(context.env, context.stdoutIsTTY, flag);
+  const named = commandsNamedBy(argv);
+  if (named === void 0) return runCommand(buildCli({ colors }), argv, context);
+  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
 }
-async function runCommand(cli, argv, context) {
+async function runCommand(cli, argv, context, everyCommand) {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error2) {
+    if (everyCommand !== void 0) return runCommand(everyCommand(), argv, context);
     const line = isCommandNotFound(error2) ? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
