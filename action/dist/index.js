@@ -320,10 +320,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify2(x) {
+    function stringify3(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -7270,9 +7270,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -7294,7 +7294,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -7306,10 +7306,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.isSeq = isSeq2;
   }
 });
@@ -8727,7 +8727,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -8756,7 +8756,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -8766,7 +8766,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -8788,7 +8788,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -8840,7 +8840,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -8981,7 +8981,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -9017,7 +9017,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -9084,12 +9084,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -9114,7 +9114,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -9181,7 +9181,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -10542,7 +10542,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -10557,7 +10557,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -10579,7 +10579,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -10587,7 +10587,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -11418,9 +11418,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -11456,7 +11456,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -11496,7 +11496,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep6 && !props.found) {
+        if (!isMap3 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -11519,7 +11519,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -11551,7 +11551,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -11567,7 +11567,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -12723,7 +12723,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -12776,7 +12776,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -12854,7 +12854,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -12938,7 +12938,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -14468,7 +14468,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options = {}) {
+    function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -14494,7 +14494,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument(src, options);
+      const doc = parseDocument2(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -14506,7 +14506,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -14530,8 +14530,8 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument;
-    exports.stringify = stringify2;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -16912,7 +16912,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
@@ -16978,7 +16978,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -39080,7 +39080,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -39142,7 +39142,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -39289,7 +39289,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify2 } = require_util5();
+    var { stringify: stringify3 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers2, globalThis.Headers].filter(Boolean));
@@ -39337,7 +39337,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("set-cookie", str, true);
       }
@@ -50880,7 +50880,7 @@ var require_util8 = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors4();
     var { headerNameLowerCasedRecord } = require_constants7();
@@ -50940,7 +50940,7 @@ var require_util8 = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -66147,7 +66147,7 @@ var require_util13 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -66205,7 +66205,7 @@ var require_util13 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -66351,7 +66351,7 @@ var require_cookies2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse2();
-    var { stringify: stringify2 } = require_util13();
+    var { stringify: stringify3 } = require_util13();
     var { webidl } = require_webidl2();
     var { Headers: Headers2 } = require_headers2();
     function getCookies(headers) {
@@ -66394,7 +66394,7 @@ var require_cookies2 = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -69618,7 +69618,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isMap2(keySpec, valueSpec) {
+    function isMap3(keySpec, valueSpec) {
       const isArrayValidator = isArray(isTuple([keySpec, valueSpec]));
       const isRecordValidator = isRecord(valueSpec, { keys: keySpec });
       return makeValidator({
@@ -70278,7 +70278,7 @@ var require_lib = __commonJS({
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber5;
@@ -72983,6 +72983,62 @@ tests:
   }
 });
 
+// src/core/init/add-tenant.ts
+function addTenantToConfig(text2, tenant) {
+  const doc = (0, import_yaml3.parseDocument)(text2);
+  if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
+  if (doc.contents !== null && !(0, import_yaml3.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
+  const entry = {
+    base_url: tenant.baseUrl,
+    ...tenant.wsUrl === void 0 ? {} : { ws_url: tenant.wsUrl },
+    token_env: tokenEnvFor(tenant.name)
+  };
+  const tenants = doc.get("tenants", true);
+  if (tenants !== void 0 && tenants !== null && !((0, import_yaml3.isScalar)(tenants) && tenants.value === null) && !(0, import_yaml3.isMap)(tenants)) {
+    return { added: false, present: false, reason: "its tenants: is not a mapping" };
+  }
+  if ((0, import_yaml3.isMap)(tenants) && tenants.has(tenant.name)) return { added: false, present: true, reason: `it already has tenant "${tenant.name}"` };
+  const expected = { ...doc.toJS() };
+  expected["tenants"] = { ...expected["tenants"] ?? {}, [tenant.name]: entry };
+  const inserted = insertLines(text2, doc, tenant.name, entry);
+  if (inserted !== void 0 && sameJson((0, import_yaml3.parseDocument)(inserted).toJS(), expected)) return { added: true, text: inserted };
+  if ((0, import_yaml3.isMap)(tenants)) tenants.set(doc.createNode(tenant.name), doc.createNode(entry));
+  else doc.set("tenants", doc.createNode({ [tenant.name]: entry }));
+  return { added: true, text: doc.toString({ lineWidth: 0 }) };
+}
+function insertLines(text2, doc, name, entry) {
+  const block = (indent2) => (0, import_yaml3.stringify)({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent2);
+  const newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  const tenants = doc.get("tenants", true);
+  if (tenants === void 0) {
+    const lines2 = `tenants:
+${block("  ")}`.replace(/\n/g, newline);
+    return text2 === "" || text2.endsWith("\n") ? `${text2}${lines2}` : `${text2}${newline}${lines2}`;
+  }
+  if (!(0, import_yaml3.isMap)(tenants) || tenants.flow === true || tenants.items.length === 0 || tenants.range === void 0 || tenants.range === null) return void 0;
+  const first = tenants.items[0].key;
+  const start = (0, import_yaml3.isScalar)(first) && first.range ? first.range[0] : void 0;
+  if (start === void 0) return void 0;
+  const indent = text2.slice(text2.lastIndexOf("\n", start - 1) + 1, start);
+  if (!/^ +$/.test(indent)) return void 0;
+  const end = tenants.range[1];
+  const lineEnd = text2.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
+  const at = lineEnd === -1 ? text2.length : lineEnd + 1;
+  const before = text2.slice(0, at);
+  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text2.slice(at)}`;
+}
+function sameJson(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+var import_yaml3;
+var init_add_tenant = __esm({
+  "src/core/init/add-tenant.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_templates();
+  }
+});
+
 // src/run/init.ts
 var init_exports = {};
 __export(init_exports, {
@@ -72995,6 +73051,10 @@ async function initRepository(dir, options) {
   for (const file of initFiles(options)) {
     const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
+    if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
+      steps.push(await addTenant(abs, existing, options.tenant));
+      continue;
+    }
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
       continue;
@@ -73005,6 +73065,14 @@ async function initRepository(dir, options) {
   steps.push(await mergeEditorSettings(dir, options.force));
   steps.push(await mergeGitignore(dir));
   return steps;
+}
+async function addTenant(abs, text2, tenant) {
+  const outcome = addTenantToConfig(text2, tenant);
+  if (!outcome.added) {
+    return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+  }
+  await writeFile3(abs, outcome.text);
+  return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
@@ -73063,13 +73131,15 @@ async function readIfThere2(abs) {
     throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
-var SETTINGS;
+var CONFIG, SETTINGS;
 var init_init = __esm({
   "src/run/init.ts"() {
     "use strict";
     init_errors();
+    init_add_tenant();
     init_templates();
     init_role_files();
+    CONFIG = "roleflow.config.yaml";
     SETTINGS = ".vscode/settings.json";
   }
 });
@@ -73646,7 +73716,7 @@ function renderSnapshotFile(entries, flowFile) {
   const head = `# roleflow snapshots of ${flowFile}: keyed "test name [transport] path".
 # \`roleflow test -u\` rewrites this file; commit it with the flow file.
 `;
-  return keys.length === 0 ? head : head + (0, import_yaml3.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
+  return keys.length === 0 ? head : head + (0, import_yaml4.stringify)(body, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 function parseSnapshotFile(text2, file) {
   const parsed = parseYaml(text2, { file });
@@ -73685,16 +73755,16 @@ function compareSnapshot(stored, received) {
   return { pass: false, diff };
 }
 function snapshotText(value) {
-  return value === void 0 ? "" : (0, import_yaml3.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  return value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 function obsoleteKeys(stored, live) {
   return [...stored.keys()].filter((k) => !live.has(k)).sort();
 }
-var import_yaml3, SNAPSHOT_DIR;
+var import_yaml4, SNAPSHOT_DIR;
 var init_snapshot = __esm({
   "src/core/flows/checks/snapshot.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_content_diff();
     init_yaml_source();
     SNAPSHOT_DIR = "__snapshots__";
@@ -79642,12 +79712,17 @@ var InitCommand = class extends RoleflowCommand {
       Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
 
       With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
-      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it. In a
+      repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
+      the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
+      that exist (the workflow too) are left as they are. A config that already has the tenant, or
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
     `,
     examples: [
       ["Scaffold the current repository", "roleflow init"],
       ["Scaffold another folder", "roleflow init path/to/repo"],
       ["With a staging tenant", "roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws"],
+      ["Add a production tenant to an existing config", "roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod"],
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
@@ -79667,6 +79742,16 @@ var InitCommand = class extends RoleflowCommand {
     }
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    const config = steps.find((s) => s.tenant !== void 0);
+    if (config?.tenant === "added") {
+      this.io.err(
+        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+      );
+    } else if (config !== void 0) {
+      const present = config.tenant === "present";
+      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+      if (!present) return 1;
+    }
     this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
     return 0;
   }
