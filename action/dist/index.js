@@ -75010,7 +75010,7 @@ async function pullRoles(opts) {
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
@@ -75064,7 +75064,7 @@ async function pullRoles(opts) {
     if (claimed.has(f)) continue;
     const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
+    else if (ignored(f.name) === void 0) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
@@ -80056,7 +80056,7 @@ var PullCommand = class extends TenantCommand {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
     const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const dir = rolesDirOf2(this.context.cwd, config, this.roles);
@@ -80088,13 +80088,18 @@ var PullCommand = class extends TenantCommand {
     if (result.localOnly.length > 0 && !this.json) {
       this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
     }
+    if (result.notForTenant.length > 0 && !this.json) {
+      const files = result.notForTenant.join(", ");
+      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
+    }
     if (this.json) {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
         dir: dir.display,
         summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
         roles: result.roles,
-        local_only: result.localOnly
+        local_only: result.localOnly,
+        not_for_tenant: result.notForTenant
       };
       this.io.outJson(document);
     } else {

@@ -155,6 +155,17 @@ describe('variables and per-tenant Roles', () => {
     expect(await p.read('roles/experiment.md')).toBe(EXPERIMENT);
   });
 
+  it("pull says a file left alone is not for the tenant, not that its Role is missing there", async () => {
+    const { cli } = await setup();
+    expect((await cli(['apply', '--tenant', 'production', '--auto-approve'])).code).toBe(0);
+    const pulled = await cli(['pull', '--tenant', 'production']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('1 role file(s) not for tenant "production" (their tenants: does not name it) were left alone: roles/experiment.md');
+    expect(pulled.stdout).not.toContain('whose Role is not on the tenant');
+    const json = await cli(['pull', '--tenant', 'production', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ local_only: [], not_for_tenant: ['roles/experiment.md'] });
+  });
+
   it('validate renders for local only when the embedded tenant is in use; plan against local still stops', async () => {
     const { p } = await setup();
     // support_email is declared for both configured tenants, not at the top level (local's).
