@@ -7133,7 +7133,7 @@ function validateAgainst(schema, source, file) {
   if (validate(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
     withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : void 0;
+      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
     })
@@ -7142,6 +7142,11 @@ function validateAgainst(schema, source, file) {
 }
 function describeSchemaError(e) {
   const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
+  if (e.propertyName !== void 0) {
+    const rule = e.parentSchema?.description;
+    const inner = describeSchemaError({ ...e, instancePath: "", propertyName: void 0 });
+    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === "string" ? rule : inner}`;
+  }
   switch (e.keyword) {
     case "required":
       return `${where}missing required key "${String(e.params["missingProperty"])}"`;
@@ -7170,7 +7175,7 @@ function pointerToPath(pointer) {
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).reduce((acc, seg) => /^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === "" ? seg : `${acc}.${seg}`, "");
 }
 function notNoise(e) {
-  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if" && e.keyword !== "propertyNames";
 }
 function withoutOtherShapes(errors) {
   const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
