@@ -75078,8 +75078,8 @@ function readBack(role, text2, schema) {
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
   const none = /* @__PURE__ */ new Map();
-  const description = renderVars(back.description, none).text;
-  const content = renderVars(back.content, none).text;
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
   if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
   return { ok: true, file: back };
 }

@@ -167,10 +167,11 @@ function readBack(role: Role, text: string, schema: object): { ok: true; file: R
   const parsed = parseRoleFile(text, 'pulled', schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? 'it does not parse' };
   const back = parsed.value;
-  // Escaped text renders back to itself whatever the variables: none are needed to check it.
+  // Escaped text renders back to itself whatever the variables: none are needed to check it. It
+  // only shrinks (`$${vars.` → `${vars.`), so its own length bounds it.
   const none = new Map<string, string>();
-  const description = renderVars(back.description, none).text;
-  const content = renderVars(back.content, none).text;
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
   if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: 'it would not read back the same' };
   return { ok: true, file: back };
 }
