@@ -101,110 +101,94 @@ var init_duration = __esm({
   }
 });
 
-// src/core/roles/vars.ts
-function renderVars(text2, vars) {
-  return render(text2, vars, void 0);
+// src/core/safe-text.ts
+function hasUnsafe(text2) {
+  return HAS_UNSAFE.test(text2);
 }
-function renderVarsWithOrigin(text2, vars) {
-  const origin = [];
-  return { ...render(text2, vars, origin), origin };
+function escapeChar(ch) {
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "	") return "\\t";
+  const code3 = ch.codePointAt(0);
+  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
-function render(text2, vars, origin) {
-  const keep = (from2, to) => {
-    if (origin) for (let i = from2; i < to; i++) origin.push(i);
-    return text2.slice(from2, to);
-  };
-  if (!text2.includes(OPEN)) return { text: keep(0, text2.length), problems: [] };
-  const problems = [];
+function escapeControls(text2) {
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
+}
+function safeText(text2) {
+  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
+}
+function escapeStray(text2, colors) {
+  if (!HAS_UNSAFE.test(text2)) return text2;
+  return text2.replace(STRAY, (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+function jsonText(value, indent) {
+  const text2 = JSON.stringify(value, null, indent);
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
+}
+function jsonEscape(ch) {
+  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
   let out = "";
-  let from = 0;
-  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
-    if (text2.startsWith(ESCAPED, i)) {
-      out += keep(from, i) + keep(i + 1, i + ESCAPED.length);
-      from = i + ESCAPED.length;
-      continue;
-    }
-    if (!text2.startsWith(OPEN, i)) {
-      out += keep(from, i + 1);
-      from = i + 1;
-      continue;
-    }
-    REFERENCE.lastIndex = i;
-    const m = REFERENCE.exec(text2);
-    const name = m?.[1];
-    const value = name === void 0 ? void 0 : vars.get(name);
-    if (value === void 0) {
-      problems.push({ index: i, ...name === void 0 ? {} : { name } });
-      out += keep(from, i + OPEN.length);
-      from = i + OPEN.length;
-      continue;
-    }
-    out += keep(from, i) + value;
-    if (origin) for (let k = 0; k < value.length; k++) origin.push(i);
-    from = i + m[0].length;
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function fitColumns(text2, columns) {
+  let width = 0;
+  let at = 0;
+  let cut2 = 0;
+  for (const ch of text2) {
+    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
+    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut2 = at;
   }
-  return { text: out + keep(from, text2.length), problems };
+  return text2;
 }
-function escapeVars(text2) {
-  return text2.split(OPEN).join(ESCAPED);
+function isWide(code3) {
+  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-function renderRoleFiles(files, tenant, vars) {
-  const found = [];
-  const rendered = files.map((file) => renderRoleFile(file, vars, found));
-  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
-}
-function varIssuesOfTenants(tenants) {
-  const byPlace = /* @__PURE__ */ new Map();
-  for (const tenant of tenants) {
-    const found = [];
-    for (const file of tenant.files) renderRoleFile(file, tenant.vars, found);
-    for (const f of found) {
-      const key = JSON.stringify([f.file, f.at.line, f.at.col, f.where, f.name ?? null]);
-      const seen = byPlace.get(key);
-      if (seen) seen.tenants.push(tenant.name);
-      else byPlace.set(key, { found: f, tenants: [tenant.name] });
-    }
-  }
-  return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
-}
-function renderRoleFile(file, vars, found) {
-  const description = renderVars(file.description, vars);
-  const content = renderVars(file.content, vars);
-  const { descriptionText } = file.at;
-  const descriptionAt = (index) => descriptionText === void 0 ? file.at.description ?? file.at.name : { line: descriptionText.line, col: descriptionText.col + index };
-  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
-  for (const p of content.problems) found.push({ file: file.file, at: positionIn(file.content, p.index, file.contentLine ?? 1), where: "content", ...nameOf(p) });
-  if (description.text === file.description && content.text === file.content) return file;
-  return { ...file, description: description.text, content: content.text };
-}
-function nameOf(p) {
-  return p.name === void 0 ? {} : { name: p.name };
-}
-function mergeVars(defaults, own = {}) {
-  return new Map([...Object.entries(defaults), ...Object.entries(own)]);
-}
-function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
-  const message2 = f.name === void 0 ? `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself` : `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
-  return { file: f.file, ...f.at, message: message2 };
-}
-function positionIn(text2, index, firstLine2) {
-  let line = firstLine2;
-  let lineStart = 0;
-  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, col: index - lineStart + 1 };
-}
-var VAR_NAME, OPEN, ESCAPED, REFERENCE;
-var init_vars = __esm({
-  "src/core/roles/vars.ts"() {
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
+var init_safe_text = __esm({
+  "src/core/safe-text.ts"() {
     "use strict";
-    VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-    OPEN = "${vars.";
-    ESCAPED = "$${vars.";
-    REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
+    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
+    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
+    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
+    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+  }
+});
+
+// src/core/roles/display.ts
+function quote(text2) {
+  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
+  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+}
+function showName(text2) {
+  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+}
+function printableLine(line) {
+  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
+}
+function thousands(n) {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
+  const digits = String(n);
+  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+function plural(n, noun, nouns = `${noun}s`) {
+  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+var init_display = __esm({
+  "src/core/roles/display.ts"() {
+    "use strict";
+    init_safe_text();
   }
 });
 
@@ -336,10 +320,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify2(x) {
+    function stringify3(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -7150,7 +7134,7 @@ function validateAgainst(schema, source, file) {
   if (validate(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
     withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : void 0;
+      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
     })
@@ -7159,6 +7143,11 @@ function validateAgainst(schema, source, file) {
 }
 function describeSchemaError(e) {
   const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
+  if (e.propertyName !== void 0) {
+    const rule = e.parentSchema?.description;
+    const inner = describeSchemaError({ ...e, instancePath: "", propertyName: void 0 });
+    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === "string" ? rule : inner}`;
+  }
   switch (e.keyword) {
     case "required":
       return `${where}missing required key "${String(e.params["missingProperty"])}"`;
@@ -7187,7 +7176,7 @@ function pointerToPath(pointer) {
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).reduce((acc, seg) => /^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === "" ? seg : `${acc}.${seg}`, "");
 }
 function notNoise(e) {
-  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if" && e.keyword !== "propertyNames";
 }
 function withoutOtherShapes(errors) {
   const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
@@ -7241,312 +7230,36 @@ var init_schema = __esm({
   }
 });
 
-// src/core/exit-codes.ts
-var ExitCode;
-var init_exit_codes = __esm({
-  "src/core/exit-codes.ts"() {
-    "use strict";
-    ExitCode = {
-      /** Success; for `plan --detailed-exitcode`, no changes. */
-      Ok: 0,
-      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
-      Error: 1,
-      /** `plan --detailed-exitcode`: changes present. */
-      Changes: 2,
-      /** `test`: the run completed and some tests failed. */
-      TestsFailed: 3,
-      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4,
-      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
-      Interrupted: 130
-    };
-  }
-});
-
-// src/core/safe-text.ts
-function hasUnsafe(text2) {
-  return HAS_UNSAFE.test(text2);
-}
-function escapeChar(ch) {
-  if (ch === "\n") return "\\n";
-  if (ch === "\r") return "\\r";
-  if (ch === "	") return "\\t";
-  const code3 = ch.codePointAt(0);
-  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
-}
-function escapeControls(text2) {
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
-}
-function safeText(text2) {
-  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
-}
-function escapeStray(text2, colors) {
-  if (!HAS_UNSAFE.test(text2)) return text2;
-  return text2.replace(STRAY, (m) => {
-    if (m === "\n" || m === "	") return m;
-    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
-    return escapeChar(m);
-  });
-}
-function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
-}
-function jsonEscape(ch) {
-  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
-  let out = "";
-  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  return out;
-}
-function fitColumns(text2, columns) {
-  let width = 0;
-  let at = 0;
-  let cut2 = 0;
-  for (const ch of text2) {
-    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
-    width += w;
-    at += ch.length;
-    if (width <= columns - 1) cut2 = at;
-  }
-  return text2;
-}
-function isWide(code3) {
-  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
-}
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
-var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
-    "use strict";
-    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
-    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
-    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
-    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
-    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
-  }
-});
-
-// src/core/errors.ts
-function formatIssue(issue2) {
-  return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
-}
-function exitCodeOf(code3) {
-  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
-}
-var RoleflowError, InvalidFilesError;
-var init_errors = __esm({
-  "src/core/errors.ts"() {
-    "use strict";
-    init_exit_codes();
-    init_safe_text();
-    RoleflowError = class extends Error {
-      constructor(message2, code3 = "failed", options) {
-        super(message2, options);
-        this.code = code3;
-      }
-      name = "RoleflowError";
-      get exitCode() {
-        return exitCodeOf(this.code);
-      }
-    };
-    InvalidFilesError = class extends RoleflowError {
-      constructor(issues) {
-        super(
-          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
-${issues.map(formatIssue).join("\n")}`,
-          "invalid_files"
-        );
-        this.issues = issues;
-      }
-    };
-  }
-});
-
-// src/core/redact.ts
-function isSecretVariable(name) {
-  return /TOKEN|SECRET|PASSWORD/i.test(name);
-}
-function environmentSecrets(env) {
-  const found = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
-  }
-  return found;
-}
-function makeRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (!secret) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponentSafe(secret));
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(xmlText(secret));
-    forms.add(xmlAttribute(secret));
-    forms.add(safeText(secret));
-    forms.add(escapeControls(secret));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
-    let out = value;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
-    return out;
-  };
-  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
-}
-function redactValues(value, text2, keys) {
-  const walk = (v) => {
-    if (typeof v === "string") return text2(v);
-    if (Array.isArray(v)) {
-      let copy2;
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy2 ??= [...v])[i] = clean;
-      }
-      return copy2 ?? v;
-    }
-    if (v === null || typeof v !== "object") return v;
-    const source = v;
-    const names = Object.keys(source);
-    let copy;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      const cleanName = keys ? text2(name) : name;
-      const clean = walk(source[name]);
-      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
-      copy?.push([cleanName, clean]);
-    }
-    return copy ? Object.fromEntries(copy) : v;
-  };
-  return walk(value);
-}
-function xmlText(value) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function xmlAttribute(value) {
-  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function encodeURIComponentSafe(value) {
+// src/core/text-file.ts
+function decodeText(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
+  let text2;
   try {
-    return encodeURIComponent(value);
+    text2 = UTF8.decode(bytes);
   } catch {
-    return value;
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
 }
-function argvSecrets(argv) {
-  const found = [];
-  argv.forEach((arg, i) => {
-    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
-    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
-  });
-  return found;
+function tooLargeIssue(file, size2, kind) {
+  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
-function redactAll(text2, secrets) {
-  return makeRedactor(secrets).text(text2);
+function nulIssue(text2, file, kind) {
+  const at = text2.indexOf("\0");
+  if (at === -1) return void 0;
+  const before = text2.slice(0, at);
+  const line = before.split("\n").length;
+  const col = at - before.lastIndexOf("\n");
+  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
-var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
+var MIB, UTF8;
+var init_text_file = __esm({
+  "src/core/text-file.ts"() {
     "use strict";
-    init_safe_text();
-    MASK = "***";
-    SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
-  }
-});
-
-// src/core/printed-url.ts
-function redactUrl(url) {
-  return url.replace(
-    /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep6, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep6}${key}=${MASK}` : whole
-  );
-}
-function displayUrl(url) {
-  const copy = new URL(url.href);
-  copy.username = "";
-  copy.password = "";
-  copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
-}
-function shownUrl(raw) {
-  if (raw.startsWith("embedded:")) return raw;
-  try {
-    return displayUrl(new URL(raw));
-  } catch {
-    return redactUrl(raw);
-  }
-}
-function planBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl;
-  }
-  url.username = "";
-  url.password = "";
-  url.search = "";
-  url.hash = "";
-  return url.href.replace(/\/+$/, "");
-}
-function decodeURIComponentSafe(text2) {
-  try {
-    return decodeURIComponent(text2);
-  } catch {
-    return text2;
-  }
-}
-var SECRET_QUERY_KEY;
-var init_printed_url = __esm({
-  "src/core/printed-url.ts"() {
-    "use strict";
-    init_redact();
-    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
-  }
-});
-
-// src/core/url-safety.ts
-function checkTenantUrl(raw, kind) {
-  let url;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, problem: "invalid" };
-  }
-  const { secure, plain: plain2 } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
-}
-function isLoopback(hostname) {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-function safeTenantUrl(raw, kind, label) {
-  const checked = checkTenantUrl(raw, kind);
-  if (checked.ok) return checked.url;
-  const { secure } = SCHEMES[kind];
-  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, "config");
-  if (checked.problem === "plain") {
-    throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
-      "config"
-    );
-  }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, "config");
-}
-var SCHEMES;
-var init_url_safety = __esm({
-  "src/core/url-safety.ts"() {
-    "use strict";
-    init_errors();
-    init_printed_url();
-    SCHEMES = {
-      http: { secure: "https:", plain: "http:" },
-      ws: { secure: "wss:", plain: "ws:" }
-    };
+    MIB = 1024 * 1024;
+    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -7563,9 +7276,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -7587,7 +7300,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -7599,10 +7312,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.isSeq = isSeq2;
   }
 });
@@ -9020,7 +8733,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -9049,7 +8762,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -9059,7 +8772,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -9081,7 +8794,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -9133,7 +8846,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -9274,7 +8987,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -9310,7 +9023,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -9377,12 +9090,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -9407,7 +9120,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -9474,7 +9187,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -10835,7 +10548,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -10850,7 +10563,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -10872,7 +10585,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -10880,7 +10593,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -11711,9 +11424,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -11749,7 +11462,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -11789,7 +11502,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep6 && !props.found) {
+        if (!isMap3 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -11812,7 +11525,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -11844,7 +11557,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -11860,7 +11573,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -13016,7 +12729,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -13069,7 +12782,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -13147,7 +12860,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -13231,7 +12944,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -14761,7 +14474,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options = {}) {
+    function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -14787,7 +14500,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument(src, options);
+      const doc = parseDocument2(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -14799,7 +14512,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -14823,8 +14536,8 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument;
-    exports.stringify = stringify2;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -15005,6 +14718,634 @@ var init_yaml_source = __esm({
   }
 });
 
+// src/core/roles/front-matter.ts
+function splitFrontMatter(text2) {
+  const firstEnd = text2.indexOf("\n");
+  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
+  if (!isDelimiter(firstLine2)) {
+    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
+  }
+  if (firstEnd === -1) return unclosed();
+  let lineStart = firstEnd + 1;
+  while (lineStart <= text2.length) {
+    const lineEnd = text2.indexOf("\n", lineStart);
+    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
+    if (isDelimiter(line)) {
+      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
+      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
+    }
+    if (lineEnd === -1) break;
+    lineStart = lineEnd + 1;
+  }
+  return unclosed();
+}
+function withoutFinalLineBreak(body) {
+  if (body.endsWith("\r\n")) return body.slice(0, -2);
+  if (body.endsWith("\n")) return body.slice(0, -1);
+  return body;
+}
+function isDelimiter(line) {
+  return /^---[ \t]*\r?$/.test(line);
+}
+function unclosed() {
+  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
+}
+var init_front_matter = __esm({
+  "src/core/roles/front-matter.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/simple-front-matter.ts
+function readSimpleFrontMatter(yaml) {
+  const values = {};
+  const lines2 = yaml.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    let line = lines2[i];
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) return void 0;
+    const key = m[1];
+    const value = scalarValue(m[2]);
+    if (value === void 0 || values[key] !== void 0) return void 0;
+    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
+  }
+  const { name, description, id } = values;
+  if (!name || !description || name.value === "" || id?.value === "") return void 0;
+  return {
+    name: name.value,
+    description: description.value,
+    ...id ? { id: id.value } : {},
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    at: {
+      name: { line: name.line, col: 1 },
+      ...id ? { id: { line: id.line, col: 1 } } : {},
+      description: { line: description.line, col: 14 },
+      // The value is the rest of its line, plain or between quotes, with no escapes.
+      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
+    }
+  };
+}
+function scalarValue(raw) {
+  const first = raw[0];
+  if (first === '"' || first === "'") {
+    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
+    const inside = raw.slice(1, -1);
+    return QUOTED_INSIDE.test(inside) ? inside : void 0;
+  }
+  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
+  return raw;
+}
+function couldBeNumber(value) {
+  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
+  for (let i = 1; i < value.length; i++) {
+    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
+  }
+  return true;
+}
+function schemaAcceptsSimple(schema) {
+  let known = checkedSchemas.get(schema);
+  if (known === void 0) {
+    known = isSimpleRoleSchema(schema);
+    checkedSchemas.set(schema, known);
+  }
+  return known;
+}
+function isSimpleRoleSchema(schema) {
+  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
+  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
+  const required = schema["required"];
+  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
+  const properties = schema["properties"];
+  if (typeof properties !== "object" || properties === null) return false;
+  const keys = Object.keys(properties).filter((k) => k !== "tenants");
+  if (!sameSet(keys, ["name", "description", "id"])) return false;
+  const props = properties;
+  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
+}
+function isStringProperty(property2, maxMinLength) {
+  if (typeof property2 !== "object" || property2 === null) return false;
+  const p = property2;
+  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
+  const minLength = p["minLength"];
+  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
+  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
+}
+function sameSet(a, b) {
+  return a.length === b.length && b.every((x) => a.includes(x));
+}
+var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var init_simple_front_matter = __esm({
+  "src/core/roles/simple-front-matter.ts"() {
+    "use strict";
+    LINE = /^(name|description|id): (.*)$/;
+    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    checkedSchemas = /* @__PURE__ */ new WeakMap();
+    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
+  }
+});
+
+// src/core/roles/role-file.ts
+function decodeRoleFile(bytes, file) {
+  return decodeText(bytes, file, ROLE_FILE);
+}
+function parseRoleFile(text2, file, schema) {
+  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
+  const binary = nulIssue(text2, file, ROLE_FILE);
+  if (binary) return { ok: false, issues: [binary] };
+  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
+  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+  const contentLine = lineBreaks(split.yaml) + 3;
+  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
+  if (simple) {
+    const { name: name2, description: description2, id: id2, at } = simple;
+    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
+  }
+  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
+  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
+  const source = parsed.value;
+  const value = source.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
+    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
+  }
+  const valid = validateAgainst(schema, source, file);
+  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
+  const { name, description, id, tenants } = valid.value;
+  return {
+    ok: true,
+    value: {
+      file,
+      name,
+      description,
+      ...id === void 0 ? {} : { id },
+      ...tenants === void 0 ? {} : { tenants },
+      content: split.content,
+      at: {
+        name: keyPosition(source, "name"),
+        ...id === void 0 ? {} : { id: keyPosition(source, "id") },
+        ...descriptionPositions(split.yaml, source.locate("/description"), description),
+        ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants"), tenantNames: tenants.map((_, i) => source.locate(`/tenants/${i}`)) }
+      },
+      contentLine
+    }
+  };
+}
+function descriptionPositions(yaml, at, description) {
+  const rest = (yaml.split("\n")[at.line - 2] ?? "").replace(/\r$/, "").slice(at.col - 1);
+  if (description === "") return { description: at };
+  if (rest === description) return { description: at, descriptionText: at };
+  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
+  return { description: at };
+}
+function lineBreaks(text2) {
+  let n = 0;
+  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function capped(issues) {
+  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
+  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
+  const last = shown[shown.length - 1];
+  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
+}
+function keyPosition(source, key) {
+  return source.locate("", { key });
+}
+function withNullHint(issue2) {
+  const m = /^(name|description|id): must be string, got null$/.exec(issue2.message);
+  if (!m) return issue2;
+  return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
+}
+function fail(file, pos, message2) {
+  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
+}
+function utf8Length(text2) {
+  let bytes = 0;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
+  }
+  return bytes;
+}
+var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
+var init_role_file = __esm({
+  "src/core/roles/role-file.ts"() {
+    "use strict";
+    init_schema();
+    init_text_file();
+    init_yaml_source();
+    init_front_matter();
+    init_simple_front_matter();
+    MAX_ROLE_FILE_BYTES = 1024 * 1024;
+    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
+    MAX_ISSUES_PER_FILE = 20;
+  }
+});
+
+// src/core/roles/sent-size.ts
+function sentRoleBytes(role) {
+  const units = role.name.length + role.description.length + role.content.length;
+  if (units * WORST_PER_UNIT + FRAMING <= MAX_SENT_ROLE_BYTES) return void 0;
+  return utf8Length(JSON.stringify({ name: role.name, description: role.description, content: role.content }));
+}
+var MAX_SENT_ROLE_BYTES, WORST_PER_UNIT, FRAMING;
+var init_sent_size = __esm({
+  "src/core/roles/sent-size.ts"() {
+    "use strict";
+    init_role_file();
+    MAX_SENT_ROLE_BYTES = MAX_ROLE_FILE_BYTES - 1024;
+    WORST_PER_UNIT = 6;
+    FRAMING = 64;
+  }
+});
+
+// src/core/roles/vars.ts
+function renderVars(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  return render(text2, vars, maxLength, void 0);
+}
+function renderVarsWithOrigin(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  const origin = [];
+  return { ...render(text2, vars, maxLength, origin), origin };
+}
+function render(text2, vars, maxLength, origin) {
+  const problems = [];
+  let out = "";
+  const add = (from2, to, value) => {
+    const piece = value ?? text2.slice(from2, to);
+    const room = maxLength - out.length;
+    const kept = piece.length <= room ? piece : piece.slice(0, room);
+    out += kept;
+    if (origin) for (let k = 0; k < kept.length; k++) origin.push(value === void 0 ? from2 + k : from2);
+    return kept.length === piece.length;
+  };
+  let from = 0;
+  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
+    let fits;
+    if (text2.startsWith(ESCAPED, i)) {
+      fits = add(from, i) && add(i + 1, i + ESCAPED.length);
+      from = i + ESCAPED.length;
+    } else if (!text2.startsWith(OPEN, i)) {
+      fits = add(from, i + 1);
+      from = i + 1;
+    } else {
+      REFERENCE.lastIndex = i;
+      const m = REFERENCE.exec(text2);
+      const name = m?.[1];
+      const value = name === void 0 ? void 0 : vars.get(name);
+      if (value === void 0) {
+        problems.push({ index: i, ...name === void 0 ? {} : { name } });
+        fits = add(from, i + OPEN.length);
+        from = i + OPEN.length;
+      } else {
+        fits = add(from, i) && add(i, i, value);
+        from = i + m[0].length;
+      }
+    }
+    if (!fits) return { text: out, problems, tooLong: true };
+  }
+  return add(from, text2.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
+}
+function escapeVars(text2) {
+  return text2.split(OPEN).join(ESCAPED);
+}
+function renderRoleFiles(files, tenant, vars) {
+  const found = [];
+  const rendered = files.map((file) => renderRoleFile(file, vars, found));
+  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
+}
+function varIssuesOfTenants(tenants) {
+  const byPlace = /* @__PURE__ */ new Map();
+  for (const tenant of tenants) {
+    const found = [];
+    for (const file of tenant.files) renderRoleFile(file, tenant.vars, found);
+    for (const f of found) {
+      const key = JSON.stringify(f.kind === "size" ? [f.file, "size", f.bytes ?? null] : [f.file, f.at.line, f.at.col, f.where, f.name ?? null]);
+      const seen = byPlace.get(key);
+      if (seen) seen.tenants.push(tenant.name);
+      else byPlace.set(key, { found: f, tenants: [tenant.name] });
+    }
+  }
+  return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
+}
+function renderRoleFile(file, vars, found) {
+  const description = renderVars(file.description, vars, RENDER_BOUND);
+  const content = renderVars(file.content, vars, RENDER_BOUND);
+  const { descriptionText } = file.at;
+  const descriptionAt = (index) => descriptionText === void 0 ? file.at.description ?? file.at.name : { line: descriptionText.line, col: descriptionText.col + index };
+  const contentAt = (index) => positionIn(file.content, index, file.contentLine ?? 1);
+  for (const p of description.problems) found.push({ kind: "var", file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
+  for (const p of content.problems) found.push({ kind: "var", file: file.file, at: contentAt(p.index), where: "content", ...nameOf(p) });
+  const rendered = { name: file.name, description: description.text, content: content.text };
+  const bytes = description.tooLong || content.tooLong ? void 0 : sentRoleBytes(rendered);
+  if (bytes === void 0 ? description.tooLong || content.tooLong : bytes > MAX_SENT_ROLE_BYTES) {
+    const at = description.text.length > content.text.length ? descriptionAt(0) : contentAt(0);
+    found.push({ kind: "size", file: file.file, at, ...bytes === void 0 ? {} : { bytes } });
+  }
+  if (description.text === file.description && content.text === file.content) return file;
+  return { ...file, description: description.text, content: content.text };
+}
+function nameOf(p) {
+  return p.name === void 0 ? {} : { name: p.name };
+}
+function mergeVars(defaults, own = {}) {
+  return new Map([...Object.entries(defaults), ...Object.entries(own)]);
+}
+function varIssue(f, tenants) {
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
+  let message2;
+  if (f.kind === "size") {
+    const size2 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
+    message2 = `the Role renders to ${size2} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
+  } else if (f.name === void 0) {
+    message2 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
+  } else {
+    message2 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
+  }
+  return { file: f.file, ...f.at, message: message2 };
+}
+function positionIn(text2, index, firstLine2) {
+  let line = firstLine2;
+  let lineStart = 0;
+  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: index - lineStart + 1 };
+}
+var VAR_NAME, OPEN, ESCAPED, REFERENCE, RENDER_BOUND;
+var init_vars = __esm({
+  "src/core/roles/vars.ts"() {
+    "use strict";
+    init_display();
+    init_sent_size();
+    VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    OPEN = "${vars.";
+    ESCAPED = "$${vars.";
+    REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
+    RENDER_BOUND = 4 * MAX_SENT_ROLE_BYTES;
+  }
+});
+
+// src/core/exit-codes.ts
+var ExitCode;
+var init_exit_codes = __esm({
+  "src/core/exit-codes.ts"() {
+    "use strict";
+    ExitCode = {
+      /** Success; for `plan --detailed-exitcode`, no changes. */
+      Ok: 0,
+      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
+      Error: 1,
+      /** `plan --detailed-exitcode`: changes present. */
+      Changes: 2,
+      /** `test`: the run completed and some tests failed. */
+      TestsFailed: 3,
+      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
+      Refused: 4,
+      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
+      Interrupted: 130
+    };
+  }
+});
+
+// src/core/errors.ts
+var errors_exports = {};
+__export(errors_exports, {
+  InvalidFilesError: () => InvalidFilesError,
+  RoleflowError: () => RoleflowError,
+  exitCodeOf: () => exitCodeOf,
+  formatIssue: () => formatIssue
+});
+function formatIssue(issue2) {
+  return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
+}
+function exitCodeOf(code3) {
+  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
+}
+var RoleflowError, InvalidFilesError;
+var init_errors = __esm({
+  "src/core/errors.ts"() {
+    "use strict";
+    init_exit_codes();
+    init_safe_text();
+    RoleflowError = class extends Error {
+      constructor(message2, code3 = "failed", options) {
+        super(message2, options);
+        this.code = code3;
+      }
+      name = "RoleflowError";
+      get exitCode() {
+        return exitCodeOf(this.code);
+      }
+    };
+    InvalidFilesError = class extends RoleflowError {
+      constructor(issues) {
+        super(
+          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
+${issues.map(formatIssue).join("\n")}`,
+          "invalid_files"
+        );
+        this.issues = issues;
+      }
+    };
+  }
+});
+
+// src/core/redact.ts
+function isSecretVariable(name) {
+  return /TOKEN|SECRET|PASSWORD/i.test(name);
+}
+function environmentSecrets(env) {
+  const found = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+function makeRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponentSafe(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(xmlText(secret));
+    forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
+  }
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const text2 = (value) => {
+    let out = value;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+}
+function redactValues(value, text2, keys) {
+  const walk = (v) => {
+    if (typeof v === "string") return text2(v);
+    if (Array.isArray(v)) {
+      let copy2;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy2 ??= [...v])[i] = clean;
+      }
+      return copy2 ?? v;
+    }
+    if (v === null || typeof v !== "object") return v;
+    const source = v;
+    const names = Object.keys(source);
+    let copy;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const cleanName = keys ? text2(name) : name;
+      const clean = walk(source[name]);
+      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
+      copy?.push([cleanName, clean]);
+    }
+    return copy ? Object.fromEntries(copy) : v;
+  };
+  return walk(value);
+}
+function xmlText(value) {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function xmlAttribute(value) {
+  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function encodeURIComponentSafe(value) {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+function argvSecrets(argv) {
+  const found = [];
+  argv.forEach((arg, i) => {
+    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
+    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
+  });
+  return found;
+}
+function redactAll(text2, secrets) {
+  return makeRedactor(secrets).text(text2);
+}
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_safe_text();
+    MASK = "***";
+    SHORT_SECRET_LENGTH = 8;
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+  }
+});
+
+// src/core/printed-url.ts
+function redactUrl(url) {
+  return url.replace(
+    /([?&])([^=&#]*)=([^&#]*)/g,
+    (whole, sep6, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep6}${key}=${MASK}` : whole
+  );
+}
+function displayUrl(url) {
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  copy.hash = "";
+  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text2);
+}
+function shownUrl(raw) {
+  if (raw.startsWith("embedded:")) return raw;
+  try {
+    return displayUrl(new URL(raw));
+  } catch {
+    return redactUrl(raw);
+  }
+}
+function planBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  url.username = "";
+  url.password = "";
+  url.search = "";
+  url.hash = "";
+  return url.href.replace(/\/+$/, "");
+}
+function decodeURIComponentSafe(text2) {
+  try {
+    return decodeURIComponent(text2);
+  } catch {
+    return text2;
+  }
+}
+var SECRET_QUERY_KEY;
+var init_printed_url = __esm({
+  "src/core/printed-url.ts"() {
+    "use strict";
+    init_redact();
+    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
+  }
+});
+
+// src/core/url-safety.ts
+function checkTenantUrl(raw, kind) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, problem: "invalid" };
+  }
+  const { secure, plain: plain2 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
+}
+function isLoopback(hostname) {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+function safeTenantUrl(raw, kind, label) {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, "config");
+  if (checked.problem === "plain") {
+    throw new RoleflowError(
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+      "config"
+    );
+  }
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, "config");
+}
+var SCHEMES;
+var init_url_safety = __esm({
+  "src/core/url-safety.ts"() {
+    "use strict";
+    init_errors();
+    init_printed_url();
+    SCHEMES = {
+      http: { secure: "https:", plain: "http:" },
+      ws: { secure: "wss:", plain: "ws:" }
+    };
+  }
+});
+
 // src/core/config.ts
 var config_exports = {};
 __export(config_exports, {
@@ -15163,39 +15504,6 @@ var init_package_root = __esm({
     "use strict";
     packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
     schemas = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/core/text-file.ts
-function decodeText(bytes, file, kind) {
-  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
-  try {
-    text2 = UTF8.decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
-  }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
-}
-function tooLargeIssue(file, size2, kind) {
-  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
-  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
-}
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
-  if (at === -1) return void 0;
-  const before = text2.slice(0, at);
-  const line = before.split("\n").length;
-  const col = at - before.lastIndexOf("\n");
-  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
-}
-var MIB, UTF8;
-var init_text_file = __esm({
-  "src/core/text-file.ts"() {
-    "use strict";
-    MIB = 1024 * 1024;
-    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -16621,7 +16929,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
@@ -16687,7 +16995,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -38789,7 +39097,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -38851,7 +39159,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -38998,7 +39306,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify2 } = require_util5();
+    var { stringify: stringify3 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers2, globalThis.Headers].filter(Boolean));
@@ -39046,7 +39354,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("set-cookie", str, true);
       }
@@ -42548,237 +42856,6 @@ var init_decode = __esm({
   }
 });
 
-// src/core/roles/front-matter.ts
-function splitFrontMatter(text2) {
-  const firstEnd = text2.indexOf("\n");
-  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
-  if (!isDelimiter(firstLine2)) {
-    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
-  }
-  if (firstEnd === -1) return unclosed();
-  let lineStart = firstEnd + 1;
-  while (lineStart <= text2.length) {
-    const lineEnd = text2.indexOf("\n", lineStart);
-    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
-    if (isDelimiter(line)) {
-      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
-      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
-    }
-    if (lineEnd === -1) break;
-    lineStart = lineEnd + 1;
-  }
-  return unclosed();
-}
-function withoutFinalLineBreak(body) {
-  if (body.endsWith("\r\n")) return body.slice(0, -2);
-  if (body.endsWith("\n")) return body.slice(0, -1);
-  return body;
-}
-function isDelimiter(line) {
-  return /^---[ \t]*\r?$/.test(line);
-}
-function unclosed() {
-  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
-}
-var init_front_matter = __esm({
-  "src/core/roles/front-matter.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/simple-front-matter.ts
-function readSimpleFrontMatter(yaml) {
-  const values = {};
-  const lines2 = yaml.split("\n");
-  for (let i = 0; i < lines2.length; i++) {
-    let line = lines2[i];
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) return void 0;
-    const key = m[1];
-    const value = scalarValue(m[2]);
-    if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
-  }
-  const { name, description, id } = values;
-  if (!name || !description || name.value === "" || id?.value === "") return void 0;
-  return {
-    name: name.value,
-    description: description.value,
-    ...id ? { id: id.value } : {},
-    // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: {
-      name: { line: name.line, col: 1 },
-      ...id ? { id: { line: id.line, col: 1 } } : {},
-      description: { line: description.line, col: 14 },
-      // The value is the rest of its line, plain or between quotes, with no escapes.
-      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
-    }
-  };
-}
-function scalarValue(raw) {
-  const first = raw[0];
-  if (first === '"' || first === "'") {
-    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return QUOTED_INSIDE.test(inside) ? inside : void 0;
-  }
-  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
-  return raw;
-}
-function couldBeNumber(value) {
-  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
-  for (let i = 1; i < value.length; i++) {
-    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
-  }
-  return true;
-}
-function schemaAcceptsSimple(schema) {
-  let known = checkedSchemas.get(schema);
-  if (known === void 0) {
-    known = isSimpleRoleSchema(schema);
-    checkedSchemas.set(schema, known);
-  }
-  return known;
-}
-function isSimpleRoleSchema(schema) {
-  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
-  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
-  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
-  const required = schema["required"];
-  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
-  const properties = schema["properties"];
-  if (typeof properties !== "object" || properties === null) return false;
-  const keys = Object.keys(properties).filter((k) => k !== "tenants");
-  if (!sameSet(keys, ["name", "description", "id"])) return false;
-  const props = properties;
-  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
-}
-function isStringProperty(property2, maxMinLength) {
-  if (typeof property2 !== "object" || property2 === null) return false;
-  const p = property2;
-  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
-  const minLength = p["minLength"];
-  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
-  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
-}
-function sameSet(a, b) {
-  return a.length === b.length && b.every((x) => a.includes(x));
-}
-var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
-var init_simple_front_matter = __esm({
-  "src/core/roles/simple-front-matter.ts"() {
-    "use strict";
-    LINE = /^(name|description|id): (.*)$/;
-    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
-    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
-    checkedSchemas = /* @__PURE__ */ new WeakMap();
-    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
-  }
-});
-
-// src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
-function parseRoleFile(text2, file, schema) {
-  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
-  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
-  const binary = nulIssue(text2, file, ROLE_FILE);
-  if (binary) return { ok: false, issues: [binary] };
-  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
-  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
-  const contentLine = lineBreaks(split.yaml) + 3;
-  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
-  if (simple) {
-    const { name: name2, description: description2, id: id2, at } = simple;
-    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
-  }
-  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
-  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
-  const source = parsed.value;
-  const value = source.value;
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
-    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
-  }
-  const valid = validateAgainst(schema, source, file);
-  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
-  const { name, description, id, tenants } = valid.value;
-  return {
-    ok: true,
-    value: {
-      file,
-      name,
-      description,
-      ...id === void 0 ? {} : { id },
-      ...tenants === void 0 ? {} : { tenants },
-      content: split.content,
-      at: {
-        name: keyPosition(source, "name"),
-        ...id === void 0 ? {} : { id: keyPosition(source, "id") },
-        ...descriptionPositions(split.yaml, source.locate("/description"), description),
-        ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants") }
-      },
-      contentLine
-    }
-  };
-}
-function descriptionPositions(yaml, at, description) {
-  const rest = (yaml.split("\n")[at.line - 2] ?? "").replace(/\r$/, "").slice(at.col - 1);
-  if (description === "") return { description: at };
-  if (rest === description) return { description: at, descriptionText: at };
-  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
-  return { description: at };
-}
-function lineBreaks(text2) {
-  let n = 0;
-  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
-  return n;
-}
-function capped(issues) {
-  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
-  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
-  const last = shown[shown.length - 1];
-  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
-}
-function keyPosition(source, key) {
-  return source.locate("", { key });
-}
-function withNullHint(issue2) {
-  const m = /^(name|description|id): must be string, got null$/.exec(issue2.message);
-  if (!m) return issue2;
-  return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
-}
-function fail(file, pos, message2) {
-  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
-}
-function utf8Length(text2) {
-  let bytes = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
-  }
-  return bytes;
-}
-var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
-var init_role_file = __esm({
-  "src/core/roles/role-file.ts"() {
-    "use strict";
-    init_schema();
-    init_text_file();
-    init_yaml_source();
-    init_front_matter();
-    init_simple_front_matter();
-    MAX_ROLE_FILE_BYTES = 1024 * 1024;
-    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
-    MAX_ISSUES_PER_FILE = 20;
-  }
-});
-
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
@@ -42892,34 +42969,6 @@ var init_serialize = __esm({
   }
 });
 
-// src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
-}
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
-}
-function printableLine(line) {
-  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
-}
-function thousands(n) {
-  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
-  const digits = String(n);
-  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
-  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  return out;
-}
-function plural(n, noun, nouns = `${noun}s`) {
-  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
-}
-var init_display = __esm({
-  "src/core/roles/display.ts"() {
-    "use strict";
-    init_safe_text();
-  }
-});
-
 // src/core/glob.ts
 function globToRegExp(glob) {
   let source = "";
@@ -42975,11 +43024,16 @@ function roleFilesForTenant(files, tenant, vars) {
 function unmatchedTenantWarnings(files, tenants) {
   const warnings = [];
   for (const file of files) {
-    for (const glob of file.tenants ?? []) {
-      if (/[*?]/.test(glob) || tenants.includes(glob)) continue;
-      const at = file.at.tenants ?? file.at.name;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+    if (file.tenants === void 0) continue;
+    const key = file.at.tenants ?? file.at.name;
+    if (file.tenants.length === 0) {
+      warnings.push({ file: file.file, ...key, message: "warning: tenants: [] manages the Role on no tenant; with prune it is deleted everywhere (leave tenants: out for every tenant)" });
     }
+    file.tenants.forEach((glob, i) => {
+      if (/[*?]/.test(glob) || tenants.includes(glob)) return;
+      const at = file.at.tenantNames?.[i] ?? key;
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+    });
   }
   return warnings;
 }
@@ -42997,6 +43051,7 @@ var roles_exports = {};
 __export(roles_exports, {
   MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
   MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
+  MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
   VAR_NAME: () => VAR_NAME,
   checkRoleSet: () => checkRoleSet,
   decodeRoleFile: () => decodeRoleFile,
@@ -43033,6 +43088,7 @@ var init_roles = __esm({
     init_serialize();
     init_display();
     init_vars();
+    init_sent_size();
     init_membership();
   }
 });
@@ -50869,7 +50925,7 @@ var require_util8 = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors4();
     var { headerNameLowerCasedRecord } = require_constants7();
@@ -50929,7 +50985,7 @@ var require_util8 = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -66136,7 +66192,7 @@ var require_util13 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -66194,7 +66250,7 @@ var require_util13 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -66340,7 +66396,7 @@ var require_cookies2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse2();
-    var { stringify: stringify2 } = require_util13();
+    var { stringify: stringify3 } = require_util13();
     var { webidl } = require_webidl2();
     var { Headers: Headers2 } = require_headers2();
     function getCookies(headers) {
@@ -66383,7 +66439,7 @@ var require_cookies2 = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -69607,7 +69663,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isMap2(keySpec, valueSpec) {
+    function isMap3(keySpec, valueSpec) {
       const isArrayValidator = isArray(isTuple([keySpec, valueSpec]));
       const isRecordValidator = isRecord(valueSpec, { keys: keySpec });
       return makeValidator({
@@ -70267,7 +70323,7 @@ var require_lib = __commonJS({
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber5;
@@ -73824,7 +73880,8 @@ async function makeFreshPlan(opts) {
     const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
-    return { plan, tenant };
+    const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -74070,6 +74127,62 @@ tests:
   }
 });
 
+// src/core/init/add-tenant.ts
+function addTenantToConfig(text2, tenant) {
+  const doc = (0, import_yaml4.parseDocument)(text2);
+  if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
+  if (doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
+  const entry = {
+    base_url: tenant.baseUrl,
+    ...tenant.wsUrl === void 0 ? {} : { ws_url: tenant.wsUrl },
+    token_env: tokenEnvFor(tenant.name)
+  };
+  const tenants = doc.get("tenants", true);
+  if (tenants !== void 0 && tenants !== null && !((0, import_yaml4.isScalar)(tenants) && tenants.value === null) && !(0, import_yaml4.isMap)(tenants)) {
+    return { added: false, present: false, reason: "its tenants: is not a mapping" };
+  }
+  if ((0, import_yaml4.isMap)(tenants) && tenants.has(tenant.name)) return { added: false, present: true, reason: `it already has tenant "${tenant.name}"` };
+  const expected = { ...doc.toJS() };
+  expected["tenants"] = { ...expected["tenants"] ?? {}, [tenant.name]: entry };
+  const inserted = insertLines(text2, doc, tenant.name, entry);
+  if (inserted !== void 0 && sameJson((0, import_yaml4.parseDocument)(inserted).toJS(), expected)) return { added: true, text: inserted };
+  if ((0, import_yaml4.isMap)(tenants)) tenants.set(doc.createNode(tenant.name), doc.createNode(entry));
+  else doc.set("tenants", doc.createNode({ [tenant.name]: entry }));
+  return { added: true, text: doc.toString({ lineWidth: 0 }) };
+}
+function insertLines(text2, doc, name, entry) {
+  const block = (indent2) => (0, import_yaml4.stringify)({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent2);
+  const newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  const tenants = doc.get("tenants", true);
+  if (tenants === void 0) {
+    const lines2 = `tenants:
+${block("  ")}`.replace(/\n/g, newline);
+    return text2 === "" || text2.endsWith("\n") ? `${text2}${lines2}` : `${text2}${newline}${lines2}`;
+  }
+  if (!(0, import_yaml4.isMap)(tenants) || tenants.flow === true || tenants.items.length === 0 || tenants.range === void 0 || tenants.range === null) return void 0;
+  const first = tenants.items[0].key;
+  const start = (0, import_yaml4.isScalar)(first) && first.range ? first.range[0] : void 0;
+  if (start === void 0) return void 0;
+  const indent = text2.slice(text2.lastIndexOf("\n", start - 1) + 1, start);
+  if (!/^ +$/.test(indent)) return void 0;
+  const end = tenants.range[1];
+  const lineEnd = text2.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
+  const at = lineEnd === -1 ? text2.length : lineEnd + 1;
+  const before = text2.slice(0, at);
+  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text2.slice(at)}`;
+}
+function sameJson(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+var import_yaml4;
+var init_add_tenant = __esm({
+  "src/core/init/add-tenant.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_templates();
+  }
+});
+
 // src/run/init.ts
 var init_exports = {};
 __export(init_exports, {
@@ -74082,6 +74195,10 @@ async function initRepository(dir, options) {
   for (const file of initFiles(options)) {
     const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
+    if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
+      steps.push(await addTenant(abs, existing, options.tenant));
+      continue;
+    }
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
       continue;
@@ -74092,6 +74209,14 @@ async function initRepository(dir, options) {
   steps.push(await mergeEditorSettings(dir, options.force));
   steps.push(await mergeGitignore(dir));
   return steps;
+}
+async function addTenant(abs, text2, tenant) {
+  const outcome = addTenantToConfig(text2, tenant);
+  if (!outcome.added) {
+    return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+  }
+  await writeFile3(abs, outcome.text);
+  return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
@@ -74150,13 +74275,15 @@ async function readIfThere2(abs) {
     throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
-var SETTINGS;
+var CONFIG, SETTINGS;
 var init_init = __esm({
   "src/run/init.ts"() {
     "use strict";
     init_errors();
+    init_add_tenant();
     init_templates();
     init_role_files();
+    CONFIG = "roleflow.config.yaml";
     SETTINGS = ".vscode/settings.json";
   }
 });
@@ -74958,7 +75085,7 @@ async function pullRoles(opts) {
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
@@ -75012,7 +75139,7 @@ async function pullRoles(opts) {
     if (claimed.has(f)) continue;
     const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
+    else if (ignored(f.name) === void 0) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
@@ -75021,8 +75148,8 @@ function readBack(role, text2, schema) {
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
   const none = /* @__PURE__ */ new Map();
-  const description = renderVars(back.description, none).text;
-  const content = renderVars(back.content, none).text;
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
   if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
   return { ok: true, file: back };
 }
@@ -76875,7 +77002,7 @@ async function validateSources(cwd, roles, flows, options) {
       roleNames = loaded.value.map((r) => r.name);
       const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, options.tenants.map((t6) => t6.name)));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
@@ -79430,8 +79557,17 @@ async function freshPlanFor(command, config, selection, open4) {
     targets: selection.targets,
     roleFiles: selection.roleFiles
   });
+  const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
+  const shown = warned.get(command) ?? /* @__PURE__ */ new Set();
+  warned.set(command, shown);
+  for (const line of fresh.warnings.map(formatIssue2)) {
+    if (shown.has(line)) continue;
+    shown.add(line);
+    command.io.err(line);
+  }
   return { ...fresh, rolesDir };
 }
+var warned = /* @__PURE__ */ new WeakMap();
 var PlanningCommand = class extends ManyTenantsCommand {
   target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
   roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
@@ -79684,12 +79820,17 @@ var InitCommand = class extends RoleflowCommand {
       Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
 
       With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
-      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it. In a
+      repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
+      the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
+      that exist (the workflow too) are left as they are. A config that already has the tenant, or
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
     `,
     examples: [
       ["Scaffold the current repository", "roleflow init"],
       ["Scaffold another folder", "roleflow init path/to/repo"],
       ["With a staging tenant", "roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws"],
+      ["Add a production tenant to an existing config", "roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod"],
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
@@ -79709,6 +79850,16 @@ var InitCommand = class extends RoleflowCommand {
     }
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    const config = steps.find((s) => s.tenant !== void 0);
+    if (config?.tenant === "added") {
+      this.io.err(
+        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+      );
+    } else if (config !== void 0) {
+      const present = config.tenant === "present";
+      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+      if (!present) return 1;
+    }
     this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
     return 0;
   }
@@ -80013,7 +80164,7 @@ var PullCommand = class extends TenantCommand {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
     const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const dir = rolesDirOf2(this.context.cwd, config, this.roles);
@@ -80045,13 +80196,18 @@ var PullCommand = class extends TenantCommand {
     if (result.localOnly.length > 0 && !this.json) {
       this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
     }
+    if (result.notForTenant.length > 0 && !this.json) {
+      const files = result.notForTenant.join(", ");
+      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
+    }
     if (this.json) {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
         dir: dir.display,
         summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
         roles: result.roles,
-        local_only: result.localOnly
+        local_only: result.localOnly,
+        not_for_tenant: result.notForTenant
       };
       this.io.outJson(document);
     } else {
@@ -80461,9 +80617,11 @@ var ValidateCommand = class extends RoleflowCommand {
       front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
       error naming both. Talks to no tenant. Role files are rendered for every configured tenant
-      and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
-      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants. A name in
-      \`tenants:\` that is no tenant of the config gets a warning (probably a typo).
+      (each file for the tenants its \`tenants:\` front-matter names), and for the embedded
+      \`local\` only when it is in use — no tenants configured, or \`default_tenant: local\`: a
+      \`\${vars.NAME}\` one of them does not declare, or a Role rendering over 1,047,552 bytes, is
+      an error naming the tenants. A name in \`tenants:\` that is no tenant of the config (nor
+      \`local\`) gets a warning (probably a typo), and so does \`tenants: []\`.
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
@@ -80492,7 +80650,9 @@ var ValidateCommand = class extends RoleflowCommand {
     const roles = rolesDirOf2(cwd, config, this.roles);
     const flows = flowsDirOf2(cwd, config, this.flows);
     const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-    const names = [.../* @__PURE__ */ new Set(["local", ...Object.keys(config.tenants)])];
+    const configured = Object.keys(config.tenants);
+    const usesLocal = configured.length === 0 || config.defaultTenant === "local";
+    const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
     const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;
