@@ -116,6 +116,18 @@ describe('roleflow promote', () => {
   });
 });
 
+describe('roleflow promote typed without what it needs', () => {
+  it('names the missing options in one line (exit 1, bad usage), and --help shows them on the usage line', async () => {
+    const t = await twoTenants(FILES);
+    expect(await t.cli(['promote'])).toEqual({ code: 1, stdout: '', stderr: 'error: promote needs --from NAME, --to NAME and --report FILE (see roleflow promote --help)\n' });
+    const r = await t.cli(['promote', '--from', 'staging', '--to=production']);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: promote needs --report FILE (see roleflow promote --help)\n' });
+    const help = await t.cli(['promote', '--help']);
+    expect(help.stdout).toContain('\n$ roleflow promote --from NAME --to NAME --report FILE\n');
+    expect((await t.cli(['help', 'promote'])).stdout).toBe(help.stdout);
+  });
+});
+
 describe('roleflow test over several tenants', () => {
   it('runs the tests against each tenant in turn, one JSON report per tenant with the tenant in its name', async () => {
     const t = await twoTenants(FILES);
