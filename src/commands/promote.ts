@@ -20,8 +20,9 @@ export class PromoteCommand extends TenantAccessCommand {
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
       suite (not one shard, no shard missing, nothing left unrun), with no failed or errored test.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
-      \`git rev-parse HEAD\` where the tests ran) is the one here; a report without one is refused.
+      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
+      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      same way; a report without one is refused.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -62,7 +63,7 @@ export class PromoteCommand extends TenantAccessCommand {
     const planOf = (name: string) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
 
     const { promotionRefusals } = await import('../run/tenants/promote.js');
-    const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from), warn: (line) => this.io.err(line) });
     if (reasons.length > 0) {
       this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join('\n'));
       const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;

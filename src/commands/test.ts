@@ -139,6 +139,18 @@ export class TestCommand extends ManyTenantsCommand {
     return worst;
   }
 
+  private testedCommit: Promise<string | undefined> | undefined;
+
+  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
+  private commit(): Promise<string | undefined> {
+    this.testedCommit ??= import('../files/git-commit.js').then(async ({ currentCommit }) => {
+      const lookup = await currentCommit(this.context.cwd, this.context.env);
+      if (lookup.warning !== undefined) this.io.err(lookup.warning);
+      return lookup.commit;
+    });
+    return this.testedCommit;
+  }
+
   private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
@@ -147,7 +159,6 @@ export class TestCommand extends ManyTenantsCommand {
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),
     ]);
-    const { currentCommit } = await import('../files/git-commit.js');
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
@@ -168,7 +179,7 @@ export class TestCommand extends ManyTenantsCommand {
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: await currentCommit(this.context.cwd, this.context.env),
+      commit: await this.commit(),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),

@@ -72,7 +72,7 @@ describe('roleflow promote', () => {
         /1 test failed: "flows\/echo\.yaml > echoes" \[https\]/,
       ],
       ['other-commit.json', (r) => ({ ...r, commit: OTHER_SHA }), new RegExp(`recorded at commit ${OTHER_SHA}, not at the current commit ${SHA}`)],
-      ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit/],
+      ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit \(its run had neither a full GITHUB_SHA nor a git commit\)/],
     ];
     const mark = requestCount(t.production);
     const stagingMark = requestCount(t.staging);
@@ -101,6 +101,11 @@ describe('roleflow promote', () => {
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/nope\.json is not a JSON test report that can be read/);
     expect((await t.cli(['promote', '--from', 'staging', '--to', 'staging', '--report', 'report.json'])).code).toBe(1);
+    // A GITHUB_SHA that is no full sha is not taken: outside a git checkout the commit is unknown, and the reason says what was the case.
+    const bad = await promote(t, 'report.json', ['--auto-approve'], 'zzz');
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toContain('warning: GITHUB_SHA "zzz" is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead\n');
+    expect(bad.stderr).toContain(`  - the current commit is unknown (GITHUB_SHA "zzz" is not a full commit sha, and ${t.p.dir} is not in a git checkout): the report cannot be tied to these files\n`);
 
     // In a git checkout without GITHUB_SHA, the report and the gate both take HEAD.
     const git = promisify(execFile);
@@ -108,10 +113,14 @@ describe('roleflow promote', () => {
     await git('git', ['init', '-q'], opts);
     await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'x'], opts);
     const head = (await git('git', ['rev-parse', 'HEAD'], opts)).stdout.trim();
-    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'])).code).toBe(0);
+    // An abbreviated GITHUB_SHA is passed over with a warning, for HEAD.
+    const run = await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'], { GITHUB_SHA: head.slice(0, 7) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`warning: GITHUB_SHA "${head.slice(0, 7)}" is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead\n`);
     expect((JSON.parse(await t.p.read('git-report.json')) as RunReport).commit).toBe(head);
     const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve']);
     expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('warning');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
   });
 });

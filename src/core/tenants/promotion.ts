@@ -22,7 +22,10 @@ const MAX_NAMED = 5;
  * failed or errored test, recorded at `commit` — the commit being promoted. A report without a
  * commit, or a current commit that cannot be known, is refused: nothing ties it to these files.
  */
-export function reportGateReasons(report: GateReport, expected: { from: string; fromUrl?: string; commit: string | undefined }): string[] {
+export function reportGateReasons(
+  report: GateReport,
+  expected: { from: string; fromUrl?: string; commit: string | undefined; /** Why `commit` is undefined, as it was the case. */ commitUnknown?: string },
+): string[] {
   const reasons: string[] = [];
   const { tenant, summary } = report;
   if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
@@ -44,8 +47,11 @@ export function reportGateReasons(report: GateReport, expected: { from: string; 
     const errored = summary.errored > 0 ? ` (${summary.errored} errored)` : '';
     reasons.push(`${plural(summary.failed, 'test')} failed${errored}: ${named.join(', ')}${more}`);
   }
-  if (report.commit === undefined) reasons.push('the report records no commit: run the tests in a git checkout, or with GITHUB_SHA set');
-  else if (expected.commit === undefined) reasons.push('the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files');
+  if (report.commit === undefined) {
+    reasons.push('the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha');
+  } else if (expected.commit === undefined) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? 'neither a full GITHUB_SHA nor a git commit'}): the report cannot be tied to these files`);
+  }
   else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
   return reasons;
 }

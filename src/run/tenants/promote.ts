@@ -20,6 +20,8 @@ export async function promotionRefusals(opts: {
   from: string;
   reportFile: string;
   planFrom: () => Promise<FreshPlan>;
+  /** A line for stderr that does not refuse the promotion (a GITHUB_SHA passed over). */
+  warn: (line: string) => void;
 }): Promise<string[]> {
   const reasons: string[] = [];
   const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
@@ -38,8 +40,9 @@ export async function promotionRefusals(opts: {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== undefined) {
-    const commit = await currentCommit(opts.cwd, opts.env);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit }));
+    const { commit, unknown, warning } = await currentCommit(opts.cwd, opts.env);
+    if (warning !== undefined) opts.warn(warning);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...(unknown !== undefined && { commitUnknown: unknown }) }));
   }
   return reasons;
 }

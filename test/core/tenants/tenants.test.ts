@@ -47,8 +47,11 @@ describe('the promotion gate on a test report', () => {
       'the report is of "staging" at https://old.example, but that tenant is at https://staging.example',
     ]);
     expect(reportGateReasons(report({ summary: { tests: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
-    expect(reportGateReasons(report(), { ...expected, commit: undefined })).toEqual([
-      'the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files',
+    expect(reportGateReasons(report(), { ...expected, commit: undefined, commitUnknown: 'GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout' })).toEqual([
+      'the current commit is unknown (GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout): the report cannot be tied to these files',
+    ]);
+    expect(reportGateReasons(report({ commit: undefined }), expected)).toEqual([
+      'the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha',
     ]);
   });
 });
