@@ -125,6 +125,41 @@ describe('roleflow promote', () => {
   });
 });
 
+describe('roleflow promote and the tests the run was asked for', () => {
+  it('refuses a report of a run narrowed by PATH arguments, --grep or --transport, naming the filter; a complete merge of shards passes', async () => {
+    const t = await twoTenants({ ...FILES, 'flows/more.yaml': FILES['flows/echo.yaml'].replace('name: echoes', 'name: echoes again') });
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    const runs: [string[], string][] = [
+      [['flows/echo.yaml'], '  - the run was of flows/echo.yaml only, not of the whole flows folder flows/: run roleflow test without PATH arguments\n'],
+      [['--grep', 'again'], '  - the run was narrowed by --grep again: run the whole suite\n'],
+      [['--transport', 'https'], '  - the run was of --transport https only: run every transport\n'],
+    ];
+    const mark = requestCount(t.production);
+    for (const [args, reason] of runs) {
+      expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=narrow.json', ...args], { GITHUB_SHA: SHA })).code).toBe(0);
+      const report = JSON.parse(await t.p.read('narrow.json')) as RunReport;
+      expect(report.summary.failed, args.join(' ')).toBe(0);
+      const r = await promote(t, 'narrow.json', ['--auto-approve']);
+      expect(r.code, args.join(' ')).toBe(4);
+      expect(r.stderr).toContain(reason);
+    }
+    expect(requestCount(t.production)).toBe(mark);
+    // The flows folder named, and the shards of a whole run merged, are the whole suite.
+    for (const i of [1, 2]) expect((await t.cli(['test', 'flows', '--tenant', 'staging', '--shard', `${i}/2`, '--reporter', `json=shard-${i}.json`], { GITHUB_SHA: SHA })).code).toBe(0);
+    expect((await t.cli(['report', 'merge', 'shard-1.json', 'shard-2.json', '--out', 'merged.json'])).code).toBe(0);
+    expect((JSON.parse(await t.p.read('merged.json')) as RunReport).selection).toEqual({ flows_dir: 'flows', paths: ['flows'] });
+    const merged = await promote(t, 'merged.json', ['--auto-approve']);
+    expect(merged.stderr).toContain('merged.json passed there at this commit');
+    expect(merged.code).toBe(0);
+    // A merge of runs asked for different tests records no selection, and does not pass.
+    expect((await t.cli(['test', '--tenant', 'staging', '--shard', '1/2', '--grep', 'echo', '--reporter', 'json=grep-1.json'], { GITHUB_SHA: SHA })).code).toBe(0);
+    expect((await t.cli(['report', 'merge', 'grep-1.json', 'shard-2.json', '--out', 'mixed.json'])).code).toBe(0);
+    const mixed = await promote(t, 'mixed.json', ['--auto-approve']);
+    expect(mixed.code).toBe(4);
+    expect(mixed.stderr).toContain('the report does not record which tests its run was asked for');
+  });
+});
+
 describe('roleflow promote typed without what it needs', () => {
   it('names the missing options in one line (exit 1, bad usage), and --help shows them on the usage line', async () => {
     const t = await twoTenants(FILES);
