@@ -25,7 +25,11 @@ export class PromoteCommand extends TenantAccessCommand {
       tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
       Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
       is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
-      same way; a report without one is refused.
+      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      tests and the config have no uncommitted change (staged, unstaged or untracked and not
+      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
+      it is a stand-in started for each command, and its tests cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -66,7 +70,17 @@ export class PromoteCommand extends TenantAccessCommand {
     const planOf = (name: string) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
 
     const { promotionRefusals } = await import('../run/tenants/promote.js');
-    const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from), warn: (line) => this.io.err(line) });
+    const reasons = await promotionRefusals({
+      cwd: this.context.cwd,
+      env: this.context.env,
+      config,
+      from: this.from,
+      to: this.to,
+      roles: this.roles,
+      reportFile: this.report,
+      planFrom: () => planOf(this.from),
+      warn: (line) => this.io.err(line),
+    });
     if (reasons.length > 0) {
       this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join('\n'));
       const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;

@@ -35,7 +35,8 @@ export async function currentCommit(cwd: string, env: Record<string, string | un
 
 /**
  * The files under `paths` whose working copy is not the commit checked out (staged, unstaged, or
- * untracked and not ignored), as `git status --porcelain` names them; undefined when `cwd` is not
+ * untracked and not ignored), as `git status --porcelain` names them (from the repository's
+ * root), sorted; undefined when `cwd` is not
  * in a git checkout (or there is no git).
  */
 export async function uncommittedFiles(cwd: string, paths: readonly string[]): Promise<string[] | undefined> {
@@ -50,7 +51,7 @@ export async function uncommittedFiles(cwd: string, paths: readonly string[]): P
     files.push(entry.slice(3));
     if (entry[0] === 'R' || entry[0] === 'C') i++;
   }
-  return files;
+  return files.sort();
 }
 
 async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {

@@ -111,7 +111,8 @@ describe('roleflow promote', () => {
     const git = promisify(execFile);
     const opts = { cwd: t.p.dir };
     await git('git', ['init', '-q'], opts);
-    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'x'], opts);
+    await git('git', ['add', 'roles', 'flows', 'roleflow.config.yaml'], opts);
+    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'x'], opts);
     const head = (await git('git', ['rev-parse', 'HEAD'], opts)).stdout.trim();
     // An abbreviated GITHUB_SHA is passed over with a warning, for HEAD.
     const run = await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'], { GITHUB_SHA: head.slice(0, 7) });
@@ -122,6 +123,30 @@ describe('roleflow promote', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('warning');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+
+    // Uncommitted changes under the role files, the flow tests or the config: the tree is not the commit.
+    await t.p.write('.gitignore', 'roles/*.tmp\n');
+    await t.p.write('roles/scratch.tmp', 'ignored');
+    await t.p.write('flows/new.yaml', FILES['flows/echo.yaml']);
+    await t.p.write('roleflow.config.yaml', `${await t.p.read('roleflow.config.yaml')}# staged\n`);
+    await git('git', ['add', 'roleflow.config.yaml'], opts);
+    const mark = requestCount(t.production);
+    const dirty = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve']);
+    expect(dirty.code).toBe(4);
+    expect(dirty.stderr).toContain('  - uncommitted changes to flows/new.yaml, roleflow.config.yaml (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it\n');
+    expect(dirty.stderr).not.toMatch(/scratch|report\.json,/);
+    expect(requestCount(t.production)).toBe(mark);
+  });
+
+  it('refuses the embedded tenant as the tenant promoted from: its tests cannot gate a real one', async () => {
+    const t = await tested();
+    const r = await t.cli(['promote', '--from', 'local', '--to', 'production', '--report', 'report.json', '--auto-approve', '--json'], { GITHUB_SHA: SHA });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      'error: promotion from local to production refused; nothing was sent to production:\n  - tenant "local" is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant "production" (promote from a configured tenant)\n',
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({ tenant: { name: 'production' }, status: 'refused', reasons: [expect.stringContaining('is the embedded tenant')] });
+    expect(tenantState(t.production)).toEqual([]);
   });
 });
 
