@@ -95,7 +95,10 @@ export class PromoteCommand extends TenantAccessCommand {
     this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
     if (this.outFile !== undefined) return this.savePlan(shown, plan);
-    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
+    const { showName } = await import('../core/roles/index.js');
+    const saveAndApply = `roleflow promote --from ${showName(this.from)} --to ${showName(this.to)} --report ${showName(this.report)} --out plan.json && roleflow apply plan.json`;
+    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     const ends = approved === 'approved' ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
     if (this.json) await printApplyJson(this, ends, undefined);

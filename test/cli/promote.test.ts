@@ -40,7 +40,10 @@ describe('roleflow promote', () => {
     // Without --auto-approve and without a terminal it refuses, as apply does; with --out it saves the plan instead.
     await t.p.write('roles/b.md', roleText('b', 'second', 'You are B.'));
     expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
-    expect((await promote(t, 'report.json')).stderr).toMatch(/^error: refusing to apply without confirmation: stdin is not a terminal/m);
+    const offTerminal = await promote(t, 'report.json');
+    expect(offTerminal.stderr).toContain(
+      'error: refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow promote --from staging --to production --report report.json --out plan.json && roleflow apply plan.json\n',
+    );
     const saved = await promote(t, 'report.json', ['--out', 'production.json']);
     expect(saved.code).toBe(0);
     expect(JSON.parse(await t.p.read('production.json'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
