@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
@@ -37,6 +39,8 @@ describe('roleflow promote', () => {
     expect(r.stdout).toContain('Apply complete: 1 created, 0 updated, 0 deleted.');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
     expect(noToken(r)).toBe(true);
+    // Outside a git checkout, with GITHUB_SHA naming the commit, the working tree is not checked and nothing is said of it.
+    expect(r.stderr).not.toMatch(/uncommitted|git status|warning/);
     // Without --auto-approve and without a terminal it refuses, as apply does; with --out it saves the plan instead.
     await t.p.write('roles/b.md', roleText('b', 'second', 'You are B.'));
     expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
@@ -170,7 +174,16 @@ describe('roleflow promote and the tests the run was asked for', () => {
       const r = await promote(t, 'narrow.json', ['--auto-approve']);
       expect(r.code, args.join(' ')).toBe(4);
       expect(r.stderr).toContain(reason);
+      expect(noToken(r)).toBe(true);
     }
+    // --bail that left tests unrun after a failure: named as such.
+    await t.p.write('flows/0-fails.yaml', 'flow: echo\ntransport: https\ntests:\n  - name: fails first\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      steps: { count: 5 }\n');
+    const bail = await t.cli(['test', '--tenant', 'staging', '--bail', '--concurrency', '1', '--reporter', 'console', '--reporter', 'json=bail.json'], { GITHUB_SHA: SHA });
+    expect(bail.code, bail.stdout + bail.stderr).toBe(3);
+    const bailed = await promote(t, 'bail.json', ['--auto-approve']);
+    expect(bailed.code).toBe(4);
+    expect(bailed.stderr).toMatch(/^ {2}- 2 tests of the report did not run \(--bail stopped the run after a failure\)$/m);
+    await rm(join(t.p.dir, 'flows/0-fails.yaml'));
     expect(requestCount(t.production)).toBe(mark);
     // The flows folder named, and the shards of a whole run merged, are the whole suite.
     for (const i of [1, 2]) expect((await t.cli(['test', 'flows', '--tenant', 'staging', '--shard', `${i}/2`, '--reporter', `json=shard-${i}.json`], { GITHUB_SHA: SHA })).code).toBe(0);
