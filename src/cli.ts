@@ -47,8 +47,26 @@ export function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowC
  */
 class RoleflowCli extends Cli<RoleflowContext> {
   override usage(...args: Parameters<Cli<RoleflowContext>['usage']>): string {
-    return namePlaceholders(super.usage(...args));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
+}
+
+/**
+ * A command's `--help` lists every option below its usage line, which then shows none: the
+ * options it cannot run without go on that line (`$ roleflow promote --from #0 --to #0 --report #0`).
+ */
+function withRequiredOptions(cli: Cli<RoleflowContext>, command: unknown, text: string): string {
+  const paths = (command as { paths?: string[][]; constructor?: { paths?: string[][] } } | null | undefined);
+  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  if (path === undefined) return text;
+  const { usage, required } = requiredOptionsOf(cli, path);
+  return required.length === 0 ? text : text.replace(`${usage}\n`, `${usage} ${required.join(' ')}\n`);
+}
+
+/** The usage line (`roleflow promote`) and the options it cannot run without (`--from #0`) of the command at `path`. */
+function requiredOptionsOf(cli: Cli<RoleflowContext>, path: readonly string[]): { usage: string; required: string[] } {
+  const definition = cli.definitions().find((d) => d.path === ['roleflow', ...path].join(' '));
+  return { usage: definition?.usage ?? '', required: definition?.options.filter((o) => o.required).map((o) => o.definition) ?? [] };
 }
 
 const VALUE_NAMES: Record<string, string> = {
@@ -127,7 +145,9 @@ export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], cont
   } catch (error) {
     if (everyCommand !== undefined) return runCommand(everyCommand(), argv, context);
     // One line on stderr, where clipanion would print its multi-line form on stdout.
-    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
+    const line = isCommandNotFound(error)
+      ? (missingRequiredOptions(cli, argv) ?? (await unknownCommand(error, argv)))
+      : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
     // The line may quote what was typed: one line, its control characters escaped.
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}\n`);
     return ExitCode.Error;
@@ -149,6 +169,22 @@ function commandPathOf(argv: readonly string[]): string[] | undefined {
     }
   }
   return best;
+}
+
+/**
+ * clipanion reports a command typed without an option it requires as no command at all: say which
+ * (`error: promote needs --report FILE (see roleflow promote --help)`). Undefined when `argv` is not
+ * such a command.
+ */
+function missingRequiredOptions(cli: Cli<RoleflowContext>, argv: readonly string[]): string | undefined {
+  const path = commandPathOf(argv);
+  if (path === undefined) return undefined;
+  const given = (flag: string) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
+  const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith('-') && given(name)));
+  if (missing.length === 0) return undefined;
+  const named = namePlaceholders(missing.join('\n')).split('\n');
+  const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`;
+  return `error: ${path.join(' ')} needs ${list} (see roleflow ${path.join(' ')} --help)`;
 }
 
 function isCommandNotFound(error: unknown): error is { candidates?: { usage: string }[] } {

@@ -3143,7 +3143,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref2);
+      let _sch = resolve19.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3170,7 +3170,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref2) {
+    function resolve19(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4034,7 +4034,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve19(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4425,7 +4425,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve17,
+      resolve: resolve19,
       resolveComponent,
       equal,
       serialize,
@@ -18677,9 +18677,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve19(data2);
             });
           });
         }
@@ -18717,9 +18717,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve17(data2);
+              return err2 ? reject2(err2) : resolve19(data2);
             });
           });
         }
@@ -22225,8 +22225,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve19, reject2) => {
+        res = resolve19;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23652,12 +23652,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24541,12 +24541,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24863,16 +24863,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve17(null);
+            resolve19(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24885,7 +24885,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25292,8 +25292,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          return new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -26415,7 +26415,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve19, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26425,7 +26425,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -26435,14 +26435,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve19, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26451,14 +26451,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve17();
+            resolve19();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve19, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26466,7 +26466,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26509,8 +26509,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve17, reject2) => {
-                      finalSocket.once("secureConnect", resolve17);
+                    await new Promise((resolve19, reject2) => {
+                      finalSocket.once("secureConnect", resolve19);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27643,7 +27643,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27657,11 +27657,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve17(null);
+                resolve19(null);
               }
             });
           } else {
-            this.on("close", resolve17);
+            this.on("close", resolve19);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27689,7 +27689,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve19, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27704,7 +27704,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve19,
               reject: reject2,
               length: 0,
               body: []
@@ -27778,18 +27778,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length, encoding));
+          resolve19(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve19(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27979,9 +27979,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -28193,9 +28193,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -28483,9 +28483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -28578,9 +28578,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -29854,7 +29854,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve17 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve19 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30055,7 +30055,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve17(path), "utf8");
+          const data2 = await readFile4(resolve19(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30084,7 +30084,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve17(path);
+        const resolvedPath = resolve19(path);
         await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -38064,7 +38064,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve19, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38152,7 +38152,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve19({
                 status,
                 statusText,
                 headersList,
@@ -38205,7 +38205,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38229,7 +38229,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42600,7 +42600,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43117,7 +43117,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46949,7 +46949,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve19, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46973,7 +46973,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve17(new Session(socket, shown, secrets));
+      resolve19(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47041,14 +47041,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve17(void 0);
+            resolve19(void 0);
           };
-          const waiter = { resolve: resolve17, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47676,14 +47676,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve17) => {
+  return new Promise((resolve19) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve17(tooLarge);
+        resolve19(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47692,12 +47692,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve17({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve19({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve17({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve19({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve17({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve19({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -48370,7 +48370,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve17) => server.close(() => resolve17()));
+      const closed = new Promise((resolve19) => server.close(() => resolve19()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48409,12 +48409,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve19, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve17(server.address()));
+    server.listen(port, host, () => resolve19(server.address()));
   });
 }
 function displayHost(host) {
@@ -52116,9 +52116,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve19(data2);
             });
           });
         }
@@ -52156,12 +52156,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve17(data2);
+              ) : resolve19(data2);
             });
           });
         }
@@ -54428,8 +54428,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve19, reject2) => {
+        res = resolve19;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56680,12 +56680,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57355,12 +57355,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57839,16 +57839,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve17(null);
+            resolve19(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57859,7 +57859,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57910,7 +57910,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve19, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57922,7 +57922,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -58258,8 +58258,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          await new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -59528,7 +59528,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve17, reject2) => {
+        return await new Promise((resolve19, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59541,7 +59541,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve17(null);
+              resolve19(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59560,7 +59560,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve19, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59577,7 +59577,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve19,
               reject: reject2,
               length: 0,
               body: []
@@ -59647,18 +59647,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length));
+          resolve19(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length)));
+          resolve19(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve19(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59915,9 +59915,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60140,9 +60140,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60427,9 +60427,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60521,9 +60521,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -64386,7 +64386,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve19, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64462,7 +64462,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve19({
                 status,
                 statusText,
                 headersList,
@@ -64505,7 +64505,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68246,8 +68246,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve17) => {
-        setTimeout(resolve17, ms2).unref();
+      return new Promise((resolve19) => {
+        setTimeout(resolve19, ms2).unref();
       });
     }
     module.exports = {
@@ -72166,14 +72166,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve19) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve17(answer);
+      resolve19(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72280,27 +72280,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve17, arguments_) => {
+  const run2 = async (function_, resolve19, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve17(result);
+    resolve19(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve17, reject2, arguments_) => {
+  const enqueue = (function_, resolve19, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve17, arguments_));
+    }).then(run2.bind(void 0, function_, resolve19, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve17, reject2) => {
-    enqueue(function_, resolve17, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve19, reject2) => {
+    enqueue(function_, resolve19, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72573,8 +72573,12 @@ function reportGateReasons(report, expected) {
   else if (report.shard !== void 0 && report.merged_shards === void 0) {
     reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
   }
+  reasons.push(...selectionReasons(report.selection));
   if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (--bail or an interruption)`);
+  if (summary2.not_run > 0) {
+    const why = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
+  }
   if (summary2.tests === 0) reasons.push("the report holds no test");
   if (summary2.failed > 0) {
     const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -72583,23 +72587,52 @@ function reportGateReasons(report, expected) {
     const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
     reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
   }
-  if (report.commit === void 0) reasons.push("the report records no commit: run the tests in a git checkout, or with GITHUB_SHA set");
-  else if (expected.commit === void 0) reasons.push("the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files");
-  else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
   return reasons;
 }
-var MAX_NAMED;
+function selectionReasons(selection) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED, MAX_PATHS;
 var init_promotion = __esm({
   "src/core/tenants/promotion.ts"() {
     "use strict";
     init_display();
     MAX_NAMED = 5;
+    MAX_PATHS = 3;
   }
 });
 
 // src/core/tenants/index.ts
 var tenants_exports = {};
 __export(tenants_exports, {
+  pathCovers: () => pathCovers,
   reportGateReasons: () => reportGateReasons,
   selectTenants: () => selectTenants,
   tenantsApplyLine: () => tenantsApplyLine
@@ -74291,24 +74324,163 @@ var init_init = __esm({
 // src/files/git-commit.ts
 var git_commit_exports = {};
 __export(git_commit_exports, {
-  currentCommit: () => currentCommit
+  currentCommit: () => currentCommit,
+  uncommittedFiles: () => uncommittedFiles
 });
 import { execFile } from "node:child_process";
 async function currentCommit(cwd, env) {
-  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
-  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
-  return new Promise((resolve17) => {
-    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
-      const sha = String(stdout).trim().toLowerCase();
-      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return { commit: fromEnv };
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  if (FULL_SHA.test(sha)) return { commit: sha, ...warning2 && { warning: warning2 } };
+  const why = await whyNoHead(cwd, head.missing);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function uncommittedFiles(cwd, paths) {
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--untracked-files=all", "--", ...paths]);
+  if (!status.ok) return void 0;
+  const entries = status.stdout.split("\0");
+  const files = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    files.push(entry.slice(3));
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return files.sort();
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git(cwd, args) {
+  return new Promise((resolve19) => {
+    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve19({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
-var COMMIT;
+var FULL_SHA;
 var init_git_commit = __esm({
   "src/files/git-commit.ts"() {
     "use strict";
-    COMMIT = /^[0-9a-f]{7,64}$/;
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/schema-files.ts
+import { dirname as dirname9, resolve as resolve8 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname9(absOf.get(flow2.file) ?? resolve8(flow2.file));
+    for (const test of flow2.tests) {
+      for (const a of test.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve8(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/flow-files.ts
+var flow_files_exports = {};
+__export(flow_files_exports, {
+  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
+  defaultFlowsDir: () => defaultFlowsDir,
+  findFlowFiles: () => findFlowFiles,
+  flowsDirOf: () => flowsDirOf,
+  isFlowFileName: () => isFlowFileName,
+  loadFlowTestFiles: () => loadFlowTestFiles
+});
+import { stat as stat4 } from "node:fs/promises";
+import { resolve as resolve9 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve9(cwd, path);
+    const info2 = await stat4(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
   }
 });
 
@@ -74501,7 +74673,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve17 = (b, samples, what) => {
+  const resolve19 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -74514,8 +74686,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve19(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve19(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -74627,6 +74799,7 @@ function buildRunReport(facts, redactor) {
     tool: { name: "roleflow", version: facts.version },
     tenant: facts.tenant,
     ...facts.commit && { commit: facts.commit },
+    ...facts.selection && { selection: facts.selection },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -74914,9 +75087,11 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, ...base } = first.report;
+  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : void 0;
+  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
+  const selection = selections.size === 1 ? first.report.selection : void 0;
   return {
     ok: true,
     value: {
@@ -74925,6 +75100,7 @@ function mergeReports(inputs, options = {}) {
       tool,
       tenant,
       ...commit !== void 0 && { commit },
+      ...selection !== void 0 && { selection },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -74962,6 +75138,9 @@ function shardsOf(inputs) {
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
   return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
 }
+function selectionKey(selection) {
+  return selection === void 0 ? "" : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
+}
 function compare3(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -74981,12 +75160,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve8(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -75016,7 +75195,11 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
+import { resolve as resolve11 } from "node:path";
 async function promotionRefusals(opts) {
+  if (isEmbedded(opts.config, { tenant: opts.from })) {
+    return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
+  }
   const reasons = [];
   const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
     (read) => read[0].report,
@@ -75034,11 +75217,24 @@ async function promotionRefusals(opts) {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== void 0) {
-    const commit = await currentCommit(opts.cwd, opts.env);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit }));
+    const { commit, unknown, warning: warning2 } = await currentCommit(opts.cwd, opts.env);
+    if (warning2 !== void 0) opts.warn(warning2);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
   }
+  const changed = await uncommittedFiles(opts.cwd, sourcePaths(opts));
+  if (changed !== void 0 && changed.length > 0) reasons.push(uncommittedReason(changed));
   return reasons;
 }
+function sourcePaths(opts) {
+  const { config, cwd } = opts;
+  return [rolesDirOf(cwd, config, opts.roles).abs, flowsDirOf(cwd, config, void 0).abs, ...config.file === void 0 ? [] : [resolve11(cwd, config.file)]];
+}
+function uncommittedReason(files) {
+  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
+  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+}
+var MAX_FILES;
 var init_promote = __esm({
   "src/run/tenants/promote.ts"() {
     "use strict";
@@ -75048,7 +75244,11 @@ var init_promote = __esm({
     init_roles();
     init_tenants();
     init_git_commit();
+    init_flow_files();
+    init_role_files();
+    init_open_tenant();
     init_read_reports();
+    MAX_FILES = 5;
   }
 });
 
@@ -75058,7 +75258,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve10 } from "node:path";
+import { basename as basename4, dirname as dirname10, join as join9, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -75111,7 +75311,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve10(cwd, mine.file), text: kept });
+        writes.push({ path: resolve13(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -75154,8 +75354,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve10(dir, fileName);
-  if (dirname9(path) !== resolve10(dir) || basename4(path) !== fileName) {
+  const path = resolve13(dir, fileName);
+  if (dirname10(path) !== resolve13(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -75965,13 +76165,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve11, sep as sep3 } from "node:path";
+import { dirname as dirname11, relative as relative4, resolve as resolve14, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve11(sinks.cwd, file);
+    const path = resolve14(sinks.cwd, file);
     try {
-      await mkdir6(dirname10(path), { recursive: true });
+      await mkdir6(dirname11(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -76007,7 +76207,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve11(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve14(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -76184,115 +76384,6 @@ var init_runs = __esm({
   }
 });
 
-// src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve13 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve13(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve13(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve14(cwd, path);
-    const info2 = await stat4(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
-    init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
@@ -76331,7 +76422,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -76369,7 +76460,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve16(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -76463,7 +76554,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve17) => setTimeout(() => resolve17(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve19) => setTimeout(() => resolve19(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -76486,7 +76577,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2))
+      sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -76498,7 +76589,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve17) => stop2 = () => resolve17(INTERRUPTED));
+          this.stopped = new Promise((resolve19) => stop2 = () => resolve19(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -76527,8 +76618,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve17) => {
-              this.timer = setTimeout(() => resolve17(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve19) => {
+              this.timer = setTimeout(() => resolve19(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -76839,9 +76930,11 @@ __export(test_session_exports, {
   loadFlowTests: () => loadFlowTests,
   parseSelectionFlags: () => parseSelectionFlags,
   prepareAssertions: () => prepareAssertions,
+  runSelection: () => runSelection,
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
+import { resolve as resolve17 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -76852,6 +76945,14 @@ function parseSelectionFlags(flags) {
     throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
   }
   return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+}
+function runSelection(cwd, config, paths, flags) {
+  return {
+    flows_dir: flowsDirOf(cwd, config, void 0).display,
+    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
+    ...flags.grep !== void 0 && { grep: flags.grep },
+    ...flags.transport !== void 0 && { transport: flags.transport }
+  };
 }
 async function loadFlowTests(cwd, config, paths) {
   const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
@@ -76908,6 +77009,7 @@ async function runTestSession(opts) {
       },
       ...opts.shard && { shard: opts.shard },
       ...opts.commit && { commit: opts.commit },
+      ...opts.selection && { selection: opts.selection },
       startedAt,
       finishedAt: /* @__PURE__ */ new Date(),
       durationMs: performance.now() - started,
@@ -76927,6 +77029,7 @@ var init_test_session = __esm({
     init_runs();
     init_build();
     init_flow_files();
+    init_source_files();
     init_package_root();
     init_assertions();
     init_flow_tests();
@@ -77489,8 +77592,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve17, reject2) {
-            return setTimeout(resolve17, t6);
+          return new this.Promise(function(resolve19, reject2) {
+            return setTimeout(resolve19, t6);
           });
         }
         computePenalty() {
@@ -77701,15 +77804,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve17, returned, task;
+          var args, cb, error2, reject2, resolve19, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve17, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve19, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve17(returned);
+                  return resolve19(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -77724,13 +77827,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve17;
-          resolve17 = reject2 = null;
+          var promise, reject2, resolve19;
+          resolve19 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve17 = _resolve;
+            resolve19 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve17, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve19, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -78131,14 +78234,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve17, reject2) => {
+              return new this.Promise((resolve19, reject2) => {
                 if (finished()) {
-                  return resolve17();
+                  return resolve19();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve17();
+                      return resolve19();
                     }
                   });
                 }
@@ -78231,9 +78334,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve17, reject2) {
+              return new this.Promise(function(resolve19, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve17)(args3);
+                  return (args3[0] != null ? reject2 : resolve19)(args3);
                 });
               });
             };
@@ -78533,11 +78636,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve19, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78553,7 +78656,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78832,11 +78935,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve19, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78852,7 +78955,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -79249,7 +79352,8 @@ var LiveResults = class {
 
 // src/commands/applying.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
+var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
+var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
 function ended(code3, plan, status, outcomes = [], reasons = []) {
   return { code: code3, plan, status, outcomes, reasons };
 }
@@ -79265,7 +79369,7 @@ async function approveFreshPlans(command, plans, shown, flags) {
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
   if (flags.autoApprove) return "approved";
-  if (!command.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
+  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
   const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
   if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
   command.io.err("Apply cancelled: nothing was changed.");
@@ -80041,7 +80145,7 @@ var import_clipanion8 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
   static usage = import_clipanion8.Command.Usage({
@@ -80053,9 +80157,17 @@ var PromoteCommand = class extends TenantAccessCommand {
       reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite (not one shard, no shard missing, nothing left unrun), with no failed or errored test.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
-      \`git rev-parse HEAD\` where the tests ran) is the one here; a report without one is refused.
+      suite, with no failed or errored test: the report records what its run was asked for, and a
+      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
+      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
+      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
+      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
+      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      tests and the config have no uncommitted change (staged, unstaged or untracked and not
+      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
+      it is a stand-in started for each command, and its tests cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -80093,7 +80205,17 @@ var PromoteCommand = class extends TenantAccessCommand {
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
     const planOf = (name) => freshPlanFor(this, config, selection, () => this.openTenantWith(config, { tenant: name }));
     const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
-    const reasons = await promotionRefusals2({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    const reasons = await promotionRefusals2({
+      cwd: this.context.cwd,
+      env: this.context.env,
+      config,
+      from: this.from,
+      to: this.to,
+      roles: this.roles,
+      reportFile: this.report,
+      planFrom: () => planOf(this.from),
+      warn: (line) => this.io.err(line)
+    });
     if (reasons.length > 0) {
       this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
       const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
@@ -80107,7 +80229,9 @@ var PromoteCommand = class extends TenantAccessCommand {
     this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
     if (this.outFile !== void 0) return this.savePlan(shown, plan);
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
@@ -80121,7 +80245,7 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve9(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve12(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -80298,7 +80422,9 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks.
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
+      and has none otherwise (\`roleflow promote\` then refuses it).
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.
@@ -80342,7 +80468,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion12 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -80396,7 +80522,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve12(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve15(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -80406,7 +80532,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve12(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve15(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -80447,7 +80573,9 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards.
+      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
+      report of the whole suite.
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -80521,7 +80649,8 @@ var TestCommand = class extends ManyTenantsCommand {
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
+    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
   }
   /**
    * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
@@ -80535,6 +80664,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const codes = [];
     let worst = ExitCode.Ok;
     for (const name of names) {
@@ -80545,7 +80675,7 @@ var TestCommand = class extends ManyTenantsCommand {
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       this.io.out(`=== tenant ${name} ===`);
-      const code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions);
+      const code3 = await this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
       codes.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
       if (code3 === ExitCode.Interrupted) return code3;
       if (code3 !== ExitCode.Ok) worst = code3;
@@ -80553,7 +80683,17 @@ var TestCommand = class extends ManyTenantsCommand {
     this.io.out(`Tenants: ${codes.join("; ")}.`);
     return worst;
   }
-  async run(tenant, runs, reporters, flows, shard, baseline, assertions) {
+  testedCommit;
+  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
+  commit() {
+    this.testedCommit ??= Promise.resolve().then(() => (init_git_commit(), git_commit_exports)).then(async ({ currentCommit: currentCommit2 }) => {
+      const lookup2 = await currentCommit2(this.context.cwd, this.context.env);
+      if (lookup2.warning !== void 0) this.io.err(lookup2.warning);
+      return lookup2.commit;
+    });
+    return this.testedCommit;
+  }
+  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -80561,7 +80701,6 @@ var TestCommand = class extends ManyTenantsCommand {
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
     ]);
-    const { currentCommit: currentCommit2 } = await Promise.resolve().then(() => (init_git_commit(), git_commit_exports));
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
@@ -80579,10 +80718,11 @@ var TestCommand = class extends ManyTenantsCommand {
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
+      selection,
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: await currentCommit2(this.context.cwd, this.context.env),
+      commit: await this.commit(),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -80698,9 +80838,22 @@ function commandsNamedBy(argv) {
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
-    return namePlaceholders(super.usage(...args));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
 };
+function withRequiredOptions(cli, command, text2) {
+  const paths = command;
+  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  if (path === void 0) return text2;
+  const { usage, required } = requiredOptionsOf(cli, path);
+  return required.length === 0 ? text2 : text2.replace(`${usage}
+`, `${usage} ${required.join(" ")}
+`);
+}
+function requiredOptionsOf(cli, path) {
+  const definition = cli.definitions().find((d) => d.path === ["roleflow", ...path].join(" "));
+  return { usage: definition?.usage ?? "", required: definition?.options.filter((o) => o.required).map((o) => o.definition) ?? [] };
+}
 var VALUE_NAMES = {
   "--base-url": "URL",
   "--ws-url": "URL",
@@ -80764,7 +80917,7 @@ async function runCommand(cli, argv, context, everyCommand) {
     command = cli.process(argv, context);
   } catch (error2) {
     if (everyCommand !== void 0) return runCommand(everyCommand(), argv, context);
-    const line = isCommandNotFound(error2) ? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
+    const line = isCommandNotFound(error2) ? missingRequiredOptions(cli, argv) ?? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
     return ExitCode.Error;
@@ -80784,6 +80937,16 @@ function commandPathOf(argv) {
     }
   }
   return best;
+}
+function missingRequiredOptions(cli, argv) {
+  const path = commandPathOf(argv);
+  if (path === void 0) return void 0;
+  const given = (flag) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
+  const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith("-") && given(name)));
+  if (missing.length === 0) return void 0;
+  const named = namePlaceholders(missing.join("\n")).split("\n");
+  const list2 = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  return `error: ${path.join(" ")} needs ${list2} (see roleflow ${path.join(" ")} --help)`;
 }
 function isCommandNotFound(error2) {
   return /^Command not found/.test(error2?.message ?? "");
@@ -80868,7 +81031,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve18, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -82969,10 +83132,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve16(ctx.inputs.workingDirectory, path);
+  return isAbsolute3(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }

@@ -4,4 +4,4 @@
  */
 export { selectTenants } from './select.js';
 export { tenantsApplyLine, type TenantStep } from './apply-order.js';
-export { reportGateReasons, type GateReport } from './promotion.js';
+export { pathCovers, reportGateReasons, type GateReport } from './promotion.js';
