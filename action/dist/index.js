@@ -72580,6 +72580,9 @@ function reportGateReasons(report, expected) {
     reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
   }
   if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
   if (summary2.failed > 0) {
     const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
     const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
@@ -80157,7 +80160,8 @@ var PromoteCommand = class extends TenantAccessCommand {
       reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test: the report records what its run was asked for, and a
+      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
+      the report records what its run was asked for, and a
       run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
       is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
       tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.

@@ -19,7 +19,8 @@ export class PromoteCommand extends TenantAccessCommand {
       reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test: the report records what its run was asked for, and a
+      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
+      the report records what its run was asked for, and a
       run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
       is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
       tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.

@@ -12,7 +12,7 @@ const OTHER_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
 
 const FILES = {
   'roles/a.md': roleText('a', 'first', 'You are A.'),
-  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
+  'flows/echo.yaml': `flow: echo\ntransport: ws\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
 };
 
 /** Staging holds the role files' Roles and passed its tests at SHA: report.json is its report. */
@@ -76,7 +76,7 @@ describe('roleflow promote', () => {
       [
         'failed.json',
         (r) => ({ ...r, summary: { ...r.summary, passed: 0, failed: 1 }, results: r.results.map((x) => ({ ...x, status: 'fail' as const })) }),
-        /1 test failed: "flows\/echo\.yaml > echoes" \[https\]/,
+        /1 test failed: "flows\/echo\.yaml > echoes" \[ws\]/,
       ],
       ['other-commit.json', (r) => ({ ...r, commit: OTHER_SHA }), new RegExp(`recorded at commit ${OTHER_SHA}, not at the current commit ${SHA}`)],
       ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit \(its run had neither a full GITHUB_SHA nor a git commit\)/],
@@ -164,7 +164,7 @@ describe('roleflow promote and the tests the run was asked for', () => {
     const runs: [string[], string][] = [
       [['flows/echo.yaml'], '  - the run was of flows/echo.yaml only, not of the whole flows folder flows/: run roleflow test without PATH arguments\n'],
       [['--grep', 'again'], '  - the run was narrowed by --grep again: run the whole suite\n'],
-      [['--transport', 'https'], '  - the run was of --transport https only: run every transport\n'],
+      [['--transport', 'ws'], '  - the run was of --transport ws only: run every transport\n'],
     ];
     const mark = requestCount(t.production);
     for (const [args, reason] of runs) {

@@ -10,7 +10,7 @@ export interface GateReport {
   merged_shards?: { index: number; total: number }[];
   missing_shards?: { index: number; total: number }[];
   interrupted?: boolean;
-  summary: { tests: number; failed: number; errored: number; not_run: number };
+  summary: { tests: number; passed: number; skipped: number; failed: number; errored: number; not_run: number };
   results: { id: string; transport: string; status: string }[];
 }
 
@@ -47,6 +47,10 @@ export function reportGateReasons(
     reasons.push(`${plural(summary.not_run, 'test')} of the report did not run (${why})`);
   }
   if (summary.tests === 0) reasons.push('the report holds no test');
+  // Skipped tests checked nothing: a report of skips alone says nothing about the tenant.
+  else if (summary.passed === 0 && summary.failed === 0 && summary.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary.tests, 'test')} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
   if (summary.failed > 0) {
     const failing = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
     const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);

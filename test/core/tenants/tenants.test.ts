@@ -9,7 +9,7 @@ function report(over: Partial<GateReport> = {}): GateReport {
     tenant: { name: 'staging', base_url: 'https://staging.example' },
     commit: SHA,
     selection: { flows_dir: 'flows', paths: [] },
-    summary: { tests: 2, failed: 0, errored: 0, not_run: 0 },
+    summary: { tests: 2, passed: 2, skipped: 0, failed: 0, errored: 0, not_run: 0 },
     results: [{ id: 'f.yaml > a', transport: 'ws', status: 'pass' }, { id: 'f.yaml > b', transport: 'ws', status: 'pass' }],
     ...over,
   };
@@ -26,7 +26,7 @@ describe('the promotion gate on a test report', () => {
     const bad = report({
       tenant: { name: 'qa', base_url: 'https://qa.example' },
       interrupted: true,
-      summary: { tests: 3, failed: 2, errored: 1, not_run: 1 },
+      summary: { tests: 3, passed: 0, skipped: 0, failed: 2, errored: 1, not_run: 1 },
       results: [
         { id: 'f.yaml > a', transport: 'ws', status: 'fail' },
         { id: 'f.yaml > b', transport: 'https', status: 'error' },
@@ -47,7 +47,12 @@ describe('the promotion gate on a test report', () => {
     expect(reportGateReasons(report({ tenant: { name: 'staging', base_url: 'https://old.example' } }), expected)).toEqual([
       'the report is of "staging" at https://old.example, but that tenant is at https://staging.example',
     ]);
-    expect(reportGateReasons(report({ summary: { tests: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
+    expect(reportGateReasons(report({ summary: { tests: 0, passed: 0, skipped: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
+    // Skipped tests checked nothing: a report of skips alone does not let a promotion through.
+    expect(reportGateReasons(report({ summary: { tests: 2, passed: 0, skipped: 2, failed: 0, errored: 0, not_run: 0 } }), expected)).toEqual([
+      'no test of the report passed: all 2 tests were skipped, so nothing was checked on "staging"',
+    ]);
+    expect(reportGateReasons(report({ summary: { tests: 2, passed: 1, skipped: 1, failed: 0, errored: 0, not_run: 0 } }), expected)).toEqual([]);
     expect(reportGateReasons(report(), { ...expected, commit: undefined, commitUnknown: 'GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout' })).toEqual([
       'the current commit is unknown (GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout): the report cannot be tied to these files',
     ]);
@@ -77,7 +82,7 @@ describe('the promotion gate on the tests a run was asked for', () => {
   });
 
   it('says --bail when --bail left tests unrun', () => {
-    const bailed = report({ bailed: true, summary: { tests: 2, failed: 1, errored: 0, not_run: 1 }, results: [{ id: 'f.yaml > a', transport: 'ws', status: 'fail' }, { id: 'f.yaml > b', transport: 'ws', status: 'not_run' }] });
+    const bailed = report({ bailed: true, summary: { tests: 2, passed: 0, skipped: 0, failed: 1, errored: 0, not_run: 1 }, results: [{ id: 'f.yaml > a', transport: 'ws', status: 'fail' }, { id: 'f.yaml > b', transport: 'ws', status: 'not_run' }] });
     expect(reportGateReasons(bailed, expected)).toEqual(['1 test of the report did not run (--bail stopped the run after a failure)', '1 test failed: "f.yaml > a" [ws]']);
   });
 
