@@ -26,11 +26,43 @@ export function standaloneFor(schema) {
   return standaloneCode(ajv, ajv.compile(anonymous));
 }
 
-/** The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. */
+/**
+ * The standalone code of ajv's draft-07 meta-schema: the validator ajv's `validateSchema` uses to
+ * check a user's schema in src/core/flows/checks/schema-check.ts, made by an ajv with its options.
+ */
+export function draft07MetaCode() {
+  const ajv = new Ajv({ ...AJV_OPTIONS, addUsedSchema: false, code: { source: true } });
+  return standaloneCode(ajv, ajv.getSchema(ajv.defaultMeta()));
+}
+
+/**
+ * The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. Each validator's
+ * code is a string, compiled (`new Function`) when a command first uses it: the engine reads past
+ * a string far quicker than past functions, and most commands use one or two of the schemas.
+ * The ajv runtime modules the code requires are bundled (each `require` below names its module).
+ */
 export function precompiledModule(schemasDir) {
-  const entries = standaloneValidators(schemasDir).map(
-    // A function per schema: a command builds only the validators it uses.
-    ({ key, code }) => `  [${JSON.stringify(key)}, () => { const module = { exports: {} }; ${code}\n  return module.exports; }],`,
-  );
-  return `export const precompiled = new Map([\n${entries.join('\n')}\n]);\n`;
+  const validators = standaloneValidators(schemasDir);
+  const meta = draft07MetaCode();
+  const ids = [...new Set([...validators.map((v) => v.code), meta].flatMap((code) => [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])))];
+  const cases = ids.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(id)});`).join('\n');
+  const entries = validators.map(({ key, code }) => `  [${JSON.stringify(key)}, standalone(${JSON.stringify(code)})],`);
+  return `function runtime(id) {
+  switch (id) {
+${cases}
+    default: throw new Error(\`no ajv runtime module \${id}\`);
+  }
+}
+function standalone(code) {
+  return () => {
+    const module = { exports: {} };
+    new Function('module', 'require', code)(module, runtime);
+    return module.exports;
+  };
+}
+export const precompiled = new Map([
+${entries.join('\n')}
+]);
+export const draft07MetaSchema = standalone(${JSON.stringify(meta)});
+`;
 }

@@ -1,15 +1,19 @@
-import { Builtins, Cli } from 'clipanion';
+import { Builtins, Cli, type CommandClass } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
 import { describeUsageError } from './commands/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';
+import { HelpCommand } from './commands/help.js';
 import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/safe-text.js';
 import { packageVersion } from './files/package-root.js';
 
-/** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
-export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
+/**
+ * Build the CLI (with `commands`: only those, and the built-in help and version). Command modules
+ * are light: each imports its heavy parts inside `execute`.
+ */
+export function buildCli(opts: { colors: boolean; commands?: readonly CommandClass<RoleflowContext>[] }): Cli<RoleflowContext> {
   const cli = new RoleflowCli({
     binaryLabel: 'roleflow — GitOps for an AI-flow tenant',
     binaryName: 'roleflow',
@@ -18,8 +22,23 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of commandClasses) cli.register(command);
+  for (const command of opts.commands ?? commandClasses) cli.register(command);
   return cli;
+}
+
+/**
+ * The commands `argv` can name: those whose path starts with its first word (none: undefined).
+ * clipanion builds a parser of every registered command on each run, a tenth of a quick command's
+ * time; no command of another first word can take these arguments, so parsing with these alone
+ * picks the same command with the same options (test/cli/command-parse.test.ts). A parse that
+ * fails is done again with every command, so a mistake reads as it always has. `help` and
+ * `--help` (which list the others) get them all.
+ */
+export function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowContext>[] | undefined {
+  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
+  // `help` and `--help` show the other commands: they need them all.
+  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
+  return named.length > 0 && !help ? named : undefined;
 }
 
 /**
@@ -28,8 +47,26 @@ export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
  */
 class RoleflowCli extends Cli<RoleflowContext> {
   override usage(...args: Parameters<Cli<RoleflowContext>['usage']>): string {
-    return namePlaceholders(super.usage(...args));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
+}
+
+/**
+ * A command's `--help` lists every option below its usage line, which then shows none: the
+ * options it cannot run without go on that line (`$ roleflow promote --from #0 --to #0 --report #0`).
+ */
+function withRequiredOptions(cli: Cli<RoleflowContext>, command: unknown, text: string): string {
+  const paths = (command as { paths?: string[][]; constructor?: { paths?: string[][] } } | null | undefined);
+  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  if (path === undefined) return text;
+  const { usage, required } = requiredOptionsOf(cli, path);
+  return required.length === 0 ? text : text.replace(`${usage}\n`, `${usage} ${required.join(' ')}\n`);
+}
+
+/** The usage line (`roleflow promote`) and the options it cannot run without (`--from #0`) of the command at `path`. */
+function requiredOptionsOf(cli: Cli<RoleflowContext>, path: readonly string[]): { usage: string; required: string[] } {
+  const definition = cli.definitions().find((d) => d.path === ['roleflow', ...path].join(' '));
+  return { usage: definition?.usage ?? '', required: definition?.options.filter((o) => o.required).map((o) => o.definition) ?? [] };
 }
 
 const VALUE_NAMES: Record<string, string> = {
@@ -91,17 +128,26 @@ export function namePlaceholders(text: string): string {
 /** Run the CLI with argv and a context; returns the exit code. Tests call this in-process. */
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
   const flag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
-  return runCommand(buildCli({ colors: useColor(context.env, context.stdoutIsTTY, flag) }), argv, context);
+  const colors = useColor(context.env, context.stdoutIsTTY, flag);
+  const named = commandsNamedBy(argv);
+  if (named === undefined) return runCommand(buildCli({ colors }), argv, context);
+  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
 }
 
-/** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */
-export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext): Promise<number> {
+/**
+ * Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of
+ * a failure. `everyCommand`: the whole CLI, to parse with again when `cli` (some commands) fails to.
+ */
+export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext, everyCommand?: () => Cli<RoleflowContext>): Promise<number> {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error) {
+    if (everyCommand !== undefined) return runCommand(everyCommand(), argv, context);
     // One line on stderr, where clipanion would print its multi-line form on stdout.
-    const line = isCommandNotFound(error) ? await unknownCommand(error, argv) : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
+    const line = isCommandNotFound(error)
+      ? (missingRequiredOptions(cli, argv) ?? (await unknownCommand(error, argv)))
+      : await withFlagGuess(cli, describeUsageError(error, commandPathOf(argv)), argv);
     // The line may quote what was typed: one line, its control characters escaped.
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}\n`);
     return ExitCode.Error;
@@ -123,6 +169,22 @@ function commandPathOf(argv: readonly string[]): string[] | undefined {
     }
   }
   return best;
+}
+
+/**
+ * clipanion reports a command typed without an option it requires as no command at all: say which
+ * (`error: promote needs --report FILE (see roleflow promote --help)`). Undefined when `argv` is not
+ * such a command.
+ */
+function missingRequiredOptions(cli: Cli<RoleflowContext>, argv: readonly string[]): string | undefined {
+  const path = commandPathOf(argv);
+  if (path === undefined) return undefined;
+  const given = (flag: string) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
+  const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith('-') && given(name)));
+  if (missing.length === 0) return undefined;
+  const named = namePlaceholders(missing.join('\n')).split('\n');
+  const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`;
+  return `error: ${path.join(' ')} needs ${list} (see roleflow ${path.join(' ')} --help)`;
 }
 
 function isCommandNotFound(error: unknown): error is { candidates?: { usage: string }[] } {

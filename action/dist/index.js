@@ -101,110 +101,94 @@ var init_duration = __esm({
   }
 });
 
-// src/core/roles/vars.ts
-function renderVars(text2, vars) {
-  return render(text2, vars, void 0);
+// src/core/safe-text.ts
+function hasUnsafe(text2) {
+  return HAS_UNSAFE.test(text2);
 }
-function renderVarsWithOrigin(text2, vars) {
-  const origin = [];
-  return { ...render(text2, vars, origin), origin };
+function escapeChar(ch) {
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "	") return "\\t";
+  const code3 = ch.codePointAt(0);
+  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
-function render(text2, vars, origin) {
-  const keep = (from2, to) => {
-    if (origin) for (let i = from2; i < to; i++) origin.push(i);
-    return text2.slice(from2, to);
-  };
-  if (!text2.includes(OPEN)) return { text: keep(0, text2.length), problems: [] };
-  const problems = [];
+function escapeControls(text2) {
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
+}
+function safeText(text2) {
+  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
+}
+function escapeStray(text2, colors) {
+  if (!HAS_UNSAFE.test(text2)) return text2;
+  return text2.replace(STRAY, (m) => {
+    if (m === "\n" || m === "	") return m;
+    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
+    return escapeChar(m);
+  });
+}
+function jsonText(value, indent) {
+  const text2 = JSON.stringify(value, null, indent);
+  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
+}
+function jsonEscape(ch) {
+  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
   let out = "";
-  let from = 0;
-  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
-    if (text2.startsWith(ESCAPED, i)) {
-      out += keep(from, i) + keep(i + 1, i + ESCAPED.length);
-      from = i + ESCAPED.length;
-      continue;
-    }
-    if (!text2.startsWith(OPEN, i)) {
-      out += keep(from, i + 1);
-      from = i + 1;
-      continue;
-    }
-    REFERENCE.lastIndex = i;
-    const m = REFERENCE.exec(text2);
-    const name = m?.[1];
-    const value = name === void 0 ? void 0 : vars.get(name);
-    if (value === void 0) {
-      problems.push({ index: i, ...name === void 0 ? {} : { name } });
-      out += keep(from, i + OPEN.length);
-      from = i + OPEN.length;
-      continue;
-    }
-    out += keep(from, i) + value;
-    if (origin) for (let k = 0; k < value.length; k++) origin.push(i);
-    from = i + m[0].length;
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function fitColumns(text2, columns) {
+  let width = 0;
+  let at = 0;
+  let cut2 = 0;
+  for (const ch of text2) {
+    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
+    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
+    width += w;
+    at += ch.length;
+    if (width <= columns - 1) cut2 = at;
   }
-  return { text: out + keep(from, text2.length), problems };
+  return text2;
 }
-function escapeVars(text2) {
-  return text2.split(OPEN).join(ESCAPED);
+function isWide(code3) {
+  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-function renderRoleFiles(files, tenant, vars) {
-  const found = [];
-  const rendered = files.map((file) => renderRoleFile(file, vars, found));
-  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
-}
-function varIssuesOfTenants(tenants) {
-  const byPlace = /* @__PURE__ */ new Map();
-  for (const tenant of tenants) {
-    const found = [];
-    for (const file of tenant.files) renderRoleFile(file, tenant.vars, found);
-    for (const f of found) {
-      const key = JSON.stringify([f.file, f.at.line, f.at.col, f.where, f.name ?? null]);
-      const seen = byPlace.get(key);
-      if (seen) seen.tenants.push(tenant.name);
-      else byPlace.set(key, { found: f, tenants: [tenant.name] });
-    }
-  }
-  return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
-}
-function renderRoleFile(file, vars, found) {
-  const description = renderVars(file.description, vars);
-  const content = renderVars(file.content, vars);
-  const { descriptionText } = file.at;
-  const descriptionAt = (index) => descriptionText === void 0 ? file.at.description ?? file.at.name : { line: descriptionText.line, col: descriptionText.col + index };
-  for (const p of description.problems) found.push({ file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
-  for (const p of content.problems) found.push({ file: file.file, at: positionIn(file.content, p.index, file.contentLine ?? 1), where: "content", ...nameOf(p) });
-  if (description.text === file.description && content.text === file.content) return file;
-  return { ...file, description: description.text, content: content.text };
-}
-function nameOf(p) {
-  return p.name === void 0 ? {} : { name: p.name };
-}
-function mergeVars(defaults, own = {}) {
-  return new Map([...Object.entries(defaults), ...Object.entries(own)]);
-}
-function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
-  const message2 = f.name === void 0 ? `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself` : `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
-  return { file: f.file, ...f.at, message: message2 };
-}
-function positionIn(text2, index, firstLine2) {
-  let line = firstLine2;
-  let lineStart = 0;
-  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, col: index - lineStart + 1 };
-}
-var VAR_NAME, OPEN, ESCAPED, REFERENCE;
-var init_vars = __esm({
-  "src/core/roles/vars.ts"() {
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
+var init_safe_text = __esm({
+  "src/core/safe-text.ts"() {
     "use strict";
-    VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-    OPEN = "${vars.";
-    ESCAPED = "$${vars.";
-    REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
+    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
+    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
+    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
+    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+  }
+});
+
+// src/core/roles/display.ts
+function quote(text2) {
+  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
+  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
+}
+function showName(text2) {
+  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
+}
+function printableLine(line) {
+  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
+}
+function thousands(n) {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
+  const digits = String(n);
+  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
+function plural(n, noun, nouns = `${noun}s`) {
+  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
+}
+var init_display = __esm({
+  "src/core/roles/display.ts"() {
+    "use strict";
+    init_safe_text();
   }
 });
 
@@ -336,10 +320,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify2(x) {
+    function stringify3(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -3159,7 +3143,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref2);
+      let _sch = resolve19.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3186,7 +3170,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref2) {
+    function resolve19(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4050,7 +4034,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve19(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4441,7 +4425,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve17,
+      resolve: resolve19,
       resolveComponent,
       equal,
       serialize,
@@ -7114,11 +7098,12 @@ var require_ajv = __commonJS({
 });
 
 // src/core/precompiled-schemas.ts
-var precompiled;
+var precompiled, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
   "src/core/precompiled-schemas.ts"() {
     "use strict";
     precompiled = /* @__PURE__ */ new Map();
+    draft07MetaSchema = void 0;
   }
 });
 
@@ -7149,7 +7134,7 @@ function validateAgainst(schema, source, file) {
   if (validate(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
     withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : void 0;
+      const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
     })
@@ -7158,6 +7143,11 @@ function validateAgainst(schema, source, file) {
 }
 function describeSchemaError(e) {
   const where = e.instancePath === "" ? "" : `${pointerToPath(e.instancePath)}: `;
+  if (e.propertyName !== void 0) {
+    const rule = e.parentSchema?.description;
+    const inner = describeSchemaError({ ...e, instancePath: "", propertyName: void 0 });
+    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === "string" ? rule : inner}`;
+  }
   switch (e.keyword) {
     case "required":
       return `${where}missing required key "${String(e.params["missingProperty"])}"`;
@@ -7186,7 +7176,7 @@ function pointerToPath(pointer) {
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).reduce((acc, seg) => /^\d+$/.test(seg) ? `${acc}[${seg}]` : acc === "" ? seg : `${acc}.${seg}`, "");
 }
 function notNoise(e) {
-  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
+  return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if" && e.keyword !== "propertyNames";
 }
 function withoutOtherShapes(errors) {
   const anyOfOf = (e) => /^(.*\/anyOf)\/\d+\//.exec(e.schemaPath)?.[1];
@@ -7240,312 +7230,36 @@ var init_schema = __esm({
   }
 });
 
-// src/core/exit-codes.ts
-var ExitCode;
-var init_exit_codes = __esm({
-  "src/core/exit-codes.ts"() {
-    "use strict";
-    ExitCode = {
-      /** Success; for `plan --detailed-exitcode`, no changes. */
-      Ok: 0,
-      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
-      Error: 1,
-      /** `plan --detailed-exitcode`: changes present. */
-      Changes: 2,
-      /** `test`: the run completed and some tests failed. */
-      TestsFailed: 3,
-      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
-      Refused: 4,
-      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
-      Interrupted: 130
-    };
-  }
-});
-
-// src/core/safe-text.ts
-function hasUnsafe(text2) {
-  return HAS_UNSAFE.test(text2);
-}
-function escapeChar(ch) {
-  if (ch === "\n") return "\\n";
-  if (ch === "\r") return "\\r";
-  if (ch === "	") return "\\t";
-  const code3 = ch.codePointAt(0);
-  return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
-}
-function escapeControls(text2) {
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
-}
-function safeText(text2) {
-  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
-}
-function escapeStray(text2, colors) {
-  if (!HAS_UNSAFE.test(text2)) return text2;
-  return text2.replace(STRAY, (m) => {
-    if (m === "\n" || m === "	") return m;
-    if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
-    return escapeChar(m);
-  });
-}
-function jsonText(value, indent) {
-  const text2 = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
-}
-function jsonEscape(ch) {
-  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
-  let out = "";
-  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
-  return out;
-}
-function fitColumns(text2, columns) {
-  let width = 0;
-  let at = 0;
-  let cut2 = 0;
-  for (const ch of text2) {
-    const w = isWide(ch.codePointAt(0)) ? 2 : 1;
-    if (width + w > columns) return `${text2.slice(0, cut2)}…`;
-    width += w;
-    at += ch.length;
-    if (width <= columns - 1) cut2 = at;
-  }
-  return text2;
-}
-function isWide(code3) {
-  return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
-}
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
-var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
-    "use strict";
-    UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
-    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
-    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
-    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
-    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
-  }
-});
-
-// src/core/errors.ts
-function formatIssue(issue2) {
-  return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
-}
-function exitCodeOf(code3) {
-  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
-}
-var RoleflowError, InvalidFilesError;
-var init_errors = __esm({
-  "src/core/errors.ts"() {
-    "use strict";
-    init_exit_codes();
-    init_safe_text();
-    RoleflowError = class extends Error {
-      constructor(message2, code3 = "failed", options) {
-        super(message2, options);
-        this.code = code3;
-      }
-      name = "RoleflowError";
-      get exitCode() {
-        return exitCodeOf(this.code);
-      }
-    };
-    InvalidFilesError = class extends RoleflowError {
-      constructor(issues) {
-        super(
-          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
-${issues.map(formatIssue).join("\n")}`,
-          "invalid_files"
-        );
-        this.issues = issues;
-      }
-    };
-  }
-});
-
-// src/core/redact.ts
-function isSecretVariable(name) {
-  return /TOKEN|SECRET|PASSWORD/i.test(name);
-}
-function environmentSecrets(env) {
-  const found = [];
-  for (const [key, value] of Object.entries(env)) {
-    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
-  }
-  return found;
-}
-function makeRedactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (!secret) continue;
-    forms.add(secret);
-    forms.add(encodeURIComponentSafe(secret));
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(xmlText(secret));
-    forms.add(xmlAttribute(secret));
-    forms.add(safeText(secret));
-    forms.add(escapeControls(secret));
-  }
-  if (forms.size === 0) return NOTHING_TO_HIDE;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-  const text2 = (value) => {
-    let out = value;
-    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
-    return out;
-  };
-  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
-}
-function redactValues(value, text2, keys) {
-  const walk = (v) => {
-    if (typeof v === "string") return text2(v);
-    if (Array.isArray(v)) {
-      let copy2;
-      for (let i = 0; i < v.length; i++) {
-        const item = v[i];
-        const clean = walk(item);
-        if (clean !== item) (copy2 ??= [...v])[i] = clean;
-      }
-      return copy2 ?? v;
-    }
-    if (v === null || typeof v !== "object") return v;
-    const source = v;
-    const names = Object.keys(source);
-    let copy;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      const cleanName = keys ? text2(name) : name;
-      const clean = walk(source[name]);
-      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
-      copy?.push([cleanName, clean]);
-    }
-    return copy ? Object.fromEntries(copy) : v;
-  };
-  return walk(value);
-}
-function xmlText(value) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function xmlAttribute(value) {
-  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function encodeURIComponentSafe(value) {
+// src/core/text-file.ts
+function decodeText(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
+  let text2;
   try {
-    return encodeURIComponent(value);
+    text2 = UTF8.decode(bytes);
   } catch {
-    return value;
+    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
   }
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
 }
-function argvSecrets(argv) {
-  const found = [];
-  argv.forEach((arg, i) => {
-    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
-    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
-  });
-  return found;
+function tooLargeIssue(file, size2, kind) {
+  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
+  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
-function redactAll(text2, secrets) {
-  return makeRedactor(secrets).text(text2);
+function nulIssue(text2, file, kind) {
+  const at = text2.indexOf("\0");
+  if (at === -1) return void 0;
+  const before = text2.slice(0, at);
+  const line = before.split("\n").length;
+  const col = at - before.lastIndexOf("\n");
+  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
-var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
-var init_redact = __esm({
-  "src/core/redact.ts"() {
+var MIB, UTF8;
+var init_text_file = __esm({
+  "src/core/text-file.ts"() {
     "use strict";
-    init_safe_text();
-    MASK = "***";
-    SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
-  }
-});
-
-// src/core/printed-url.ts
-function redactUrl(url) {
-  return url.replace(
-    /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep6, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep6}${key}=${MASK}` : whole
-  );
-}
-function displayUrl(url) {
-  const copy = new URL(url.href);
-  copy.username = "";
-  copy.password = "";
-  copy.hash = "";
-  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
-  return redactUrl(text2);
-}
-function shownUrl(raw) {
-  if (raw.startsWith("embedded:")) return raw;
-  try {
-    return displayUrl(new URL(raw));
-  } catch {
-    return redactUrl(raw);
-  }
-}
-function planBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return baseUrl;
-  }
-  url.username = "";
-  url.password = "";
-  url.search = "";
-  url.hash = "";
-  return url.href.replace(/\/+$/, "");
-}
-function decodeURIComponentSafe(text2) {
-  try {
-    return decodeURIComponent(text2);
-  } catch {
-    return text2;
-  }
-}
-var SECRET_QUERY_KEY;
-var init_printed_url = __esm({
-  "src/core/printed-url.ts"() {
-    "use strict";
-    init_redact();
-    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
-  }
-});
-
-// src/core/url-safety.ts
-function checkTenantUrl(raw, kind) {
-  let url;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, problem: "invalid" };
-  }
-  const { secure, plain: plain2 } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
-}
-function isLoopback(hostname) {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-function safeTenantUrl(raw, kind, label) {
-  const checked = checkTenantUrl(raw, kind);
-  if (checked.ok) return checked.url;
-  const { secure } = SCHEMES[kind];
-  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, "config");
-  if (checked.problem === "plain") {
-    throw new RoleflowError(
-      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
-      "config"
-    );
-  }
-  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, "config");
-}
-var SCHEMES;
-var init_url_safety = __esm({
-  "src/core/url-safety.ts"() {
-    "use strict";
-    init_errors();
-    init_printed_url();
-    SCHEMES = {
-      http: { secure: "https:", plain: "http:" },
-      ws: { secure: "wss:", plain: "ws:" }
-    };
+    MIB = 1024 * 1024;
+    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -7562,9 +7276,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -7586,7 +7300,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -7598,10 +7312,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.isSeq = isSeq2;
   }
 });
@@ -9019,7 +8733,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -9048,7 +8762,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -9058,7 +8772,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -9080,7 +8794,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -9132,7 +8846,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -9273,7 +8987,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -9309,7 +9023,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -9376,12 +9090,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -9406,7 +9120,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -9473,7 +9187,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -10834,7 +10548,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines2 = [];
@@ -10849,7 +10563,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines2.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines2.length !== 1)
@@ -10871,7 +10585,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
@@ -10879,7 +10593,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines2.push(body);
       } else {
-        lines2.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -11710,9 +11424,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -11748,7 +11462,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -11788,7 +11502,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep6 && !props.found) {
+        if (!isMap3 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -11811,7 +11525,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -11843,7 +11557,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -11859,7 +11573,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -13015,7 +12729,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -13068,7 +12782,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -13146,7 +12860,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -13230,7 +12944,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -14760,7 +14474,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options = {}) {
+    function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -14786,7 +14500,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument(src, options);
+      const doc = parseDocument2(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -14798,7 +14512,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -14822,8 +14536,8 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument;
-    exports.stringify = stringify2;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -14947,16 +14661,21 @@ function composeDocument(tokens, length) {
   return doc;
 }
 function tooDeepAt(tokens) {
-  const pending = [];
-  for (const token of tokens) pending.push({ token, depth: 0 });
+  const pending = [...tokens];
+  const depths = tokens.map(() => 0);
   while (pending.length > 0) {
-    const { token, depth } = pending.pop();
+    const token = pending.pop();
+    const depth = depths.pop();
     if (!token) continue;
-    if (token.type === "document") pending.push({ token: token.value, depth });
+    if (token.type === "document") {
+      pending.push(token.value);
+      depths.push(depth);
+    }
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
     if (depth + 1 > YAML_LIMITS.maxDepth) return token.offset;
     for (const item of token.items) {
-      pending.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+      pending.push(item.key, item.value);
+      depths.push(depth + 1, depth + 1);
     }
   }
   return void 0;
@@ -14996,6 +14715,634 @@ var init_yaml_source = __esm({
       maxDepth: 64
     };
     FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+  }
+});
+
+// src/core/roles/front-matter.ts
+function splitFrontMatter(text2) {
+  const firstEnd = text2.indexOf("\n");
+  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
+  if (!isDelimiter(firstLine2)) {
+    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
+  }
+  if (firstEnd === -1) return unclosed();
+  let lineStart = firstEnd + 1;
+  while (lineStart <= text2.length) {
+    const lineEnd = text2.indexOf("\n", lineStart);
+    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
+    if (isDelimiter(line)) {
+      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
+      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
+    }
+    if (lineEnd === -1) break;
+    lineStart = lineEnd + 1;
+  }
+  return unclosed();
+}
+function withoutFinalLineBreak(body) {
+  if (body.endsWith("\r\n")) return body.slice(0, -2);
+  if (body.endsWith("\n")) return body.slice(0, -1);
+  return body;
+}
+function isDelimiter(line) {
+  return /^---[ \t]*\r?$/.test(line);
+}
+function unclosed() {
+  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
+}
+var init_front_matter = __esm({
+  "src/core/roles/front-matter.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/roles/simple-front-matter.ts
+function readSimpleFrontMatter(yaml) {
+  const values = {};
+  const lines2 = yaml.split("\n");
+  for (let i = 0; i < lines2.length; i++) {
+    let line = lines2[i];
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) return void 0;
+    const key = m[1];
+    const value = scalarValue(m[2]);
+    if (value === void 0 || values[key] !== void 0) return void 0;
+    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
+  }
+  const { name, description, id } = values;
+  if (!name || !description || name.value === "" || id?.value === "") return void 0;
+  return {
+    name: name.value,
+    description: description.value,
+    ...id ? { id: id.value } : {},
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    at: {
+      name: { line: name.line, col: 1 },
+      ...id ? { id: { line: id.line, col: 1 } } : {},
+      description: { line: description.line, col: 14 },
+      // The value is the rest of its line, plain or between quotes, with no escapes.
+      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
+    }
+  };
+}
+function scalarValue(raw) {
+  const first = raw[0];
+  if (first === '"' || first === "'") {
+    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
+    const inside = raw.slice(1, -1);
+    return QUOTED_INSIDE.test(inside) ? inside : void 0;
+  }
+  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
+  return raw;
+}
+function couldBeNumber(value) {
+  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
+  for (let i = 1; i < value.length; i++) {
+    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
+  }
+  return true;
+}
+function schemaAcceptsSimple(schema) {
+  let known = checkedSchemas.get(schema);
+  if (known === void 0) {
+    known = isSimpleRoleSchema(schema);
+    checkedSchemas.set(schema, known);
+  }
+  return known;
+}
+function isSimpleRoleSchema(schema) {
+  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
+  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
+  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
+  const required = schema["required"];
+  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
+  const properties = schema["properties"];
+  if (typeof properties !== "object" || properties === null) return false;
+  const keys = Object.keys(properties).filter((k) => k !== "tenants");
+  if (!sameSet(keys, ["name", "description", "id"])) return false;
+  const props = properties;
+  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
+}
+function isStringProperty(property2, maxMinLength) {
+  if (typeof property2 !== "object" || property2 === null) return false;
+  const p = property2;
+  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
+  const minLength = p["minLength"];
+  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
+  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
+}
+function sameSet(a, b) {
+  return a.length === b.length && b.every((x) => a.includes(x));
+}
+var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var init_simple_front_matter = __esm({
+  "src/core/roles/simple-front-matter.ts"() {
+    "use strict";
+    LINE = /^(name|description|id): (.*)$/;
+    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    checkedSchemas = /* @__PURE__ */ new WeakMap();
+    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
+  }
+});
+
+// src/core/roles/role-file.ts
+function decodeRoleFile(bytes, file) {
+  return decodeText(bytes, file, ROLE_FILE);
+}
+function parseRoleFile(text2, file, schema) {
+  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
+  const binary = nulIssue(text2, file, ROLE_FILE);
+  if (binary) return { ok: false, issues: [binary] };
+  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
+  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
+  const contentLine = lineBreaks(split.yaml) + 3;
+  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
+  if (simple) {
+    const { name: name2, description: description2, id: id2, at } = simple;
+    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
+  }
+  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
+  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
+  const source = parsed.value;
+  const value = source.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
+    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
+  }
+  const valid = validateAgainst(schema, source, file);
+  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
+  const { name, description, id, tenants } = valid.value;
+  return {
+    ok: true,
+    value: {
+      file,
+      name,
+      description,
+      ...id === void 0 ? {} : { id },
+      ...tenants === void 0 ? {} : { tenants },
+      content: split.content,
+      at: {
+        name: keyPosition(source, "name"),
+        ...id === void 0 ? {} : { id: keyPosition(source, "id") },
+        ...descriptionPositions(split.yaml, source.locate("/description"), description),
+        ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants"), tenantNames: tenants.map((_, i) => source.locate(`/tenants/${i}`)) }
+      },
+      contentLine
+    }
+  };
+}
+function descriptionPositions(yaml, at, description) {
+  const rest = (yaml.split("\n")[at.line - 2] ?? "").replace(/\r$/, "").slice(at.col - 1);
+  if (description === "") return { description: at };
+  if (rest === description) return { description: at, descriptionText: at };
+  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
+  return { description: at };
+}
+function lineBreaks(text2) {
+  let n = 0;
+  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function capped(issues) {
+  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
+  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
+  const last = shown[shown.length - 1];
+  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
+}
+function keyPosition(source, key) {
+  return source.locate("", { key });
+}
+function withNullHint(issue2) {
+  const m = /^(name|description|id): must be string, got null$/.exec(issue2.message);
+  if (!m) return issue2;
+  return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
+}
+function fail(file, pos, message2) {
+  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
+}
+function utf8Length(text2) {
+  let bytes = 0;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
+  }
+  return bytes;
+}
+var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
+var init_role_file = __esm({
+  "src/core/roles/role-file.ts"() {
+    "use strict";
+    init_schema();
+    init_text_file();
+    init_yaml_source();
+    init_front_matter();
+    init_simple_front_matter();
+    MAX_ROLE_FILE_BYTES = 1024 * 1024;
+    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
+    MAX_ISSUES_PER_FILE = 20;
+  }
+});
+
+// src/core/roles/sent-size.ts
+function sentRoleBytes(role) {
+  const units = role.name.length + role.description.length + role.content.length;
+  if (units * WORST_PER_UNIT + FRAMING <= MAX_SENT_ROLE_BYTES) return void 0;
+  return utf8Length(JSON.stringify({ name: role.name, description: role.description, content: role.content }));
+}
+var MAX_SENT_ROLE_BYTES, WORST_PER_UNIT, FRAMING;
+var init_sent_size = __esm({
+  "src/core/roles/sent-size.ts"() {
+    "use strict";
+    init_role_file();
+    MAX_SENT_ROLE_BYTES = MAX_ROLE_FILE_BYTES - 1024;
+    WORST_PER_UNIT = 6;
+    FRAMING = 64;
+  }
+});
+
+// src/core/roles/vars.ts
+function renderVars(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  return render(text2, vars, maxLength, void 0);
+}
+function renderVarsWithOrigin(text2, vars, maxLength = MAX_SENT_ROLE_BYTES) {
+  const origin = [];
+  return { ...render(text2, vars, maxLength, origin), origin };
+}
+function render(text2, vars, maxLength, origin) {
+  const problems = [];
+  let out = "";
+  const add = (from2, to, value) => {
+    const piece = value ?? text2.slice(from2, to);
+    const room = maxLength - out.length;
+    const kept = piece.length <= room ? piece : piece.slice(0, room);
+    out += kept;
+    if (origin) for (let k = 0; k < kept.length; k++) origin.push(value === void 0 ? from2 + k : from2);
+    return kept.length === piece.length;
+  };
+  let from = 0;
+  for (let i = text2.indexOf("$", from); i !== -1; i = text2.indexOf("$", from)) {
+    let fits;
+    if (text2.startsWith(ESCAPED, i)) {
+      fits = add(from, i) && add(i + 1, i + ESCAPED.length);
+      from = i + ESCAPED.length;
+    } else if (!text2.startsWith(OPEN, i)) {
+      fits = add(from, i + 1);
+      from = i + 1;
+    } else {
+      REFERENCE.lastIndex = i;
+      const m = REFERENCE.exec(text2);
+      const name = m?.[1];
+      const value = name === void 0 ? void 0 : vars.get(name);
+      if (value === void 0) {
+        problems.push({ index: i, ...name === void 0 ? {} : { name } });
+        fits = add(from, i + OPEN.length);
+        from = i + OPEN.length;
+      } else {
+        fits = add(from, i) && add(i, i, value);
+        from = i + m[0].length;
+      }
+    }
+    if (!fits) return { text: out, problems, tooLong: true };
+  }
+  return add(from, text2.length) ? { text: out, problems } : { text: out, problems, tooLong: true };
+}
+function escapeVars(text2) {
+  return text2.split(OPEN).join(ESCAPED);
+}
+function renderRoleFiles(files, tenant, vars) {
+  const found = [];
+  const rendered = files.map((file) => renderRoleFile(file, vars, found));
+  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
+}
+function varIssuesOfTenants(tenants) {
+  const byPlace = /* @__PURE__ */ new Map();
+  for (const tenant of tenants) {
+    const found = [];
+    for (const file of tenant.files) renderRoleFile(file, tenant.vars, found);
+    for (const f of found) {
+      const key = JSON.stringify(f.kind === "size" ? [f.file, "size", f.bytes ?? null] : [f.file, f.at.line, f.at.col, f.where, f.name ?? null]);
+      const seen = byPlace.get(key);
+      if (seen) seen.tenants.push(tenant.name);
+      else byPlace.set(key, { found: f, tenants: [tenant.name] });
+    }
+  }
+  return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
+}
+function renderRoleFile(file, vars, found) {
+  const description = renderVars(file.description, vars, RENDER_BOUND);
+  const content = renderVars(file.content, vars, RENDER_BOUND);
+  const { descriptionText } = file.at;
+  const descriptionAt = (index) => descriptionText === void 0 ? file.at.description ?? file.at.name : { line: descriptionText.line, col: descriptionText.col + index };
+  const contentAt = (index) => positionIn(file.content, index, file.contentLine ?? 1);
+  for (const p of description.problems) found.push({ kind: "var", file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
+  for (const p of content.problems) found.push({ kind: "var", file: file.file, at: contentAt(p.index), where: "content", ...nameOf(p) });
+  const rendered = { name: file.name, description: description.text, content: content.text };
+  const bytes = description.tooLong || content.tooLong ? void 0 : sentRoleBytes(rendered);
+  if (bytes === void 0 ? description.tooLong || content.tooLong : bytes > MAX_SENT_ROLE_BYTES) {
+    const at = description.text.length > content.text.length ? descriptionAt(0) : contentAt(0);
+    found.push({ kind: "size", file: file.file, at, ...bytes === void 0 ? {} : { bytes } });
+  }
+  if (description.text === file.description && content.text === file.content) return file;
+  return { ...file, description: description.text, content: content.text };
+}
+function nameOf(p) {
+  return p.name === void 0 ? {} : { name: p.name };
+}
+function mergeVars(defaults, own = {}) {
+  return new Map([...Object.entries(defaults), ...Object.entries(own)]);
+}
+function varIssue(f, tenants) {
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
+  let message2;
+  if (f.kind === "size") {
+    const size2 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
+    message2 = `the Role renders to ${size2} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
+  } else if (f.name === void 0) {
+    message2 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
+  } else {
+    message2 = `${f.where}: \${vars.${f.name}} is not declared for ${which2}: declare it under vars: in the config (or a tenant's vars:), or write $\${vars.${f.name}} for the text itself`;
+  }
+  return { file: f.file, ...f.at, message: message2 };
+}
+function positionIn(text2, index, firstLine2) {
+  let line = firstLine2;
+  let lineStart = 0;
+  for (let i = text2.indexOf("\n"); i !== -1 && i < index; i = text2.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: index - lineStart + 1 };
+}
+var VAR_NAME, OPEN, ESCAPED, REFERENCE, RENDER_BOUND;
+var init_vars = __esm({
+  "src/core/roles/vars.ts"() {
+    "use strict";
+    init_display();
+    init_sent_size();
+    VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    OPEN = "${vars.";
+    ESCAPED = "$${vars.";
+    REFERENCE = /\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/y;
+    RENDER_BOUND = 4 * MAX_SENT_ROLE_BYTES;
+  }
+});
+
+// src/core/exit-codes.ts
+var ExitCode;
+var init_exit_codes = __esm({
+  "src/core/exit-codes.ts"() {
+    "use strict";
+    ExitCode = {
+      /** Success; for `plan --detailed-exitcode`, no changes. */
+      Ok: 0,
+      /** Bad usage, invalid files, unreachable or refusing tenant, failed apply. */
+      Error: 1,
+      /** `plan --detailed-exitcode`: changes present. */
+      Changes: 2,
+      /** `test`: the run completed and some tests failed. */
+      TestsFailed: 3,
+      /** Refused by a guard: stale saved plan, `max_deletes` exceeded, protected role. */
+      Refused: 4,
+      /** Interrupted (SIGINT/SIGTERM): what finished is reported, reports are written. */
+      Interrupted: 130
+    };
+  }
+});
+
+// src/core/errors.ts
+var errors_exports = {};
+__export(errors_exports, {
+  InvalidFilesError: () => InvalidFilesError,
+  RoleflowError: () => RoleflowError,
+  exitCodeOf: () => exitCodeOf,
+  formatIssue: () => formatIssue
+});
+function formatIssue(issue2) {
+  return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
+}
+function exitCodeOf(code3) {
+  return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
+}
+var RoleflowError, InvalidFilesError;
+var init_errors = __esm({
+  "src/core/errors.ts"() {
+    "use strict";
+    init_exit_codes();
+    init_safe_text();
+    RoleflowError = class extends Error {
+      constructor(message2, code3 = "failed", options) {
+        super(message2, options);
+        this.code = code3;
+      }
+      name = "RoleflowError";
+      get exitCode() {
+        return exitCodeOf(this.code);
+      }
+    };
+    InvalidFilesError = class extends RoleflowError {
+      constructor(issues) {
+        super(
+          issues.length === 1 ? formatIssue(issues[0]) : `${issues.length} problems:
+${issues.map(formatIssue).join("\n")}`,
+          "invalid_files"
+        );
+        this.issues = issues;
+      }
+    };
+  }
+});
+
+// src/core/redact.ts
+function isSecretVariable(name) {
+  return /TOKEN|SECRET|PASSWORD/i.test(name);
+}
+function environmentSecrets(env) {
+  const found = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (value && isSecretVariable(key) && value.length >= 6) found.push(value);
+  }
+  return found;
+}
+function makeRedactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponentSafe(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(xmlText(secret));
+    forms.add(xmlAttribute(secret));
+    forms.add(safeText(secret));
+    forms.add(escapeControls(secret));
+  }
+  if (forms.size === 0) return NOTHING_TO_HIDE;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const text2 = (value) => {
+    let out = value;
+    for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
+    return out;
+  };
+  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+}
+function redactValues(value, text2, keys) {
+  const walk = (v) => {
+    if (typeof v === "string") return text2(v);
+    if (Array.isArray(v)) {
+      let copy2;
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        const clean = walk(item);
+        if (clean !== item) (copy2 ??= [...v])[i] = clean;
+      }
+      return copy2 ?? v;
+    }
+    if (v === null || typeof v !== "object") return v;
+    const source = v;
+    const names = Object.keys(source);
+    let copy;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const cleanName = keys ? text2(name) : name;
+      const clean = walk(source[name]);
+      if (!copy && (cleanName !== name || clean !== source[name])) copy = names.slice(0, i).map((n) => [n, source[n]]);
+      copy?.push([cleanName, clean]);
+    }
+    return copy ? Object.fromEntries(copy) : v;
+  };
+  return walk(value);
+}
+function xmlText(value) {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function xmlAttribute(value) {
+  return xmlText(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function encodeURIComponentSafe(value) {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+function argvSecrets(argv) {
+  const found = [];
+  argv.forEach((arg, i) => {
+    if (arg === "--token" && argv[i + 1]) found.push(argv[i + 1]);
+    else if (arg.startsWith("--token=") && arg.length > 8) found.push(arg.slice(8));
+  });
+  return found;
+}
+function redactAll(text2, secrets) {
+  return makeRedactor(secrets).text(text2);
+}
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var init_redact = __esm({
+  "src/core/redact.ts"() {
+    "use strict";
+    init_safe_text();
+    MASK = "***";
+    SHORT_SECRET_LENGTH = 8;
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+  }
+});
+
+// src/core/printed-url.ts
+function redactUrl(url) {
+  return url.replace(
+    /([?&])([^=&#]*)=([^&#]*)/g,
+    (whole, sep6, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep6}${key}=${MASK}` : whole
+  );
+}
+function displayUrl(url) {
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  copy.hash = "";
+  const text2 = copy.search ? copy.href : `${copy.origin}${copy.pathname.replace(/\/+$/, "")}`;
+  return redactUrl(text2);
+}
+function shownUrl(raw) {
+  if (raw.startsWith("embedded:")) return raw;
+  try {
+    return displayUrl(new URL(raw));
+  } catch {
+    return redactUrl(raw);
+  }
+}
+function planBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  url.username = "";
+  url.password = "";
+  url.search = "";
+  url.hash = "";
+  return url.href.replace(/\/+$/, "");
+}
+function decodeURIComponentSafe(text2) {
+  try {
+    return decodeURIComponent(text2);
+  } catch {
+    return text2;
+  }
+}
+var SECRET_QUERY_KEY;
+var init_printed_url = __esm({
+  "src/core/printed-url.ts"() {
+    "use strict";
+    init_redact();
+    SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
+  }
+});
+
+// src/core/url-safety.ts
+function checkTenantUrl(raw, kind) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, problem: "invalid" };
+  }
+  const { secure, plain: plain2 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
+}
+function isLoopback(hostname) {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+function safeTenantUrl(raw, kind, label) {
+  const checked = checkTenantUrl(raw, kind);
+  if (checked.ok) return checked.url;
+  const { secure } = SCHEMES[kind];
+  if (checked.problem === "invalid" || checked.url === void 0) throw new RoleflowError(`${label} is not a valid URL: ${redactUrl(raw)}`, "config");
+  if (checked.problem === "plain") {
+    throw new RoleflowError(
+      `refusing to send the token to ${displayUrl(checked.url)}: plain ${kind} is only allowed to loopback, use ${secure}//`,
+      "config"
+    );
+  }
+  throw new RoleflowError(`${label} must be a ${secure}// URL, got ${displayUrl(checked.url)}`, "config");
+}
+var SCHEMES;
+var init_url_safety = __esm({
+  "src/core/url-safety.ts"() {
+    "use strict";
+    init_errors();
+    init_printed_url();
+    SCHEMES = {
+      http: { secure: "https:", plain: "http:" },
+      ws: { secure: "wss:", plain: "ws:" }
+    };
   }
 });
 
@@ -15157,39 +15504,6 @@ var init_package_root = __esm({
     "use strict";
     packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
     schemas = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/core/text-file.ts
-function decodeText(bytes, file, kind) {
-  if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
-  let text2;
-  try {
-    text2 = UTF8.decode(bytes);
-  } catch {
-    return { ok: false, issues: [{ file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${kind.noun} is ${kind.holds}` }] };
-  }
-  const binary = nulIssue(text2, file, kind);
-  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
-}
-function tooLargeIssue(file, size2, kind) {
-  const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
-  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
-}
-function nulIssue(text2, file, kind) {
-  const at = text2.indexOf("\0");
-  if (at === -1) return void 0;
-  const before = text2.slice(0, at);
-  const line = before.split("\n").length;
-  const col = at - before.lastIndexOf("\n");
-  return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
-}
-var MIB, UTF8;
-var init_text_file = __esm({
-  "src/core/text-file.ts"() {
-    "use strict";
-    MIB = 1024 * 1024;
-    UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
 });
 
@@ -16615,7 +16929,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors3();
@@ -16681,7 +16995,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -18363,9 +18677,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve19(data2);
             });
           });
         }
@@ -18403,9 +18717,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve17(data2);
+              return err2 ? reject2(err2) : resolve19(data2);
             });
           });
         }
@@ -21911,8 +22225,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve19, reject2) => {
+        res = resolve19;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23338,12 +23652,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24227,12 +24541,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -24549,16 +24863,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve17(null);
+            resolve19(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -24571,7 +24885,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -24978,8 +25292,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          return new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -26101,7 +26415,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve19, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26111,7 +26425,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -26121,14 +26435,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve19, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26137,14 +26451,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve17();
+            resolve19();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve17, reject2) => {
+        await new Promise((resolve19, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26152,7 +26466,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26195,8 +26509,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve17, reject2) => {
-                      finalSocket.once("secureConnect", resolve17);
+                    await new Promise((resolve19, reject2) => {
+                      finalSocket.once("secureConnect", resolve19);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27329,7 +27643,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27343,11 +27657,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve17(null);
+                resolve19(null);
               }
             });
           } else {
-            this.on("close", resolve17);
+            this.on("close", resolve19);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27375,7 +27689,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve19, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27390,7 +27704,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve19,
               reject: reject2,
               length: 0,
               body: []
@@ -27464,18 +27778,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length, encoding));
+          resolve19(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve19(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -27665,9 +27979,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -27879,9 +28193,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -28169,9 +28483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -28264,9 +28578,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -29540,7 +29854,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve17 } = __require("node:path");
+    var { dirname: dirname13, resolve: resolve19 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -29741,7 +30055,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve17(path), "utf8");
+          const data2 = await readFile4(resolve19(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -29770,7 +30084,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve17(path);
+        const resolvedPath = resolve19(path);
         await mkdir8(dirname13(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -37750,7 +38064,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve19, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -37838,7 +38152,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve19({
                 status,
                 statusText,
                 headersList,
@@ -37891,7 +38205,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -37915,7 +38229,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38783,7 +39097,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -38845,7 +39159,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -38992,7 +39306,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify2 } = require_util5();
+    var { stringify: stringify3 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers2, globalThis.Headers].filter(Boolean));
@@ -39040,7 +39354,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("set-cookie", str, true);
       }
@@ -42286,7 +42600,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42542,237 +42856,6 @@ var init_decode = __esm({
   }
 });
 
-// src/core/roles/front-matter.ts
-function splitFrontMatter(text2) {
-  const firstEnd = text2.indexOf("\n");
-  const firstLine2 = firstEnd === -1 ? text2 : text2.slice(0, firstEnd);
-  if (!isDelimiter(firstLine2)) {
-    return { ok: false, line: 1, message: 'no front-matter: a role file starts with a "---" line, then name and description' };
-  }
-  if (firstEnd === -1) return unclosed();
-  let lineStart = firstEnd + 1;
-  while (lineStart <= text2.length) {
-    const lineEnd = text2.indexOf("\n", lineStart);
-    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
-    if (isDelimiter(line)) {
-      const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
-      return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
-    }
-    if (lineEnd === -1) break;
-    lineStart = lineEnd + 1;
-  }
-  return unclosed();
-}
-function withoutFinalLineBreak(body) {
-  if (body.endsWith("\r\n")) return body.slice(0, -2);
-  if (body.endsWith("\n")) return body.slice(0, -1);
-  return body;
-}
-function isDelimiter(line) {
-  return /^---[ \t]*\r?$/.test(line);
-}
-function unclosed() {
-  return { ok: false, line: 1, message: 'front-matter is not closed: add a "---" line after the last key' };
-}
-var init_front_matter = __esm({
-  "src/core/roles/front-matter.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/roles/simple-front-matter.ts
-function readSimpleFrontMatter(yaml) {
-  const values = {};
-  const lines2 = yaml.split("\n");
-  for (let i = 0; i < lines2.length; i++) {
-    let line = lines2[i];
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) return void 0;
-    const key = m[1];
-    const value = scalarValue(m[2]);
-    if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
-  }
-  const { name, description, id } = values;
-  if (!name || !description || name.value === "" || id?.value === "") return void 0;
-  return {
-    name: name.value,
-    description: description.value,
-    ...id ? { id: id.value } : {},
-    // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: {
-      name: { line: name.line, col: 1 },
-      ...id ? { id: { line: id.line, col: 1 } } : {},
-      description: { line: description.line, col: 14 },
-      // The value is the rest of its line, plain or between quotes, with no escapes.
-      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
-    }
-  };
-}
-function scalarValue(raw) {
-  const first = raw[0];
-  if (first === '"' || first === "'") {
-    if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return QUOTED_INSIDE.test(inside) ? inside : void 0;
-  }
-  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
-  return raw;
-}
-function couldBeNumber(value) {
-  if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
-  for (let i = 1; i < value.length; i++) {
-    if (value[i] === "-" && value[i - 1] !== "e" && value[i - 1] !== "E") return false;
-  }
-  return true;
-}
-function schemaAcceptsSimple(schema) {
-  let known = checkedSchemas.get(schema);
-  if (known === void 0) {
-    known = isSimpleRoleSchema(schema);
-    checkedSchemas.set(schema, known);
-  }
-  return known;
-}
-function isSimpleRoleSchema(schema) {
-  const topKeys = Object.keys(schema).filter((k) => !ANNOTATIONS.has(k));
-  if (!sameSet(topKeys, ["type", "required", "additionalProperties", "properties"])) return false;
-  if (schema["type"] !== "object" || schema["additionalProperties"] !== false) return false;
-  const required = schema["required"];
-  if (!Array.isArray(required) || !sameSet(required, ["name", "description"])) return false;
-  const properties = schema["properties"];
-  if (typeof properties !== "object" || properties === null) return false;
-  const keys = Object.keys(properties).filter((k) => k !== "tenants");
-  if (!sameSet(keys, ["name", "description", "id"])) return false;
-  const props = properties;
-  return isStringProperty(props["name"], 1) && isStringProperty(props["id"], 1) && isStringProperty(props["description"], 0);
-}
-function isStringProperty(property2, maxMinLength) {
-  if (typeof property2 !== "object" || property2 === null) return false;
-  const p = property2;
-  const keys = Object.keys(p).filter((k) => !ANNOTATIONS.has(k));
-  const minLength = p["minLength"];
-  const lengthOk = minLength === void 0 || typeof minLength === "number" && minLength <= maxMinLength;
-  return p["type"] === "string" && keys.every((k) => k === "type" || k === "minLength") && lengthOk;
-}
-function sameSet(a, b) {
-  return a.length === b.length && b.every((x) => a.includes(x));
-}
-var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
-var init_simple_front_matter = __esm({
-  "src/core/roles/simple-front-matter.ts"() {
-    "use strict";
-    LINE = /^(name|description|id): (.*)$/;
-    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
-    RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
-    checkedSchemas = /* @__PURE__ */ new WeakMap();
-    ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
-  }
-});
-
-// src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
-function parseRoleFile(text2, file, schema) {
-  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
-  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
-  const binary = nulIssue(text2, file, ROLE_FILE);
-  if (binary) return { ok: false, issues: [binary] };
-  const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
-  if (!split.ok) return fail(file, { line: split.line, col: 1 }, split.message);
-  const contentLine = lineBreaks(split.yaml) + 3;
-  const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
-  if (simple) {
-    const { name: name2, description: description2, id: id2, at } = simple;
-    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
-  }
-  const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
-  if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };
-  const source = parsed.value;
-  const value = source.value;
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const got = value === null ? "nothing" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    const pos = split.yaml.trim() === "" ? { line: 2, col: 1 } : source.locate("");
-    return fail(file, pos, `front-matter must be a mapping with "name" and "description" keys, got ${got}`);
-  }
-  const valid = validateAgainst(schema, source, file);
-  if (!valid.ok) return { ok: false, issues: capped(valid.issues.map(withNullHint)) };
-  const { name, description, id, tenants } = valid.value;
-  return {
-    ok: true,
-    value: {
-      file,
-      name,
-      description,
-      ...id === void 0 ? {} : { id },
-      ...tenants === void 0 ? {} : { tenants },
-      content: split.content,
-      at: {
-        name: keyPosition(source, "name"),
-        ...id === void 0 ? {} : { id: keyPosition(source, "id") },
-        ...descriptionPositions(split.yaml, source.locate("/description"), description),
-        ...tenants === void 0 ? {} : { tenants: keyPosition(source, "tenants") }
-      },
-      contentLine
-    }
-  };
-}
-function descriptionPositions(yaml, at, description) {
-  const rest = (yaml.split("\n")[at.line - 2] ?? "").replace(/\r$/, "").slice(at.col - 1);
-  if (description === "") return { description: at };
-  if (rest === description) return { description: at, descriptionText: at };
-  if (rest === `"${description}"` || rest === `'${description}'`) return { description: at, descriptionText: { line: at.line, col: at.col + 1 } };
-  return { description: at };
-}
-function lineBreaks(text2) {
-  let n = 0;
-  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) n++;
-  return n;
-}
-function capped(issues) {
-  if (issues.length <= MAX_ISSUES_PER_FILE) return issues;
-  const shown = issues.slice(0, MAX_ISSUES_PER_FILE);
-  const last = shown[shown.length - 1];
-  return [...shown, { ...last, message: `${issues.length - MAX_ISSUES_PER_FILE} more problems in this file not shown` }];
-}
-function keyPosition(source, key) {
-  return source.locate("", { key });
-}
-function withNullHint(issue2) {
-  const m = /^(name|description|id): must be string, got null$/.exec(issue2.message);
-  if (!m) return issue2;
-  return { ...issue2, message: `${issue2.message} (write ${m[1]}: "" for an empty string)` };
-}
-function fail(file, pos, message2) {
-  return { ok: false, issues: [{ file, ...pos, message: message2 }] };
-}
-function utf8Length(text2) {
-  let bytes = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    bytes += c < 128 ? 1 : c < 2048 ? 2 : c >= 55296 && c <= 56319 ? 2 : c >= 56320 && c <= 57343 ? 2 : 3;
-  }
-  return bytes;
-}
-var MAX_ROLE_FILE_BYTES, ROLE_FILE, MAX_ISSUES_PER_FILE;
-var init_role_file = __esm({
-  "src/core/roles/role-file.ts"() {
-    "use strict";
-    init_schema();
-    init_text_file();
-    init_yaml_source();
-    init_front_matter();
-    init_simple_front_matter();
-    MAX_ROLE_FILE_BYTES = 1024 * 1024;
-    ROLE_FILE = { maxBytes: MAX_ROLE_FILE_BYTES, noun: "a role file", holds: "markdown text" };
-    MAX_ISSUES_PER_FILE = 20;
-  }
-});
-
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
@@ -42886,34 +42969,6 @@ var init_serialize = __esm({
   }
 });
 
-// src/core/roles/display.ts
-function quote(text2) {
-  if (!text2.includes('"') && !text2.includes("\\") && !hasUnsafe(text2)) return `"${text2}"`;
-  return `"${escapeControls(text2.replace(/["\\]/g, "\\$&"))}"`;
-}
-function showName(text2) {
-  return text2 !== "" && !/[\s"\\]/.test(text2) && !hasUnsafe(text2) ? text2 : quote(text2);
-}
-function printableLine(line) {
-  return line.includes("	") ? line.split("	").map(escapeControls).join("	") : escapeControls(line);
-}
-function thousands(n) {
-  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString("en-US");
-  const digits = String(n);
-  let out = digits.slice(0, (digits.length - 1) % 3 + 1);
-  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  return out;
-}
-function plural(n, noun, nouns = `${noun}s`) {
-  return `${thousands(n)} ${n === 1 ? noun : nouns}`;
-}
-var init_display = __esm({
-  "src/core/roles/display.ts"() {
-    "use strict";
-    init_safe_text();
-  }
-});
-
 // src/core/glob.ts
 function globToRegExp(glob) {
   let source = "";
@@ -42969,11 +43024,16 @@ function roleFilesForTenant(files, tenant, vars) {
 function unmatchedTenantWarnings(files, tenants) {
   const warnings = [];
   for (const file of files) {
-    for (const glob of file.tenants ?? []) {
-      if (/[*?]/.test(glob) || tenants.includes(glob)) continue;
-      const at = file.at.tenants ?? file.at.name;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+    if (file.tenants === void 0) continue;
+    const key = file.at.tenants ?? file.at.name;
+    if (file.tenants.length === 0) {
+      warnings.push({ file: file.file, ...key, message: "warning: tenants: [] manages the Role on no tenant; with prune it is deleted everywhere (leave tenants: out for every tenant)" });
     }
+    file.tenants.forEach((glob, i) => {
+      if (/[*?]/.test(glob) || tenants.includes(glob)) return;
+      const at = file.at.tenantNames?.[i] ?? key;
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+    });
   }
   return warnings;
 }
@@ -42991,6 +43051,7 @@ var roles_exports = {};
 __export(roles_exports, {
   MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
   MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
+  MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
   VAR_NAME: () => VAR_NAME,
   checkRoleSet: () => checkRoleSet,
   decodeRoleFile: () => decodeRoleFile,
@@ -43027,6 +43088,7 @@ var init_roles = __esm({
     init_serialize();
     init_display();
     init_vars();
+    init_sent_size();
     init_membership();
   }
 });
@@ -43055,7 +43117,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -45356,7 +45418,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes4, createHash: createHash2 } = __require("crypto");
+    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46047,7 +46109,7 @@ var require_websocket2 = __commonJS({
           abortHandshake(websocket, socket, "Invalid Upgrade header");
           return;
         }
-        const digest = createHash2("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         if (res.headers["sec-websocket-accept"] !== digest) {
           abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
           return;
@@ -46432,7 +46494,7 @@ var require_websocket_server = __commonJS({
     var EventEmitter2 = __require("events");
     var http = __require("http");
     var { Duplex } = __require("stream");
-    var { createHash: createHash2 } = __require("crypto");
+    var { createHash: createHash3 } = __require("crypto");
     var extension2 = require_extension();
     var PerMessageDeflate2 = require_permessage_deflate2();
     var subprotocol2 = require_subprotocol();
@@ -46742,7 +46804,7 @@ var require_websocket_server = __commonJS({
           );
         }
         if (this._state > RUNNING) return abortHandshake(socket, 503);
-        const digest = createHash2("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         const headers = [
           "HTTP/1.1 101 Switching Protocols",
           "Upgrade: websocket",
@@ -46887,7 +46949,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve19, reject2) => {
     let settled = false;
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
@@ -46911,7 +46973,7 @@ function openWsSession(target, token, onRequest) {
     socket.once("open", () => {
       settled = true;
       log(101);
-      resolve17(new Session(socket, shown, secrets));
+      resolve19(new Session(socket, shown, secrets));
     });
   });
 }
@@ -46979,14 +47041,14 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           const giveUp = () => {
             const at = this.waiters.indexOf(waiter);
             if (at !== -1) this.waiters.splice(at, 1);
             release(waiter);
-            resolve17(void 0);
+            resolve19(void 0);
           };
-          const waiter = { resolve: resolve17, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             waiter.onStop = giveUp;
@@ -47614,14 +47676,14 @@ function readJsonBody(req, limit) {
   };
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve17) => {
+  return new Promise((resolve19) => {
     const chunks = [];
     let size2 = 0;
     req.on("data", (chunk) => {
       size2 += chunk.length;
       if (size2 > limit) {
         req.removeAllListeners("data");
-        resolve17(tooLarge);
+        resolve19(tooLarge);
         return;
       }
       chunks.push(chunk);
@@ -47630,12 +47692,12 @@ function readJsonBody(req, limit) {
       if (size2 > limit) return;
       const text2 = Buffer.concat(chunks, size2).toString("utf8");
       try {
-        resolve17({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
+        resolve19({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
       } catch {
-        resolve17({ ok: false, answer: message(400, "malformed JSON body") });
+        resolve19({ ok: false, answer: message(400, "malformed JSON body") });
       }
     });
-    req.on("error", () => resolve17({ ok: false, answer: message(400, "request body could not be read") }));
+    req.on("error", () => resolve19({ ok: false, answer: message(400, "request body could not be read") }));
   });
 }
 var MISSING_PARAMETERS, RequestLog;
@@ -48308,7 +48370,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve17) => server.close(() => resolve17()));
+      const closed = new Promise((resolve19) => server.close(() => resolve19()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48347,12 +48409,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve17, reject2) => {
+  return new Promise((resolve19, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve17(server.address()));
+    server.listen(port, host, () => resolve19(server.address()));
   });
 }
 function displayHost(host) {
@@ -49256,6 +49318,7 @@ var init_render_text = __esm({
 });
 
 // src/core/plan/render-json.ts
+import { createHash as createHash2 } from "node:crypto";
 function renderPlanJson(plan) {
   const body = bodyText(plan);
   return `${body.slice(0, -2)},
@@ -49276,6 +49339,31 @@ function renderTenantPlansJson(plans) {
 }
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
+}
+function* planJsonParts(plan) {
+  const { digest: _digest, changes, ...rest } = plan;
+  const frame = jsonText(ordered2({ ...rest, changes: [] }), 2);
+  const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
+  const hash2 = createHash2("sha256");
+  const emit = (text2) => {
+    hash2.update(text2);
+    return text2;
+  };
+  if (changes.length === 0) yield emit(frame.slice(0, at + 2));
+  else {
+    yield emit(`${frame.slice(0, at)}[
+    `);
+    for (let i = 0; i < changes.length; i++) {
+      yield emit(`${i === 0 ? "" : ",\n    "}${jsonText(ordered2(changes[i]), 2).replace(/\n/g, "\n    ")}`);
+    }
+    yield emit("\n  ]");
+  }
+  const tail = frame.slice(at + 2);
+  hash2.update(tail);
+  yield `${tail.slice(0, -2)},
+  "digest": ${JSON.stringify(`sha256:${hash2.digest("hex")}`)}
+}
+`;
 }
 function bodyText(plan) {
   const { digest: _digest, ...rest } = plan;
@@ -49685,6 +49773,7 @@ __export(plan_exports, {
   planDigest: () => planDigest,
   planGuards: () => planGuards,
   planHasChanges: () => planHasChanges,
+  planJsonParts: () => planJsonParts,
   planSummaryLine: () => planSummaryLine,
   renderPlanJson: () => renderPlanJson,
   renderPlanMarkdown: () => renderPlanMarkdown,
@@ -50865,7 +50954,7 @@ var require_util8 = __commonJS({
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors4();
     var { headerNameLowerCasedRecord } = require_constants7();
@@ -50925,7 +51014,7 @@ var require_util8 = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -52056,9 +52145,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve17(data2);
+              return err ? reject2(err) : resolve19(data2);
             });
           });
         }
@@ -52096,12 +52185,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject2) => {
+          return new Promise((resolve19, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve17(data2);
+              ) : resolve19(data2);
             });
           });
         }
@@ -54368,8 +54457,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject2) => {
-        res = resolve17;
+      const promise = new Promise((resolve19, reject2) => {
+        res = resolve19;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -56620,12 +56709,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57295,12 +57384,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject2) => {
+      const waitForDrain = () => new Promise((resolve19, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57779,16 +57868,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve17(null);
+            resolve19(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57799,7 +57888,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57850,7 +57939,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve17, reject2) => {
+        const socket = await new Promise((resolve19, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -57862,7 +57951,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve17(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -58198,8 +58287,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          await new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -59468,7 +59557,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve17, reject2) => {
+        return await new Promise((resolve19, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -59481,7 +59570,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve17(null);
+              resolve19(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -59500,7 +59589,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject2) => {
+      return new Promise((resolve19, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59517,7 +59606,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve19,
               reject: reject2,
               length: 0,
               body: []
@@ -59587,18 +59676,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length));
+          resolve19(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length)));
+          resolve19(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve19(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -59855,9 +59944,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60080,9 +60169,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60367,9 +60456,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -60461,9 +60550,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject2) => {
+        return new Promise((resolve19, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve17(data2);
+            return err ? reject2(err) : resolve19(data2);
           });
         });
       }
@@ -64326,7 +64415,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve17, reject2) => agent.dispatch(
+        return new Promise((resolve19, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -64402,7 +64491,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve19({
                 status,
                 statusText,
                 headersList,
@@ -64445,7 +64534,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve17({
+              resolve19({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -66132,7 +66221,7 @@ var require_util13 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -66190,7 +66279,7 @@ var require_util13 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -66336,7 +66425,7 @@ var require_cookies2 = __commonJS({
   "node_modules/@actions/http-client/node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse2();
-    var { stringify: stringify2 } = require_util13();
+    var { stringify: stringify3 } = require_util13();
     var { webidl } = require_webidl2();
     var { Headers: Headers2 } = require_headers2();
     function getCookies(headers) {
@@ -66379,7 +66468,7 @@ var require_cookies2 = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
+      const str = stringify3(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -68186,8 +68275,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve17) => {
-        setTimeout(resolve17, ms2).unref();
+      return new Promise((resolve19) => {
+        setTimeout(resolve19, ms2).unref();
       });
     }
     module.exports = {
@@ -69603,7 +69692,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isMap2(keySpec, valueSpec) {
+    function isMap3(keySpec, valueSpec) {
       const isArrayValidator = isArray(isTuple([keySpec, valueSpec]));
       const isRecordValidator = isRecord(valueSpec, { keys: keySpec });
       return makeValidator({
@@ -70123,7 +70212,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    var checks2 = {
+    var checks = {
       missing: (keys, key) => keys.has(key),
       undefined: (keys, key, value) => keys.has(key) && typeof value[key] !== `undefined`,
       nil: (keys, key, value) => keys.has(key) && value[key] != null,
@@ -70132,7 +70221,7 @@ var require_lib = __commonJS({
     function hasRequiredKeys(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70149,7 +70238,7 @@ var require_lib = __commonJS({
     function hasAtLeastOneKey(requiredKeys, options) {
       var _a;
       const requiredSet = new Set(requiredKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = Object.keys(value);
@@ -70163,7 +70252,7 @@ var require_lib = __commonJS({
     function hasForbiddenKeys(forbiddenKeys2, options) {
       var _a;
       const forbiddenSet = new Set(forbiddenKeys2);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70180,7 +70269,7 @@ var require_lib = __commonJS({
     function hasMutuallyExclusiveKeys(exclusiveKeys, options) {
       var _a;
       const exclusiveSet = new Set(exclusiveKeys);
-      const check = checks2[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
+      const check = checks[(_a = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _a !== void 0 ? _a : "missing"];
       return makeValidator({
         test: (value, state) => {
           const keys = new Set(Object.keys(value));
@@ -70211,7 +70300,7 @@ var require_lib = __commonJS({
     function hasKeyRelationship(subject, relationship, others, options) {
       var _a, _b;
       const skipped2 = new Set((_a = options === null || options === void 0 ? void 0 : options.ignore) !== null && _a !== void 0 ? _a : []);
-      const check = checks2[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
+      const check = checks[(_b = options === null || options === void 0 ? void 0 : options.missingIf) !== null && _b !== void 0 ? _b : "missing"];
       const otherSet = new Set(others);
       const spec = keyRelationships[relationship];
       const conjunction = relationship === exports.KeyRelationship.Forbids ? `or` : `and`;
@@ -70263,7 +70352,7 @@ var require_lib = __commonJS({
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber5;
@@ -72106,14 +72195,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve19) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve17(answer);
+      resolve19(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72220,27 +72309,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve17, arguments_) => {
+  const run2 = async (function_, resolve19, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve17(result);
+    resolve19(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve17, reject2, arguments_) => {
+  const enqueue = (function_, resolve19, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve17, arguments_));
+    }).then(run2.bind(void 0, function_, resolve19, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve17, reject2) => {
-    enqueue(function_, resolve17, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve19, reject2) => {
+    enqueue(function_, resolve19, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -72513,9 +72602,16 @@ function reportGateReasons(report, expected) {
   else if (report.shard !== void 0 && report.merged_shards === void 0) {
     reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
   }
+  reasons.push(...selectionReasons(report.selection));
   if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (--bail or an interruption)`);
+  if (summary2.not_run > 0) {
+    const why = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
+  }
   if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
   if (summary2.failed > 0) {
     const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
     const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
@@ -72523,17 +72619,45 @@ function reportGateReasons(report, expected) {
     const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
     reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
   }
-  if (report.commit === void 0) reasons.push("the report records no commit: run the tests in a git checkout, or with GITHUB_SHA set");
-  else if (expected.commit === void 0) reasons.push("the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files");
-  else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
   return reasons;
 }
-var MAX_NAMED;
+function selectionReasons(selection) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED, MAX_PATHS;
 var init_promotion = __esm({
   "src/core/tenants/promotion.ts"() {
     "use strict";
     init_display();
     MAX_NAMED = 5;
+    MAX_PATHS = 3;
   }
 });
 
@@ -72556,6 +72680,7 @@ var init_tenant_errors = __esm({
 var tenants_exports = {};
 __export(tenants_exports, {
   isTenantFailure: () => isTenantFailure,
+  pathCovers: () => pathCovers,
   reportGateReasons: () => reportGateReasons,
   selectTenants: () => selectTenants,
   tenantError: () => tenantError,
@@ -72813,23 +72938,32 @@ var init_leaks = __esm({
 });
 
 // src/core/flows/checks/schema-check.ts
-function compileUserSchema(schema) {
-  const key = JSON.stringify(schema);
-  let check = checks.get(key);
-  if (check === void 0) {
+function userSchemaCompiler(meta) {
+  let checkingAjv;
+  let trustingAjv;
+  let metaCheck;
+  const checks = /* @__PURE__ */ new Map();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let check = checks.get(key);
+    if (check !== void 0) return { ok: true, check };
     const { $id: _id, ...anonymous } = schema;
-    if (!userAjv.validateSchema(anonymous)) {
-      return { ok: false, error: `invalid JSON schema: ${userAjv.errorsText(userAjv.errors, { dataVar: "schema" })}`, shape: true };
-    }
+    const generated = meta !== void 0 && DRAFT_07.has(anonymous.$schema);
+    const ajv2 = generated ? trustingAjv ??= new import_ajv2.Ajv({ ...USER_AJV, validateSchema: false }) : checkingAjv ??= new import_ajv2.Ajv(USER_AJV);
+    const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
+    if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
     try {
-      const validate = userAjv.compile(anonymous);
+      const validate = ajv2.compile(anonymous);
       check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
     }
     checks.set(key, check);
-  }
-  return { ok: true, check };
+    return { ok: true, check };
+  };
+}
+function errorsOf(validate, value) {
+  return validate(value) ? null : validate.errors ?? [];
 }
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
@@ -72849,15 +72983,17 @@ function plain(v) {
 function notNoise2(e) {
   return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
 }
-var import_ajv2, userAjv, checks, SHOWN;
+var import_ajv2, USER_AJV, SHOWN, DRAFT_07, compileUserSchema;
 var init_schema_check = __esm({
   "src/core/flows/checks/schema-check.ts"() {
     "use strict";
     import_ajv2 = __toESM(require_ajv(), 1);
+    init_precompiled_schemas();
     init_schema();
-    userAjv = new import_ajv2.Ajv({ allErrors: true, strict: false, addUsedSchema: false, verbose: true });
-    checks = /* @__PURE__ */ new Map();
+    USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
     SHOWN = 3;
+    DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
+    compileUserSchema = userSchemaCompiler(draft07MetaSchema);
   }
 });
 
@@ -73488,21 +73624,21 @@ function outputResult(a, execution, test, context) {
 function stepsResults(steps, execution) {
   if (!steps) return [];
   const log = execution.steps ?? [];
-  const checks2 = [];
+  const checks = [];
   if (steps.count) {
     const n = steps.count.value;
-    checks2.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
+    checks.push([`steps.count ${n}`, steps.count, () => ({ pass: log.length === n, expected: `${n} steps`, actual: `${log.length} steps (${list(log)})` })]);
   }
   if (steps.sequence) {
     const want = steps.sequence.value;
-    checks2.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
+    checks.push([`steps.sequence ${want.join(" → ")}`, steps.sequence, () => checkSequence(want, log)]);
   }
   if (steps.each) {
     const want = steps.each.value;
     const wantText = Object.entries(want).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-    checks2.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
+    checks.push([`steps.each ${wantText}`, steps.each, () => checkEach(want, wantText, log)]);
   }
-  return checks2.map(
+  return checks.map(
     ([label, at, check]) => execution.transport === "ws" ? skipped("steps", label, NO_LOGS_OVER_WS, at) : verdict("steps", label, at, check())
   );
 }
@@ -73831,7 +73967,8 @@ async function makeFreshPlan(opts) {
     const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
-    return { plan, tenant };
+    const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -74083,6 +74220,62 @@ tests:
   }
 });
 
+// src/core/init/add-tenant.ts
+function addTenantToConfig(text2, tenant) {
+  const doc = (0, import_yaml4.parseDocument)(text2);
+  if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
+  if (doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
+  const entry = {
+    base_url: tenant.baseUrl,
+    ...tenant.wsUrl === void 0 ? {} : { ws_url: tenant.wsUrl },
+    token_env: tokenEnvFor(tenant.name)
+  };
+  const tenants = doc.get("tenants", true);
+  if (tenants !== void 0 && tenants !== null && !((0, import_yaml4.isScalar)(tenants) && tenants.value === null) && !(0, import_yaml4.isMap)(tenants)) {
+    return { added: false, present: false, reason: "its tenants: is not a mapping" };
+  }
+  if ((0, import_yaml4.isMap)(tenants) && tenants.has(tenant.name)) return { added: false, present: true, reason: `it already has tenant "${tenant.name}"` };
+  const expected = { ...doc.toJS() };
+  expected["tenants"] = { ...expected["tenants"] ?? {}, [tenant.name]: entry };
+  const inserted = insertLines(text2, doc, tenant.name, entry);
+  if (inserted !== void 0 && sameJson((0, import_yaml4.parseDocument)(inserted).toJS(), expected)) return { added: true, text: inserted };
+  if ((0, import_yaml4.isMap)(tenants)) tenants.set(doc.createNode(tenant.name), doc.createNode(entry));
+  else doc.set("tenants", doc.createNode({ [tenant.name]: entry }));
+  return { added: true, text: doc.toString({ lineWidth: 0 }) };
+}
+function insertLines(text2, doc, name, entry) {
+  const block = (indent2) => (0, import_yaml4.stringify)({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent2);
+  const newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  const tenants = doc.get("tenants", true);
+  if (tenants === void 0) {
+    const lines2 = `tenants:
+${block("  ")}`.replace(/\n/g, newline);
+    return text2 === "" || text2.endsWith("\n") ? `${text2}${lines2}` : `${text2}${newline}${lines2}`;
+  }
+  if (!(0, import_yaml4.isMap)(tenants) || tenants.flow === true || tenants.items.length === 0 || tenants.range === void 0 || tenants.range === null) return void 0;
+  const first = tenants.items[0].key;
+  const start = (0, import_yaml4.isScalar)(first) && first.range ? first.range[0] : void 0;
+  if (start === void 0) return void 0;
+  const indent = text2.slice(text2.lastIndexOf("\n", start - 1) + 1, start);
+  if (!/^ +$/.test(indent)) return void 0;
+  const end = tenants.range[1];
+  const lineEnd = text2.indexOf("\n", end - 1 < 0 ? 0 : end - 1);
+  const at = lineEnd === -1 ? text2.length : lineEnd + 1;
+  const before = text2.slice(0, at);
+  return `${before}${before.endsWith("\n") ? "" : newline}${block(indent).replace(/\n/g, newline)}${text2.slice(at)}`;
+}
+function sameJson(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+var import_yaml4;
+var init_add_tenant = __esm({
+  "src/core/init/add-tenant.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_templates();
+  }
+});
+
 // src/run/init.ts
 var init_exports = {};
 __export(init_exports, {
@@ -74095,6 +74288,10 @@ async function initRepository(dir, options) {
   for (const file of initFiles(options)) {
     const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
+    if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
+      steps.push(await addTenant(abs, existing, options.tenant));
+      continue;
+    }
     if (existing !== void 0 && !options.force) {
       steps.push({ path: file.path, status: "left", note: existing === file.text ? "already as init writes it" : "exists (--force overwrites it)" });
       continue;
@@ -74105,6 +74302,14 @@ async function initRepository(dir, options) {
   steps.push(await mergeEditorSettings(dir, options.force));
   steps.push(await mergeGitignore(dir));
   return steps;
+}
+async function addTenant(abs, text2, tenant) {
+  const outcome = addTenantToConfig(text2, tenant);
+  if (!outcome.added) {
+    return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+  }
+  await writeFile3(abs, outcome.text);
+  return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join8(dir, SETTINGS);
@@ -74163,13 +74368,15 @@ async function readIfThere2(abs) {
     throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
-var SETTINGS;
+var CONFIG, SETTINGS;
 var init_init = __esm({
   "src/run/init.ts"() {
     "use strict";
     init_errors();
+    init_add_tenant();
     init_templates();
     init_role_files();
+    CONFIG = "roleflow.config.yaml";
     SETTINGS = ".vscode/settings.json";
   }
 });
@@ -74177,24 +74384,163 @@ var init_init = __esm({
 // src/files/git-commit.ts
 var git_commit_exports = {};
 __export(git_commit_exports, {
-  currentCommit: () => currentCommit
+  currentCommit: () => currentCommit,
+  uncommittedFiles: () => uncommittedFiles
 });
 import { execFile } from "node:child_process";
 async function currentCommit(cwd, env) {
-  const fromEnv = env["GITHUB_SHA"]?.trim().toLowerCase();
-  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : void 0;
-  return new Promise((resolve17) => {
-    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd, timeout: 1e4, windowsHide: true }, (error2, stdout) => {
-      const sha = String(stdout).trim().toLowerCase();
-      resolve17(error2 === null && COMMIT.test(sha) ? sha : void 0);
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return { commit: fromEnv };
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  if (FULL_SHA.test(sha)) return { commit: sha, ...warning2 && { warning: warning2 } };
+  const why = await whyNoHead(cwd, head.missing);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function uncommittedFiles(cwd, paths) {
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--untracked-files=all", "--", ...paths]);
+  if (!status.ok) return void 0;
+  const entries = status.stdout.split("\0");
+  const files = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    files.push(entry.slice(3));
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return files.sort();
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git(cwd, args) {
+  return new Promise((resolve19) => {
+    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve19({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
-var COMMIT;
+var FULL_SHA;
 var init_git_commit = __esm({
   "src/files/git-commit.ts"() {
     "use strict";
-    COMMIT = /^[0-9a-f]{7,64}$/;
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/schema-files.ts
+import { dirname as dirname9, resolve as resolve8 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname9(absOf.get(flow2.file) ?? resolve8(flow2.file));
+    for (const test of flow2.tests) {
+      for (const a of test.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve8(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/flow-files.ts
+var flow_files_exports = {};
+__export(flow_files_exports, {
+  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
+  defaultFlowsDir: () => defaultFlowsDir,
+  findFlowFiles: () => findFlowFiles,
+  flowsDirOf: () => flowsDirOf,
+  isFlowFileName: () => isFlowFileName,
+  loadFlowTestFiles: () => loadFlowTestFiles
+});
+import { stat as stat4 } from "node:fs/promises";
+import { resolve as resolve9 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve9(cwd, path);
+    const info2 = await stat4(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
   }
 });
 
@@ -74387,7 +74733,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve17 = (b, samples, what) => {
+  const resolve19 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -74400,8 +74746,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve17(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve17(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve19(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve19(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -74513,6 +74859,7 @@ function buildRunReport(facts, redactor) {
     tool: { name: "roleflow", version: facts.version },
     tenant: facts.tenant,
     ...facts.commit && { commit: facts.commit },
+    ...facts.selection && { selection: facts.selection },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -74800,9 +75147,11 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, ...base } = first.report;
+  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : void 0;
+  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
+  const selection = selections.size === 1 ? first.report.selection : void 0;
   return {
     ok: true,
     value: {
@@ -74811,6 +75160,7 @@ function mergeReports(inputs, options = {}) {
       tool,
       tenant,
       ...commit !== void 0 && { commit },
+      ...selection !== void 0 && { selection },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -74848,6 +75198,9 @@ function shardsOf(inputs) {
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
   return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
 }
+function selectionKey(selection) {
+  return selection === void 0 ? "" : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
+}
 function compare3(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -74867,12 +75220,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve8(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -74902,7 +75255,11 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
+import { resolve as resolve11 } from "node:path";
 async function promotionRefusals(opts) {
+  if (isEmbedded(opts.config, { tenant: opts.from })) {
+    return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
+  }
   const reasons = [];
   const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
     (read) => read[0].report,
@@ -74920,11 +75277,24 @@ async function promotionRefusals(opts) {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== void 0) {
-    const commit = await currentCommit(opts.cwd, opts.env);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit }));
+    const { commit, unknown, warning: warning2 } = await currentCommit(opts.cwd, opts.env);
+    if (warning2 !== void 0) opts.warn(warning2);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
   }
+  const changed = await uncommittedFiles(opts.cwd, sourcePaths(opts));
+  if (changed !== void 0 && changed.length > 0) reasons.push(uncommittedReason(changed));
   return reasons;
 }
+function sourcePaths(opts) {
+  const { config, cwd } = opts;
+  return [rolesDirOf(cwd, config, opts.roles).abs, flowsDirOf(cwd, config, void 0).abs, ...config.file === void 0 ? [] : [resolve11(cwd, config.file)]];
+}
+function uncommittedReason(files) {
+  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
+  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+}
+var MAX_FILES;
 var init_promote = __esm({
   "src/run/tenants/promote.ts"() {
     "use strict";
@@ -74934,7 +75304,11 @@ var init_promote = __esm({
     init_roles();
     init_tenants();
     init_git_commit();
+    init_flow_files();
+    init_role_files();
+    init_open_tenant();
     init_read_reports();
+    MAX_FILES = 5;
   }
 });
 
@@ -74944,7 +75318,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join9, resolve as resolve10 } from "node:path";
+import { basename as basename4, dirname as dirname10, join as join9, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -74971,7 +75345,7 @@ async function pullRoles(opts) {
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
@@ -74997,7 +75371,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve10(cwd, mine.file), text: kept });
+        writes.push({ path: resolve13(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -75025,7 +75399,7 @@ async function pullRoles(opts) {
     if (claimed.has(f)) continue;
     const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) result.localOnly.push(f.file);
+    else if (ignored(f.name) === void 0) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
@@ -75034,14 +75408,14 @@ function readBack(role, text2, schema) {
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
   const back = parsed.value;
   const none = /* @__PURE__ */ new Map();
-  const description = renderVars(back.description, none).text;
-  const content = renderVars(back.content, none).text;
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
   if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve10(dir, fileName);
-  if (dirname9(path) !== resolve10(dir) || basename4(path) !== fileName) {
+  const path = resolve13(dir, fileName);
+  if (dirname10(path) !== resolve13(dir) || basename4(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -75414,8 +75788,8 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
   const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks2 = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks2}${shard}${bail}${interrupted}${partial}`;
+  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
 }
 function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
@@ -75852,13 +76226,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname10, relative as relative4, resolve as resolve11, sep as sep3 } from "node:path";
+import { dirname as dirname11, relative as relative4, resolve as resolve14, sep as sep3 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve11(sinks.cwd, file);
+    const path = resolve14(sinks.cwd, file);
     try {
-      await mkdir6(dirname10(path), { recursive: true });
+      await mkdir6(dirname11(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -75895,7 +76269,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve11(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative4(workspace, resolve14(sinks.cwd, file)).split(sep3).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -76072,115 +76446,6 @@ var init_runs = __esm({
   }
 });
 
-// src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve13 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve13(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve13(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat4 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve14(cwd, path);
-    const info2 = await stat4(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
-    init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
@@ -76219,7 +76484,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -76257,7 +76522,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve16(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -76351,7 +76616,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve17) => setTimeout(() => resolve17(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve19) => setTimeout(() => resolve19(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -76374,7 +76639,7 @@ var init_flow_shared = __esm({
     init_flows();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve17) => setTimeout(resolve17, ms2))
+      sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -76386,7 +76651,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve17) => stop2 = () => resolve17(INTERRUPTED));
+          this.stopped = new Promise((resolve19) => stop2 = () => resolve19(INTERRUPTED));
           this.onAbort = stop2;
           if (signal.aborted) stop2();
           else signal.addEventListener("abort", stop2, { once: true });
@@ -76415,8 +76680,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve17) => {
-              this.timer = setTimeout(() => resolve17(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve19) => {
+              this.timer = setTimeout(() => resolve19(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -76727,9 +76992,11 @@ __export(test_session_exports, {
   loadFlowTests: () => loadFlowTests,
   parseSelectionFlags: () => parseSelectionFlags,
   prepareAssertions: () => prepareAssertions,
+  runSelection: () => runSelection,
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
+import { resolve as resolve17 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -76740,6 +77007,14 @@ function parseSelectionFlags(flags) {
     throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
   }
   return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+}
+function runSelection(cwd, config, paths, flags) {
+  return {
+    flows_dir: flowsDirOf(cwd, config, void 0).display,
+    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
+    ...flags.grep !== void 0 && { grep: flags.grep },
+    ...flags.transport !== void 0 && { transport: flags.transport }
+  };
 }
 async function loadFlowTests(cwd, config, paths) {
   const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
@@ -76796,6 +77071,7 @@ async function runTestSession(opts) {
       },
       ...opts.shard && { shard: opts.shard },
       ...opts.commit && { commit: opts.commit },
+      ...opts.selection && { selection: opts.selection },
       startedAt,
       finishedAt: /* @__PURE__ */ new Date(),
       durationMs: performance.now() - started,
@@ -76815,6 +77091,7 @@ var init_test_session = __esm({
     init_runs();
     init_build();
     init_flow_files();
+    init_source_files();
     init_package_root();
     init_assertions();
     init_flow_tests();
@@ -76890,7 +77167,7 @@ async function validateSources(cwd, roles, flows, options) {
       roleNames = loaded.value.map((r) => r.name);
       const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, options.tenants.map((t6) => t6.name)));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
@@ -77377,8 +77654,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve17, reject2) {
-            return setTimeout(resolve17, t6);
+          return new this.Promise(function(resolve19, reject2) {
+            return setTimeout(resolve19, t6);
           });
         }
         computePenalty() {
@@ -77589,15 +77866,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve17, returned, task;
+          var args, cb, error2, reject2, resolve19, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve17, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve19, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve17(returned);
+                  return resolve19(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -77612,13 +77889,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve17;
-          resolve17 = reject2 = null;
+          var promise, reject2, resolve19;
+          resolve19 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve17 = _resolve;
+            resolve19 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve17, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve19, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -78019,14 +78296,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve17, reject2) => {
+              return new this.Promise((resolve19, reject2) => {
                 if (finished()) {
-                  return resolve17();
+                  return resolve19();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve17();
+                      return resolve19();
                     }
                   });
                 }
@@ -78119,9 +78396,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve17, reject2) {
+              return new this.Promise(function(resolve19, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve17)(args3);
+                  return (args3[0] != null ? reject2 : resolve19)(args3);
                 });
               });
             };
@@ -78421,11 +78698,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve19, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78441,7 +78718,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -78720,11 +78997,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject2) {
+  return new (P || (P = Promise))(function(resolve19, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -78740,7 +79017,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -79139,7 +79416,8 @@ var LiveResults = class {
 
 // src/commands/applying.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json";
+var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
+var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
 function ended(code3, plan, status, outcomes = [], reasons = []) {
   return { code: code3, plan, status, outcomes, reasons };
 }
@@ -79155,7 +79433,7 @@ async function approveFreshPlans(command, plans, shown, flags) {
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
   if (flags.autoApprove) return "approved";
-  if (!command.context.stdinIsTTY) throw new RoleflowError(NO_TTY, "usage");
+  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
   const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
   if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
   command.io.err("Apply cancelled: nothing was changed.");
@@ -79259,6 +79537,21 @@ var CommandOutput = class {
     const text2 = serialise(this.redactor.values(value));
     if (text2 !== "") this.write(this.streams.stdout, text2);
   }
+  /**
+   * `outData` for output too large to hold twice: `serialise` gives the text in parts, written
+   * in writes of about 1 MB as they come (the text written is their concatenation).
+   */
+  outDataParts(value, serialise) {
+    let pending = "";
+    for (const part of serialise(this.redactor.values(value))) {
+      pending += part;
+      if (pending.length >= 1 << 20) {
+        this.write(this.streams.stdout, pending, false);
+        pending = "";
+      }
+    }
+    if (pending !== "") this.write(this.streams.stdout, pending, false);
+  }
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
   showLiveLine(line) {
     this.liveLine = line;
@@ -79286,9 +79579,9 @@ var CommandOutput = class {
       }
     }
   }
-  write(stream, text2) {
+  write(stream, text2, endLine = true) {
     this.liveLine?.clear();
-    stream.write(text2.endsWith("\n") ? text2 : `${text2}
+    stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
 `);
     this.liveLine?.redraw?.();
   }
@@ -79464,8 +79757,17 @@ async function freshPlanFor(command, config, selection, open4) {
     targets: selection.targets,
     roleFiles: selection.roleFiles
   });
+  const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
+  const shown = warned.get(command) ?? /* @__PURE__ */ new Set();
+  warned.set(command, shown);
+  for (const line of fresh.warnings.map(formatIssue2)) {
+    if (shown.has(line)) continue;
+    shown.add(line);
+    command.io.err(line);
+  }
   return { ...fresh, rolesDir };
 }
+var warned = /* @__PURE__ */ new WeakMap();
 var PlanningCommand = class extends ManyTenantsCommand {
   target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
   roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
@@ -79747,12 +80049,17 @@ var InitCommand = class extends RoleflowCommand {
       Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
 
       With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
-      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it. In a
+      repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
+      the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
+      that exist (the workflow too) are left as they are. A config that already has the tenant, or
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
     `,
     examples: [
       ["Scaffold the current repository", "roleflow init"],
       ["Scaffold another folder", "roleflow init path/to/repo"],
       ["With a staging tenant", "roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws"],
+      ["Add a production tenant to an existing config", "roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod"],
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
@@ -79772,6 +80079,16 @@ var InitCommand = class extends RoleflowCommand {
     }
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+    const config = steps.find((s) => s.tenant !== void 0);
+    if (config?.tenant === "added") {
+      this.io.err(
+        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+      );
+    } else if (config !== void 0) {
+      const present = config.tenant === "present";
+      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+      if (!present) return 1;
+    }
     this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
     return 0;
   }
@@ -79870,7 +80187,7 @@ var PlanCommand = class extends PlanningCommand {
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.planTenants(config, several, format);
     const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outData(plan2, plans.renderPlanJson);
+      if (format === "json") this.io.outDataParts(plan2, plans.planJsonParts);
       else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
       else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
@@ -79975,7 +80292,7 @@ var import_clipanion8 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
   static usage = import_clipanion8.Command.Usage({
@@ -79987,9 +80304,18 @@ var PromoteCommand = class extends TenantAccessCommand {
       reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite (not one shard, no shard missing, nothing left unrun), with no failed or errored test.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
-      \`git rev-parse HEAD\` where the tests ran) is the one here; a report without one is refused.
+      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
+      the report records what its run was asked for, and a
+      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
+      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
+      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
+      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
+      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      tests and the config have no uncommitted change (staged, unstaged or untracked and not
+      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
+      it is a stand-in started for each command, and its tests cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -80031,7 +80357,17 @@ var PromoteCommand = class extends TenantAccessCommand {
       throw isTenantFailure2(error2) ? tenantError2(name, error2) : error2;
     });
     const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
-    const reasons = await promotionRefusals2({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    const reasons = await promotionRefusals2({
+      cwd: this.context.cwd,
+      env: this.context.env,
+      config,
+      from: this.from,
+      to: this.to,
+      roles: this.roles,
+      reportFile: this.report,
+      planFrom: () => planOf(this.from),
+      warn: (line) => this.io.err(line)
+    });
     if (reasons.length > 0) {
       this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
       const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
@@ -80045,7 +80381,9 @@ var PromoteCommand = class extends TenantAccessCommand {
     this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
     const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
     if (this.outFile !== void 0) return this.savePlan(shown, plan);
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
+    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
@@ -80059,7 +80397,7 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve9(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve12(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -80102,7 +80440,7 @@ var PullCommand = class extends TenantCommand {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
     const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
+    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const config = await this.loadConfig();
     const dir = rolesDirOf2(this.context.cwd, config, this.roles);
@@ -80134,13 +80472,18 @@ var PullCommand = class extends TenantCommand {
     if (result.localOnly.length > 0 && !this.json) {
       this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
     }
+    if (result.notForTenant.length > 0 && !this.json) {
+      const files = result.notForTenant.join(", ");
+      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
+    }
     if (this.json) {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
         dir: dir.display,
         summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
         roles: result.roles,
-        local_only: result.localOnly
+        local_only: result.localOnly,
+        not_for_tenant: result.notForTenant
       };
       this.io.outJson(document);
     } else {
@@ -80231,7 +80574,9 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks.
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
+      and has none otherwise (\`roleflow promote\` then refuses it).
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.
@@ -80275,7 +80620,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion12 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -80329,7 +80674,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve12(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve15(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -80339,7 +80684,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve12(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve15(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -80380,7 +80725,9 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards.
+      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
+      report of the whole suite.
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -80454,7 +80801,8 @@ var TestCommand = class extends ManyTenantsCommand {
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
+    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
   }
   /**
    * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
@@ -80468,6 +80816,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const { isTenantFailure: isTenantFailure2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     const opened = await this.openTenants(config, names);
     const codes = [];
@@ -80482,7 +80831,7 @@ var TestCommand = class extends ManyTenantsCommand {
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
       let code3;
       try {
-        code3 = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+        code3 = await this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
       } catch (error2) {
         if (!isTenantFailure2(error2)) throw error2;
         this.io.err(`error: ${error2.message}`);
@@ -80497,8 +80846,18 @@ var TestCommand = class extends ManyTenantsCommand {
     this.io.out(`Tenants: ${codes.join("; ")}.`);
     return worst;
   }
+  testedCommit;
+  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
+  commit() {
+    this.testedCommit ??= Promise.resolve().then(() => (init_git_commit(), git_commit_exports)).then(async ({ currentCommit: currentCommit2 }) => {
+      const lookup2 = await currentCommit2(this.context.cwd, this.context.env);
+      if (lookup2.warning !== void 0) this.io.err(lookup2.warning);
+      return lookup2.commit;
+    });
+    return this.testedCommit;
+  }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, flows, shard, baseline, assertions, several) {
+  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_build(), build_exports)),
@@ -80506,7 +80865,6 @@ var TestCommand = class extends ManyTenantsCommand {
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
     ]);
-    const { currentCommit: currentCommit2 } = await Promise.resolve().then(() => (init_git_commit(), git_commit_exports));
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
@@ -80524,10 +80882,11 @@ var TestCommand = class extends ManyTenantsCommand {
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
+      selection,
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: await currentCommit2(this.context.cwd, this.context.env),
+      commit: await this.commit(),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -80565,9 +80924,11 @@ var ValidateCommand = class extends RoleflowCommand {
       front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
       error naming both. Talks to no tenant. Role files are rendered for every configured tenant
-      and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
-      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants. A name in
-      \`tenants:\` that is no tenant of the config gets a warning (probably a typo).
+      (each file for the tenants its \`tenants:\` front-matter names), and for the embedded
+      \`local\` only when it is in use — no tenants configured, or \`default_tenant: local\`: a
+      \`\${vars.NAME}\` one of them does not declare, or a Role rendering over 1,047,552 bytes, is
+      an error naming the tenants. A name in \`tenants:\` that is no tenant of the config (nor
+      \`local\`) gets a warning (probably a typo), and so does \`tenants: []\`.
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
@@ -80596,7 +80957,9 @@ var ValidateCommand = class extends RoleflowCommand {
     const roles = rolesDirOf2(cwd, config, this.roles);
     const flows = flowsDirOf2(cwd, config, this.flows);
     const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-    const names = [.../* @__PURE__ */ new Set(["local", ...Object.keys(config.tenants)])];
+    const configured = Object.keys(config.tenants);
+    const usesLocal = configured.length === 0 || config.defaultTenant === "local";
+    const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
     const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;
@@ -80632,14 +80995,32 @@ function buildCli(opts) {
   });
   cli.register(import_clipanion15.Builtins.HelpCommand);
   cli.register(import_clipanion15.Builtins.VersionCommand);
-  for (const command of commandClasses) cli.register(command);
+  for (const command of opts.commands ?? commandClasses) cli.register(command);
   return cli;
+}
+function commandsNamedBy(argv) {
+  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
+  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
+  return named.length > 0 && !help ? named : void 0;
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
-    return namePlaceholders(super.usage(...args));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
 };
+function withRequiredOptions(cli, command, text2) {
+  const paths = command;
+  const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
+  if (path === void 0) return text2;
+  const { usage, required } = requiredOptionsOf(cli, path);
+  return required.length === 0 ? text2 : text2.replace(`${usage}
+`, `${usage} ${required.join(" ")}
+`);
+}
+function requiredOptionsOf(cli, path) {
+  const definition = cli.definitions().find((d) => d.path === ["roleflow", ...path].join(" "));
+  return { usage: definition?.usage ?? "", required: definition?.options.filter((o) => o.required).map((o) => o.definition) ?? [] };
+}
 var VALUE_NAMES = {
   "--base-url": "URL",
   "--ws-url": "URL",
@@ -80692,14 +81073,18 @@ function namePlaceholders(text2) {
 }
 async function main(argv, context) {
   const flag = argv.includes("--no-color") ? false : argv.includes("--color") ? true : void 0;
-  return runCommand(buildCli({ colors: useColor(context.env, context.stdoutIsTTY, flag) }), argv, context);
+  const colors = useColor(context.env, context.stdoutIsTTY, flag);
+  const named = commandsNamedBy(argv);
+  if (named === void 0) return runCommand(buildCli({ colors }), argv, context);
+  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
 }
-async function runCommand(cli, argv, context) {
+async function runCommand(cli, argv, context, everyCommand) {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error2) {
-    const line = isCommandNotFound(error2) ? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
+    if (everyCommand !== void 0) return runCommand(everyCommand(), argv, context);
+    const line = isCommandNotFound(error2) ? missingRequiredOptions(cli, argv) ?? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
     return ExitCode.Error;
@@ -80719,6 +81104,16 @@ function commandPathOf(argv) {
     }
   }
   return best;
+}
+function missingRequiredOptions(cli, argv) {
+  const path = commandPathOf(argv);
+  if (path === void 0) return void 0;
+  const given = (flag) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
+  const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith("-") && given(name)));
+  if (missing.length === 0) return void 0;
+  const named = namePlaceholders(missing.join("\n")).split("\n");
+  const list2 = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  return `error: ${path.join(" ")} needs ${list2} (see roleflow ${path.join(" ")} --help)`;
 }
 function isCommandNotFound(error2) {
   return /^Command not found/.test(error2?.message ?? "");
@@ -80803,7 +81198,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve18, sep as sep5 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -82904,10 +83299,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve16(ctx.inputs.workingDirectory, path);
+  return isAbsolute3(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve16(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute3(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
   const rel = relative5(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
 }

@@ -13,13 +13,16 @@ import type { TenantAccessCommand } from './tenant-command.js';
  */
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted:";
-const NO_TTY = 'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow plan --out plan.json && roleflow apply plan.json';
+const NO_TTY = 'refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:';
+const SAVE_AND_APPLY = 'roleflow plan --out plan.json && roleflow apply plan.json';
 
 export interface ApplyFlags {
   json: boolean;
   autoApprove: boolean;
   concurrency: number;
   protect: readonly string[];
+  /** The commands that save the plan for review and carry it out, for the refusal off a terminal (default `plan --out`, `apply`). */
+  saveAndApply?: string;
 }
 
 /** How one tenant's apply ended: its exit code and what `--json` says of it. */
@@ -54,7 +57,7 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, 'no_changes'));
   if (flags.autoApprove) return 'approved';
   // Asked only once there is something to approve: nothing to do is `No changes.`, exit 0, in CI too.
-  if (!command.context.stdinIsTTY) throw new RoleflowError(NO_TTY, 'usage');
+  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, 'usage');
   const { confirm } = await import('../terminal/prompt.js');
   if (await confirm(command.context.stdin, command.context.stderr, QUESTION)) return 'approved';
   command.io.err('Apply cancelled: nothing was changed.');

@@ -22,12 +22,17 @@ export class InitCommand extends RoleflowCommand {
       Right after, \`roleflow validate\`, \`plan\` and \`test\` pass against the embedded tenant.
 
       With \`--tenant NAME --base-url URL\` (and \`--ws-url URL\`), the config also holds that tenant,
-      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it.
+      its token read from \`ROLEFLOW_TOKEN_<NAME>\`, and the workflow runs against it. In a
+      repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
+      the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
+      that exist (the workflow too) are left as they are. A config that already has the tenant, or
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
     `,
     examples: [
       ['Scaffold the current repository', 'roleflow init'],
       ['Scaffold another folder', 'roleflow init path/to/repo'],
       ['With a staging tenant', 'roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws'],
+      ['Add a production tenant to an existing config', 'roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod'],
       ['Write the templates again over existing files', 'roleflow init --force'],
     ],
   });
@@ -49,6 +54,17 @@ export class InitCommand extends RoleflowCommand {
     }
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
+    const config = steps.find((s) => s.tenant !== undefined);
+    if (config?.tenant === 'added') {
+      this.io.err(
+        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
+          'promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").',
+      );
+    } else if (config !== undefined) {
+      const present = config.tenant === 'present';
+      this.io.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+      if (!present) return 1;
+    }
     this.io.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
     return 0;
   }

@@ -41,8 +41,20 @@ export async function freshPlanFor(
     targets: selection.targets,
     roleFiles: selection.roleFiles,
   });
+  // On stderr, once per run however many tenants are planned: the exit code is unchanged.
+  const { formatIssue } = await import('../core/errors.js');
+  const shown = warned.get(command) ?? new Set<string>();
+  warned.set(command, shown);
+  for (const line of fresh.warnings.map(formatIssue)) {
+    if (shown.has(line)) continue;
+    shown.add(line);
+    command.io.err(line);
+  }
   return { ...fresh, rolesDir };
 }
+
+/** The warnings each command has printed. */
+const warned = new WeakMap<object, Set<string>>();
 
 /** What `plan` and `apply` share: the options that choose the role files, and a fresh plan of them. */
 export abstract class PlanningCommand extends ManyTenantsCommand {

@@ -19,9 +19,18 @@ export class PromoteCommand extends TenantAccessCommand {
       reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
       there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
       json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite (not one shard, no shard missing, nothing left unrun), with no failed or errored test.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\`, else
-      \`git rev-parse HEAD\` where the tests ran) is the one here; a report without one is refused.
+      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
+      the report records what its run was asked for, and a
+      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
+      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
+      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
+      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
+      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      tests and the config have no uncommitted change (staged, unstaged or untracked and not
+      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
+      it is a stand-in started for each command, and its tests cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -60,16 +69,26 @@ export class PromoteCommand extends TenantAccessCommand {
     selectTenants(config, { named: [this.from, this.to], all: false });
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
     const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
-    // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
     // Both tenants' config and token before anything is sent to either.
     const [from, to] = await this.openTenants(config, [this.from, this.to]);
+    // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
     const planOf = (name: string) =>
       freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from! : to!)).catch((error: unknown) => {
         throw isTenantFailure(error) ? tenantError(name, error) : error;
       });
 
     const { promotionRefusals } = await import('../run/tenants/promote.js');
-    const reasons = await promotionRefusals({ cwd: this.context.cwd, env: this.context.env, from: this.from, reportFile: this.report, planFrom: () => planOf(this.from) });
+    const reasons = await promotionRefusals({
+      cwd: this.context.cwd,
+      env: this.context.env,
+      config,
+      from: this.from,
+      to: this.to,
+      roles: this.roles,
+      reportFile: this.report,
+      planFrom: () => planOf(this.from),
+      warn: (line) => this.io.err(line),
+    });
     if (reasons.length > 0) {
       this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join('\n'));
       const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
@@ -84,7 +103,10 @@ export class PromoteCommand extends TenantAccessCommand {
     this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
     if (this.outFile !== undefined) return this.savePlan(shown, plan);
-    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+    // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
+    const { showName } = await import('../core/roles/index.js');
+    const saveAndApply = `roleflow promote --from ${showName(this.from)} --to ${showName(this.to)} --report ${showName(this.report)} --out plan.json && roleflow apply plan.json`;
+    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
     const ends = approved === 'approved' ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
     if (this.json) await printApplyJson(this, ends, undefined);

@@ -38,7 +38,7 @@ export class PullCommand extends TenantCommand {
     const { rolesDirOf } = await import('../files/role-files.js');
     const { pullRoles } = await import('../run/pull.js');
     const { planTenantOf } = await import('../run/plan.js');
-    const { showName } = await import('../core/roles/index.js');
+    const { quote, showName } = await import('../core/roles/index.js');
     const { planBaseUrl } = await import('../core/plan/index.js');
     const config = await this.loadConfig();
     const dir = rolesDirOf(this.context.cwd, config, this.roles);
@@ -71,6 +71,10 @@ export class PullCommand extends TenantCommand {
     if (result.localOnly.length > 0 && !this.json) {
       this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(', ')}`);
     }
+    if (result.notForTenant.length > 0 && !this.json) {
+      const files = result.notForTenant.join(', ');
+      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${files}`);
+    }
     if (this.json) {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
@@ -78,6 +82,7 @@ export class PullCommand extends TenantCommand {
         summary: { written, unchanged: count('unchanged'), skipped: count('skipped') },
         roles: result.roles,
         local_only: result.localOnly,
+        not_for_tenant: result.notForTenant,
       };
       this.io.outJson(document);
     } else {

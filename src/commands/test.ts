@@ -7,6 +7,7 @@ import type { Baseline } from '../core/compare/index.js';
 import type { PlannedRun, Shard } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { RunSelection } from '../report/model.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import type { AssertionFiles } from '../run/assertions.js';
 import { ManyTenantsCommand } from './tenant-command.js';
@@ -29,7 +30,9 @@ export class TestCommand extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards.
+      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
+      report of the whole suite.
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -106,7 +109,8 @@ export class TestCommand extends ManyTenantsCommand {
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
-    return this.run(tenant, runs, reporters.value, config.flows, parsed.shard, baseline, assertions);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
+    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
   }
 
   /**
@@ -121,6 +125,7 @@ export class TestCommand extends ManyTenantsCommand {
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
+    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const { isTenantFailure } = await import('../core/tenants/index.js');
     // Every tenant's config and token before any test starts anywhere.
     const opened = await this.openTenants(config, names);
@@ -137,7 +142,7 @@ export class TestCommand extends ManyTenantsCommand {
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
       let code: number;
       try {
-        code = await this.run(tenant, runs, specs.value, config.flows, parsed.shard, baseline, assertions, name);
+        code = await this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
       } catch (error) {
         // A tenant that cannot run tests stops the run there (its error names it), and the closing line still says how each went.
         if (!isTenantFailure(error)) throw error;
@@ -154,8 +159,29 @@ export class TestCommand extends ManyTenantsCommand {
     return worst;
   }
 
+  private testedCommit: Promise<string | undefined> | undefined;
+
+  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
+  private commit(): Promise<string | undefined> {
+    this.testedCommit ??= import('../files/git-commit.js').then(async ({ currentCommit }) => {
+      const lookup = await currentCommit(this.context.cwd, this.context.env);
+      if (lookup.warning !== undefined) this.io.err(lookup.warning);
+      return lookup.commit;
+    });
+    return this.testedCommit;
+  }
+
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  private async run(tenant: OpenTenant, runs: PlannedRun[], reporters: ReporterSpec[], flows: Config['flows'], shard: Shard | undefined, baseline: Baseline | undefined, assertions: AssertionFiles, several?: string): Promise<number> {
+  private async run(
+    tenant: OpenTenant,
+    runs: PlannedRun[],
+    reporters: ReporterSpec[],
+    flows: Config['flows'],
+    { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
+    baseline: Baseline | undefined,
+    assertions: AssertionFiles,
+    several?: string,
+  ): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/build.js'),
@@ -163,7 +189,6 @@ export class TestCommand extends ManyTenantsCommand {
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),
     ]);
-    const { currentCommit } = await import('../files/git-commit.js');
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
@@ -181,10 +206,11 @@ export class TestCommand extends ManyTenantsCommand {
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
+      selection,
       redactor: this.io.redactor,
       assertions,
       baseline,
-      commit: await currentCommit(this.context.cwd, this.context.env),
+      commit: await this.commit(),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),

@@ -12,9 +12,11 @@ export class ValidateCommand extends RoleflowCommand {
       front-matter with \`name\`, \`description\` and optionally \`id\`, then the content) and every
       flow test file (\`flows/**/*.yaml\`, \`*.yml\`). Names or ids used by two role files are an
       error naming both. Talks to no tenant. Role files are rendered for every configured tenant
-      and the embedded \`local\` (each file for the tenants its \`tenants:\` front-matter names): a
-      \`\${vars.NAME}\` one of them does not declare is an error naming the tenants. A name in
-      \`tenants:\` that is no tenant of the config gets a warning (probably a typo).
+      (each file for the tenants its \`tenants:\` front-matter names), and for the embedded
+      \`local\` only when it is in use — no tenants configured, or \`default_tenant: local\`: a
+      \`\${vars.NAME}\` one of them does not declare, or a Role rendering over 1,047,552 bytes, is
+      an error naming the tenants. A name in \`tenants:\` that is no tenant of the config (nor
+      \`local\`) gets a warning (probably a typo), and so does \`tenants: []\`.
 
       Every problem of every file is printed as \`file:line:col: message\` on stderr and the exit
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
@@ -45,8 +47,11 @@ export class ValidateCommand extends RoleflowCommand {
     const roles = rolesDirOf(cwd, config, this.roles);
     const flows = flowsDirOf(cwd, config, this.flows);
     const { tenantVars } = await import('../core/config.js');
-    // Every configured tenant, and the embedded one: a variable one of them lacks is an error.
-    const names = [...new Set(['local', ...Object.keys(config.tenants)])];
+    // Every configured tenant, and the embedded one when it is in use (no tenants configured, or
+    // default_tenant: local): a variable one of them lacks is an error.
+    const configured = Object.keys(config.tenants);
+    const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
+    const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars(config, name) }));
     const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;

@@ -7,3 +7,10 @@ import type { ValidateFunction } from 'ajv';
  * so the CLI compiles none at start-up. A schema whose text is not here is compiled as before.
  */
 export const precompiled: ReadonlyMap<string, () => ValidateFunction> = new Map();
+
+/**
+ * The draft-07 meta-schema (ajv's `json-schema-draft-07.json`) as a standalone validator, for
+ * checking a user's schema without ajv compiling the meta-schema first; undefined here, so code
+ * run from src/ lets ajv check it (`validateSchema`), the built CLI has the generated one.
+ */
+export const draft07MetaSchema: (() => ValidateFunction) | undefined = undefined;

@@ -35,7 +35,7 @@ export function validateAgainst<T>(schema: object, source: YamlSource, file: str
   if (validate(source.value)) return { ok: true, value: source.value as T };
   const issues = dedupe(
     withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
-      const key = e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : undefined;
+      const key = e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : e.propertyName;
       const pos = source.locate(e.instancePath, key === undefined ? undefined : { key });
       return { file, ...pos, message: describeSchemaError(e) };
     }),
@@ -46,6 +46,12 @@ export function validateAgainst<T>(schema: object, source: YamlSource, file: str
 /** One sentence a user understands, naming the key; with a suggestion for a mistyped key. */
 export function describeSchemaError(e: ErrorObject): string {
   const where = e.instancePath === '' ? '' : `${pointerToPath(e.instancePath)}: `;
+  if (e.propertyName !== undefined) {
+    // A key that `propertyNames` refuses: one line naming it, with the rule in words when the schema has them.
+    const rule = (e.parentSchema as { description?: unknown } | undefined)?.description;
+    const inner = describeSchemaError({ ...e, instancePath: '', propertyName: undefined } as ErrorObject);
+    return `${where}${JSON.stringify(e.propertyName)} is not a valid name: ${typeof rule === 'string' ? rule : inner}`;
+  }
   switch (e.keyword) {
     case 'required':
       return `${where}missing required key "${String(e.params['missingProperty'])}"`;
@@ -82,7 +88,8 @@ export function pointerToPath(pointer: string): string {
 
 // `oneOf`/`anyOf`/`if` wrappers repeat what their branches already said.
 function notNoise(e: ErrorObject): boolean {
-  return e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if';
+  // `propertyNames` repeats the error about the key itself, which names it.
+  return e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if' && e.keyword !== 'propertyNames';
 }
 
 /**

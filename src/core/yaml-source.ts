@@ -123,16 +123,22 @@ function composeDocument(tokens: readonly CST.Token[], length: number): Document
  * walks it with a stack of its own, so no depth of nesting can exhaust the call stack here.
  */
 function tooDeepAt(tokens: readonly CST.Token[]): number | undefined {
-  const pending: { token: CST.Token | null | undefined; depth: number }[] = [];
-  for (const token of tokens) pending.push({ token, depth: 0 });
+  // A stack of tokens and, at the same index, their depths (two arrays: no object per token).
+  const pending: (CST.Token | null | undefined)[] = [...tokens];
+  const depths: number[] = tokens.map(() => 0);
   while (pending.length > 0) {
-    const { token, depth } = pending.pop()!;
+    const token = pending.pop();
+    const depth = depths.pop()!;
     if (!token) continue;
-    if (token.type === 'document') pending.push({ token: token.value, depth });
+    if (token.type === 'document') {
+      pending.push(token.value);
+      depths.push(depth);
+    }
     if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
     if (depth + 1 > YAML_LIMITS.maxDepth) return token.offset;
     for (const item of token.items) {
-      pending.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+      pending.push(item.key, item.value);
+      depths.push(depth + 1, depth + 1);
     }
   }
   return undefined;

@@ -1,20 +1,69 @@
 import { execFile } from 'node:child_process';
+import { escapeControls } from '../core/safe-text.js';
 
-/** A full or abbreviated git object name, nothing else: what a report may record as its commit. */
-const COMMIT = /^[0-9a-f]{7,64}$/;
+/** A full git object name (SHA-1 or SHA-256), nothing else: what a report records as its commit. */
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The commit being tested or promoted, or why it is not known; `warning`: a GITHUB_SHA that was passed over. */
+export interface CommitLookup {
+  commit: string | undefined;
+  /** When `commit` is undefined: what was the case, e.g. `no GITHUB_SHA, and /w is not in a git checkout`. */
+  unknown?: string;
+  /** One line for stderr: `$GITHUB_SHA` was set to something that is no full sha, and git was asked instead. */
+  warning?: string;
+}
 
 /**
- * The commit being tested or promoted: `$GITHUB_SHA` in a workflow, else `git rev-parse HEAD` in
- * `cwd`, else undefined (not a git checkout, or no git). Never throws: a report without a commit is
- * still a report, and `promote` refuses one.
+ * The commit being tested or promoted: `$GITHUB_SHA` in a workflow when it is a full sha (40 or 64
+ * hex digits), else `git rev-parse HEAD` in `cwd` (with a warning when GITHUB_SHA was set to
+ * something else), else none, saying why. Never throws: a report without a commit is still a
+ * report, and `promote` refuses one.
  */
-export async function currentCommit(cwd: string, env: Record<string, string | undefined>): Promise<string | undefined> {
-  const fromEnv = env['GITHUB_SHA']?.trim().toLowerCase();
-  if (fromEnv) return COMMIT.test(fromEnv) ? fromEnv : undefined;
+export async function currentCommit(cwd: string, env: Record<string, string | undefined>): Promise<CommitLookup> {
+  const raw = env['GITHUB_SHA'];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return { commit: fromEnv };
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : undefined;
+  const warning = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : '';
+  if (FULL_SHA.test(sha)) return { commit: sha, ...(warning && { warning }) };
+  const why = await whyNoHead(cwd, head.missing);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : 'no GITHUB_SHA'}, and ${why}`;
+  return { commit: undefined, unknown, ...(warning && { warning }) };
+}
+
+/**
+ * The files under `paths` whose working copy is not the commit checked out (staged, unstaged, or
+ * untracked and not ignored), as `git status --porcelain` names them (from the repository's
+ * root), sorted; undefined when `cwd` is not
+ * in a git checkout (or there is no git).
+ */
+export async function uncommittedFiles(cwd: string, paths: readonly string[]): Promise<string[] | undefined> {
+  const status = await git(cwd, ['--literal-pathspecs', 'status', '--porcelain', '-z', '--untracked-files=all', '--', ...paths]);
+  if (!status.ok) return undefined;
+  // `XY path` NUL-separated; a rename or copy is followed by its old path, which is not listed.
+  const entries = status.stdout.split('\0');
+  const files: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.length < 4) continue;
+    files.push(entry.slice(3));
+    if (entry[0] === 'R' || entry[0] === 'C') i++;
+  }
+  return files.sort();
+}
+
+async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {
+  if (noGit) return 'git is not installed';
+  const inside = await git(cwd, ['rev-parse', '--is-inside-work-tree']);
+  return inside.ok ? 'the git checkout has no commit yet' : `${cwd} is not in a git checkout`;
+}
+
+function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string; missing: boolean }> {
   return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd, timeout: 10_000, windowsHide: true }, (error, stdout) => {
-      const sha = String(stdout).trim().toLowerCase();
-      resolve(error === null && COMMIT.test(sha) ? sha : undefined);
+    execFile('git', args, { cwd, timeout: 10_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      resolve({ ok: error === null, stdout: String(stdout), missing: (error as { code?: unknown } | null)?.code === 'ENOENT' });
     });
   });
 }

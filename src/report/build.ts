@@ -12,7 +12,7 @@ import {
 } from '../core/flows/index.js';
 import type { Redactor } from '../core/redact.js';
 import { escapeControls } from '../core/safe-text.js';
-import { REPORT_FORMAT_VERSION, type ExecutionIdsRecord, type LatencyStats, type RepeatResult, type RunReport, type RunSummary, type TestResult, type TestStatus } from './model.js';
+import { REPORT_FORMAT_VERSION, type ExecutionIdsRecord, type LatencyStats, type RepeatResult, type RunReport, type RunSelection, type RunSummary, type TestResult, type TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
 export interface TestRun {
@@ -86,6 +86,7 @@ export interface RunFacts {
   version: string;
   tenant: RunReport['tenant'];
   commit?: string;
+  selection?: RunSelection;
   shard?: { index: number; total: number };
   startedAt: Date;
   finishedAt: Date;
@@ -102,6 +103,7 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     tool: { name: 'roleflow', version: facts.version },
     tenant: facts.tenant,
     ...(facts.commit && { commit: facts.commit }),
+    ...(facts.selection && { selection: facts.selection }),
     ...(facts.shard && { shard: facts.shard }),
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),

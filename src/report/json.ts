@@ -4,7 +4,7 @@ import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
 import { summarise, withShownMessages } from './build.js';
 import { missingShardsText } from './digest.js';
-import type { RunReport, TestResult } from './model.js';
+import type { RunReport, RunSelection, TestResult } from './model.js';
 
 /**
  * The JSON report (`schemas/report.schema.json`). Its data is exact; its messages hold control
@@ -39,7 +39,7 @@ type MergeInput = { file: string; report: RunReport };
  * two reports is an error), in file order; the earliest start, the latest finish. Shards must be
  * of one `--shard I/N` run, each at most once, and all of them unless `allowPartial` (the merged
  * report then lists the missing ones). Reports of whole runs merge without that check. The merged
- * report keeps `commit` when every input records the same one, and has none otherwise.
+ * report keeps `commit`, and `selection`, when every input records the same one, and has none otherwise.
  */
 export function mergeReports(inputs: readonly MergeInput[], options: { allowPartial?: boolean } = {}): Parsed<RunReport> {
   const first = inputs[0];
@@ -69,10 +69,13 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   results.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0]!;
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1)!;
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, ...base } = first.report;
+  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
   // A commit only when every shard tested the same one: shards of two commits are no one run of either.
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : undefined;
+  // A selection only when every run was asked for the same tests: else the merge is of no one selection.
+  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
+  const selection = selections.size === 1 ? first.report.selection : undefined;
   return {
     ok: true,
     value: {
@@ -81,6 +84,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
       tool,
       tenant,
       ...(commit !== undefined && { commit }),
+      ...(selection !== undefined && { selection }),
       ...base,
       ...(merged.length > 0 && { merged_shards: merged }),
       ...(missing.length > 0 && { missing_shards: missing }),
@@ -122,6 +126,10 @@ function shardsOf(inputs: readonly MergeInput[]): Parsed<{ merged: Shard[]; miss
   }
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
   return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
+}
+
+function selectionKey(selection: RunSelection | undefined): string {
+  return selection === undefined ? '' : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
 }
 
 function compare(a: string, b: string): number {

@@ -13,6 +13,12 @@ export interface RunReport {
   tenant: { name: string; base_url: string; ws_url?: string };
   /** The commit the run tested, when known: `$GITHUB_SHA`, else `git rev-parse HEAD`; `promote` needs it. */
   commit?: string;
+  /**
+   * Which tests the run was asked for: `test`'s PATH arguments, `--grep`, `--transport`; `promote`
+   * needs the whole suite. Absent from reports written before it was recorded, and from a merge
+   * of runs that selected differently.
+   */
+  selection?: RunSelection;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;
   /** A merged report: the shards it combines. */
@@ -35,6 +41,16 @@ export interface RunReport {
 }
 
 export const REPORT_FORMAT_VERSION = 1;
+
+/** What `roleflow test` was asked to run, paths named as reports name files (relative to the working folder, `/`). */
+export interface RunSelection {
+  /** The flows folder of the config (`flows.dir`), which a run without PATH arguments runs. */
+  flows_dir: string;
+  /** The PATH arguments, resolved; empty: none (the flows folder). */
+  paths: string[];
+  grep?: string;
+  transport?: Transport;
+}
 
 export interface RunSummary {
   /** Tests × transports. */

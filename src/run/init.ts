@@ -1,7 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
-import { editorSchemas, GITIGNORE_LINE, initFiles, type InitOptions } from '../core/init/templates.js';
+import { addTenantToConfig } from '../core/init/add-tenant.js';
+import { editorSchemas, GITIGNORE_LINE, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
 import { writeFileAtomic } from '../files/role-files.js';
 
 /** What `init` did with one file: written anew, overwritten (`--force`), merged into, or left as it was. */
@@ -12,7 +13,11 @@ export interface InitStep {
   status: InitStatus;
   /** Why a file was left, or what a merge added. */
   note?: string;
+  /** The config, when `--tenant` was given and it existed: the tenant added, there already, or not added. */
+  tenant?: 'added' | 'present' | 'not-added';
 }
+
+const CONFIG = 'roleflow.config.yaml';
 
 /**
  * `roleflow init`: writes the templates into `dir` (created if missing). A file that exists is
@@ -24,6 +29,10 @@ export async function initRepository(dir: string, options: InitOptions & { force
   for (const file of initFiles(options)) {
     const abs = join(dir, file.path);
     const existing = await readIfThere(abs);
+    if (existing !== undefined && !options.force && file.path === CONFIG && options.tenant !== undefined) {
+      steps.push(await addTenant(abs, existing, options.tenant));
+      continue;
+    }
     if (existing !== undefined && !options.force) {
       steps.push({ path: file.path, status: 'left', note: existing === file.text ? 'already as init writes it' : 'exists (--force overwrites it)' });
       continue;
@@ -34,6 +43,16 @@ export async function initRepository(dir: string, options: InitOptions & { force
   steps.push(await mergeEditorSettings(dir, options.force));
   steps.push(await mergeGitignore(dir));
   return steps;
+}
+
+/** `--tenant` in a repository that has a config: the tenant is added to it, comments and all. */
+async function addTenant(abs: string, text: string, tenant: NonNullable<InitOptions['tenant']>): Promise<InitStep> {
+  const outcome = addTenantToConfig(text, tenant);
+  if (!outcome.added) {
+    return { path: CONFIG, status: 'left', note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? 'present' : 'not-added' };
+  }
+  await writeFile(abs, outcome.text);
+  return { path: CONFIG, status: 'merged', note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: 'added' };
 }
 
 const SETTINGS = '.vscode/settings.json';

@@ -1,6 +1,6 @@
 import { tenantVars, type Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { membershipNotes, quote, roleFilesForTenant, showName } from '../core/roles/index.js';
+import { InvalidFilesError, RoleflowError, type Issue } from '../core/errors.js';
+import { membershipNotes, quote, roleFilesForTenant, showName, unmatchedTenantWarnings } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
@@ -17,6 +17,8 @@ export function planTenantOf(tenant: OpenTenant): { name: string; baseUrl: strin
 export interface FreshPlan {
   plan: Plan;
   tenant: OpenTenant;
+  /** Warnings about the role files' `tenants:` (a name no tenant has, `tenants: []`): the same for every tenant. */
+  warnings: Issue[];
 }
 
 /**
@@ -63,7 +65,8 @@ export async function makeFreshPlan(opts: {
     const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
-    return { plan, tenant };
+    const known = [...new Set(['local', ...Object.keys(opts.config.tenants)])];
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
   } catch (err) {
     await tenant.close();
     throw err;

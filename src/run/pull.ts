@@ -35,8 +35,10 @@ export interface PulledRole {
 
 export interface PullResult {
   roles: PulledRole[];
-  /** Role files whose Role is not on the tenant: left alone. */
+  /** Role files for this tenant whose Role is not on it: left alone. */
   localOnly: string[];
+  /** Role files that are not for this tenant (front-matter `tenants:`), whose Role is not on it: left alone. */
+  notForTenant: string[];
   /** Role files without `id` whose name several Roles hold. */
   ambiguous: { file: string; name: string; count: number }[];
   /** Names several Roles of the tenant hold: their files tell them apart by `id` alone. */
@@ -89,7 +91,7 @@ export async function pullRoles(opts: {
     else byName.set(f.name, f);
   }
   const taken = new Set((await readdir(dir.abs)).map(fileNameKey));
-  const result: PullResult = { roles: [], localOnly: [], ambiguous: [], sharedNames: [] };
+  const result: PullResult = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
   for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
   const claimed = new Set<RoleFile>();
   const schema = loadSchema('role');
@@ -152,7 +154,7 @@ export async function pullRoles(opts: {
     if (claimed.has(f)) continue;
     const count = f.id === undefined ? (nameCount.get(f.name) ?? 0) : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === undefined) result.localOnly.push(f.file);
+    else if (ignored(f.name) === undefined) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }
@@ -165,10 +167,11 @@ function readBack(role: Role, text: string, schema: object): { ok: true; file: R
   const parsed = parseRoleFile(text, 'pulled', schema);
   if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? 'it does not parse' };
   const back = parsed.value;
-  // Escaped text renders back to itself whatever the variables: none are needed to check it.
+  // Escaped text renders back to itself whatever the variables: none are needed to check it. It
+  // only shrinks (`$${vars.` → `${vars.`), so its own length bounds it.
   const none = new Map<string, string>();
-  const description = renderVars(back.description, none).text;
-  const content = renderVars(back.content, none).text;
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
   if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: 'it would not read back the same' };
   return { ok: true, file: back };
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Baseline } from '../core/compare/index.js';
 import type { Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
@@ -6,8 +7,9 @@ import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
 import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
 import { buildRunReport } from '../report/build.js';
-import type { RunReport } from '../report/model.js';
-import { defaultFlowsDir, findFlowFiles, loadFlowTestFiles } from '../files/flow-files.js';
+import type { RunReport, RunSelection } from '../report/model.js';
+import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
+import { displayPath } from '../files/source-files.js';
 import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
@@ -33,6 +35,16 @@ export function parseSelectionFlags(flags: SelectionFlags): { grep?: RegExp; sha
     throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${(error as Error).message}`, 'usage');
   }
   return { ...(grep && { grep }), ...(shard?.ok && { shard: shard.value }) };
+}
+
+/** What the report records of the run's selection (`RunSelection`): the PATH arguments resolved, the filters. */
+export function runSelection(cwd: string, config: Config, paths: readonly string[], flags: SelectionFlags): RunSelection {
+  return {
+    flows_dir: flowsDirOf(cwd, config, undefined).display,
+    paths: paths.map((path) => displayPath(cwd, resolve(cwd, path))),
+    ...(flags.grep !== undefined && { grep: flags.grep }),
+    ...(flags.transport !== undefined && { transport: flags.transport }),
+  };
 }
 
 /** The flow test files of `paths` (default: the flows folder), every one valid, before anything is sent. */
@@ -103,6 +115,8 @@ export async function runTestSession(opts: {
   baseline?: Baseline | undefined;
   /** The commit tested, when known (`currentCommit`: `$GITHUB_SHA`, else `git rev-parse HEAD`). */
   commit?: string | undefined;
+  /** `runSelection`: which tests the run was asked for. */
+  selection?: RunSelection | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   const startedAt = new Date();
@@ -134,6 +148,7 @@ export async function runTestSession(opts: {
       },
       ...(opts.shard && { shard: opts.shard }),
       ...(opts.commit && { commit: opts.commit }),
+      ...(opts.selection && { selection: opts.selection }),
       startedAt,
       finishedAt: new Date(),
       durationMs: performance.now() - started,

@@ -47,7 +47,8 @@ export async function validateSources(
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, options.tenants.map((t) => t.name)));
+      // `local` is a tenant a file may name, rendered for or not.
+      if (options.tenants !== undefined) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [...new Set(['local', ...options.tenants.map((t) => t.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {

@@ -53,6 +53,22 @@ export class CommandOutput {
     if (text !== '') this.write(this.streams.stdout, text);
   }
 
+  /**
+   * `outData` for output too large to hold twice: `serialise` gives the text in parts, written
+   * in writes of about 1 MB as they come (the text written is their concatenation).
+   */
+  outDataParts<T>(value: T, serialise: (value: T) => Iterable<string>): void {
+    let pending = '';
+    for (const part of serialise(this.redactor.values(value))) {
+      pending += part;
+      if (pending.length >= 1 << 20) {
+        this.write(this.streams.stdout, pending, false);
+        pending = '';
+      }
+    }
+    if (pending !== '') this.write(this.streams.stdout, pending, false);
+  }
+
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
   showLiveLine(line: LiveLine | undefined): void {
     this.liveLine = line;
@@ -84,9 +100,9 @@ export class CommandOutput {
     }
   }
 
-  private write(stream: Writable, text: string): void {
+  private write(stream: Writable, text: string, endLine = true): void {
     this.liveLine?.clear();
-    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    stream.write(!endLine || text.endsWith('\n') ? text : `${text}\n`);
     this.liveLine?.redraw?.();
   }
 }

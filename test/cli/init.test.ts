@@ -104,4 +104,43 @@ describe('roleflow init', () => {
     expect(r.stderr).toBe('error: --base-url http://flows.example.com: not a https:// URL (plain http:// only to loopback)\n');
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('adds a second tenant to an existing config, keeping its comments, and says so; validate accepts it', async () => {
+    const dir = await emptyRepo();
+    const first = await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/staging'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const before = await read(dir, 'roleflow.config.yaml');
+    const workflow = await read(dir, '.github/workflows/roleflow.yml');
+
+    const second = await runBin(['init', '--tenant', 'production', '--base-url', 'https://flows.example.com/t/prod'], { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^merged +roleflow\.config\.yaml +\(added tenant "production", its token from ROLEFLOW_TOKEN_PRODUCTION\)$/m);
+    expect(second.stderr).toContain('Added tenant "production" to roleflow.config.yaml');
+    expect(second.stderr).toContain('docs/workflows/roleflow-promote.yml and roleflow-environments.yml');
+    const after = await read(dir, 'roleflow.config.yaml');
+    // Every line of the file as it was (comments and their alignment), plus the tenant's.
+    expect(after.split('\n').filter((l) => !before.split('\n').includes(l))).toEqual([
+      '  production:',
+      '    base_url: https://flows.example.com/t/prod',
+      '    token_env: ROLEFLOW_TOKEN_PRODUCTION',
+    ]);
+    expect(Object.keys((parse(after) as { tenants: object }).tenants)).toEqual(['staging', 'production']);
+    expect(await read(dir, '.github/workflows/roleflow.yml')).toBe(workflow);
+    const validate = await runBin(['validate'], { cwd: dir });
+    expect(validate.code, validate.stderr).toBe(0);
+
+    const again = await runBin(['init', '--tenant', 'production', '--base-url', 'https://flows.example.com/t/other'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('note: tenant "production" not added: it already has tenant "production"');
+    expect(await read(dir, 'roleflow.config.yaml')).toBe(after);
+  });
+
+  it('says clearly when it cannot add the tenant to a config it cannot edit', async () => {
+    const dir = await emptyRepo();
+    await writeFile(join(dir, 'roleflow.config.yaml'), 'tenants: [oops]\n');
+    const r = await runBin(['init', '--tenant', 'production', '--base-url', 'https://flows.example.com/t/prod'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: tenant "production" not added: its tenants: is not a mapping. To add a tenant by hand, write it under tenants: in roleflow.config.yaml');
+    expect(await read(dir, 'roleflow.config.yaml')).toBe('tenants: [oops]\n');
+  });
 });

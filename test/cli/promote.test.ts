@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
@@ -10,7 +12,7 @@ const OTHER_SHA = 'fedcba9876543210fedcba9876543210fedcba98';
 
 const FILES = {
   'roles/a.md': roleText('a', 'first', 'You are A.'),
-  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
+  'flows/echo.yaml': `flow: echo\ntransport: ws\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
 };
 
 /** Staging holds the role files' Roles and passed its tests at SHA: report.json is its report. */
@@ -37,10 +39,15 @@ describe('roleflow promote', () => {
     expect(r.stdout).toContain('Apply complete: 1 created, 0 updated, 0 deleted.');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
     expect(noToken(r)).toBe(true);
+    // Outside a git checkout, with GITHUB_SHA naming the commit, the working tree is not checked and nothing is said of it.
+    expect(r.stderr).not.toMatch(/uncommitted|git status|warning/);
     // Without --auto-approve and without a terminal it refuses, as apply does; with --out it saves the plan instead.
     await t.p.write('roles/b.md', roleText('b', 'second', 'You are B.'));
     expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
-    expect((await promote(t, 'report.json')).stderr).toMatch(/^error: refusing to apply without confirmation: stdin is not a terminal/m);
+    const offTerminal = await promote(t, 'report.json');
+    expect(offTerminal.stderr).toContain(
+      'error: refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it: roleflow promote --from staging --to production --report report.json --out plan.json && roleflow apply plan.json\n',
+    );
     const saved = await promote(t, 'report.json', ['--out', 'production.json']);
     expect(saved.code).toBe(0);
     expect(JSON.parse(await t.p.read('production.json'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
@@ -69,10 +76,10 @@ describe('roleflow promote', () => {
       [
         'failed.json',
         (r) => ({ ...r, summary: { ...r.summary, passed: 0, failed: 1 }, results: r.results.map((x) => ({ ...x, status: 'fail' as const })) }),
-        /1 test failed: "flows\/echo\.yaml > echoes" \[https\]/,
+        /1 test failed: "flows\/echo\.yaml > echoes" \[ws\]/,
       ],
       ['other-commit.json', (r) => ({ ...r, commit: OTHER_SHA }), new RegExp(`recorded at commit ${OTHER_SHA}, not at the current commit ${SHA}`)],
-      ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit/],
+      ['no-commit.json', ({ commit: _c, ...r }) => r, /the report records no commit \(its run had neither a full GITHUB_SHA nor a git commit\)/],
     ];
     const mark = requestCount(t.production);
     const stagingMark = requestCount(t.staging);
@@ -101,18 +108,108 @@ describe('roleflow promote', () => {
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/nope\.json is not a JSON test report that can be read/);
     expect((await t.cli(['promote', '--from', 'staging', '--to', 'staging', '--report', 'report.json'])).code).toBe(1);
+    // A GITHUB_SHA that is no full sha is not taken: outside a git checkout the commit is unknown, and the reason says what was the case.
+    const bad = await promote(t, 'report.json', ['--auto-approve'], 'zzz');
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toContain('warning: GITHUB_SHA "zzz" is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead\n');
+    expect(bad.stderr).toContain(`  - the current commit is unknown (GITHUB_SHA "zzz" is not a full commit sha, and ${t.p.dir} is not in a git checkout): the report cannot be tied to these files\n`);
 
     // In a git checkout without GITHUB_SHA, the report and the gate both take HEAD.
     const git = promisify(execFile);
     const opts = { cwd: t.p.dir };
     await git('git', ['init', '-q'], opts);
-    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'x'], opts);
+    await git('git', ['add', 'roles', 'flows', 'roleflow.config.yaml'], opts);
+    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'x'], opts);
     const head = (await git('git', ['rev-parse', 'HEAD'], opts)).stdout.trim();
-    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'])).code).toBe(0);
+    // An abbreviated GITHUB_SHA is passed over with a warning, for HEAD.
+    const run = await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'], { GITHUB_SHA: head.slice(0, 7) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`warning: GITHUB_SHA "${head.slice(0, 7)}" is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead\n`);
     expect((JSON.parse(await t.p.read('git-report.json')) as RunReport).commit).toBe(head);
     const r = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve']);
     expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('warning');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+
+    // Uncommitted changes under the role files, the flow tests or the config: the tree is not the commit.
+    await t.p.write('.gitignore', 'roles/*.tmp\n');
+    await t.p.write('roles/scratch.tmp', 'ignored');
+    await t.p.write('flows/new.yaml', FILES['flows/echo.yaml']);
+    await t.p.write('roleflow.config.yaml', `${await t.p.read('roleflow.config.yaml')}# staged\n`);
+    await git('git', ['add', 'roleflow.config.yaml'], opts);
+    const mark = requestCount(t.production);
+    const dirty = await t.cli(['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve']);
+    expect(dirty.code).toBe(4);
+    expect(dirty.stderr).toContain('  - uncommitted changes to flows/new.yaml, roleflow.config.yaml (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it\n');
+    expect(dirty.stderr).not.toMatch(/scratch|report\.json,/);
+    expect(requestCount(t.production)).toBe(mark);
+  });
+
+  it('refuses the embedded tenant as the tenant promoted from: its tests cannot gate a real one', async () => {
+    const t = await tested();
+    const r = await t.cli(['promote', '--from', 'local', '--to', 'production', '--report', 'report.json', '--auto-approve', '--json'], { GITHUB_SHA: SHA });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      'error: promotion from local to production refused; nothing was sent to production:\n  - tenant "local" is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant "production" (promote from a configured tenant)\n',
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({ tenant: { name: 'production' }, status: 'refused', reasons: [expect.stringContaining('is the embedded tenant')] });
+    expect(tenantState(t.production)).toEqual([]);
+  });
+});
+
+describe('roleflow promote and the tests the run was asked for', () => {
+  it('refuses a report of a run narrowed by PATH arguments, --grep or --transport, naming the filter; a complete merge of shards passes', async () => {
+    const t = await twoTenants({ ...FILES, 'flows/more.yaml': FILES['flows/echo.yaml'].replace('name: echoes', 'name: echoes again') });
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    const runs: [string[], string][] = [
+      [['flows/echo.yaml'], '  - the run was of flows/echo.yaml only, not of the whole flows folder flows/: run roleflow test without PATH arguments\n'],
+      [['--grep', 'again'], '  - the run was narrowed by --grep again: run the whole suite\n'],
+      [['--transport', 'ws'], '  - the run was of --transport ws only: run every transport\n'],
+    ];
+    const mark = requestCount(t.production);
+    for (const [args, reason] of runs) {
+      expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=narrow.json', ...args], { GITHUB_SHA: SHA })).code).toBe(0);
+      const report = JSON.parse(await t.p.read('narrow.json')) as RunReport;
+      expect(report.summary.failed, args.join(' ')).toBe(0);
+      const r = await promote(t, 'narrow.json', ['--auto-approve']);
+      expect(r.code, args.join(' ')).toBe(4);
+      expect(r.stderr).toContain(reason);
+      expect(noToken(r)).toBe(true);
+    }
+    // --bail that left tests unrun after a failure: named as such.
+    await t.p.write('flows/0-fails.yaml', 'flow: echo\ntransport: https\ntests:\n  - name: fails first\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      steps: { count: 5 }\n');
+    const bail = await t.cli(['test', '--tenant', 'staging', '--bail', '--concurrency', '1', '--reporter', 'console', '--reporter', 'json=bail.json'], { GITHUB_SHA: SHA });
+    expect(bail.code, bail.stdout + bail.stderr).toBe(3);
+    const bailed = await promote(t, 'bail.json', ['--auto-approve']);
+    expect(bailed.code).toBe(4);
+    expect(bailed.stderr).toMatch(/^ {2}- 2 tests of the report did not run \(--bail stopped the run after a failure\)$/m);
+    await rm(join(t.p.dir, 'flows/0-fails.yaml'));
+    expect(requestCount(t.production)).toBe(mark);
+    // The flows folder named, and the shards of a whole run merged, are the whole suite.
+    for (const i of [1, 2]) expect((await t.cli(['test', 'flows', '--tenant', 'staging', '--shard', `${i}/2`, '--reporter', `json=shard-${i}.json`], { GITHUB_SHA: SHA })).code).toBe(0);
+    expect((await t.cli(['report', 'merge', 'shard-1.json', 'shard-2.json', '--out', 'merged.json'])).code).toBe(0);
+    expect((JSON.parse(await t.p.read('merged.json')) as RunReport).selection).toEqual({ flows_dir: 'flows', paths: ['flows'] });
+    const merged = await promote(t, 'merged.json', ['--auto-approve']);
+    expect(merged.stderr).toContain('merged.json passed there at this commit');
+    expect(merged.code).toBe(0);
+    // A merge of runs asked for different tests records no selection, and does not pass.
+    expect((await t.cli(['test', '--tenant', 'staging', '--shard', '1/2', '--grep', 'echo', '--reporter', 'json=grep-1.json'], { GITHUB_SHA: SHA })).code).toBe(0);
+    expect((await t.cli(['report', 'merge', 'grep-1.json', 'shard-2.json', '--out', 'mixed.json'])).code).toBe(0);
+    const mixed = await promote(t, 'mixed.json', ['--auto-approve']);
+    expect(mixed.code).toBe(4);
+    expect(mixed.stderr).toContain('the report does not record which tests its run was asked for');
+  });
+});
+
+describe('roleflow promote typed without what it needs', () => {
+  it('names the missing options in one line (exit 1, bad usage), and --help shows them on the usage line', async () => {
+    const t = await twoTenants(FILES);
+    expect(await t.cli(['promote'])).toEqual({ code: 1, stdout: '', stderr: 'error: promote needs --from NAME, --to NAME and --report FILE (see roleflow promote --help)\n' });
+    const r = await t.cli(['promote', '--from', 'staging', '--to=production']);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: promote needs --report FILE (see roleflow promote --help)\n' });
+    const help = await t.cli(['promote', '--help']);
+    expect(help.stdout).toContain('\n$ roleflow promote --from NAME --to NAME --report FILE\n');
+    expect((await t.cli(['help', 'promote'])).stdout).toBe(help.stdout);
   });
 });
 

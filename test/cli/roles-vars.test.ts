@@ -104,7 +104,7 @@ describe('variables and per-tenant Roles', () => {
     const validate = await runBin(['validate'], { cwd: p.dir });
     expect(validate.code).toBe(1);
     expect(validate.stderr).toContain(
-      'roles/support.md:5:39: content: ${vars.support_phone} is not declared for tenants "local", "staging", "production"',
+      'roles/support.md:5:39: content: ${vars.support_phone} is not declared for tenants "staging", "production"',
     );
     const requests = production.requests().length;
     const plan = await cli(['plan', '--tenant', 'production']);
@@ -123,7 +123,7 @@ describe('variables and per-tenant Roles', () => {
     await p.write('roles/support.md', '---\nname: support\ndescription: d\ntenants: [stagnig]\n---\nx\n');
     const typo = await runCli(['validate'], { cwd: p.dir });
     expect(typo.code).toBe(0);
-    expect(typo.stderr).toContain('roles/support.md:4:1: warning: tenants: "stagnig" is not a tenant of the config ("local", "staging", "production")');
+    expect(typo.stderr).toContain('roles/support.md:4:11: warning: tenants: "stagnig" is not a tenant of the config ("local", "staging", "production")');
     await p.write('roles/experiment.md', '---\nname: experiment\ndescription: d\ntenants: staging\n---\nx\n');
     const bad = await runCli(['validate'], { cwd: p.dir });
     expect(bad.code).toBe(1);
@@ -153,5 +153,72 @@ describe('variables and per-tenant Roles', () => {
     expect(pulled.stderr).toContain('warning: skipped roles/experiment.md, Role experiment (id ');
     expect(pulled.stderr).toContain('its file is not for tenant "production" (tenants: [staging] in roles/experiment.md:4): left alone');
     expect(await p.read('roles/experiment.md')).toBe(EXPERIMENT);
+  });
+
+  it("pull says a file left alone is not for the tenant, not that its Role is missing there", async () => {
+    const { cli } = await setup();
+    expect((await cli(['apply', '--tenant', 'production', '--auto-approve'])).code).toBe(0);
+    const pulled = await cli(['pull', '--tenant', 'production']);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('1 role file(s) not for tenant "production" (their tenants: does not name it) were left alone: roles/experiment.md');
+    expect(pulled.stdout).not.toContain('whose Role is not on the tenant');
+    const json = await cli(['pull', '--tenant', 'production', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ local_only: [], not_for_tenant: ['roles/experiment.md'] });
+  });
+
+  it('validate renders for local only when the embedded tenant is in use; plan against local still stops', async () => {
+    const { p } = await setup();
+    // support_email is declared for both configured tenants, not at the top level (local's).
+    const validate = await runCli(['validate'], { cwd: p.dir });
+    expect(validate.code, validate.stderr).toBe(0);
+    const plan = await runCli(['plan', '--tenant', 'local'], { cwd: p.dir });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('roles/support.md:5:39: content: ${vars.support_email} is not declared for tenant "local"');
+    const config = await p.read('roleflow.config.yaml');
+    await p.write('roleflow.config.yaml', `default_tenant: local\n${config}`);
+    const local = await runCli(['validate'], { cwd: p.dir });
+    expect(local.code).toBe(1);
+    expect(local.stderr).toContain('roles/support.md:5:39: content: ${vars.support_email} is not declared for tenant "local"');
+  });
+
+  it('plan and apply warn about a tenants: name no tenant has, at the name, and about tenants: []', async () => {
+    const { p, staging, production, cli } = await setup();
+    await p.write('roles/experiment.md', EXPERIMENT.replace('tenants: [staging]', 'tenants: [staging, prodution]'));
+    await p.write('roles/retired.md', '---\nname: retired\ndescription: d\ntenants: []\n---\nx\n');
+    const typo = 'roles/experiment.md:4:20: warning: tenants: "prodution" is not a tenant of the config ("local", "staging", "production")';
+    const none = 'roles/retired.md:4:1: warning: tenants: [] manages the Role on no tenant; with prune it is deleted everywhere';
+    const plan = await cli(['plan', '--all-tenants', '--detailed-exitcode']);
+    expect(plan.code, plan.stderr).toBe(2);
+    // Once per run, not once per tenant.
+    expect(plan.stderr.split(typo).length - 1).toBe(1);
+    expect(plan.stderr.split(none).length - 1).toBe(1);
+    const apply = await cli(['apply', '--tenant', 'production', '--auto-approve']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toContain(typo);
+    expect(apply.stderr).toContain(none);
+    expect(tenantState(production)).toHaveLength(1);
+    expect(tenantState(staging)).toEqual([]);
+  });
+
+  it('a Role that renders over the size limit is a located error at validate and plan, before anything is sent', async () => {
+    const { p, staging, cli } = await setup();
+    const config = await p.read('roleflow.config.yaml');
+    await p.write('roleflow.config.yaml', config.replace('vars:\n', `vars:\n  big: "${'x'.repeat(700_000)}"\n`));
+    await p.write('roles/big.md', '---\nname: big\ndescription: d\n---\n${vars.big}\n${vars.big}\n');
+    const validate = await runCli(['validate'], { cwd: p.dir });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toMatch(/^roles\/big\.md:5:1: the Role renders to 1,400,0\d\d bytes for tenants "staging", "production", over the limit of 1,047,552 bytes/m);
+    const plan = await cli(['plan', '--tenant', 'staging']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/roles\/big\.md:5:1: the Role renders to 1,400,0\d\d bytes for tenant "staging"/);
+    const apply = await cli(['apply', '--tenant', 'staging', '--auto-approve']);
+    expect(apply.code).toBe(1);
+    expect(staging.requests()).toEqual([]);
+    // A thousand uses of it: still one located line, no internal error.
+    await p.write('roles/big.md', `---\nname: big\ndescription: d\n---\n${'${vars.big} '.repeat(1000)}\n`);
+    const many = await cli(['plan', '--tenant', 'staging']);
+    expect(many.code).toBe(1);
+    expect(many.stderr).toContain('roles/big.md:5:1: the Role renders to more than 4,190,208 bytes for tenant "staging"');
+    expect(many.stderr).not.toMatch(/internal|Invalid string length/);
   });
 });

@@ -12,7 +12,7 @@ const SHA = '89abcdef0123456789abcdef0123456789abcdef';
 const FILES = {
   'roles/support.md': '---\nname: support\ndescription: "Support for ${vars.product}"\n---\nYou support ${vars.product}; mail ${vars.email}. Keep {{user}} and $${vars.literal}.\n',
   'roles/experiment.md': '---\nname: experiment\ndescription: trial\ntenants: [staging]\n---\nTry ${vars.product} beta.\n',
-  'flows/echo.yaml': `flow: echo\ntransport: https\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { steps: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
+  'flows/echo.yaml': `flow: echo\ntransport: ws\ntests:\n  - name: echoes\n    inputs: { word: hi }\n    until: { messages: 1 }\n    expect:\n      outputs:\n        - { path: "results[0].word", equals: hi }\n`,
 };
 const setup = () =>
   twoTenants(FILES, {

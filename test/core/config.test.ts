@@ -12,6 +12,14 @@ const problems = (text: string) => {
 };
 
 describe('roleflow.config.yaml', () => {
+  it('an invalid tenant name is one error, at that key, naming it and the rule', () => {
+    expect(problems('tenants:\n  staging: { base_url: "https://example.invalid" }\n  "bad name":\n    base_url: https://example.invalid\n  -x: {}\n')).toEqual([
+      'roleflow.config.yaml:3:3: tenants: "bad name" is not a valid name: letters, digits, _, . and -, starting with a letter or digit',
+      'roleflow.config.yaml:5:3: tenants: "-x" is not a valid name: letters, digits, _, . and -, starting with a letter or digit',
+      'roleflow.config.yaml:5:7: tenants.-x: missing required key "base_url"',
+    ]);
+  });
+
   it('fills defaults for an empty file', () => {
     const r = parse('');
     expect(r.ok && r.value.roles).toEqual({ dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 });

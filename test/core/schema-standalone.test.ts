@@ -99,7 +99,8 @@ function mutated(docs: unknown[], vocab: string[]): fc.Arbitrary<unknown> {
     if (spots.length === 0) return replacement;
     const [parent, key] = spots[pick % spots.length]!;
     if (how === 'drop') delete parent[key];
-    else if (how === 'rename') {
+    // An array's items are not renamed: a word such as "length" would be no key but its length.
+    else if (how === 'rename' && !Array.isArray(parent)) {
       parent[word] = parent[key];
       delete parent[key];
     } else parent[key] = replacement;
@@ -125,13 +126,14 @@ describe('standalone validators generated at build time', () => {
   describe('the module the build puts in place of precompiled-schemas.ts', () => {
     let dir: string;
     let precompiled: ReadonlyMap<string, () => ValidateFunction>;
+    let draft07MetaSchema: () => ValidateFunction;
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'roleflow-standalone-'));
       const file = join(dir, 'precompiled.mjs');
       // The bundle's banner gives bundled code a `require`; here it resolves from the repository.
       const prelude = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(repoRoot, 'package.json'))});\n`;
       writeFileSync(file, prelude + (precompiledModule(pathToFileURL(`${schemasDir}/`)) as string));
-      ({ precompiled } = (await import(pathToFileURL(file).href)) as { precompiled: ReadonlyMap<string, () => ValidateFunction> });
+      ({ precompiled, draft07MetaSchema } = (await import(pathToFileURL(file).href)) as { precompiled: ReadonlyMap<string, () => ValidateFunction>; draft07MetaSchema: () => ValidateFunction });
     });
     afterAll(async () => {
       await rm(dir, { recursive: true, force: true });
@@ -144,6 +146,13 @@ describe('standalone validators generated at build time', () => {
         expect(validate, file).toBeDefined();
         sameOutcome(file, { unknwn: 1, tests: [{ nmae: 'x' }], name: 3 }, validate!());
       }
+    });
+
+    it('holds the draft-07 meta-schema that user schemas are checked with', () => {
+      const meta = draft07MetaSchema();
+      expect(meta({ type: 'object', properties: { a: { enum: [1] } } })).toBe(true);
+      expect(meta({ type: 'strng' })).toBe(false);
+      expect(meta.errors?.map((e) => e.instancePath)).toContain('/type');
     });
   });
 });

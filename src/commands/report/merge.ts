@@ -20,7 +20,9 @@ export class ReportMergeCommand extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks.
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
+      and has none otherwise (\`roleflow promote\` then refuses it).
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.

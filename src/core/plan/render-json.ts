@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sha256 } from './hash.js';
 import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type TenantPlanEntry } from './types.js';
 import { jsonText } from '../safe-text.js';
@@ -56,6 +57,36 @@ export function renderTenantPlansJson(plans: readonly TenantPlanEntry[]): string
 /** The digest of a multi-tenant document: its tenants, in order, each with its plan's digest. */
 export function tenantPlansDigest(plans: readonly (Pick<Plan, 'tenant'> & { digest?: string })[]): string {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
+}
+
+/**
+ * `renderPlanJson(plan)` in parts, in order: the text before the changes, each change, then the
+ * rest with the digest, hashed as it goes. A plan of 100,000 Roles is over 100 MB of JSON; written
+ * part by part, the whole text is never held (nor copied again to be written). Each change is
+ * serialised on its own and indented as it sits in the whole: JSON.stringify puts no raw line
+ * break inside a string, so every line break is indentation.
+ */
+export function* planJsonParts(plan: Plan): Generator<string> {
+  const { digest: _digest, changes, ...rest } = plan;
+  const frame = jsonText(ordered({ ...rest, changes: [] }), 2);
+  // The top-level key is the one line that starts with exactly two spaces and "changes".
+  const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
+  const hash = createHash('sha256');
+  const emit = (text: string): string => {
+    hash.update(text);
+    return text;
+  };
+  if (changes.length === 0) yield emit(frame.slice(0, at + 2));
+  else {
+    yield emit(`${frame.slice(0, at)}[\n    `);
+    for (let i = 0; i < changes.length; i++) {
+      yield emit(`${i === 0 ? '' : ',\n    '}${jsonText(ordered(changes[i]), 2).replace(/\n/g, '\n    ')}`);
+    }
+    yield emit('\n  ]');
+  }
+  const tail = frame.slice(at + 2);
+  hash.update(tail);
+  yield `${tail.slice(0, -2)},\n  "digest": ${JSON.stringify(`sha256:${hash.digest('hex')}`)}\n}\n`;
 }
 
 function bodyText(plan: Plan): string {

@@ -19,7 +19,7 @@
  *
  * Per tenant
  * - `renderRoleFiles(files, tenant, vars): Result<RoleFile[]>` — `${vars.NAME}` put in; an
- *   undeclared one is a located issue. `escapeVars` is its inverse, for what `pull` writes.
+ *   undeclared one, or a Role over `MAX_SENT_ROLE_BYTES` once rendered, is a located issue. `escapeVars` is its inverse, for what `pull` writes.
  * - `filesForTenant(files, tenant)` — front-matter `tenants:` membership; `membershipNotes` for plans.
  */
 export { decodeRoleFile, MAX_ISSUES_PER_FILE, MAX_ROLE_FILE_BYTES, parseRoleFile, type Position, type RoleFile } from './role-file.js';
@@ -27,5 +27,6 @@ export { splitFrontMatter, withoutFinalLineBreak, type FrontMatterSplit } from '
 export { checkRoleSet } from './role-set.js';
 export { fileNameKey, roleFileName, serializeRoleFile } from './serialize.js';
 export { plural, quote, showName, printableLine, thousands } from './display.js';
-export { escapeVars, mergeVars, renderRoleFiles, renderVars, renderVarsWithOrigin, varIssuesOfTenants, VAR_NAME, type TenantVars } from './vars.js';
+export { escapeVars, mergeVars, renderRoleFiles, renderVars, renderVarsWithOrigin, varIssuesOfTenants, VAR_NAME, type Rendered, type TenantVars } from './vars.js';
+export { MAX_SENT_ROLE_BYTES } from './sent-size.js';
 export { filesForTenant, isForTenant, membershipNotes, notForTenantReason, roleFilesForTenant, unmatchedTenantWarnings } from './membership.js';

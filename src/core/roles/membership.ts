@@ -65,18 +65,25 @@ export function roleFilesForTenant(files: readonly RoleFile[], tenant: string, v
 }
 
 /**
- * `validate` warnings: a `tenants:` name that is none of `tenants` (the configured ones and
- * `local`) is probably a typo that keeps the Role off the tenant meant. Globs are not warned
- * about: `eu-*` may well be for tenants still to come.
+ * Warnings about `tenants:` (`validate`, `plan`, `apply`; the exit code is unchanged), each at its
+ * place: a name that is none of `tenants` (the configured ones and `local`) is probably a typo that
+ * keeps the Role off the tenant meant — globs are not warned about, `eu-*` may be for tenants still
+ * to come; and `tenants: []` keeps the Role off every tenant, so that with prune it is deleted
+ * everywhere.
  */
 export function unmatchedTenantWarnings(files: readonly RoleFile[], tenants: readonly string[]): Issue[] {
   const warnings: Issue[] = [];
   for (const file of files) {
-    for (const glob of file.tenants ?? []) {
-      if (/[*?]/.test(glob) || tenants.includes(glob)) continue;
-      const at = file.at.tenants ?? file.at.name;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t) => quote(t)).join(', ')})` });
+    if (file.tenants === undefined) continue;
+    const key = file.at.tenants ?? file.at.name;
+    if (file.tenants.length === 0) {
+      warnings.push({ file: file.file, ...key, message: 'warning: tenants: [] manages the Role on no tenant; with prune it is deleted everywhere (leave tenants: out for every tenant)' });
     }
+    file.tenants.forEach((glob, i) => {
+      if (/[*?]/.test(glob) || tenants.includes(glob)) return;
+      const at = file.at.tenantNames?.[i] ?? key;
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t) => quote(t)).join(', ')})` });
+    });
   }
   return warnings;
 }

@@ -30,6 +30,8 @@ export interface RoleFile {
     /** Where the description's first character stands, when its text is on one line as it is (no escapes). */
     descriptionText?: Position;
     tenants?: Position;
+    /** Where each name of `tenants:` stands, in its order. */
+    tenantNames?: Position[];
   };
   /** The line of the file where the content starts (variables in it are located from there). */
   contentLine?: number;
@@ -105,7 +107,7 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
         name: keyPosition(source, 'name'),
         ...(id === undefined ? {} : { id: keyPosition(source, 'id') }),
         ...descriptionPositions(split.yaml, source.locate('/description'), description),
-        ...(tenants === undefined ? {} : { tenants: keyPosition(source, 'tenants') }),
+        ...(tenants === undefined ? {} : { tenants: keyPosition(source, 'tenants'), tenantNames: tenants.map((_, i) => source.locate(`/tenants/${i}`)) }),
       },
       contentLine,
     },
@@ -154,7 +156,7 @@ function fail(file: string, pos: Position, message: string): { ok: false; issues
 }
 
 /** UTF-8 byte length without encoding: a code unit is 1–3 bytes, a surrogate pair 4 in all. */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -1,26 +1,43 @@
+import { resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { planSummaryLine } from '../../core/plan/index.js';
 import { shownUrl } from '../../core/printed-url.js';
-import { quote } from '../../core/roles/index.js';
+import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
-import { currentCommit } from '../../files/git-commit.js';
+import type { Config } from '../../core/config.js';
+import { currentCommit, uncommittedFiles } from '../../files/git-commit.js';
+import { flowsDirOf } from '../../files/flow-files.js';
+import { rolesDirOf } from '../../files/role-files.js';
+import { isEmbedded } from '../../tenant/open-tenant.js';
 import type { FreshPlan } from '../plan.js';
 import { readJsonReports } from '../read-reports.js';
 
 /**
  * `promote`'s gate, before anything is sent to the tenant promoted to: every reason it is refused
- * (empty: it may go on). The report is read and judged (`reportGateReasons`) against the current
- * commit; tenant `from` is planned (`planFrom`, the single-tenant planning) and must have no
- * change. Role files with problems stop it as they stop `plan` (exit 1); so does a `from` tenant
- * that cannot be listed.
+ * (empty: it may go on). `from` must not be the embedded tenant (nothing else is checked then).
+ * The report is read and judged (`reportGateReasons`) against the current commit; tenant `from` is
+ * planned (`planFrom`, the single-tenant planning) and must have no change; in a git checkout, the
+ * role files, flow tests and config must have no uncommitted change (outside one, `GITHUB_SHA`
+ * names the commit and nothing is checked). Role files with problems stop it as they stop `plan`
+ * (exit 1); so does a `from` tenant that cannot be listed.
  */
 export async function promotionRefusals(opts: {
   cwd: string;
   env: Record<string, string | undefined>;
+  config: Config;
   from: string;
+  to: string;
+  /** `--roles`: the folder of role files, when not the config's. */
+  roles: string | undefined;
   reportFile: string;
   planFrom: () => Promise<FreshPlan>;
+  /** A line for stderr that does not refuse the promotion (a GITHUB_SHA passed over). */
+  warn: (line: string) => void;
 }): Promise<string[]> {
+  // The embedded tenant is started afresh for each command: a run of its tests says nothing of a real tenant.
+  if (isEmbedded(opts.config, { tenant: opts.from })) {
+    return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
+  }
   const reasons: string[] = [];
   const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
     (read) => read[0]!.report,
@@ -38,8 +55,26 @@ export async function promotionRefusals(opts: {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== undefined) {
-    const commit = await currentCommit(opts.cwd, opts.env);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit }));
+    const { commit, unknown, warning } = await currentCommit(opts.cwd, opts.env);
+    if (warning !== undefined) opts.warn(warning);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...(unknown !== undefined && { commitUnknown: unknown }) }));
   }
+  const changed = await uncommittedFiles(opts.cwd, sourcePaths(opts));
+  if (changed !== undefined && changed.length > 0) reasons.push(uncommittedReason(changed));
   return reasons;
+}
+
+/** What the commit must hold for the report to speak for what is promoted: the role files, the flow tests, the config. */
+function sourcePaths(opts: { cwd: string; config: Config; roles: string | undefined }): string[] {
+  const { config, cwd } = opts;
+  return [rolesDirOf(cwd, config, opts.roles).abs, flowsDirOf(cwd, config, undefined).abs, ...(config.file === undefined ? [] : [resolve(cwd, config.file)])];
+}
+
+/** Files named in a refusal; `git status` has them all. */
+const MAX_FILES = 5;
+
+function uncommittedReason(files: readonly string[]): string {
+  const named = files.slice(0, MAX_FILES).map(showName).join(', ');
+  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : '';
+  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }

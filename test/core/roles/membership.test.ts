@@ -13,6 +13,7 @@ describe('front-matter tenants:', () => {
     const r = parseRoleFile('---\nname: a\ndescription: d\ntenants: [staging, "eu-*"]\n---\nc\n', 'roles/a.md', roleSchema);
     expect(r.ok && r.value.tenants).toEqual(['staging', 'eu-*']);
     expect(r.ok && r.value.at.tenants).toEqual({ line: 4, col: 1 });
+    expect(r.ok && r.value.at.tenantNames).toEqual([{ line: 4, col: 11 }, { line: 4, col: 20 }]);
   });
 
   test('a non-list, or a pattern that is not a string, is a located error', () => {
@@ -53,6 +54,27 @@ describe('front-matter tenants:', () => {
     const f = file('a', { tenants: ['staging', 'stagin', 'eu-*', 'us-?'], at: { name: { line: 2, col: 1 }, tenants: { line: 4, col: 1 } } });
     expect(unmatchedTenantWarnings([f], ['local', 'staging', 'eu-west']).map(formatIssue)).toEqual([
       'roles/a.md:4:1: warning: tenants: "stagin" is not a tenant of the config ("local", "staging", "eu-west")',
+    ]);
+  });
+
+  test('the warning stands at the name itself, in a flow list or a block list', () => {
+    const parsed = (text: string) => {
+      const r = parseRoleFile(text, 'roles/a.md', roleSchema);
+      if (!r.ok) throw new Error('unparsed');
+      return r.value;
+    };
+    const flow = parsed('---\nname: a\ndescription: d\ntenants: [staging, prodution]\n---\nc\n');
+    const block = parsed('---\nname: b\ndescription: d\ntenants:\n  - staging\n  - prodution\n---\nc\n');
+    expect(unmatchedTenantWarnings([flow, block], ['local', 'staging', 'production']).map(formatIssue)).toEqual([
+      'roles/a.md:4:20: warning: tenants: "prodution" is not a tenant of the config ("local", "staging", "production")',
+      'roles/a.md:6:5: warning: tenants: "prodution" is not a tenant of the config ("local", "staging", "production")',
+    ]);
+  });
+
+  test('tenants: [] is warned about: the Role is on no tenant, and deleted everywhere with prune', () => {
+    const f = file('a', { tenants: [], at: { name: { line: 2, col: 1 }, tenants: { line: 4, col: 1 } } });
+    expect(unmatchedTenantWarnings([f], ['local']).map(formatIssue)).toEqual([
+      'roles/a.md:4:1: warning: tenants: [] manages the Role on no tenant; with prune it is deleted everywhere (leave tenants: out for every tenant)',
     ]);
   });
 });

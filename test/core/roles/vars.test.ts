@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../../src/core/errors.js';
-import { escapeVars, mergeVars, parseRoleFile, renderRoleFiles, renderVars, serializeRoleFile, varIssuesOfTenants } from '../../../src/core/roles/index.js';
+import { escapeVars, MAX_SENT_ROLE_BYTES, mergeVars, parseRoleFile, renderRoleFiles, renderVars, serializeRoleFile, varIssuesOfTenants } from '../../../src/core/roles/index.js';
 import { roleSchema } from './builders.js';
 
 const vars = mergeVars({ product: 'Acme', email: 'help@acme.test' }, { product: 'Acme EU' });
@@ -101,6 +101,72 @@ describe('renderRoleFiles', () => {
         const r = renderRoleFiles([parsed(written)], 't', mergeVars(values));
         expect(r.ok && { description: r.value[0]!.description, content: r.value[0]!.content }).toEqual({ description, content });
       }),
+    );
+  });
+});
+
+describe('rendered size', () => {
+  const big = (n: number) => 'x'.repeat(n);
+
+  test('a variable used 1000 times does not throw: the text is cut at the bound and said to be', () => {
+    const r = renderVars('${vars.big}'.repeat(1000), mergeVars({ big: big(700_000) }));
+    expect(r.tooLong).toBe(true);
+    expect(r.text.length).toBe(MAX_SENT_ROLE_BYTES);
+  });
+
+  test('a Role rendering over the limit is an issue naming the file, the tenant and the size', () => {
+    const file = parsed('---\nname: big\ndescription: d\n---\n${vars.big} and ${vars.big}\n');
+    const r = renderRoleFiles([file], 'staging', mergeVars({ big: big(700_000) }));
+    expect(r.ok).toBe(false);
+    const lines = r.ok ? [] : r.issues.map(formatIssue);
+    expect(lines).toEqual([expect.stringMatching(/^roles\/a\.md:5:1: the Role renders to 1,400,\d{3} bytes for tenant "staging", over the limit of 1,047,552 bytes/)]);
+    expect(renderRoleFiles([file], 'staging', mergeVars({ big: big(1000) })).ok).toBe(true);
+  });
+
+  test('cut while rendering: "more than" the limit', () => {
+    const file = parsed('---\nname: big\ndescription: d\n---\n' + '${vars.big}'.repeat(1000) + '\n');
+    const r = renderRoleFiles([file], 'staging', mergeVars({ big: big(700_000) }));
+    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([expect.stringMatching(/renders to more than 4,190,208 bytes for tenant "staging"/)]);
+  });
+
+  test('JSON escaping counts: content of control characters within the file cap is still too big to send', () => {
+    const file = parsed('---\nname: big\ndescription: d\n---\n${vars.c}\n');
+    const r = renderRoleFiles([file], 'local', mergeVars({ c: '\u0001'.repeat(200_000) }));
+    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([expect.stringMatching(/renders to 1,200,0\d\d bytes for tenant "local"/)]);
+  });
+
+  test('validate names every tenant over the limit, once per size', () => {
+    const file = parsed('---\nname: big\ndescription: d\n---\n${vars.big}${vars.big}\n');
+    const issues = varIssuesOfTenants([
+      { name: 'staging', vars: mergeVars({ big: big(600_000) }), files: [file] },
+      { name: 'production', vars: mergeVars({ big: big(600_000) }), files: [file] },
+      { name: 'local', vars: mergeVars({ big: 'small' }), files: [file] },
+    ]).map(formatIssue);
+    expect(issues).toEqual([expect.stringMatching(/renders to 1,200,\d{3} bytes for tenants "staging", "production", over/)]);
+  });
+
+  test('property: any text with any variables renders within the bound or is a located issue, never throws', () => {
+    const bound = 200;
+    const unit = fc.constantFrom('$', '{', '}', 'vars.', 'a', 'b', '${vars.a}', '${vars.b}', '$${vars.', '💥', '\n');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 300 }), fc.dictionary(fc.constantFrom('a', 'b'), fc.string({ maxLength: 120 })), (text, values) => {
+        const r = renderVars(text, mergeVars(values), bound);
+        expect(r.text.length).toBeLessThanOrEqual(bound);
+        const whole = renderVars(text, mergeVars(values), Number.MAX_SAFE_INTEGER);
+        // Within the bound it is the whole text; over it, said so, and the beginning of the whole.
+        if (r.tooLong) expect(whole.text.length).toBeGreaterThan(bound);
+        else expect(r.text).toBe(whole.text);
+        expect(whole.text.startsWith(r.text)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 3000 }), fc.nat({ max: 700_000 }), (text, times, size) => {
+        const file = parsed(`---\nname: r\ndescription: d\n---\n${text.repeat(times)}\n`);
+        const r = renderRoleFiles([file], 't', mergeVars({ a: big(size), b: 'é'.repeat(size) }));
+        if (r.ok) for (const f of r.value) expect(JSON.stringify(f).length).toBeLessThan(MAX_SENT_ROLE_BYTES + 2000);
+        else for (const i of r.issues) expect(formatIssue(i)).toMatch(/^roles\/a\.md:\d+:\d+: /);
+      }),
+      { numRuns: 60 },
     );
   });
 });

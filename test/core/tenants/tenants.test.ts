@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../../../src/core/config.js';
 import { InvalidFilesError, RoleflowError } from '../../../src/core/errors.js';
-import { isTenantFailure, reportGateReasons, selectTenants, tenantError, type GateReport } from '../../../src/core/tenants/index.js';
+import { isTenantFailure, pathCovers, reportGateReasons, selectTenants, tenantError, type GateReport } from '../../../src/core/tenants/index.js';
 
 const SHA = 'abc1234abc1234abc1234abc1234abc1234abc12';
 
@@ -9,7 +9,8 @@ function report(over: Partial<GateReport> = {}): GateReport {
   return {
     tenant: { name: 'staging', base_url: 'https://staging.example' },
     commit: SHA,
-    summary: { tests: 2, failed: 0, errored: 0, not_run: 0 },
+    selection: { flows_dir: 'flows', paths: [] },
+    summary: { tests: 2, passed: 2, skipped: 0, failed: 0, errored: 0, not_run: 0 },
     results: [{ id: 'f.yaml > a', transport: 'ws', status: 'pass' }, { id: 'f.yaml > b', transport: 'ws', status: 'pass' }],
     ...over,
   };
@@ -26,7 +27,7 @@ describe('the promotion gate on a test report', () => {
     const bad = report({
       tenant: { name: 'qa', base_url: 'https://qa.example' },
       interrupted: true,
-      summary: { tests: 3, failed: 2, errored: 1, not_run: 1 },
+      summary: { tests: 3, passed: 0, skipped: 0, failed: 2, errored: 1, not_run: 1 },
       results: [
         { id: 'f.yaml > a', transport: 'ws', status: 'fail' },
         { id: 'f.yaml > b', transport: 'https', status: 'error' },
@@ -37,7 +38,7 @@ describe('the promotion gate on a test report', () => {
     expect(reportGateReasons(bad, expected)).toEqual([
       'the report is of tenant "qa", not of "staging"',
       'the test run was interrupted',
-      '1 test of the report did not run (--bail or an interruption)',
+      '1 test of the report did not run (the run was interrupted)',
       '2 tests failed (1 errored): "f.yaml > a" [ws], "f.yaml > b" [https]',
       `the report was recorded at commit def5678, not at the current commit ${SHA}`,
     ]);
@@ -47,10 +48,61 @@ describe('the promotion gate on a test report', () => {
     expect(reportGateReasons(report({ tenant: { name: 'staging', base_url: 'https://old.example' } }), expected)).toEqual([
       'the report is of "staging" at https://old.example, but that tenant is at https://staging.example',
     ]);
-    expect(reportGateReasons(report({ summary: { tests: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
-    expect(reportGateReasons(report(), { ...expected, commit: undefined })).toEqual([
-      'the current commit is unknown (no GITHUB_SHA, and not a git checkout): the report cannot be tied to these files',
+    expect(reportGateReasons(report({ summary: { tests: 0, passed: 0, skipped: 0, failed: 0, errored: 0, not_run: 0 }, results: [] }), expected)).toEqual(['the report holds no test']);
+    // Skipped tests checked nothing: a report of skips alone does not let a promotion through.
+    expect(reportGateReasons(report({ summary: { tests: 2, passed: 0, skipped: 2, failed: 0, errored: 0, not_run: 0 } }), expected)).toEqual([
+      'no test of the report passed: all 2 tests were skipped, so nothing was checked on "staging"',
     ]);
+    expect(reportGateReasons(report({ summary: { tests: 2, passed: 1, skipped: 1, failed: 0, errored: 0, not_run: 0 } }), expected)).toEqual([]);
+    expect(reportGateReasons(report(), { ...expected, commit: undefined, commitUnknown: 'GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout' })).toEqual([
+      'the current commit is unknown (GITHUB_SHA "zzz" is not a full commit sha, and /w is not in a git checkout): the report cannot be tied to these files',
+    ]);
+    expect(reportGateReasons(report({ commit: undefined }), expected)).toEqual([
+      'the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha',
+    ]);
+  });
+});
+
+describe('the promotion gate on the tests a run was asked for', () => {
+  it('lets the whole flows folder through, however it was named', () => {
+    for (const paths of [[], ['flows'], ['.'], ['flows/', 'flows/one.yaml']]) {
+      expect(reportGateReasons(report({ selection: { flows_dir: 'flows', paths: paths.map((p) => p.replace(/\/$/, '')) } }), expected), paths.join()).toEqual([]);
+    }
+  });
+
+  it('names each filter that narrowed the run: PATH arguments, --grep, --transport', () => {
+    const narrowed = report({ selection: { flows_dir: 'flows', paths: ['flows/one.yaml', 'flows/two.yaml', 'flows/three.yaml', 'flows/four.yaml'], grep: 'refund', transport: 'ws' } });
+    expect(reportGateReasons(narrowed, expected)).toEqual([
+      'the run was of flows/one.yaml, flows/two.yaml, flows/three.yaml, and 1 more only, not of the whole flows folder flows/: run roleflow test without PATH arguments',
+      'the run was narrowed by --grep refund: run the whole suite',
+      'the run was of --transport ws only: run every transport',
+    ]);
+    expect(reportGateReasons(report({ selection: undefined }), expected)).toEqual([
+      'the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again',
+    ]);
+  });
+
+  it('says --bail when --bail left tests unrun', () => {
+    const bailed = report({ bailed: true, summary: { tests: 2, passed: 0, skipped: 0, failed: 1, errored: 0, not_run: 1 }, results: [{ id: 'f.yaml > a', transport: 'ws', status: 'fail' }, { id: 'f.yaml > b', transport: 'ws', status: 'not_run' }] });
+    expect(reportGateReasons(bailed, expected)).toEqual(['1 test of the report did not run (--bail stopped the run after a failure)', '1 test failed: "f.yaml > a" [ws]']);
+  });
+
+  it('a path holds the flows folder when it is the folder or one that contains it', () => {
+    const cases: [string, string, boolean][] = [
+      ['flows', 'flows', true],
+      ['.', 'flows', true],
+      ['..', 'flows', true],
+      ['..', '../flows', true],
+      ['..', '../../flows', false],
+      ['.', '../flows', false],
+      ['test', 'test/flows', true],
+      ['test/flows/a.yaml', 'test/flows', false],
+      ['flow', 'flows', false],
+      ['/repo', '/repo/flows', true],
+      ['..', '/repo/flows', false],
+      ['other', 'flows', false],
+    ];
+    for (const [path, folder, covers] of cases) expect(pathCovers(path, folder), `${path} ⊇ ${folder}`).toBe(covers);
   });
 });
 
