@@ -80274,7 +80274,8 @@ var PlanCommand = class extends PlanningCommand {
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       await savePlan2(resolve7(this.context.cwd, this.outFile), planned);
-      this.io.err(`Saved the plan of ${planned.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+      const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
+      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }

@@ -173,7 +173,8 @@ export class PlanCommand extends PlanningCommand {
     if (this.outFile !== undefined) {
       const { savePlan } = await import('../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, this.outFile), planned);
-      this.io.err(`Saved the plan of ${planned.length} tenants to ${this.outFile}. To carry it out, tenant by tenant in this order: roleflow apply ${this.outFile}`);
+      const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
+      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${this.outFile}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }

@@ -62,7 +62,10 @@ describe('plan over several tenants', () => {
     expect(r.stdout).toMatch(/^=== tenant staging ===\nTenant staging \(http:\/\/127\.0\.0\.1:\d+\)\n\nNo changes\. The tenant matches roles\/\.\n/);
     expect(r.stdout).toContain('=== tenant production ===\nTenant production');
     expect(r.stdout).toMatch(/2 tenants:\n  staging     No changes\. The tenant matches roles\/\.\n  production  Plan: 1 to create, 1 to update, 0 to delete\.\n$/);
-    expect((await t.cli(['plan', '--tenant', 'staging', '--tenant', 'staging', '--detailed-exitcode'])).code).toBe(0);
+    const once = await t.cli(['plan', '--tenant', 'staging', '--tenant', 'staging', '--detailed-exitcode', '--out', 'once.json']);
+    expect(once.code).toBe(0);
+    expect(once.stdout).toContain('\n1 tenant:\n  staging  No changes.');
+    expect(once.stderr).toContain('Saved the plan of tenant staging to once.json. To carry it out: roleflow apply once.json');
   });
 
   it('an unknown tenant among several stops the run before anything is sent, with a guess', async () => {
