@@ -83574,12 +83574,13 @@ function planTenantsStep(ctx) {
 async function publishTenantPlans(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parseTenantPlans(run2.stdout));
-  const issues = printed?.flatMap((plan) => plan.issues) ?? [];
+  const planned = printed?.filter((entry) => !isTenantPlanError(entry)) ?? [];
+  const issues = planned.flatMap((plan) => plan.issues);
   const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
   if (plans !== void 0) {
     await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
-    setPlanOutputs(ctx, plans);
-    kit.setOutput("changed-tenants", plans.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+    setPlanOutputs(ctx, planned);
+    kit.setOutput("changed-tenants", planned.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
   } else if (printed !== void 0) {
     annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
   } else if (run2.code === 1) {
@@ -83593,11 +83594,15 @@ function parseTenantPlans(stdout) {
   try {
     const value = JSON.parse(stdout.trim());
     if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
-    const plans = value.tenants.map((plan) => parsePlan(JSON.stringify(plan)));
+    const plans = value.tenants.map((plan) => isPlanError(plan) ? plan : parsePlan(JSON.stringify(plan)));
     return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
+}
+function isPlanError(value) {
+  const entry = value;
+  return typeof entry?.tenant?.name === "string" && typeof entry.error?.message === "string";
 }
 
 // action/src/tenants/promote-step.ts

@@ -137,6 +137,26 @@ describe('the Action, command: plan over several tenants', () => {
     }
   });
 
+  it('a tenant that cannot be reached does not hide the others: its row in the one comment says why, and the step fails', async () => {
+    const configFile = join(bed.workspace, 'roleflow.config.yaml');
+    const config = readFileSync(configFile, 'utf8');
+    await writeFile(configFile, `${config}  gone:\n    base_url: http://127.0.0.1:9\n    token_env: ROLEFLOW_TOKEN_STAGING\n`);
+    try {
+      const run = await action({ command: 'plan', tenant: 'staging\ngone' });
+      expect(run.code).toBe(1);
+      expect(run.outputs['exitcode']).toBe('1');
+      const body = bed.github.comments.find((c) => c.body.startsWith('<!-- roleflow:plan:staging_gone'))!.body;
+      expect(body).toContain('## roleflow plan for 2 tenants');
+      expect(body).toMatch(/\| <code>staging<\/code> \| \d+ \| \d+ \| \d+ \| none \|/);
+      expect(body).toMatch(/\| <code>gone<\/code> \| – \| – \| – \| ⚠️ not planned: cannot reach http:\/\/127\.0\.0\.1:9/);
+      expect(body).toContain('### roleflow plan for <code>staging</code>');
+      expect(run.log).toMatch(/error: tenant "gone": cannot reach/);
+      expectNoToken(run);
+    } finally {
+      await writeFile(configFile, config);
+    }
+  });
+
   it('applies a saved plan of several tenants tenant by tenant, with a section each (the plan step\'s tenant inputs kept)', async () => {
     await writeFile(join(bed.workspace, 'roles', 'billing.md'), roleFile('billing-agent', 'Billing', 'You handle invoices.'));
     const plan = await action({ command: 'plan', 'all-tenants': 'true', comment: 'false' }, 'push');
