@@ -49934,22 +49934,24 @@ var init_result = __esm({
 });
 
 // src/core/apply/end.ts
-function applyEnd(run2) {
+function applyEnd(run2, tenant) {
+  const named = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
   const out = run2.resolved.map(duplicateLine);
-  const err = run2.warning === void 0 ? [] : [`warning: ${run2.warning}`];
+  const err = run2.warning === void 0 ? [] : [`warning: ${named(run2.warning)}`];
   if (ok) return { ok, status: "applied", out: [...out, line], err };
-  err.push(line);
+  err.push(named(line));
   for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
   if (summary2.unknown > 0) err.push(unknownOutcomeNote(summary2.unknown));
-  err.push("Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.");
+  err.push(`Run \`roleflow apply${tenant === void 0 ? "" : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
   return { ok, status: run2.interrupted ? "interrupted" : "failed", out, err };
 }
 var init_end = __esm({
   "src/core/apply/end.ts"() {
     "use strict";
+    init_display();
     init_result();
   }
 });
@@ -79439,7 +79441,7 @@ async function approveFreshPlans(command, plans, shown, flags) {
   command.io.err("Apply cancelled: nothing was changed.");
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
-async function carryOutPlan(command, plan, tenant, flags) {
+async function carryOutPlan(command, plan, tenant, flags, several = false) {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
   const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
@@ -79460,7 +79462,7 @@ async function carryOutPlan(command, plan, tenant, flags) {
   });
   live.finish();
   command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2);
+  const end = applyEnd2(run2, several ? plan.tenant.name : void 0);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
   if (end.err.length > 0) command.io.err(end.err.join("\n"));
   return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
@@ -79922,7 +79924,7 @@ var ApplyCommand = class extends PlanningCommand {
     const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
     });
     return this.finish(run2.ended, run2);
   }
@@ -79972,7 +79974,7 @@ var ApplyCommand = class extends PlanningCommand {
     }
     const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-    return carryOutPlan(this, checked.plan, checked.tenant, flags);
+    return carryOutPlan(this, checked.plan, checked.tenant, flags, several);
   }
   tenantHeading(name) {
     if (!this.json) this.io.out(`=== tenant ${name} ===`);

@@ -125,7 +125,7 @@ export class ApplyCommand extends PlanningCommand {
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags));
+      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
     });
     return this.finish(run.ended, run);
   }
@@ -179,7 +179,7 @@ export class ApplyCommand extends PlanningCommand {
     }
     const { planSummaryLine } = await import('../core/plan/index.js');
     if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
-    return carryOutPlan(this, checked.plan, checked.tenant, flags);
+    return carryOutPlan(this, checked.plan, checked.tenant, flags, several);
   }
 
   private tenantHeading(name: string): void {

@@ -64,8 +64,11 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
   return plans.map((p) => ended(ExitCode.Error, p, 'cancelled'));
 }
 
-/** Carry out `plan` on `tenant`: a line per Role as each ends, the closing lines, Ctrl-C honoured. */
-export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags): Promise<TenantApplyEnd> {
+/**
+ * Carry out `plan` on `tenant`: a line per Role as each ends, the closing lines (naming the tenant
+ * on stderr when `several`: a run over several tenants), Ctrl-C honoured.
+ */
+export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false): Promise<TenantApplyEnd> {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
   const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../run/apply-session.js'), import('../core/apply/index.js')]);
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text) => command.io.out(text));
@@ -86,7 +89,7 @@ export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, ten
   });
   live.finish();
   command.io.showLiveLine(undefined);
-  const end = applyEnd(run);
+  const end = applyEnd(run, several ? plan.tenant.name : undefined);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join('\n'));
   if (end.err.length > 0) command.io.err(end.err.join('\n'));
   return ended(end.ok ? ExitCode.Ok : run.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run.outcomes);

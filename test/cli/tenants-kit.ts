@@ -17,12 +17,14 @@ export async function twoTenants(
     config?: string;
     stagingRoles?: Parameters<typeof emulator>[1];
     productionRoles?: Parameters<typeof emulator>[1];
+    /** Production's emulator options (faults, disabled forms). */
+    productionOptions?: Parameters<typeof emulator>[0];
     /** Each tenant's own `vars:` in the config. */
     vars?: { staging?: Record<string, string>; production?: Record<string, string> };
   } = {},
 ): Promise<TwoTenants> {
   const staging = await emulator({}, opts.stagingRoles ?? []);
-  const production = await emulator({}, opts.productionRoles ?? []);
+  const production = await emulator(opts.productionOptions ?? {}, opts.productionRoles ?? []);
   const varsOf = (vars: Record<string, string> | undefined) => (vars === undefined ? '' : `, vars: ${JSON.stringify(vars)}`);
   const config = [
     'tenants:',

@@ -217,6 +217,19 @@ describe('every tenant resolved before anything is sent; one tenant failing mid-
     expect(noToken(r) && noToken(text)).toBe(true);
   });
 
+  it('a change that fails on one tenant of several: its failure line on stderr names the tenant, and how to converge there', async () => {
+    const t = await twoTenants(FILES, {
+      productionRoles: [{ name: 'b', description: 'second', content: 'You are B, v1.' }],
+      productionOptions: { disable: ['POST /admin/roles/update', 'POST /admin/policies/update'] },
+    });
+    const r = await t.cli(['apply', '--all-tenants', '--auto-approve']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenant "production": Apply (failed|incomplete)/m);
+    expect(r.stderr).toContain('Run `roleflow apply --tenant production` again');
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('Tenants: staging applied; production failed.');
+    expect(noToken(r)).toBe(true);
+  });
+
   it('a saved plan of one tenant is applied to its own tenant without --tenant; another tenant is refused with fitting advice', async () => {
     const t = await setup();
     const saved = await t.cli(['plan', '--tenant', 'production', '--out', 'one.json']);

@@ -1,3 +1,4 @@
+import { quote, showName } from '../roles/display.js';
 import { applySucceeded, applySummaryLine, duplicateLine, outcomeLine, summarizeOutcomes, unknownOutcomeNote, type ApplyOutcome, type ApplyRunStatus } from './result.js';
 
 /** What an apply did: every change's outcome, and what the check for concurrent copies found. */
@@ -20,17 +21,22 @@ export interface ApplyEnd {
   err: string[];
 }
 
-/** The end of an apply as lines, from its run alone (the per-Role lines were printed as each ended). */
-export function applyEnd(run: ApplyRun): ApplyEnd {
+/**
+ * The end of an apply as lines, from its run alone (the per-Role lines were printed as each ended).
+ * `tenant`: one tenant's turn in a run over several, whose warnings and failure line on stderr
+ * (where no tenant heading is) name it.
+ */
+export function applyEnd(run: ApplyRun, tenant?: string): ApplyEnd {
+  const named = (text: string): string => (tenant === undefined ? text : `tenant ${quote(tenant)}: ${text}`);
   const summary = summarizeOutcomes(run.outcomes);
   const ok = applySucceeded(summary);
   const line = applySummaryLine(summary, run.interrupted);
   const out = run.resolved.map(duplicateLine);
-  const err = run.warning === undefined ? [] : [`warning: ${run.warning}`];
+  const err = run.warning === undefined ? [] : [`warning: ${named(run.warning)}`];
   if (ok) return { ok, status: 'applied', out: [...out, line], err };
-  err.push(line);
+  err.push(named(line));
   for (const o of run.outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
   if (summary.unknown > 0) err.push(unknownOutcomeNote(summary.unknown));
-  err.push('Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.');
+  err.push(`Run \`roleflow apply${tenant === undefined ? '' : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
   return { ok, status: run.interrupted ? 'interrupted' : 'failed', out, err };
 }
