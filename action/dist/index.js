@@ -77101,6 +77101,41 @@ var init_test_session = __esm({
   }
 });
 
+// src/run/tenants/test-tenants.ts
+var test_tenants_exports = {};
+__export(test_tenants_exports, {
+  testTenantsInOrder: () => testTenantsInOrder
+});
+async function testTenantsInOrder(names, testOne, say) {
+  const went = [];
+  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
+  let worst = ExitCode.Ok;
+  for (const [i, name] of names.entries()) {
+    let code3;
+    try {
+      code3 = await testOne(name, i);
+    } catch (error2) {
+      if (!isTenantFailure(error2)) throw error2;
+      say.err(`error: ${error2.message}`);
+      const rest = names.slice(i + 1);
+      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
+      return error2.exitCode;
+    }
+    went.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
+    if (code3 === ExitCode.Interrupted) return code3;
+    if (code3 !== ExitCode.Ok) worst = code3;
+  }
+  close([]);
+  return worst;
+}
+var init_test_tenants = __esm({
+  "src/run/tenants/test-tenants.ts"() {
+    "use strict";
+    init_exit_codes();
+    init_tenants();
+  }
+});
+
 // src/terminal/test-progress.ts
 var test_progress_exports = {};
 __export(test_progress_exports, {
@@ -80808,23 +80843,22 @@ var TestCommand = class extends ManyTenantsCommand {
     return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
   }
   /**
-   * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
-   * console section under a heading, its report files with the tenant in their names. A tenant
-   * that cannot run tests stops the run there (exit 1); Ctrl-C stops it (130); else 3 when any
-   * tenant had a failed test.
+   * The flow tests against each tenant in turn, each as a run of its own: its console section under
+   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
    */
   async testTenants(config, names, reporters) {
-    const [session, { reportersOfTenant: reportersOfTenant2 }] = await Promise.all([Promise.resolve().then(() => (init_test_session(), test_session_exports)), Promise.resolve().then(() => (init_reporters(), reporters_exports))]);
+    const [session, { reportersOfTenant: reportersOfTenant2 }, { testTenantsInOrder: testTenantsInOrder2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
+      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
+      Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
+    ]);
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    const { isTenantFailure: isTenantFailure2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     const opened = await this.openTenants(config, names);
-    const codes = [];
-    let worst = ExitCode.Ok;
-    for (const [i, name] of names.entries()) {
+    const testOne = async (name, i) => {
       const specs = reportersOfTenant2(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, "usage");
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
@@ -80832,22 +80866,9 @@ var TestCommand = class extends ManyTenantsCommand {
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      let code3;
-      try {
-        code3 = await this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
-      } catch (error2) {
-        if (!isTenantFailure2(error2)) throw error2;
-        this.io.err(`error: ${error2.message}`);
-        const rest = names.slice(i + 1);
-        this.io.out(`Tenants: ${[...codes, `${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []].join("; ")}.`);
-        return error2.exitCode;
-      }
-      codes.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
-      if (code3 === ExitCode.Interrupted) return code3;
-      if (code3 !== ExitCode.Ok) worst = code3;
-    }
-    this.io.out(`Tenants: ${codes.join("; ")}.`);
-    return worst;
+      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+    };
+    return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
   testedCommit;
   /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */

@@ -114,24 +114,23 @@ export class TestCommand extends ManyTenantsCommand {
   }
 
   /**
-   * The flow tests against each tenant, one tenant after the other, each as a run of its own: its
-   * console section under a heading, its report files with the tenant in their names. A tenant
-   * that cannot run tests stops the run there (exit 1); Ctrl-C stops it (130); else 3 when any
-   * tenant had a failed test.
+   * The flow tests against each tenant in turn, each as a run of its own: its console section under
+   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
    */
   private async testTenants(config: Config, names: string[], reporters: ReporterSpec[]): Promise<number> {
-    const [session, { reportersOfTenant }] = await Promise.all([import('../run/test-session.js'), import('../report/reporters.js')]);
+    const [session, { reportersOfTenant }, { testTenantsInOrder }] = await Promise.all([
+      import('../run/test-session.js'),
+      import('../report/reporters.js'),
+      import('../run/tenants/test-tenants.js'),
+    ]);
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    const { isTenantFailure } = await import('../core/tenants/index.js');
     // Every tenant's config and token before any test starts anywhere.
     const opened = await this.openTenants(config, names);
-    const codes: string[] = [];
-    let worst: number = ExitCode.Ok;
-    for (const [i, name] of names.entries()) {
+    const testOne = async (name: string, i: number): Promise<number> => {
       const specs = reportersOfTenant(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
@@ -140,23 +139,9 @@ export class TestCommand extends ManyTenantsCommand {
       this.io.addSecrets(secrets);
       // A heading only over console output of its own: reports in files are announced on stderr.
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      let code: number;
-      try {
-        code = await this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
-      } catch (error) {
-        // A tenant that cannot run tests stops the run there (its error names it), and the closing line still says how each went.
-        if (!isTenantFailure(error)) throw error;
-        this.io.err(`error: ${error.message}`);
-        const rest = names.slice(i + 1);
-        this.io.out(`Tenants: ${[...codes, `${name} could not be tested`, ...(rest.length > 0 ? [`not attempted: ${rest.join(', ')}`] : [])].join('; ')}.`);
-        return error.exitCode;
-      }
-      codes.push(`${name} ${code === ExitCode.Ok ? 'passed' : code === ExitCode.TestsFailed ? 'had failed tests' : 'was interrupted'}`);
-      if (code === ExitCode.Interrupted) return code;
-      if (code !== ExitCode.Ok) worst = code;
-    }
-    this.io.out(`Tenants: ${codes.join('; ')}.`);
-    return worst;
+      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+    };
+    return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
 
   private testedCommit: Promise<string | undefined> | undefined;
