@@ -15805,7 +15805,10 @@ function statusError(response, token) {
     if (status === 401 || status === 403) text2 += refusedToken(token);
   }
   if (response.attempts > 1) text2 += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text2, status === 401 || status === 403 ? "unauthorized" : "tenant_error");
+  return new RoleflowError(text2, status === 401 || status === 403 ? "unauthorized" : refusesTheRequest(status) ? "tenant_refused" : "tenant_error");
+}
+function refusesTheRequest(status) {
+  return status >= 400 && status < 500 && ![404, 408, 409, 425, 429].includes(status);
 }
 function tokenSource(target, token) {
   if (token === void 0) return void 0;
@@ -49943,9 +49946,14 @@ function applyEnd(run2, tenant) {
   const err = run2.warning === void 0 ? [] : [`warning: ${named(run2.warning)}`];
   if (ok) return { ok, status: "applied", out: [...out, line], err };
   err.push(named(line));
-  for (const o of run2.outcomes) if (!["created", "updated", "deleted"].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
+  const notDone = run2.outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
+  for (const o of notDone) err.push(`  ${outcomeLine(o)}`);
   if (summary2.unknown > 0) err.push(unknownOutcomeNote(summary2.unknown));
-  err.push(`Run \`roleflow apply${tenant === void 0 ? "" : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
+  const refused = notDone.filter((o) => o.refused === true);
+  if (refused.length > 0) {
+    err.push(`The tenant refused the request for ${refused.map((o) => showName(o.name)).join(", ")} as it was sent: applying again sends the same and fails the same; change the role file (or the tenant's limits) first.`);
+  }
+  if (refused.length < notDone.length) err.push(`Run \`roleflow apply${tenant === void 0 ? "" : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
   return { ok, status: run2.interrupted ? "interrupted" : "failed", out, err };
 }
 var init_end = __esm({
@@ -72446,7 +72454,8 @@ async function runChange(change2, client) {
     }
   } catch (err) {
     const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change2, err instanceof RoleflowError && err.code === "outcome_unknown" ? "unknown" : "failed", { error: error2 });
+    const code3 = err instanceof RoleflowError ? err.code : void 0;
+    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
   }
 }
 async function deleteRole(change2, client) {

@@ -31,6 +31,8 @@ export function formatIssue(issue: Issue): string {
  * - `unauthorized`: the tenant refused the token (401, 403).
  * - `no_answer`: a request was sent and no answer came (timeout, connection lost).
  * - `tenant_error`: the tenant answered with an error status or an answer roleflow cannot read.
+ * - `tenant_refused`: the tenant refused the request as sent (a 4xx such as 400, 413 or 422): sent
+ *   again, it gets the same answer; the request, not the moment, has to change.
  * - `outcome_unknown`: a create was sent and whether the tenant carried it out is not known.
  * - `guard`: refused by a guard (stale or altered saved plan, protect, max_deletes, empty prune).
  */
@@ -43,6 +45,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'no_answer'
   | 'tenant_error'
+  | 'tenant_refused'
   | 'outcome_unknown'
   | 'guard';
 

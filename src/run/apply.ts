@@ -70,7 +70,8 @@ async function runChange(change: PlanChange, client: TenantClient): Promise<Appl
     }
   } catch (err) {
     const error = oneLine(err instanceof Error ? err.message : String(err));
-    return outcomeOf(change, err instanceof RoleflowError && err.code === 'outcome_unknown' ? 'unknown' : 'failed', { error });
+    const code = err instanceof RoleflowError ? err.code : undefined;
+    return outcomeOf(change, code === 'outcome_unknown' ? 'unknown' : 'failed', { error, ...(code === 'tenant_refused' ? { refused: true } : {}) });
   }
 }
 

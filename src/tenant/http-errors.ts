@@ -108,7 +108,16 @@ export function statusError(response: HttpResponse, token: TokenSource | undefin
     if (status === 401 || status === 403) text += refusedToken(token);
   }
   if (response.attempts > 1) text += ` (after ${response.attempts} attempts)`;
-  return new RoleflowError(text, status === 401 || status === 403 ? 'unauthorized' : 'tenant_error');
+  return new RoleflowError(text, status === 401 || status === 403 ? 'unauthorized' : refusesTheRequest(status) ? 'tenant_refused' : 'tenant_error');
+}
+
+/**
+ * A 4xx that refuses the request itself (400, 413, 422, …): the same request gets the same answer.
+ * Not a missing Role (404: the tenant changed), a conflict (409), a timeout or too many requests
+ * (408, 425, 429): after those, a new plan from the tenant as it is may well succeed.
+ */
+function refusesTheRequest(status: number): boolean {
+  return status >= 400 && status < 500 && ![404, 408, 409, 425, 429].includes(status);
 }
 
 /** Where the token sent to `target` came from; undefined when none was sent. */

@@ -4,12 +4,12 @@ import { cleanError } from '../../src/core/redact-messages.js';
 import type { ExecutionResult } from '../../src/core/flows/index.js';
 import { tenantProblem } from '../../src/run/flow-shared.js';
 
-const CODES: ErrorCode[] = ['failed', 'usage', 'config', 'invalid_files', 'unreachable', 'unauthorized', 'no_answer', 'tenant_error', 'outcome_unknown', 'guard'];
+const CODES: ErrorCode[] = ['failed', 'usage', 'config', 'invalid_files', 'unreachable', 'unauthorized', 'no_answer', 'tenant_error', 'tenant_refused', 'outcome_unknown', 'guard'];
 
 describe('error codes', () => {
   it('map to the exit codes of the README table in one place: a guard refuses (4), everything else is an error (1)', () => {
     expect(Object.fromEntries(CODES.map((c) => [c, exitCodeOf(c)]))).toEqual({
-      failed: 1, usage: 1, config: 1, invalid_files: 1, unreachable: 1, unauthorized: 1, no_answer: 1, tenant_error: 1, outcome_unknown: 1, guard: 4,
+      failed: 1, usage: 1, config: 1, invalid_files: 1, unreachable: 1, unauthorized: 1, no_answer: 1, tenant_error: 1, tenant_refused: 1, outcome_unknown: 1, guard: 4,
     });
     expect(new RoleflowError('x').code).toBe('failed');
     expect(new RoleflowError('x', 'guard').exitCode).toBe(4);

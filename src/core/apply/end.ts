@@ -35,8 +35,14 @@ export function applyEnd(run: ApplyRun, tenant?: string): ApplyEnd {
   const err = run.warning === undefined ? [] : [`warning: ${named(run.warning)}`];
   if (ok) return { ok, status: 'applied', out: [...out, line], err };
   err.push(named(line));
-  for (const o of run.outcomes) if (!['created', 'updated', 'deleted'].includes(o.status)) err.push(`  ${outcomeLine(o)}`);
+  const notDone = run.outcomes.filter((o) => !['created', 'updated', 'deleted'].includes(o.status));
+  for (const o of notDone) err.push(`  ${outcomeLine(o)}`);
   if (summary.unknown > 0) err.push(unknownOutcomeNote(summary.unknown));
-  err.push(`Run \`roleflow apply${tenant === undefined ? '' : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
+  const refused = notDone.filter((o) => o.refused === true);
+  if (refused.length > 0) {
+    err.push(`The tenant refused the request for ${refused.map((o) => showName(o.name)).join(', ')} as it was sent: applying again sends the same and fails the same; change the role file (or the tenant's limits) first.`);
+  }
+  // Anything else not done (failed otherwise, skipped, not started, unknown) converges with a new plan.
+  if (refused.length < notDone.length) err.push(`Run \`roleflow apply${tenant === undefined ? '' : ` --tenant ${showName(tenant)}`}\` again: it plans from the tenant as it is now, so it converges.`);
   return { ok, status: run.interrupted ? 'interrupted' : 'failed', out, err };
 }

@@ -21,6 +21,8 @@ export interface ApplyOutcome {
   error?: string;
   /** A delete whose Role was already gone from the tenant: the goal is met all the same. */
   already_gone?: boolean;
+  /** A failure the tenant answered with a refusal of the request itself (a 4xx such as 413): sent again, it fails again. */
+  refused?: boolean;
   /**
    * A create that another apply made at the same time too: the ids of the identical copies this
    * apply deleted after applying (the lowest id is kept, whichever apply looks; `id` is it).

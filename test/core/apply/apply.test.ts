@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyEnd,
   applyPhases,
   applySucceeded,
   applySummaryLine,
@@ -109,5 +110,23 @@ describe('duplicates a concurrent apply created', () => {
     expect(duplicateLine({ ...created('a', '3'), duplicates_removed: ['5', '7'] })).toBe(
       '= a: another apply created it at the same time; kept id 3 (the lowest), removed 2 copies (id 5, 7)',
     );
+  });
+});
+
+describe('how a failed apply ends', () => {
+  const refused = outcomeOf(create('big'), 'failed', { error: 'POST /admin/roles/create: 413 request body too large', refused: true });
+  const lost = outcomeOf(create('other'), 'failed', { error: 'POST /admin/roles/create: 503 service unavailable' });
+  const converge = 'Run `roleflow apply` again: it plans from the tenant as it is now, so it converges.';
+  const fixFirst = "The tenant refused the request for big as it was sent: applying again sends the same and fails the same; change the role file (or the tenant's limits) first.";
+
+  it('advises changing a refused Role, not applying again, when that is all that failed', () => {
+    const end = applyEnd({ outcomes: [refused], resolved: [], interrupted: false });
+    expect(end.err).toContain(fixFirst);
+    expect(end.err).not.toContain(converge);
+  });
+
+  it('advises both when a failure that converges is among them, and only applying again without a refusal', () => {
+    expect(applyEnd({ outcomes: [refused, lost], resolved: [], interrupted: false }).err.slice(-2)).toEqual([fixFirst, converge]);
+    expect(applyEnd({ outcomes: [lost], resolved: [], interrupted: false }).err.at(-1)).toBe(converge);
   });
 });
