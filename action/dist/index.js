@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
-  const relative6 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
-  if (relative6) {
-    const plus = relative6[2] === void 0 ? 0 : Number(relative6[2]);
-    const shown = `${relative6[1]} baseline${relative6[2] === void 0 ? "" : ` + ${relative6[2]}%`}`;
-    return { ok: true, value: { op: relative6[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative8 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative8) {
+    const plus = relative8[2] === void 0 ? 0 : Number(relative8[2]);
+    const shown = `${relative8[1]} baseline${relative8[2] === void 0 ? "" : ` + ${relative8[2]}%`}`;
+    return { ok: true, value: { op: relative8[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
@@ -4070,50 +4070,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative6, options, skipNormalization) {
+    function resolveComponent(base, relative8, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative6 = parse4(serialize(relative6, options), options);
+        relative8 = parse4(serialize(relative8, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative6.scheme) {
-        target.scheme = relative6.scheme;
-        target.userinfo = relative6.userinfo;
-        target.host = relative6.host;
-        target.port = relative6.port;
-        target.path = removeDotSegments(relative6.path || "");
-        target.query = relative6.query;
+      if (!options.tolerant && relative8.scheme) {
+        target.scheme = relative8.scheme;
+        target.userinfo = relative8.userinfo;
+        target.host = relative8.host;
+        target.port = relative8.port;
+        target.path = removeDotSegments(relative8.path || "");
+        target.query = relative8.query;
       } else {
-        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
-          target.userinfo = relative6.userinfo;
-          target.host = relative6.host;
-          target.port = relative6.port;
-          target.path = removeDotSegments(relative6.path || "");
-          target.query = relative6.query;
+        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
+          target.userinfo = relative8.userinfo;
+          target.host = relative8.host;
+          target.port = relative8.port;
+          target.path = removeDotSegments(relative8.path || "");
+          target.query = relative8.query;
         } else {
-          if (!relative6.path) {
+          if (!relative8.path) {
             target.path = base.path;
-            if (relative6.query !== void 0) {
-              target.query = relative6.query;
+            if (relative8.query !== void 0) {
+              target.query = relative8.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative6.path[0] === "/") {
-              target.path = removeDotSegments(relative6.path);
+            if (relative8.path[0] === "/") {
+              target.path = removeDotSegments(relative8.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative6.path;
+                target.path = "/" + relative8.path;
               } else if (!base.path) {
-                target.path = relative6.path;
+                target.path = relative8.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative6.query;
+            target.query = relative8.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4121,7 +4121,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative6.fragment;
+      target.fragment = relative8.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -11226,10 +11226,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11243,7 +11243,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+          if (!keyProps.anchor && !keyProps.tag && !sep7) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11267,7 +11267,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11283,7 +11283,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11374,7 +11374,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep6 = "";
+        let sep7 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11388,13 +11388,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep6 + cb;
-              sep6 = "";
+                comment += sep7 + cb;
+              sep7 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep6 += source;
+                sep7 += source;
               hasSpace = true;
               break;
             default:
@@ -11437,18 +11437,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
+          if (!props.anchor && !props.tag && !sep7 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11502,8 +11502,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+        if (!isMap3 && !sep7 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11515,7 +11515,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11526,8 +11526,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
+              if (sep7)
+                for (const st of sep7) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11544,7 +11544,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11724,7 +11724,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep6 = "";
+      let sep7 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11741,24 +11741,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          if (sep7 === " ")
+            sep7 = "\n";
+          else if (!prevMoreIndented && sep7 === "\n")
+            sep7 = "\n\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep6 === "\n")
+          if (sep7 === "\n")
             value += "\n";
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          value += sep6 + content;
-          sep6 = " ";
+          value += sep7 + content;
+          sep7 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11941,25 +11941,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
+      let sep7 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
+          if (sep7 === "\n")
+            res += sep7;
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          res += sep6 + lm;
-          sep6 = " ";
+          res += sep7 + lm;
+          sep7 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
+      return res + sep7 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12769,14 +12769,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value }) {
+    function stringifyItem({ start, key, sep: sep7, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep6)
-        for (const st of sep6)
+      if (sep7)
+        for (const st of sep7)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13943,18 +13943,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep6;
+          let sep7;
           if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
+            sep7 = scalar.end;
+            sep7.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep6 = [this.sourceToken];
+            sep7 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep6 }]
+            items: [{ start, key: scalar, sep: sep7 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14107,15 +14107,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
+                  const sep7 = it.sep;
+                  sep7.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep6 }]
+                    items: [{ start: start2, key, sep: sep7 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14309,13 +14309,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
+            const sep7 = fc.end.splice(1, fc.end.length);
+            sep7.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep6 }]
+              items: [{ start, key: fc, sep: sep7 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -15256,7 +15256,7 @@ var init_redact = __esm({
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep6, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep6}${key}=${MASK}` : whole
+    (whole, sep7, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep7}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -74396,9 +74396,11 @@ var init_init = __esm({
 var git_commit_exports = {};
 __export(git_commit_exports, {
   currentCommit: () => currentCommit,
-  uncommittedFiles: () => uncommittedFiles
+  treeState: () => treeState
 });
 import { execFile } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
 async function currentCommit(cwd, env) {
   const raw = env["GITHUB_SHA"];
   const fromEnv = raw?.trim().toLowerCase();
@@ -74412,18 +74414,33 @@ async function currentCommit(cwd, env) {
   const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why}`;
   return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
 }
-async function uncommittedFiles(cwd, paths) {
-  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--untracked-files=all", "--", ...paths]);
+async function treeState(cwd, paths) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative3(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep3}`) || isAbsolute3(rel) ? outside : inside).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside.length === 0) return state;
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
   if (!status.ok) return void 0;
   const entries = status.stdout.split("\0");
-  const files = [];
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     if (entry.length < 4) continue;
-    files.push(entry.slice(3));
+    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
     if (entry[0] === "R" || entry[0] === "C") i++;
   }
-  return files.sort();
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function realOrSelf(path) {
+  return realpath(path).catch(() => path);
 }
 async function whyNoHead(cwd, noGit) {
   if (noGit) return "git is not installed";
@@ -74680,7 +74697,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -74717,7 +74734,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative3(before, after2) {
+function relative4(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -75266,7 +75283,7 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
-import { resolve as resolve11 } from "node:path";
+import { basename as basename4, isAbsolute as isAbsolute4, relative as relative5, resolve as resolve11 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -75292,13 +75309,35 @@ async function promotionRefusals(opts) {
     if (warning2 !== void 0) opts.warn(warning2);
     reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
   }
-  const changed = await uncommittedFiles(opts.cwd, sourcePaths(opts));
-  if (changed !== void 0 && changed.length > 0) reasons.push(uncommittedReason(changed));
+  reasons.push(...await treeReasons(opts));
   return reasons;
 }
-function sourcePaths(opts) {
+async function treeReasons(opts) {
   const { config, cwd } = opts;
-  return [rolesDirOf(cwd, config, opts.roles).abs, flowsDirOf(cwd, config, void 0).abs, ...config.file === void 0 ? [] : [resolve11(cwd, config.file)]];
+  const sources = [
+    { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
+    { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
+    ...config.file === void 0 ? [] : [{ path: resolve11(cwd, config.file), reads: () => true }]
+  ];
+  const uncommitted = [];
+  const reasons = [];
+  for (const source of sources) {
+    const state = await treeState(cwd, [source.path]);
+    if (state === void 0) return [];
+    uncommitted.push(...state.uncommitted);
+    for (const file of state.ignored.filter((f) => source.reads(basename4(f)))) {
+      reasons.push(`${showName(file)} is ignored by git, so no commit holds it: roleflow reads it; stop ignoring it and commit it (or remove it), test that commit, and promote it`);
+    }
+    for (const path of state.outside) {
+      reasons.push(`${showName(relativeOrAbsolute(cwd, path))} is outside the git checkout, so no commit holds it: keep the role files, flow tests and config in the repository`);
+    }
+  }
+  if (uncommitted.length > 0) reasons.unshift(uncommittedReason(uncommitted.sort()));
+  return reasons;
+}
+function relativeOrAbsolute(cwd, path) {
+  const rel = relative5(cwd, path);
+  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
 }
 function uncommittedReason(files) {
   const named = files.slice(0, MAX_FILES).map(showName).join(", ");
@@ -75329,7 +75368,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname10, join as join9, resolve as resolve13 } from "node:path";
+import { basename as basename5, dirname as dirname10, join as join9, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -75426,7 +75465,7 @@ function readBack(role, text2, schema) {
 }
 function insideFolder(dir, fileName) {
   const path = resolve13(dir, fileName);
-  if (dirname10(path) !== resolve13(dir) || basename4(path) !== fileName) {
+  if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join9(dir, fileName);
@@ -76237,7 +76276,7 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname11, relative as relative4, resolve as resolve14, sep as sep3 } from "node:path";
+import { dirname as dirname11, relative as relative6, resolve as resolve14, sep as sep4 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
@@ -76280,7 +76319,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative4(workspace, resolve14(sinks.cwd, file)).split(sep3).join("/");
+  const rebase = (file) => relative6(workspace, resolve14(sinks.cwd, file)).split(sep4).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -76459,9 +76498,9 @@ var init_runs = __esm({
 
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
+import { basename as basename6, dirname as dirname12, join as join10 } from "node:path";
 function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename5(flow2.abs));
+  const name = snapshotFileName(basename6(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
   return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
@@ -78577,7 +78616,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute4, join as join12 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join12 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -80360,7 +80399,8 @@ var PromoteCommand = class extends TenantAccessCommand {
       is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
       tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
+      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
       \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
       it is a stand-in started for each command, and its tests cannot gate a real tenant.
 
@@ -81231,7 +81271,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute3, join as join11, relative as relative5, resolve as resolve18, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join11, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -82515,8 +82555,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep4 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
+var sep5 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep5}${b64url}${sep5}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -83332,12 +83372,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute3(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
+  return isAbsolute5(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute3(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
-  const rel = relative5(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute3(rel) ? file : rel.split(sep5).join("/");
+  const abs = isAbsolute5(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
+  const rel = relative7(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep6).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -83431,7 +83471,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute4(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -83682,7 +83722,7 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute5, join as join14 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join14 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -83800,7 +83840,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync4(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute5(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);

@@ -28,7 +28,8 @@ export class PromoteCommand extends TenantAccessCommand {
       is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
       tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored): "at this commit" means the files here are the commit (outside a checkout, with
+      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
+      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
       \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
       it is a stand-in started for each command, and its tests cannot gate a real tenant.
 

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, sep } from 'node:path';
 import { escapeControls } from '../core/safe-text.js';
 
 /** A full git object name (SHA-1 or SHA-256), nothing else: what a report records as its commit. */
@@ -33,25 +35,51 @@ export async function currentCommit(cwd: string, env: Record<string, string | un
   return { commit: undefined, unknown, ...(warning && { warning }) };
 }
 
+/** How the files under some paths stand against the commit checked out (paths as `git status` names them, from the repository's root). */
+export interface TreeState {
+  /** Staged, unstaged, or untracked and not ignored: the working copy is not the commit. Sorted. */
+  uncommitted: string[];
+  /** Ignored by git (`.gitignore`, `info/exclude`): no commit holds them. Sorted. */
+  ignored: string[];
+  /** Of the paths asked about, those outside the git checkout (absolute, as given). */
+  outside: string[];
+}
+
 /**
- * The files under `paths` whose working copy is not the commit checked out (staged, unstaged, or
- * untracked and not ignored), as `git status --porcelain` names them (from the repository's
- * root), sorted; undefined when `cwd` is not
- * in a git checkout (or there is no git).
+ * How the files under `paths` (absolute) stand against the commit checked out in `cwd`'s git
+ * checkout (`git status --porcelain --ignored`, every untracked or ignored file listed on its
+ * own); undefined when `cwd` is not in a git checkout (or there is no git).
  */
-export async function uncommittedFiles(cwd: string, paths: readonly string[]): Promise<string[] | undefined> {
-  const status = await git(cwd, ['--literal-pathspecs', 'status', '--porcelain', '-z', '--untracked-files=all', '--', ...paths]);
+export async function treeState(cwd: string, paths: readonly string[]): Promise<TreeState | undefined> {
+  const top = await git(cwd, ['rev-parse', '--show-toplevel']);
+  if (!top.ok) return undefined;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ''));
+  const inside: string[] = [];
+  const outside: string[] = [];
+  for (const path of paths) {
+    const rel = relative(root, await realOrSelf(path));
+    (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? outside : inside).push(path);
+  }
+  const state: TreeState = { uncommitted: [], ignored: [], outside };
+  if (inside.length === 0) return state;
+  const status = await git(cwd, ['--literal-pathspecs', 'status', '--porcelain', '-z', '--ignored=traditional', '--untracked-files=all', '--', ...inside]);
   if (!status.ok) return undefined;
   // `XY path` NUL-separated; a rename or copy is followed by its old path, which is not listed.
   const entries = status.stdout.split('\0');
-  const files: string[] = [];
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.length < 4) continue;
-    files.push(entry.slice(3));
+    (entry.startsWith('!!') ? state.ignored : state.uncommitted).push(entry.slice(3));
     if (entry[0] === 'R' || entry[0] === 'C') i++;
   }
-  return files.sort();
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+
+/** The path with symbolic links resolved (git names the checkout's real root), or as given when it does not exist. */
+function realOrSelf(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }
 
 async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {

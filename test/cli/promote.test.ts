@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import type { RunReport } from '../../src/report/model.js';
 import { mutations, requestCount, roleText, runOnTerminal, tenantState, TOKEN } from './roles-kit.js';
 import { noToken, twoTenants, type TwoTenants } from './tenants-kit.js';
@@ -143,6 +144,54 @@ describe('roleflow promote', () => {
     expect(dirty.stderr).toContain('  - uncommitted changes to flows/new.yaml, roleflow.config.yaml (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it\n');
     expect(dirty.stderr).not.toMatch(/scratch|report\.json,/);
     expect(requestCount(t.production)).toBe(mark);
+  });
+
+  it('in a git checkout, refuses git-ignored files roleflow reads and a config that is ignored or outside the checkout, naming each', async () => {
+    const t = await tested();
+    const git = promisify(execFile);
+    const opts = { cwd: t.p.dir };
+    await t.p.write('.gitignore', 'out*\n*.local.yaml\n');
+    await git('git', ['init', '-q'], opts);
+    await git('git', ['add', '.gitignore', 'roles', 'flows', 'roleflow.config.yaml'], opts);
+    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'x'], opts);
+    expect((await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=git-report.json'])).code).toBe(0);
+    // Files git ignores, so no commit holds them: a role file and a flow test roleflow reads, and files it does not read.
+    await t.p.write('roles/out-sneaky.md', roleText('sneaky', 'sneaky', 'You are not in any commit.'));
+    await t.p.write('roles/out-notes.txt', 'not read');
+    await t.p.write('flows/out.yaml', FILES['flows/echo.yaml']);
+    await t.p.write('flows/out.txt', 'not read');
+    await t.p.write('prod.local.yaml', await t.p.read('roleflow.config.yaml'));
+    // Staging matches the role files, the ignored one included: only the ignored files stand in the way.
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve'])).code).toBe(0);
+    const args = ['promote', '--from', 'staging', '--to', 'production', '--report', 'git-report.json', '--auto-approve'];
+    const r = await t.cli([...args, '--config', 'prod.local.yaml']);
+    expect(r.code).toBe(4);
+    const ignored = (file: string) => `  - ${file} is ignored by git, so no commit holds it: roleflow reads it; stop ignoring it and commit it (or remove it), test that commit, and promote it\n`;
+    expect(r.stderr).toContain(ignored('roles/out-sneaky.md'));
+    expect(r.stderr).toContain(ignored('flows/out.yaml'));
+    expect(r.stderr).toContain(ignored('prod.local.yaml'));
+    expect(r.stderr).not.toMatch(/out-notes|out\.txt|does not match/);
+    expect(tenantState(t.production)).toEqual([]);
+
+    // A config outside the checkout: no commit holds it either.
+    const outside = await tempDir();
+    onTestFinished(outside.cleanup);
+    const config = join(outside.dir, 'roleflow.config.yaml');
+    const text = await t.p.read('roleflow.config.yaml');
+    await writeFile(config, `${text}roles: { dir: ${JSON.stringify(join(t.p.dir, 'roles'))} }\nflows: { dir: ${JSON.stringify(join(t.p.dir, 'flows'))} }\n`);
+    const away = await t.cli([...args, '--config', config]);
+    expect(away.code).toBe(4);
+    expect(away.stderr).toContain(`  - ${config} is outside the git checkout, so no commit holds it: keep the role files, flow tests and config in the repository\n`);
+    expect(tenantState(t.production)).toEqual([]);
+
+    // Ignored files gone: the checkout is the commit, and the promotion goes on.
+    await rm(join(t.p.dir, 'roles/out-sneaky.md'));
+    await rm(join(t.p.dir, 'flows/out.yaml'));
+    expect((await t.cli(['apply', '--tenant', 'staging', '--auto-approve', '--prune'])).code).toBe(0);
+    const ok = await t.cli(args);
+    expect(ok.stderr).not.toMatch(/ignored|outside|refused/);
+    expect(ok.code).toBe(0);
+    expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
   });
 
   it('refuses the embedded tenant as the tenant promoted from: its tests cannot gate a real one', async () => {

@@ -1,13 +1,13 @@
-import { resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { planSummaryLine } from '../../core/plan/index.js';
 import { shownUrl } from '../../core/printed-url.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
 import type { Config } from '../../core/config.js';
-import { currentCommit, uncommittedFiles } from '../../files/git-commit.js';
+import { currentCommit, treeState } from '../../files/git-commit.js';
 import { flowsDirOf } from '../../files/flow-files.js';
-import { rolesDirOf } from '../../files/role-files.js';
+import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { isEmbedded } from '../../tenant/open-tenant.js';
 import type { FreshPlan } from '../plan.js';
 import { readJsonReports } from '../read-reports.js';
@@ -59,15 +59,44 @@ export async function promotionRefusals(opts: {
     if (warning !== undefined) opts.warn(warning);
     reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...(unknown !== undefined && { commitUnknown: unknown }) }));
   }
-  const changed = await uncommittedFiles(opts.cwd, sourcePaths(opts));
-  if (changed !== undefined && changed.length > 0) reasons.push(uncommittedReason(changed));
+  reasons.push(...(await treeReasons(opts)));
   return reasons;
 }
 
-/** What the commit must hold for the report to speak for what is promoted: the role files, the flow tests, the config. */
-function sourcePaths(opts: { cwd: string; config: Config; roles: string | undefined }): string[] {
+/**
+ * In a git checkout, why the files roleflow reads are not the commit checked out: uncommitted
+ * changes; ignored files that are read (role files `*.md` under the roles folder, flow tests
+ * `*.yaml` / `*.yml` under the flows folder, the config); a source outside the checkout. Outside
+ * a checkout, none (`GITHUB_SHA` names the commit).
+ */
+async function treeReasons(opts: { cwd: string; config: Config; roles: string | undefined }): Promise<string[]> {
   const { config, cwd } = opts;
-  return [rolesDirOf(cwd, config, opts.roles).abs, flowsDirOf(cwd, config, undefined).abs, ...(config.file === undefined ? [] : [resolve(cwd, config.file)])];
+  const sources: { path: string; reads: (name: string) => boolean }[] = [
+    { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
+    { path: flowsDirOf(cwd, config, undefined).abs, reads: (name) => /\.ya?ml$/i.test(name) },
+    ...(config.file === undefined ? [] : [{ path: resolve(cwd, config.file), reads: () => true }]),
+  ];
+  const uncommitted: string[] = [];
+  const reasons: string[] = [];
+  for (const source of sources) {
+    const state = await treeState(cwd, [source.path]);
+    if (state === undefined) return [];
+    uncommitted.push(...state.uncommitted);
+    for (const file of state.ignored.filter((f) => source.reads(basename(f)))) {
+      reasons.push(`${showName(file)} is ignored by git, so no commit holds it: roleflow reads it; stop ignoring it and commit it (or remove it), test that commit, and promote it`);
+    }
+    for (const path of state.outside) {
+      reasons.push(`${showName(relativeOrAbsolute(cwd, path))} is outside the git checkout, so no commit holds it: keep the role files, flow tests and config in the repository`);
+    }
+  }
+  if (uncommitted.length > 0) reasons.unshift(uncommittedReason(uncommitted.sort()));
+  return reasons;
+}
+
+/** A path as the user would give it from `cwd`: relative when under it, else absolute. */
+function relativeOrAbsolute(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 /** Files named in a refusal; `git status` has them all. */
