@@ -74404,7 +74404,7 @@ import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "n
 async function currentCommit(cwd, env) {
   const raw = env["GITHUB_SHA"];
   const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return { commit: fromEnv };
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
   const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
   const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
   const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
@@ -74441,6 +74441,13 @@ async function treeState(cwd, paths) {
 }
 function realOrSelf(path) {
   return realpath(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  if (!FULL_SHA.test(sha) || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
 }
 async function whyNoHead(cwd, noGit) {
   if (noGit) return "git is not installed";
@@ -75305,8 +75312,9 @@ async function promotionRefusals(opts) {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== void 0) {
-    const { commit, unknown, warning: warning2 } = await currentCommit(opts.cwd, opts.env);
-    if (warning2 !== void 0) opts.warn(warning2);
+    const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
+    if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
+    else if (warning2 !== void 0) opts.warn(warning2);
     reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
   }
   reasons.push(...await treeReasons(opts));
@@ -80397,7 +80405,8 @@ var PromoteCommand = class extends TenantAccessCommand {
       tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
       Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
       is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
-      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
+      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
       tests and the config have no uncommitted change (staged, unstaged or untracked and not
       ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
       none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with

@@ -26,7 +26,8 @@ export class PromoteCommand extends TenantAccessCommand {
       tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
       Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
       is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
-      same way; a report without one is refused. Fourth, in a git checkout, the role files, the flow
+      same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
+      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
       tests and the config have no uncommitted change (staged, unstaged or untracked and not
       ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
       none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with

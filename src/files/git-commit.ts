@@ -13,6 +13,8 @@ export interface CommitLookup {
   unknown?: string;
   /** One line for stderr: `$GITHUB_SHA` was set to something that is no full sha, and git was asked instead. */
   warning?: string;
+  /** In a git checkout, a full GITHUB_SHA that is not HEAD: `GITHUB_SHA X is not the checked-out commit Y: the files here are Y's` (`warning` says it too). */
+  notCheckedOut?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface CommitLookup {
 export async function currentCommit(cwd: string, env: Record<string, string | undefined>): Promise<CommitLookup> {
   const raw = env['GITHUB_SHA'];
   const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return { commit: fromEnv };
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
   const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : undefined;
   const warning = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
   const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
@@ -80,6 +82,15 @@ export async function treeState(cwd: string, paths: readonly string[]): Promise<
 /** The path with symbolic links resolved (git names the checkout's real root), or as given when it does not exist. */
 function realOrSelf(path: string): Promise<string> {
   return realpath(path).catch(() => path);
+}
+
+/** `GITHUB_SHA` (a full sha) as the commit; in a git checkout whose HEAD is another commit, saying so. */
+async function withHead(cwd: string, fromEnv: string): Promise<CommitLookup> {
+  const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : '';
+  if (!FULL_SHA.test(sha) || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
 }
 
 async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {

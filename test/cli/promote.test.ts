@@ -132,6 +132,16 @@ describe('roleflow promote', () => {
     expect(r.stderr).not.toContain('warning');
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
 
+    // In a checkout, a full GITHUB_SHA that is not HEAD: test records it with a warning, and promote refuses it (the files here are HEAD's).
+    const notHead = `GITHUB_SHA ${OTHER_SHA} is not the checked-out commit ${head}: the files here are ${head}'s`;
+    const other = await t.cli(['test', '--tenant', 'staging', '--reporter', 'json=other-report.json'], { GITHUB_SHA: OTHER_SHA });
+    expect(other.code).toBe(0);
+    expect(other.stderr).toContain(`warning: ${notHead}\n`);
+    expect((JSON.parse(await t.p.read('other-report.json')) as RunReport).commit).toBe(OTHER_SHA);
+    const mismatch = await promote(t, 'other-report.json', ['--auto-approve'], OTHER_SHA);
+    expect(mismatch.code).toBe(4);
+    expect(mismatch.stderr).toBe(`error: promotion from staging to production refused; nothing was sent to production:\n  - ${notHead}\n`);
+
     // Uncommitted changes under the role files, the flow tests or the config: the tree is not the commit.
     await t.p.write('.gitignore', 'roles/*.tmp\n');
     await t.p.write('roles/scratch.tmp', 'ignored');

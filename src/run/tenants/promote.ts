@@ -55,8 +55,10 @@ export async function promotionRefusals(opts: {
     reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
   }
   if (report !== undefined) {
-    const { commit, unknown, warning } = await currentCommit(opts.cwd, opts.env);
-    if (warning !== undefined) opts.warn(warning);
+    const { commit, unknown, warning, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
+    // A GITHUB_SHA that is not the commit checked out: the files judged here are not the commit named.
+    if (notCheckedOut !== undefined) reasons.push(notCheckedOut);
+    else if (warning !== undefined) opts.warn(warning);
     reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...(unknown !== undefined && { commitUnknown: unknown }) }));
   }
   reasons.push(...(await treeReasons(opts)));
