@@ -80430,7 +80430,7 @@ var PromoteCommand = class extends TenantAccessCommand {
   from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
   to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
   report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it" });
+  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
   roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
   prune = import_clipanion8.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
   allowEmptyPrune = import_clipanion8.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
@@ -80443,6 +80443,9 @@ var PromoteCommand = class extends TenantAccessCommand {
   async execute() {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
     if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+    if (this.outFile !== void 0 && resolve12(this.context.cwd, this.outFile) === resolve12(this.context.cwd, this.report)) {
+      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
+    }
     const config = await this.loadConfig();
     const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     selectTenants2(config, { named: [this.from, this.to], all: false });

@@ -52,7 +52,7 @@ export class PromoteCommand extends TenantAccessCommand {
   from = Option.String('--from', { required: true, description: 'The tenant the role files were applied and tested on' });
   to = Option.String('--to', { required: true, description: 'The tenant to promote them to' });
   report = Option.String('--report', { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = Option.String('--out', { description: 'Save the plan of --to for `roleflow apply FILE` instead of applying it' });
+  outFile = Option.String('--out', { description: 'Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)' });
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
@@ -66,6 +66,9 @@ export class PromoteCommand extends TenantAccessCommand {
   async execute(): Promise<number> {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, 'usage');
     if (this.outFile === '-') throw new RoleflowError('--out -: a saved plan must be a file', 'usage');
+    if (this.outFile !== undefined && resolve(this.context.cwd, this.outFile) === resolve(this.context.cwd, this.report)) {
+      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, 'usage');
+    }
     const config = await this.loadConfig();
     const { selectTenants } = await import('../core/tenants/index.js');
     selectTenants(config, { named: [this.from, this.to], all: false });

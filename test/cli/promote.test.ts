@@ -109,6 +109,12 @@ describe('roleflow promote', () => {
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/nope\.json is not a JSON test report that can be read/);
     expect((await t.cli(['promote', '--from', 'staging', '--to', 'staging', '--report', 'report.json'])).code).toBe(1);
+    // --out naming the report file is bad usage before anything runs: the report stays as it was.
+    const reportText = await t.p.read('report.json');
+    const same = await promote(t, 'report.json', ['--out', './report.json']);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toBe('error: --out ./report.json is the --report file: the plan would overwrite the report; save the plan to another file\n');
+    expect(await t.p.read('report.json')).toBe(reportText);
     // A GITHUB_SHA that is no full sha is not taken: outside a git checkout the commit is unknown, and the reason says what was the case.
     const bad = await promote(t, 'report.json', ['--auto-approve'], 'zzz');
     expect(bad.code).toBe(4);
