@@ -72298,6 +72298,11 @@ var init_yocto_queue = __esm({
 });
 
 // node_modules/p-limit/index.js
+var p_limit_exports = {};
+__export(p_limit_exports, {
+  default: () => pLimit,
+  limitFunction: () => limitFunction
+});
 function pLimit(concurrency) {
   let rejectOnClear = false;
   if (typeof concurrency === "object") {
@@ -72393,6 +72398,14 @@ function pLimit(concurrency) {
     }
   });
   return generator;
+}
+function limitFunction(function_, options) {
+  const limit = pLimit(options);
+  const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+  Object.defineProperty(limitedFunction, "clearQueue", {
+    value: limit.clearQueue
+  });
+  return limitedFunction;
 }
 function validateConcurrency(concurrency) {
   if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
@@ -74076,7 +74089,8 @@ var init_plan_tenants = __esm({
 // src/run/tenants/apply-tenants.ts
 var apply_tenants_exports = {};
 __export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder
+  applyTenantsInOrder: () => applyTenantsInOrder,
+  checkSavedTenants: () => checkSavedTenants
 });
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
@@ -74086,6 +74100,22 @@ async function applyTenantsInOrder(steps, nameOf2, applyOne) {
     if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
   }
   return { ended: ended2, notAttempted: [] };
+}
+async function checkSavedTenants(steps) {
+  const { checkSavedPlan: checkSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+  const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
+  const limit = pLimit2(TENANTS_AT_ONCE2);
+  return Promise.all(
+    steps.map(({ plan, tenant }) => limit(async () => {
+      const name = plan.tenant.name;
+      try {
+        return { name, reasons: await checkSavedPlan2(plan, tenant) };
+      } catch (error2) {
+        if (!isTenantFailure2(error2)) throw error2;
+        return { name, reasons: [], failure: error2 };
+      }
+    }))
+  );
 }
 var init_apply_tenants = __esm({
   "src/run/tenants/apply-tenants.ts"() {
@@ -79536,6 +79566,7 @@ async function tenantTurn(command, plan, turn) {
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
 init_display();
+init_config();
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -79853,9 +79884,15 @@ function savedPlanTenantProblem(planFile, tenants, flags) {
     const named = new Set(flags.tenant ?? []);
     return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
   }
-  const given = [flags.tenant !== void 0 && "--tenant", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
   if (given.length === 0) return void 0;
   return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+function savedPlanUnknownTenant(planFile, names, config) {
+  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
+  if (gone === void 0) return void 0;
+  const known = ["local", ...Object.keys(config.tenants)].join(", ");
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
 }
 
 // src/commands/apply.ts
@@ -79890,12 +79927,13 @@ var ApplyCommand = class extends PlanningCommand {
       order, each under a \`=== tenant NAME ===\` heading. It stops at the first tenant that is
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
-      several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn. Every tenant's config and
-      token are resolved before anything is sent (an unknown tenant or a missing token: exit 1,
-      nothing sent anywhere); a tenant that fails on its turn ends the run there, named, and the
-      \`Tenants:\` line (and \`--json\`) still says which were done. It applies all its tenants,
-      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      several checks every tenant read-only before the first is applied (its digest, today's guards,
+      each tenant's base URL, then one list of each: the token and whether its Roles changed since):
+      any tenant not ready refuses the whole file with every tenant's reasons, nothing applied
+      anywhere (exit 4; exit 1 when a tenant could not be asked). Each tenant is checked again just
+      before its turn; one that fails on its turn ends the run there, named, and the \`Tenants:\`
+      line (and \`--json\`) still says which were done. It applies all its tenants, each where it
+      was planned: \`--tenant\`, \`ROLEFLOW_TENANT\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
       do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
@@ -79930,8 +79968,10 @@ var ApplyCommand = class extends PlanningCommand {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
+      const gone = savedPlanUnknownTenant(this.planFile, "tenants" in saved || this.tenant === void 0 ? tenants : [], config);
+      if (gone !== void 0) throw new RoleflowError(gone, "config");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
     }
@@ -79973,31 +80013,60 @@ var ApplyCommand = class extends PlanningCommand {
     return this.finish(run2.ended, run2);
   }
   /**
-   * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
+   * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
    * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
-   * resolved before anything is sent (an unknown tenant or a missing token: exit 1, nothing sent);
-   * then tenant by tenant in order, each checked against its tenant just before (`apply PLANFILE`
-   * of one), stopping at the first that is refused or fails.
+   * resolved (an unknown tenant or a missing token: exit 1, nothing sent); then every tenant
+   * checked read-only (its base URL, one list: the token, and whether its planned Roles changed
+   * since) — any not ready refuses the whole file, every tenant's reasons named, nothing applied
+   * anywhere; then tenant by tenant in order, each checked again just before its turn (`apply
+   * PLANFILE` of one), stopping at the first that is refused or fails.
    */
   async applySavedTenants(config, planFile, saved, flags) {
     const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const { roles } = config;
-    const reasons = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-    for (const plan of saved.tenants) {
-      const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-      reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
-    }
-    if (reasons.length > 0) {
-      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), `Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`].join("\n"));
-      return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, "refused", [], reasons)), { notAttempted: [] });
-    }
+    const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+    const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+    if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return this.refuseSavedTenants(planFile, saved, altered, guarded);
     const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
+    const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
+    const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+    const checks = await checkSavedTenants2(steps).catch(async (error2) => {
+      await closeAll();
+      throw error2;
+    });
+    if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+      await closeAll();
+      return this.refuseSavedTenants(planFile, saved, [], checks);
+    }
+    const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
       return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run2.ended, run2);
+  }
+  /**
+   * A saved plan of several refused whole, nothing sent anywhere: the reasons of the whole file
+   * (`whole`) and of each tenant, each tenant that is not ready reported refused (or failed: exit
+   * 1, as for one tenant) with its own reasons, the others not attempted.
+   */
+  async refuseSavedTenants(planFile, saved, whole, checks) {
+    const lines2 = [
+      ...whole,
+      ...checks.flatMap((c) => [...c.reasons.map((r) => `tenant ${c.name}: ${r}`), ...c.failure === void 0 ? [] : [`tenant ${c.name}: ${c.failure.message}`]])
+    ];
+    const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
+    const fix = remake ? [`Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
+    this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n"));
+    const ends = saved.tenants.flatMap((plan, i) => {
+      const { reasons, failure } = checks[i];
+      if (failure !== void 0) return [ended(failure.exitCode, plan, "failed", [], [failure.message])];
+      if (whole.length > 0 || reasons.length > 0) return [ended(ExitCode.Refused, plan, "refused", [], [...whole, ...reasons])];
+      return [];
+    });
+    const notAttempted = saved.tenants.filter((_, i) => whole.length === 0 && checks[i].reasons.length === 0 && checks[i].failure === void 0).map((p) => p.tenant.name);
+    await this.finish(ends, { notAttempted });
+    return ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused;
   }
   /**
    * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a

@@ -1,3 +1,7 @@
+import type { RoleflowError } from '../../core/errors.js';
+import type { Plan } from '../../core/plan/index.js';
+import type { OpenTenant } from '../../tenant/open-tenant.js';
+
 /**
  * Carry out the plans of several tenants one tenant at a time, in order (`applyOne` is the
  * single-tenant apply: checks, requests, result). It stops at the first tenant that does not end
@@ -15,4 +19,35 @@ export async function applyTenantsInOrder<S, E extends { code: number }>(
     if (end.code !== 0) return { ended, notAttempted: steps.slice(i + 1).map(nameOf) };
   }
   return { ended, notAttempted: [] };
+}
+
+/** How one tenant of a saved plan of several stands before any is applied. */
+export interface SavedTenantCheck {
+  name: string;
+  /** Why its plan no longer fits it (another base URL, Roles changed since): empty when it fits. */
+  reasons: string[];
+  /** Why it could not be asked (unreachable, refusing the token): undefined when it answered. */
+  failure?: RoleflowError;
+}
+
+/**
+ * Every tenant of a saved plan of several checked read-only before the first is applied: its
+ * base URL against the plan's (offline), then one list of its Roles (the token, and whether the
+ * planned Roles are as they were). Nothing is sent but the lists, a few at once.
+ */
+export async function checkSavedTenants(steps: readonly { plan: Plan; tenant: OpenTenant }[]): Promise<SavedTenantCheck[]> {
+  const { checkSavedPlan } = await import('../plan.js');
+  const [{ isTenantFailure }, { default: pLimit }, { TENANTS_AT_ONCE }] = await Promise.all([import('../../core/tenants/index.js'), import('p-limit'), import('./plan-tenants.js')]);
+  const limit = pLimit(TENANTS_AT_ONCE);
+  return Promise.all(
+    steps.map(({ plan, tenant }) => limit(async (): Promise<SavedTenantCheck> => {
+      const name = plan.tenant.name;
+      try {
+        return { name, reasons: await checkSavedPlan(plan, tenant) };
+      } catch (error) {
+        if (!isTenantFailure(error)) throw error;
+        return { name, reasons: [], failure: error };
+      }
+    })),
+  );
 }
