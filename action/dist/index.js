@@ -73883,10 +73883,12 @@ var init_role_files = __esm({
 // src/files/plan-file.ts
 var plan_file_exports = {};
 __export(plan_file_exports, {
+  planNotSavedLine: () => planNotSavedLine,
   readSavedPlan: () => readSavedPlan,
   readSavedPlanFile: () => readSavedPlanFile,
   savePlan: () => savePlan
 });
+import { stat as stat4 } from "node:fs/promises";
 async function savePlan(path, plan) {
   try {
     await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
@@ -73935,6 +73937,10 @@ function notAPlan(file, why) {
 }
 function isPlanList(plan) {
   return Array.isArray(plan);
+}
+async function planNotSavedLine(abs, file, why) {
+  const older = await stat4(abs).then((s) => s.isFile(), () => false);
+  return `The plan was not saved to ${file}: ${why}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
 }
 var MAX_PLAN_BYTES;
 var init_plan_file = __esm({
@@ -74534,7 +74540,7 @@ __export(flow_files_exports, {
   isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 import { resolve as resolve9 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
@@ -74546,7 +74552,7 @@ async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
     const abs = resolve9(cwd, path);
-    const info2 = await stat4(abs).catch(() => void 0);
+    const info2 = await stat5(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
       const under = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -76488,7 +76494,7 @@ var init_runs = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname12, join as join10 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename5(flow2.abs));
@@ -76496,7 +76502,7 @@ function snapshotFileOf(flow2) {
   return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists3 = await stat5(file.abs).then(
+  const exists3 = await stat6(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
@@ -79873,7 +79879,8 @@ function applyArgumentProblem(args, planFile, flags) {
   if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
   if (planFile === void 0) return void 0;
   if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
-  if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
+  const given = [flags.roles !== void 0 && "--roles", flags.prune !== void 0 && (flags.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
   if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
   if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
   return void 0;
@@ -80268,7 +80275,8 @@ var PlanCommand = class extends PlanningCommand {
       that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
       tenant's plan exit 4. A tenant that cannot be listed (unreachable, refusing the token) does
       not hide the others: its section (markdown row, JSON \`{tenant, error}\` entry) says why, the
-      error names it, and the run exits 1 without saving \`--out\`.
+      error names it, and the run exits 1 without saving \`--out\` (an older file of that name is
+      left as it was, and said not to be this plan).
     `,
     examples: [
       ["Plan against the default tenant", "roleflow plan"],
@@ -80322,7 +80330,7 @@ var PlanCommand = class extends PlanningCommand {
     show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
@@ -80376,14 +80384,14 @@ var PlanCommand = class extends PlanningCommand {
     show2(list2, rolesDir);
     if (failed2.length > 0) {
       this.io.err(failed2.join("\n"));
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: ${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned.`);
+      await this.notSaved(`${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned`);
       return ExitCode.Error;
     }
     const planned = list2.filter((p) => !plans.isTenantPlanError(p));
     const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
       for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
     if (this.outFile !== void 0) {
@@ -80393,6 +80401,12 @@ var PlanCommand = class extends PlanningCommand {
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
+  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
+  async notSaved(why) {
+    if (this.outFile === void 0) return;
+    const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -83937,13 +83951,13 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat6;
+  let stat7;
   try {
-    stat6 = statSync2(path);
+    stat7 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat6.isDirectory()) return [path];
+  if (!stat7.isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join14(path, entry.name)) : entry.name.endsWith(".json") ? [join14(path, entry.name)] : []);
 }
 

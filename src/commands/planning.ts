@@ -93,7 +93,8 @@ export function applyArgumentProblem(
   if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(', ')} among several`;
   if (planFile === undefined) return undefined;
   if (flags.target !== undefined) return '--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE';
-  if (flags.roles !== undefined || flags.prune !== undefined) return '--roles and --prune do not go with a saved plan: it already says what to do';
+  const given = [flags.roles !== undefined && '--roles', flags.prune !== undefined && (flags.prune ? '--prune' : '--no-prune')].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(' and ')} ${given.length === 1 ? 'does' : 'do'} not go with a saved plan: it already says what to do`;
   if (flags.allowEmptyPrune) return '--allow-empty-prune does not go with a saved plan: it already says what to do';
   if (flags.allTenants) return '--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order';
   return undefined;
