@@ -74096,7 +74096,8 @@ var init_plan_tenants = __esm({
 var apply_tenants_exports = {};
 __export(apply_tenants_exports, {
   applyTenantsInOrder: () => applyTenantsInOrder,
-  checkSavedTenants: () => checkSavedTenants
+  checkSavedTenants: () => checkSavedTenants,
+  savedTenantsRefusal: () => savedTenantsRefusal
 });
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
@@ -74123,9 +74124,26 @@ async function checkSavedTenants(steps) {
     }))
   );
 }
+function savedTenantsRefusal(planFile, plans, whole, checks) {
+  const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
+  const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
+  const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
+  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const ends = [];
+  const notAttempted = [];
+  for (const [i, plan] of plans.entries()) {
+    const { reasons, failure } = checks[i];
+    if (failure !== void 0) ends.push({ plan, status: "failed", code: failure.exitCode, reasons: [failure.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan.tenant.name);
+  }
+  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
+}
 var init_apply_tenants = __esm({
   "src/run/tenants/apply-tenants.ts"() {
     "use strict";
+    init_exit_codes();
+    init_display();
   }
 });
 
@@ -80052,28 +80070,13 @@ var ApplyCommand = class extends PlanningCommand {
     });
     return this.finish(run2.ended, run2);
   }
-  /**
-   * A saved plan of several refused whole, nothing sent anywhere: the reasons of the whole file
-   * (`whole`) and of each tenant, each tenant that is not ready reported refused (or failed: exit
-   * 1, as for one tenant) with its own reasons, the others not attempted.
-   */
+  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
   async refuseSavedTenants(planFile, saved, whole, checks) {
-    const lines2 = [
-      ...whole,
-      ...checks.flatMap((c) => [...c.reasons.map((r) => `tenant ${c.name}: ${r}`), ...c.failure === void 0 ? [] : [`tenant ${c.name}: ${c.failure.message}`]])
-    ];
-    const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
-    const fix = remake ? [`Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
-    this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n"));
-    const ends = saved.tenants.flatMap((plan, i) => {
-      const { reasons, failure } = checks[i];
-      if (failure !== void 0) return [ended(failure.exitCode, plan, "failed", [], [failure.message])];
-      if (whole.length > 0 || reasons.length > 0) return [ended(ExitCode.Refused, plan, "refused", [], [...whole, ...reasons])];
-      return [];
-    });
-    const notAttempted = saved.tenants.filter((_, i) => whole.length === 0 && checks[i].reasons.length === 0 && checks[i].failure === void 0).map((p) => p.tenant.name);
-    await this.finish(ends, { notAttempted });
-    return ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused;
+    const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
+    this.io.err(refusal.message);
+    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
+    return refusal.code;
   }
   /**
    * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a

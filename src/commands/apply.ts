@@ -168,29 +168,13 @@ export class ApplyCommand extends PlanningCommand {
     return this.finish(run.ended, run);
   }
 
-  /**
-   * A saved plan of several refused whole, nothing sent anywhere: the reasons of the whole file
-   * (`whole`) and of each tenant, each tenant that is not ready reported refused (or failed: exit
-   * 1, as for one tenant) with its own reasons, the others not attempted.
-   */
+  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
   private async refuseSavedTenants(planFile: string, saved: TenantPlans, whole: readonly string[], checks: readonly SavedTenantCheck[]): Promise<number> {
-    const lines = [
-      ...whole,
-      ...checks.flatMap((c) => [...c.reasons.map((r) => `tenant ${c.name}: ${r}`), ...(c.failure === undefined ? [] : [`tenant ${c.name}: ${c.failure.message}`])]),
-    ];
-    const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
-    const fix = remake ? [`Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(' ')} --out FILE`] : [];
-    this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines.map((r) => `  - ${r}`), ...fix].join('\n'));
-    const ends = saved.tenants.flatMap((plan, i): TenantApplyEnd[] => {
-      const { reasons, failure } = checks[i]!;
-      if (failure !== undefined) return [ended(failure.exitCode, plan, 'failed', [], [failure.message])];
-      if (whole.length > 0 || reasons.length > 0) return [ended(ExitCode.Refused, plan, 'refused', [], [...whole, ...reasons])];
-      return [];
-    });
-    const notAttempted = saved.tenants.filter((_, i) => whole.length === 0 && checks[i]!.reasons.length === 0 && checks[i]!.failure === undefined).map((p) => p.tenant.name);
-    await this.finish(ends, { notAttempted });
-    // A tenant that could not be asked is an error (exit 1) before a refusal (exit 4), as for one tenant.
-    return ends.find((e) => e.status === 'failed')?.code ?? ExitCode.Refused;
+    const { savedTenantsRefusal } = await import('../run/tenants/apply-tenants.js');
+    const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
+    this.io.err(refusal.message);
+    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
+    return refusal.code;
   }
 
   /**
