@@ -72298,6 +72298,11 @@ var init_yocto_queue = __esm({
 });
 
 // node_modules/p-limit/index.js
+var p_limit_exports = {};
+__export(p_limit_exports, {
+  default: () => pLimit,
+  limitFunction: () => limitFunction
+});
 function pLimit(concurrency) {
   let rejectOnClear = false;
   if (typeof concurrency === "object") {
@@ -72393,6 +72398,14 @@ function pLimit(concurrency) {
     }
   });
   return generator;
+}
+function limitFunction(function_, options) {
+  const limit = pLimit(options);
+  const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+  Object.defineProperty(limitedFunction, "clearQueue", {
+    value: limit.clearQueue
+  });
+  return limitedFunction;
 }
 function validateConcurrency(concurrency) {
   if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
@@ -73870,10 +73883,12 @@ var init_role_files = __esm({
 // src/files/plan-file.ts
 var plan_file_exports = {};
 __export(plan_file_exports, {
+  planNotSavedLine: () => planNotSavedLine,
   readSavedPlan: () => readSavedPlan,
   readSavedPlanFile: () => readSavedPlanFile,
   savePlan: () => savePlan
 });
+import { stat as stat4 } from "node:fs/promises";
 async function savePlan(path, plan) {
   try {
     await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
@@ -73922,6 +73937,10 @@ function notAPlan(file, why) {
 }
 function isPlanList(plan) {
   return Array.isArray(plan);
+}
+async function planNotSavedLine(abs, file, why) {
+  const older = await stat4(abs).then((s) => s.isFile(), () => false);
+  return `The plan was not saved to ${file}: ${why}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
 }
 var MAX_PLAN_BYTES;
 var init_plan_file = __esm({
@@ -74076,7 +74095,9 @@ var init_plan_tenants = __esm({
 // src/run/tenants/apply-tenants.ts
 var apply_tenants_exports = {};
 __export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder
+  applyTenantsInOrder: () => applyTenantsInOrder,
+  checkSavedTenants: () => checkSavedTenants,
+  savedTenantsRefusal: () => savedTenantsRefusal
 });
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
@@ -74087,9 +74108,42 @@ async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   }
   return { ended: ended2, notAttempted: [] };
 }
+async function checkSavedTenants(steps) {
+  const { checkSavedPlan: checkSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+  const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
+  const limit = pLimit2(TENANTS_AT_ONCE2);
+  return Promise.all(
+    steps.map(({ plan, tenant }) => limit(async () => {
+      const name = plan.tenant.name;
+      try {
+        return { name, reasons: await checkSavedPlan2(plan, tenant) };
+      } catch (error2) {
+        if (!isTenantFailure2(error2)) throw error2;
+        return { name, reasons: [], failure: error2 };
+      }
+    }))
+  );
+}
+function savedTenantsRefusal(planFile, plans, whole, checks) {
+  const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
+  const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
+  const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
+  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const ends = [];
+  const notAttempted = [];
+  for (const [i, plan] of plans.entries()) {
+    const { reasons, failure } = checks[i];
+    if (failure !== void 0) ends.push({ plan, status: "failed", code: failure.exitCode, reasons: [failure.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan.tenant.name);
+  }
+  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
+}
 var init_apply_tenants = __esm({
   "src/run/tenants/apply-tenants.ts"() {
     "use strict";
+    init_exit_codes();
+    init_display();
   }
 });
 
@@ -74528,7 +74582,7 @@ __export(flow_files_exports, {
   isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 import { resolve as resolve9 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
@@ -74540,7 +74594,7 @@ async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
     const abs = resolve9(cwd, path);
-    const info2 = await stat4(abs).catch(() => void 0);
+    const info2 = await stat5(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
       const under = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -76505,7 +76559,7 @@ var init_runs = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir7, rm as rm5, stat as stat5 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
 import { basename as basename6, dirname as dirname12, join as join10 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename6(flow2.abs));
@@ -76513,7 +76567,7 @@ function snapshotFileOf(flow2) {
   return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists3 = await stat5(file.abs).then(
+  const exists3 = await stat6(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
@@ -79583,6 +79637,7 @@ async function tenantTurn(command, plan, turn) {
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
 init_display();
+init_config();
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -79889,7 +79944,8 @@ function applyArgumentProblem(args, planFile, flags) {
   if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
   if (planFile === void 0) return void 0;
   if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
-  if (flags.roles !== void 0 || flags.prune !== void 0) return "--roles and --prune do not go with a saved plan: it already says what to do";
+  const given = [flags.roles !== void 0 && "--roles", flags.prune !== void 0 && (flags.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
   if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
   if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
   return void 0;
@@ -79900,9 +79956,15 @@ function savedPlanTenantProblem(planFile, tenants, flags) {
     const named = new Set(flags.tenant ?? []);
     return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
   }
-  const given = [flags.tenant !== void 0 && "--tenant", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
   if (given.length === 0) return void 0;
   return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+function savedPlanUnknownTenant(planFile, names, config) {
+  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
+  if (gone === void 0) return void 0;
+  const known = ["local", ...Object.keys(config.tenants)].join(", ");
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
 }
 
 // src/commands/apply.ts
@@ -79937,12 +79999,13 @@ var ApplyCommand = class extends PlanningCommand {
       order, each under a \`=== tenant NAME ===\` heading. It stops at the first tenant that is
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
-      several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn. Every tenant's config and
-      token are resolved before anything is sent (an unknown tenant or a missing token: exit 1,
-      nothing sent anywhere); a tenant that fails on its turn ends the run there, named, and the
-      \`Tenants:\` line (and \`--json\`) still says which were done. It applies all its tenants,
-      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      several checks every tenant read-only before the first is applied (its digest, today's guards,
+      each tenant's base URL, then one list of each: the token and whether its Roles changed since):
+      any tenant not ready refuses the whole file with every tenant's reasons, nothing applied
+      anywhere (exit 4; exit 1 when a tenant could not be asked). Each tenant is checked again just
+      before its turn; one that fails on its turn ends the run there, named, and the \`Tenants:\`
+      line (and \`--json\`) still says which were done. It applies all its tenants, each where it
+      was planned: \`--tenant\`, \`ROLEFLOW_TENANT\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
       do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
@@ -79977,8 +80040,10 @@ var ApplyCommand = class extends PlanningCommand {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
+      const gone = savedPlanUnknownTenant(this.planFile, "tenants" in saved || this.tenant === void 0 ? tenants : [], config);
+      if (gone !== void 0) throw new RoleflowError(gone, "config");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
     }
@@ -80020,31 +80085,45 @@ var ApplyCommand = class extends PlanningCommand {
     return this.finish(run2.ended, run2);
   }
   /**
-   * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
+   * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
    * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
-   * resolved before anything is sent (an unknown tenant or a missing token: exit 1, nothing sent);
-   * then tenant by tenant in order, each checked against its tenant just before (`apply PLANFILE`
-   * of one), stopping at the first that is refused or fails.
+   * resolved (an unknown tenant or a missing token: exit 1, nothing sent); then every tenant
+   * checked read-only (its base URL, one list: the token, and whether its planned Roles changed
+   * since) — any not ready refuses the whole file, every tenant's reasons named, nothing applied
+   * anywhere; then tenant by tenant in order, each checked again just before its turn (`apply
+   * PLANFILE` of one), stopping at the first that is refused or fails.
    */
   async applySavedTenants(config, planFile, saved, flags) {
     const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const { roles } = config;
-    const reasons = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-    for (const plan of saved.tenants) {
-      const refusals = savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-      reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
-    }
-    if (reasons.length > 0) {
-      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), `Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`].join("\n"));
-      return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, "refused", [], reasons)), { notAttempted: [] });
-    }
+    const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+    const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+    if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return this.refuseSavedTenants(planFile, saved, altered, guarded);
     const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
+    const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
+    const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+    const checks = await checkSavedTenants2(steps).catch(async (error2) => {
+      await closeAll();
+      throw error2;
+    });
+    if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+      await closeAll();
+      return this.refuseSavedTenants(planFile, saved, [], checks);
+    }
+    const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
       return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run2.ended, run2);
+  }
+  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
+  async refuseSavedTenants(planFile, saved, whole, checks) {
+    const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+    const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
+    this.io.err(refusal.message);
+    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
+    return refusal.code;
   }
   /**
    * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a
@@ -80246,7 +80325,8 @@ var PlanCommand = class extends PlanningCommand {
       that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
       tenant's plan exit 4. A tenant that cannot be listed (unreachable, refusing the token) does
       not hide the others: its section (markdown row, JSON \`{tenant, error}\` entry) says why, the
-      error names it, and the run exits 1 without saving \`--out\`.
+      error names it, and the run exits 1 without saving \`--out\` (an older file of that name is
+      left as it was, and said not to be this plan).
     `,
     examples: [
       ["Plan against the default tenant", "roleflow plan"],
@@ -80300,7 +80380,7 @@ var PlanCommand = class extends PlanningCommand {
     show2(plan, `${rolesDir.display}/`);
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
@@ -80354,14 +80434,14 @@ var PlanCommand = class extends PlanningCommand {
     show2(list2, rolesDir);
     if (failed2.length > 0) {
       this.io.err(failed2.join("\n"));
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: ${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned.`);
+      await this.notSaved(`${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned`);
       return ExitCode.Error;
     }
     const planned = list2.filter((p) => !plans.isTenantPlanError(p));
     const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
       for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
-      if (this.outFile !== void 0) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
     if (this.outFile !== void 0) {
@@ -80371,6 +80451,12 @@ var PlanCommand = class extends PlanningCommand {
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
+  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
+  async notSaved(why) {
+    if (this.outFile === void 0) return;
+    const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
+    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -83920,13 +84006,13 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat6;
+  let stat7;
   try {
-    stat6 = statSync2(path);
+    stat7 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat6.isDirectory()) return [path];
+  if (!stat7.isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join14(path, entry.name)) : entry.name.endsWith(".json") ? [join14(path, entry.name)] : []);
 }
 

@@ -7,8 +7,9 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { showName } from '../core/roles/display.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { SavedTenantCheck } from '../run/tenants/apply-tenants.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
-import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
+import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem, savedPlanUnknownTenant } from './planning.js';
 
 
 export class ApplyCommand extends PlanningCommand {
@@ -42,12 +43,13 @@ export class ApplyCommand extends PlanningCommand {
       order, each under a \`=== tenant NAME ===\` heading. It stops at the first tenant that is
       refused (exit 4) or fails (exit 1); the closing \`Tenants: …\` line (and \`--json\`'s
       \`not_attempted\`) says which tenants were done and which were not attempted. A saved plan of
-      several is refused whole (nothing sent) when it was altered or today's guards refuse any of
-      its tenants; each tenant's state is checked just before its turn. Every tenant's config and
-      token are resolved before anything is sent (an unknown tenant or a missing token: exit 1,
-      nothing sent anywhere); a tenant that fails on its turn ends the run there, named, and the
-      \`Tenants:\` line (and \`--json\`) still says which were done. It applies all its tenants,
-      each where it was planned: \`--tenant\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
+      several checks every tenant read-only before the first is applied (its digest, today's guards,
+      each tenant's base URL, then one list of each: the token and whether its Roles changed since):
+      any tenant not ready refuses the whole file with every tenant's reasons, nothing applied
+      anywhere (exit 4; exit 1 when a tenant could not be asked). Each tenant is checked again just
+      before its turn; one that fails on its turn ends the run there, named, and the \`Tenants:\`
+      line (and \`--json\`) still says which were done. It applies all its tenants, each where it
+      was planned: \`--tenant\`, \`ROLEFLOW_TENANT\`, \`--all-tenants\`, \`--base-url\` and \`--ws-url\`
       do not go with it (exit 1); for fewer tenants, make a plan of those.
     `,
     examples: [
@@ -85,8 +87,10 @@ export class ApplyCommand extends PlanningCommand {
       const { readSavedPlanFile } = await import('../files/plan-file.js');
       const saved = await readSavedPlanFile(resolve(this.context.cwd, this.planFile), this.planFile);
       const tenants = 'tenants' in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
+      const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env['ROLEFLOW_TENANT'] || undefined, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem !== undefined) throw new RoleflowError(tenantProblem, 'usage');
+      const gone = savedPlanUnknownTenant(this.planFile, 'tenants' in saved || this.tenant === undefined ? tenants : [], config);
+      if (gone !== undefined) throw new RoleflowError(gone, 'config');
       if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], undefined);
     }
@@ -131,31 +135,46 @@ export class ApplyCommand extends PlanningCommand {
   }
 
   /**
-   * A saved plan of several tenants: refused at once (exit 4, nothing sent) when the document or
+   * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
    * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
-   * resolved before anything is sent (an unknown tenant or a missing token: exit 1, nothing sent);
-   * then tenant by tenant in order, each checked against its tenant just before (`apply PLANFILE`
-   * of one), stopping at the first that is refused or fails.
+   * resolved (an unknown tenant or a missing token: exit 1, nothing sent); then every tenant
+   * checked read-only (its base URL, one list: the token, and whether its planned Roles changed
+   * since) — any not ready refuses the whole file, every tenant's reasons named, nothing applied
+   * anywhere; then tenant by tenant in order, each checked again just before its turn (`apply
+   * PLANFILE` of one), stopping at the first that is refused or fails.
    */
   private async applySavedTenants(config: Config, planFile: string, saved: TenantPlans, flags: ApplyFlags): Promise<number> {
     const { savedPlanRefusals, tenantPlansDigest } = await import('../core/plan/index.js');
     const { roles } = config;
-    const reasons = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ['its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match'];
-    for (const plan of saved.tenants) {
-      const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-      reasons.push(...refusals.map((r) => `tenant ${plan.tenant.name}: ${r}`));
-    }
-    if (reasons.length > 0) {
-      this.io.err([`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...reasons.map((r) => `  - ${r}`), `Make a new plan: roleflow plan ${saved.tenants.map((p) => `--tenant ${showName(p.tenant.name)}`).join(' ')} --out FILE`].join('\n'));
-      return this.finish(saved.tenants.map((p) => ended(ExitCode.Refused, p, 'refused', [], reasons)), { notAttempted: [] });
-    }
+    const altered = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ['its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match'];
+    const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+    if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return this.refuseSavedTenants(planFile, saved, altered, guarded);
     const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-    const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
-    const run = await applyTenantsInOrder(saved.tenants.map((plan, i) => ({ plan, tenant: opened[i]! })), (s) => s.plan.tenant.name, ({ plan, tenant }) => {
+    const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i]! }));
+    const { applyTenantsInOrder, checkSavedTenants } = await import('../run/tenants/apply-tenants.js');
+    const closeAll = () => Promise.all(opened.map((t) => t.close().catch(() => undefined)));
+    const checks = await checkSavedTenants(steps).catch(async (error: unknown) => {
+      await closeAll();
+      throw error;
+    });
+    if (checks.some((c) => c.reasons.length > 0 || c.failure !== undefined)) {
+      await closeAll();
+      return this.refuseSavedTenants(planFile, saved, [], checks);
+    }
+    const run = await applyTenantsInOrder(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
       this.tenantHeading(plan.tenant.name);
       return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
     });
     return this.finish(run.ended, run);
+  }
+
+  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
+  private async refuseSavedTenants(planFile: string, saved: TenantPlans, whole: readonly string[], checks: readonly SavedTenantCheck[]): Promise<number> {
+    const { savedTenantsRefusal } = await import('../run/tenants/apply-tenants.js');
+    const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
+    this.io.err(refusal.message);
+    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
+    return refusal.code;
   }
 
   /**

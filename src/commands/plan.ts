@@ -44,7 +44,8 @@ export class PlanCommand extends PlanningCommand {
       that order. \`--detailed-exitcode\` exits 2 when any tenant has changes; guards refusing any
       tenant's plan exit 4. A tenant that cannot be listed (unreachable, refusing the token) does
       not hide the others: its section (markdown row, JSON \`{tenant, error}\` entry) says why, the
-      error names it, and the run exits 1 without saving \`--out\`.
+      error names it, and the run exits 1 without saving \`--out\` (an older file of that name is
+      left as it was, and said not to be this plan).
     `,
     examples: [
       ['Plan against the default tenant', 'roleflow plan'],
@@ -104,7 +105,7 @@ export class PlanCommand extends PlanningCommand {
 
     if (plan.guards.length > 0) {
       for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
-      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved('guards refuse it');
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
@@ -160,14 +161,14 @@ export class PlanCommand extends PlanningCommand {
     show(list, rolesDir);
     if (failed.length > 0) {
       this.io.err(failed.join('\n'));
-      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: ${failed.length === 1 ? 'a tenant was' : `${failed.length} tenants were`} not planned.`);
+      await this.notSaved(`${failed.length === 1 ? 'a tenant was' : `${failed.length} tenants were`} not planned`);
       return ExitCode.Error;
     }
     const planned = list.filter((p): p is Plan => !plans.isTenantPlanError(p));
     const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
       for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
-      if (this.outFile !== undefined) this.io.err(`The plan was not saved to ${this.outFile}: guards refuse it.`);
+      await this.notSaved('guards refuse it');
       return ExitCode.Refused;
     }
     if (this.outFile !== undefined) {
@@ -177,6 +178,13 @@ export class PlanCommand extends PlanningCommand {
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${this.outFile}`);
     }
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+  }
+
+  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
+  private async notSaved(why: string): Promise<void> {
+    if (this.outFile === undefined) return;
+    const { planNotSavedLine } = await import('../files/plan-file.js');
+    this.io.err(await planNotSavedLine(resolve(this.context.cwd, this.outFile), this.outFile, why));
   }
 
   /** The options of a plan that could not be made, for the tenant this run would have asked. */

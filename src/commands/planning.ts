@@ -1,6 +1,6 @@
 import { Option } from 'clipanion';
-import { showName } from '../core/roles/display.js';
-import type { Config } from '../core/config.js';
+import { quote, showName } from '../core/roles/display.js';
+import { configuredTenant, type Config } from '../core/config.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
 import type { TenantPlanning } from '../run/tenants/plan-tenants.js';
@@ -93,7 +93,8 @@ export function applyArgumentProblem(
   if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(', ')} among several`;
   if (planFile === undefined) return undefined;
   if (flags.target !== undefined) return '--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE';
-  if (flags.roles !== undefined || flags.prune !== undefined) return '--roles and --prune do not go with a saved plan: it already says what to do';
+  const given = [flags.roles !== undefined && '--roles', flags.prune !== undefined && (flags.prune ? '--prune' : '--no-prune')].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(' and ')} ${given.length === 1 ? 'does' : 'do'} not go with a saved plan: it already says what to do`;
   if (flags.allowEmptyPrune) return '--allow-empty-prune does not go with a saved plan: it already says what to do';
   if (flags.allTenants) return '--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order';
   return undefined;
@@ -101,22 +102,33 @@ export function applyArgumentProblem(
 
 /**
  * Why the tenant flags do not go with saved plan `planFile` of `tenants` (one line), or undefined.
- * A plan of several applies all its tenants in order, each where it was planned: `--tenant`,
- * `--base-url` and `--ws-url` would choose or move one, so they are refused, even naming some
+ * A plan of several applies all its tenants in order, each where it was planned: `--tenant` (or
+ * `ROLEFLOW_TENANT`, `envTenant`), `--base-url` and `--ws-url` would choose or move one, so they are refused, even naming some
  * of its tenants. A plan of one takes one `--tenant`; a tenant other than its own is refused when
  * the plan is checked against it (exit 4, with the reason).
  */
 export function savedPlanTenantProblem(
   planFile: string,
   tenants: readonly string[],
-  flags: { tenant: readonly string[] | undefined; baseUrl: string | undefined; wsUrl: string | undefined },
+  flags: { tenant: readonly string[] | undefined; envTenant: string | undefined; baseUrl: string | undefined; wsUrl: string | undefined },
 ): string | undefined {
   const names = tenants.map((name) => showName(name)).join(', ');
   if (tenants.length === 1) {
     const named = new Set(flags.tenant ?? []);
     return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : undefined;
   }
-  const given = [flags.tenant !== undefined && '--tenant', flags.baseUrl !== undefined && '--base-url', flags.wsUrl !== undefined && '--ws-url'].filter((f) => f !== false);
+  const given = [flags.tenant !== undefined && '--tenant', flags.tenant === undefined && flags.envTenant !== undefined && 'ROLEFLOW_TENANT', flags.baseUrl !== undefined && '--base-url', flags.wsUrl !== undefined && '--ws-url'].filter((f) => f !== false);
   if (given.length === 0) return undefined;
   return `${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+
+/**
+ * Why saved plan `planFile` cannot go to its tenants `names` today: one of them is no longer in
+ * the config (one line naming the plan file), or undefined. The embedded `local` is always there.
+ */
+export function savedPlanUnknownTenant(planFile: string, names: readonly string[], config: Config): string | undefined {
+  const gone = names.find((name) => name !== 'local' && configuredTenant(config, name) === undefined);
+  if (gone === undefined) return undefined;
+  const known = ['local', ...Object.keys(config.tenants)].join(', ');
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? 'the config'} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { plural } from '../core/roles/index.js';
 import { PLAN_FORMAT_VERSION, renderPlanJson, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
@@ -75,4 +76,13 @@ function notAPlan(file: string, why: string): RoleflowError {
 
 function isPlanList(plan: Plan | readonly Plan[]): plan is readonly Plan[] {
   return Array.isArray(plan);
+}
+
+/**
+ * The line saying the plan was not saved to `file` (at `abs`), and why. An older file of that name
+ * is left as it is, but named, so that no reader takes it for this plan.
+ */
+export async function planNotSavedLine(abs: string, file: string, why: string): Promise<string> {
+  const older = await stat(abs).then((s) => s.isFile(), () => false);
+  return `The plan was not saved to ${file}: ${why}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ''}`;
 }

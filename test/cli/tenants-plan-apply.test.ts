@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
+import type { CliResult } from '../helpers/cli.js';
 import { call } from '../helpers/emulator.js';
 import { mutations, requestCount, roleText, tenantState } from './roles-kit.js';
 import { noToken, twoTenants } from './tenants-kit.js';
 
 const validPlan = compileSchema(loadSchema('plan'));
+
+/**
+ * `apply --json` of a saved plan of staging and production refused whole for production's
+ * sake: exit 4, production refused with its own reason (naming `role`), staging not attempted.
+ */
+function onlyProductionRefused(r: CliResult, role: string): void {
+  expect(r.code).toBe(4);
+  const result = applyResult(r);
+  expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['production', 'refused']]);
+  expect(result.tenants[0]!.reasons.join(' ')).toContain(role);
+  expect(result.not_attempted).toEqual(['staging']);
+  expect(r.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
+  expect(r.stderr).not.toContain('tenant staging:');
+}
+
+/** `apply --json`'s document for several tenants. */
+const applyResult = (r: CliResult) => JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string; reasons: string[] }[]; not_attempted: string[] };
 
 /** `a` is new everywhere; `b` is on production with older content (an update there only). */
 const FILES = {
@@ -100,13 +118,13 @@ describe('apply over several tenants', () => {
     expect(r.stderr).toContain('error: tenant "production": ');
     expect(r.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
     expect(r.stderr).not.toContain('staging refused');
-    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string; reasons: string[] }[]; not_attempted: string[] };
+    const result = applyResult(r);
     expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['production', 'refused']]);
     expect(result.not_attempted).toEqual(['staging']);
     expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
   });
 
-  it('a saved plan of two tenants applies in order and stops at the first refused tenant, saying which were done', async () => {
+  it('a saved plan of two tenants, production changed since: refused whole before anything is sent, staging untouched too', async () => {
     const t = await setup();
     await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));
     expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
@@ -115,25 +133,45 @@ describe('apply over several tenants', () => {
     const b = t.production.roles().find((role) => role.name === 'b')!;
     await call(t.production, 'POST', '/admin/roles/update', { body: { id: b.id, name: 'b', description: 'second', content: 'edited by hand' } });
     const productionMark = requestCount(t.production);
-    const stagingMark = requestCount(t.staging);
 
-    const reversed = await t.cli(['apply', 'reversed.json']);
-    expect(reversed.code).toBe(4);
-    expect(reversed.stderr).toContain('error: the saved plan reversed.json (tenant production) no longer fits the tenant; nothing was applied to production:');
-    expect(reversed.stderr).toContain('Make a new plan: roleflow plan --tenant production --out FILE');
-    expect(reversed.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
-    expect(requestCount(t.staging)).toBe(stagingMark);
-    expect(mutations(t.production, productionMark)).toEqual([]);
-
+    for (const file of ['both.json', 'reversed.json']) {
+      const r = await t.cli(['apply', file]);
+      expect(r.code).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`error: the saved plan ${file} is refused; nothing was applied to any tenant:\n  - tenant production: `);
+      expect(r.stderr).not.toContain('tenant staging:');
+      expect(r.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
+    }
     const both = await t.cli(['apply', 'both.json', '--json']);
-    expect(both.code).toBe(4);
-    const result = JSON.parse(both.stdout) as { tenants: { tenant: { name: string }; status: string }[]; not_attempted: string[] };
-    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'applied'], ['production', 'refused']]);
-    expect(result.not_attempted).toEqual([]);
-    expect(both.stderr).toContain('Tenants: staging applied; production refused (nothing sent to it).');
-    expect(tenantState(t.staging)).toContain('c: third / You are C.');
+    onlyProductionRefused(both, '"b"');
+    expect(mutations(t.staging)).toEqual([]);
     expect(mutations(t.production, productionMark)).toEqual([]);
     expect(noToken(both)).toBe(true);
+  });
+
+  it('a saved plan of two tenants with a token production refuses, or production moved in the config: nothing sent anywhere', async () => {
+    const t = await setup();
+    await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    const wrong = await t.cli(['apply', 'both.json', '--json'], { ROLEFLOW_TOKEN_PRODUCTION: 'not-the-token' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('error: the saved plan both.json is refused; nothing was applied to any tenant:\n  - tenant production: ');
+    expect(wrong.stderr).not.toContain('not-the-token');
+    const result = applyResult(wrong);
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['production', 'failed']]);
+    expect(result.not_attempted).toEqual(['staging']);
+
+    // Production's base_url changed in today's config: found without asking it (a second emulator there).
+    const elsewhere = await twoTenants(FILES);
+    const config = await t.p.read('roleflow.config.yaml');
+    await t.p.write('roleflow.config.yaml', config.replace(t.production.baseUrl, elsewhere.production.baseUrl));
+    const moved = await t.cli(['apply', 'both.json']);
+    expect(moved.code).toBe(4);
+    expect(moved.stderr).toContain(`  - tenant production: the plan was made for ${t.production.baseUrl}, not ${elsewhere.production.baseUrl}`);
+    expect(moved.stderr).toContain('Tenants: production refused (nothing sent to it); not attempted: staging.');
+    expect([...mutations(t.staging), ...mutations(t.production), ...mutations(elsewhere.production)]).toEqual([]);
+    expect(requestCount(elsewhere.production)).toBe(0);
+    expect(noToken(wrong) && noToken(moved)).toBe(true);
   });
 
   it('a saved plan of several tenants refuses --tenant, --all-tenants, --base-url and --ws-url in one line, sending nothing', async () => {
@@ -151,6 +189,11 @@ describe('apply over several tenants', () => {
     await refused(['--base-url', t.staging.baseUrl], `--base-url does not go with both.json, ${all}`);
     await refused(['--tenant', 'production', '--ws-url', t.production.wsUrl], `--tenant, --ws-url do not go with both.json, ${all}`);
     await refused(['--all-tenants'], '--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order');
+    await refused(['--prune'], '--prune does not go with a saved plan: it already says what to do');
+    await refused(['--no-prune', '--roles', 'roles'], '--roles and --no-prune do not go with a saved plan: it already says what to do');
+    // ROLEFLOW_TENANT is refused as --tenant is (a saved plan of one under it is refused too: another tenant, exit 4).
+    const env = await t.cli(['apply', 'both.json'], { ROLEFLOW_TENANT: 'staging' });
+    expect(env).toEqual({ code: 1, stdout: '', stderr: `error: ROLEFLOW_TENANT does not go with both.json, ${all}\n` });
     expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
     // Without them it applies.
     expect((await t.cli(['apply', 'both.json'])).code).toBe(0);
@@ -165,6 +208,16 @@ describe('apply over several tenants', () => {
     expect(other.stderr).toContain('error: the saved plan one.json no longer fits the tenant; nothing was applied:\n  - the plan was made for tenant "production", not "staging"\n');
     const twice = await t.cli(['apply', 'one.json', '--tenant', 'production', '--tenant', 'staging']);
     expect(twice).toEqual({ code: 1, stdout: '', stderr: 'error: --tenant more than once does not go with one.json, a saved plan of tenant production: it applies to that tenant only\n' });
+    expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
+  });
+
+  it('today\'s guards refusing the second tenant of a saved plan: that tenant refused with its own reason, the first not attempted', async () => {
+    const t = await setup();
+    await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));
+    expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    await t.p.write('roleflow.config.yaml', `${await t.p.read('roleflow.config.yaml')}roles: { protect: ["b"] }\n`);
+    const r = await t.cli(['apply', 'both.json', '--json']);
+    onlyProductionRefused(r, '"b"');
     expect([...mutations(t.staging), ...mutations(t.production)]).toEqual([]);
   });
 
@@ -186,6 +239,7 @@ describe('every tenant resolved before anything is sent; one tenant failing mid-
   it('a saved plan of two tenants with a missing token, or a tenant gone from the config, sends nothing anywhere (exit 1)', async () => {
     const t = await setup();
     expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
+    expect((await t.cli(['plan', '--tenant', 'production', '--out', 'one.json'])).code).toBe(0);
     const marks = [requestCount(t.staging), requestCount(t.production)];
     const noToken = await t.cli(['apply', 'both.json', '--json'], { ROLEFLOW_TOKEN_PRODUCTION: '' });
     expect(noToken).toMatchObject({ code: 1, stdout: '', stderr: 'error: tenant "production": no token; set the environment variable ROLEFLOW_TOKEN_PRODUCTION\n' });
@@ -195,25 +249,27 @@ describe('every tenant resolved before anything is sent; one tenant failing mid-
     await t.p.write('roleflow.config.yaml', config.split('\n').filter((line) => !line.includes('production:')).join('\n'));
     const gone = await t.cli(['apply', 'both.json']);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('error: unknown tenant "production" in roleflow.config.yaml');
+    expect(gone.stderr).toBe('error: the saved plan both.json names tenant "production", which is not in roleflow.config.yaml (known: local, staging); nothing was sent: add it back to the config, or make a new plan\n');
+    expect((await t.cli(['apply', 'one.json'])).stderr).toContain('error: the saved plan one.json names tenant "production", which is not in roleflow.config.yaml');
     expect([requestCount(t.staging), requestCount(t.production)]).toEqual(marks);
   });
 
-  it('a tenant that cannot be reached mid-way ends its turn, named: --json still prints the document, text the closing line', async () => {
+  it('a saved plan of two tenants with production unreachable applies nothing anywhere (exit 1): --json still prints the document', async () => {
     const t = await setup();
+    await t.p.write('roles/c.md', roleText('c', 'third', 'You are C.'));
     expect((await t.cli(['plan', '--all-tenants', '--out', 'both.json'])).code).toBe(0);
-    expect((await t.cli(['plan', '--all-tenants', '--out', 'again.json'])).code).toBe(0);
     await t.production.close();
     const r = await t.cli(['apply', 'both.json', '--json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: tenant "production": cannot reach http:\/\/127\.0\.0\.1:\d+/m);
-    const result = JSON.parse(r.stdout) as { tenants: { tenant: { name: string }; status: string }[]; not_attempted: string[] };
-    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['staging', 'no_changes'], ['production', 'failed']]);
-    expect(result.not_attempted).toEqual([]);
-    const text = await t.cli(['apply', 'again.json']);
+    expect(r.stderr).toMatch(/^ {2}- tenant production: cannot reach http:\/\/127\.0\.0\.1:\d+/m);
+    const result = applyResult(r);
+    expect(result.tenants.map((e) => [e.tenant.name, e.status])).toEqual([['production', 'failed']]);
+    expect(result.not_attempted).toEqual(['staging']);
+    const text = await t.cli(['apply', 'both.json']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('=== tenant staging ===\nApplying the saved plan again.json. No changes.');
-    expect(text.stderr.trimEnd().split('\n').at(-1)).toBe('Tenants: staging no changes; production failed.');
+    expect(text.stdout).toBe('');
+    expect(text.stderr.trimEnd().split('\n').at(-1)).toBe('Tenants: production failed; not attempted: staging.');
+    expect(mutations(t.staging)).toEqual([]);
     expect(noToken(r) && noToken(text)).toBe(true);
   });
 
@@ -260,6 +316,13 @@ describe('plan over several tenants with one that cannot be reached', () => {
     expect(text.stderr).toMatch(/^error: tenant "production": cannot reach http:\/\/127\.0\.0\.1:\d+/m);
     expect(text.stderr).toContain('The plan was not saved to both.json: a tenant was not planned.');
     await expect(t.p.read('both.json')).rejects.toThrow();
+    expect(text.stderr).not.toContain('an older');
+    // An older file of that name is left, and said not to be this plan.
+    await t.p.write('old.json', 'an older plan');
+    const older = await t.cli(['plan', '--all-tenants', '--out', 'old.json']);
+    expect(older.code).toBe(1);
+    expect(older.stderr).toContain('The plan was not saved to old.json: a tenant was not planned. old.json was not written (an older old.json is still there: it is not this plan).');
+    expect(await t.p.read('old.json')).toBe('an older plan');
 
     const md = await t.cli(['plan', '--all-tenants', '--format', 'markdown']);
     expect(md.code).toBe(1);
