@@ -72720,6 +72720,24 @@ var init_tenants = __esm({
   }
 });
 
+// src/core/text-parts.ts
+function* joinedInPieces(parts, size2 = 1 << 20) {
+  let pending = "";
+  for (const part of parts) {
+    pending += part;
+    if (pending.length >= size2) {
+      yield pending;
+      pending = "";
+    }
+  }
+  if (pending !== "") yield pending;
+}
+var init_text_parts = __esm({
+  "src/core/text-parts.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/flows/types.ts
 var MAX_REPEAT, OPERATORS;
 var init_types2 = __esm({
@@ -73853,7 +73871,7 @@ async function writeFileAtomic(path, text2) {
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
-      await handle.writeFile(text2, "utf8");
+      for (const piece of typeof text2 === "string" ? [text2] : joinedInPieces(text2)) await handle.writeFile(piece, "utf8");
       await handle.sync();
     } finally {
       await handle.close();
@@ -73875,6 +73893,7 @@ var init_role_files = __esm({
     init_roles();
     init_flows();
     init_role_file();
+    init_text_parts();
     init_package_root();
     init_source_files();
   }
@@ -73891,7 +73910,7 @@ __export(plan_file_exports, {
 import { stat as stat4 } from "node:fs/promises";
 async function savePlan(path, plan) {
   try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : renderPlanJson(plan));
+    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonParts(plan));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
   }
@@ -79654,6 +79673,7 @@ init_exit_codes();
 // src/terminal/output.ts
 init_redact();
 init_safe_text();
+init_text_parts();
 var CommandOutput = class {
   constructor(streams, color) {
     this.streams = streams;
@@ -79690,15 +79710,7 @@ var CommandOutput = class {
    * in writes of about 1 MB as they come (the text written is their concatenation).
    */
   outDataParts(value, serialise) {
-    let pending = "";
-    for (const part of serialise(this.redactor.values(value))) {
-      pending += part;
-      if (pending.length >= 1 << 20) {
-        this.write(this.streams.stdout, pending, false);
-        pending = "";
-      }
-    }
-    if (pending !== "") this.write(this.streams.stdout, pending, false);
+    for (const piece of joinedInPieces(serialise(this.redactor.values(value)))) this.write(this.streams.stdout, piece, false);
   }
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
   showLiveLine(line) {

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import { escapeStray, jsonText } from '../core/safe-text.js';
+import { joinedInPieces } from '../core/text-parts.js';
 
 /** A line drawn in place on the terminal: wiped before anything is printed, drawn again after. */
 export interface LiveLine {
@@ -58,15 +59,7 @@ export class CommandOutput {
    * in writes of about 1 MB as they come (the text written is their concatenation).
    */
   outDataParts<T>(value: T, serialise: (value: T) => Iterable<string>): void {
-    let pending = '';
-    for (const part of serialise(this.redactor.values(value))) {
-      pending += part;
-      if (pending.length >= 1 << 20) {
-        this.write(this.streams.stdout, pending, false);
-        pending = '';
-      }
-    }
-    if (pending !== '') this.write(this.streams.stdout, pending, false);
+    for (const piece of joinedInPieces(serialise(this.redactor.values(value)))) this.write(this.streams.stdout, piece, false);
   }
 
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
