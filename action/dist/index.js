@@ -74480,10 +74480,9 @@ async function currentCommit(cwd, env) {
   if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
   const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
   const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  if (FULL_SHA.test(sha)) return { commit: sha, ...warning2 && { warning: warning2 } };
-  const why = await whyNoHead(cwd, head.missing);
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why = await whyNoHead(cwd, head.noGit);
   const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why}`;
   return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
 }
@@ -74516,11 +74515,15 @@ function realOrSelf(path) {
   return realpath(path).catch(() => path);
 }
 async function withHead(cwd, fromEnv) {
-  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  if (!FULL_SHA.test(sha) || sha === fromEnv) return { commit: fromEnv };
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
   const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
   return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
 }
 async function whyNoHead(cwd, noGit) {
   if (noGit) return "git is not installed";

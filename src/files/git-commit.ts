@@ -29,10 +29,9 @@ export async function currentCommit(cwd: string, env: Record<string, string | un
   if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
   const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : undefined;
   const warning = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : '';
-  if (FULL_SHA.test(sha)) return { commit: sha, ...(warning && { warning }) };
-  const why = await whyNoHead(cwd, head.missing);
+  const head = await headCommit(cwd);
+  if (head.sha !== undefined) return { commit: head.sha, ...(warning && { warning }) };
+  const why = await whyNoHead(cwd, head.noGit);
   const unknown = `${shown ? `${shown} is not a full commit sha` : 'no GITHUB_SHA'}, and ${why}`;
   return { commit: undefined, unknown, ...(warning && { warning }) };
 }
@@ -86,11 +85,17 @@ function realOrSelf(path: string): Promise<string> {
 
 /** `GITHUB_SHA` (a full sha) as the commit; in a git checkout whose HEAD is another commit, saying so. */
 async function withHead(cwd: string, fromEnv: string): Promise<CommitLookup> {
-  const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : '';
-  if (!FULL_SHA.test(sha) || sha === fromEnv) return { commit: fromEnv };
+  const { sha } = await headCommit(cwd);
+  if (sha === undefined || sha === fromEnv) return { commit: fromEnv };
   const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
   return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+
+/** The commit checked out in `cwd` (`git rev-parse HEAD`); `noGit`: there is no git to ask. */
+async function headCommit(cwd: string): Promise<{ sha?: string; noGit: boolean }> {
+  const head = await git(cwd, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : '';
+  return { ...(FULL_SHA.test(sha) && { sha }), noGit: head.missing };
 }
 
 async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {
