@@ -73992,7 +73992,7 @@ function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
 async function makeFreshPlan(opts) {
-  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  const files = await (opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir));
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
@@ -79905,11 +79905,12 @@ var ManyTenantsCommand = class extends TenantCommand {
 };
 
 // src/commands/planning.ts
-async function freshPlanFor(command, config, selection, open4) {
+async function freshPlanFor(command, config, selection, open4, shared) {
   const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
   const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const rolesDir = rolesDirOf2(command.context.cwd, config, selection.roles);
+  const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
   const fresh = await makeFreshPlan2({
+    ...shared && { files: shared.files },
     cwd: command.context.cwd,
     config,
     rolesDir,
@@ -79948,9 +79949,12 @@ var PlanningCommand = class extends ManyTenantsCommand {
    */
   async freshPlansOf(config, roleFiles, names) {
     const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
+    const { loadRoleFiles: loadRoleFiles2, rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const opened = await this.openTenants(config, names);
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)])));
+    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
+    const shared = { rolesDir, files: loadRoleFiles2(this.context.cwd, rolesDir) };
+    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]), shared));
     return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
   }
 };

@@ -1,6 +1,8 @@
 import { Option } from 'clipanion';
 import { quote, showName } from '../core/roles/display.js';
 import { configuredTenant, type Config } from '../core/config.js';
+import type { Result } from '../core/errors.js';
+import type { RoleFile } from '../core/roles/index.js';
 import type { SourceDir } from '../files/source-files.js';
 import type { FreshPlan } from '../run/plan.js';
 import type { TenantPlanning } from '../run/tenants/plan-tenants.js';
@@ -26,11 +28,14 @@ export async function freshPlanFor(
   config: Config,
   selection: RoleSelection,
   open: () => Promise<OpenTenant>,
+  /** The role files of `rolesDir` already being read: a run over several tenants reads them once. */
+  shared?: { rolesDir: SourceDir; files: Promise<Result<RoleFile[]>> },
 ): Promise<FreshPlan & { rolesDir: SourceDir }> {
   const { rolesDirOf } = await import('../files/role-files.js');
   const { makeFreshPlan } = await import('../run/plan.js');
-  const rolesDir = rolesDirOf(command.context.cwd, config, selection.roles);
+  const rolesDir = shared?.rolesDir ?? rolesDirOf(command.context.cwd, config, selection.roles);
   const fresh = await makeFreshPlan({
+    ...(shared && { files: shared.files }),
     cwd: command.context.cwd,
     config,
     rolesDir,
@@ -76,9 +81,12 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
    */
   protected async freshPlansOf(config: Config, roleFiles: readonly string[], names: readonly string[]): Promise<TenantPlanning<FreshPlan & { rolesDir: SourceDir }>[]> {
     const { planTenants } = await import('../run/tenants/plan-tenants.js');
+    const { loadRoleFiles, rolesDirOf } = await import('../files/role-files.js');
     const opened = await this.openTenants(config, names);
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    const planned = await planTenants(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]!)));
+    const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
+    const shared = { rolesDir, files: loadRoleFiles(this.context.cwd, rolesDir) };
+    const planned = await planTenants(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]!), shared));
     return planned.map((entry, i) => ('error' in entry ? { ...entry, location: opened[i]!.location } : entry));
   }
 }

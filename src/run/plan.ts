@@ -1,5 +1,5 @@
 import { tenantVars, type Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError, type Issue } from '../core/errors.js';
+import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { membershipNotes, quote, roleFilesForTenant, showName, unmatchedTenantWarnings } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
@@ -39,8 +39,10 @@ export async function makeFreshPlan(opts: {
   targets?: readonly string[];
   /** Role files named as arguments: their Roles join the targets. Paths relative to `cwd`. */
   roleFiles?: readonly string[];
+  /** The role files already being read (`loadRoleFiles` of `rolesDir`): a run over several tenants reads them once. */
+  files?: Promise<Result<RoleFile[]>>;
 }): Promise<FreshPlan> {
-  const files = await loadRoleFiles(opts.cwd, opts.rolesDir);
+  const files = await (opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir));
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
