@@ -9,7 +9,7 @@ import { showName } from '../core/roles/display.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { SavedTenantCheck } from '../run/tenants/apply-tenants.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
-import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem, savedPlanUnknownTenant } from './planning.js';
+import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
 
 
 export class ApplyCommand extends PlanningCommand {
@@ -89,6 +89,7 @@ export class ApplyCommand extends PlanningCommand {
       const tenants = 'tenants' in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env['ROLEFLOW_TENANT'] || undefined, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem !== undefined) throw new RoleflowError(tenantProblem, 'usage');
+      const { savedPlanUnknownTenant } = await import('../core/tenants/select.js');
       const gone = savedPlanUnknownTenant(this.planFile, 'tenants' in saved || this.tenant === undefined ? tenants : [], config);
       if (gone !== undefined) throw new RoleflowError(gone, 'config');
       if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);

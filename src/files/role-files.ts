@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config.js';
@@ -40,6 +39,8 @@ export async function loadRoleFiles(cwd: string, dir: SourceDir): Promise<Result
  * writing through it, so the write stays in the folder it names.
  */
 export async function writeFileAtomic(path: string, text: string | Iterable<string>): Promise<void> {
+  // node:crypto is loaded here, by the commands that write, not by every command that reads role files.
+  const { randomBytes } = await import('node:crypto');
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o644);
