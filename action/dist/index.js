@@ -15252,6 +15252,13 @@ var init_redact = __esm({
 });
 
 // src/core/printed-url.ts
+var printed_url_exports = {};
+__export(printed_url_exports, {
+  displayUrl: () => displayUrl,
+  planBaseUrl: () => planBaseUrl,
+  redactUrl: () => redactUrl,
+  shownUrl: () => shownUrl
+});
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -80066,7 +80073,7 @@ var ApplyCommand = class extends PlanningCommand {
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
       const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 ? tenants : [], config);
+      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
       if (gone !== void 0) throw new RoleflowError(gone, "config");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
@@ -80161,7 +80168,7 @@ var ApplyCommand = class extends PlanningCommand {
     if ("refused" in checked) {
       const { what, reasons, otherTenant } = checked.refused;
       const tenant = showName(plan.tenant.name);
-      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE`;
+      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
       const where = several ? ` (tenant ${plan.tenant.name})` : "";
       this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
       return ended(ExitCode.Refused, plan, "refused", [], reasons);
@@ -80411,7 +80418,9 @@ var PlanCommand = class extends PlanningCommand {
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       await savePlan2(resolve7(this.context.cwd, outFile), plan);
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
+      const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }
