@@ -55,8 +55,9 @@ for (const [name, file] of Object.entries(vendored)) {
   await build({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root.pathname }, outfile: `${outdir}/${file}`, format: 'cjs' });
 }
 
-await build({
+const cli = await build({
   ...common,
+  metafile: true,
   external: [...common.external, ...Object.keys(vendored)],
   entryPoints: ['src/process.ts'],
   outfile: `${outdir}/roleflow.cjs`,
@@ -71,6 +72,11 @@ await build({
 // The bundles are made pure ASCII, so bin.js reads them as latin1, many times quicker than
 // decoding UTF-8 (a tenth of a warm start). esbuild escapes strings already; what is left (a few
 // comments, a regex class) takes \u escapes, which mean the same there.
+// esbuild turns a dynamic import of bundled code into a lazy require; one of anything else stays an
+// `import()`, which Node 20 cannot run in a script compiled from a code cache.
+const dynamic = Object.values(cli.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import' && i.external);
+if (dynamic.length > 0) throw new Error(`build: dynamic import() of ${dynamic.map((i) => i.path).join(', ')} left in dist/roleflow.cjs; import it statically`);
+
 const hash = createHash('sha256');
 for (const file of ['roleflow.cjs', ...Object.values(vendored)]) {
   const path = `${outdir}/${file}`;

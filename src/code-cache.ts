@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 
 /**
  * Runs the CLI bundle (CommonJS) through a V8 code cache, as Node 22's module compile cache does
@@ -46,13 +46,14 @@ function runScript(path: string, require: NodeJS.Require, cacheFile: (path: stri
   const source = readFileSync(path, 'latin1');
   const file = cacheFile(path);
   const cachedData = file === undefined ? undefined : readOwn(file);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: path,
-    cachedData,
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  // At exit the cache holds every function this run compiled, not only the top level.
-  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) process.once('exit', () => save(file, () => script.createCachedData()));
+  // No `import()` may be left in the bundles (the build checks): Node 20 cannot run one in a script
+  // compiled from a code cache.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: path, cachedData });
+  // At exit the cache holds every function this run compiled, not only the top level. A run that
+  // failed (exit 1: bad input, an unreachable tenant) stopped early: the next run makes the cache.
+  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', (code) => (code === 1 ? undefined : save(file, () => script.createCachedData())));
+  }
   const module = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, path, dirname(path));
   return module.exports;
@@ -66,10 +67,14 @@ export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return home ? join(home, '.cache', 'roleflow') : undefined;
 }
 
-/** Each command compiles different code: one cache per command word (`validate`, `plan`…). */
+/**
+ * Each command compiles different code: one cache per command word (`validate`, `plan`…, `version`
+ * for `--version`), and another for its `--help`, which runs none of the command's code.
+ */
 export function commandOf(argv: readonly string[]): string {
-  const word = argv[0];
-  return word !== undefined && /^[a-z]{1,16}$/.test(word) ? word : 'roleflow';
+  const word = argv[0]?.replace(/^--?/, '');
+  const command = word !== undefined && /^[a-z]{1,16}$/.test(word) && word !== 'h' ? word : 'roleflow';
+  return command !== 'help' && argv.some((a) => a === '--help' || a === '-h') ? `${command}-help` : command;
 }
 
 function safeHome(): string | undefined {

@@ -73884,8 +73884,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const { randomBytes: randomBytes3 } = await import("node:crypto");
-  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join7(dirname7(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {

@@ -34,8 +34,11 @@ describe('the compile cache of the built CLI', () => {
     // V8 accepted it: a refused cache is written again.
     expect(readFileSync(join(cacheDir(), file!)).equals(written)).toBe(true);
 
+    // Other commands, --version and a command's --help each have their own; a failed run writes none.
     expect((await runBin(['--version'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
-    expect(files()).toEqual([file, file!.replace('-validate-', '-roleflow-')].sort());
+    expect((await runBin(['validate', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    expect((await runBin(['plan', '--no-such-flag'], { env: { XDG_CACHE_HOME: home } })).code).toBe(1);
+    expect(files()).toEqual([file, file!.replace('-validate-', '-version-'), file!.replace('-validate-', '-validate-help-')].sort());
   });
 
   it('a damaged cache file costs one compile, not a wrong answer, and is replaced', async () => {
