@@ -6,19 +6,16 @@ export type LastUpdateField = 'last_updated' | 'last_update';
 /** One change, as the data log records it: a Role as the service answers it (create, update) or a deleted id. */
 export type RoleChange = { put: string } | { delete: string };
 
-interface StoredRole {
-  role: Role;
-  /** The Role as the service answers it, serialized once per change. */
-  json: string;
-}
-
 /**
- * The tenant's Roles in creation order. Reads are the hot path of the benchmark, so each Role is
- * serialized when it changes and the full list is kept as ready-to-send bytes until the next change.
+ * The tenant's Roles in creation order. Each Role is held only as the JSON the service answers
+ * for it, serialized once per change: reads send it as is, and a store of many Roles holds one
+ * string per Role rather than an object and its strings twice over (less for the GC to trace).
+ * The full list is kept as ready-to-send bytes until the next change.
  */
 export class RoleStore {
-  private readonly byId = new Map<string, StoredRole>();
+  private readonly byId = new Map<string, string>();
   private listBody: Buffer | undefined;
+  private readonly clock = new IsoClock();
 
   constructor(
     private readonly lastUpdateField: LastUpdateField,
@@ -33,27 +30,29 @@ export class RoleStore {
 
   /** The body of `GET /admin/roles/get`: a JSON array of every Role. */
   listJson(): Buffer {
-    this.listBody ??= Buffer.from(`[${Array.from(this.byId.values(), (r) => r.json).join(',')}]`);
+    this.listBody ??= Buffer.from(`[${Array.from(this.byId.values()).join(',')}]`);
     return this.listBody;
   }
 
   /** One Role as the service answers it, or undefined. */
   json(id: string): string | undefined {
-    return this.byId.get(id)?.json;
+    return this.byId.get(id);
   }
 
   create(fields: RoleFields): string {
-    const now = new Date().toISOString();
+    const now = this.clock.now();
     const id = randomUUID();
-    this.changed({ put: this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now }) });
+    this.changed({ put: this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now }) });
     return id;
   }
 
   /** false when no Role has this id. */
   update(id: string, fields: RoleFields): boolean {
     const old = this.byId.get(id);
-    if (!old) return false;
-    this.changed({ put: this.put({ ...old.role, ...pick(fields), lastUpdated: new Date().toISOString() }) });
+    if (old === undefined) return false;
+    const { created_at: createdAt } = JSON.parse(old) as { created_at?: string };
+    const role = { id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() };
+    this.changed({ put: this.put(role) });
     return true;
   }
 
@@ -64,8 +63,19 @@ export class RoleStore {
     return true;
   }
 
+  /** The Roles in the `Role` shape (a test hook): read back from their JSON. */
   snapshot(): Role[] {
-    return Array.from(this.byId.values(), (r) => ({ ...r.role }));
+    return Array.from(this.byId.values(), (json) => {
+      const r = JSON.parse(json) as Record<string, string | undefined>;
+      return {
+        id: r['id']!,
+        name: r['name']!,
+        description: r['description']!,
+        content: r['content']!,
+        createdAt: r['created_at'],
+        lastUpdated: r[this.lastUpdateField],
+      };
+    });
   }
 
   private put(role: Role): string {
@@ -77,7 +87,7 @@ export class RoleStore {
       created_at: role.createdAt,
       [this.lastUpdateField]: role.lastUpdated,
     });
-    this.byId.set(role.id, { role, json });
+    this.byId.set(role.id, json);
     return json;
   }
 
@@ -87,7 +97,17 @@ export class RoleStore {
   }
 }
 
-// Only the three stored fields: a request body may carry anything else, which the service ignores.
-function pick(fields: RoleFields): RoleFields {
-  return { name: fields.name, description: fields.description, content: fields.content };
+/** `new Date().toISOString()`, formatted once per millisecond however many Roles change in it. */
+class IsoClock {
+  private ms = -1;
+  private text = '';
+
+  now(): string {
+    const ms = Date.now();
+    if (ms !== this.ms) {
+      this.ms = ms;
+      this.text = new Date(ms).toISOString();
+    }
+    return this.text;
+  }
 }
