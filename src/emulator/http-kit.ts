@@ -104,21 +104,34 @@ export interface RequestRecord {
   status: number;
 }
 
-/** The last `capacity` answered requests, for tests; bounded so a long benchmark stays flat. */
+/**
+ * The last `capacity` answered requests, for tests; bounded so a long benchmark stays flat. Held
+ * as three rings of method, path and status (no object per request to keep alive until it is
+ * overwritten); `list()` builds the records.
+ */
 export class RequestLog {
-  private readonly entries: RequestRecord[] = [];
+  private readonly methods: string[] = [];
+  private readonly paths: string[] = [];
+  private readonly statuses: number[] = [];
   private next = 0;
 
   constructor(private readonly capacity = 10_000) {}
 
-  add(record: RequestRecord): void {
-    if (this.entries.length < this.capacity) this.entries.push(record);
-    else this.entries[this.next] = record;
+  add(method: string, path: string, status: number): void {
+    this.methods[this.next] = method;
+    this.paths[this.next] = path;
+    this.statuses[this.next] = status;
     this.next = (this.next + 1) % this.capacity;
   }
 
   list(): RequestRecord[] {
-    if (this.entries.length < this.capacity) return [...this.entries];
-    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    const size = this.methods.length;
+    const first = size < this.capacity ? 0 : this.next;
+    const records: RequestRecord[] = [];
+    for (let i = 0; i < size; i++) {
+      const at = (first + i) % size;
+      records.push({ method: this.methods[at]!, path: this.paths[at]!, status: this.statuses[at]! });
+    }
+    return records;
   }
 }

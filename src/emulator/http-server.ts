@@ -37,16 +37,18 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
     onRequest?.({ method, path, status: answer.status, ms: performance.now() - started });
   };
   const reply = (res: ServerResponse, method: string, path: string, started: number, answer: Answer): void => {
-    log.add({ method, path, status: answer.status });
+    log.add(method, path, answer.status);
     if (latencyMs > 0) setTimeout(deliver, latencyMs, res, method, path, started, answer).unref();
     else deliver(res, method, path, started, answer);
   };
-  const run = (req: IncomingMessage, res: ServerResponse, path: string, started: number, found: Found, body: unknown): void => {
+  const run = (req: IncomingMessage, res: ServerResponse, url: string, started: number, found: Found, body: unknown): void => {
     const method = req.method ?? 'GET';
     const { route, param, query } = found;
+    // The route's own string when equal: the request log then keeps no string per request alive.
+    const path = route.path === url ? route.path : url;
     const answer = safely(route, { query, body, param });
     if (route.mutates && answer.status === 200 && faults.lost()) {
-      log.add({ method, path, status: 0 });
+      log.add(method, path, 0);
       req.socket.destroy();
       onRequest?.({ method, path, status: 0, ms: performance.now() - started });
       return;
