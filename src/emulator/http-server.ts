@@ -41,11 +41,11 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
     if (latencyMs > 0) setTimeout(deliver, latencyMs, res, method, path, started, answer).unref();
     else deliver(res, method, path, started, answer);
   };
-  const run = (req: IncomingMessage, res: ServerResponse, url: string, started: number, found: Found, body: unknown): void => {
+  const run = (req: IncomingMessage, res: ServerResponse, requested: string, started: number, found: Found, body: unknown): void => {
     const method = req.method ?? 'GET';
     const { route, param, query } = found;
     // The route's own string when equal: the request log then keeps no string per request alive.
-    const path = route.path === url ? route.path : url;
+    const path = route.path === requested ? route.path : requested;
     const answer = safely(route, { query, body, param });
     if (route.mutates && answer.status === 200 && faults.lost()) {
       log.add(method, path, 0);
