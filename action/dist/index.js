@@ -47276,6 +47276,15 @@ function tokenChecker(token) {
   const expected = Buffer.from(token);
   return (candidate) => {
     if (candidate === void 0) return false;
+    if (candidate.length === expected.length) {
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) {
+        const c = candidate.charCodeAt(i);
+        diff |= c ^ expected[i] | c >>> 7;
+      }
+      return diff === 0;
+    }
+    if (candidate.length > expected.length) return false;
     const given = Buffer.from(candidate);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
@@ -47678,56 +47687,72 @@ function stringFields(body, keys) {
   }
   return out;
 }
-function readJsonBody(req, limit) {
-  const tooLarge = {
-    ok: false,
-    answer: { ...message(413, "request body too large"), headers: { connection: "close" } }
-  };
+function readJsonBody(req, limit, done) {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve19) => {
-    const chunks = [];
-    let size2 = 0;
-    req.on("data", (chunk) => {
-      size2 += chunk.length;
-      if (size2 > limit) {
-        req.removeAllListeners("data");
-        resolve19(tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (size2 > limit) return;
-      const text2 = Buffer.concat(chunks, size2).toString("utf8");
-      try {
-        resolve19({ ok: true, value: text2 === "" ? void 0 : JSON.parse(text2) });
-      } catch {
-        resolve19({ ok: false, answer: message(400, "malformed JSON body") });
-      }
-    });
-    req.on("error", () => resolve19({ ok: false, answer: message(400, "request body could not be read") }));
+  if (declared > limit) return done(TOO_LARGE);
+  let chunks;
+  let size2 = 0;
+  let settled = false;
+  const settle3 = (result) => {
+    if (settled) return;
+    settled = true;
+    done(result);
+  };
+  req.on("data", (chunk) => {
+    size2 += chunk.length;
+    if (size2 > limit) {
+      req.removeAllListeners("data");
+      return settle3(TOO_LARGE);
+    }
+    if (chunks === void 0) chunks = chunk;
+    else if (Array.isArray(chunks)) chunks.push(chunk);
+    else chunks = [chunks, chunk];
   });
+  req.on("end", () => {
+    if (size2 > limit) return;
+    const bytes = chunks === void 0 ? void 0 : Array.isArray(chunks) ? Buffer.concat(chunks, size2) : chunks;
+    const text2 = bytes === void 0 ? "" : bytes.toString("utf8");
+    let value;
+    try {
+      value = text2 === "" ? void 0 : JSON.parse(text2);
+    } catch {
+      return settle3(MALFORMED);
+    }
+    settle3({ ok: true, value });
+  });
+  req.on("error", () => settle3(UNREADABLE));
 }
-var MISSING_PARAMETERS, RequestLog;
+var MISSING_PARAMETERS, TOO_LARGE, MALFORMED, UNREADABLE, RequestLog;
 var init_http_kit = __esm({
   "src/emulator/http-kit.ts"() {
     "use strict";
     MISSING_PARAMETERS = "missing required parameters";
+    TOO_LARGE = { ok: false, answer: { ...message(413, "request body too large"), headers: { connection: "close" } } };
+    MALFORMED = { ok: false, answer: message(400, "malformed JSON body") };
+    UNREADABLE = { ok: false, answer: message(400, "request body could not be read") };
     RequestLog = class {
       constructor(capacity = 1e4) {
         this.capacity = capacity;
       }
-      entries = [];
+      methods = [];
+      paths = [];
+      statuses = [];
       next = 0;
-      add(record) {
-        if (this.entries.length < this.capacity) this.entries.push(record);
-        else this.entries[this.next] = record;
+      add(method, path, status) {
+        this.methods[this.next] = method;
+        this.paths[this.next] = path;
+        this.statuses[this.next] = status;
         this.next = (this.next + 1) % this.capacity;
       }
       list() {
-        if (this.entries.length < this.capacity) return [...this.entries];
-        return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+        const size2 = this.methods.length;
+        const first = size2 < this.capacity ? 0 : this.next;
+        const records = [];
+        for (let i = 0; i < size2; i++) {
+          const at = (first + i) % size2;
+          records.push({ method: this.methods[at], path: this.paths[at], status: this.statuses[at] });
+        }
+        return records;
       }
     };
   }
@@ -47968,41 +47993,46 @@ function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
   const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
+  const deliver = (res, method, path, started, answer) => {
+    send(res, answer);
+    onRequest?.({ method, path, status: answer.status, ms: performance3.now() - started });
+  };
+  const reply = (res, method, path, started, answer) => {
+    log.add(method, path, answer.status);
+    if (latencyMs2 > 0) setTimeout(deliver, latencyMs2, res, method, path, started, answer).unref();
+    else deliver(res, method, path, started, answer);
+  };
+  const run2 = (req, res, requested, started, found, body) => {
+    const method = req.method ?? "GET";
+    const { route, param, query } = found;
+    const path = route.path === requested ? route.path : requested;
+    const answer = safely(route, { query, body, param });
+    if (route.mutates && answer.status === 200 && faults.lost()) {
+      log.add(method, path, 0);
+      req.socket.destroy();
+      onRequest?.({ method, path, status: 0, ms: performance3.now() - started });
+      return;
+    }
+    reply(res, method, path, started, answer);
+  };
   return (req, res) => {
     const started = onRequest ? performance3.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    const tell = onRequest ? (status) => onRequest({ method, path, status, ms: performance3.now() - started }) : void 0;
-    const reply = (answer) => {
-      log.add({ method, path, status: answer.status });
-      const deliver = () => {
-        send(res, answer);
-        tell?.(answer.status);
-      };
-      if (latencyMs2 > 0) setTimeout(deliver, latencyMs2).unref();
-      else deliver();
-    };
     const failure = faults.failure();
-    if (failure === 500) return reply(message(500, "internal server error"));
-    if (failure === 503) return reply({ ...message(503, "service unavailable"), headers: { "retry-after": "0" } });
-    if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(message(401, "unauthorized"));
-    const found = lookup(table, disabled, method, path);
-    if ("status" in found) return reply(found);
-    const { route, param } = found;
-    const run2 = (body) => {
-      const answer = safely(route, { query: q === -1 ? "" : url.slice(q + 1), body, param });
-      if (route.mutates && answer.status === 200 && faults.lost()) {
-        log.add({ method, path, status: 0 });
-        req.socket.destroy();
-        tell?.(0);
-        return;
-      }
-      reply(answer);
-    };
-    if (!route.body) return run2(void 0);
-    void readJsonBody(req, maxBodyBytes).then((read) => read.ok ? run2(read.value) : reply(read.answer));
+    if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
+    if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
+    const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
+    if ("status" in found) return reply(res, method, path, started, found);
+    if (!found.route.body) return run2(req, res, path, started, found, void 0);
+    readJsonBody(
+      req,
+      maxBodyBytes,
+      (read) => read.ok ? run2(req, res, path, started, found, read.value) : reply(res, method, path, started, read.answer)
+    );
   };
 }
 function routeForms(routes) {
@@ -48022,7 +48052,7 @@ function routeTable(routes, disable) {
   }
   return table;
 }
-function lookup(table, disabled, method, path) {
+function lookup(table, disabled, method, path, query) {
   let routes = table.get(path);
   let param = "";
   if (!routes) {
@@ -48035,11 +48065,9 @@ function lookup(table, disabled, method, path) {
     }
     if (param === "") routes = void 0;
   }
-  const notFound = () => message(404, `not found: ${method} ${path}`);
-  if (!routes) return notFound();
-  const route = routes.find((r) => r.method === method);
-  if (route) return { route, param };
-  if (disabled.has(`${method} ${routes[0].path}`)) return notFound();
+  if (!routes) return notFound(method, path);
+  for (const route of routes) if (route.method === method) return { route, param, query };
+  if (disabled.has(`${method} ${routes[0].path}`)) return notFound(method, path);
   return { ...message(405, "method not allowed"), headers: { allow: routes.map((r) => r.method).join(", ") } };
 }
 function patternPrefix(path) {
@@ -48050,7 +48078,7 @@ function safely(route, req) {
   try {
     return route.handle(req);
   } catch {
-    return message(500, "internal server error");
+    return INTERNAL_ERROR;
   }
 }
 function send(res, answer) {
@@ -48066,12 +48094,17 @@ function send(res, answer) {
     res.destroy();
   }
 }
+var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, notFound;
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
     "use strict";
     init_errors();
     init_auth_and_faults();
     init_http_kit();
+    INTERNAL_ERROR = message(500, "internal server error");
+    UNAVAILABLE = { ...message(503, "service unavailable"), headers: { "retry-after": "0" } };
+    UNAUTHORIZED = message(401, "unauthorized");
+    notFound = (method, path) => message(404, `not found: ${method} ${path}`);
   }
 });
 
@@ -48135,59 +48168,88 @@ var init_role_routes = __esm({
 
 // src/emulator/role-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-function pick(fields) {
-  return { name: fields.name, description: fields.description, content: fields.content };
-}
-var RoleStore;
+var RoleStore, IsoClock;
 var init_role_store = __esm({
   "src/emulator/role-store.ts"() {
     "use strict";
     RoleStore = class {
-      constructor(lastUpdateField, onChange = () => {
-      }) {
+      constructor(lastUpdateField, onChange) {
         this.lastUpdateField = lastUpdateField;
         this.onChange = onChange;
       }
       byId = /* @__PURE__ */ new Map();
       listBody;
+      clock = new IsoClock();
       /** Put back Roles read from a data file, keeping their ids and timestamps. */
       restore(roles) {
-        for (const role of roles) this.put(role);
+        for (const role of roles) this.byId.set(role.id, this.toJson(role));
         this.listBody = void 0;
       }
       /** The body of `GET /admin/roles/get`: a JSON array of every Role. */
       listJson() {
-        this.listBody ??= Buffer.from(`[${Array.from(this.byId.values(), (r) => r.json).join(",")}]`);
+        this.listBody ??= Buffer.from(`[${Array.from(this.byId.values(), (held) => this.answer(held)).join(",")}]`);
         return this.listBody;
       }
       /** One Role as the service answers it, or undefined. */
       json(id) {
-        return this.byId.get(id)?.json;
+        const held = this.byId.get(id);
+        return held === void 0 ? void 0 : this.answer(held);
       }
       create(fields) {
-        const now = (/* @__PURE__ */ new Date()).toISOString();
+        const now = this.clock.now();
         const id = randomUUID2();
-        this.changed({ put: this.put({ id, ...pick(fields), createdAt: now, lastUpdated: now }) });
+        this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now });
         return id;
       }
       /** false when no Role has this id. */
       update(id, fields) {
         const old = this.byId.get(id);
-        if (!old) return false;
-        this.changed({ put: this.put({ ...old.role, ...pick(fields), lastUpdated: (/* @__PURE__ */ new Date()).toISOString() }) });
+        if (old === void 0) return false;
+        const createdAt = typeof old === "string" ? JSON.parse(old).created_at : old.createdAt;
+        this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() });
         return true;
       }
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
-        this.changed({ delete: id });
+        this.listBody = void 0;
+        this.onChange?.({ delete: id });
         return true;
       }
+      /** The Roles in the `Role` shape (a test hook). */
       snapshot() {
-        return Array.from(this.byId.values(), (r) => ({ ...r.role }));
+        return Array.from(this.byId.values(), (held) => {
+          if (typeof held !== "string") return { ...held };
+          const r = JSON.parse(held);
+          return {
+            id: r["id"],
+            name: r["name"],
+            description: r["description"],
+            content: r["content"],
+            createdAt: r["created_at"],
+            lastUpdated: r[this.lastUpdateField]
+          };
+        });
       }
       put(role) {
-        const json2 = JSON.stringify({
+        this.listBody = void 0;
+        if (this.onChange === void 0) {
+          this.byId.set(role.id, role);
+          return;
+        }
+        const json2 = this.toJson(role);
+        this.byId.set(role.id, json2);
+        this.onChange({ put: json2 });
+      }
+      /** The JSON of a held Role, made and kept on its first read. */
+      answer(held) {
+        if (typeof held === "string") return held;
+        const json2 = this.toJson(held);
+        this.byId.set(held.id, json2);
+        return json2;
+      }
+      toJson(role) {
+        return JSON.stringify({
           id: role.id,
           name: role.name,
           description: role.description,
@@ -48195,12 +48257,18 @@ var init_role_store = __esm({
           created_at: role.createdAt,
           [this.lastUpdateField]: role.lastUpdated
         });
-        this.byId.set(role.id, { role, json: json2 });
-        return json2;
       }
-      changed(change2) {
-        this.listBody = void 0;
-        this.onChange(change2);
+    };
+    IsoClock = class {
+      ms = -1;
+      text = "";
+      now() {
+        const ms2 = Date.now();
+        if (ms2 !== this.ms) {
+          this.ms = ms2;
+          this.text = new Date(ms2).toISOString();
+        }
+        return this.text;
       }
     };
   }
@@ -48340,7 +48408,7 @@ async function startEmulator(options = {}) {
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   let writer;
-  const store = new RoleStore(options.lastUpdateField ?? "last_updated", (change2) => writer?.append(change2));
+  const store = new RoleStore(options.lastUpdateField ?? "last_updated", options.dataFile === void 0 ? void 0 : (change2) => writer?.append(change2));
   if (options.dataFile !== void 0) {
     const loaded = await loadDataFile(options.dataFile);
     store.restore(loaded.roles);

@@ -1,10 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 
-/** A check of a presented token against the accepted one, in constant time for equal lengths. */
+/**
+ * A check of a presented token against the accepted one, in constant time for equal lengths: the
+ * UTF-8 bytes of both must be equal. Every request meets it, so the usual case (as many characters
+ * as the token has bytes) compares characters with bytes without encoding the candidate: equal
+ * only when every character is ASCII (one byte each) and matches.
+ */
 export function tokenChecker(token: string): (candidate: string | undefined) => boolean {
   const expected = Buffer.from(token);
   return (candidate) => {
     if (candidate === undefined) return false;
+    if (candidate.length === expected.length) {
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) {
+        const c = candidate.charCodeAt(i);
+        diff |= (c ^ expected[i]!) | (c >>> 7);
+      }
+      return diff === 0;
+    }
+    // More characters than bytes can never encode to the token; fewer can (non-ASCII ones).
+    if (candidate.length > expected.length) return false;
     const given = Buffer.from(candidate);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };

@@ -51,38 +51,50 @@ export function stringFields<K extends string>(body: unknown, keys: readonly K[]
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; answer: Answer };
 
-/** Read a JSON body of at most `limit` bytes; too big → 413, not JSON → 400. */
-export function readJsonBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  // Closing the connection spares reading the rest of a huge body just to keep it alive.
-  const tooLarge: BodyResult = {
-    ok: false,
-    answer: { ...message(413, 'request body too large'), headers: { connection: 'close' } },
-  };
+// Built once: they are the same for every request that meets them.
+// Closing the connection spares reading the rest of a huge body just to keep it alive.
+const TOO_LARGE: BodyResult = { ok: false, answer: { ...message(413, 'request body too large'), headers: { connection: 'close' } } };
+const MALFORMED: BodyResult = { ok: false, answer: message(400, 'malformed JSON body') };
+const UNREADABLE: BodyResult = { ok: false, answer: message(400, 'request body could not be read') };
+
+/**
+ * Read a JSON body of at most `limit` bytes; too big → 413, not JSON → 400. `done` is called once,
+ * in the request's own event (no promise: this runs for every create).
+ */
+export function readJsonBody(req: IncomingMessage, limit: number, done: (result: BodyResult) => void): void {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        resolve(tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > limit) return;
-      const text = Buffer.concat(chunks, size).toString('utf8');
-      try {
-        resolve({ ok: true, value: text === '' ? undefined : JSON.parse(text) });
-      } catch {
-        resolve({ ok: false, answer: message(400, 'malformed JSON body') });
-      }
-    });
-    req.on('error', () => resolve({ ok: false, answer: message(400, 'request body could not be read') }));
+  if (declared > limit) return done(TOO_LARGE);
+  let chunks: Buffer | Buffer[] | undefined;
+  let size = 0;
+  let settled = false;
+  const settle = (result: BodyResult): void => {
+    if (settled) return;
+    settled = true;
+    done(result);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.removeAllListeners('data');
+      return settle(TOO_LARGE);
+    }
+    if (chunks === undefined) chunks = chunk;
+    else if (Array.isArray(chunks)) chunks.push(chunk);
+    else chunks = [chunks, chunk];
   });
+  req.on('end', () => {
+    if (size > limit) return;
+    const bytes = chunks === undefined ? undefined : Array.isArray(chunks) ? Buffer.concat(chunks, size) : chunks;
+    const text = bytes === undefined ? '' : bytes.toString('utf8');
+    let value: unknown;
+    try {
+      value = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      return settle(MALFORMED);
+    }
+    settle({ ok: true, value });
+  });
+  req.on('error', () => settle(UNREADABLE));
 }
 
 export interface RequestRecord {
@@ -92,21 +104,34 @@ export interface RequestRecord {
   status: number;
 }
 
-/** The last `capacity` answered requests, for tests; bounded so a long benchmark stays flat. */
+/**
+ * The last `capacity` answered requests, for tests; bounded so a long benchmark stays flat. Held
+ * as three rings of method, path and status (no object per request to keep alive until it is
+ * overwritten); `list()` builds the records.
+ */
 export class RequestLog {
-  private readonly entries: RequestRecord[] = [];
+  private readonly methods: string[] = [];
+  private readonly paths: string[] = [];
+  private readonly statuses: number[] = [];
   private next = 0;
 
   constructor(private readonly capacity = 10_000) {}
 
-  add(record: RequestRecord): void {
-    if (this.entries.length < this.capacity) this.entries.push(record);
-    else this.entries[this.next] = record;
+  add(method: string, path: string, status: number): void {
+    this.methods[this.next] = method;
+    this.paths[this.next] = path;
+    this.statuses[this.next] = status;
     this.next = (this.next + 1) % this.capacity;
   }
 
   list(): RequestRecord[] {
-    if (this.entries.length < this.capacity) return [...this.entries];
-    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    const size = this.methods.length;
+    const first = size < this.capacity ? 0 : this.next;
+    const records: RequestRecord[] = [];
+    for (let i = 0; i < size; i++) {
+      const at = (first + i) % size;
+      records.push({ method: this.methods[at]!, path: this.paths[at]!, status: this.statuses[at]! });
+    }
+    return records;
   }
 }

@@ -31,45 +31,56 @@ export function createHttpHandler(options: HttpHandlerOptions): RequestListener 
   const disabled = new Set(options.disable);
   const { faults, tokenMatches, log, latencyMs, maxBodyBytes, onRequest } = options;
 
+  // Plain functions taking the request's parts as arguments: no closures or promises per request.
+  const deliver = (res: ServerResponse, method: string, path: string, started: number, answer: Answer): void => {
+    send(res, answer);
+    onRequest?.({ method, path, status: answer.status, ms: performance.now() - started });
+  };
+  const reply = (res: ServerResponse, method: string, path: string, started: number, answer: Answer): void => {
+    log.add(method, path, answer.status);
+    if (latencyMs > 0) setTimeout(deliver, latencyMs, res, method, path, started, answer).unref();
+    else deliver(res, method, path, started, answer);
+  };
+  const run = (req: IncomingMessage, res: ServerResponse, requested: string, started: number, found: Found, body: unknown): void => {
+    const method = req.method ?? 'GET';
+    const { route, param, query } = found;
+    // The route's own string when equal: the request log then keeps no string per request alive.
+    const path = route.path === requested ? route.path : requested;
+    const answer = safely(route, { query, body, param });
+    if (route.mutates && answer.status === 200 && faults.lost()) {
+      log.add(method, path, 0);
+      req.socket.destroy();
+      onRequest?.({ method, path, status: 0, ms: performance.now() - started });
+      return;
+    }
+    reply(res, method, path, started, answer);
+  };
+
   return (req, res) => {
     const started = onRequest ? performance.now() : 0;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const tell = onRequest ? (status: number) => onRequest({ method, path, status, ms: performance.now() - started }) : undefined;
-    const reply = (answer: Answer): void => {
-      log.add({ method, path, status: answer.status });
-      const deliver = (): void => {
-        send(res, answer);
-        tell?.(answer.status);
-      };
-      if (latencyMs > 0) setTimeout(deliver, latencyMs).unref();
-      else deliver();
-    };
 
     const failure = faults.failure();
-    if (failure === 500) return reply(message(500, 'internal server error'));
-    if (failure === 503) return reply({ ...message(503, 'service unavailable'), headers: { 'retry-after': '0' } });
-    if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(message(401, 'unauthorized'));
+    if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
+    if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
 
-    const found = lookup(table, disabled, method, path);
-    if ('status' in found) return reply(found);
-    const { route, param } = found;
-    const run = (body: unknown): void => {
-      const answer = safely(route, { query: q === -1 ? '' : url.slice(q + 1), body, param });
-      if (route.mutates && answer.status === 200 && faults.lost()) {
-        log.add({ method, path, status: 0 });
-        req.socket.destroy();
-        tell?.(0);
-        return;
-      }
-      reply(answer);
-    };
-    if (!route.body) return run(undefined);
-    void readJsonBody(req, maxBodyBytes).then((read) => (read.ok ? run(read.value) : reply(read.answer)));
+    const found = lookup(table, disabled, method, path, q === -1 ? '' : url.slice(q + 1));
+    if ('status' in found) return reply(res, method, path, started, found);
+    if (!found.route.body) return run(req, res, path, started, found, undefined);
+    readJsonBody(req, maxBodyBytes, (read) =>
+      read.ok ? run(req, res, path, started, found, read.value) : reply(res, method, path, started, read.answer),
+    );
   };
 }
+
+// The same for every request that meets them, so built once.
+const INTERNAL_ERROR = message(500, 'internal server error');
+const UNAVAILABLE: Answer = { ...message(503, 'service unavailable'), headers: { 'retry-after': '0' } };
+const UNAUTHORIZED = message(401, 'unauthorized');
 
 /** Every `"METHOD /path"` form the emulator serves (what `disable` may name). */
 export function routeForms(routes: readonly Route[]): string[] {
@@ -93,7 +104,14 @@ function routeTable(routes: readonly Route[], disable: readonly string[]): Table
   return table;
 }
 
-function lookup(table: Table, disabled: Set<string>, method: string, path: string): { route: Route; param: string } | Answer {
+/** A route found for a request, with the path segment it matched and the raw query string. */
+interface Found {
+  route: Route;
+  param: string;
+  query: string;
+}
+
+function lookup(table: Table, disabled: Set<string>, method: string, path: string, query: string): Found | Answer {
   let routes = table.get(path);
   let param = '';
   if (!routes) {
@@ -106,15 +124,14 @@ function lookup(table: Table, disabled: Set<string>, method: string, path: strin
     }
     if (param === '') routes = undefined;
   }
-  // Built only when needed: this runs on every request.
-  const notFound = () => message(404, `not found: ${method} ${path}`);
-  if (!routes) return notFound();
-  const route = routes.find((r) => r.method === method);
-  if (route) return { route, param };
+  if (!routes) return notFound(method, path);
+  for (const route of routes) if (route.method === method) return { route, param, query };
   // A form the tenant lacks answers like a path it lacks, even when the path serves another method.
-  if (disabled.has(`${method} ${routes[0]!.path}`)) return notFound();
+  if (disabled.has(`${method} ${routes[0]!.path}`)) return notFound(method, path);
   return { ...message(405, 'method not allowed'), headers: { allow: routes.map((r) => r.method).join(', ') } };
 }
+
+const notFound = (method: string, path: string): Answer => message(404, `not found: ${method} ${path}`);
 
 // `/flow/{flowName}` is served under the prefix `/flow/`.
 function patternPrefix(path: string): string | undefined {
@@ -126,12 +143,12 @@ function safely(route: Route, req: RouteRequest): Answer {
   try {
     return route.handle(req);
   } catch {
-    return message(500, 'internal server error');
+    return INTERNAL_ERROR;
   }
 }
 
 // Runs from a timer when there is latency, where a throw would end the process: never throws.
-function send(res: ServerResponse<IncomingMessage>, answer: Answer): void {
+function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;
   try {
     res.writeHead(answer.status, {
