@@ -48173,7 +48173,8 @@ var init_role_store = __esm({
   "src/emulator/role-store.ts"() {
     "use strict";
     RoleStore = class {
-      constructor(lastUpdateField, onChange) {
+      constructor(lastUpdateField, onChange = () => {
+      }) {
         this.lastUpdateField = lastUpdateField;
         this.onChange = onChange;
       }
@@ -48182,45 +48183,43 @@ var init_role_store = __esm({
       clock = new IsoClock();
       /** Put back Roles read from a data file, keeping their ids and timestamps. */
       restore(roles) {
-        for (const role of roles) this.byId.set(role.id, this.toJson(role));
+        for (const role of roles) this.put(role);
         this.listBody = void 0;
       }
       /** The body of `GET /admin/roles/get`: a JSON array of every Role. */
       listJson() {
-        this.listBody ??= Buffer.from(`[${Array.from(this.byId.values(), (held) => this.answer(held)).join(",")}]`);
+        this.listBody ??= Buffer.from(`[${Array.from(this.byId.values()).join(",")}]`);
         return this.listBody;
       }
       /** One Role as the service answers it, or undefined. */
       json(id) {
-        const held = this.byId.get(id);
-        return held === void 0 ? void 0 : this.answer(held);
+        return this.byId.get(id);
       }
       create(fields) {
         const now = this.clock.now();
         const id = randomUUID2();
-        this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now });
+        this.changed({ put: this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now }) });
         return id;
       }
       /** false when no Role has this id. */
       update(id, fields) {
         const old = this.byId.get(id);
         if (old === void 0) return false;
-        const createdAt = typeof old === "string" ? JSON.parse(old).created_at : old.createdAt;
-        this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() });
+        const { created_at: createdAt } = JSON.parse(old);
+        const role = { id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() };
+        this.changed({ put: this.put(role) });
         return true;
       }
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
-        this.listBody = void 0;
-        this.onChange?.({ delete: id });
+        this.changed({ delete: id });
         return true;
       }
-      /** The Roles in the `Role` shape (a test hook). */
+      /** The Roles in the `Role` shape (a test hook): read back from their JSON. */
       snapshot() {
-        return Array.from(this.byId.values(), (held) => {
-          if (typeof held !== "string") return { ...held };
-          const r = JSON.parse(held);
+        return Array.from(this.byId.values(), (json2) => {
+          const r = JSON.parse(json2);
           return {
             id: r["id"],
             name: r["name"],
@@ -48232,24 +48231,7 @@ var init_role_store = __esm({
         });
       }
       put(role) {
-        this.listBody = void 0;
-        if (this.onChange === void 0) {
-          this.byId.set(role.id, role);
-          return;
-        }
-        const json2 = this.toJson(role);
-        this.byId.set(role.id, json2);
-        this.onChange({ put: json2 });
-      }
-      /** The JSON of a held Role, made and kept on its first read. */
-      answer(held) {
-        if (typeof held === "string") return held;
-        const json2 = this.toJson(held);
-        this.byId.set(held.id, json2);
-        return json2;
-      }
-      toJson(role) {
-        return JSON.stringify({
+        const json2 = JSON.stringify({
           id: role.id,
           name: role.name,
           description: role.description,
@@ -48257,6 +48239,12 @@ var init_role_store = __esm({
           created_at: role.createdAt,
           [this.lastUpdateField]: role.lastUpdated
         });
+        this.byId.set(role.id, json2);
+        return json2;
+      }
+      changed(change2) {
+        this.listBody = void 0;
+        this.onChange(change2);
       }
     };
     IsoClock = class {
@@ -48408,7 +48396,7 @@ async function startEmulator(options = {}) {
   const tokenMatches = tokenChecker(token);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   let writer;
-  const store = new RoleStore(options.lastUpdateField ?? "last_updated", options.dataFile === void 0 ? void 0 : (change2) => writer?.append(change2));
+  const store = new RoleStore(options.lastUpdateField ?? "last_updated", (change2) => writer?.append(change2));
   if (options.dataFile !== void 0) {
     const loaded = await loadDataFile(options.dataFile);
     store.restore(loaded.roles);

@@ -7,44 +7,42 @@ export type LastUpdateField = 'last_updated' | 'last_update';
 export type RoleChange = { put: string } | { delete: string };
 
 /**
- * The tenant's Roles in creation order, each held as the JSON the service answers for it (one
- * string per Role: little for the GC to trace in a large store). The JSON is made when first
- * needed: at the change when changes are logged (`onChange`, the data file), else at the first
- * read — until then the Role is held as its fields. The full list is kept as ready-to-send bytes
- * until the next change.
+ * The tenant's Roles in creation order. Each Role is held only as the JSON the service answers
+ * for it, serialized once per change: reads send it as is, and a store of many Roles holds one
+ * string per Role rather than an object and its strings twice over (less for the GC to trace).
+ * The full list is kept as ready-to-send bytes until the next change.
  */
 export class RoleStore {
-  private readonly byId = new Map<string, string | Role>();
+  private readonly byId = new Map<string, string>();
   private listBody: Buffer | undefined;
   private readonly clock = new IsoClock();
 
   constructor(
     private readonly lastUpdateField: LastUpdateField,
-    private readonly onChange?: (change: RoleChange) => void,
+    private readonly onChange: (change: RoleChange) => void = () => {},
   ) {}
 
   /** Put back Roles read from a data file, keeping their ids and timestamps. */
   restore(roles: readonly Role[]): void {
-    for (const role of roles) this.byId.set(role.id, this.toJson(role));
+    for (const role of roles) this.put(role);
     this.listBody = undefined;
   }
 
   /** The body of `GET /admin/roles/get`: a JSON array of every Role. */
   listJson(): Buffer {
-    this.listBody ??= Buffer.from(`[${Array.from(this.byId.values(), (held) => this.answer(held)).join(',')}]`);
+    this.listBody ??= Buffer.from(`[${Array.from(this.byId.values()).join(',')}]`);
     return this.listBody;
   }
 
   /** One Role as the service answers it, or undefined. */
   json(id: string): string | undefined {
-    const held = this.byId.get(id);
-    return held === undefined ? undefined : this.answer(held);
+    return this.byId.get(id);
   }
 
   create(fields: RoleFields): string {
     const now = this.clock.now();
     const id = randomUUID();
-    this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now });
+    this.changed({ put: this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt: now, lastUpdated: now }) });
     return id;
   }
 
@@ -52,24 +50,23 @@ export class RoleStore {
   update(id: string, fields: RoleFields): boolean {
     const old = this.byId.get(id);
     if (old === undefined) return false;
-    const createdAt = typeof old === 'string' ? (JSON.parse(old) as { created_at?: string }).created_at : old.createdAt;
-    this.put({ id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() });
+    const { created_at: createdAt } = JSON.parse(old) as { created_at?: string };
+    const role = { id, name: fields.name, description: fields.description, content: fields.content, createdAt, lastUpdated: this.clock.now() };
+    this.changed({ put: this.put(role) });
     return true;
   }
 
   /** false when no Role has this id. */
   delete(id: string): boolean {
     if (!this.byId.delete(id)) return false;
-    this.listBody = undefined;
-    this.onChange?.({ delete: id });
+    this.changed({ delete: id });
     return true;
   }
 
-  /** The Roles in the `Role` shape (a test hook). */
+  /** The Roles in the `Role` shape (a test hook): read back from their JSON. */
   snapshot(): Role[] {
-    return Array.from(this.byId.values(), (held) => {
-      if (typeof held !== 'string') return { ...held };
-      const r = JSON.parse(held) as Record<string, string | undefined>;
+    return Array.from(this.byId.values(), (json) => {
+      const r = JSON.parse(json) as Record<string, string | undefined>;
       return {
         id: r['id']!,
         name: r['name']!,
@@ -81,27 +78,8 @@ export class RoleStore {
     });
   }
 
-  private put(role: Role): void {
-    this.listBody = undefined;
-    if (this.onChange === undefined) {
-      this.byId.set(role.id, role);
-      return;
-    }
-    const json = this.toJson(role);
-    this.byId.set(role.id, json);
-    this.onChange({ put: json });
-  }
-
-  /** The JSON of a held Role, made and kept on its first read. */
-  private answer(held: string | Role): string {
-    if (typeof held === 'string') return held;
-    const json = this.toJson(held);
-    this.byId.set(held.id, json); // an existing key keeps its place
-    return json;
-  }
-
-  private toJson(role: Role): string {
-    return JSON.stringify({
+  private put(role: Role): string {
+    const json = JSON.stringify({
       id: role.id,
       name: role.name,
       description: role.description,
@@ -109,6 +87,13 @@ export class RoleStore {
       created_at: role.createdAt,
       [this.lastUpdateField]: role.lastUpdated,
     });
+    this.byId.set(role.id, json);
+    return json;
+  }
+
+  private changed(change: RoleChange): void {
+    this.listBody = undefined;
+    this.onChange(change);
   }
 }
 

@@ -62,8 +62,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
 
   let writer: DataLog | undefined;
-  // Changes are told only to a data file's log: without one, a Role's JSON waits for its first read.
-  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', options.dataFile === undefined ? undefined : (change) => writer?.append(change));
+  const store = new RoleStore(options.lastUpdateField ?? 'last_updated', (change) => writer?.append(change));
   if (options.dataFile !== undefined) {
     const loaded = await loadDataFile(options.dataFile);
     store.restore(loaded.roles);
