@@ -128,10 +128,9 @@ function escapeStray(text2, colors) {
 }
 function jsonText(value, indent) {
   const text2 = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, jsonEscape) : text2;
+  return HAS_JSON_UNSAFE.test(text2) ? text2.replace(JSON_UNSAFE, jsonEscape) : text2;
 }
 function jsonEscape(ch) {
-  if (ch === "\n" || ch === "\r" || ch === "	") return ch;
   let out = "";
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
   return out;
@@ -152,7 +151,7 @@ function fitColumns(text2, columns) {
 function isWide(code3) {
   return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY;
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY, JSON_UNSAFE_CLASS, JSON_UNSAFE, HAS_JSON_UNSAFE;
 var init_safe_text = __esm({
   "src/core/safe-text.ts"() {
     "use strict";
@@ -161,6 +160,9 @@ var init_safe_text = __esm({
     HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
     SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
     STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+    JSON_UNSAFE_CLASS = UNSAFE_CLASS.replace("\\p{Cc}", "\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F");
+    JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, "gu");
+    HAS_JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, "u");
   }
 });
 
@@ -49357,7 +49359,8 @@ function* planJsonParts(plan) {
     yield emit(`${frame.slice(0, at)}[
     `);
     for (let i = 0; i < changes.length; i++) {
-      yield emit(`${i === 0 ? "" : ",\n    "}${jsonText(ordered2(changes[i]), 2).replace(/\n/g, "\n    ")}`);
+      const nested = jsonText([[ordered2(changes[i])]], 2);
+      yield emit(`${i === 0 ? "" : ",\n    "}${nested.slice(NESTED_START.length, -NESTED_END.length)}`);
     }
     yield emit("\n  ]");
   }
@@ -49404,7 +49407,7 @@ function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-var KEY_ORDER, rank;
+var KEY_ORDER, rank, NESTED_START, NESTED_END;
 var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
@@ -49450,6 +49453,8 @@ var init_render_json = __esm({
       "allow_empty_prune"
     ];
     rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+    NESTED_START = "[\n  [\n    ";
+    NESTED_END = "\n  ]\n]";
   }
 });
 
