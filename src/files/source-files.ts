@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { decodeText, tooLargeIssue, type TextFileKind } from '../core/text-file.js';
@@ -77,7 +77,8 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
     });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      const childAbs = join(abs, entry.name);
+      // `join` without its normalising: `abs` is already normal, and an entry's name is one plain segment.
+      const childAbs = abs.endsWith(sep) ? abs + entry.name : abs + sep + entry.name;
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules') await walk(childAbs, childRel);
@@ -86,7 +87,7 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
       }
     }
   };
-  await walk(dir, '');
+  await walk(resolve(dir), ''); // normal, so each entry's path is the folder's plus its name
   // A file's display path is the folder's plus its path in the folder (no path.relative per
   // file, which was most of listing ten thousand files), except when the working folder is
   // inside this one: then `relative` shortens paths that lead back into it.
