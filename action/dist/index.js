@@ -15512,7 +15512,7 @@ var init_package_root = __esm({
 // src/files/source-files.ts
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
+import { dirname as dirname2, isAbsolute, relative, resolve, sep } from "node:path";
 function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
   const abs = flag !== void 0 ? resolve(cwd, flag) : resolve(cwd, config.file === void 0 ? "." : dirname2(config.file), fromConfig);
   const explicit = flag !== void 0 || config.file !== void 0 && fromConfig !== defaultDir;
@@ -15543,7 +15543,7 @@ async function listFilesUnder(cwd, dir, accept) {
     });
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
-      const childAbs = join2(abs, entry.name);
+      const childAbs = abs.endsWith(sep) ? abs + entry.name : abs + sep + entry.name;
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules") await walk(childAbs, childRel);
@@ -15552,7 +15552,7 @@ async function listFilesUnder(cwd, dir, accept) {
       }
     }
   };
-  await walk(dir, "");
+  await walk(resolve(dir), "");
   const shown = displayPath(cwd, dir);
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
@@ -15654,7 +15654,7 @@ __export(config_file_exports, {
   loadConfig: () => loadConfig
 });
 import { stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, join as join3, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
+import { dirname as dirname3, join as join2, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 async function loadConfig(cwd, explicit, env = {}) {
   const named = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
   let file;
@@ -15678,10 +15678,10 @@ async function loadConfig(cwd, explicit, env = {}) {
 async function findConfig(cwd, home) {
   const top = home === void 0 || home === "" ? void 0 : resolve2(home);
   for (let dir = resolve2(cwd); ; ) {
-    const candidate = join3(dir, DEFAULT_CONFIG_FILE);
+    const candidate = join2(dir, DEFAULT_CONFIG_FILE);
     if (await exists(candidate)) return candidate;
     const parent = dirname3(dir);
-    if (parent === dir || dir === top || await exists(join3(dir, ".git"))) return void 0;
+    if (parent === dir || dir === top || await exists(join2(dir, ".git"))) return void 0;
     dir = parent;
   }
 }
@@ -47305,7 +47305,7 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join4 } from "node:path";
+import { basename, dirname as dirname4, join as join3 } from "node:path";
 async function loadDataFile(file) {
   const text2 = await readIfThere(file);
   let value = [];
@@ -47383,7 +47383,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join4(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -48471,7 +48471,7 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname6, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname6, join as join4 } from "node:path";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
@@ -48536,7 +48536,7 @@ async function stateFolder(dir) {
     throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
   }
   if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join5(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
+    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
 function targetOf(name, t6) {
@@ -48567,248 +48567,93 @@ var init_open_tenant = __esm({
   }
 });
 
-// node_modules/diff/libesm/diff/base.js
-var Diff;
-var init_base = __esm({
-  "node_modules/diff/libesm/diff/base.js"() {
-    Diff = class {
-      diff(oldStr, newStr, options = {}) {
-        let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
-        }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+// src/core/plan/diff/line-edits.ts
+function lineEdits(oldLines, newLines, maxEditLength) {
+  const oldLen = oldLines.length;
+  const newLen = newLines.length;
+  const maxEdit = Math.min(newLen + oldLen, maxEditLength);
+  const offset = maxEdit + 1;
+  const bestPath = new Array(2 * offset + 1).fill(void 0);
+  const extractCommon = (path, k) => {
+    let oldPos = path.oldPos;
+    let newPos = oldPos - k;
+    let common = 0;
+    while (newPos + 1 < newLen && oldPos + 1 < oldLen && oldLines[oldPos + 1] === newLines[newPos + 1]) {
+      newPos++;
+      oldPos++;
+      common++;
+    }
+    if (common) path.last = { count: common, added: false, removed: false, previous: path.last };
+    path.oldPos = oldPos;
+    return newPos;
+  };
+  const start = { oldPos: -1, last: void 0 };
+  bestPath[offset] = start;
+  const startNewPos = extractCommon(start, 0);
+  if (start.oldPos + 1 >= oldLen && startNewPos + 1 >= newLen) return changesOf(start.last, oldLines, newLines);
+  let minDiagonal = -Infinity;
+  let maxDiagonal = Infinity;
+  for (let editLength = 1; editLength <= maxEdit; editLength++) {
+    for (let k = Math.max(minDiagonal, -editLength); k <= Math.min(maxDiagonal, editLength); k += 2) {
+      const removePath = bestPath[offset + k - 1];
+      const addPath = bestPath[offset + k + 1];
+      if (removePath) bestPath[offset + k - 1] = void 0;
+      let canAdd = false;
+      if (addPath) {
+        const addPathNewPos = addPath.oldPos - k;
+        canAdd = 0 <= addPathNewPos && addPathNewPos < newLen;
       }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-        var _a;
-        const done = (value) => {
-          value = this.postProcess(value, options);
-          if (callback) {
-            setTimeout(function() {
-              callback(value);
-            }, 0);
-            return void 0;
-          } else {
-            return value;
-          }
-        };
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let editLength = 1;
-        let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-        }
-        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-        const abortAfterTimestamp = Date.now() + maxExecutionTime;
-        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-        }
-        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-        const execEditLength = () => {
-          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-            let basePath;
-            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-            if (removePath) {
-              bestPath[diagonalPath - 1] = void 0;
-            }
-            let canAdd = false;
-            if (addPath) {
-              const addPathNewPos = addPath.oldPos - diagonalPath;
-              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-            }
-            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-            if (!canAdd && !canRemove) {
-              bestPath[diagonalPath] = void 0;
-              continue;
-            }
-            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
-            } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
-            }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-            } else {
-              bestPath[diagonalPath] = basePath;
-              if (basePath.oldPos + 1 >= oldLen) {
-                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-              }
-              if (newPos + 1 >= newLen) {
-                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-              }
-            }
-          }
-          editLength++;
-        };
-        if (callback) {
-          (function exec() {
-            setTimeout(function() {
-              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-                return callback(void 0);
-              }
-              if (!execEditLength()) {
-                exec();
-              }
-            }, 0);
-          })();
-        } else {
-          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-            const ret = execEditLength();
-            if (ret) {
-              return ret;
-            }
-          }
-        }
+      const canRemove = removePath !== void 0 && removePath.oldPos + 1 < oldLen;
+      if (!canAdd && !canRemove) {
+        bestPath[offset + k] = void 0;
+        continue;
       }
-      addToPath(path, added, removed, oldPosInc, options) {
-        const last = path.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-          };
-        } else {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: 1, added, removed, previousComponent: last }
-          };
-        }
-      }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-          newPos++;
-          oldPos++;
-          commonCount++;
-          if (options.oneChangePerToken) {
-            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-          }
-        }
-        if (commonCount && !options.oneChangePerToken) {
-          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-        }
-        basePath.oldPos = oldPos;
-        return newPos;
-      }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
-        } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-        }
-      }
-      removeEmpty(array) {
-        const ret = [];
-        for (let i = 0; i < array.length; i++) {
-          if (array[i]) {
-            ret.push(array[i]);
-          }
-        }
-        return ret;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
-        return value;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
-        return Array.from(value);
-      }
-      join(chars) {
-        return chars.join("");
-      }
-      postProcess(changeObjects, options) {
-        return changeObjects;
-      }
-      get useLongestToken() {
-        return false;
-      }
-      buildValues(lastComponent, newTokens, oldTokens) {
-        const components = [];
-        let nextComponent;
-        while (lastComponent) {
-          components.push(lastComponent);
-          nextComponent = lastComponent.previousComponent;
-          delete lastComponent.previousComponent;
-          lastComponent = nextComponent;
-        }
-        components.reverse();
-        const componentLen = components.length;
-        let componentPos = 0, newPos = 0, oldPos = 0;
-        for (; componentPos < componentLen; componentPos++) {
-          const component = components[componentPos];
-          if (!component.removed) {
-            if (!component.added && this.useLongestToken) {
-              let value = newTokens.slice(newPos, newPos + component.count);
-              value = value.map(function(value2, i) {
-                const oldValue = oldTokens[oldPos + i];
-                return oldValue.length > value2.length ? oldValue : value2;
-              });
-              component.value = this.join(value);
-            } else {
-              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-            }
-            newPos += component.count;
-            if (!component.added) {
-              oldPos += component.count;
-            }
-          } else {
-            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-            oldPos += component.count;
-          }
-        }
-        return components;
-      }
-    };
+      const path = !canRemove || canAdd && removePath.oldPos < addPath.oldPos ? extended(addPath, true, 0) : extended(removePath, false, 1);
+      const newPos = extractCommon(path, k);
+      if (path.oldPos + 1 >= oldLen && newPos + 1 >= newLen) return changesOf(path.last, oldLines, newLines);
+      bestPath[offset + k] = path;
+      if (path.oldPos + 1 >= oldLen) maxDiagonal = Math.min(maxDiagonal, k - 1);
+      if (newPos + 1 >= newLen) minDiagonal = Math.max(minDiagonal, k + 1);
+    }
   }
-});
-
-// node_modules/diff/libesm/diff/array.js
-function diffArrays(oldArr, newArr, options) {
-  return arrayDiff.diff(oldArr, newArr, options);
+  return void 0;
 }
-var ArrayDiff, arrayDiff;
-var init_array = __esm({
-  "node_modules/diff/libesm/diff/array.js"() {
-    init_base();
-    ArrayDiff = class extends Diff {
-      tokenize(value) {
-        return value.slice();
-      }
-      join(value) {
-        return value;
-      }
-      removeEmpty(value) {
-        return value;
-      }
-    };
-    arrayDiff = new ArrayDiff();
+function extended(path, added, oldPosInc) {
+  const last = path.last;
+  const removed = !added;
+  if (last && last.added === added && last.removed === removed) {
+    return { oldPos: path.oldPos + oldPosInc, last: { count: last.count + 1, added, removed, previous: last.previous } };
   }
-});
-
-// node_modules/diff/libesm/index.js
-var init_libesm = __esm({
-  "node_modules/diff/libesm/index.js"() {
-    init_array();
+  return { oldPos: path.oldPos + oldPosInc, last: { count: 1, added, removed, previous: last } };
+}
+function changesOf(last, oldLines, newLines) {
+  const components = [];
+  for (let c = last; c; c = c.previous) components.push(c);
+  components.reverse();
+  const changes = [];
+  let newPos = 0;
+  let oldPos = 0;
+  for (const { count, added, removed } of components) {
+    if (!removed) {
+      changes.push({ count, added, removed, value: newLines.slice(newPos, newPos + count) });
+      newPos += count;
+      if (!added) oldPos += count;
+    } else {
+      changes.push({ count, added, removed, value: oldLines.slice(oldPos, oldPos + count) });
+      oldPos += count;
+    }
+  }
+  return changes;
+}
+var init_line_edits = __esm({
+  "src/core/plan/diff/line-edits.ts"() {
+    "use strict";
   }
 });
 
 // src/core/plan/content-diff.ts
 function contentDiff(before, after2, oldLabel, newLabel) {
-  const changes = diffArrays(lineTokens(`${before}
-`), lineTokens(`${after2}
-`), { maxEditLength: MAX_EDIT_LENGTH });
+  const changes = lineEdits(before.split("\n"), after2.split("\n"), MAX_EDIT_LENGTH);
   const header = `--- ${oldLabel}
 +++ ${newLabel}
 `;
@@ -48816,19 +48661,10 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
   const hunks = hunksOf(changes).map(
     (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-${h.lines.join("")}`
+${h.lines.join("\n")}
+`
   );
   return header + hunks.join("");
-}
-function lineTokens(text2) {
-  const tokens = [];
-  let start = 0;
-  for (let nl = text2.indexOf("\n"); nl !== -1; nl = text2.indexOf("\n", start)) {
-    tokens.push(text2.slice(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < text2.length) tokens.push(text2.slice(start));
-  return tokens;
 }
 function hunksOf(changes) {
   const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
@@ -48889,7 +48725,7 @@ var MAX_EDIT_LENGTH, CONTEXT;
 var init_content_diff = __esm({
   "src/core/plan/content-diff.ts"() {
     "use strict";
-    init_libesm();
+    init_line_edits();
     MAX_EDIT_LENGTH = 5e3;
     CONTEXT = 3;
   }
@@ -49595,12 +49431,12 @@ function renderPlanMarkdown(plan, opts = {}) {
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
-    if (size(full) <= max) return join6(full);
+    if (size(full) <= max) return join5(full);
     for (const cut2 of DIFF_CUTS) {
       const note = `_Diffs are cut to ${cut2.lines} lines each to fit the comment; ${seeAll}._
 `;
       const parts = [head, note, table, ...withDiffs.map((c) => diffDetails(c, cut2.lines, cut2.chars)), tail];
-      if (size(parts) <= max) return join6(parts);
+      if (size(parts) <= max) return join5(parts);
     }
     const perRole = fewerDiffs(withDiffs, (note, diffs) => [head, note, table, ...diffs, tail], max, seeAll);
     if (perRole !== void 0) return perRole;
@@ -49608,7 +49444,7 @@ function renderPlanMarkdown(plan, opts = {}) {
   const diffNote = withDiffs.length === 0 ? "" : `_${plural(withDiffs.length, "content diff")} not shown to fit the comment; ${seeAll}._
 `;
   const tableOnly = [head, diffNote, table, tail];
-  if (size(tableOnly) <= max) return join6(tableOnly);
+  if (size(tableOnly) <= max) return join5(tableOnly);
   const omissionFor = (hidden) => `
 … ${plural(hidden, "more change", "more changes")} not shown; ${seeAll}.
 `;
@@ -49640,10 +49476,10 @@ function fewerDiffs(changes, layout, max, seeAll) {
     if (size(attempt(mid)) <= max) low = mid;
     else high = mid - 1;
   }
-  return low > 0 ? join6(attempt(low)) : void 0;
+  return low > 0 ? join5(attempt(low)) : void 0;
 }
 function fitMarkdown(parts, max, tenant) {
-  const text2 = join6(parts);
+  const text2 = join5(parts);
   if (text2.length <= max) return text2;
   const notice2 = `
 … cut to fit the comment; ${fullPlan(tenant)}.
@@ -49652,11 +49488,11 @@ function fitMarkdown(parts, max, tenant) {
   const lastLine = text2.lastIndexOf("\n", room);
   return `${text2.slice(0, lastLine > 0 ? lastLine : room)}${notice2}`.slice(0, max);
 }
-function join6(parts) {
+function join5(parts) {
   return parts.filter((p) => p !== "").map((p) => p.replace(/\n*$/, "\n")).join("\n");
 }
 function size(parts) {
-  return join6(parts).length;
+  return join5(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS;
 var init_render_markdown = __esm({
@@ -73854,7 +73690,7 @@ __export(role_files_exports, {
 });
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join7 } from "node:path";
+import { basename as basename3, dirname as dirname7, join as join6 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -73872,7 +73708,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join7(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join6(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -74371,11 +74207,11 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8, join as join8 } from "node:path";
+import { dirname as dirname8, join as join7 } from "node:path";
 async function initRepository(dir, options) {
   const steps = [];
   for (const file of initFiles(options)) {
-    const abs = join8(dir, file.path);
+    const abs = join7(dir, file.path);
     const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
       steps.push(await addTenant(abs, existing, options.tenant));
@@ -74401,7 +74237,7 @@ async function addTenant(abs, text2, tenant) {
   return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
-  const abs = join8(dir, SETTINGS);
+  const abs = join7(dir, SETTINGS);
   const text2 = await readIfThere2(abs);
   let settings = {};
   if (text2 !== void 0) {
@@ -74430,7 +74266,7 @@ async function mergeEditorSettings(dir, force) {
   return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
-  const abs = join8(dir, ".gitignore");
+  const abs = join7(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
@@ -75457,7 +75293,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, join as join9, resolve as resolve13 } from "node:path";
+import { basename as basename5, dirname as dirname10, join as join8, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -75557,7 +75393,7 @@ function insideFolder(dir, fileName) {
   if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join9(dir, fileName);
+  return join8(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -76587,11 +76423,11 @@ var init_runs = __esm({
 
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join10 } from "node:path";
+import { basename as basename6, dirname as dirname12, join as join9 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename6(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join9(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat6(file.abs).then(
@@ -78705,7 +78541,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join12 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join11 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -81393,7 +81229,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join11, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -83483,7 +83319,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join11(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -83593,7 +83429,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join12(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -83695,13 +83531,13 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join13 } from "node:path";
+import { join as join12 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join13(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -83844,7 +83680,7 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join14 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -83962,7 +83798,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync4(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join14(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -84037,7 +83873,7 @@ function reportFilesUnder(path) {
     return [path];
   }
   if (!stat7.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join14(path, entry.name)) : entry.name.endsWith(".json") ? [join14(path, entry.name)] : []);
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
 }
 
 // action/src/main.ts
