@@ -15509,8 +15509,94 @@ var init_package_root = __esm({
   }
 });
 
-// src/files/source-files.ts
+// src/files/bounded-read.ts
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+async function readBounded(abs, file, limit) {
+  return readBoundedSync(abs, file, limit);
+}
+function readBoundedSync(abs, file, limit) {
+  return withOpenFile(abs, file, limit, (fd, size2) => {
+    const bytes = readOpen(fd, size2, limit.maxBytes);
+    return bytes.length > limit.maxBytes ? { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] } : { ok: true, value: bytes };
+  });
+}
+async function readTextFile(source, kind) {
+  return readTextFileSync(source, kind);
+}
+function readTextFileSync(source, kind) {
+  return withOpenFile(source.abs, source.file, kind, (fd, size2) => {
+    if (size2 === 0 || size2 > SCRATCH_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size2)), source.file, kind);
+  });
+}
+function decodeSmall(bytes, file, kind) {
+  if (bytes.length > kind.maxBytes) return decodeText(bytes, file, kind);
+  const decoded = bytes.toString("utf8");
+  if (decoded.includes("�")) return decodeText(bytes, file, kind);
+  const text2 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
+  const binary = nulIssue(text2, file, kind);
+  return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+}
+function withOpenFile(abs, file, limit, read) {
+  let fd;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch (err) {
+    const code3 = err.code;
+    return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
+    if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
+    return read(fd, s.size);
+  } catch (err) {
+    return cannotRead(file, err.code ?? String(err));
+  } finally {
+    closeSync(fd);
+  }
+}
+function readOpen(fd, size2, maxBytes) {
+  if (size2 > 0) {
+    const buffer = Buffer.allocUnsafe(size2);
+    const got = readInto(fd, buffer, size2);
+    return got === size2 ? buffer : buffer.subarray(0, got);
+  }
+  const chunks = [];
+  let total = 0;
+  while (total <= maxBytes) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
+function readInto(fd, buffer, size2) {
+  let got = 0;
+  while (got < size2) {
+    const n = readSync(fd, buffer, got, size2 - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
+function cannotRead(file, why) {
+  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
+}
+var SCRATCH_BYTES, scratch, OPEN_FLAGS;
+var init_bounded_read = __esm({
+  "src/files/bounded-read.ts"() {
+    "use strict";
+    init_text_file();
+    SCRATCH_BYTES = 64 * 1024;
+    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+  }
+});
+
+// src/files/source-files.ts
 import { readdir, stat } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute, relative, resolve, sep } from "node:path";
 function sourceDir(cwd, config, flag, fromConfig, defaultDir) {
@@ -15557,62 +15643,6 @@ async function listFilesUnder(cwd, dir, accept) {
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
 }
-async function readBounded(abs, file, limit) {
-  return readBoundedSync(abs, file, limit);
-}
-function readBoundedSync(abs, file, limit) {
-  let fd;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch (err) {
-    const code3 = err.code;
-    return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
-    if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
-    const bytes = readOpen(fd, s.size, limit.maxBytes);
-    if (bytes.length > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] };
-    return { ok: true, value: bytes };
-  } catch (err) {
-    return cannotRead(file, err.code ?? String(err));
-  } finally {
-    closeSync(fd);
-  }
-}
-function readOpen(fd, size2, maxBytes) {
-  if (size2 > 0) {
-    const buffer = Buffer.allocUnsafe(size2);
-    let got = 0;
-    while (got < size2) {
-      const n = readSync(fd, buffer, got, size2 - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === size2 ? buffer : buffer.subarray(0, got);
-  }
-  const chunks = [];
-  let total = 0;
-  while (total <= maxBytes) {
-    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
-    const n = readSync(fd, chunk, 0, chunk.length, null);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    total += n;
-  }
-  return Buffer.concat(chunks, total);
-}
-async function readTextFile(source, kind) {
-  return readTextFileSync(source, kind);
-}
-function readTextFileSync(source, kind) {
-  const bytes = readBoundedSync(source.abs, source.file, kind);
-  return bytes.ok ? decodeText(bytes.value, source.file, kind) : bytes;
-}
-function cannotRead(file, why) {
-  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
-}
 async function loadTextFiles(sources, kind, parse4) {
   const values = [];
   const issues = [];
@@ -15635,13 +15665,12 @@ async function isFile(abs) {
     return false;
   }
 }
-var OPEN_FLAGS;
 var init_source_files = __esm({
   "src/files/source-files.ts"() {
     "use strict";
     init_errors();
-    init_text_file();
-    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+    init_bounded_read();
+    init_bounded_read();
   }
 });
 
