@@ -42893,8 +42893,8 @@ var init_decode = __esm({
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
-    ...duplicates(files, (f) => f.id === void 0 ? void 0 : { value: f.id, at: f.at.id ?? f.at.name }, "id"),
-    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), "name", eachPinsItsOwnId)
+    ...duplicates(files, (f) => f.id, (f) => f.at.id ?? f.at.name, "id"),
+    ...duplicates(files, (f) => f.name, (f) => f.at.name, "name", eachPinsItsOwnId)
   ].sort((a, b) => a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1);
 }
 function eachPinsItsOwnId(group2) {
@@ -42905,28 +42905,28 @@ function eachPinsItsOwnId(group2) {
   }
   return true;
 }
-function duplicates(files, key, what, allowed = () => false) {
+function duplicates(files, key, at, what, allowed = () => false) {
   const seen = /* @__PURE__ */ new Set();
   const repeated = /* @__PURE__ */ new Set();
   for (const f of files) {
     const k = key(f);
     if (k === void 0) continue;
-    if (seen.has(k.value)) repeated.add(k.value);
-    else seen.add(k.value);
+    const size2 = seen.size;
+    if (seen.add(k).size === size2) repeated.add(k);
   }
   if (repeated.size === 0) return [];
   const groups2 = /* @__PURE__ */ new Map();
   for (const f of files) {
     const k = key(f);
-    if (k === void 0 || !repeated.has(k.value)) continue;
-    const group2 = groups2.get(k.value);
+    if (k === void 0 || !repeated.has(k)) continue;
+    const group2 = groups2.get(k);
     if (group2) group2.push(f);
-    else groups2.set(k.value, [f]);
+    else groups2.set(k, [f]);
   }
   const issues = [];
   for (const [value, group2] of groups2) {
     if (allowed(group2)) continue;
-    const [first, ...others] = group2.map((f) => ({ file: f.file, at: key(f).at }));
+    const [first, ...others] = group2.map((f) => ({ file: f.file, at: at(f) }));
     const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(", ");
     issues.push({ file: first.file, ...first.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
   }
@@ -48688,12 +48688,10 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
   if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
 `;
-  const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-${h.lines.join("\n")}
-`
-  );
-  return header + hunks.join("");
+  const parts = [header];
+  for (const h of hunksOf(changes)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
+`, h.lines.join("\n"), "\n");
+  return parts.join("");
 }
 function hunksOf(changes) {
   const diff = [...changes, { value: [], count: 0, added: false, removed: false }];

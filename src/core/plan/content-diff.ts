@@ -24,10 +24,10 @@ export function contentDiff(before: string, after: string, oldLabel: string, new
   const changes = lineEdits(before.split('\n'), after.split('\n'), MAX_EDIT_LENGTH);
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
   if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@\n`;
-  const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`,
-  );
-  return header + hunks.join('');
+  // One join into one flat string: a plan holds thousands of these until it is written.
+  const parts = [header];
+  for (const h of hunksOf(changes)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n`, h.lines.join('\n'), '\n');
+  return parts.join('');
 }
 
 interface Hunk {
