@@ -14759,6 +14759,9 @@ var init_front_matter = __esm({
 });
 
 // src/core/roles/simple-front-matter.ts
+function keyOf(line) {
+  return line.startsWith("name: ") ? "name" : line.startsWith("description: ") ? "description" : line.startsWith("id: ") ? "id" : void 0;
+}
 function readSimpleFrontMatter(yaml) {
   const values = {};
   const lines2 = yaml.split("\n");
@@ -14766,12 +14769,12 @@ function readSimpleFrontMatter(yaml) {
     let line = lines2[i];
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) return void 0;
-    const key = m[1];
-    const value = scalarValue(m[2]);
+    const key = keyOf(line);
+    if (key === void 0) return void 0;
+    const raw = line.slice(key.length + 2);
+    const value = scalarValue(raw);
     if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2, quoted: m[2].startsWith('"') || m[2].startsWith("'") };
+    values[key] = { value, line: i + 2, quoted: raw.startsWith('"') || raw.startsWith("'") };
   }
   const { name, description, id } = values;
   if (!name || !description || name.value === "" || id?.value === "") return void 0;
@@ -14838,11 +14841,10 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var LINE, PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
-    LINE = /^(name|description|id): (.*)$/;
     PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
     QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
@@ -48796,7 +48798,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
   }
   for (const file of managed) {
     if (file.id !== void 0) continue;
-    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    const free = unclaimed(byName.get(file.name), claimed);
     if (free.length === 1) result.pairs.push({ file, role: free[0] });
     else if (free.length === 0) result.creates.push(file);
     else {
@@ -48810,11 +48812,18 @@ function matchRoles(files, remote, ignored, tenantName2) {
   }
   return result;
 }
+function unclaimed(holders, claimed) {
+  if (holders === void 0) return NONE;
+  if (holders.length === 1) return claimed.has(holders[0].id) ? NONE : holders;
+  return holders.filter((r) => !claimed.has(r.id));
+}
+var NONE;
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
     "use strict";
     init_glob();
     init_display();
+    NONE = [];
   }
 });
 

@@ -73,7 +73,7 @@ export function matchRoles(
 
   for (const file of managed) {
     if (file.id !== undefined) continue;
-    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    const free = unclaimed(byName.get(file.name), claimed);
     if (free.length === 1) result.pairs.push({ file, role: free[0]! });
     else if (free.length === 0) result.creates.push(file);
     else {
@@ -88,4 +88,13 @@ export function matchRoles(
     for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
   }
   return result;
+}
+
+const NONE: readonly Role[] = [];
+
+/** The holders no file has claimed (the holders themselves when that is all of them: the usual one). */
+function unclaimed(holders: readonly Role[] | undefined, claimed: ReadonlySet<string>): readonly Role[] {
+  if (holders === undefined) return NONE;
+  if (holders.length === 1) return claimed.has(holders[0]!.id) ? NONE : holders;
+  return holders.filter((r) => !claimed.has(r.id));
 }
