@@ -49232,7 +49232,14 @@ function* planJsonParts(plan) {
     `);
     for (let i = 0; i < changes.length; i++) {
       const nested = jsonText([[ordered2(changes[i])]], 2);
-      yield emit(`${i === 0 ? "" : ",\n    "}${nested.slice(NESTED_START.length, -NESTED_END.length)}`);
+      const text2 = nested.slice(NESTED_START.length, -NESTED_END.length);
+      if (i === 0) yield emit(text2);
+      else {
+        hash2.update(",\n    ");
+        hash2.update(text2);
+        yield `,
+    ${text2}`;
+      }
     }
     yield emit("\n  ]");
   }

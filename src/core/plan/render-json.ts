@@ -81,7 +81,14 @@ export function* planJsonParts(plan: Plan): Generator<string> {
     for (let i = 0; i < changes.length; i++) {
       // Serialised two arrays deep, it is indented as it sits in the whole: no pass to indent it.
       const nested = jsonText([[ordered(changes[i])]], 2);
-      yield emit(`${i === 0 ? '' : ',\n    '}${nested.slice(NESTED_START.length, -NESTED_END.length)}`);
+      const text = nested.slice(NESTED_START.length, -NESTED_END.length);
+      if (i === 0) yield emit(text);
+      else {
+        // Hashed in its two pieces, so the joined part is not flattened (copied) to be hashed.
+        hash.update(',\n    ');
+        hash.update(text);
+        yield `,\n    ${text}`;
+      }
     }
     yield emit('\n  ]');
   }
