@@ -43042,8 +43042,10 @@ function notForTenantReason(file, tenant) {
 function membershipNotes(excluded, remote, tenant, plan) {
   if (excluded.length === 0) return [];
   const notes = [];
+  const byName = groupBy(remote, (r) => r.name);
+  const byId = groupBy(remote, (r) => r.id);
   for (const file of excluded) {
-    const roles = remote.filter((r) => file.id === void 0 ? r.name === file.name : r.id === file.id);
+    const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
       const outcome = plan.deleted.has(role.id) ? "is deleted from" : plan.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
       if (outcome === void 0) continue;
@@ -43051,6 +43053,15 @@ function membershipNotes(excluded, remote, tenant, plan) {
     }
   }
   return notes;
+}
+function groupBy(roles, key) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const role of roles) {
+    const group2 = groups2.get(key(role));
+    if (group2) group2.push(role);
+    else groups2.set(key(role), [role]);
+  }
+  return groups2;
 }
 function roleFilesForTenant(files, tenant, vars) {
   const { kept, excluded } = filesForTenant(files, tenant);
@@ -48766,19 +48777,26 @@ function globMatcher(globs) {
   return (name) => compiled2.find((c) => c.re.test(name))?.glob;
 }
 function indexRoles(roles, named = () => true) {
+  return { byId: rolesById(roles), byName: rolesByName(roles, named) };
+}
+function rolesById(roles) {
   const byId = /* @__PURE__ */ new Map();
+  for (const role of roles) byId.set(role.id, role);
+  return byId;
+}
+function rolesByName(roles, named) {
   const byName = /* @__PURE__ */ new Map();
   for (const role of roles) {
-    byId.set(role.id, role);
     if (!named(role)) continue;
     const holders = byName.get(role.name);
     if (holders) holders.push(role);
     else byName.set(role.name, [role]);
   }
-  return { byId, byName };
+  return byName;
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === void 0);
+  const byName = rolesByName(remote, (role) => ignored(role.name) === void 0);
+  let byId;
   const claimed = /* @__PURE__ */ new Set();
   const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
   const issue2 = (file, key, message2) => {
@@ -48787,7 +48805,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
   const managed = files.filter((f) => ignored(f.name) === void 0);
   for (const file of managed) {
     if (file.id === void 0) continue;
-    const role = byId.get(file.id);
+    const role = (byId ??= rolesById(remote)).get(file.id);
     const glob = role && ignored(role.name);
     if (!role) issue2(file, "id", `id ${quote(file.id)} not found on tenant ${showName(tenantName2)}: fix it, or remove it to create the Role`);
     else if (glob !== void 0) issue2(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
