@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 /**
  * Text that roleflow does not control — test names, skip reasons, tenant messages and error
  * bodies, WebSocket frames, Role names, what a config file says — is shown through these, on the
@@ -76,7 +78,18 @@ export function escapeStray(text: string, colors: boolean): string {
  */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
+  // (undefined for a value JSON has no text for, as JSON.stringify gives it.)
+  if (typeof text !== 'string' || isAsciiWithoutDel(text)) return text;
   return HAS_JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE, jsonEscape) : text;
+}
+
+/**
+ * Text JSON.stringify wrote holds no raw C0 control but its indentation's line breaks (it escapes
+ * every one in strings): when it is ASCII, the one unsafe character it can hold is DEL. Both
+ * checks are far quicker than the search through the whole class (a plan's JSON is 100 MB).
+ */
+function isAsciiWithoutDel(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\x7f');
 }
 
 // Outside strings JSON holds only ASCII punctuation and blanks: every unsafe character left by
