@@ -15630,25 +15630,32 @@ async function dirExists(dir) {
 }
 async function listFilesUnder(cwd, dir, accept) {
   const found = [];
+  const root = resolve(dir);
   const walk = async (abs, rel) => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
       throw new RoleflowError(`${displayPath(cwd, abs)}: cannot read the folder (${err.code ?? String(err)})`);
     });
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
-      const childAbs = abs.endsWith(sep) ? abs + entry.name : abs + sep + entry.name;
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name !== "node_modules") await walk(childAbs, childRel);
-      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(childAbs))) {
-        found.push({ rel: childRel, abs: childAbs });
+        if (entry.name !== "node_modules") await walk(under(root, childRel), childRel);
+      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(under(root, childRel)))) {
+        found.push(childRel);
       }
     }
   };
-  await walk(resolve(dir), "");
+  await walk(root, "");
   const shown = displayPath(cwd, dir);
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
-  return found.sort((a, b) => a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0).map((f) => ({ abs: f.abs, file: prefix === void 0 ? displayPath(cwd, f.abs) : prefix + f.rel }));
+  return found.sort().map((rel) => {
+    const abs = under(root, rel);
+    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel };
+  });
+}
+function under(root, rel) {
+  const path = sep === "/" ? rel : rel.replaceAll("/", sep);
+  return root.endsWith(sep) ? root + path : root + sep + path;
 }
 async function loadTextFiles(sources, kind, parse4) {
   const values = [];
@@ -74526,9 +74533,9 @@ async function findFlowFiles(cwd, paths) {
     const info2 = await stat5(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
-      const under = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under) found.set(source.file, source);
+      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under2) found.set(source.file, source);
     } else {
       const file = displayPath(cwd, abs);
       found.set(file, { abs, file });

@@ -66,34 +66,44 @@ export async function dirExists(dir: SourceDir): Promise<boolean> {
  *   leave the folder; a link to a file is read as that file, a dangling one is passed over.
  */
 export async function listFilesUnder(cwd: string, dir: string, accept: (name: string) => boolean): Promise<SourceFile[]> {
-  const found: { rel: string; abs: string }[] = [];
+  // The files' paths in the folder (`team/a.md`); each one's own path is the folder's plus that.
+  const found: string[] = [];
+  const root = resolve(dir); // normal, so each entry's path is the folder's plus its name
   const walk = async (abs: string, rel: string): Promise<void> => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
       throw new RoleflowError(`${displayPath(cwd, abs)}: cannot read the folder (${err.code ?? String(err)})`);
     });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      // `join` without its normalising: `abs` is already normal, and an entry's name is one plain segment.
-      const childAbs = abs.endsWith(sep) ? abs + entry.name : abs + sep + entry.name;
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') await walk(childAbs, childRel);
-      } else if (accept(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(childAbs))))) {
-        found.push({ rel: childRel, abs: childAbs });
+        if (entry.name !== 'node_modules') await walk(under(root, childRel), childRel);
+      } else if (accept(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(under(root, childRel)))))) {
+        found.push(childRel);
       }
     }
   };
-  await walk(resolve(dir), ''); // normal, so each entry's path is the folder's plus its name
+  await walk(root, '');
   // A file's display path is the folder's plus its path in the folder (no path.relative per
   // file, which was most of listing ten thousand files), except when the working folder is
   // inside this one: then `relative` shortens paths that lead back into it.
   const shown = displayPath(cwd, dir);
   const prefix = isStrictlyInside(dir, cwd) ? undefined : shown === '.' ? '' : `${shown}/`;
-  return found
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    .map((f) => ({ abs: f.abs, file: prefix === undefined ? displayPath(cwd, f.abs) : prefix + f.rel }));
+  // The default sort compares strings by UTF-16 code units, as `<` does, without a call per comparison.
+  return found.sort().map((rel) => {
+    const abs = under(root, rel);
+    return { abs, file: prefix === undefined ? displayPath(cwd, abs) : prefix + rel };
+  });
 }
 
+/**
+ * `join(root, rel)` without its normalising: `root` is normal, and `rel` is names joined with `/`,
+ * none of them empty, `.` or `..` (names starting with a dot are left out), none holding a separator.
+ */
+function under(root: string, rel: string): string {
+  const path = sep === '/' ? rel : rel.replaceAll('/', sep);
+  return root.endsWith(sep) ? root + path : root + sep + path;
+}
 
 /**
  * Read and parse every file, one after another on this thread (`readTextFileSync`); the values
