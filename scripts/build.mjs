@@ -1,44 +1,93 @@
-// Builds the CLI into dist/ with esbuild: one ESM bundle per entry, shared code in chunks, and every
-// dynamic import (the emulator, ws, the client…) in a chunk of its own, so start-up loads only what
-// the command needs. Type checking is `tsc --noEmit` (npm test runs it).
+// Builds the CLI into dist/ with esbuild. The CLI itself is one CommonJS bundle, dist/roleflow.cjs
+// (from src/process.ts), that dist/bin.js runs through a V8 code cache (src/code-cache.ts): on
+// Node 20 only a script, not an ES module, can reuse compiled code between runs, and reading one
+// file with its cache is quicker than loading modules. Dynamic imports inside it stay lazy (esbuild
+// evaluates such a module on first import), so a command still runs only the code it needs. The
+// embedded tenant and the client are also built as ES modules for scripts (bench/) that import
+// them. Type checking is `tsc --noEmit` (npm test runs it).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { precompiledModule } from './standalone-validators.mjs';
 
-const outdir = new URL('../dist', import.meta.url).pathname;
+const root = new URL('..', import.meta.url);
+const outdir = new URL('dist', root).pathname;
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: {
-    bin: 'src/bin.ts',
-    cli: 'src/cli.ts',
-    'emulator/index': 'src/emulator/index.ts',
-    'tenant/client': 'src/tenant/client.ts',
-  },
-  outdir,
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  chunkNames: 'chunks/[name]-[hash]',
   // ws's optional native helpers are not installed; ws falls back to JavaScript without them.
   external: ['bufferutil', 'utf-8-validate'],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+/** The schemas as ajv standalone validators: no command compiles a schema of schemas/ at start-up. */
+const standaloneValidators = (form) => ({
+  name: 'standalone-validators',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]precompiled-schemas\.ts$/ }, () => ({
+      contents: precompiledModule(new URL('schemas/', root), form),
+      loader: 'js',
+      resolveDir: root.pathname,
+    }));
+  },
+});
+
+await build({
+  ...common,
+  entryPoints: { 'emulator/index': 'src/emulator/index.ts', 'tenant/client': 'src/tenant/client.ts' },
+  outdir,
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
   // Bundled CommonJS dependencies call require(); give them one in ESM.
   banner: { js: "import { createRequire as __roleflowCreateRequire } from 'node:module'; const require = __roleflowCreateRequire(import.meta.url);" },
-  legalComments: 'none',
-  plugins: [
-    {
-      // The schemas as ajv standalone validators: no command compiles a schema at start-up.
-      name: 'standalone-validators',
-      setup(b) {
-        const root = new URL('..', import.meta.url);
-        b.onLoad({ filter: /[\\/]src[\\/]core[\\/]precompiled-schemas\.ts$/ }, () => ({
-          contents: precompiledModule(new URL('schemas/', root)),
-          loader: 'js',
-          resolveDir: root.pathname,
-        }));
-      },
-    },
-  ],
-  logLevel: 'warning',
+  // Without a code cache, the engine reads past a string far quicker than past functions.
+  plugins: [standaloneValidators('strings')],
+});
+
+/** Packages bundled on their own, read by the commands that talk to a tenant only (undici is a third of the CLI's code). */
+const vendored = { undici: 'vendor/undici.cjs', ws: 'vendor/ws.cjs' };
+for (const [name, file] of Object.entries(vendored)) {
+  await build({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root.pathname }, outfile: `${outdir}/${file}`, format: 'cjs' });
+}
+
+const cli = await build({
+  ...common,
+  metafile: true,
+  external: [...common.external, ...Object.keys(vendored)],
+  entryPoints: ['src/process.ts'],
+  outfile: `${outdir}/roleflow.cjs`,
+  format: 'cjs',
+  // The one `import.meta.url` (files/package-root.ts) as the bundle's own URL.
+  define: { 'import.meta.url': '__roleflowBundleUrl' },
+  banner: { js: "const __roleflowBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // With the code cache, validators written as functions are compiled once and then cached.
+  plugins: [standaloneValidators('functions')],
+});
+
+// The bundles are made pure ASCII, so bin.js reads them as latin1, many times quicker than
+// decoding UTF-8 (a tenth of a warm start). esbuild escapes strings already; what is left (a few
+// comments, a regex class) takes \u escapes, which mean the same there.
+// esbuild turns a dynamic import of bundled code into a lazy require; one of anything else stays an
+// `import()`, which Node 20 cannot run in a script compiled from a code cache.
+const dynamic = Object.values(cli.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import' && i.external);
+if (dynamic.length > 0) throw new Error(`build: dynamic import() of ${dynamic.map((i) => i.path).join(', ')} left in dist/roleflow.cjs; import it statically`);
+
+const hash = createHash('sha256');
+for (const file of ['roleflow.cjs', ...Object.values(vendored)]) {
+  const path = `${outdir}/${file}`;
+  const text = readFileSync(path, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(path, text);
+  hash.update(text);
+}
+await build({
+  ...common,
+  entryPoints: { bin: 'src/bin.ts' },
+  outdir,
+  format: 'esm',
+  define: { ROLEFLOW_BUILD: JSON.stringify(hash.digest('hex').slice(0, 16)), ROLEFLOW_VENDORED: JSON.stringify(vendored) },
 });

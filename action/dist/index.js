@@ -7105,11 +7105,16 @@ var require_ajv = __commonJS({
 });
 
 // src/core/precompiled-schemas.ts
-var precompiled, draft07MetaSchema;
+function validatorOf(schema) {
+  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
+  const { $id: _id, ...anonymous } = schema;
+  return ajv.compile(anonymous);
+}
+var import_ajv, ajv, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
   "src/core/precompiled-schemas.ts"() {
     "use strict";
-    precompiled = /* @__PURE__ */ new Map();
+    import_ajv = __toESM(require_ajv(), 1);
     draft07MetaSchema = void 0;
   }
 });
@@ -7126,15 +7131,10 @@ __export(schema_exports, {
 function compileSchema(schema) {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (precompiled.size > 0 ? precompiled.get(JSON.stringify(schema)) : void 0)?.() ?? compileNow(schema);
+    validate = validatorOf(schema);
     compiled.set(schema, validate);
   }
   return validate;
-}
-function compileNow(schema) {
-  ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
-  const { $id: _id, ...anonymous } = schema;
-  return ajv.compile(anonymous);
 }
 function validateAgainst(schema, source, file) {
   const validate = compileSchema(schema);
@@ -7227,11 +7227,10 @@ function levenshtein(a, b) {
   }
   return prev[b.length];
 }
-var import_ajv, ajv, compiled;
+var compiled;
 var init_schema = __esm({
   "src/core/schema.ts"() {
     "use strict";
-    import_ajv = __toESM(require_ajv(), 1);
     init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
@@ -15262,6 +15261,13 @@ var init_redact = __esm({
 });
 
 // src/core/printed-url.ts
+var printed_url_exports = {};
+__export(printed_url_exports, {
+  displayUrl: () => displayUrl,
+  planBaseUrl: () => planBaseUrl,
+  redactUrl: () => redactUrl,
+  shownUrl: () => shownUrl
+});
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -45477,7 +45483,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes4, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes3, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46031,7 +46037,7 @@ var require_websocket2 = __commonJS({
         }
       }
       const defaultPort = isSecure ? 443 : 80;
-      const key = randomBytes4(16).toString("base64");
+      const key = randomBytes3(16).toString("base64");
       const request2 = isSecure ? https.request : http.request;
       const protocolSet = /* @__PURE__ */ new Set();
       let perMessageDeflate;
@@ -72479,6 +72485,11 @@ var init_apply_session = __esm({
 });
 
 // src/core/tenants/select.ts
+var select_exports = {};
+__export(select_exports, {
+  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
+  selectTenants: () => selectTenants
+});
 function selectTenants(config, flags) {
   const known = [LOCAL, ...Object.keys(config.tenants)];
   for (const name of flags.named) {
@@ -72494,12 +72505,19 @@ function selectTenants(config, flags) {
   if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ""}`, "config");
   return names;
 }
+function savedPlanUnknownTenant(planFile, names, config) {
+  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
+  if (gone === void 0) return void 0;
+  const known = ["local", ...Object.keys(config.tenants)].join(", ");
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
+}
 var LOCAL;
 var init_select = __esm({
   "src/core/tenants/select.ts"() {
     "use strict";
     init_config();
     init_errors();
+    init_display();
     init_schema();
     LOCAL = "local";
   }
@@ -73761,7 +73779,6 @@ __export(role_files_exports, {
   rolesDirOf: () => rolesDirOf,
   writeFileAtomic: () => writeFileAtomic
 });
-import { randomBytes as randomBytes3 } from "node:crypto";
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname7, join as join6 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
@@ -73781,7 +73798,7 @@ async function loadRoleFiles(cwd, dir) {
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join6(dirname7(path), `.${basename3(path)}.${randomBytes3(6).toString("hex")}.tmp`);
+  const tmp = join6(dirname7(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -79573,7 +79590,6 @@ async function tenantTurn(command, plan, turn) {
 // src/commands/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
 init_display();
-init_config();
 
 // src/commands/tenant-command.ts
 var import_clipanion2 = __toESM(require_advanced(), 1);
@@ -79893,12 +79909,6 @@ function savedPlanTenantProblem(planFile, tenants, flags) {
   if (given.length === 0) return void 0;
   return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
 }
-function savedPlanUnknownTenant(planFile, names, config) {
-  const gone = names.find((name) => name !== "local" && configuredTenant(config, name) === void 0);
-  if (gone === void 0) return void 0;
-  const known = ["local", ...Object.keys(config.tenants)].join(", ");
-  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? "the config"} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
-}
 
 // src/commands/apply.ts
 var ApplyCommand = class extends PlanningCommand {
@@ -79975,7 +79985,8 @@ var ApplyCommand = class extends PlanningCommand {
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
-      const gone = savedPlanUnknownTenant(this.planFile, "tenants" in saved || this.tenant === void 0 ? tenants : [], config);
+      const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
+      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
       if (gone !== void 0) throw new RoleflowError(gone, "config");
       if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
@@ -80070,7 +80081,7 @@ var ApplyCommand = class extends PlanningCommand {
     if ("refused" in checked) {
       const { what, reasons, otherTenant } = checked.refused;
       const tenant = showName(plan.tenant.name);
-      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE`;
+      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
       const where = several ? ` (tenant ${plan.tenant.name})` : "";
       this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
       return ended(ExitCode.Refused, plan, "refused", [], reasons);
@@ -80320,7 +80331,9 @@ var PlanCommand = class extends PlanningCommand {
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
       await savePlan2(resolve7(this.context.cwd, outFile), plan);
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
+      const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }

@@ -9,7 +9,7 @@ import { showName } from '../core/roles/display.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { SavedTenantCheck } from '../run/tenants/apply-tenants.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
-import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem, savedPlanUnknownTenant } from './planning.js';
+import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
 
 
 export class ApplyCommand extends PlanningCommand {
@@ -89,7 +89,8 @@ export class ApplyCommand extends PlanningCommand {
       const tenants = 'tenants' in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env['ROLEFLOW_TENANT'] || undefined, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem !== undefined) throw new RoleflowError(tenantProblem, 'usage');
-      const gone = savedPlanUnknownTenant(this.planFile, 'tenants' in saved || this.tenant === undefined ? tenants : [], config);
+      const { savedPlanUnknownTenant } = await import('../core/tenants/select.js');
+      const gone = savedPlanUnknownTenant(this.planFile, 'tenants' in saved || (this.tenant === undefined && this.baseUrl === undefined) ? tenants : [], config);
       if (gone !== undefined) throw new RoleflowError(gone, 'config');
       if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
       return this.finish([await this.applySaved(config, this.planFile, saved, flags)], undefined);
@@ -191,7 +192,7 @@ export class ApplyCommand extends PlanningCommand {
       const tenant = showName(plan.tenant.name);
       const fix = otherTenant
         ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
-        : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE`;
+        : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
       const where = several ? ` (tenant ${plan.tenant.name})` : '';
       this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
       return ended(ExitCode.Refused, plan, 'refused', [], reasons);

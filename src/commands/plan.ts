@@ -112,7 +112,10 @@ export class PlanCommand extends PlanningCommand {
     if (outFile !== undefined) {
       const { savePlan } = await import('../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, outFile), plan);
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}`);
+      // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
+      const { shownUrl } = await import('../core/printed-url.js');
+      const where = [this.baseUrl !== undefined && ` --base-url ${shownUrl(this.baseUrl)}`, this.wsUrl !== undefined && ` --ws-url ${shownUrl(this.wsUrl)}`].filter((f) => f !== false).join('');
+      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
     }
     return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
   }

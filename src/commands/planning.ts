@@ -1,6 +1,6 @@
 import { Option } from 'clipanion';
-import { quote, showName } from '../core/roles/display.js';
-import { configuredTenant, type Config } from '../core/config.js';
+import { showName } from '../core/roles/display.js';
+import type { Config } from '../core/config.js';
 import type { Result } from '../core/errors.js';
 import type { RoleFile } from '../core/roles/index.js';
 import type { SourceDir } from '../files/source-files.js';
@@ -128,15 +128,4 @@ export function savedPlanTenantProblem(
   const given = [flags.tenant !== undefined && '--tenant', flags.tenant === undefined && flags.envTenant !== undefined && 'ROLEFLOW_TENANT', flags.baseUrl !== undefined && '--base-url', flags.wsUrl !== undefined && '--ws-url'].filter((f) => f !== false);
   if (given.length === 0) return undefined;
   return `${given.join(', ')} ${given.length === 1 ? 'does' : 'do'} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
-}
-
-/**
- * Why saved plan `planFile` cannot go to its tenants `names` today: one of them is no longer in
- * the config (one line naming the plan file), or undefined. The embedded `local` is always there.
- */
-export function savedPlanUnknownTenant(planFile: string, names: readonly string[], config: Config): string | undefined {
-  const gone = names.find((name) => name !== 'local' && configuredTenant(config, name) === undefined);
-  if (gone === undefined) return undefined;
-  const known = ['local', ...Object.keys(config.tenants)].join(', ');
-  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? 'the config'} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
 }

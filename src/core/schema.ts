@@ -1,32 +1,22 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Issue, Result } from './errors.js';
-import { precompiled } from './precompiled-schemas.js';
+import { validatorOf } from './precompiled-schemas.js';
 import type { YamlSource } from './yaml-source.js';
 
 /**
  * JSON Schema validation whose problems come back as `file:line:col` issues.
  * The schemas live in `schemas/` (also used by editors); callers pass them in, so this stays pure.
- * The built CLI has them as validators generated at build time (precompiled-schemas.ts); any other
- * schema is compiled here, by an ajv made on first use (with the options scripts/standalone-validators.mjs uses).
+ * precompiled-schemas.ts makes each validator: in the built CLI, ones generated at build time.
  */
-let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
 export function compileSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (precompiled.size > 0 ? precompiled.get(JSON.stringify(schema)) : undefined)?.() ?? compileNow(schema);
+    validate = validatorOf(schema);
     compiled.set(schema, validate);
   }
   return validate;
-}
-
-function compileNow(schema: object): ValidateFunction {
-  ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
-  // `$id` is for editors and readers: compiled without it, two versions of one schema (a test's
-  // variant, a schema loaded twice) never collide in ajv's registry. Refs inside are local.
-  const { $id: _id, ...anonymous } = schema as { $id?: unknown };
-  return ajv.compile(anonymous);
 }
 
 /** Validate a parsed YAML value against a schema; every error is located in the file. */

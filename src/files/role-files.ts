@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../core/config.js';
@@ -40,7 +39,9 @@ export async function loadRoleFiles(cwd: string, dir: SourceDir): Promise<Result
  * writing through it, so the write stays in the folder it names.
  */
 export async function writeFileAtomic(path: string, text: string | Iterable<string>): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // Unique enough among concurrent writers (the file is created exclusively, never clobbered), and
+  // without node:crypto, which every command that reads role files would otherwise load.
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o644);
     try {

@@ -53,6 +53,11 @@ describe('roleflow promote', () => {
     expect(saved.code).toBe(0);
     expect(JSON.parse(await t.p.read('production.json'))).toMatchObject({ tenant: { name: 'production' }, summary: { create: 1 } });
     expect(tenantState(t.production)).toEqual(['a: first / You are A.']);
+    // Once carried out, the saved plan is stale; the advice keeps the gate: promote again, not plan.
+    expect((await t.cli(['apply', 'production.json'])).code).toBe(0);
+    const stale = await t.cli(['apply', 'production.json']);
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toContain('if roleflow promote made this one, run roleflow promote again');
   });
 
   it('asks on a terminal as apply does: only yes promotes', async () => {

@@ -106,6 +106,19 @@ describe('plan and apply against a tenant', () => {
     expect(tenantState(em)).toEqual(['a: d / c']);
   });
 
+  it('a plan of a tenant given by --base-url says to apply it with that --base-url, and that command applies it', async () => {
+    const em = await emulator();
+    const p = await project({ 'roles/a.md': roleText('a', 'd', 'c') });
+    const env = { ROLEFLOW_TOKEN: em.token };
+    const plan = await runCli(['plan', '--base-url', em.baseUrl, '--out', 'plan.json'], { cwd: p.dir, env });
+    expect(plan.code).toBe(0);
+    const hinted = /To carry out exactly this plan: roleflow (.*)$/m.exec(plan.stderr)?.[1];
+    expect(hinted).toBe(`apply plan.json --base-url ${em.baseUrl}`);
+    const applied = await runCli(hinted!.split(' '), { cwd: p.dir, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(tenantState(em)).toEqual(['a: d / c']);
+  });
+
   it('refuses a stale saved plan: exit 4, reasons listed, nothing sent', async () => {
     const em = await emulator();
     const id = await seed(em, 'a', 'd', 'old');

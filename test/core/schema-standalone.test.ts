@@ -127,13 +127,18 @@ describe('standalone validators generated at build time', () => {
     let dir: string;
     let precompiled: ReadonlyMap<string, () => ValidateFunction>;
     let draft07MetaSchema: () => ValidateFunction;
+    let validatorOf: (schema: object) => ValidateFunction;
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'roleflow-standalone-'));
       const file = join(dir, 'precompiled.mjs');
       // The bundle's banner gives bundled code a `require`; here it resolves from the repository.
       const prelude = `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(repoRoot, 'package.json'))});\n`;
       writeFileSync(file, prelude + (precompiledModule(pathToFileURL(`${schemasDir}/`)) as string));
-      ({ precompiled, draft07MetaSchema } = (await import(pathToFileURL(file).href)) as { precompiled: ReadonlyMap<string, () => ValidateFunction>; draft07MetaSchema: () => ValidateFunction });
+      ({ precompiled, draft07MetaSchema, validatorOf } = (await import(pathToFileURL(file).href)) as {
+        precompiled: ReadonlyMap<string, () => ValidateFunction>;
+        draft07MetaSchema: () => ValidateFunction;
+        validatorOf: (schema: object) => ValidateFunction;
+      });
     });
     afterAll(async () => {
       await rm(dir, { recursive: true, force: true });
@@ -146,6 +151,19 @@ describe('standalone validators generated at build time', () => {
         expect(validate, file).toBeDefined();
         sameOutcome(file, { unknwn: 1, tests: [{ nmae: 'x' }], name: 3 }, validate!());
       }
+    });
+
+    it('validatorOf gives the generated validator for a schema of schemas/, and compiles any other as run-time code does', () => {
+      for (const file of names) sameOutcome(file, { unknwn: 1, tests: [{ nmae: 'x' }], name: 3 }, validatorOf(schemaOf(file)));
+      // The emulator's flows file has its schema in code, not in schemas/.
+      const schema = { $id: 'x', type: 'object', properties: { flows: { type: 'array', items: { type: 'string', minLength: 1 } } }, required: ['flows'], additionalProperties: false };
+      const generated = validatorOf(schema);
+      const runtime = compileSchema(schema);
+      for (const value of [{ flows: ['a'] }, { flows: [''] }, { flow: [] }, { flows: [1], extra: true }, 'x']) {
+        expect(outcome(generated, value)).toEqual(outcome(runtime, value));
+      }
+      expect(generated({ flows: ['a'] })).toBe(true);
+      expect(generated({ flows: [''] })).toBe(false);
     });
 
     it('holds the draft-07 meta-schema that user schemas are checked with', () => {

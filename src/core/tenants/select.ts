@@ -1,5 +1,6 @@
 import { configuredTenant, type Config } from '../config.js';
 import { RoleflowError } from '../errors.js';
+import { quote } from '../roles/display.js';
 import { closest } from '../schema.js';
 
 /** The embedded tenant's name: never part of `--all-tenants` unless named. */
@@ -25,4 +26,15 @@ export function selectTenants(config: Config, flags: { named: readonly string[];
   const names = [...new Set([...flags.named, ...configured])];
   if (names.length === 0) throw new RoleflowError(`--all-tenants: no tenant is configured under tenants:${config.file ? ` in ${config.file}` : ''}`, 'config');
   return names;
+}
+
+/**
+ * Why saved plan `planFile` cannot go to its tenants `names` today: one of them is no longer in
+ * the config (one line naming the plan file), or undefined. The embedded `local` is always there.
+ */
+export function savedPlanUnknownTenant(planFile: string, names: readonly string[], config: Config): string | undefined {
+  const gone = names.find((name) => name !== 'local' && configuredTenant(config, name) === undefined);
+  if (gone === undefined) return undefined;
+  const known = ['local', ...Object.keys(config.tenants)].join(', ');
+  return `the saved plan ${planFile} names tenant ${quote(gone)}, which is not in ${config.file ?? 'the config'} (known: ${known}); nothing was sent: add it back to the config, or make a new plan`;
 }

@@ -1,0 +1,83 @@
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repoRoot, runBin, tempDir } from '../helpers/cli.js';
+
+// dist/bin.js runs the CLI bundle through a V8 code cache kept in $XDG_CACHE_HOME/roleflow (or
+// ~/.cache/roleflow): one file per command word, made by the first run, reused after.
+
+describe('the compile cache of the built CLI', () => {
+  let home: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir: home, cleanup } = await tempDir('roleflow-cache-'));
+  });
+  afterEach(async () => cleanup());
+
+  const cacheDir = (): string => join(home, 'roleflow');
+  const files = (): string[] => (existsSync(cacheDir()) ? readdirSync(cacheDir()).sort() : []);
+  const validate = (env: Record<string, string | undefined> = {}) => runBin(['validate'], { env: { XDG_CACHE_HOME: home, ...env } });
+
+  it('is written by the first run of a command, private to the user, and reused unchanged by the next', async () => {
+    const first = await validate();
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const [file, ...others] = files();
+    expect(others).toEqual([]);
+    expect(file).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-validate-roleflow\\.cjs\\.v8$`));
+    expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheDir(), file!)).mode & 0o777).toBe(0o600);
+    const written = readFileSync(join(cacheDir(), file!));
+    expect(written.length).toBeGreaterThan(10_000);
+
+    const second = await validate();
+    expect(second).toEqual(first);
+    // V8 accepted it: a refused cache is written again.
+    expect(readFileSync(join(cacheDir(), file!)).equals(written)).toBe(true);
+
+    // Other commands, --version and a command's --help each have their own; a failed run writes none.
+    expect((await runBin(['--version'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    expect((await runBin(['validate', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
+    expect((await runBin(['plan', '--no-such-flag'], { env: { XDG_CACHE_HOME: home } })).code).toBe(1);
+    expect(files()).toEqual([file, file!.replace('-validate-', '-version-'), file!.replace('-validate-', '-validate-help-')].sort());
+  });
+
+  it('a damaged cache file costs one compile, not a wrong answer, and is replaced', async () => {
+    const clean = await validate({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    await validate();
+    const [file] = files();
+    writeFileSync(join(cacheDir(), file!), Buffer.alloc(50_000, 7));
+    expect(await validate()).toEqual(clean);
+    expect(readFileSync(join(cacheDir(), file!)).subarray(0, 64).equals(Buffer.alloc(64, 7))).toBe(false);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing; a cache folder that cannot be made is skipped silently', async () => {
+    expect(await validate({ NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(cacheDir())).toBe(false);
+    const notADir = join(home, 'file');
+    writeFileSync(notADir, 'x');
+    const run = await validate({ XDG_CACHE_HOME: notADir });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('valid');
+  });
+
+  it('reads bundles the build made pure ASCII (bin.js reads them as latin1, so a UTF-8 byte would be misread)', () => {
+    const dist = join(repoRoot, 'dist');
+    const bundles = ['roleflow.cjs', ...readdirSync(join(dist, 'vendor')).map((f) => join('vendor', f))];
+    expect(bundles.length).toBeGreaterThan(1);
+    for (const file of bundles) expect(readFileSync(join(dist, file)).findIndex((byte) => byte > 0x7f), file).toBe(-1);
+  });
+
+  it("removes other builds' files once unused for a week, and keeps recent ones", async () => {
+    await validate();
+    const old = join(cacheDir(), '0000000000000000-v20.0.0-x64-plan.v8');
+    const recent = join(cacheDir(), '1111111111111111-v20.0.0-x64-plan.v8');
+    writeFileSync(old, 'x');
+    writeFileSync(recent, 'x');
+    const weeksAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(old, weeksAgo, weeksAgo);
+    // The next write (a command with no cache yet) tidies the folder.
+    await runBin(['--help'], { env: { XDG_CACHE_HOME: home } });
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+  });
+});
