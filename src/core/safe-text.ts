@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 /**
  * Text that roleflow does not control — test names, skip reasons, tenant messages and error
  * bodies, WebSocket frames, Role names, what a config file says — is shown through these, on the
@@ -76,13 +78,30 @@ export function escapeStray(text: string, colors: boolean): string {
  */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text) ? text.replace(UNSAFE, jsonEscape) : text;
+  // (undefined for a value JSON has no text for, as JSON.stringify gives it.)
+  if (typeof text !== 'string' || isAsciiWithoutDel(text)) return text;
+  return HAS_JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE, jsonEscape) : text;
+}
+
+/**
+ * Text JSON.stringify wrote holds no raw C0 control but its indentation's line breaks (it escapes
+ * every one in strings): when it is ASCII, the one unsafe character it can hold is DEL. Both
+ * checks are far quicker than the search through the whole class (a plan's JSON is 100 MB).
+ */
+function isAsciiWithoutDel(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\x7f');
 }
 
 // Outside strings JSON holds only ASCII punctuation and blanks: every unsafe character left by
 // JSON.stringify is inside a string, where a \u escape (a surrogate pair beyond the BMP) is exact.
+// Its line breaks (indentation) stay as they are, so the search leaves out the C0 controls that
+// are blanks: an indented text then needs no replacing at all unless a string holds one of the
+// others. (`\p{Cc}` is U+0000–U+001F and U+007F–U+009F.)
+const JSON_UNSAFE_CLASS = UNSAFE_CLASS.replace('\\p{Cc}', '\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F');
+const JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, 'gu');
+const HAS_JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, 'u');
+
 function jsonEscape(ch: string): string {
-  if (ch === '\n' || ch === '\r' || ch === '\t') return ch;
   let out = '';
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;

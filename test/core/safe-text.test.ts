@@ -119,6 +119,21 @@ describe('jsonText', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('is JSON.stringify with every unsafe character but its line breaks and tabs written as \\u escapes, exactly', () => {
+    // The reference, written out: the whole unsafe class searched, blanks put back as they were.
+    const reference = (v: unknown, indent?: number): string =>
+      JSON.stringify(v, null, indent).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\uFFFE\uFFFF]/gu, (ch) =>
+        ch === '\n' || ch === '\r' || ch === '\t' ? ch : Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+      );
+    const value = fc.dictionary(hostile, fc.oneof(hostile, fc.array(hostile, { maxLength: 3 }), fc.integer()), { maxKeys: 4 });
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, 0, 2, 4), (v, indent) => {
+        expect(jsonText(v, indent)).toBe(reference(v, indent));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('fitColumns', () => {

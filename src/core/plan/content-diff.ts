@@ -1,4 +1,4 @@
-import { diffArrays, type ChangeObject } from 'diff';
+import { lineEdits, type LineChange } from './diff/line-edits.js';
 
 /** Beyond this many edited lines the diff is not worth its cost (Myers is O(N·D)). */
 const MAX_EDIT_LENGTH = 5000;
@@ -10,36 +10,24 @@ const CONTEXT = 3;
  * `\n` so a diff never ends in "No newline at end of file" noise, while a change in trailing
  * line breaks still shows as an added or removed empty line.
  *
- * The hunks are those of the `diff` package's `structuredPatch` (context 3), built here from
- * `diffArrays` over the same line tokens `diffLines` makes: the same Myers search over the same
- * tokens gives the same changes, and it skips `structuredPatch`'s joining of each run of lines
- * into one string and splitting it again, which was most of the cost of a plan's many diffs.
+ * The hunks are those of the `diff` package's `structuredPatch` (context 3), built here from the
+ * same Myers search (`lineEdits`, the package's `diffArrays` step for step) over the same lines
+ * `diffLines` makes: the same search over the same tokens gives the same changes, and it skips
+ * `structuredPatch`'s joining of each run of lines into one string and splitting it again.
+ *
+ * `diffLines` tokenizes `${text}\n` by cutting right after every `\n` (its split on `/(\n|\r\n)/`),
+ * so with the final `\n` added every token ends in one: the tokens are the pieces of
+ * `text.split('\n')`, each with a `\n` after it. Two tokens are equal exactly when their pieces
+ * are, so the search runs on the pieces, and a hunk's lines are joined with `\n` plus a final one.
  */
 export function contentDiff(before: string, after: string, oldLabel: string, newLabel: string): string {
-  const changes = diffArrays(lineTokens(`${before}\n`), lineTokens(`${after}\n`), { maxEditLength: MAX_EDIT_LENGTH });
+  const changes = lineEdits(before.split('\n'), after.split('\n'), MAX_EDIT_LENGTH);
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
   if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@\n`;
-  // Every line keeps its `\n` (both sides end in one), so a hunk's lines joined with nothing are
-  // its lines without `\n` joined with `\n`, plus the final one: structuredPatch's text exactly.
-  const hunks = hunksOf(changes).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('')}`,
-  );
-  return header + hunks.join('');
-}
-
-/**
- * Lines as `diffLines` tokenizes them: each with its line break (`\n` or `\r\n`); a last line
- * without one is a token too. (Its split on `/(\n|\r\n)/` cuts exactly after every `\n`.)
- */
-function lineTokens(text: string): string[] {
-  const tokens: string[] = [];
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-    tokens.push(text.slice(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < text.length) tokens.push(text.slice(start));
-  return tokens;
+  // One join into one flat string: a plan holds thousands of these until it is written.
+  const parts = [header];
+  for (const h of hunksOf(changes)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n`, h.lines.join('\n'), '\n');
+  return parts.join('');
 }
 
 interface Hunk {
@@ -53,10 +41,10 @@ interface Hunk {
 /**
  * `structuredPatch`'s hunk building (diff 8, `diffLinesResultToPatch`), step for step, over
  * changes whose values are already the lines. Kept identical so plans stay byte for byte the
- * same; the lines keep their line breaks (see `contentDiff`).
+ * same; the lines are without their line breaks (see `contentDiff`).
  */
-function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
-  const diff = [...changes, { value: [] as string[], count: 0, added: false, removed: false }];
+function hunksOf(changes: LineChange[]): Hunk[] {
+  const diff: LineChange[] = [...changes, { value: [], count: 0, added: false, removed: false }];
   const pushContext = (range: string[], lines: string[]): void => {
     for (const line of lines) range.push(` ${line}`);
   };

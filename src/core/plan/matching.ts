@@ -10,21 +10,31 @@ export function globMatcher(globs: readonly string[]): (name: string) => string 
   return (name) => compiled.find((c) => c.re.test(name))?.glob;
 }
 
-/** Roles by id (all of them) and by name (those `named` keeps); one pass. */
+/** Roles by id (all of them) and by name (those `named` keeps). */
 export function indexRoles(
   roles: readonly Role[],
   named: (role: Role) => boolean = () => true,
 ): { byId: Map<string, Role>; byName: Map<string, Role[]> } {
+  return { byId: rolesById(roles), byName: rolesByName(roles, named) };
+}
+
+/** Roles by id; of Roles that share an id (a tenant should never list such), the last. */
+function rolesById(roles: readonly Role[]): Map<string, Role> {
   const byId = new Map<string, Role>();
+  for (const role of roles) byId.set(role.id, role);
+  return byId;
+}
+
+/** The Roles `named` keeps, by name, each name's in their order. */
+function rolesByName(roles: readonly Role[], named: (role: Role) => boolean): Map<string, Role[]> {
   const byName = new Map<string, Role[]>();
   for (const role of roles) {
-    byId.set(role.id, role);
     if (!named(role)) continue;
     const holders = byName.get(role.name);
     if (holders) holders.push(role);
     else byName.set(role.name, [role]);
   }
-  return { byId, byName };
+  return byName;
 }
 
 export interface Matching {
@@ -50,7 +60,9 @@ export function matchRoles(
   ignored: (name: string) => string | undefined,
   tenantName: string,
 ): Matching {
-  const { byId, byName } = indexRoles(remote, (role) => ignored(role.name) === undefined);
+  const byName = rolesByName(remote, (role) => ignored(role.name) === undefined);
+  // By id only when a file pins one: most files do not, and indexing 100,000 ids is not free.
+  let byId: Map<string, Role> | undefined;
 
   const claimed = new Set<string>();
   const result: Matching = { pairs: [], creates: [], orphans: [], byName, issues: [] };
@@ -61,7 +73,7 @@ export function matchRoles(
 
   for (const file of managed) {
     if (file.id === undefined) continue;
-    const role = byId.get(file.id);
+    const role = (byId ??= rolesById(remote)).get(file.id);
     const glob = role && ignored(role.name);
     if (!role) issue(file, 'id', `id ${quote(file.id)} not found on tenant ${showName(tenantName)}: fix it, or remove it to create the Role`);
     else if (glob !== undefined) issue(file, 'id', `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
@@ -73,7 +85,7 @@ export function matchRoles(
 
   for (const file of managed) {
     if (file.id !== undefined) continue;
-    const free = (byName.get(file.name) ?? []).filter((r) => !claimed.has(r.id));
+    const free = unclaimed(byName.get(file.name), claimed);
     if (free.length === 1) result.pairs.push({ file, role: free[0]! });
     else if (free.length === 0) result.creates.push(file);
     else {
@@ -88,4 +100,13 @@ export function matchRoles(
     for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
   }
   return result;
+}
+
+const NONE: readonly Role[] = [];
+
+/** The holders no file has claimed (the holders themselves when that is all of them: the usual one). */
+function unclaimed(holders: readonly Role[] | undefined, claimed: ReadonlySet<string>): readonly Role[] {
+  if (holders === undefined) return NONE;
+  if (holders.length === 1) return claimed.has(holders[0]!.id) ? NONE : holders;
+  return holders.filter((r) => !claimed.has(r.id));
 }

@@ -63,8 +63,7 @@ export function tenantPlansDigest(plans: readonly (Pick<Plan, 'tenant'> & { dige
  * `renderPlanJson(plan)` in parts, in order: the text before the changes, each change, then the
  * rest with the digest, hashed as it goes. A plan of 100,000 Roles is over 100 MB of JSON; written
  * part by part, the whole text is never held (nor copied again to be written). Each change is
- * serialised on its own and indented as it sits in the whole: JSON.stringify puts no raw line
- * break inside a string, so every line break is indentation.
+ * serialised on its own, indented as it sits in the whole.
  */
 export function* planJsonParts(plan: Plan): Generator<string> {
   const { digest: _digest, changes, ...rest } = plan;
@@ -80,7 +79,16 @@ export function* planJsonParts(plan: Plan): Generator<string> {
   else {
     yield emit(`${frame.slice(0, at)}[\n    `);
     for (let i = 0; i < changes.length; i++) {
-      yield emit(`${i === 0 ? '' : ',\n    '}${jsonText(ordered(changes[i]), 2).replace(/\n/g, '\n    ')}`);
+      // Serialised two arrays deep, it is indented as it sits in the whole: no pass to indent it.
+      const nested = jsonText([[ordered(changes[i])]], 2);
+      const text = nested.slice(NESTED_START.length, -NESTED_END.length);
+      if (i === 0) yield emit(text);
+      else {
+        // Hashed in its two pieces, so the joined part is not flattened (copied) to be hashed.
+        hash.update(',\n    ');
+        hash.update(text);
+        yield `,\n    ${text}`;
+      }
     }
     yield emit('\n  ]');
   }
@@ -88,6 +96,10 @@ export function* planJsonParts(plan: Plan): Generator<string> {
   hash.update(tail);
   yield `${tail.slice(0, -2)},\n  "digest": ${JSON.stringify(`sha256:${hash.digest('hex')}`)}\n}\n`;
 }
+
+/** What `jsonText([[x]], 2)` puts around `x`. */
+const NESTED_START = '[\n  [\n    ';
+const NESTED_END = '\n  ]\n]';
 
 function bodyText(plan: Plan): string {
   const { digest: _digest, ...rest } = plan;

@@ -43,8 +43,11 @@ export function membershipNotes(
 ): string[] {
   if (excluded.length === 0) return [];
   const notes: string[] = [];
+  // The Roles of each name and of each id, in the tenant's order: one pass, not one per file.
+  const byName = groupBy(remote, (r) => r.name);
+  const byId = groupBy(remote, (r) => r.id);
   for (const file of excluded) {
-    const roles = remote.filter((r) => (file.id === undefined ? r.name === file.name : r.id === file.id));
+    const roles = (file.id === undefined ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
       const outcome = plan.deleted.has(role.id) ? 'is deleted from' : plan.unmanaged.has(role.id) ? 'is left unmanaged on' : undefined;
       if (outcome === undefined) continue;
@@ -52,6 +55,16 @@ export function membershipNotes(
     }
   }
   return notes;
+}
+
+function groupBy(roles: readonly Role[], key: (role: Role) => string): Map<string, Role[]> {
+  const groups = new Map<string, Role[]>();
+  for (const role of roles) {
+    const group = groups.get(key(role));
+    if (group) group.push(role);
+    else groups.set(key(role), [role]);
+  }
+  return groups;
 }
 
 /**

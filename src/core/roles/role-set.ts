@@ -9,8 +9,8 @@ import type { Position, RoleFile } from './role-file.js';
  */
 export function checkRoleSet(files: readonly RoleFile[]): Issue[] {
   return [
-    ...duplicates(files, (f) => (f.id === undefined ? undefined : { value: f.id, at: f.at.id ?? f.at.name }), 'id'),
-    ...duplicates(files, (f) => ({ value: f.name, at: f.at.name }), 'name', eachPinsItsOwnId),
+    ...duplicates(files, (f) => f.id, (f) => f.at.id ?? f.at.name, 'id'),
+    ...duplicates(files, (f) => f.name, (f) => f.at.name, 'name', eachPinsItsOwnId),
   ].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
 
@@ -28,11 +28,11 @@ function eachPinsItsOwnId(group: readonly RoleFile[]): boolean {
   return true;
 }
 
-type Key = { value: string; at: Position } | undefined;
-
+/** `key` is the value that must be unique (undefined: none), `at` where it stands. */
 function duplicates(
   files: readonly RoleFile[],
-  key: (f: RoleFile) => Key,
+  key: (f: RoleFile) => string | undefined,
+  at: (f: RoleFile) => Position,
   what: 'name' | 'id',
   allowed: (group: readonly RoleFile[]) => boolean = () => false,
 ): Issue[] {
@@ -43,22 +43,22 @@ function duplicates(
   for (const f of files) {
     const k = key(f);
     if (k === undefined) continue;
-    if (seen.has(k.value)) repeated.add(k.value);
-    else seen.add(k.value);
+    const size = seen.size;
+    if (seen.add(k).size === size) repeated.add(k);
   }
   if (repeated.size === 0) return [];
   const groups = new Map<string, RoleFile[]>();
   for (const f of files) {
     const k = key(f);
-    if (k === undefined || !repeated.has(k.value)) continue;
-    const group = groups.get(k.value);
+    if (k === undefined || !repeated.has(k)) continue;
+    const group = groups.get(k);
     if (group) group.push(f);
-    else groups.set(k.value, [f]);
+    else groups.set(k, [f]);
   }
   const issues: Issue[] = [];
   for (const [value, group] of groups) {
     if (allowed(group)) continue;
-    const [first, ...others] = group.map((f) => ({ file: f.file, at: key(f)!.at }));
+    const [first, ...others] = group.map((f) => ({ file: f.file, at: at(f) }));
     const where = others.map((o) => `${o.file}:${o.at.line}:${o.at.col}`).join(', ');
     issues.push({ file: first!.file, ...first!.at, message: `${what} ${JSON.stringify(value)} is also used by ${where}: ${WHY[what]}` });
   }

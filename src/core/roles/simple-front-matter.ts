@@ -29,7 +29,10 @@ export interface SimpleFrontMatter {
 
 type Key = 'name' | 'description' | 'id';
 
-const LINE = /^(name|description|id): (.*)$/;
+function keyOf(line: string): Key | undefined {
+  return line.startsWith('name: ') ? 'name' : line.startsWith('description: ') ? 'description' : line.startsWith('id: ') ? 'id' : undefined;
+}
+
 const PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
 const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
 /** Booleans and nulls of YAML 1.2's core schema, and YAML 1.1's, in any case. */
@@ -43,12 +46,14 @@ export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefin
     let line = lines[i]!;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (line === '') continue;
-    const m = LINE.exec(line);
-    if (!m) return undefined;
-    const key = m[1] as Key;
-    const value = scalarValue(m[2]!);
+    // `key: ` at the start; the rest is the value. (A line break of any kind in the rest, which
+    // `.` would not match, is refused by scalarValue: neither form of value holds one.)
+    const key = keyOf(line);
+    if (key === undefined) return undefined;
+    const raw = line.slice(key.length + 2);
+    const value = scalarValue(raw);
     if (value === undefined || values[key] !== undefined) return undefined;
-    values[key] = { value, line: i + 2, quoted: m[2]!.startsWith('"') || m[2]!.startsWith("'") };
+    values[key] = { value, line: i + 2, quoted: raw.startsWith('"') || raw.startsWith("'") };
   }
   const { name, description, id } = values;
   if (!name || !description || name.value === '' || id?.value === '') return undefined;
