@@ -48683,93 +48683,246 @@ var init_open_tenant = __esm({
   }
 });
 
-// src/core/plan/diff/line-edits.ts
-function lineEdits(oldLines, newLines, maxEditLength) {
-  const oldLen = oldLines.length;
-  const newLen = newLines.length;
-  const maxEdit = Math.min(newLen + oldLen, maxEditLength);
-  const offset = maxEdit + 1;
-  const bestPath = new Array(2 * offset + 1).fill(void 0);
-  const extractCommon = (path, k) => {
-    let oldPos = path.oldPos;
-    let newPos = oldPos - k;
-    let common = 0;
-    while (newPos + 1 < newLen && oldPos + 1 < oldLen && oldLines[oldPos + 1] === newLines[newPos + 1]) {
-      newPos++;
-      oldPos++;
-      common++;
-    }
-    if (common) path.last = { count: common, added: false, removed: false, previous: path.last };
-    path.oldPos = oldPos;
-    return newPos;
-  };
-  const start = { oldPos: -1, last: void 0 };
-  bestPath[offset] = start;
-  const startNewPos = extractCommon(start, 0);
-  if (start.oldPos + 1 >= oldLen && startNewPos + 1 >= newLen) return changesOf(start.last, oldLines, newLines);
-  let minDiagonal = -Infinity;
-  let maxDiagonal = Infinity;
-  for (let editLength = 1; editLength <= maxEdit; editLength++) {
-    for (let k = Math.max(minDiagonal, -editLength); k <= Math.min(maxDiagonal, editLength); k += 2) {
-      const removePath = bestPath[offset + k - 1];
-      const addPath = bestPath[offset + k + 1];
-      if (removePath) bestPath[offset + k - 1] = void 0;
-      let canAdd = false;
-      if (addPath) {
-        const addPathNewPos = addPath.oldPos - k;
-        canAdd = 0 <= addPathNewPos && addPathNewPos < newLen;
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
       }
-      const canRemove = removePath !== void 0 && removePath.oldPos + 1 < oldLen;
-      if (!canAdd && !canRemove) {
-        bestPath[offset + k] = void 0;
-        continue;
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
+          } else {
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+              }
+            }
+          }
+          editLength++;
+        };
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
+            }
+          }
+        }
       }
-      const path = !canRemove || canAdd && removePath.oldPos < addPath.oldPos ? extended(addPath, true, 0) : extended(removePath, false, 1);
-      const newPos = extractCommon(path, k);
-      if (path.oldPos + 1 >= oldLen && newPos + 1 >= newLen) return changesOf(path.last, oldLines, newLines);
-      bestPath[offset + k] = path;
-      if (path.oldPos + 1 >= oldLen) maxDiagonal = Math.min(maxDiagonal, k - 1);
-      if (newPos + 1 >= newLen) minDiagonal = Math.max(minDiagonal, k + 1);
-    }
+      addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+          if (array[i]) {
+            ret.push(array[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
   }
-  return void 0;
+});
+
+// node_modules/diff/libesm/diff/array.js
+function diffArrays(oldArr, newArr, options) {
+  return arrayDiff.diff(oldArr, newArr, options);
 }
-function extended(path, added, oldPosInc) {
-  const last = path.last;
-  const removed = !added;
-  if (last && last.added === added && last.removed === removed) {
-    return { oldPos: path.oldPos + oldPosInc, last: { count: last.count + 1, added, removed, previous: last.previous } };
+var ArrayDiff, arrayDiff;
+var init_array = __esm({
+  "node_modules/diff/libesm/diff/array.js"() {
+    init_base();
+    ArrayDiff = class extends Diff {
+      tokenize(value) {
+        return value.slice();
+      }
+      join(value) {
+        return value;
+      }
+      removeEmpty(value) {
+        return value;
+      }
+    };
+    arrayDiff = new ArrayDiff();
   }
-  return { oldPos: path.oldPos + oldPosInc, last: { count: 1, added, removed, previous: last } };
-}
-function changesOf(last, oldLines, newLines) {
-  const components = [];
-  for (let c = last; c; c = c.previous) components.push(c);
-  components.reverse();
-  const changes = [];
-  let newPos = 0;
-  let oldPos = 0;
-  for (const { count, added, removed } of components) {
-    if (!removed) {
-      changes.push({ count, added, removed, value: newLines.slice(newPos, newPos + count) });
-      newPos += count;
-      if (!added) oldPos += count;
-    } else {
-      changes.push({ count, added, removed, value: oldLines.slice(oldPos, oldPos + count) });
-      oldPos += count;
-    }
-  }
-  return changes;
-}
-var init_line_edits = __esm({
-  "src/core/plan/diff/line-edits.ts"() {
-    "use strict";
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_array();
   }
 });
 
 // src/core/plan/content-diff.ts
 function contentDiff(before, after2, oldLabel, newLabel) {
-  const changes = lineEdits(before.split("\n"), after2.split("\n"), MAX_EDIT_LENGTH);
+  const changes = diffArrays(before.split("\n"), after2.split("\n"), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}
 +++ ${newLabel}
 `;
@@ -48839,7 +48992,7 @@ var MAX_EDIT_LENGTH, CONTEXT;
 var init_content_diff = __esm({
   "src/core/plan/content-diff.ts"() {
     "use strict";
-    init_line_edits();
+    init_libesm();
     MAX_EDIT_LENGTH = 5e3;
     CONTEXT = 3;
   }

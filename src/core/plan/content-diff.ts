@@ -1,4 +1,4 @@
-import { lineEdits, type LineChange } from './diff/line-edits.js';
+import { diffArrays, type ChangeObject } from 'diff';
 
 /** Beyond this many edited lines the diff is not worth its cost (Myers is O(N·D)). */
 const MAX_EDIT_LENGTH = 5000;
@@ -11,7 +11,7 @@ const CONTEXT = 3;
  * line breaks still shows as an added or removed empty line.
  *
  * The hunks are those of the `diff` package's `structuredPatch` (context 3), built here from the
- * same Myers search (`lineEdits`, the package's `diffArrays` step for step) over the same lines
+ * same Myers search (the package's `diffArrays`) over the same lines
  * `diffLines` makes: the same search over the same tokens gives the same changes, and it skips
  * `structuredPatch`'s joining of each run of lines into one string and splitting it again.
  *
@@ -21,7 +21,7 @@ const CONTEXT = 3;
  * are, so the search runs on the pieces, and a hunk's lines are joined with `\n` plus a final one.
  */
 export function contentDiff(before: string, after: string, oldLabel: string, newLabel: string): string {
-  const changes = lineEdits(before.split('\n'), after.split('\n'), MAX_EDIT_LENGTH);
+  const changes = diffArrays(before.split('\n'), after.split('\n'), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
   if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@\n`;
   // One join into one flat string: a plan holds thousands of these until it is written.
@@ -43,8 +43,8 @@ interface Hunk {
  * changes whose values are already the lines. Kept identical so plans stay byte for byte the
  * same; the lines are without their line breaks (see `contentDiff`).
  */
-function hunksOf(changes: LineChange[]): Hunk[] {
-  const diff: LineChange[] = [...changes, { value: [], count: 0, added: false, removed: false }];
+function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
+  const diff: ChangeObject<string[]>[] = [...changes, { value: [], count: 0, added: false, removed: false }];
   const pushContext = (range: string[], lines: string[]): void => {
     for (const line of lines) range.push(` ${line}`);
   };
