@@ -121,7 +121,12 @@ function copyStrings<T extends object>(from: Record<string, unknown>, to: T, nam
   return to;
 }
 
+/** What a JSON text can start with, after its white space: anything else is certainly not JSON. */
+const JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
+
 function parseOrUndefined(text: string): unknown {
+  // Most `message` texts are prose ("request received…"): refused here, without the cost of a SyntaxError.
+  if (!JSON_START.test(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
