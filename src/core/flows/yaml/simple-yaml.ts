@@ -49,7 +49,10 @@ interface Placed {
 
 /** Anything but the newline, printable ASCII and non-ASCII letters, marks, numbers, punctuation and symbols. */
 const UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*/;
+/** Sticky: matched where `lastIndex` says, in the whole text (no slice per key). */
+const PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
+/** Where a plain scalar in a flow collection ends: `,[]{}:#`, or the line's end. */
+const FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
 /** Words YAML 1.2's core schema reads as a boolean or null (in some cases; declined in any). */
 const RESERVED = /^(?:true|false|null|~)$/i;
 const STARTS_PLAIN = /^[\p{L}\p{N}]/u;
@@ -169,8 +172,8 @@ class Reader {
       const end = this.quotedEnd(at);
       return end !== undefined && this.text[end] === ':';
     }
-    const m = PLAIN_KEY.exec(this.text.slice(at, this.lines[this.li]!.end));
-    return m !== null && this.text[at + m[0].length] === ':';
+    const length = this.plainKeyLength(at);
+    return length > 0 && this.text[at + length] === ':';
   }
 
   /** The key at `at` and the offset of the `:` after it. */
@@ -182,9 +185,16 @@ class Reader {
       if (this.text[scalar.end] !== ':') decline();
       return { name: scalar.value, end: scalar.end };
     }
-    const m = PLAIN_KEY.exec(this.text.slice(at, line.end));
-    if (!m || RESERVED.test(m[0]) || this.text[at + m[0].length] !== ':') decline();
-    return { name: m[0], end: at + m[0].length };
+    const end = at + this.plainKeyLength(at);
+    const name = this.text.slice(at, end);
+    if (end === at || RESERVED.test(name) || this.text[end] !== ':') decline();
+    return { name, end };
+  }
+
+  /** The length of the plain key at `at` (0 if none); keys never hold a line break. */
+  private plainKeyLength(at: number): number {
+    PLAIN_KEY.lastIndex = at;
+    return PLAIN_KEY.test(this.text) ? PLAIN_KEY.lastIndex - at : 0;
   }
 
   /** A value on its line from `at` to the line's end (or a comment); moves to the next line. */
@@ -200,10 +210,11 @@ class Reader {
       node = { value: scalar.value, at };
       pos = scalar.end;
     } else {
-      const comment = this.text.indexOf(' #', at);
-      const end = comment >= 0 && comment < line.end ? comment : line.end;
-      node = { value: plainValue(this.text.slice(at, end).trimEnd()), at };
-      pos = end;
+      // Up to a comment on this line (a search of the line alone: the rest of the file may be long).
+      const rest = this.text.slice(at, line.end);
+      const comment = rest.indexOf(' #');
+      node = { value: plainValue((comment >= 0 ? rest.slice(0, comment) : rest).trimEnd()), at };
+      pos = comment >= 0 ? at + comment : line.end;
     }
     this.endOfLine(pos, line.end);
     this.li++;
@@ -244,8 +255,8 @@ class Reader {
         node = { value: scalar.value, at: pos };
         pos = scalar.end;
       } else {
-        let end = pos;
-        while (end < lineEnd && !',[]{}:#'.includes(this.text[end]!)) end++;
+        FLOW_PLAIN_END.lastIndex = pos;
+        const end = FLOW_PLAIN_END.test(this.text) ? FLOW_PLAIN_END.lastIndex - 1 : this.text.length;
         node = { value: plainValue(this.text.slice(pos, end).trimEnd()), at: pos };
         pos = end;
       }
