@@ -17,6 +17,12 @@ const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
 const HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 // `safeText`: a backslash is doubled where it could be read as the start of an escape.
 const SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu');
+// In JSON.stringify's text a line break or tab can only be its own indentation, which stays: an
+// indented report with no other unsafe character is not rewritten at all.
+const JSON_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'gu');
+const JSON_HAS_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'u');
+/** Runs of characters other than printable ASCII and the line break: the only places an unsafe one can be. */
+const BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
 // SGR sequences (colours) that roleflow itself writes, else one unsafe character.
 const STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu');
 
@@ -76,13 +82,22 @@ export function escapeStray(text: string, colors: boolean): string {
  */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
-  return HAS_UNSAFE.test(text) ? text.replace(UNSAFE, jsonEscape) : text;
+  return hasJsonUnsafe(text) ? text.replace(JSON_UNSAFE, jsonEscape) : text;
+}
+
+// A report is megabytes of mostly ASCII: a scan for what is not ASCII is quick, one with the
+// Unicode classes over all of it is not (~25 ns a character), so only the runs found are checked.
+function hasJsonUnsafe(text: string): boolean {
+  BEYOND_ASCII.lastIndex = 0;
+  for (let run = BEYOND_ASCII.exec(text); run !== null; run = BEYOND_ASCII.exec(text)) {
+    if (JSON_HAS_UNSAFE.test(run[0])) return true;
+  }
+  return false;
 }
 
 // Outside strings JSON holds only ASCII punctuation and blanks: every unsafe character left by
 // JSON.stringify is inside a string, where a \u escape (a surrogate pair beyond the BMP) is exact.
 function jsonEscape(ch: string): string {
-  if (ch === '\n' || ch === '\r' || ch === '\t') return ch;
   let out = '';
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;

@@ -119,6 +119,23 @@ describe('jsonText', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('is exactly JSON.stringify with every unsafe character (but the indentation\'s line breaks) written as \\u escapes', () => {
+    // The unsafe class as escapeControls documents it; each code unit of a match escaped.
+    const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\uFFFE\uFFFF]/gu;
+    const units = (ch: string) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+    const escapeAll = (text: string) => text.replace(unsafe, (ch) => (ch === '\n' ? ch : units(ch)));
+    const value = fc.dictionary(hostile, fc.oneof(hostile, fc.array(hostile, { maxLength: 3 }), fc.integer()), { maxKeys: 4 });
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, 0, 2), (v, indent) => {
+        expect(jsonText(v, indent)).toBe(escapeAll(JSON.stringify(v, null, indent)));
+      }),
+      { numRuns: 2000 },
+    );
+    // A long text with one unsafe character far from the start is still found.
+    const long = { a: 'x'.repeat(100_000) + '→', b: ['\u2028'] };
+    expect(jsonText(long, 2)).toBe(JSON.stringify(long, null, 2).replace('\u2028', '\\u2028'));
+  });
 });
 
 describe('fitColumns', () => {
