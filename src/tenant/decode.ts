@@ -114,9 +114,10 @@ function textOf(value: unknown, field: string, id: string, where: string): strin
 
 /** `to` with the optional string members of `from` copied under their model names. */
 function copyStrings<T extends object>(from: Record<string, unknown>, to: T, names: Record<string, keyof T & string>): T {
-  for (const [key, as] of Object.entries(names)) {
+  // A loop over the keys, not Object.entries: this runs for every message and log entry.
+  for (const key in names) {
     const value = from[key];
-    if (typeof value === 'string') (to as Record<string, unknown>)[as] = value;
+    if (typeof value === 'string') (to as Record<string, unknown>)[names[key]!] = value;
   }
   return to;
 }
