@@ -130,10 +130,17 @@ function escapeStray(text2, colors) {
 function jsonText(value, indent) {
   const text2 = JSON.stringify(value, null, indent);
   if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return HAS_JSON_UNSAFE.test(text2) ? text2.replace(JSON_UNSAFE, jsonEscape) : text2;
+  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE, jsonEscape) : text2;
 }
 function isAsciiWithoutDel(text2) {
   return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
+}
+function hasJsonUnsafe(text2) {
+  BEYOND_ASCII.lastIndex = 0;
+  for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
+    if (JSON_HAS_UNSAFE.test(run2[0])) return true;
+  }
+  return false;
 }
 function jsonEscape(ch) {
   let out = "";
@@ -156,7 +163,7 @@ function fitColumns(text2, columns) {
 function isWide(code3) {
   return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, STRAY, JSON_UNSAFE_CLASS, JSON_UNSAFE, HAS_JSON_UNSAFE;
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, BEYOND_ASCII, STRAY;
 var init_safe_text = __esm({
   "src/core/safe-text.ts"() {
     "use strict";
@@ -164,10 +171,10 @@ var init_safe_text = __esm({
     UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
     HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
     SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
+    JSON_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu");
+    JSON_HAS_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u");
+    BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
     STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
-    JSON_UNSAFE_CLASS = UNSAFE_CLASS.replace("\\p{Cc}", "\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F");
-    JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, "gu");
-    HAS_JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, "u");
   }
 });
 
@@ -11871,7 +11878,7 @@ var require_resolve_flow_scalar = __commonJS({
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value = plainValue2(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_SINGLE;
@@ -11900,7 +11907,7 @@ var require_resolve_flow_scalar = __commonJS({
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source, onError) {
+    function plainValue2(source, onError) {
       let badChar = "";
       switch (source[0]) {
         /* istanbul ignore next should not happen */
@@ -14632,7 +14639,7 @@ function parseYaml(text2, opts) {
 }
 function parsePointer(pointer) {
   if (pointer === "" || pointer === "/") return [];
-  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer.slice(1).split("/").map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
 }
 function offsetOf(doc, path, key) {
   let node = doc.contents;
@@ -42875,13 +42882,14 @@ function textOf(value, field, id, where) {
   return value;
 }
 function copyStrings(from, to, names) {
-  for (const [key, as] of Object.entries(names)) {
+  for (const key in names) {
     const value = from[key];
-    if (typeof value === "string") to[as] = value;
+    if (typeof value === "string") to[names[key]] = value;
   }
   return to;
 }
 function parseOrUndefined(text2) {
+  if (!JSON_START.test(text2)) return void 0;
   try {
     return JSON.parse(text2);
   } catch {
@@ -42902,11 +42910,13 @@ function kindOf(value) {
 function shapeError(where, problem) {
   return new RoleflowError(`${where}: ${problem}`);
 }
+var JSON_START;
 var init_decode = __esm({
   "src/tenant/decode.ts"() {
     "use strict";
     init_errors();
     init_latency();
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
 
@@ -47178,7 +47188,7 @@ __export(client_exports, {
 function createClient(options) {
   return new HttpTenantClient(options);
 }
-var GET_ROLES, DELETE_PATH, HttpTenantClient;
+var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient;
 var init_client = __esm({
   "src/tenant/client.ts"() {
     "use strict";
@@ -47286,7 +47296,7 @@ var init_client = __esm({
       }
       openWs() {
         return this.guard(async () => {
-          const { openWsSession: openWsSession2 } = await Promise.resolve().then(() => (init_ws_session(), ws_session_exports));
+          const { openWsSession: openWsSession2 } = await (wsSessionModule ??= Promise.resolve().then(() => (init_ws_session(), ws_session_exports)));
           const session = await openWsSession2(this.target, this.options.token, this.options.onRequest);
           this.sessions.add(session);
           const close = session.close.bind(session);
@@ -72976,7 +72986,12 @@ function int(v) {
   return Number.isInteger(v) ? v : void 0;
 }
 function ptr(base, ...keys) {
-  return base + keys.map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+  let pointer = base;
+  for (const k of keys) {
+    const key = String(k);
+    pointer += `/${key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key}`;
+  }
+  return pointer;
 }
 var LoadContext;
 var init_load_context = __esm({
@@ -73549,12 +73564,305 @@ var init_parse_expect = __esm({
   }
 });
 
+// src/core/flows/yaml/simple-yaml.ts
+function readSimpleYaml(text2) {
+  if (UNSAFE_CHARS.test(text2)) return void 0;
+  try {
+    const reader = new Reader(text2);
+    const root = reader.document();
+    return {
+      value: root.value,
+      locate: (pointer, opts) => reader.position(offsetOf2(root, parsePointer(pointer), opts?.key))
+    };
+  } catch (error2) {
+    if (error2 === DECLINE) return void 0;
+    throw error2;
+  }
+}
+function decline() {
+  throw DECLINE;
+}
+function plainValue(raw) {
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  if (DIGITS.test(raw)) return Number(raw);
+  if (!STARTS_PLAIN.test(raw) || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
+    return decline();
+  }
+  return raw;
+}
+function offsetOf2(root, path, key) {
+  let node = root;
+  let offset = root.at;
+  const segments = key === void 0 ? path : [...path, key];
+  for (const [i, seg] of segments.entries()) {
+    let next;
+    if (node.entries) {
+      const entry = node.entries.get(seg);
+      if (!entry) break;
+      if (key !== void 0 && i === segments.length - 1) return entry.keyAt;
+      next = entry.node;
+    } else if (node.items) {
+      next = node.items[Number(seg)];
+    }
+    if (!next) break;
+    offset = next.at;
+    node = next;
+  }
+  return offset;
+}
+var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, RESERVED3, STARTS_PLAIN, DIGITS, FORBIDDEN_KEYS2, ESCAPES, MAX_DEPTH, DECLINE, Reader;
+var init_simple_yaml = __esm({
+  "src/core/flows/yaml/simple-yaml.ts"() {
+    "use strict";
+    init_simple_front_matter();
+    init_yaml_source();
+    UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+    PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
+    FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
+    RESERVED3 = /^(?:true|false|null|~)$/i;
+    STARTS_PLAIN = /^[\p{L}\p{N}]/u;
+    DIGITS = /^[0-9]{1,15}$/;
+    FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+    ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
+    MAX_DEPTH = 32;
+    DECLINE = Symbol("decline");
+    Reader = class {
+      constructor(text2) {
+        this.text = text2;
+        for (let start = 0; start <= text2.length; ) {
+          let end = text2.indexOf("\n", start);
+          if (end < 0) end = text2.length;
+          let indent = start;
+          while (text2.charCodeAt(indent) === 32) indent++;
+          if (indent < end && text2[indent] !== "#") this.lines.push({ start, indent: indent - start, end });
+          if (end < text2.length) this.lineStarts.push(end + 1);
+          start = end + 1;
+        }
+      }
+      lineStarts = [0];
+      lines = [];
+      li = 0;
+      /** The 1-based line and column of an offset, as `LineCounter.linePos` gives them. */
+      position(offset) {
+        let low = 0;
+        let high = this.lineStarts.length - 1;
+        while (low < high) {
+          const mid = low + high + 1 >> 1;
+          if (this.lineStarts[mid] <= offset) low = mid;
+          else high = mid - 1;
+        }
+        return { line: low + 1, col: offset - this.lineStarts[low] + 1 };
+      }
+      document() {
+        const first = this.lines[0];
+        if (!first || first.indent !== 0) decline();
+        const root = this.blockMap(first.start, 1);
+        if (this.li !== this.lines.length) decline();
+        return root;
+      }
+      /** A block node starting at offset `at` of the current line. */
+      block(at, depth) {
+        if (depth > MAX_DEPTH) decline();
+        return this.text[at] === "-" ? this.blockSeq(at, depth) : this.blockMap(at, depth);
+      }
+      blockSeq(at, depth) {
+        const line = this.lines[this.li];
+        const col = at - line.start;
+        const items = [];
+        for (; ; ) {
+          const current = this.lines[this.li];
+          const dash = current.start + col;
+          if (this.text[dash] !== "-" || this.text[dash + 1] !== " " || this.text[dash + 2] === " ") decline();
+          const itemAt = dash + 2;
+          if (this.isKeyAt(itemAt)) items.push(this.blockMap(itemAt, depth + 1));
+          else items.push(this.valueToLineEnd(itemAt, depth + 1));
+          const next = this.lines[this.li];
+          if (!next || next.indent < col) break;
+          if (next.indent > col || this.text[next.start + col] !== "-") decline();
+        }
+        return { value: items.map((i) => i.value), at, items };
+      }
+      blockMap(at, depth) {
+        const line = this.lines[this.li];
+        const col = at - line.start;
+        const value = {};
+        const entries = /* @__PURE__ */ new Map();
+        for (let keyAt = at; ; ) {
+          const key = this.key(keyAt);
+          if (FORBIDDEN_KEYS2.has(key.name) || entries.has(key.name)) decline();
+          let pos = key.end + 1;
+          const current = this.lines[this.li];
+          if (pos < current.end && this.text[pos] !== " ") decline();
+          while (pos < current.end && this.text[pos] === " ") pos++;
+          let node;
+          if (pos === current.end || this.text[pos] === "#") {
+            this.li++;
+            const nested = this.lines[this.li];
+            if (!nested || nested.indent <= col) decline();
+            node = this.block(nested.start + nested.indent, depth + 1);
+          } else {
+            node = this.valueToLineEnd(pos, depth + 1);
+          }
+          value[key.name] = node.value;
+          entries.set(key.name, { keyAt, node });
+          const next = this.lines[this.li];
+          if (!next || next.indent < col) break;
+          if (next.indent > col) decline();
+          keyAt = next.start + col;
+        }
+        return { value, at, entries };
+      }
+      /** Whether a mapping key (then `:` and a space or the line's end) starts at `at`. */
+      isKeyAt(at) {
+        const c = this.text[at];
+        if (c === '"' || c === "'") {
+          const end = this.quotedEnd(at);
+          return end !== void 0 && this.text[end] === ":";
+        }
+        const length = this.plainKeyLength(at);
+        return length > 0 && this.text[at + length] === ":";
+      }
+      /** The key at `at` and the offset of the `:` after it. */
+      key(at) {
+        const line = this.lines[this.li];
+        const c = this.text[at];
+        if (c === '"' || c === "'") {
+          const scalar = this.quoted(at, line.end);
+          if (this.text[scalar.end] !== ":") decline();
+          return { name: scalar.value, end: scalar.end };
+        }
+        const end = at + this.plainKeyLength(at);
+        const name = this.text.slice(at, end);
+        if (end === at || RESERVED3.test(name) || this.text[end] !== ":") decline();
+        return { name, end };
+      }
+      /** The length of the plain key at `at` (0 if none); keys never hold a line break. */
+      plainKeyLength(at) {
+        PLAIN_KEY.lastIndex = at;
+        return PLAIN_KEY.test(this.text) ? PLAIN_KEY.lastIndex - at : 0;
+      }
+      /** A value on its line from `at` to the line's end (or a comment); moves to the next line. */
+      valueToLineEnd(at, depth) {
+        const line = this.lines[this.li];
+        let node;
+        let pos;
+        const c = this.text[at];
+        if (c === "{" || c === "[") {
+          ({ node, end: pos } = this.flow(at, line.end, depth));
+        } else if (c === '"' || c === "'") {
+          const scalar = this.quoted(at, line.end);
+          node = { value: scalar.value, at };
+          pos = scalar.end;
+        } else {
+          const rest = this.text.slice(at, line.end);
+          const comment = rest.indexOf(" #");
+          node = { value: plainValue((comment >= 0 ? rest.slice(0, comment) : rest).trimEnd()), at };
+          pos = comment >= 0 ? at + comment : line.end;
+        }
+        this.endOfLine(pos, line.end);
+        this.li++;
+        return node;
+      }
+      /** Only spaces, then the line's end or a comment after a space. */
+      endOfLine(pos, end) {
+        const from = pos;
+        while (pos < end && this.text[pos] === " ") pos++;
+        if (pos < end && !(this.text[pos] === "#" && pos > from)) decline();
+      }
+      flow(at, lineEnd, depth) {
+        if (depth > MAX_DEPTH) decline();
+        const isMap3 = this.text[at] === "{";
+        const close = isMap3 ? "}" : "]";
+        const items = [];
+        const entries = /* @__PURE__ */ new Map();
+        const value = {};
+        let pos = this.skipSpaces(at + 1, lineEnd);
+        if (this.text[pos] === close) return { node: isMap3 ? { value, at, entries } : { value: [], at, items }, end: pos + 1 };
+        for (; ; ) {
+          const keyAt = pos;
+          let name;
+          if (isMap3) {
+            const key = this.key(pos);
+            if (FORBIDDEN_KEYS2.has(key.name) || entries.has(key.name) || this.text[key.end + 1] !== " ") decline();
+            name = key.name;
+            pos = this.skipSpaces(key.end + 1, lineEnd);
+          }
+          const c = this.text[pos];
+          let node;
+          if (c === "{" || c === "[") {
+            ({ node, end: pos } = this.flow(pos, lineEnd, depth + 1));
+          } else if (c === '"' || c === "'") {
+            const scalar = this.quoted(pos, lineEnd);
+            node = { value: scalar.value, at: pos };
+            pos = scalar.end;
+          } else {
+            FLOW_PLAIN_END.lastIndex = pos;
+            const end = FLOW_PLAIN_END.test(this.text) ? FLOW_PLAIN_END.lastIndex - 1 : this.text.length;
+            node = { value: plainValue(this.text.slice(pos, end).trimEnd()), at: pos };
+            pos = end;
+          }
+          if (name === void 0) items.push(node);
+          else {
+            value[name] = node.value;
+            entries.set(name, { keyAt, node });
+          }
+          pos = this.skipSpaces(pos, lineEnd);
+          if (this.text[pos] === close) {
+            pos++;
+            break;
+          }
+          if (this.text[pos] !== ",") decline();
+          pos = this.skipSpaces(pos + 1, lineEnd);
+          if (this.text[pos] === close || pos >= lineEnd) decline();
+        }
+        return { node: isMap3 ? { value, at, entries } : { value: items.map((i) => i.value), at, items }, end: pos };
+      }
+      skipSpaces(pos, end) {
+        while (pos < end && this.text[pos] === " ") pos++;
+        return pos;
+      }
+      /** The offset after a quoted scalar on one line, or undefined. */
+      quotedEnd(at) {
+        try {
+          return this.quoted(at, this.lines[this.li].end).end;
+        } catch (error2) {
+          if (error2 === DECLINE) return void 0;
+          throw error2;
+        }
+      }
+      quoted(at, lineEnd) {
+        const quote2 = this.text[at];
+        let value = "";
+        for (let pos = at + 1; pos < lineEnd; pos++) {
+          const c = this.text[pos];
+          if (quote2 === "'") {
+            if (c !== "'") value += c;
+            else if (this.text[pos + 1] === "'") value += this.text[++pos];
+            else return { value, end: pos + 1 };
+          } else if (c === '"') {
+            return { value, end: pos + 1 };
+          } else if (c === "\\") {
+            const escaped = ESCAPES[this.text[++pos]];
+            if (escaped === void 0) decline();
+            value += escaped;
+          } else {
+            value += c;
+          }
+        }
+        return decline();
+      }
+    };
+  }
+});
+
 // src/core/flows/parse.ts
 function flowTestId(file, name) {
   return `${file} > ${name}`;
 }
 function parseFlowTestFile(text2, file, schema) {
-  const yaml = parseYaml(text2, { file });
+  const simple = readSimpleYaml(text2);
+  const yaml = simple ? { ok: true, value: simple } : parseYaml(text2, { file });
   if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
   const ctx = new LoadContext(file, yaml.value);
   const checked = validateAgainst(schema, yaml.value, file);
@@ -73673,6 +73981,7 @@ var init_parse = __esm({
     init_env();
     init_load_context();
     init_parse_expect();
+    init_simple_yaml();
     DEFAULT_TIMEOUT_MS = 6e4;
     DEFAULT_QUIET_MS = 3e3;
     WS_FRAME_KEYS = ["action", "service"];
@@ -77072,8 +77381,13 @@ function describeMessage(m) {
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
 }
 function wsIds(messages) {
-  const connectionId = messages.find((m) => m.connectionId)?.connectionId;
-  const messageIds = [...new Set(messages.flatMap((m) => m.messageId ? [m.messageId] : []))];
+  let connectionId;
+  const seen = /* @__PURE__ */ new Set();
+  for (const m of messages) {
+    if (connectionId === void 0 && m.connectionId) connectionId = m.connectionId;
+    if (m.messageId) seen.add(m.messageId);
+  }
+  const messageIds = [...seen];
   if (connectionId === void 0 && messageIds.length === 0) return void 0;
   return { ...connectionId !== void 0 && { connectionId }, ...messageIds.length > 0 && { messageIds } };
 }

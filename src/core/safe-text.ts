@@ -19,6 +19,12 @@ const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
 const HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 // `safeText`: a backslash is doubled where it could be read as the start of an escape.
 const SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu');
+// In JSON.stringify's text a line break or tab can only be its own indentation, which stays: an
+// indented report with no other unsafe character is not rewritten at all.
+const JSON_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'gu');
+const JSON_HAS_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'u');
+/** Runs of characters other than printable ASCII and the line break: the only places an unsafe one can be. */
+const BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
 // SGR sequences (colours) that roleflow itself writes, else one unsafe character.
 const STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu');
 
@@ -80,7 +86,7 @@ export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
   // (undefined for a value JSON has no text for, as JSON.stringify gives it.)
   if (typeof text !== 'string' || isAsciiWithoutDel(text)) return text;
-  return HAS_JSON_UNSAFE.test(text) ? text.replace(JSON_UNSAFE, jsonEscape) : text;
+  return hasJsonUnsafe(text) ? text.replace(JSON_UNSAFE, jsonEscape) : text;
 }
 
 /**
@@ -92,15 +98,18 @@ function isAsciiWithoutDel(text: string): boolean {
   return Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\x7f');
 }
 
+// A report is megabytes of mostly ASCII: a scan for what is not ASCII is quick, one with the
+// Unicode classes over all of it is not (~25 ns a character), so only the runs found are checked.
+function hasJsonUnsafe(text: string): boolean {
+  BEYOND_ASCII.lastIndex = 0;
+  for (let run = BEYOND_ASCII.exec(text); run !== null; run = BEYOND_ASCII.exec(text)) {
+    if (JSON_HAS_UNSAFE.test(run[0])) return true;
+  }
+  return false;
+}
+
 // Outside strings JSON holds only ASCII punctuation and blanks: every unsafe character left by
 // JSON.stringify is inside a string, where a \u escape (a surrogate pair beyond the BMP) is exact.
-// Its line breaks (indentation) stay as they are, so the search leaves out the C0 controls that
-// are blanks: an indented text then needs no replacing at all unless a string holds one of the
-// others. (`\p{Cc}` is U+0000–U+001F and U+007F–U+009F.)
-const JSON_UNSAFE_CLASS = UNSAFE_CLASS.replace('\\p{Cc}', '\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F');
-const JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, 'gu');
-const HAS_JSON_UNSAFE = new RegExp(`[${JSON_UNSAFE_CLASS}]`, 'u');
-
 function jsonEscape(ch: string): string {
   let out = '';
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;

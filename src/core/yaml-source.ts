@@ -74,7 +74,7 @@ export function parsePointer(pointer: string): string[] {
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((s) => (s.includes('~') ? s.replace(/~1/g, '/').replace(/~0/g, '~') : s));
 }
 
 function offsetOf(doc: Document, path: string[], key: string | undefined): number {

@@ -151,8 +151,13 @@ function describeMessage(m: WsServerMessage): string {
 
 /** The connection and the messages as the service named them (each id once, in order). */
 function wsIds(messages: readonly WsServerMessage[]): ExecutionResult['ids'] {
-  const connectionId = messages.find((m) => m.connectionId)?.connectionId;
-  const messageIds = [...new Set(messages.flatMap((m) => (m.messageId ? [m.messageId] : [])))];
+  let connectionId: string | undefined;
+  const seen = new Set<string>();
+  for (const m of messages) {
+    if (connectionId === undefined && m.connectionId) connectionId = m.connectionId;
+    if (m.messageId) seen.add(m.messageId);
+  }
+  const messageIds = [...seen];
   if (connectionId === undefined && messageIds.length === 0) return undefined;
   return { ...(connectionId !== undefined && { connectionId }), ...(messageIds.length > 0 && { messageIds }) };
 }

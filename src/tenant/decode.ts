@@ -114,14 +114,20 @@ function textOf(value: unknown, field: string, id: string, where: string): strin
 
 /** `to` with the optional string members of `from` copied under their model names. */
 function copyStrings<T extends object>(from: Record<string, unknown>, to: T, names: Record<string, keyof T & string>): T {
-  for (const [key, as] of Object.entries(names)) {
+  // A loop over the keys, not Object.entries: this runs for every message and log entry.
+  for (const key in names) {
     const value = from[key];
-    if (typeof value === 'string') (to as Record<string, unknown>)[as] = value;
+    if (typeof value === 'string') (to as Record<string, unknown>)[names[key]!] = value;
   }
   return to;
 }
 
+/** What a JSON text can start with, after its white space: anything else is certainly not JSON. */
+const JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
+
 function parseOrUndefined(text: string): unknown {
+  // Most `message` texts are prose ("request received…"): refused here, without the cost of a SyntaxError.
+  if (!JSON_START.test(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -133,6 +133,10 @@ describe('jsonText', () => {
       }),
       { numRuns: 2000 },
     );
+    // A long text with one unsafe character far from the start is still found; so is a DEL in ASCII.
+    const long = { a: 'x'.repeat(100_000) + '→', b: ['\u2028'] };
+    expect(jsonText(long, 2)).toBe(JSON.stringify(long, null, 2).replace('\u2028', '\\u2028'));
+    expect(jsonText({ a: 'x'.repeat(1000) + '\x7f' })).toBe(`{"a":"${'x'.repeat(1000)}\\u007f"}`);
   });
 });
 

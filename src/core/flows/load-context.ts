@@ -64,5 +64,11 @@ export function int(v: unknown): number | undefined {
 
 /** Append keys to a JSON pointer, escaping `~` and `/` (a step glob may hold either). */
 export function ptr(base: string, ...keys: (string | number)[]): string {
-  return base + keys.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let pointer = base;
+  for (const k of keys) {
+    const key = String(k);
+    // Most keys hold neither `~` nor `/`: no replace (two regex passes) for them.
+    pointer += `/${key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key}`;
+  }
+  return pointer;
 }

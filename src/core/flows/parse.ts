@@ -4,6 +4,7 @@ import { parseYaml } from '../yaml-source.js';
 import { parseEnvRefs } from './env.js';
 import { arr, int, LoadContext, ptr, rec } from './load-context.js';
 import { loadExpect } from './parse-expect.js';
+import { readSimpleYaml } from './yaml/simple-yaml.js';
 import type { FlowTest, FlowTestFile, Transport, UntilRule } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -30,7 +31,9 @@ export function flowTestId(file: string, name: string): string {
  * test names. Every problem is an issue at the line and column of the offending value.
  */
 export function parseFlowTestFile(text: string, file: string, schema: object): Result<FlowTestFile> {
-  const yaml = parseYaml(text, { file });
+  // The everyday shape without the YAML parser, which stays the authority on anything else.
+  const simple = readSimpleYaml(text);
+  const yaml = simple ? { ok: true as const, value: simple } : parseYaml(text, { file });
   if (!yaml.ok) return { ok: false, issues: explainYamlIssues(yaml.issues) };
   const ctx = new LoadContext(file, yaml.value);
   const checked = validateAgainst<unknown>(schema, yaml.value, file);

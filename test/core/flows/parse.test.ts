@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ptr } from '../../../src/core/flows/load-context.js';
+import { parsePointer } from '../../../src/core/yaml-source.js';
 import { formatIssue } from '../../../src/core/errors.js';
 import { parseFlowTestFile, type FlowTestFile } from '../../../src/core/flows/index.js';
 import { loadSchema } from '../../../src/files/package-root.js';
@@ -270,5 +273,18 @@ tests:
       'flows/summarize.yaml:2:37: tests[2].expect: must be object, got number',
       'flows/summarize.yaml:2:47: tests[2].until: must be object, got array',
     ]);
+  });
+});
+
+describe('JSON pointers of flow test values', () => {
+  it('ptr escapes any key so that parsePointer reads the same keys back', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', '~0', '~1', ' ') }), fc.nat())), (keys) => {
+        // `/` alone is read as the root (as ajv writes it), not as one empty key.
+        if (!(keys.length === 1 && keys[0] === '')) expect(parsePointer(ptr('', ...keys))).toEqual(keys.map(String));
+        expect(parsePointer(ptr('/tests', ...keys))).toEqual(['tests', ...keys.map(String)]);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
