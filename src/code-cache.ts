@@ -96,12 +96,15 @@ function readOwn(file: string): Buffer | undefined {
   }
 }
 
-/** Another build's file (an older roleflow, another install) goes once unused this long. */
+/** Another build's files (an older roleflow, another install) go once unused this long… */
 const STALE_MS = 7 * 24 * 3600 * 1000;
+/** …or once this many builds newer than theirs have written here (a roleflow developer builds often). */
+const OTHER_BUILDS_KEPT = 2;
 
 /**
  * Written whole under a temporary name, then renamed: a concurrent run reads the old file or the
- * new one. Other builds' files and temporary files left by a killed run go once they are stale.
+ * new one. Then the folder is tidied: temporary files left by a killed run once stale, and other
+ * builds' files once stale or once they are not among the most recently written other builds.
  */
 function saveCache(dir: string, file: string, build: string, data: () => Buffer): void {
   try {
@@ -110,10 +113,23 @@ function saveCache(dir: string, file: string, build: string, data: () => Buffer)
     writeFileSync(temp, data(), { mode: 0o600 });
     renameSync(temp, file);
     const now = Date.now();
+    const others = new Map<string, { paths: string[]; newest: number }>();
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
-      if ((name.endsWith('.tmp') || !name.startsWith(`${build}-`)) && now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+      const mtime = statSync(path).mtimeMs;
+      if (name.endsWith('.tmp') || name.startsWith(`${build}-`)) {
+        if (name.endsWith('.tmp') && now - mtime > STALE_MS) rmSync(path, { force: true });
+        continue;
+      }
+      const other = others.get(name.split('-')[0]!) ?? { paths: [], newest: 0 };
+      other.paths.push(path);
+      other.newest = Math.max(other.newest, mtime);
+      others.set(name.split('-')[0]!, other);
     }
+    const byRecency = [...others.values()].sort((a, b) => b.newest - a.newest);
+    byRecency.forEach((other, rank) => {
+      if (rank >= OTHER_BUILDS_KEPT || now - other.newest > STALE_MS) for (const path of other.paths) rmSync(path, { force: true });
+    });
   } catch {
     // No cache this time; the command's own outcome is what counts.
   }

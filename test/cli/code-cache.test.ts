@@ -67,17 +67,23 @@ describe('the compile cache of the built CLI', () => {
     for (const file of bundles) expect(readFileSync(join(dist, file)).findIndex((byte) => byte > 0x7f), file).toBe(-1);
   });
 
-  it("removes other builds' files once unused for a week, and keeps recent ones", async () => {
+  it("removes other builds' files once unused for a week, or once two newer other builds wrote", async () => {
     await validate();
-    const old = join(cacheDir(), '0000000000000000-v20.0.0-x64-plan.v8');
-    const recent = join(cacheDir(), '1111111111111111-v20.0.0-x64-plan.v8');
-    writeFileSync(old, 'x');
-    writeFileSync(recent, 'x');
-    const weeksAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
-    utimesSync(old, weeksAgo, weeksAgo);
+    const other = (build: string, command: string, daysAgo: number): string => {
+      const path = join(cacheDir(), `${build}-v20.0.0-x64-${command}-roleflow.cjs.v8`);
+      writeFileSync(path, 'x');
+      const when = new Date(Date.now() - daysAgo * 24 * 3600 * 1000);
+      utimesSync(path, when, when);
+      return path;
+    };
+    const stale = other('0000000000000000', 'plan', 8);
+    const newest = [other('1111111111111111', 'plan', 1), other('1111111111111111', 'test', 6)];
+    const newer = other('2222222222222222', 'plan', 2);
+    const oldest = other('3333333333333333', 'plan', 3);
     // The next write (a command with no cache yet) tidies the folder.
     await runBin(['--help'], { env: { XDG_CACHE_HOME: home } });
-    expect(existsSync(old)).toBe(false);
-    expect(existsSync(recent)).toBe(true);
+    expect([stale, oldest].filter(existsSync)).toEqual([]);
+    expect([...newest, newer].filter(existsSync)).toEqual([...newest, newer]);
+    expect(files().filter((f) => !/^[0-3]{16}-/.test(f))).toHaveLength(2);
   });
 });
