@@ -47188,7 +47188,7 @@ __export(client_exports, {
 function createClient(options) {
   return new HttpTenantClient(options);
 }
-var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient;
+var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient, KnownRoleIds;
 var init_client = __esm({
   "src/tenant/client.ts"() {
     "use strict";
@@ -47215,15 +47215,13 @@ var init_client = __esm({
       target;
       http;
       forms;
-      known = { listed: false, byName: /* @__PURE__ */ new Map() };
+      known = new KnownRoleIds();
       sessions = /* @__PURE__ */ new Set();
       listRoles() {
         return this.guard(async () => {
           const answer = this.ok(await this.http.send({ method: "GET", path: GET_ROLES }, IDEMPOTENT));
           const roles = toRoles(jsonBody(answer), `GET ${GET_ROLES}`);
-          this.known.listed = true;
-          this.known.byName.clear();
-          for (const role of roles) this.remember(role);
+          this.known.relisted(roles);
           return roles;
         });
       }
@@ -47232,7 +47230,7 @@ var init_client = __esm({
           const answer = await this.http.send({ method: "GET", path: GET_ROLES, query: { id } }, IDEMPOTENT);
           if (answer.status === 404) return void 0;
           const role = toRoleById(jsonBody(this.ok(answer)), id, `GET ${GET_ROLES}?id=`);
-          if (role) this.remember(role);
+          if (role) this.known.add(role);
           return role;
         });
       }
@@ -47252,7 +47250,7 @@ var init_client = __esm({
             failure: (answer) => statusError(answer, this.auth),
             notice: this.options.onRetry
           });
-          this.remember({ id, name: fields.name });
+          this.known.add({ id, name: fields.name });
           return { id };
         });
       }
@@ -47319,11 +47317,6 @@ var init_client = __esm({
       get auth() {
         return tokenSource(this.target, this.options.token);
       }
-      remember(role) {
-        const ids = this.known.byName.get(role.name) ?? /* @__PURE__ */ new Set();
-        ids.add(role.id);
-        this.known.byName.set(role.name, ids);
-      }
       /** Whatever goes wrong, the caller gets one RoleflowError line with the token scrubbed out. */
       async guard(operation) {
         try {
@@ -47331,6 +47324,36 @@ var init_client = __esm({
         } catch (error2) {
           throw cleanError(error2, this.http.secrets);
         }
+      }
+    };
+    KnownRoleIds = class {
+      listed = false;
+      index = /* @__PURE__ */ new Map();
+      unindexed = [];
+      get byName() {
+        this.indexListing();
+        return this.index;
+      }
+      /** A new listing replaces all that was known; its own copy of the list, as the caller may change the array. */
+      relisted(roles) {
+        this.listed = true;
+        this.index.clear();
+        this.unindexed = roles.slice();
+      }
+      /** A Role read by id or just created: after the listing's, as if it had been indexed first. */
+      add(role) {
+        this.indexListing();
+        this.put(role);
+      }
+      indexListing() {
+        const roles = this.unindexed;
+        this.unindexed = [];
+        for (const role of roles) this.put(role);
+      }
+      put(role) {
+        const ids = this.index.get(role.name) ?? /* @__PURE__ */ new Set();
+        ids.add(role.id);
+        this.index.set(role.name, ids);
       }
     };
   }
