@@ -14793,15 +14793,24 @@ function readSimpleFrontMatter(yaml) {
     name: name.value,
     description: description.value,
     ...id ? { id: id.value } : {},
-    // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: {
-      name: { line: name.line, col: 1 },
-      ...id ? { id: { line: id.line, col: 1 } } : {},
-      description: { line: description.line, col: 14 },
-      // The value is the rest of its line, plain or between quotes, with no escapes.
-      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
-    }
+    at: positionsOf(name.line, id?.line, description.line, description.value === "" ? void 0 : description.quoted ? 15 : 14)
   };
+}
+function positionsOf(nameLine, idLine, descriptionLine, textCol) {
+  const shared = nameLine < 64 && (idLine ?? 0) < 64 && descriptionLine < 64;
+  const key = ((nameLine * 64 + (idLine ?? 0)) * 64 + descriptionLine) * 16 + (textCol ?? 0);
+  const known = shared ? SHARED_POSITIONS.get(key) : void 0;
+  if (known) return known;
+  const at = Object.freeze({
+    name: Object.freeze({ line: nameLine, col: 1 }),
+    ...idLine === void 0 ? {} : { id: Object.freeze({ line: idLine, col: 1 }) },
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    description: Object.freeze({ line: descriptionLine, col: 14 }),
+    // The value is the rest of its line, plain or between quotes, with no escapes.
+    ...textCol === void 0 ? {} : { descriptionText: Object.freeze({ line: descriptionLine, col: textCol }) }
+  });
+  if (shared) SHARED_POSITIONS.set(key, at);
+  return at;
 }
 function scalarValue(raw) {
   const first = raw[0];
@@ -14852,13 +14861,14 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var PLAIN, QUOTED_INSIDE, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
     PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
     QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    SHARED_POSITIONS = /* @__PURE__ */ new Map();
     checkedSchemas = /* @__PURE__ */ new WeakMap();
     ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
   }
