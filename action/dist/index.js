@@ -14793,15 +14793,24 @@ function readSimpleFrontMatter(yaml) {
     name: name.value,
     description: description.value,
     ...id ? { id: id.value } : {},
-    // The description's value starts after `description: ` (its quote, when quoted, included).
-    at: {
-      name: { line: name.line, col: 1 },
-      ...id ? { id: { line: id.line, col: 1 } } : {},
-      description: { line: description.line, col: 14 },
-      // The value is the rest of its line, plain or between quotes, with no escapes.
-      ...description.value === "" ? {} : { descriptionText: { line: description.line, col: description.quoted ? 15 : 14 } }
-    }
+    at: positionsOf(name.line, id?.line, description.line, description.value === "" ? void 0 : description.quoted ? 15 : 14)
   };
+}
+function positionsOf(nameLine, idLine, descriptionLine, textCol) {
+  const shared = nameLine < 64 && (idLine ?? 0) < 64 && descriptionLine < 64;
+  const key = ((nameLine * 64 + (idLine ?? 0)) * 64 + descriptionLine) * 16 + (textCol ?? 0);
+  const known = shared ? SHARED_POSITIONS.get(key) : void 0;
+  if (known) return known;
+  const at = Object.freeze({
+    name: Object.freeze({ line: nameLine, col: 1 }),
+    ...idLine === void 0 ? {} : { id: Object.freeze({ line: idLine, col: 1 }) },
+    // The description's value starts after `description: ` (its quote, when quoted, included).
+    description: Object.freeze({ line: descriptionLine, col: 14 }),
+    // The value is the rest of its line, plain or between quotes, with no escapes.
+    ...textCol === void 0 ? {} : { descriptionText: Object.freeze({ line: descriptionLine, col: textCol }) }
+  });
+  if (shared) SHARED_POSITIONS.set(key, at);
+  return at;
 }
 function scalarValue(raw) {
   const first = raw[0];
@@ -14852,13 +14861,14 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var PLAIN, QUOTED_INSIDE, RESERVED, checkedSchemas, ANNOTATIONS;
+var PLAIN, QUOTED_INSIDE, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
     PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
     QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+    SHARED_POSITIONS = /* @__PURE__ */ new Map();
     checkedSchemas = /* @__PURE__ */ new WeakMap();
     ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "title", "description", "$comment"]);
   }
@@ -47188,7 +47198,7 @@ __export(client_exports, {
 function createClient(options) {
   return new HttpTenantClient(options);
 }
-var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient;
+var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient, KnownRoleIds;
 var init_client = __esm({
   "src/tenant/client.ts"() {
     "use strict";
@@ -47215,15 +47225,13 @@ var init_client = __esm({
       target;
       http;
       forms;
-      known = { listed: false, byName: /* @__PURE__ */ new Map() };
+      known = new KnownRoleIds();
       sessions = /* @__PURE__ */ new Set();
       listRoles() {
         return this.guard(async () => {
           const answer = this.ok(await this.http.send({ method: "GET", path: GET_ROLES }, IDEMPOTENT));
           const roles = toRoles(jsonBody(answer), `GET ${GET_ROLES}`);
-          this.known.listed = true;
-          this.known.byName.clear();
-          for (const role of roles) this.remember(role);
+          this.known.relisted(roles);
           return roles;
         });
       }
@@ -47232,7 +47240,7 @@ var init_client = __esm({
           const answer = await this.http.send({ method: "GET", path: GET_ROLES, query: { id } }, IDEMPOTENT);
           if (answer.status === 404) return void 0;
           const role = toRoleById(jsonBody(this.ok(answer)), id, `GET ${GET_ROLES}?id=`);
-          if (role) this.remember(role);
+          if (role) this.known.add(role);
           return role;
         });
       }
@@ -47252,7 +47260,7 @@ var init_client = __esm({
             failure: (answer) => statusError(answer, this.auth),
             notice: this.options.onRetry
           });
-          this.remember({ id, name: fields.name });
+          this.known.add({ id, name: fields.name });
           return { id };
         });
       }
@@ -47319,11 +47327,6 @@ var init_client = __esm({
       get auth() {
         return tokenSource(this.target, this.options.token);
       }
-      remember(role) {
-        const ids = this.known.byName.get(role.name) ?? /* @__PURE__ */ new Set();
-        ids.add(role.id);
-        this.known.byName.set(role.name, ids);
-      }
       /** Whatever goes wrong, the caller gets one RoleflowError line with the token scrubbed out. */
       async guard(operation) {
         try {
@@ -47331,6 +47334,36 @@ var init_client = __esm({
         } catch (error2) {
           throw cleanError(error2, this.http.secrets);
         }
+      }
+    };
+    KnownRoleIds = class {
+      listed = false;
+      index = /* @__PURE__ */ new Map();
+      unindexed = [];
+      get byName() {
+        this.indexListing();
+        return this.index;
+      }
+      /** A new listing replaces all that was known; its own copy of the list, as the caller may change the array. */
+      relisted(roles) {
+        this.listed = true;
+        this.index.clear();
+        this.unindexed = roles.slice();
+      }
+      /** A Role read by id or just created: after the listing's, as if it had been indexed first. */
+      add(role) {
+        this.indexListing();
+        this.put(role);
+      }
+      indexListing() {
+        const roles = this.unindexed;
+        this.unindexed = [];
+        for (const role of roles) this.put(role);
+      }
+      put(role) {
+        const ids = this.index.get(role.name) ?? /* @__PURE__ */ new Set();
+        ids.add(role.id);
+        this.index.set(role.name, ids);
       }
     };
   }

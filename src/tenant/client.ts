@@ -22,7 +22,7 @@ class HttpTenantClient implements TenantClient {
   readonly target: TenantTarget;
   private readonly http: HttpTransport;
   private readonly forms: { [K in keyof ApiForms]-?: FormChooser<NonNullable<ApiForms[K]>> };
-  private readonly known: KnownIds = { listed: false, byName: new Map() };
+  private readonly known = new KnownRoleIds();
   private readonly sessions = new Set<WsSession>();
 
   constructor(private readonly options: ClientOptions) {
@@ -40,9 +40,7 @@ class HttpTenantClient implements TenantClient {
     return this.guard(async () => {
       const answer = this.ok(await this.http.send({ method: 'GET', path: GET_ROLES }, IDEMPOTENT));
       const roles = toRoles(jsonBody(answer), `GET ${GET_ROLES}`);
-      this.known.listed = true;
-      this.known.byName.clear();
-      for (const role of roles) this.remember(role);
+      this.known.relisted(roles);
       return roles;
     });
   }
@@ -52,7 +50,7 @@ class HttpTenantClient implements TenantClient {
       const answer = await this.http.send({ method: 'GET', path: GET_ROLES, query: { id } }, IDEMPOTENT);
       if (answer.status === 404) return undefined;
       const role = toRoleById(jsonBody(this.ok(answer)), id, `GET ${GET_ROLES}?id=`);
-      if (role) this.remember(role);
+      if (role) this.known.add(role);
       return role;
     });
   }
@@ -74,7 +72,7 @@ class HttpTenantClient implements TenantClient {
         failure: (answer) => statusError(answer, this.auth),
         notice: this.options.onRetry,
       });
-      this.remember({ id, name: fields.name });
+      this.known.add({ id, name: fields.name });
       return { id };
     });
   }
@@ -154,12 +152,6 @@ class HttpTenantClient implements TenantClient {
     return tokenSource(this.target, this.options.token);
   }
 
-  private remember(role: Pick<Role, 'id' | 'name'>): void {
-    const ids = this.known.byName.get(role.name) ?? new Set<string>();
-    ids.add(role.id);
-    this.known.byName.set(role.name, ids);
-  }
-
   /** Whatever goes wrong, the caller gets one RoleflowError line with the token scrubbed out. */
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
     try {
@@ -167,5 +159,46 @@ class HttpTenantClient implements TenantClient {
     } catch (error) {
       throw cleanError(error, this.http.secrets);
     }
+  }
+}
+
+/**
+ * The ids seen per Role name (`KnownIds`). A listing is indexed when a create first reads
+ * `byName`, not as it arrives: a plan lists 100,000 Roles and never creates, and a Set per name
+ * costs time and memory for nothing.
+ */
+class KnownRoleIds implements KnownIds {
+  listed = false;
+  private readonly index = new Map<string, Set<string>>();
+  private unindexed: readonly Pick<Role, 'id' | 'name'>[] = [];
+
+  get byName(): Map<string, Set<string>> {
+    this.indexListing();
+    return this.index;
+  }
+
+  /** A new listing replaces all that was known; its own copy of the list, as the caller may change the array. */
+  relisted(roles: readonly Role[]): void {
+    this.listed = true;
+    this.index.clear();
+    this.unindexed = roles.slice();
+  }
+
+  /** A Role read by id or just created: after the listing's, as if it had been indexed first. */
+  add(role: Pick<Role, 'id' | 'name'>): void {
+    this.indexListing();
+    this.put(role);
+  }
+
+  private indexListing(): void {
+    const roles = this.unindexed;
+    this.unindexed = [];
+    for (const role of roles) this.put(role);
+  }
+
+  private put(role: Pick<Role, 'id' | 'name'>): void {
+    const ids = this.index.get(role.name) ?? new Set<string>();
+    ids.add(role.id);
+    this.index.set(role.name, ids);
   }
 }

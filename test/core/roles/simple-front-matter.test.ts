@@ -140,3 +140,21 @@ describe('the front-matter fast path', () => {
     expect(r).toMatchObject({ ok: false, issues: [{ line: 3, col: 14, message: 'description: must not be empty' }] });
   });
 });
+
+describe('the positions the fast path shares', () => {
+  test('files laid out alike share one frozen `at`, equal to what each would have had alone, and other layouts get their own', () => {
+    const a = readSimpleFrontMatter('name: a\ndescription: "first"\n')!;
+    const b = readSimpleFrontMatter('name: b\ndescription: "second"\n')!;
+    const plain = readSimpleFrontMatter('name: c\ndescription: third\n')!;
+    const later = readSimpleFrontMatter('\n\nname: d\nid: x1\ndescription: "fourth"\n')!;
+    expect(a.at).toBe(b.at);
+    expect(a.at).toEqual({ name: { line: 2, col: 1 }, description: { line: 3, col: 14 }, descriptionText: { line: 3, col: 15 } });
+    expect(plain.at).toEqual({ name: { line: 2, col: 1 }, description: { line: 3, col: 14 }, descriptionText: { line: 3, col: 14 } });
+    expect(later.at).toEqual({ name: { line: 4, col: 1 }, id: { line: 5, col: 1 }, description: { line: 6, col: 14 }, descriptionText: { line: 6, col: 15 } });
+    // Shared, so no one may change them for everyone.
+    expect(Object.isFrozen(a.at) && Object.isFrozen(a.at.name) && Object.isFrozen(a.at.descriptionText)).toBe(true);
+    const far = `${'\n'.repeat(70)}name: e\ndescription: "fifth"\n`;
+    expect(readSimpleFrontMatter(far)!.at).toEqual({ name: { line: 72, col: 1 }, description: { line: 73, col: 14 }, descriptionText: { line: 73, col: 15 } });
+    expect(readSimpleFrontMatter(far)!.at).not.toBe(readSimpleFrontMatter(far)!.at);
+  });
+});
