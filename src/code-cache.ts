@@ -25,7 +25,7 @@ export interface CodeCacheRun {
 }
 
 export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCacheRun): void {
-  const dir = cacheDir(env);
+  const dir = ownFolder(cacheDir(env));
   const prefix = `${build}-${process.version}-${process.arch}-${commandOf(argv)}`;
   const cacheFile = (script: string): string | undefined => (dir === undefined ? undefined : join(dir, `${prefix}-${basename(script)}.v8`));
   const save = (file: string, data: () => Buffer): void => saveCache(dir!, file, build, data);
@@ -85,11 +85,24 @@ function safeHome(): string | undefined {
   }
 }
 
-/** The cache file's bytes, if it is this user's (compiled code is code: never another user's). */
+/**
+ * The cache folder when only this user can write it (compiled code is code: never run what
+ * someone else could have put there), or when it does not exist yet (it is made 0700); else none,
+ * neither read nor written.
+ */
+function ownFolder(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    const stat = statSync(dir);
+    const uid = process.getuid?.();
+    return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return dir;
+  }
+}
+
 function readOwn(file: string): Buffer | undefined {
   try {
-    const uid = process.getuid?.();
-    if (uid !== undefined && statSync(dirname(file)).uid !== uid) return undefined;
     return readFileSync(file);
   } catch {
     return undefined;

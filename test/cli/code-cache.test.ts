@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runBin, tempDir } from '../helpers/cli.js';
@@ -48,6 +48,20 @@ describe('the compile cache of the built CLI', () => {
     writeFileSync(join(cacheDir(), file!), Buffer.alloc(50_000, 7));
     expect(await validate()).toEqual(clean);
     expect(readFileSync(join(cacheDir(), file!)).subarray(0, 64).equals(Buffer.alloc(64, 7))).toBe(false);
+  });
+
+  it('neither reads nor writes a cache folder that others can write to', async () => {
+    await validate();
+    const [file] = files();
+    chmodSync(cacheDir(), 0o777);
+    writeFileSync(join(cacheDir(), file!), Buffer.alloc(50_000, 7));
+    const run = await validate();
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    // Not read (the output is right) and not replaced: the planted bytes are still there.
+    expect(readFileSync(join(cacheDir(), file!)).equals(Buffer.alloc(50_000, 7))).toBe(true);
+    rmSync(join(cacheDir(), file!));
+    await validate();
+    expect(files()).toEqual([]);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing; a cache folder that cannot be made is skipped silently', async () => {
