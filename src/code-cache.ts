@@ -45,7 +45,7 @@ function runScript(path: string, require: NodeJS.Require, cacheFile: (path: stri
   // The build makes the bundles pure ASCII: read as latin1, without decoding UTF-8.
   const source = readFileSync(path, 'latin1');
   const file = cacheFile(path);
-  const cachedData = file === undefined ? undefined : readOwn(file);
+  const cachedData = file === undefined ? undefined : readIfThere(file);
   // No `import()` may be left in the bundles (the build checks): Node 20 cannot run one in a script
   // compiled from a code cache.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: path, cachedData });
@@ -101,7 +101,7 @@ function ownFolder(dir: string | undefined): string | undefined {
   }
 }
 
-function readOwn(file: string): Buffer | undefined {
+function readIfThere(file: string): Buffer | undefined {
   try {
     return readFileSync(file);
   } catch {
@@ -134,10 +134,11 @@ function saveCache(dir: string, file: string, build: string, data: () => Buffer)
         if (name.endsWith('.tmp') && now - mtime > STALE_MS) rmSync(path, { force: true });
         continue;
       }
-      const other = others.get(name.split('-')[0]!) ?? { paths: [], newest: 0 };
+      const otherBuild = name.split('-')[0]!;
+      const other = others.get(otherBuild) ?? { paths: [], newest: 0 };
       other.paths.push(path);
       other.newest = Math.max(other.newest, mtime);
-      others.set(name.split('-')[0]!, other);
+      others.set(otherBuild, other);
     }
     const byRecency = [...others.values()].sort((a, b) => b.newest - a.newest);
     byRecency.forEach((other, rank) => {
