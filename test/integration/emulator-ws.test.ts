@@ -167,6 +167,7 @@ describe('emulator: flows over WebSocket', () => {
     const began = Date.now();
     await e.close();
     await closedByServer;
-    expect(Date.now() - began).toBeLessThan(1000);
+    // Not left waiting for the slow flow's 5s step (room left for a busy machine).
+    expect(Date.now() - began).toBeLessThan(2500);
   });
 });

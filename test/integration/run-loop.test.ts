@@ -87,7 +87,8 @@ describe('the run loop', () => {
     const abortedAt = performance.now();
     controller.abort();
     const outcome = await running;
-    expect(performance.now() - abortedAt).toBeLessThan(1_000);
+    // Well before the flow's 5s step or its 30s timeout: the abort ended it (room left for a busy machine).
+    expect(performance.now() - abortedAt).toBeLessThan(2_500);
     expect(started).toBe(2);
     expect(outcome.interrupted).toBe(true);
     expect(outcome.results.map((r) => [r.name, r.transport, r.status, r.repeats[0]!.ended_by ?? 'not started'])).toEqual([
