@@ -73518,8 +73518,10 @@ function loadAssertion(value, pointer, ctx) {
   if (segments && !segments.ok) ctx.report(ptr(pointer, "path"), segments.error);
   const operator = known[0];
   if (!segments?.ok || operator === void 0) return void 0;
+  const { line, col } = ctx.at(pointer);
   const assertion = {
-    ...ctx.at(pointer),
+    line,
+    col,
     path: a["path"],
     segments: segments.value,
     operator,
@@ -73928,8 +73930,10 @@ function loadFile(value, file, ctx) {
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
     const skip = test["skip"] === true ? "skipped" : typeof test["skip"] === "string" ? test["skip"] || "skipped" : void 0;
-    return {
-      ...ctx.at(pointer),
+    const { line, col } = ctx.at(pointer);
+    const loaded = {
+      line,
+      col,
       id: flowTestId(file, name),
       file,
       flow: flow2,
@@ -73938,11 +73942,12 @@ function loadFile(value, file, ctx) {
       repeat,
       minPass,
       timeoutMs: ctx.duration(test["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) },
-      ...testTransports && { transports: testTransports },
-      ...skip !== void 0 && { skip },
-      expect: loadExpect(test["expect"], ptr(pointer, "expect"), ctx)
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) }
     };
+    if (testTransports) loaded.transports = testTransports;
+    if (skip !== void 0) loaded.skip = skip;
+    loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
+    return loaded;
   });
   reportDuplicateNames(tests, ctx);
   return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
@@ -74222,23 +74227,15 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
   const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
   const all = [...results2.flat(), ...acrossRepeats];
-  const base = { repeats, passed, minPass };
+  const summary2 = (status, message2) => ({ repeats, passed, minPass, status, message: message2 });
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
     const failedRepeats = repeats - passed;
-    return {
-      ...base,
-      status: "fail",
-      message: `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed, ${minPass} needed (${failedRepeats} failed)`
-    };
+    return summary2("fail", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed, ${minPass} needed (${failedRepeats} failed)`);
   }
-  if (failedAcross.length > 0) {
-    return { ...base, status: "fail", message: failedAcross.map((a) => a.message).join("; ") };
-  }
-  if (all.length > 0 && all.every((a) => a.status === "skip")) {
-    return { ...base, status: "skip", message: `every assertion was skipped: ${all[0].message}` };
-  }
-  return { ...base, status: "pass", message: `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed` };
+  if (failedAcross.length > 0) return summary2("fail", failedAcross.map((a) => a.message).join("; "));
+  if (all.length > 0 && all.every((a) => a.status === "skip")) return summary2("skip", `every assertion was skipped: ${all[0].message}`);
+  return summary2("pass", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed`);
 }
 var init_repeats = __esm({
   "src/core/flows/repeats.ts"() {
@@ -75384,6 +75381,42 @@ var init_compare2 = __esm({
   }
 });
 
+// src/report/shown.ts
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
+  };
+}
+function shownAssertion(a) {
+  const label = escapeControls(a.label);
+  const message2 = escapeControls(a.message);
+  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
+  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
+  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
+  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  return {
+    ...a,
+    label,
+    message: message2,
+    ...expected !== void 0 && { expected },
+    ...actual !== void 0 && { actual },
+    ...diff !== void 0 && { diff }
+  };
+}
+var init_shown = __esm({
+  "src/report/shown.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
 // src/report/model.ts
 var REPORT_FORMAT_VERSION;
 var init_model = __esm({
@@ -75402,28 +75435,16 @@ __export(build_exports, {
   redactReport: () => redactReport,
   redactResult: () => redactResult,
   stats: () => stats,
-  summarise: () => summarise,
-  withShownMessages: () => withShownMessages
+  summarise: () => summarise
 });
 function notRunReason(stopped = "bail") {
   return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
 }
 function buildTestResult(run2) {
-  const { test, transport } = run2;
-  const base = {
-    id: test.id,
-    file: test.file,
-    line: test.line,
-    col: test.col,
-    flow: test.flow,
-    name: test.name,
-    transport,
-    repeat: test.repeat,
-    min_pass: test.minPass
-  };
+  const { test } = run2;
   if (run2.skip !== void 0) {
     const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
+    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
   }
   const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
   const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
@@ -75435,8 +75456,7 @@ function buildTestResult(run2) {
   );
   const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
   const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
-  return {
-    ...base,
+  return testResult(run2, {
     status,
     message: escapeControls(message2),
     passed: summary2.passed,
@@ -75444,6 +75464,26 @@ function buildTestResult(run2) {
     step_latency_ms: stepStats(ran),
     across_repeats: across,
     repeats
+  });
+}
+function testResult({ test, transport }, judged) {
+  return {
+    id: test.id,
+    file: test.file,
+    line: test.line,
+    col: test.col,
+    flow: test.flow,
+    name: test.name,
+    transport,
+    repeat: test.repeat,
+    min_pass: test.minPass,
+    status: judged.status,
+    message: judged.message,
+    passed: judged.passed,
+    wall_ms: judged.wall_ms,
+    step_latency_ms: judged.step_latency_ms,
+    across_repeats: judged.across_repeats,
+    repeats: judged.repeats
   };
 }
 function buildRunReport(facts, redactor) {
@@ -75515,56 +75555,29 @@ function testStatus(summary2, repeats, across, incomplete) {
 function repeatResult(i, e, assertions) {
   const failed2 = assertions.some((a) => a.status === "fail");
   const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
-  const status = e.status === "error" ? "error" : failed2 ? "fail" : allSkipped ? "skip" : "pass";
-  return {
-    index: i + 1,
-    status,
-    execution: e.status,
-    ended_by: e.endedBy,
-    ...e.error !== void 0 && { error: escapeControls(e.error) },
-    wall_ms: round2(e.wallMs),
-    steps: (e.steps ?? []).map((s) => ({
-      count: s.count,
-      service: s.service,
-      status: s.status,
-      latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
-      ...s.serviceType !== void 0 && { service_type: s.serviceType },
-      ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
-    })),
-    messages: (e.messages ?? []).map((m, k) => ({
-      state: m.state,
-      status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
-      ...m.nodeId !== void 0 && { node_id: m.nodeId },
-      ...m.messageId !== void 0 && { message_id: m.messageId },
-      ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
-    })),
-    ...e.outputs !== void 0 && { outputs: e.outputs },
-    assertions,
-    ...e.ids && { ids: idsRecord(e.ids) }
-  };
-}
-function withShownMessages(result) {
-  return {
-    ...result,
-    message: escapeControls(result.message),
-    across_repeats: result.across_repeats.map(shownAssertion),
-    repeats: result.repeats.map((r) => ({
-      ...r,
-      ...r.error !== void 0 && { error: escapeControls(r.error) },
-      assertions: r.assertions.map(shownAssertion)
-    }))
-  };
-}
-function shownAssertion(a) {
-  return {
-    ...a,
-    label: escapeControls(a.label),
-    message: escapeControls(a.message),
-    ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
-    ...a.actual !== void 0 && { actual: escapeControls(a.actual) },
-    // A diff is lines: each escaped, the line breaks between them kept.
-    ...a.diff !== void 0 && { diff: a.diff.split("\n").map(escapeControls).join("\n") }
-  };
+  const result = { index: i + 1, status: e.status === "error" ? "error" : failed2 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
+  result.ended_by = e.endedBy;
+  if (e.error !== void 0) result.error = escapeControls(e.error);
+  result.wall_ms = round2(e.wallMs);
+  result.steps = (e.steps ?? []).map((s) => ({
+    count: s.count,
+    service: s.service,
+    status: s.status,
+    latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
+    ...s.serviceType !== void 0 && { service_type: s.serviceType },
+    ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
+  }));
+  result.messages = (e.messages ?? []).map((m, k) => ({
+    state: m.state,
+    status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
+    ...m.nodeId !== void 0 && { node_id: m.nodeId },
+    ...m.messageId !== void 0 && { message_id: m.messageId },
+    ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
+  }));
+  if (e.outputs !== void 0) result.outputs = e.outputs;
+  result.assertions = assertions;
+  if (e.ids) result.ids = idsRecord(e.ids);
+  return result;
 }
 function cutShort(i, e) {
   return { ...repeatResult(i, e, []), status: "not_run" };
@@ -75605,6 +75618,7 @@ var init_build = __esm({
     "use strict";
     init_flows();
     init_safe_text();
+    init_shown();
     init_model();
   }
 });
@@ -75803,6 +75817,7 @@ var init_json = __esm({
     init_safe_text();
     init_schema();
     init_build();
+    init_shown();
     init_digest();
   }
 });
@@ -76909,7 +76924,11 @@ function httpsEndRule(test) {
 }
 function wsEndRule(test) {
   const { node, messages, quietMs } = test.until;
-  return { ...node !== void 0 && { node }, ...messages !== void 0 && { messages }, quietMs };
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
 }
 function httpsProgress(entries, history, rule, nowMs) {
   const signature = JSON.stringify(entries);
@@ -76944,12 +76963,10 @@ function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
 function tallyWsMessage(tally, message2, rule) {
   const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
   if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  return {
-    completed: tally.completed + 1,
-    lastCompleted: message2,
-    ...refused && { refused },
-    reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
-  };
+  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  return next;
 }
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
@@ -77493,18 +77510,15 @@ var init_flow_ws = __esm({
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
         const ids = wsIds(this.messages);
-        return {
-          transport: "ws",
-          status,
-          endedBy,
-          ...problem !== void 0 && { error: runError(this.test.flow, "ws", messageOf(problem)) },
-          ...problem instanceof RoleflowError && { errorCode: problem.code },
-          ...outputs !== void 0 && { outputs },
-          messages: this.messages,
-          messageAtMs: this.messageAtMs,
-          wallMs: at - this.startedAt,
-          ...ids && { ids }
-        };
+        const result = { transport: "ws", status, endedBy };
+        if (problem !== void 0) result.error = runError(this.test.flow, "ws", messageOf(problem));
+        if (problem instanceof RoleflowError) result.errorCode = problem.code;
+        if (outputs !== void 0) result.outputs = outputs;
+        result.messages = this.messages;
+        result.messageAtMs = this.messageAtMs;
+        result.wallMs = at - this.startedAt;
+        if (ids) result.ids = ids;
+        return result;
       }
       receive(message2) {
         this.messages.push(message2);
@@ -77535,7 +77549,10 @@ var init_flow_ws = __esm({
 // src/run/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
-  const runs = options.runs.map((run2) => ({ ...run2, test: resolveBaselineBudgets(run2.test, run2.transport, options.baseline) }));
+  const runs = options.runs.map((run2) => {
+    const test = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
+    return test === run2.test ? run2 : { ...run2, test };
+  });
   const clock = options.clock ?? realClock;
   const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);

@@ -57,7 +57,10 @@ export interface RunOutcome {
  */
 export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const { client, events = {} } = options;
-  const runs = options.runs.map((run) => ({ ...run, test: resolveBaselineBudgets(run.test, run.transport, options.baseline) }));
+  const runs = options.runs.map((run) => {
+    const test = resolveBaselineBudgets(run.test, run.transport, options.baseline);
+    return test === run.test ? run : { ...run, test };
+  });
   const clock = options.clock ?? realClock;
   const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === undefined && r.error === undefined ? r.test.repeat : 0), 0);

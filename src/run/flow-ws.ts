@@ -103,18 +103,16 @@ class WsRun {
   end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, at = this.clock.now()): ExecutionResult {
     const outputs = tallyOutputs(this.tally);
     const ids = wsIds(this.messages);
-    return {
-      transport: 'ws',
-      status,
-      endedBy,
-      ...(problem !== undefined && { error: runError(this.test.flow, 'ws', messageOf(problem)) }),
-      ...(problem instanceof RoleflowError && { errorCode: problem.code }),
-      ...(outputs !== undefined && { outputs }),
-      messages: this.messages,
-      messageAtMs: this.messageAtMs,
-      wallMs: at - this.startedAt,
-      ...(ids && { ids }),
-    };
+    // Member by member, in this order: a literal's members after a spread cost V8 a runtime call each.
+    const result: ExecutionResult = { transport: 'ws', status, endedBy } as ExecutionResult;
+    if (problem !== undefined) result.error = runError(this.test.flow, 'ws', messageOf(problem));
+    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    if (outputs !== undefined) result.outputs = outputs;
+    result.messages = this.messages;
+    result.messageAtMs = this.messageAtMs;
+    result.wallMs = at - this.startedAt;
+    if (ids) result.ids = ids;
+    return result;
   }
 
   private receive(message: WsServerMessage): void {
