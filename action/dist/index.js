@@ -14639,7 +14639,9 @@ function parseYaml(text2, opts) {
 }
 function parsePointer(pointer) {
   if (pointer === "" || pointer === "/") return [];
-  return pointer.slice(1).split("/").map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
+  const segments = pointer.slice(1).split("/");
+  if (!pointer.includes("~")) return segments;
+  return segments.map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
 }
 function offsetOf(doc, path, key) {
   let node = doc.contents;
@@ -73630,7 +73632,8 @@ function offsetOf2(root, path, key) {
   let node = root;
   let offset = root.at;
   const segments = key === void 0 ? path : [...path, key];
-  for (const [i, seg] of segments.entries()) {
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
     let next;
     if (node.entries) {
       const entry = node.entries.get(seg);

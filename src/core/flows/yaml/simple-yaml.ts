@@ -331,7 +331,9 @@ function offsetOf(root: Placed, path: string[], key: string | undefined): number
   let node: Placed | undefined = root;
   let offset = root.at;
   const segments = key === undefined ? path : [...path, key];
-  for (const [i, seg] of segments.entries()) {
+  // An index loop: this runs for every test and assertion loaded.
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
     let next: Placed | undefined;
     if (node.entries) {
       const entry = node.entries.get(seg);
