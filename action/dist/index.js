@@ -47073,10 +47073,6 @@ function checkedWsUrl(raw) {
   }
   return checked;
 }
-function release(waiter) {
-  clearTimeout(waiter.timer);
-  if (waiter.onStop) waiter.stop?.removeEventListener("abort", waiter.onStop);
-}
 var checkedUrls, Session, Fifo;
 var init_ws_session = __esm({
   "src/tenant/ws-session.ts"() {
@@ -47106,9 +47102,10 @@ var init_ws_session = __esm({
             this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why})`;
           }
           for (const waiter of this.waiters.splice(0)) {
-            release(waiter);
+            clearTimeout(waiter.timer);
             waiter.reject(this.ended());
           }
+          for (const stop2 of this.stops.splice(0)) stop2.removeEventListener("abort", this.onStop);
         });
       }
       queue = new Fifo();
@@ -47116,6 +47113,14 @@ var init_ws_session = __esm({
       endedBecause;
       endError;
       terminateTimer;
+      /**
+       * The stop signals the session listens to: each once, until the connection closes, rather than
+       * once per wait (an AbortSignal listener costs several µs to add and remove, three waits an execution).
+       */
+      stops = [];
+      onStop = () => {
+        for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
+      };
       send(frame) {
         if (this.socket.readyState !== wrapper_default.OPEN) {
           throw this.endedBecause === void 0 ? this.error(`connection to ${this.shown} is not open`) : this.ended();
@@ -47129,20 +47134,24 @@ var init_ws_session = __esm({
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
         return new Promise((resolve19, reject2) => {
-          const giveUp = () => {
-            const at = this.waiters.indexOf(waiter);
-            if (at !== -1) this.waiters.splice(at, 1);
-            release(waiter);
-            resolve19(void 0);
-          };
-          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
-            waiter.onStop = giveUp;
-            stop2.addEventListener("abort", giveUp, { once: true });
+            if (!this.stops.includes(stop2)) {
+              this.stops.push(stop2);
+              stop2.addEventListener("abort", this.onStop);
+            }
           }
           this.waiters.push(waiter);
         });
+      }
+      /** No message in time, or the wait's stop signal was aborted: the wait resolves empty. */
+      giveUp(waiter) {
+        const at = this.waiters.indexOf(waiter);
+        if (at === -1) return;
+        this.waiters.splice(at, 1);
+        clearTimeout(waiter.timer);
+        waiter.resolve(void 0);
       }
       close() {
         this.endedBecause ??= `session with ${this.shown} was closed`;
@@ -47156,7 +47165,7 @@ var init_ws_session = __esm({
           this.queue.push(item);
           return;
         }
-        release(waiter);
+        clearTimeout(waiter.timer);
         if (item instanceof RoleflowError) waiter.reject(item);
         else waiter.resolve(item);
       }
