@@ -77212,12 +77212,11 @@ var init_assertions = __esm({
           state.next.set(key, value);
           if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
         }
-        return {
-          snapshots: baselines,
-          ...this.ci && { ci: true },
-          leaks: (role, minChars) => this.leakIndex(role, minChars),
-          ...this.mask && { mask: this.mask }
-        };
+        const context = { snapshots: baselines };
+        if (this.ci) context.ci = true;
+        context.leaks = (role, minChars) => this.leakIndex(role, minChars);
+        if (this.mask) context.mask = this.mask;
+        return context;
       }
       /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
       async finish() {
@@ -77352,16 +77351,15 @@ async function runHttps(client, test, inputs, options = {}) {
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
   let ids;
-  const end = (status, endedBy, problem, steps, at = clock.now()) => ({
-    transport: "https",
-    status,
-    endedBy,
-    ...ids && { ids },
-    ...problem !== void 0 && { error: runError(test.flow, "https", messageOf(problem)) },
-    ...problem instanceof RoleflowError && { errorCode: problem.code },
-    ...steps && { steps },
-    wallMs: at - startedAt
-  });
+  const end = (status, endedBy, problem, steps, at = clock.now()) => {
+    const result = { transport: "https", status, endedBy };
+    if (ids) result.ids = ids;
+    if (problem !== void 0) result.error = runError(test.flow, "https", messageOf(problem));
+    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    if (steps) result.steps = steps;
+    result.wallMs = at - startedAt;
+    return result;
+  };
   const unfinished = (why, steps, at = clock.now()) => why === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
@@ -77438,6 +77436,13 @@ async function runWs(client, test, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
+function frameOf(inputs, flow2) {
+  const frame = {};
+  for (const key of Object.keys(inputs)) frame[key] = inputs[key];
+  frame["action"] = "message";
+  frame["service"] = flow2;
+  return frame;
+}
 function describeMessage(m) {
   const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
@@ -77482,7 +77487,7 @@ var init_flow_ws = __esm({
       lastAt;
       async converse(session, inputs) {
         try {
-          session.send({ ...inputs, action: "message", service: this.test.flow });
+          session.send(frameOf(inputs, this.test.flow));
         } catch (error2) {
           return this.end("error", "error", error2);
         }

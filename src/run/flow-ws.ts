@@ -56,8 +56,7 @@ class WsRun {
 
   async converse(session: WsSession, inputs: Record<string, string>): Promise<ExecutionResult> {
     try {
-      // The frame's own members last: an input cannot overwrite them.
-      session.send({ ...inputs, action: 'message', service: this.test.flow });
+      session.send(frameOf(inputs, this.test.flow));
     } catch (error) {
       return this.end('error', 'error', error);
     }
@@ -140,6 +139,19 @@ class WsRun {
     if (rule.messages !== undefined) return `${rule.messages} completed messages (${got})`;
     return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
   }
+}
+
+/**
+ * The frame sent: the inputs, then the frame's own members, so that an input cannot overwrite
+ * them. Copied key by key (inputs are built by assignment, so they hold no `__proto__` of their
+ * own): a literal `{ ...inputs, action, service }` costs V8 a runtime call per member after the spread.
+ */
+function frameOf(inputs: Record<string, string>, flow: string): Record<string, string> {
+  const frame: Record<string, string> = {};
+  for (const key of Object.keys(inputs)) frame[key] = inputs[key]!;
+  frame['action'] = 'message';
+  frame['service'] = flow;
+  return frame;
 }
 
 function describeMessage(m: WsServerMessage): string {
