@@ -42852,13 +42852,7 @@ function toExecLogs(body, where) {
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
     };
-    return copyStrings(item, entry, {
-      service_type: "serviceType",
-      execution_id: "executionId",
-      identity: "identity",
-      stop_execution: "stopExecution",
-      flow_id: "flowId"
-    });
+    return copyStrings(item, entry, LOG_ENTRY_STRINGS);
   });
 }
 function toWsMessage(frame) {
@@ -42880,13 +42874,7 @@ function toWsMessage(frame) {
   if (payload !== void 0) message2.payload = payload;
   const inputs = typeof raw.inputsValues === "string" ? parseOrUndefined(raw.inputsValues) : raw.inputsValues;
   if (inputs !== void 0) message2.inputsValues = inputs;
-  return copyStrings(raw, message2, {
-    service_type: "serviceType",
-    service: "service",
-    connectionId: "connectionId",
-    messageId: "messageId",
-    nodeId: "nodeId"
-  });
+  return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
 }
 function textOf(value, field, id, where) {
   if (value === void 0 || value === null) return "";
@@ -42922,12 +42910,26 @@ function kindOf(value) {
 function shapeError(where, problem) {
   return new RoleflowError(`${where}: ${problem}`);
 }
-var JSON_START;
+var LOG_ENTRY_STRINGS, WS_MESSAGE_STRINGS, JSON_START;
 var init_decode = __esm({
   "src/tenant/decode.ts"() {
     "use strict";
     init_errors();
     init_latency();
+    LOG_ENTRY_STRINGS = {
+      service_type: "serviceType",
+      execution_id: "executionId",
+      identity: "identity",
+      stop_execution: "stopExecution",
+      flow_id: "flowId"
+    };
+    WS_MESSAGE_STRINGS = {
+      service_type: "serviceType",
+      service: "service",
+      connectionId: "connectionId",
+      messageId: "messageId",
+      nodeId: "nodeId"
+    };
     JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
@@ -73880,6 +73882,11 @@ var init_simple_yaml = __esm({
       }
       quoted(at, lineEnd) {
         const quote2 = this.text[at];
+        const close = this.text.indexOf(quote2, at + 1);
+        if (close !== -1 && close < lineEnd) {
+          const body = this.text.slice(at + 1, close);
+          if (quote2 === '"' ? !body.includes("\\") : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
+        }
         let value = "";
         for (let pos = at + 1; pos < lineEnd; pos++) {
           const c = this.text[pos];

@@ -293,7 +293,13 @@ class Reader {
   }
 
   private quoted(at: number, lineEnd: number): { value: string; end: number } {
-    const quote = this.text[at];
+    const quote = this.text[at]!;
+    // Most quoted scalars hold no escape: up to the closing quote in one slice, not a character at a time.
+    const close = this.text.indexOf(quote, at + 1);
+    if (close !== -1 && close < lineEnd) {
+      const body = this.text.slice(at + 1, close);
+      if (quote === '"' ? !body.includes('\\') : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
+    }
     let value = '';
     for (let pos = at + 1; pos < lineEnd; pos++) {
       const c = this.text[pos]!;
