@@ -14639,7 +14639,9 @@ function parseYaml(text2, opts) {
 }
 function parsePointer(pointer) {
   if (pointer === "" || pointer === "/") return [];
-  return pointer.slice(1).split("/").map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
+  const segments = pointer.slice(1).split("/");
+  if (!pointer.includes("~")) return segments;
+  return segments.map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
 }
 function offsetOf(doc, path, key) {
   let node = doc.contents;
@@ -42850,13 +42852,7 @@ function toExecLogs(body, where) {
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
     };
-    return copyStrings(item, entry, {
-      service_type: "serviceType",
-      execution_id: "executionId",
-      identity: "identity",
-      stop_execution: "stopExecution",
-      flow_id: "flowId"
-    });
+    return copyStrings(item, entry, LOG_ENTRY_STRINGS);
   });
 }
 function toWsMessage(frame) {
@@ -42878,13 +42874,7 @@ function toWsMessage(frame) {
   if (payload !== void 0) message2.payload = payload;
   const inputs = typeof raw.inputsValues === "string" ? parseOrUndefined(raw.inputsValues) : raw.inputsValues;
   if (inputs !== void 0) message2.inputsValues = inputs;
-  return copyStrings(raw, message2, {
-    service_type: "serviceType",
-    service: "service",
-    connectionId: "connectionId",
-    messageId: "messageId",
-    nodeId: "nodeId"
-  });
+  return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
 }
 function textOf(value, field, id, where) {
   if (value === void 0 || value === null) return "";
@@ -42920,12 +42910,26 @@ function kindOf(value) {
 function shapeError(where, problem) {
   return new RoleflowError(`${where}: ${problem}`);
 }
-var JSON_START;
+var LOG_ENTRY_STRINGS, WS_MESSAGE_STRINGS, JSON_START;
 var init_decode = __esm({
   "src/tenant/decode.ts"() {
     "use strict";
     init_errors();
     init_latency();
+    LOG_ENTRY_STRINGS = {
+      service_type: "serviceType",
+      execution_id: "executionId",
+      identity: "identity",
+      stop_execution: "stopExecution",
+      flow_id: "flowId"
+    };
+    WS_MESSAGE_STRINGS = {
+      service_type: "serviceType",
+      service: "service",
+      connectionId: "connectionId",
+      messageId: "messageId",
+      nodeId: "nodeId"
+    };
     JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
@@ -47071,10 +47075,6 @@ function checkedWsUrl(raw) {
   }
   return checked;
 }
-function release(waiter) {
-  clearTimeout(waiter.timer);
-  if (waiter.onStop) waiter.stop?.removeEventListener("abort", waiter.onStop);
-}
 var checkedUrls, Session, Fifo;
 var init_ws_session = __esm({
   "src/tenant/ws-session.ts"() {
@@ -47104,9 +47104,10 @@ var init_ws_session = __esm({
             this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why})`;
           }
           for (const waiter of this.waiters.splice(0)) {
-            release(waiter);
+            clearTimeout(waiter.timer);
             waiter.reject(this.ended());
           }
+          for (const stop2 of this.stops.splice(0)) stop2.removeEventListener("abort", this.onStop);
         });
       }
       queue = new Fifo();
@@ -47114,6 +47115,14 @@ var init_ws_session = __esm({
       endedBecause;
       endError;
       terminateTimer;
+      /**
+       * The stop signals the session listens to: each once, until the connection closes, rather than
+       * once per wait (an AbortSignal listener costs several µs to add and remove, three waits an execution).
+       */
+      stops = [];
+      onStop = () => {
+        for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
+      };
       send(frame) {
         if (this.socket.readyState !== wrapper_default.OPEN) {
           throw this.endedBecause === void 0 ? this.error(`connection to ${this.shown} is not open`) : this.ended();
@@ -47127,20 +47136,24 @@ var init_ws_session = __esm({
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
         return new Promise((resolve19, reject2) => {
-          const giveUp = () => {
-            const at = this.waiters.indexOf(waiter);
-            if (at !== -1) this.waiters.splice(at, 1);
-            release(waiter);
-            resolve19(void 0);
-          };
-          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(giveUp, timeoutMs) };
+          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
-            waiter.onStop = giveUp;
-            stop2.addEventListener("abort", giveUp, { once: true });
+            if (!this.stops.includes(stop2)) {
+              this.stops.push(stop2);
+              stop2.addEventListener("abort", this.onStop);
+            }
           }
           this.waiters.push(waiter);
         });
+      }
+      /** No message in time, or the wait's stop signal was aborted: the wait resolves empty. */
+      giveUp(waiter) {
+        const at = this.waiters.indexOf(waiter);
+        if (at === -1) return;
+        this.waiters.splice(at, 1);
+        clearTimeout(waiter.timer);
+        waiter.resolve(void 0);
       }
       close() {
         this.endedBecause ??= `session with ${this.shown} was closed`;
@@ -47154,7 +47167,7 @@ var init_ws_session = __esm({
           this.queue.push(item);
           return;
         }
-        release(waiter);
+        clearTimeout(waiter.timer);
         if (item instanceof RoleflowError) waiter.reject(item);
         else waiter.resolve(item);
       }
@@ -73518,8 +73531,10 @@ function loadAssertion(value, pointer, ctx) {
   if (segments && !segments.ok) ctx.report(ptr(pointer, "path"), segments.error);
   const operator = known[0];
   if (!segments?.ok || operator === void 0) return void 0;
+  const { line, col } = ctx.at(pointer);
   const assertion = {
-    ...ctx.at(pointer),
+    line,
+    col,
     path: a["path"],
     segments: segments.value,
     operator,
@@ -73628,7 +73643,8 @@ function offsetOf2(root, path, key) {
   let node = root;
   let offset = root.at;
   const segments = key === void 0 ? path : [...path, key];
-  for (const [i, seg] of segments.entries()) {
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
     let next;
     if (node.entries) {
       const entry = node.entries.get(seg);
@@ -73866,6 +73882,11 @@ var init_simple_yaml = __esm({
       }
       quoted(at, lineEnd) {
         const quote2 = this.text[at];
+        const close = this.text.indexOf(quote2, at + 1);
+        if (close !== -1 && close < lineEnd) {
+          const body = this.text.slice(at + 1, close);
+          if (quote2 === '"' ? !body.includes("\\") : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
+        }
         let value = "";
         for (let pos = at + 1; pos < lineEnd; pos++) {
           const c = this.text[pos];
@@ -73928,8 +73949,10 @@ function loadFile(value, file, ctx) {
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
     const skip = test["skip"] === true ? "skipped" : typeof test["skip"] === "string" ? test["skip"] || "skipped" : void 0;
-    return {
-      ...ctx.at(pointer),
+    const { line, col } = ctx.at(pointer);
+    const loaded = {
+      line,
+      col,
       id: flowTestId(file, name),
       file,
       flow: flow2,
@@ -73938,11 +73961,12 @@ function loadFile(value, file, ctx) {
       repeat,
       minPass,
       timeoutMs: ctx.duration(test["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) },
-      ...testTransports && { transports: testTransports },
-      ...skip !== void 0 && { skip },
-      expect: loadExpect(test["expect"], ptr(pointer, "expect"), ctx)
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) }
     };
+    if (testTransports) loaded.transports = testTransports;
+    if (skip !== void 0) loaded.skip = skip;
+    loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
+    return loaded;
   });
   reportDuplicateNames(tests, ctx);
   return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
@@ -74222,23 +74246,15 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
   const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
   const all = [...results2.flat(), ...acrossRepeats];
-  const base = { repeats, passed, minPass };
+  const summary2 = (status, message2) => ({ repeats, passed, minPass, status, message: message2 });
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
     const failedRepeats = repeats - passed;
-    return {
-      ...base,
-      status: "fail",
-      message: `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed, ${minPass} needed (${failedRepeats} failed)`
-    };
+    return summary2("fail", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed, ${minPass} needed (${failedRepeats} failed)`);
   }
-  if (failedAcross.length > 0) {
-    return { ...base, status: "fail", message: failedAcross.map((a) => a.message).join("; ") };
-  }
-  if (all.length > 0 && all.every((a) => a.status === "skip")) {
-    return { ...base, status: "skip", message: `every assertion was skipped: ${all[0].message}` };
-  }
-  return { ...base, status: "pass", message: `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed` };
+  if (failedAcross.length > 0) return summary2("fail", failedAcross.map((a) => a.message).join("; "));
+  if (all.length > 0 && all.every((a) => a.status === "skip")) return summary2("skip", `every assertion was skipped: ${all[0].message}`);
+  return summary2("pass", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed`);
 }
 var init_repeats = __esm({
   "src/core/flows/repeats.ts"() {
@@ -75384,6 +75400,42 @@ var init_compare2 = __esm({
   }
 });
 
+// src/report/shown.ts
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
+  };
+}
+function shownAssertion(a) {
+  const label = escapeControls(a.label);
+  const message2 = escapeControls(a.message);
+  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
+  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
+  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
+  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  return {
+    ...a,
+    label,
+    message: message2,
+    ...expected !== void 0 && { expected },
+    ...actual !== void 0 && { actual },
+    ...diff !== void 0 && { diff }
+  };
+}
+var init_shown = __esm({
+  "src/report/shown.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
 // src/report/model.ts
 var REPORT_FORMAT_VERSION;
 var init_model = __esm({
@@ -75402,28 +75454,16 @@ __export(build_exports, {
   redactReport: () => redactReport,
   redactResult: () => redactResult,
   stats: () => stats,
-  summarise: () => summarise,
-  withShownMessages: () => withShownMessages
+  summarise: () => summarise
 });
 function notRunReason(stopped = "bail") {
   return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
 }
 function buildTestResult(run2) {
-  const { test, transport } = run2;
-  const base = {
-    id: test.id,
-    file: test.file,
-    line: test.line,
-    col: test.col,
-    flow: test.flow,
-    name: test.name,
-    transport,
-    repeat: test.repeat,
-    min_pass: test.minPass
-  };
+  const { test } = run2;
   if (run2.skip !== void 0) {
     const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return { ...base, status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 };
+    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
   }
   const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
   const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
@@ -75435,8 +75475,7 @@ function buildTestResult(run2) {
   );
   const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
   const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
-  return {
-    ...base,
+  return testResult(run2, {
     status,
     message: escapeControls(message2),
     passed: summary2.passed,
@@ -75444,6 +75483,26 @@ function buildTestResult(run2) {
     step_latency_ms: stepStats(ran),
     across_repeats: across,
     repeats
+  });
+}
+function testResult({ test, transport }, judged) {
+  return {
+    id: test.id,
+    file: test.file,
+    line: test.line,
+    col: test.col,
+    flow: test.flow,
+    name: test.name,
+    transport,
+    repeat: test.repeat,
+    min_pass: test.minPass,
+    status: judged.status,
+    message: judged.message,
+    passed: judged.passed,
+    wall_ms: judged.wall_ms,
+    step_latency_ms: judged.step_latency_ms,
+    across_repeats: judged.across_repeats,
+    repeats: judged.repeats
   };
 }
 function buildRunReport(facts, redactor) {
@@ -75515,56 +75574,29 @@ function testStatus(summary2, repeats, across, incomplete) {
 function repeatResult(i, e, assertions) {
   const failed2 = assertions.some((a) => a.status === "fail");
   const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
-  const status = e.status === "error" ? "error" : failed2 ? "fail" : allSkipped ? "skip" : "pass";
-  return {
-    index: i + 1,
-    status,
-    execution: e.status,
-    ended_by: e.endedBy,
-    ...e.error !== void 0 && { error: escapeControls(e.error) },
-    wall_ms: round2(e.wallMs),
-    steps: (e.steps ?? []).map((s) => ({
-      count: s.count,
-      service: s.service,
-      status: s.status,
-      latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
-      ...s.serviceType !== void 0 && { service_type: s.serviceType },
-      ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
-    })),
-    messages: (e.messages ?? []).map((m, k) => ({
-      state: m.state,
-      status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
-      ...m.nodeId !== void 0 && { node_id: m.nodeId },
-      ...m.messageId !== void 0 && { message_id: m.messageId },
-      ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
-    })),
-    ...e.outputs !== void 0 && { outputs: e.outputs },
-    assertions,
-    ...e.ids && { ids: idsRecord(e.ids) }
-  };
-}
-function withShownMessages(result) {
-  return {
-    ...result,
-    message: escapeControls(result.message),
-    across_repeats: result.across_repeats.map(shownAssertion),
-    repeats: result.repeats.map((r) => ({
-      ...r,
-      ...r.error !== void 0 && { error: escapeControls(r.error) },
-      assertions: r.assertions.map(shownAssertion)
-    }))
-  };
-}
-function shownAssertion(a) {
-  return {
-    ...a,
-    label: escapeControls(a.label),
-    message: escapeControls(a.message),
-    ...a.expected !== void 0 && { expected: escapeControls(a.expected) },
-    ...a.actual !== void 0 && { actual: escapeControls(a.actual) },
-    // A diff is lines: each escaped, the line breaks between them kept.
-    ...a.diff !== void 0 && { diff: a.diff.split("\n").map(escapeControls).join("\n") }
-  };
+  const result = { index: i + 1, status: e.status === "error" ? "error" : failed2 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
+  result.ended_by = e.endedBy;
+  if (e.error !== void 0) result.error = escapeControls(e.error);
+  result.wall_ms = round2(e.wallMs);
+  result.steps = (e.steps ?? []).map((s) => ({
+    count: s.count,
+    service: s.service,
+    status: s.status,
+    latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
+    ...s.serviceType !== void 0 && { service_type: s.serviceType },
+    ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
+  }));
+  result.messages = (e.messages ?? []).map((m, k) => ({
+    state: m.state,
+    status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
+    ...m.nodeId !== void 0 && { node_id: m.nodeId },
+    ...m.messageId !== void 0 && { message_id: m.messageId },
+    ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
+  }));
+  if (e.outputs !== void 0) result.outputs = e.outputs;
+  result.assertions = assertions;
+  if (e.ids) result.ids = idsRecord(e.ids);
+  return result;
 }
 function cutShort(i, e) {
   return { ...repeatResult(i, e, []), status: "not_run" };
@@ -75605,6 +75637,7 @@ var init_build = __esm({
     "use strict";
     init_flows();
     init_safe_text();
+    init_shown();
     init_model();
   }
 });
@@ -75803,6 +75836,7 @@ var init_json = __esm({
     init_safe_text();
     init_schema();
     init_build();
+    init_shown();
     init_digest();
   }
 });
@@ -76909,7 +76943,11 @@ function httpsEndRule(test) {
 }
 function wsEndRule(test) {
   const { node, messages, quietMs } = test.until;
-  return { ...node !== void 0 && { node }, ...messages !== void 0 && { messages }, quietMs };
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
 }
 function httpsProgress(entries, history, rule, nowMs) {
   const signature = JSON.stringify(entries);
@@ -76944,12 +76982,10 @@ function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
 function tallyWsMessage(tally, message2, rule) {
   const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
   if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  return {
-    completed: tally.completed + 1,
-    lastCompleted: message2,
-    ...refused && { refused },
-    reachedNode: tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node
-  };
+  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  return next;
 }
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
@@ -77183,12 +77219,11 @@ var init_assertions = __esm({
           state.next.set(key, value);
           if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
         }
-        return {
-          snapshots: baselines,
-          ...this.ci && { ci: true },
-          leaks: (role, minChars) => this.leakIndex(role, minChars),
-          ...this.mask && { mask: this.mask }
-        };
+        const context = { snapshots: baselines };
+        if (this.ci) context.ci = true;
+        context.leaks = (role, minChars) => this.leakIndex(role, minChars);
+        if (this.mask) context.mask = this.mask;
+        return context;
       }
       /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
       async finish() {
@@ -77323,16 +77358,15 @@ async function runHttps(client, test, inputs, options = {}) {
   const startedAt = clock.now();
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
   let ids;
-  const end = (status, endedBy, problem, steps, at = clock.now()) => ({
-    transport: "https",
-    status,
-    endedBy,
-    ...ids && { ids },
-    ...problem !== void 0 && { error: runError(test.flow, "https", messageOf(problem)) },
-    ...problem instanceof RoleflowError && { errorCode: problem.code },
-    ...steps && { steps },
-    wallMs: at - startedAt
-  });
+  const end = (status, endedBy, problem, steps, at = clock.now()) => {
+    const result = { transport: "https", status, endedBy };
+    if (ids) result.ids = ids;
+    if (problem !== void 0) result.error = runError(test.flow, "https", messageOf(problem));
+    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    if (steps) result.steps = steps;
+    result.wallMs = at - startedAt;
+    return result;
+  };
   const unfinished = (why, steps, at = clock.now()) => why === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
@@ -77409,6 +77443,13 @@ async function runWs(client, test, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
+function frameOf(inputs, flow2) {
+  const frame = {};
+  for (const key of Object.keys(inputs)) frame[key] = inputs[key];
+  frame["action"] = "message";
+  frame["service"] = flow2;
+  return frame;
+}
 function describeMessage(m) {
   const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
@@ -77453,7 +77494,7 @@ var init_flow_ws = __esm({
       lastAt;
       async converse(session, inputs) {
         try {
-          session.send({ ...inputs, action: "message", service: this.test.flow });
+          session.send(frameOf(inputs, this.test.flow));
         } catch (error2) {
           return this.end("error", "error", error2);
         }
@@ -77493,18 +77534,15 @@ var init_flow_ws = __esm({
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
         const ids = wsIds(this.messages);
-        return {
-          transport: "ws",
-          status,
-          endedBy,
-          ...problem !== void 0 && { error: runError(this.test.flow, "ws", messageOf(problem)) },
-          ...problem instanceof RoleflowError && { errorCode: problem.code },
-          ...outputs !== void 0 && { outputs },
-          messages: this.messages,
-          messageAtMs: this.messageAtMs,
-          wallMs: at - this.startedAt,
-          ...ids && { ids }
-        };
+        const result = { transport: "ws", status, endedBy };
+        if (problem !== void 0) result.error = runError(this.test.flow, "ws", messageOf(problem));
+        if (problem instanceof RoleflowError) result.errorCode = problem.code;
+        if (outputs !== void 0) result.outputs = outputs;
+        result.messages = this.messages;
+        result.messageAtMs = this.messageAtMs;
+        result.wallMs = at - this.startedAt;
+        if (ids) result.ids = ids;
+        return result;
       }
       receive(message2) {
         this.messages.push(message2);
@@ -77535,9 +77573,12 @@ var init_flow_ws = __esm({
 // src/run/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
-  const runs = options.runs.map((run2) => ({ ...run2, test: resolveBaselineBudgets(run2.test, run2.transport, options.baseline) }));
+  const runs = options.runs.map((run2) => {
+    const test = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
+    return test === run2.test ? run2 : { ...run2, test };
+  });
   const clock = options.clock ?? realClock;
-  const limit = pLimit(Math.max(1, options.concurrency));
+  const limit = limiter(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
   let done = 0;
   let stop2;
@@ -77590,13 +77631,36 @@ async function runTests(options) {
   const interrupted = signal?.aborted === true;
   return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
+function limiter(concurrency) {
+  let active = 0;
+  let waiting = [];
+  let head = 0;
+  const finished = () => {
+    active -= 1;
+    const next = waiting[head++];
+    if (head >= waiting.length) {
+      waiting = [];
+      head = 0;
+    }
+    next?.();
+  };
+  return (task) => {
+    const start = () => {
+      active += 1;
+      const running = task();
+      running.then(finished, finished);
+      return running;
+    };
+    if (active < concurrency) return start();
+    return new Promise((resolve19) => waiting.push(() => resolve19(start())));
+  };
+}
 function notStarted(run2, why) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
 }
 var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
     "use strict";
-    init_p_limit();
     init_flows();
     init_build();
     init_flow_https();
@@ -78596,14 +78660,14 @@ var require_light = __commonJS({
           key(key = "") {
             var ref2;
             return (ref2 = this.instances[key]) != null ? ref2 : (() => {
-              var limiter;
-              limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
+              var limiter2;
+              limiter2 = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
                 id: `${this.id}-${key}`,
                 timeout: this.timeout,
                 connection: this.connection
               }));
-              this.Events.trigger("created", limiter, key);
-              return limiter;
+              this.Events.trigger("created", limiter2, key);
+              return limiter2;
             })();
           }
           async deleteKey(key = "") {
@@ -83469,8 +83533,8 @@ async function errorRequest(state, octokit, error2, options) {
   throw error2;
 }
 async function wrapRequest(state, octokit, request2, options) {
-  const limiter = new import_light.default();
-  limiter.on("failed", function(error2, info2) {
+  const limiter2 = new import_light.default();
+  limiter2.on("failed", function(error2, info2) {
     const maxRetries = ~~error2.request.request?.retries;
     const after2 = ~~error2.request.request?.retryAfter;
     options.request.retryCount = info2.retryCount + 1;
@@ -83478,7 +83542,7 @@ async function wrapRequest(state, octokit, request2, options) {
       return after2 * state.retryAfterBaseValue;
     }
   });
-  return limiter.schedule(
+  return limiter2.schedule(
     requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
     options
   );

@@ -71,10 +71,10 @@ export function parseYaml(text: string, opts: ParseYamlOptions): Result<YamlSour
 /** Split an ajv instance path (`/a/0/b`) into segments, unescaping `~1` and `~0`. */
 export function parsePointer(pointer: string): string[] {
   if (pointer === '' || pointer === '/') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => (s.includes('~') ? s.replace(/~1/g, '/').replace(/~0/g, '~') : s));
+  const segments = pointer.slice(1).split('/');
+  // Loading a flow test locates each test and assertion: most pointers have nothing to unescape.
+  if (!pointer.includes('~')) return segments;
+  return segments.map((s) => (s.includes('~') ? s.replace(/~1/g, '/').replace(/~0/g, '~') : s));
 }
 
 function offsetOf(doc: Document, path: string[], key: string | undefined): number {

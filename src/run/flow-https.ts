@@ -31,16 +31,16 @@ export async function runHttps(
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
   // `problem`: why it ended, as text or as the error a request failed with (whose code it keeps).
   let ids: ExecutionResult['ids'];
-  const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => ({
-    transport: 'https',
-    status,
-    endedBy,
-    ...(ids && { ids }),
-    ...(problem !== undefined && { error: runError(test.flow, 'https', messageOf(problem)) }),
-    ...(problem instanceof RoleflowError && { errorCode: problem.code }),
-    ...(steps && { steps }),
-    wallMs: at - startedAt,
-  });
+  const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => {
+    // Member by member, in this order: a literal's members after a spread cost V8 a runtime call each.
+    const result = { transport: 'https', status, endedBy } as ExecutionResult;
+    if (ids) result.ids = ids;
+    if (problem !== undefined) result.error = runError(test.flow, 'https', messageOf(problem));
+    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    if (steps) result.steps = steps;
+    result.wallMs = at - startedAt;
+    return result;
+  };
   const unfinished = (why: 'timeout' | 'interrupted', steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult =>
     why === 'interrupted'
       ? end('error', 'interrupted', interruptedProblem(at - startedAt), steps, at)

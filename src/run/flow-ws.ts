@@ -56,8 +56,7 @@ class WsRun {
 
   async converse(session: WsSession, inputs: Record<string, string>): Promise<ExecutionResult> {
     try {
-      // The frame's own members last: an input cannot overwrite them.
-      session.send({ ...inputs, action: 'message', service: this.test.flow });
+      session.send(frameOf(inputs, this.test.flow));
     } catch (error) {
       return this.end('error', 'error', error);
     }
@@ -103,18 +102,16 @@ class WsRun {
   end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, at = this.clock.now()): ExecutionResult {
     const outputs = tallyOutputs(this.tally);
     const ids = wsIds(this.messages);
-    return {
-      transport: 'ws',
-      status,
-      endedBy,
-      ...(problem !== undefined && { error: runError(this.test.flow, 'ws', messageOf(problem)) }),
-      ...(problem instanceof RoleflowError && { errorCode: problem.code }),
-      ...(outputs !== undefined && { outputs }),
-      messages: this.messages,
-      messageAtMs: this.messageAtMs,
-      wallMs: at - this.startedAt,
-      ...(ids && { ids }),
-    };
+    // Member by member, in this order: a literal's members after a spread cost V8 a runtime call each.
+    const result: ExecutionResult = { transport: 'ws', status, endedBy } as ExecutionResult;
+    if (problem !== undefined) result.error = runError(this.test.flow, 'ws', messageOf(problem));
+    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    if (outputs !== undefined) result.outputs = outputs;
+    result.messages = this.messages;
+    result.messageAtMs = this.messageAtMs;
+    result.wallMs = at - this.startedAt;
+    if (ids) result.ids = ids;
+    return result;
   }
 
   private receive(message: WsServerMessage): void {
@@ -142,6 +139,19 @@ class WsRun {
     if (rule.messages !== undefined) return `${rule.messages} completed messages (${got})`;
     return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
   }
+}
+
+/**
+ * The frame sent: the inputs, then the frame's own members, so that an input cannot overwrite
+ * them. Copied key by key (inputs are built by assignment, so they hold no `__proto__` of their
+ * own): a literal `{ ...inputs, action, service }` costs V8 a runtime call per member after the spread.
+ */
+function frameOf(inputs: Record<string, string>, flow: string): Record<string, string> {
+  const frame: Record<string, string> = {};
+  for (const key of Object.keys(inputs)) frame[key] = inputs[key]!;
+  frame['action'] = 'message';
+  frame['service'] = flow;
+  return frame;
 }
 
 function describeMessage(m: WsServerMessage): string {

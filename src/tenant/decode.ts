@@ -66,13 +66,7 @@ export function toExecLogs(body: unknown, where: string): ExecutionLogEntry[] {
       status: stringOr(item.status, ''),
       latencyMs: latencyMs(item.latency) ?? Number.NaN,
     };
-    return copyStrings(item, entry, {
-      service_type: 'serviceType',
-      execution_id: 'executionId',
-      identity: 'identity',
-      stop_execution: 'stopExecution',
-      flow_id: 'flowId',
-    });
+    return copyStrings(item, entry, LOG_ENTRY_STRINGS);
   });
 }
 
@@ -96,14 +90,24 @@ export function toWsMessage(frame: string): WsServerMessage | undefined {
   if (payload !== undefined) message.payload = payload;
   const inputs = typeof raw.inputsValues === 'string' ? parseOrUndefined(raw.inputsValues) : raw.inputsValues;
   if (inputs !== undefined) message.inputsValues = inputs;
-  return copyStrings(raw, message, {
-    service_type: 'serviceType',
-    service: 'service',
-    connectionId: 'connectionId',
-    messageId: 'messageId',
-    nodeId: 'nodeId',
-  });
+  return copyStrings(raw, message, WS_MESSAGE_STRINGS);
 }
+
+/** The optional string members of a log entry and of a WebSocket message, and their model names (made once, not per entry or message). */
+const LOG_ENTRY_STRINGS: Record<string, keyof ExecutionLogEntry & string> = {
+  service_type: 'serviceType',
+  execution_id: 'executionId',
+  identity: 'identity',
+  stop_execution: 'stopExecution',
+  flow_id: 'flowId',
+};
+const WS_MESSAGE_STRINGS: Record<string, keyof WsServerMessage & string> = {
+  service_type: 'serviceType',
+  service: 'service',
+  connectionId: 'connectionId',
+  messageId: 'messageId',
+  nodeId: 'nodeId',
+};
 
 function textOf(value: unknown, field: string, id: string, where: string): string {
   // A tenant leaving an empty description out (or null) means "", not a broken role.

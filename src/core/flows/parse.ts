@@ -69,8 +69,12 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
     const skip = test['skip'] === true ? 'skipped' : typeof test['skip'] === 'string' ? test['skip'] || 'skipped' : undefined;
-    return {
-      ...ctx.at(pointer),
+    // Built member by member, in this order: a literal with members after a spread costs V8 a
+    // runtime call per member (~1 µs each), and this runs for every test of every file.
+    const { line, col } = ctx.at(pointer);
+    const loaded = {
+      line,
+      col,
       id: flowTestId(file, name),
       file,
       flow,
@@ -80,10 +84,11 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
       minPass,
       timeoutMs: ctx.duration(test['timeout'], ptr(pointer, 'timeout'), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test['until'], ptr(pointer, 'until'), ctx) },
-      ...(testTransports && { transports: testTransports }),
-      ...(skip !== undefined && { skip }),
-      expect: loadExpect(test['expect'], ptr(pointer, 'expect'), ctx),
-    };
+    } as FlowTest;
+    if (testTransports) loaded.transports = testTransports;
+    if (skip !== undefined) loaded.skip = skip;
+    loaded.expect = loadExpect(test['expect'], ptr(pointer, 'expect'), ctx);
+    return loaded;
   });
   reportDuplicateNames(tests, ctx);
   return { file, flow, secrets: arr(root['secrets']).map(String), tests };

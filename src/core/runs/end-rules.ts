@@ -74,7 +74,12 @@ export function httpsEndRule(test: FlowTest): HttpsEndRule {
 
 export function wsEndRule(test: FlowTest): WsEndRule {
   const { node, messages, quietMs } = test.until;
-  return { ...(node !== undefined && { node }), ...(messages !== undefined && { messages }), quietMs };
+  // Member by member: a literal's members after a spread cost V8 a runtime call each (per execution here).
+  const rule = {} as WsEndRule;
+  if (node !== undefined) rule.node = node;
+  if (messages !== undefined) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
 }
 
 /**
@@ -142,12 +147,11 @@ export function httpsWaitMs(progress: HttpsProgress, elapsedMs: number, msLeft: 
 export function tallyWsMessage(tally: WsTally, message: WsServerMessage, rule: WsEndRule): WsTally {
   const refused = tally.refused ?? (message.statusCode !== 200 ? message : undefined);
   if (message.state !== 'completed') return refused === tally.refused ? tally : { ...tally, ...(refused && { refused }) };
-  return {
-    completed: tally.completed + 1,
-    lastCompleted: message,
-    ...(refused && { refused }),
-    reachedNode: tally.reachedNode || (rule.node !== undefined && message.nodeId === rule.node),
-  };
+  // Member by member, for every message: no member after a spread (see wsEndRule).
+  const next = { completed: tally.completed + 1, lastCompleted: message } as WsTally;
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || (rule.node !== undefined && message.nodeId === rule.node);
+  return next;
 }
 
 /** The tally of a whole list of messages (for a list at hand; the runner tallies as they come). */

@@ -293,7 +293,13 @@ class Reader {
   }
 
   private quoted(at: number, lineEnd: number): { value: string; end: number } {
-    const quote = this.text[at];
+    const quote = this.text[at]!;
+    // Most quoted scalars hold no escape: up to the closing quote in one slice, not a character at a time.
+    const close = this.text.indexOf(quote, at + 1);
+    if (close !== -1 && close < lineEnd) {
+      const body = this.text.slice(at + 1, close);
+      if (quote === '"' ? !body.includes('\\') : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
+    }
     let value = '';
     for (let pos = at + 1; pos < lineEnd; pos++) {
       const c = this.text[pos]!;
@@ -331,7 +337,9 @@ function offsetOf(root: Placed, path: string[], key: string | undefined): number
   let node: Placed | undefined = root;
   let offset = root.at;
   const segments = key === undefined ? path : [...path, key];
-  for (const [i, seg] of segments.entries()) {
+  // An index loop: this runs for every test and assertion loaded.
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
     let next: Placed | undefined;
     if (node.entries) {
       const entry = node.entries.get(seg);
