@@ -77578,7 +77578,7 @@ async function runTests(options) {
     return test === run2.test ? run2 : { ...run2, test };
   });
   const clock = options.clock ?? realClock;
-  const limit = limiter(Math.max(1, options.concurrency));
+  const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
   let done = 0;
   let stop2;
@@ -77631,36 +77631,13 @@ async function runTests(options) {
   const interrupted = signal?.aborted === true;
   return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
-function limiter(concurrency) {
-  let active = 0;
-  let waiting = [];
-  let head = 0;
-  const finished = () => {
-    active -= 1;
-    const next = waiting[head++];
-    if (head >= waiting.length) {
-      waiting = [];
-      head = 0;
-    }
-    next?.();
-  };
-  return (task) => {
-    const start = () => {
-      active += 1;
-      const running = task();
-      running.then(finished, finished);
-      return running;
-    };
-    if (active < concurrency) return start();
-    return new Promise((resolve19) => waiting.push(() => resolve19(start())));
-  };
-}
 function notStarted(run2, why) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
 }
 var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
     "use strict";
+    init_p_limit();
     init_flows();
     init_build();
     init_flow_https();
@@ -78660,14 +78637,14 @@ var require_light = __commonJS({
           key(key = "") {
             var ref2;
             return (ref2 = this.instances[key]) != null ? ref2 : (() => {
-              var limiter2;
-              limiter2 = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
+              var limiter;
+              limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
                 id: `${this.id}-${key}`,
                 timeout: this.timeout,
                 connection: this.connection
               }));
-              this.Events.trigger("created", limiter2, key);
-              return limiter2;
+              this.Events.trigger("created", limiter, key);
+              return limiter;
             })();
           }
           async deleteKey(key = "") {
@@ -83533,8 +83510,8 @@ async function errorRequest(state, octokit, error2, options) {
   throw error2;
 }
 async function wrapRequest(state, octokit, request2, options) {
-  const limiter2 = new import_light.default();
-  limiter2.on("failed", function(error2, info2) {
+  const limiter = new import_light.default();
+  limiter.on("failed", function(error2, info2) {
     const maxRetries = ~~error2.request.request?.retries;
     const after2 = ~~error2.request.request?.retryAfter;
     options.request.retryCount = info2.retryCount + 1;
@@ -83542,7 +83519,7 @@ async function wrapRequest(state, octokit, request2, options) {
       return after2 * state.retryAfterBaseValue;
     }
   });
-  return limiter2.schedule(
+  return limiter.schedule(
     requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
     options
   );

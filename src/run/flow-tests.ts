@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
 import { buildTestResult } from '../report/build.js';
@@ -61,7 +62,7 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     return test === run.test ? run : { ...run, test };
   });
   const clock = options.clock ?? realClock;
-  const limit = limiter(Math.max(1, options.concurrency));
+  const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === undefined && r.error === undefined ? r.test.repeat : 0), 0);
   let done = 0;
   let stop: 'bail' | 'tenant' | undefined;
@@ -125,37 +126,6 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   );
   const interrupted = signal?.aborted === true;
   return { results, bailed: stop === 'bail' && leftOut > 0, interrupted, ...(problem !== undefined && { tenantProblem: problem }) };
-}
-
-/**
- * At most `concurrency` tasks running at once, started in the order asked (p-limit's contract);
- * a task starts at once when there is room. A run makes one call per execution: this costs one
- * closure per waiting task, where p-limit makes several promises per call.
- */
-export function limiter(concurrency: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  // A queue read from `head` (no Array#shift, which moves every element behind it).
-  let waiting: (() => void)[] = [];
-  let head = 0;
-  const finished = (): void => {
-    active -= 1;
-    const next = waiting[head++];
-    if (head >= waiting.length) {
-      waiting = [];
-      head = 0;
-    }
-    next?.();
-  };
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    const start = (): Promise<T> => {
-      active += 1;
-      const running = task();
-      running.then(finished, finished);
-      return running;
-    };
-    if (active < concurrency) return start();
-    return new Promise<T>((resolve) => waiting.push(() => resolve(start())));
-  };
 }
 
 /** An execution that could not start (a missing environment variable): an error, nothing sent. */
