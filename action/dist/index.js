@@ -15554,6 +15554,8 @@ async function readTextFile(source, kind) {
   return readTextFileSync(source, kind);
 }
 function readTextFileSync(source, kind) {
+  const seen = source.seenAsFile === true ? readSeenFile(source.abs, kind.maxBytes) : void 0;
+  if (seen !== void 0) return decodeSmall(seen, source.file, kind);
   return withOpenFile(source.abs, source.file, kind, (fd, size2) => {
     if (size2 === 0 || size2 > SCRATCH_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
@@ -15567,6 +15569,23 @@ function decodeSmall(bytes, file, kind) {
   const text2 = decoded.charCodeAt(0) === 65279 ? decoded.slice(1) : decoded;
   const binary = nulIssue(text2, file, kind);
   return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
+}
+function readSeenFile(abs, maxBytes) {
+  let fd;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch {
+    return void 0;
+  }
+  try {
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
+    return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : void 0;
+  } catch {
+    return void 0;
+  } finally {
+    closeSync(fd);
+  }
 }
 function withOpenFile(abs, file, limit, read) {
   let fd;
@@ -15673,7 +15692,7 @@ async function listFilesUnder(cwd, dir, accept) {
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel };
+    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
   });
 }
 function under(root, rel) {
