@@ -49575,8 +49575,8 @@ function* bodyParts(head, changes) {
   }
   yield `${head}[
     `;
-  for (let i = 0; i < changes.length; i++) {
-    const nested = jsonText([[ordered2(changes[i])]], 2);
+  for (let i = 0; i < changes.length; i += CHANGES_PER_PART) {
+    const nested = jsonText([changes.slice(i, i + CHANGES_PER_PART).map(ordered2)], 2);
     if (i > 0) yield ",\n    ";
     yield nested.slice(NESTED_START.length, -NESTED_END.length);
   }
@@ -49618,7 +49618,7 @@ function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-var KEY_ORDER, rank, NESTED_START, NESTED_END;
+var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END;
 var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
@@ -49665,6 +49665,7 @@ var init_render_json = __esm({
       "allow_empty_prune"
     ];
     rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+    CHANGES_PER_PART = 64;
     NESTED_START = "[\n  [\n    ";
     NESTED_END = "\n  ]\n]";
   }

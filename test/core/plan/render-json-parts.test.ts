@@ -46,6 +46,20 @@ describe('plan JSON in pieces', () => {
     );
   });
 
+  test('a plan of hundreds of changes (serialised a few dozen at a time) makes the same text', () => {
+    fc.assert(
+      fc.property(fc.array(fields, { minLength: 130, maxLength: 200 }), (all) => {
+        const files = all.map((f, i) => file(`role-${i}`, f));
+        // Updates, creates and deletes, so that groups cross from one kind of change to the next.
+        const remote = all.map((f, i) => role(i % 3 === 0 ? `gone-${i}` : `role-${i}`, { content: `${f.content}-`, description: f.description }));
+        const p = plan(files, remote, { prune: true });
+        expect(p.changes.length).toBeGreaterThan(128);
+        expect(joined(p)).toBe(renderPlanJson(p));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   test('a plan without changes, and one with, each a whole JSON document with its digest', () => {
     for (const p of [plan([], [], {}), plan([file('a', { content: 'x\u2028y' }), file('b')], [role('b', { content: 'old' })], {})]) {
       expect(joined(p)).toBe(renderPlanJson(p));
