@@ -12,6 +12,8 @@ import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../core/
 export interface SourceFile {
   abs: string;
   file: string;
+  /** A folder walk found a regular file (or a link to one) here, just before: see `readSeenFile`. */
+  seenAsFile?: boolean;
 }
 
 /** Reads at most `limit.maxBytes` (see above). */
@@ -45,6 +47,8 @@ export async function readTextFile(source: SourceFile, kind: TextFileKind): Prom
  * `decodeText` decodes the same bytes and has the last word.
  */
 export function readTextFileSync(source: SourceFile, kind: TextFileKind): Result<string> {
+  const seen = source.seenAsFile === true ? readSeenFile(source.abs, kind.maxBytes) : undefined;
+  if (seen !== undefined) return decodeSmall(seen, source.file, kind);
   return withOpenFile(source.abs, source.file, kind, (fd, size) => {
     if (size === 0 || size > SCRATCH_BYTES) return decodeText(readOpen(fd, size, kind.maxBytes), source.file, kind);
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
@@ -61,6 +65,32 @@ export function decodeSmall(bytes: Buffer, file: string, kind: TextFileKind): Re
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const binary = nulIssue(text, file, kind);
   return binary ? { ok: false, issues: [binary] } : { ok: true, value: text };
+}
+
+/**
+ * A file the folder walk has just seen as a regular file, read whole without asking its size:
+ * open, one read from its start into the kept buffer, close. Its bytes when that read gave more
+ * than none and less than the buffer and the limit hold (all of a regular file), else undefined:
+ * then it is read the general way (`withOpenFile`), which checks what it is, so an empty, large
+ * or unreadable file gets the same answer as ever. The read is a `pread`, which a FIFO or a
+ * terminal put there since the walk refuses (ESPIPE), so that too ends in the general way's refusal.
+ */
+function readSeenFile(abs: string, maxBytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
+    return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Small files are read into this buffer, one after another. */

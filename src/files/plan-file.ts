@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { plural } from '../core/roles/index.js';
-import { PLAN_FORMAT_VERSION, planJsonParts, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
+import { PLAN_FORMAT_VERSION, planJsonBytes, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
 import { compileSchema, validateAgainst } from '../core/schema.js';
 import { parseYaml } from '../core/yaml-source.js';
 import { loadSchema } from './package-root.js';
@@ -14,12 +14,12 @@ const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 
 /**
  * `plan --out FILE`: the plan JSON (for several tenants, their document), written atomically so
- * `apply` never reads half a plan; a plan of one tenant part by part (`planJsonParts`), as
+ * `apply` never reads half a plan; a plan of one tenant piece by piece (`planJsonBytes`), as
  * `plan --json` prints it, so a large plan's text is never held whole.
  */
 export async function savePlan(path: string, plan: Plan | readonly Plan[]): Promise<void> {
   try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonParts(plan));
+    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }

@@ -5,7 +5,6 @@ import { RoleflowError, type Result } from '../core/errors.js';
 import { checkRoleSet, parseRoleFile, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { leakTexts, type RoleText } from '../core/flows/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
-import { joinedInPieces } from '../core/text-parts.js';
 import { loadSchema } from './package-root.js';
 import { dirExists, listFilesUnder, loadTextFiles, sourceDir, type SourceDir } from './source-files.js';
 
@@ -38,16 +37,16 @@ export async function loadRoleFiles(cwd: string, dir: SourceDir): Promise<Result
  * a temp file beside it, then a rename. Renaming also replaces a symbolic link rather than
  * writing through it, so the write stays in the folder it names.
  */
-export async function writeFileAtomic(path: string, text: string | Iterable<string>): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Iterable<Uint8Array>): Promise<void> {
   // Unique enough among concurrent writers (the file is created exclusively, never clobbered), and
   // without node:crypto, which every command that reads role files would otherwise load.
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o644);
     try {
-      // A text in parts (a large plan) is written a piece at a time, never joined whole; each
-      // writeFile goes on from where the last ended, and writes all of its piece.
-      for (const piece of typeof text === 'string' ? [text] : joinedInPieces(text)) await handle.writeFile(piece, 'utf8');
+      // A text in pieces (a large plan, as UTF-8) is written a piece at a time, never joined whole;
+      // each writeFile goes on from where the last ended, and writes all of its piece.
+      for (const piece of typeof text === 'string' ? [text] : text) await handle.writeFile(piece, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

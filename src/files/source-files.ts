@@ -92,7 +92,7 @@ export async function listFilesUnder(cwd: string, dir: string, accept: (name: st
   // The default sort compares strings by UTF-16 code units, as `<` does, without a call per comparison.
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === undefined ? displayPath(cwd, abs) : prefix + rel };
+    return { abs, file: prefix === undefined ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
   });
 }
 

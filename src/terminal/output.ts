@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
 import { makeRedactor, SHORT_SECRET_LENGTH, type Redactor } from '../core/redact.js';
 import { escapeStray, jsonText } from '../core/safe-text.js';
-import { joinedInPieces } from '../core/text-parts.js';
 
 /** A line drawn in place on the terminal: wiped before anything is printed, drawn again after. */
 export interface LiveLine {
@@ -55,11 +54,13 @@ export class CommandOutput {
   }
 
   /**
-   * `outData` for output too large to hold twice: `serialise` gives the text in parts, written
-   * in writes of about 1 MB as they come (the text written is their concatenation).
+   * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
+   * (of about 1 MB), each written as it comes.
    */
-  outDataParts<T>(value: T, serialise: (value: T) => Iterable<string>): void {
-    for (const piece of joinedInPieces(serialise(this.redactor.values(value)))) this.write(this.streams.stdout, piece, false);
+  outDataBytes<T>(value: T, serialise: (value: T) => Iterable<Uint8Array>): void {
+    this.liveLine?.clear();
+    for (const piece of serialise(this.redactor.values(value))) this.streams.stdout.write(piece);
+    this.liveLine?.redraw?.();
   }
 
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,16 +58,30 @@ describe('reading a text file through the kept buffer', () => {
       const abs = join(dir, `${i}.md`);
       writeFileSync(abs, content);
       expect(readTextFileSync({ abs, file: 'f.md' }, k)).toEqual(strict(abs, k));
+      // As a folder walk finds it (read without asking its size first): the same answer.
+      expect(readTextFileSync({ abs, file: 'f.md', seenAsFile: true }, k)).toEqual(strict(abs, k));
     });
     expect(readTextFileSync({ abs: join(dir, 'none.md'), file: 'f.md' }, kind)).toEqual(strict(join(dir, 'none.md'), kind));
     expect(readTextFileSync({ abs: dir, file: 'f.md' }, kind)).toEqual(strict(dir, kind));
+    // What the walk saw as a file may be gone, or something else, by the time it is read.
+    expect(readTextFileSync({ abs: join(dir, 'none.md'), file: 'f.md', seenAsFile: true }, kind)).toEqual(strict(join(dir, 'none.md'), kind));
+    expect(readTextFileSync({ abs: dir, file: 'f.md', seenAsFile: true }, kind)).toEqual(strict(dir, kind));
     fc.assert(
       fc.property(bytes, (b) => {
         const abs = join(dir, 'any.md');
         writeFileSync(abs, b);
         expect(readTextFileSync({ abs, file: 'f.md' }, kind)).toEqual(strict(abs, kind));
+        expect(readTextFileSync({ abs, file: 'f.md', seenAsFile: true }, kind)).toEqual(strict(abs, kind));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuses a FIFO put where the walk saw a file, without waiting on it, as when it is named', () => {
+    const abs = join(dir, 'pipe.md');
+    execFileSync('mkfifo', [abs]);
+    const refused = { ok: false, issues: [{ file: 'f.md', line: 1, col: 1, message: 'cannot read the file (not a regular file)' }] };
+    expect(readTextFileSync({ abs, file: 'f.md' }, kind)).toEqual(refused);
+    expect(readTextFileSync({ abs, file: 'f.md', seenAsFile: true }, kind)).toEqual(refused);
   });
 });

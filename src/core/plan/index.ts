@@ -43,7 +43,7 @@ export {
   isTenantPlanError,
 } from './types.js';
 export { planSummaryLine, renderPlanText } from './render-text.js';
-export { planDigest, planJsonParts, renderPlanJson, renderTenantPlansJson, tenantPlansDigest, type TenantPlans } from './render-json.js';
+export { planDigest, planJsonBytes, renderPlanJson, renderTenantPlansJson, tenantPlansDigest, type TenantPlans } from './render-json.js';
 export { planGuards, type GuardOptions } from './guards.js';
 export { savedPlanRefusals } from './saved.js';
 export { compare } from './notes.js';

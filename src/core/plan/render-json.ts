@@ -1,7 +1,9 @@
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { sha256 } from './hash.js';
-import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type TenantPlanEntry } from './types.js';
+import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type PlanChange, type TenantPlanEntry } from './types.js';
 import { jsonText } from '../safe-text.js';
+import { encodedInPieces } from '../text-parts.js';
 
 /** Keys in the order a reader expects them; keys not listed follow alphabetically. */
 const KEY_ORDER = [
@@ -60,44 +62,44 @@ export function tenantPlansDigest(plans: readonly (Pick<Plan, 'tenant'> & { dige
 }
 
 /**
- * `renderPlanJson(plan)` in parts, in order: the text before the changes, each change, then the
- * rest with the digest, hashed as it goes. A plan of 100,000 Roles is over 100 MB of JSON; written
- * part by part, the whole text is never held (nor copied again to be written). Each change is
- * serialised on its own, indented as it sits in the whole.
+ * `renderPlanJson(plan)` as UTF-8, in pieces of about 1 MB (`encodedInPieces`), hashed as they are
+ * made. A plan of 100,000 Roles is over 100 MB of JSON; written piece by piece, the whole text is
+ * never held, and each change's text is encoded once, for the hash and the writer alike.
  */
-export function* planJsonParts(plan: Plan): Generator<string> {
+export function* planJsonBytes(plan: Plan): Generator<Uint8Array> {
   const { digest: _digest, changes, ...rest } = plan;
   const frame = jsonText(ordered({ ...rest, changes: [] }), 2);
   // The top-level key is the one line that starts with exactly two spaces and "changes".
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash = createHash('sha256');
-  const emit = (text: string): string => {
-    hash.update(text);
-    return text;
-  };
-  if (changes.length === 0) yield emit(frame.slice(0, at + 2));
-  else {
-    yield emit(`${frame.slice(0, at)}[\n    `);
-    for (let i = 0; i < changes.length; i++) {
-      // Serialised two arrays deep, it is indented as it sits in the whole: no pass to indent it.
-      const nested = jsonText([[ordered(changes[i])]], 2);
-      const text = nested.slice(NESTED_START.length, -NESTED_END.length);
-      if (i === 0) yield emit(text);
-      else {
-        // Hashed in its two pieces, so the joined part is not flattened (copied) to be hashed.
-        hash.update(',\n    ');
-        hash.update(text);
-        yield `,\n    ${text}`;
-      }
-    }
-    yield emit('\n  ]');
-  }
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes), (bytes) => hash.update(bytes));
   const tail = frame.slice(at + 2);
   hash.update(tail);
-  yield `${tail.slice(0, -2)},\n  "digest": ${JSON.stringify(`sha256:${hash.digest('hex')}`)}\n}\n`;
+  yield Buffer.from(`${tail.slice(0, -2)},\n  "digest": ${JSON.stringify(`sha256:${hash.digest('hex')}`)}\n}\n`);
 }
 
-/** What `jsonText([[x]], 2)` puts around `x`. */
+/**
+ * The text of a plan up to its last change's `]`, from the text before the changes (`head`): the
+ * changes serialised a few dozen at a time (one JSON.stringify per change cost ~40% more).
+ */
+function* bodyParts(head: string, changes: readonly PlanChange[]): Generator<string> {
+  if (changes.length === 0) {
+    yield `${head}[]`;
+    return;
+  }
+  yield `${head}[\n    `;
+  for (let i = 0; i < changes.length; i += CHANGES_PER_PART) {
+    // Serialised two arrays deep, they are indented as they sit in the whole: no pass to indent them.
+    const nested = jsonText([changes.slice(i, i + CHANGES_PER_PART).map(ordered)], 2);
+    if (i > 0) yield ',\n    ';
+    yield nested.slice(NESTED_START.length, -NESTED_END.length);
+  }
+  yield '\n  ]';
+}
+
+const CHANGES_PER_PART = 64;
+
+/** What `jsonText([[x, …]], 2)` puts around `x, …`. */
 const NESTED_START = '[\n  [\n    ';
 const NESTED_END = '\n  ]\n]';
 

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { planJsonParts, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
+import { planJsonBytes, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
+import { encodedInPieces } from '../../../src/core/text-parts.js';
 import { file, plan, role } from '../roles/builders.js';
 
-// `plan --json` writes the plan part by part (planJsonParts) so that 100,000 Roles never sit in
-// memory as one string; the parts must make exactly the text renderPlanJson writes to a file.
+// `plan --json` writes the plan piece by piece as UTF-8 (planJsonBytes) so that 100,000 Roles never
+// sit in memory as one string; the pieces must make exactly the text renderPlanJson gives.
+
+/** The pieces joined and decoded (strictly: bytes that are not UTF-8 throw). */
+const joined = (p: Plan): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat([...planJsonBytes(p)]));
 
 // Text a role may hold: control characters, line separators, surrogate pairs and lone halves,
 // quotes, and the very line the parts are cut at.
@@ -32,23 +36,55 @@ const plans = fc
     return reorder ? (JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(p).reverse()))) as Plan) : p;
   });
 
-describe('plan JSON in parts', () => {
-  test('the parts make exactly the text renderPlanJson gives, whatever the roles hold', () => {
+describe('plan JSON in pieces', () => {
+  test('the pieces make exactly the text renderPlanJson gives, whatever the roles hold', () => {
     fc.assert(
       fc.property(plans, (p) => {
-        expect([...planJsonParts(p)].join('')).toBe(renderPlanJson(p));
+        expect(joined(p)).toBe(renderPlanJson(p));
       }),
       { numRuns: 300 },
     );
   });
 
+  test('a plan of hundreds of changes (serialised a few dozen at a time) makes the same text', () => {
+    fc.assert(
+      fc.property(fc.array(fields, { minLength: 130, maxLength: 200 }), (all) => {
+        const files = all.map((f, i) => file(`role-${i}`, f));
+        // Updates, creates and deletes, so that groups cross from one kind of change to the next.
+        const remote = all.map((f, i) => role(i % 3 === 0 ? `gone-${i}` : `role-${i}`, { content: `${f.content}-`, description: f.description }));
+        const p = plan(files, remote, { prune: true });
+        expect(p.changes.length).toBeGreaterThan(128);
+        expect(joined(p)).toBe(renderPlanJson(p));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   test('a plan without changes, and one with, each a whole JSON document with its digest', () => {
     for (const p of [plan([], [], {}), plan([file('a', { content: 'x\u2028y' }), file('b')], [role('b', { content: 'old' })], {})]) {
-      const parts = [...planJsonParts(p)];
-      expect(parts.join('')).toBe(renderPlanJson(p));
-      expect((JSON.parse(parts.join('')) as Plan).digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(joined(p)).toBe(renderPlanJson(p));
+      expect((JSON.parse(joined(p)) as Plan).digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     }
-    // One part per change between the text before the changes and the closing ones.
-    expect([...planJsonParts(plan([file('a'), file('b'), file('c')], [], {}))]).toHaveLength(6);
+  });
+});
+
+describe('encodedInPieces', () => {
+  test('the pieces are the parts joined, as UTF-8, each seen before it is yielded, none much over the size', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '€', '\ud83d\ude00', '\n') }), { maxLength: 30 }), fc.integer({ min: 1, max: 64 }), (parts, size) => {
+        const seen: Uint8Array[] = [];
+        const pieces: Uint8Array[] = [];
+        for (const piece of encodedInPieces(parts, (b) => seen.push(b), size)) {
+          expect(seen.at(-1)).toBe(piece);
+          pieces.push(piece);
+        }
+        expect(seen).toHaveLength(pieces.length);
+        expect(Buffer.concat(pieces).toString('utf8')).toBe(parts.join(''));
+        // Never much over the size: a long part makes a piece of at most 3 bytes a code unit.
+        const longest = Math.max(0, ...parts.map((p) => p.length));
+        for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(Math.max(size, 3 * longest));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
