@@ -80077,15 +80077,18 @@ function useColor(env, isTTY, flag) {
   return isTTY;
 }
 
-// src/commands/apply.ts
+// src/commands/roles/apply.ts
 var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-init_display();
 import { resolve as resolve5 } from "node:path";
 
-// src/commands/applying.ts
+// src/commands/roles/apply-saved.ts
+init_exit_codes();
+init_display();
+
+// src/commands/roles/applying.ts
 init_errors();
 init_exit_codes();
 init_display();
@@ -80138,7 +80141,7 @@ var LiveResults = class {
   }
 };
 
-// src/commands/applying.ts
+// src/commands/roles/applying.ts
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
 var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
 var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
@@ -80211,7 +80214,57 @@ async function tenantTurn(command, plan, turn) {
   }
 }
 
-// src/commands/planning.ts
+// src/commands/roles/apply-saved.ts
+async function applySavedTenants(command, config, planFile, saved, flags) {
+  const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+  const { roles } = config;
+  const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+  const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(command, planFile, saved, altered, guarded);
+  const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
+  const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
+  const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+  const checks = await checkSavedTenants2(steps).catch(async (error2) => {
+    await closeAll();
+    throw error2;
+  });
+  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+    await closeAll();
+    return refuseSavedTenants(command, planFile, saved, [], checks);
+  }
+  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
+    command.tenantHeading(plan.tenant.name);
+    return tenantTurn(command, plan, () => applySaved(command, config, planFile, plan, flags, tenant));
+  });
+  return command.finish(run2.ended, run2);
+}
+async function refuseSavedTenants(command, planFile, saved, whole, checks) {
+  const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
+  const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
+  command.io.err(refusal.message);
+  await command.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
+  return refusal.code;
+}
+async function applySaved(command, config, planFile, plan, flags, opened) {
+  const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
+  const open4 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
+  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open4 });
+  const several = opened !== void 0;
+  if ("refused" in checked) {
+    const { what, reasons, otherTenant } = checked.refused;
+    const tenant = showName(plan.tenant.name);
+    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
+    const where = several ? ` (tenant ${plan.tenant.name})` : "";
+    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    return ended(ExitCode.Refused, plan, "refused", [], reasons);
+  }
+  const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
+  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
+  return carryOutPlan(command, checked.plan, checked.tenant, flags, several);
+}
+
+// src/commands/roles/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
 init_display();
 
@@ -80459,7 +80512,7 @@ var ManyTenantsCommand = class extends TenantCommand {
   }
 };
 
-// src/commands/planning.ts
+// src/commands/roles/planning.ts
 async function freshPlanFor(command, config, selection, open4, shared) {
   const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
   const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
@@ -80535,7 +80588,7 @@ function savedPlanTenantProblem(planFile, tenants, flags) {
   return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
 }
 
-// src/commands/apply.ts
+// src/commands/roles/apply.ts
 var ApplyCommand = class extends PlanningCommand {
   static paths = [["apply"]];
   static usage = import_clipanion4.Command.Usage({
@@ -80613,8 +80666,8 @@ var ApplyCommand = class extends PlanningCommand {
       const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
       const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
       if (gone !== void 0) throw new RoleflowError(gone, "config");
-      if ("tenants" in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
-      return this.finish([await this.applySaved(config, this.planFile, saved, flags)], void 0);
+      if ("tenants" in saved) return applySavedTenants(this, config, this.planFile, saved, flags);
+      return this.finish([await applySaved(this, config, this.planFile, saved, flags)], void 0);
     }
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const fresh = await this.freshPlanOf(config, this.args);
@@ -80652,68 +80705,6 @@ var ApplyCommand = class extends PlanningCommand {
       return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
     });
     return this.finish(run2.ended, run2);
-  }
-  /**
-   * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
-   * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
-   * resolved (an unknown tenant or a missing token: exit 1, nothing sent); then every tenant
-   * checked read-only (its base URL, one list: the token, and whether its planned Roles changed
-   * since) — any not ready refuses the whole file, every tenant's reasons named, nothing applied
-   * anywhere; then tenant by tenant in order, each checked again just before its turn (`apply
-   * PLANFILE` of one), stopping at the first that is refused or fails.
-   */
-  async applySavedTenants(config, planFile, saved, flags) {
-    const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { roles } = config;
-    const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-    const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
-    if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return this.refuseSavedTenants(planFile, saved, altered, guarded);
-    const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-    const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
-    const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
-    const checks = await checkSavedTenants2(steps).catch(async (error2) => {
-      await closeAll();
-      throw error2;
-    });
-    if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
-      await closeAll();
-      return this.refuseSavedTenants(planFile, saved, [], checks);
-    }
-    const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
-      this.tenantHeading(plan.tenant.name);
-      return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
-    });
-    return this.finish(run2.ended, run2);
-  }
-  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
-  async refuseSavedTenants(planFile, saved, whole, checks) {
-    const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
-    this.io.err(refusal.message);
-    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
-    return refusal.code;
-  }
-  /**
-   * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a
-   * saved plan of several), else the one the flags or ROLEFLOW_TENANT name, else the plan's own.
-   */
-  async applySaved(config, planFile, plan, flags, opened) {
-    const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const open4 = () => opened === void 0 ? this.openTenant(config, this.tenant ?? plan.tenant.name) : Promise.resolve(opened);
-    const checked = await openSavedPlan2({ cwd: this.context.cwd, planFile, config, plan, open: open4 });
-    const several = opened !== void 0;
-    if ("refused" in checked) {
-      const { what, reasons, otherTenant } = checked.refused;
-      const tenant = showName(plan.tenant.name);
-      const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-      const where = several ? ` (tenant ${plan.tenant.name})` : "";
-      this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
-      return ended(ExitCode.Refused, plan, "refused", [], reasons);
-    }
-    const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-    return carryOutPlan(this, checked.plan, checked.tenant, flags, several);
   }
   tenantHeading(name) {
     if (!this.json) this.io.out(`=== tenant ${name} ===`);
@@ -80851,7 +80842,7 @@ var InitCommand = class extends RoleflowCommand {
   }
 };
 
-// src/commands/plan.ts
+// src/commands/roles/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
 import { resolve as resolve7 } from "node:path";
@@ -81038,7 +81029,7 @@ var PlanCommand = class extends PlanningCommand {
   }
 };
 
-// src/commands/promote.ts
+// src/commands/roles/promote.ts
 var import_clipanion8 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
@@ -81159,7 +81150,7 @@ var PromoteCommand = class extends TenantAccessCommand {
   }
 };
 
-// src/commands/pull.ts
+// src/commands/roles/pull.ts
 var import_clipanion9 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];

@@ -1,11 +1,11 @@
 import type { CommandClass } from 'clipanion';
-import { ApplyCommand } from './apply.js';
+import { ApplyCommand } from './roles/apply.js';
 import { HelpCommand } from './help.js';
 import { InitCommand } from './init.js';
 import type { RoleflowContext } from './base.js';
-import { PlanCommand } from './plan.js';
-import { PromoteCommand } from './promote.js';
-import { PullCommand } from './pull.js';
+import { PlanCommand } from './roles/plan.js';
+import { PromoteCommand } from './roles/promote.js';
+import { PullCommand } from './roles/pull.js';
 import { ReportCompareCommand } from './report/compare.js';
 import { ReportMergeCommand } from './report/merge.js';
 import { ServeCommand } from './serve.js';

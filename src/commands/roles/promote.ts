@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import type { Plan } from '../core/plan/index.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import type { Plan } from '../../core/plan/index.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
 import { freshPlanFor } from './planning.js';
-import { TenantAccessCommand } from './tenant-command.js';
+import { TenantAccessCommand } from '../tenant-command.js';
 
 export class PromoteCommand extends TenantAccessCommand {
   static override paths = [['promote']];
@@ -70,10 +70,10 @@ export class PromoteCommand extends TenantAccessCommand {
       throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, 'usage');
     }
     const config = await this.loadConfig();
-    const { selectTenants } = await import('../core/tenants/index.js');
+    const { selectTenants } = await import('../../core/tenants/index.js');
     selectTenants(config, { named: [this.from, this.to], all: false });
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
+    const { isTenantFailure, tenantError } = await import('../../core/tenants/index.js');
     // Both tenants' config and token before anything is sent to either.
     const [from, to] = await this.openTenants(config, [this.from, this.to]);
     // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
@@ -82,7 +82,7 @@ export class PromoteCommand extends TenantAccessCommand {
         throw isTenantFailure(error) ? tenantError(name, error) : error;
       });
 
-    const { promotionRefusals } = await import('../run/tenants/promote.js');
+    const { promotionRefusals } = await import('../../run/tenants/promote.js');
     const reasons = await promotionRefusals({
       cwd: this.context.cwd,
       env: this.context.env,
@@ -101,7 +101,7 @@ export class PromoteCommand extends TenantAccessCommand {
       return ExitCode.Refused;
     }
 
-    const { renderPlanText } = await import('../core/plan/index.js');
+    const { renderPlanText } = await import('../../core/plan/index.js');
     const fresh = await planOf(this.to);
     const { plan, rolesDir } = fresh;
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
@@ -109,7 +109,7 @@ export class PromoteCommand extends TenantAccessCommand {
     const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
     if (this.outFile !== undefined) return this.savePlan(shown, plan);
     // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
-    const { showName } = await import('../core/roles/index.js');
+    const { showName } = await import('../../core/roles/index.js');
     const saveAndApply = `roleflow promote --from ${showName(this.from)} --to ${showName(this.to)} --report ${showName(this.report)} --out plan.json && roleflow apply plan.json`;
     const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
     const approved = await approveFreshPlans(this, [plan], shown, flags);
@@ -125,7 +125,7 @@ export class PromoteCommand extends TenantAccessCommand {
       this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join('\n'));
       return ExitCode.Refused;
     }
-    const { savePlan } = await import('../files/plan-file.js');
+    const { savePlan } = await import('../../files/plan-file.js');
     await savePlan(resolve(this.context.cwd, this.outFile!), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;

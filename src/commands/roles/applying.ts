@@ -1,11 +1,11 @@
-import type { ApplyOutcome, ApplyRunStatus } from '../core/apply/index.js';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { quote } from '../core/roles/display.js';
-import type { Plan } from '../core/plan/index.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
-import { LiveResults } from '../terminal/live-results.js';
-import type { TenantAccessCommand } from './tenant-command.js';
+import type { ApplyOutcome, ApplyRunStatus } from '../../core/apply/index.js';
+import { RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { quote } from '../../core/roles/display.js';
+import type { Plan } from '../../core/plan/index.js';
+import type { OpenTenant } from '../../tenant/open-tenant.js';
+import { LiveResults } from '../../terminal/live-results.js';
+import type { TenantAccessCommand } from '../tenant-command.js';
 
 /**
  * What `apply` and `promote` share: showing a fresh plan and asking for it, carrying a plan out
@@ -58,7 +58,7 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
   if (flags.autoApprove) return 'approved';
   // Asked only once there is something to approve: nothing to do is `No changes.`, exit 0, in CI too.
   if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, 'usage');
-  const { confirm } = await import('../terminal/prompt.js');
+  const { confirm } = await import('../../terminal/prompt.js');
   if (await confirm(command.context.stdin, command.context.stderr, QUESTION)) return 'approved';
   command.io.err('Apply cancelled: nothing was changed.');
   return plans.map((p) => ended(ExitCode.Error, p, 'cancelled'));
@@ -70,7 +70,7 @@ export async function approveFreshPlans(command: TenantAccessCommand, plans: rea
  */
 export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, tenant: OpenTenant, flags: ApplyFlags, several = false): Promise<TenantApplyEnd> {
   if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, 'no_changes');
-  const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../run/apply-session.js'), import('../core/apply/index.js')]);
+  const [{ applyPlan }, { applyEnd, outcomeLine }] = await Promise.all([import('../../run/apply-session.js'), import('../../core/apply/index.js')]);
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text) => command.io.out(text));
   command.io.showLiveLine(live);
   const interruption = command.interruption(() => {
@@ -100,7 +100,7 @@ export async function carryOutPlan(command: TenantAccessCommand, plan: Plan, ten
  * `{format_version, tenants: [<result>…], not_attempted: [names]}`.
  */
 export async function printApplyJson(command: TenantAccessCommand, ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<void> {
-  const { applyResultJson } = await import('../core/apply/index.js');
+  const { applyResultJson } = await import('../../core/apply/index.js');
   const one = (e: TenantApplyEnd): unknown => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
   if (several === undefined && ends.length === 1) {
     const e = ends[0]!;
@@ -116,7 +116,7 @@ export async function printApplyJson(command: TenantAccessCommand, ends: readonl
  * document still say which tenants were done and which were not attempted.
  */
 export async function tenantTurn(command: TenantAccessCommand, plan: Plan, turn: () => Promise<TenantApplyEnd>): Promise<TenantApplyEnd> {
-  const { isTenantFailure, tenantError } = await import('../core/tenants/index.js');
+  const { isTenantFailure, tenantError } = await import('../../core/tenants/index.js');
   try {
     return await turn();
   } catch (error) {

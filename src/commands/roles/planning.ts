@@ -1,13 +1,13 @@
 import { Option } from 'clipanion';
-import { showName } from '../core/roles/display.js';
-import type { Config } from '../core/config.js';
-import type { Result } from '../core/errors.js';
-import type { RoleFile } from '../core/roles/index.js';
-import type { SourceDir } from '../files/source-files.js';
-import type { FreshPlan } from '../run/plan.js';
-import type { TenantPlanning } from '../run/tenants/plan-tenants.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
-import { ManyTenantsCommand, type TenantAccessCommand } from './tenant-command.js';
+import { showName } from '../../core/roles/display.js';
+import type { Config } from '../../core/config.js';
+import type { Result } from '../../core/errors.js';
+import type { RoleFile } from '../../core/roles/index.js';
+import type { SourceDir } from '../../files/source-files.js';
+import type { FreshPlan } from '../../run/plan.js';
+import type { TenantPlanning } from '../../run/tenants/plan-tenants.js';
+import type { OpenTenant } from '../../tenant/open-tenant.js';
+import { ManyTenantsCommand, type TenantAccessCommand } from '../tenant-command.js';
 
 /** The options that choose the role files and how they are planned. */
 export interface RoleSelection {
@@ -31,8 +31,8 @@ export async function freshPlanFor(
   /** The role files of `rolesDir` already being read: a run over several tenants reads them once. */
   shared?: { rolesDir: SourceDir; files: Promise<Result<RoleFile[]>> },
 ): Promise<FreshPlan & { rolesDir: SourceDir }> {
-  const { rolesDirOf } = await import('../files/role-files.js');
-  const { makeFreshPlan } = await import('../run/plan.js');
+  const { rolesDirOf } = await import('../../files/role-files.js');
+  const { makeFreshPlan } = await import('../../run/plan.js');
   const rolesDir = shared?.rolesDir ?? rolesDirOf(command.context.cwd, config, selection.roles);
   const fresh = await makeFreshPlan({
     ...(shared && { files: shared.files }),
@@ -47,7 +47,7 @@ export async function freshPlanFor(
     roleFiles: selection.roleFiles,
   });
   // On stderr, once per run however many tenants are planned: the exit code is unchanged.
-  const { formatIssue } = await import('../core/errors.js');
+  const { formatIssue } = await import('../../core/errors.js');
   const shown = warned.get(command) ?? new Set<string>();
   warned.set(command, shown);
   for (const line of fresh.warnings.map(formatIssue)) {
@@ -80,8 +80,8 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
    * at once). A tenant that cannot be listed gets its error instead of a plan.
    */
   protected async freshPlansOf(config: Config, roleFiles: readonly string[], names: readonly string[]): Promise<TenantPlanning<FreshPlan & { rolesDir: SourceDir }>[]> {
-    const { planTenants } = await import('../run/tenants/plan-tenants.js');
-    const { loadRoleFiles, rolesDirOf } = await import('../files/role-files.js');
+    const { planTenants } = await import('../../run/tenants/plan-tenants.js');
+    const { loadRoleFiles, rolesDirOf } = await import('../../files/role-files.js');
     const opened = await this.openTenants(config, names);
     const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
     const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);

@@ -1,16 +1,12 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { resolve } from 'node:path';
-import type { Plan, TenantPlans } from '../core/plan/index.js';
-import type { Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { showName } from '../core/roles/display.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { SavedTenantCheck } from '../run/tenants/apply-tenants.js';
-import { approveFreshPlans, carryOutPlan, ended, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
+import type { Config } from '../../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { applySaved, applySavedTenants } from './apply-saved.js';
+import { approveFreshPlans, carryOutPlan, printApplyJson, tenantTurn, type ApplyFlags, type TenantApplyEnd } from './applying.js';
 import { applyArgumentProblem, PlanningCommand, savedPlanTenantProblem } from './planning.js';
-
 
 export class ApplyCommand extends PlanningCommand {
   static override paths = [['apply']];
@@ -84,18 +80,18 @@ export class ApplyCommand extends PlanningCommand {
     const several = this.planFile === undefined ? await this.severalTenants(config) : undefined;
     if (several !== undefined) return this.applyFreshTenants(config, several, flags);
     if (this.planFile !== undefined) {
-      const { readSavedPlanFile } = await import('../files/plan-file.js');
+      const { readSavedPlanFile } = await import('../../files/plan-file.js');
       const saved = await readSavedPlanFile(resolve(this.context.cwd, this.planFile), this.planFile);
       const tenants = 'tenants' in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env['ROLEFLOW_TENANT'] || undefined, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem !== undefined) throw new RoleflowError(tenantProblem, 'usage');
-      const { savedPlanUnknownTenant } = await import('../core/tenants/select.js');
+      const { savedPlanUnknownTenant } = await import('../../core/tenants/select.js');
       const gone = savedPlanUnknownTenant(this.planFile, 'tenants' in saved || (this.tenant === undefined && this.baseUrl === undefined) ? tenants : [], config);
       if (gone !== undefined) throw new RoleflowError(gone, 'config');
-      if ('tenants' in saved) return this.applySavedTenants(config, this.planFile, saved, flags);
-      return this.finish([await this.applySaved(config, this.planFile, saved, flags)], undefined);
+      if ('tenants' in saved) return applySavedTenants(this, config, this.planFile, saved, flags);
+      return this.finish([await applySaved(this, config, this.planFile, saved, flags)], undefined);
     }
-    const { renderPlanText } = await import('../core/plan/index.js');
+    const { renderPlanText } = await import('../../core/plan/index.js');
     const fresh = await this.freshPlanOf(config, this.args);
     const { plan, rolesDir } = fresh;
     if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
@@ -110,8 +106,8 @@ export class ApplyCommand extends PlanningCommand {
    * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
    */
   private async applyFreshTenants(config: Config, names: string[], flags: ApplyFlags): Promise<number> {
-    const { renderTenantPlansText } = await import('../core/plan/index.js');
-    const { tenantError } = await import('../core/tenants/index.js');
+    const { renderTenantPlansText } = await import('../../core/plan/index.js');
+    const { tenantError } = await import('../../core/tenants/index.js');
     const planned = await this.freshPlansOf(config, this.args, names);
     const fresh = planned.flatMap((e) => ('fresh' in e ? [e.fresh] : []));
     const failed = planned.flatMap((e) => ('error' in e ? [tenantError(e.name, e.error)] : []));
@@ -126,7 +122,7 @@ export class ApplyCommand extends PlanningCommand {
     const approved = await approveFreshPlans(this, plans, shown, flags);
     // Guards refusing some tenants: those are refused, the others not attempted.
     if (approved !== 'approved') return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
-    const { applyTenantsInOrder } = await import('../run/tenants/apply-tenants.js');
+    const { applyTenantsInOrder } = await import('../../run/tenants/apply-tenants.js');
     const run = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
       this.tenantHeading(f.plan.tenant.name);
       if (f.plan.changes.length === 0 && !this.json) this.io.out('No changes.');
@@ -135,74 +131,7 @@ export class ApplyCommand extends PlanningCommand {
     return this.finish(run.ended, run);
   }
 
-  /**
-   * A saved plan of several tenants: refused whole (nothing sent anywhere) when the document or
-   * any tenant's plan was altered or today's guards refuse one; every tenant's config and token
-   * resolved (an unknown tenant or a missing token: exit 1, nothing sent); then every tenant
-   * checked read-only (its base URL, one list: the token, and whether its planned Roles changed
-   * since) — any not ready refuses the whole file, every tenant's reasons named, nothing applied
-   * anywhere; then tenant by tenant in order, each checked again just before its turn (`apply
-   * PLANFILE` of one), stopping at the first that is refused or fails.
-   */
-  private async applySavedTenants(config: Config, planFile: string, saved: TenantPlans, flags: ApplyFlags): Promise<number> {
-    const { savedPlanRefusals, tenantPlansDigest } = await import('../core/plan/index.js');
-    const { roles } = config;
-    const altered = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ['its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match'];
-    const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
-    if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return this.refuseSavedTenants(planFile, saved, altered, guarded);
-    const opened = await this.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-    const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i]! }));
-    const { applyTenantsInOrder, checkSavedTenants } = await import('../run/tenants/apply-tenants.js');
-    const closeAll = () => Promise.all(opened.map((t) => t.close().catch(() => undefined)));
-    const checks = await checkSavedTenants(steps).catch(async (error: unknown) => {
-      await closeAll();
-      throw error;
-    });
-    if (checks.some((c) => c.reasons.length > 0 || c.failure !== undefined)) {
-      await closeAll();
-      return this.refuseSavedTenants(planFile, saved, [], checks);
-    }
-    const run = await applyTenantsInOrder(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
-      this.tenantHeading(plan.tenant.name);
-      return tenantTurn(this, plan, () => this.applySaved(config, planFile, plan, flags, tenant));
-    });
-    return this.finish(run.ended, run);
-  }
-
-  /** A saved plan of several refused whole, nothing sent anywhere (`savedTenantsRefusal`). */
-  private async refuseSavedTenants(planFile: string, saved: TenantPlans, whole: readonly string[], checks: readonly SavedTenantCheck[]): Promise<number> {
-    const { savedTenantsRefusal } = await import('../run/tenants/apply-tenants.js');
-    const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
-    this.io.err(refusal.message);
-    await this.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
-    return refusal.code;
-  }
-
-  /**
-   * One tenant's saved plan, checked against the tenant and carried out. The tenant: `opened` (a
-   * saved plan of several), else the one the flags or ROLEFLOW_TENANT name, else the plan's own.
-   */
-  private async applySaved(config: Config, planFile: string, plan: Plan, flags: ApplyFlags, opened?: OpenTenant): Promise<TenantApplyEnd> {
-    const { openSavedPlan } = await import('../run/plan.js');
-    const open = () => (opened === undefined ? this.openTenant(config, this.tenant ?? plan.tenant.name) : Promise.resolve(opened));
-    const checked = await openSavedPlan({ cwd: this.context.cwd, planFile, config, plan, open });
-    const several = opened !== undefined;
-    if ('refused' in checked) {
-      const { what, reasons, otherTenant } = checked.refused;
-      const tenant = showName(plan.tenant.name);
-      const fix = otherTenant
-        ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.`
-        : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-      const where = several ? ` (tenant ${plan.tenant.name})` : '';
-      this.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ''}:`, ...reasons.map((r) => `  - ${r}`), fix].join('\n'));
-      return ended(ExitCode.Refused, plan, 'refused', [], reasons);
-    }
-    const { planSummaryLine } = await import('../core/plan/index.js');
-    if (!this.json) this.io.out(`Applying the saved plan ${planFile}${several ? '' : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
-    return carryOutPlan(this, checked.plan, checked.tenant, flags, several);
-  }
-
-  private tenantHeading(name: string): void {
+  tenantHeading(name: string): void {
     if (!this.json) this.io.out(`=== tenant ${name} ===`);
   }
 
@@ -210,9 +139,9 @@ export class ApplyCommand extends PlanningCommand {
    * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
    * closing line of a run over several tenants and `--json`'s document.
    */
-  private async finish(ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<number> {
+  async finish(ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<number> {
     if (several !== undefined) {
-      const { tenantsApplyLine } = await import('../core/tenants/index.js');
+      const { tenantsApplyLine } = await import('../../core/tenants/index.js');
       const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
       const ok = ends.every((e) => e.code === ExitCode.Ok);
       if (ok && !this.json) this.io.out(line);

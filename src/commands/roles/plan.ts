@@ -2,11 +2,11 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { PlanningCommand } from './planning.js';
-import type { Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import type { Plan, PlanOptions, TenantPlanEntry } from '../core/plan/index.js';
-import { quote } from '../core/roles/display.js';
+import type { Config } from '../../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import type { Plan, PlanOptions, TenantPlanEntry } from '../../core/plan/index.js';
+import { quote } from '../../core/roles/display.js';
 
 export class PlanCommand extends PlanningCommand {
   static override paths = [['plan']];
@@ -76,7 +76,7 @@ export class PlanCommand extends PlanningCommand {
       throw new RoleflowError('--out -: a saved plan must be a file; use --json to print the plan on stdout');
     }
     const format = this.json ? 'json' : (this.format ?? 'text');
-    const plans = await import('../core/plan/index.js');
+    const plans = await import('../../core/plan/index.js');
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
     if (several !== undefined) return this.planTenants(config, several, format);
@@ -110,10 +110,10 @@ export class PlanCommand extends PlanningCommand {
     }
     const outFile = this.outFile;
     if (outFile !== undefined) {
-      const { savePlan } = await import('../files/plan-file.js');
+      const { savePlan } = await import('../../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, outFile), plan);
       // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
-      const { shownUrl } = await import('../core/printed-url.js');
+      const { shownUrl } = await import('../../core/printed-url.js');
       const where = [this.baseUrl !== undefined && ` --base-url ${shownUrl(this.baseUrl)}`, this.wsUrl !== undefined && ` --ws-url ${shownUrl(this.wsUrl)}`].filter((f) => f !== false).join('');
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
     }
@@ -127,7 +127,7 @@ export class PlanCommand extends PlanningCommand {
    * `--detailed-exitcode` exits 2 when any has changes.
    */
   private async planTenants(config: Config, names: string[], format: 'text' | 'json' | 'markdown'): Promise<number> {
-    const plans = await import('../core/plan/index.js');
+    const plans = await import('../../core/plan/index.js');
     const show = (list: TenantPlanEntry[], rolesDir: string): void => {
       if (format === 'json') this.io.outData(list, plans.renderTenantPlansJson);
       else if (format === 'markdown') this.io.out(plans.renderTenantPlansMarkdown(list));
@@ -140,7 +140,7 @@ export class PlanCommand extends PlanningCommand {
       if (error instanceof InvalidFilesError && format !== 'text') show(names.map((n) => plans.unreadablePlan(error.issues, this.unreadableOptions(config, n))), '');
       throw error;
     }
-    const { tenantError } = await import('../core/tenants/index.js');
+    const { tenantError } = await import('../../core/tenants/index.js');
     const list: TenantPlanEntry[] = [];
     const failed: string[] = [];
     let rolesDir = '';
@@ -175,7 +175,7 @@ export class PlanCommand extends PlanningCommand {
       return ExitCode.Refused;
     }
     if (this.outFile !== undefined) {
-      const { savePlan } = await import('../files/plan-file.js');
+      const { savePlan } = await import('../../files/plan-file.js');
       await savePlan(resolve(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${this.outFile}`);
@@ -186,7 +186,7 @@ export class PlanCommand extends PlanningCommand {
   /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
   private async notSaved(why: string): Promise<void> {
     if (this.outFile === undefined) return;
-    const { planNotSavedLine } = await import('../files/plan-file.js');
+    const { planNotSavedLine } = await import('../../files/plan-file.js');
     this.io.err(await planNotSavedLine(resolve(this.context.cwd, this.outFile), this.outFile, why));
   }
 

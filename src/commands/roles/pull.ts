@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { TenantCommand } from './tenant-command.js';
+import { TenantCommand } from '../tenant-command.js';
 
 export class PullCommand extends TenantCommand {
   static override paths = [['pull']];
@@ -35,18 +35,18 @@ export class PullCommand extends TenantCommand {
   json = Option.Boolean('--json', false, { description: 'Print what was written as JSON on stdout' });
 
   async execute(): Promise<number> {
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { pullRoles } = await import('../run/pull.js');
-    const { planTenantOf } = await import('../run/plan.js');
-    const { quote, showName } = await import('../core/roles/index.js');
-    const { planBaseUrl } = await import('../core/plan/index.js');
+    const { rolesDirOf } = await import('../../files/role-files.js');
+    const { pullRoles } = await import('../../run/pull.js');
+    const { planTenantOf } = await import('../../run/plan.js');
+    const { quote, showName } = await import('../../core/roles/index.js');
+    const { planBaseUrl } = await import('../../core/plan/index.js');
     const config = await this.loadConfig();
     const dir = rolesDirOf(this.context.cwd, config, this.roles);
     const tenant = await this.openTenant(config);
     let result: Awaited<ReturnType<typeof pullRoles>>;
     try {
       const remote = await tenant.client.listRoles();
-      const { tenantVars } = await import('../core/config.js');
+      const { tenantVars } = await import('../../core/config.js');
       const name = tenant.target.name;
       result = await pullRoles({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars(config, name) });
     } finally {
