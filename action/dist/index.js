@@ -49609,25 +49609,38 @@ function bodyText(plan) {
 function ordered2(value) {
   if (Array.isArray(value)) {
     let copy;
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
       const o = ordered2(item);
       if (o !== item) (copy ??= [...value])[i] = o;
-    });
+    }
     return copy ?? value;
   }
   if (value === null || typeof value !== "object") return value;
   const record = value;
   const keys = Object.keys(record);
-  let same = isPlainObject(record);
-  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
-  const values = keys.map((key) => {
-    const o = ordered2(record[key]);
-    if (o !== record[key]) same = false;
-    return o;
-  });
-  if (same) return value;
-  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  const inOrder = isPlainObject(record) && keysInOrder(keys);
+  let values;
+  for (let i = 0; i < keys.length; i++) {
+    const own = record[keys[i]];
+    const o = ordered2(own);
+    if (o !== own && values === void 0) values = keys.slice(0, i).map((key) => record[key]);
+    values?.push(o);
+  }
+  if (inOrder && values === void 0) return value;
+  const entries = keys.map((key, i) => [key, values === void 0 ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
   return Object.fromEntries(entries);
+}
+function keysInOrder(keys) {
+  for (const known of IN_ORDER) if (sameKeys(known, keys)) return true;
+  for (let i = 1; i < keys.length; i++) if (byRank(keys[i - 1], keys[i]) >= 0) return false;
+  if (IN_ORDER.length < MAX_IN_ORDER) IN_ORDER.push(keys);
+  return true;
+}
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 function byRank(a, b) {
   const ra = rank.get(a) ?? KEY_ORDER.length;
@@ -49638,7 +49651,7 @@ function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END;
+var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END, IN_ORDER, MAX_IN_ORDER;
 var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
@@ -49688,6 +49701,8 @@ var init_render_json = __esm({
     CHANGES_PER_PART = 64;
     NESTED_START = "[\n  [\n    ";
     NESTED_END = "\n  ]\n]";
+    IN_ORDER = [];
+    MAX_IN_ORDER = 16;
   }
 });
 
