@@ -14819,10 +14819,13 @@ function scalarValue(raw) {
   if (first === '"' || first === "'") {
     if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
     const inside = raw.slice(1, -1);
-    return QUOTED_INSIDE.test(inside) ? inside : void 0;
+    return quotedInsideIsSimple(inside) ? inside : void 0;
   }
   if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
   return raw;
+}
+function quotedInsideIsSimple(inside) {
+  return QUOTED_ASCII.test(inside) || QUOTED_INSIDE.test(inside);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -14863,12 +14866,13 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var PLAIN, QUOTED_INSIDE, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
+var PLAIN, QUOTED_INSIDE, QUOTED_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
     PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
     QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+    QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
     SHARED_POSITIONS = /* @__PURE__ */ new Map();
     checkedSchemas = /* @__PURE__ */ new WeakMap();
@@ -42831,7 +42835,7 @@ var init_latency = __esm({
 // src/tenant/decode.ts
 function toRoles(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of roles, got ${kindOf(body)}`);
-  return body.map((item, index) => toRole(item, where, `role #${index + 1}`));
+  return body.map((item, index) => toRole(item, where, index));
 }
 function toRoleById(body, id, where) {
   if (Array.isArray(body)) return toRoles(body, where).find((role2) => role2.id === id);
@@ -42840,15 +42844,18 @@ function toRoleById(body, id, where) {
   return role.id === id ? role : void 0;
 }
 function toRole(item, where, label) {
-  if (!isObject(item)) throw shapeError(where, `${label} is ${kindOf(item)}, not an object`);
+  if (!isObject(item)) throw shapeError(where, `${labelText(label)} is ${kindOf(item)}, not an object`);
   const { id, name, description, content } = item;
-  if (typeof id !== "string" || id === "") throw shapeError(where, `${label} has no string id`);
+  if (typeof id !== "string" || id === "") throw shapeError(where, `${labelText(label)} has no string id`);
   if (typeof name !== "string") throw shapeError(where, `role ${id} has no string name`);
   const role = { id, name, description: textOf(description, "description", id, where), content: textOf(content, "content", id, where) };
   if (typeof item.created_at === "string") role.createdAt = item.created_at;
   const updated = item.last_updated ?? item.last_update;
   if (typeof updated === "string") role.lastUpdated = updated;
   return role;
+}
+function labelText(label) {
+  return typeof label === "number" ? `role #${label + 1}` : label;
 }
 function toCreatedId(body, where) {
   if (isObject(body) && typeof body.id === "string" && body.id !== "") return body.id;
@@ -49327,7 +49334,7 @@ function computePlan(desired, remote, options) {
       ...sharedNameNotes(updates, deletes, holdersOf)
     ],
     guards,
-    issues: [...checkRoleSet(desired), ...matching.issues]
+    issues: [...options.roleSetChecked === true ? [] : checkRoleSet(desired), ...matching.issues]
   };
 }
 function updateOf(file, role, holdersOf) {
@@ -49602,25 +49609,38 @@ function bodyText(plan) {
 function ordered2(value) {
   if (Array.isArray(value)) {
     let copy;
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
       const o = ordered2(item);
       if (o !== item) (copy ??= [...value])[i] = o;
-    });
+    }
     return copy ?? value;
   }
   if (value === null || typeof value !== "object") return value;
   const record = value;
   const keys = Object.keys(record);
-  let same = isPlainObject(record);
-  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1], keys[i]) < 0;
-  const values = keys.map((key) => {
-    const o = ordered2(record[key]);
-    if (o !== record[key]) same = false;
-    return o;
-  });
-  if (same) return value;
-  const entries = keys.map((key, i) => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  const inOrder = isPlainObject(record) && keysInOrder(keys);
+  let values;
+  for (let i = 0; i < keys.length; i++) {
+    const own = record[keys[i]];
+    const o = ordered2(own);
+    if (o !== own && values === void 0) values = keys.slice(0, i).map((key) => record[key]);
+    values?.push(o);
+  }
+  if (inOrder && values === void 0) return value;
+  const entries = keys.map((key, i) => [key, values === void 0 ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
   return Object.fromEntries(entries);
+}
+function keysInOrder(keys) {
+  for (const known of IN_ORDER) if (sameKeys(known, keys)) return true;
+  for (let i = 1; i < keys.length; i++) if (byRank(keys[i - 1], keys[i]) >= 0) return false;
+  if (IN_ORDER.length < MAX_IN_ORDER) IN_ORDER.push(keys);
+  return true;
+}
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 function byRank(a, b) {
   const ra = rank.get(a) ?? KEY_ORDER.length;
@@ -49631,7 +49651,7 @@ function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END;
+var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END, IN_ORDER, MAX_IN_ORDER;
 var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
@@ -49681,6 +49701,8 @@ var init_render_json = __esm({
     CHANGES_PER_PART = 64;
     NESTED_START = "[\n  [\n    ";
     NESTED_END = "\n  ]\n]";
+    IN_ORDER = [];
+    MAX_IN_ORDER = 16;
   }
 });
 
@@ -74536,7 +74558,9 @@ async function makeFreshPlan(opts) {
       allowEmptyPrune: opts.allowEmptyPrune || roles.allowEmptyPrune === true,
       tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString(),
-      ...targets === void 0 ? {} : { targets }
+      ...targets === void 0 ? {} : { targets },
+      // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
+      roleSetChecked: true
     });
     const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));

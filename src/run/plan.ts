@@ -63,6 +63,8 @@ export async function makeFreshPlan(opts: {
       tenant: planTenantOf(tenant),
       createdAt: opts.now.toISOString(),
       ...(targets === undefined ? {} : { targets }),
+      // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
+      roleSetChecked: true,
     });
     const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));

@@ -9,7 +9,7 @@ import type { ExecutionLogEntry, FlowStart, Role, WsServerMessage } from '../cor
 
 export function toRoles(body: unknown, where: string): Role[] {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of roles, got ${kindOf(body)}`);
-  return body.map((item, index) => toRole(item, where, `role #${index + 1}`));
+  return body.map((item, index) => toRole(item, where, index));
 }
 
 /**
@@ -24,17 +24,24 @@ export function toRoleById(body: unknown, id: string, where: string): Role | und
   return role.id === id ? role : undefined;
 }
 
-/** `label` says which role in the error (`role #3`, `the role`). */
-export function toRole(item: unknown, where: string, label: string): Role {
-  if (!isObject(item)) throw shapeError(where, `${label} is ${kindOf(item)}, not an object`);
+/**
+ * `label` says which role in the error (`the role`); a number is its index in a list, shown as
+ * `role #N` (made only for an error: a list can hold 100,000 Roles).
+ */
+export function toRole(item: unknown, where: string, label: string | number): Role {
+  if (!isObject(item)) throw shapeError(where, `${labelText(label)} is ${kindOf(item)}, not an object`);
   const { id, name, description, content } = item;
-  if (typeof id !== 'string' || id === '') throw shapeError(where, `${label} has no string id`);
+  if (typeof id !== 'string' || id === '') throw shapeError(where, `${labelText(label)} has no string id`);
   if (typeof name !== 'string') throw shapeError(where, `role ${id} has no string name`);
   const role: Role = { id, name, description: textOf(description, 'description', id, where), content: textOf(content, 'content', id, where) };
   if (typeof item.created_at === 'string') role.createdAt = item.created_at;
   const updated = item.last_updated ?? item.last_update;
   if (typeof updated === 'string') role.lastUpdated = updated;
   return role;
+}
+
+function labelText(label: string | number): string {
+  return typeof label === 'number' ? `role #${label + 1}` : label;
 }
 
 /** The id a create answered with (`{message, id}`). */

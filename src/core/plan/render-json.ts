@@ -116,26 +116,49 @@ function bodyText(plan: Plan): string {
 function ordered(value: unknown): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       const o = ordered(item);
       if (o !== item) (copy ??= [...value])[i] = o;
-    });
+    }
     return copy ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  let same = isPlainObject(record);
-  for (let i = 1; same && i < keys.length; i++) same = byRank(keys[i - 1]!, keys[i]!) < 0;
-  const values = keys.map((key) => {
-    const o = ordered(record[key]);
-    if (o !== record[key]) same = false;
-    return o;
-  });
-  if (same) return value;
-  const entries = keys.map((key, i): [string, unknown] => [key, values[i]]).sort(([a], [b]) => byRank(a, b));
+  const inOrder = isPlainObject(record) && keysInOrder(keys);
+  // The values as `ordered` gives them, made only once one differs from the object's own.
+  let values: unknown[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const own = record[keys[i]!];
+    const o = ordered(own);
+    if (o !== own && values === undefined) values = keys.slice(0, i).map((key) => record[key]);
+    values?.push(o);
+  }
+  if (inOrder && values === undefined) return value;
+  const entries = keys.map((key, i): [string, unknown] => [key, values === undefined ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
   // fromEntries defines own properties, so even a "__proto__" key read from a file stays data.
   return Object.fromEntries(entries);
+}
+
+/**
+ * Whether keys are in KEY_ORDER's order. Key lists found in order are remembered (a few), so the
+ * thousands of changes of one shape are each checked by comparing their keys with the list's.
+ */
+function keysInOrder(keys: readonly string[]): boolean {
+  for (const known of IN_ORDER) if (sameKeys(known, keys)) return true;
+  for (let i = 1; i < keys.length; i++) if (byRank(keys[i - 1]!, keys[i]!) >= 0) return false;
+  if (IN_ORDER.length < MAX_IN_ORDER) IN_ORDER.push(keys);
+  return true;
+}
+
+const IN_ORDER: (readonly string[])[] = [];
+const MAX_IN_ORDER = 16;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function byRank(a: string, b: string): number {

@@ -134,6 +134,11 @@ export interface PlanOptions {
   targets?: string[];
   /** ISO timestamp recorded in the plan; the caller owns the clock. */
   createdAt?: string;
+  /**
+   * The files are some of a set that `checkRoleSet` found no problem in (`loadRoleFiles` checks
+   * every file it reads): names and ids are unique among them too, so the plan does not check again.
+   */
+  roleSetChecked?: boolean;
 }
 
 /**

@@ -34,7 +34,13 @@ function keyOf(line: string): Key | undefined {
 }
 
 const PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+export const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+/**
+ * What QUOTED_INSIDE accepts of ASCII, as a plain class (no Unicode property lookups): every
+ * printable character but the quotes and the backslash. Tried first; text it refuses goes on to
+ * QUOTED_INSIDE, so it can only answer sooner, never otherwise (tested over every ASCII character).
+ */
+const QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
 /** Booleans and nulls of YAML 1.2's core schema, and YAML 1.1's, in any case. */
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
@@ -96,10 +102,15 @@ function scalarValue(raw: string): string | undefined {
   if (first === '"' || first === "'") {
     if (raw.length < 2 || raw[raw.length - 1] !== first) return undefined;
     const inside = raw.slice(1, -1);
-    return QUOTED_INSIDE.test(inside) ? inside : undefined;
+    return quotedInsideIsSimple(inside) ? inside : undefined;
   }
   if (!PLAIN.test(raw) || raw.endsWith(' ') || RESERVED.test(raw) || couldBeNumber(raw)) return undefined;
   return raw;
+}
+
+/** Whether a quoted scalar's inside is its value as it is (QUOTED_INSIDE), ASCII checked first. */
+export function quotedInsideIsSimple(inside: string): boolean {
+  return QUOTED_ASCII.test(inside) || QUOTED_INSIDE.test(inside);
 }
 
 /**

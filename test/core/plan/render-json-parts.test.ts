@@ -60,6 +60,28 @@ describe('plan JSON in pieces', () => {
     );
   });
 
+  test('a plan whose objects hold their keys in any order, read after one in order, gives the same text', () => {
+    // Every object's keys rotated by `turn` (and reversed when `back`), nested ones too.
+    const shuffled = (value: unknown, turn: number, back: boolean): unknown => {
+      if (Array.isArray(value)) return value.map((v) => shuffled(v, turn, back));
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value).map(([k, v]): [string, unknown] => [k, shuffled(v, turn, back)]);
+      const cut = entries.length === 0 ? 0 : turn % entries.length;
+      const moved = [...entries.slice(cut), ...entries.slice(0, cut)];
+      return Object.fromEntries(back ? moved.reverse() : moved);
+    };
+    fc.assert(
+      fc.property(plans, fc.integer({ min: 0, max: 20 }), fc.boolean(), (p, turn, back) => {
+        const inOrder = renderPlanJson(p);
+        const other = shuffled(p, turn, back) as Plan;
+        expect(renderPlanJson(other)).toBe(inOrder);
+        expect(joined(other)).toBe(inOrder);
+        expect(joined(p)).toBe(inOrder);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('a plan without changes, and one with, each a whole JSON document with its digest', () => {
     for (const p of [plan([], [], {}), plan([file('a', { content: 'x\u2028y' }), file('b')], [role('b', { content: 'old' })], {})]) {
       expect(joined(p)).toBe(renderPlanJson(p));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseRoleFile } from '../../../src/core/roles/index.js';
-import { couldBeNumber, readSimpleFrontMatter, schemaAcceptsSimple } from '../../../src/core/roles/simple-front-matter.js';
+import fc from 'fast-check';
+import { couldBeNumber, QUOTED_INSIDE, quotedInsideIsSimple, readSimpleFrontMatter, schemaAcceptsSimple } from '../../../src/core/roles/simple-front-matter.js';
 import { random, roleSchema } from './builders.js';
 
 // The same schema with a key the fast path does not know: parseRoleFile then always takes the
@@ -156,5 +157,21 @@ describe('the positions the fast path shares', () => {
     const far = `${'\n'.repeat(70)}name: e\ndescription: "fifth"\n`;
     expect(readSimpleFrontMatter(far)!.at).toEqual({ name: { line: 72, col: 1 }, description: { line: 73, col: 14 }, descriptionText: { line: 73, col: 15 } });
     expect(readSimpleFrontMatter(far)!.at).not.toBe(readSimpleFrontMatter(far)!.at);
+  });
+});
+
+describe('the ASCII check of a quoted value', () => {
+  test('accepts exactly the ASCII characters the Unicode check accepts, each alone and in any mix', () => {
+    for (let c = 0; c < 0x80; c++) {
+      const ch = String.fromCharCode(c);
+      expect([c, quotedInsideIsSimple(ch)]).toEqual([c, QUOTED_INSIDE.test(ch)]);
+    }
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 40 }), (any, ascii) => {
+      expect(quotedInsideIsSimple(any)).toBe(QUOTED_INSIDE.test(any));
+      expect(quotedInsideIsSimple(ascii)).toBe(QUOTED_INSIDE.test(ascii));
+    }), { numRuns: 2000 });
+    // The quotes and the backslash are what a quoted value may not hold; a tab or DEL neither.
+    for (const ch of ['"', "'", '\\', '\t', '\x7f']) expect(quotedInsideIsSimple(`Tier-1 ${ch} agent`)).toBe(false);
+    expect(quotedInsideIsSimple('Benchmark role 00001: tier-1 support for one product line')).toBe(true);
   });
 });
