@@ -14641,7 +14641,10 @@ function parsePointer(pointer) {
   if (pointer === "" || pointer === "/") return [];
   const segments = pointer.slice(1).split("/");
   if (!pointer.includes("~")) return segments;
-  return segments.map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
+  return segments.map(unescapeSegment);
+}
+function unescapeSegment(segment) {
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
 function offsetOf(doc, path, key) {
   let node = doc.contents;
@@ -73303,10 +73306,10 @@ function prune(value, patterns) {
   if (typeof value !== "object" || value === null) return value;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
-  for (const [key, child] of entries) {
+  for (const [key, child2] of entries) {
     const rest = patterns.flatMap((p) => step2(p, key));
     if (rest.some((r) => r.length === 0)) continue;
-    kept.push([key, rest.length === 0 ? child : prune(child, rest)]);
+    kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
@@ -73648,7 +73651,7 @@ function readSimpleYaml(text2) {
     const root = reader.document();
     return {
       value: root.value,
-      locate: (pointer, opts) => reader.position(offsetOf2(root, parsePointer(pointer), opts?.key))
+      locate: (pointer, opts) => reader.position(offsetOf2(root, pointer, opts?.key))
     };
   } catch (error2) {
     if (error2 === DECLINE) return void 0;
@@ -73667,26 +73670,26 @@ function plainValue(raw) {
   }
   return raw;
 }
-function offsetOf2(root, path, key) {
+function offsetOf2(root, pointer, key) {
   let node = root;
-  let offset = root.at;
-  const segments = key === void 0 ? path : [...path, key];
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i];
-    let next;
-    if (node.entries) {
-      const entry = node.entries.get(seg);
-      if (!entry) break;
-      if (key !== void 0 && i === segments.length - 1) return entry.keyAt;
-      next = entry.node;
-    } else if (node.items) {
-      next = node.items[Number(seg)];
+  if (pointer !== "" && pointer !== "/") {
+    for (let start = 1; start <= pointer.length; ) {
+      let end = pointer.indexOf("/", start);
+      if (end < 0) end = pointer.length;
+      const next = child(node, unescapeSegment(pointer.slice(start, end)));
+      if (!next) return node.at;
+      node = next.node;
+      start = end + 1;
     }
-    if (!next) break;
-    offset = next.at;
-    node = next;
   }
-  return offset;
+  if (key === void 0) return node.at;
+  const last = child(node, key);
+  return last === void 0 ? node.at : node.entries ? last.keyAt : last.node.at;
+}
+function child(node, segment) {
+  if (node.entries) return node.entries.get(segment);
+  const item = node.items?.[Number(segment)];
+  return item && { keyAt: item.at, node: item };
 }
 var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, RESERVED3, STARTS_PLAIN, DIGITS, FORBIDDEN_KEYS2, ESCAPES, MAX_DEPTH, DECLINE, Reader;
 var init_simple_yaml = __esm({
