@@ -73545,14 +73545,20 @@ function loadExpect(value, pointer, ctx) {
 }
 function loadAssertion(value, pointer, ctx) {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
-  const known = operators.filter((k) => OPERATORS.includes(k));
-  for (const k of operators.filter((k2) => !known.includes(k2))) {
+  let keys = 0;
+  const known = [];
+  for (const k of Object.keys(a)) {
+    if (Object.hasOwn(MODIFIERS, k)) continue;
+    keys += 1;
+    if (IS_OPERATOR.has(k)) {
+      known.push(k);
+      continue;
+    }
     const guess = closest(k, [...OPERATORS]);
     const hint = guess ? `did you mean "${guess}"?` : `one of: ${OPERATORS.join(", ")}`;
     ctx.report(pointer, `unknown assertion "${k}" (${hint})`, k);
   }
-  if (a === value && operators.length === 0) {
+  if (a === value && keys === 0) {
     ctx.report(pointer, `assertion has no operator: add one of ${OPERATORS.join(", ")}`);
   }
   if (known.length > 1) {
@@ -73584,8 +73590,8 @@ function loadAssertion(value, pointer, ctx) {
     if (compiled2.ok) assertion.check = compiled2.check;
     else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
   }
-  for (const [key, owner] of Object.entries(MODIFIERS)) {
-    if (owner !== void 0 && a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  for (const [key, owner] of OWNED_MODIFIERS) {
+    if (a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
   }
   if ((operator === "snapshot" || operator === "not_leaks") && assertion.not) {
     ctx.report(pointer, `"not" cannot be used with ${operator}`, "not");
@@ -73626,7 +73632,7 @@ function loadBudgets(value, pointer, ctx) {
 function reason(err) {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
-var MODIFIERS, BUDGET_KINDS;
+var MODIFIERS, OWNED_MODIFIERS, IS_OPERATOR, BUDGET_KINDS;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
     "use strict";
@@ -73639,6 +73645,8 @@ var init_parse_expect = __esm({
     init_path();
     init_types2();
     MODIFIERS = { path: void 0, not: void 0, ignore: "snapshot", min_chars: "not_leaks" };
+    OWNED_MODIFIERS = Object.entries(MODIFIERS).filter((e) => e[1] !== void 0);
+    IS_OPERATOR = new Set(OPERATORS);
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
   }
 });
