@@ -14641,7 +14641,10 @@ function parsePointer(pointer) {
   if (pointer === "" || pointer === "/") return [];
   const segments = pointer.slice(1).split("/");
   if (!pointer.includes("~")) return segments;
-  return segments.map((s) => s.includes("~") ? s.replace(/~1/g, "/").replace(/~0/g, "~") : s);
+  return segments.map(unescapeSegment);
+}
+function unescapeSegment(segment) {
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
 function offsetOf(doc, path, key) {
   let node = doc.contents;
@@ -73325,10 +73328,10 @@ function prune(value, patterns) {
   if (typeof value !== "object" || value === null) return value;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
-  for (const [key, child] of entries) {
+  for (const [key, child2] of entries) {
     const rest = patterns.flatMap((p) => step2(p, key));
     if (rest.some((r) => r.length === 0)) continue;
-    kept.push([key, rest.length === 0 ? child : prune(child, rest)]);
+    kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
@@ -73564,14 +73567,20 @@ function loadExpect(value, pointer, ctx) {
 }
 function loadAssertion(value, pointer, ctx) {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
-  const known = operators.filter((k) => OPERATORS.includes(k));
-  for (const k of operators.filter((k2) => !known.includes(k2))) {
+  let keys = 0;
+  const known = [];
+  for (const k of Object.keys(a)) {
+    if (Object.hasOwn(MODIFIERS, k)) continue;
+    keys += 1;
+    if (IS_OPERATOR.has(k)) {
+      known.push(k);
+      continue;
+    }
     const guess = closest(k, [...OPERATORS]);
     const hint = guess ? `did you mean "${guess}"?` : `one of: ${OPERATORS.join(", ")}`;
     ctx.report(pointer, `unknown assertion "${k}" (${hint})`, k);
   }
-  if (a === value && operators.length === 0) {
+  if (a === value && keys === 0) {
     ctx.report(pointer, `assertion has no operator: add one of ${OPERATORS.join(", ")}`);
   }
   if (known.length > 1) {
@@ -73603,8 +73612,8 @@ function loadAssertion(value, pointer, ctx) {
     if (compiled2.ok) assertion.check = compiled2.check;
     else if (!compiled2.shape) ctx.report(ptr(pointer, operator), compiled2.error);
   }
-  for (const [key, owner] of Object.entries(MODIFIERS)) {
-    if (owner !== void 0 && a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  for (const [key, owner] of OWNED_MODIFIERS) {
+    if (a[key] !== void 0 && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
   }
   if ((operator === "snapshot" || operator === "not_leaks") && assertion.not) {
     ctx.report(pointer, `"not" cannot be used with ${operator}`, "not");
@@ -73645,7 +73654,7 @@ function loadBudgets(value, pointer, ctx) {
 function reason(err) {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }
-var MODIFIERS, BUDGET_KINDS;
+var MODIFIERS, OWNED_MODIFIERS, IS_OPERATOR, BUDGET_KINDS;
 var init_parse_expect = __esm({
   "src/core/flows/parse-expect.ts"() {
     "use strict";
@@ -73658,6 +73667,8 @@ var init_parse_expect = __esm({
     init_path();
     init_types2();
     MODIFIERS = { path: void 0, not: void 0, ignore: "snapshot", min_chars: "not_leaks" };
+    OWNED_MODIFIERS = Object.entries(MODIFIERS).filter((e) => e[1] !== void 0);
+    IS_OPERATOR = new Set(OPERATORS);
     BUDGET_KINDS = ["max", "p50", "p95", "p99"];
   }
 });
@@ -73670,7 +73681,7 @@ function readSimpleYaml(text2) {
     const root = reader.document();
     return {
       value: root.value,
-      locate: (pointer, opts) => reader.position(offsetOf2(root, parsePointer(pointer), opts?.key))
+      locate: (pointer, opts) => reader.position(offsetOf2(root, pointer, opts?.key))
     };
   } catch (error2) {
     if (error2 === DECLINE) return void 0;
@@ -73689,26 +73700,26 @@ function plainValue(raw) {
   }
   return raw;
 }
-function offsetOf2(root, path, key) {
+function offsetOf2(root, pointer, key) {
   let node = root;
-  let offset = root.at;
-  const segments = key === void 0 ? path : [...path, key];
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i];
-    let next;
-    if (node.entries) {
-      const entry = node.entries.get(seg);
-      if (!entry) break;
-      if (key !== void 0 && i === segments.length - 1) return entry.keyAt;
-      next = entry.node;
-    } else if (node.items) {
-      next = node.items[Number(seg)];
+  if (pointer !== "" && pointer !== "/") {
+    for (let start = 1; start <= pointer.length; ) {
+      let end = pointer.indexOf("/", start);
+      if (end < 0) end = pointer.length;
+      const next = child(node, unescapeSegment(pointer.slice(start, end)));
+      if (!next) return node.at;
+      node = next.node;
+      start = end + 1;
     }
-    if (!next) break;
-    offset = next.at;
-    node = next;
   }
-  return offset;
+  if (key === void 0) return node.at;
+  const last = child(node, key);
+  return last === void 0 ? node.at : node.entries ? last.keyAt : last.node.at;
+}
+function child(node, segment) {
+  if (node.entries) return node.entries.get(segment);
+  const item = node.items?.[Number(segment)];
+  return item && { keyAt: item.at, node: item };
 }
 var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, RESERVED3, STARTS_PLAIN, DIGITS, FORBIDDEN_KEYS2, ESCAPES, MAX_DEPTH, DECLINE, Reader;
 var init_simple_yaml = __esm({

@@ -74,7 +74,12 @@ export function parsePointer(pointer: string): string[] {
   const segments = pointer.slice(1).split('/');
   // Loading a flow test locates each test and assertion: most pointers have nothing to unescape.
   if (!pointer.includes('~')) return segments;
-  return segments.map((s) => (s.includes('~') ? s.replace(/~1/g, '/').replace(/~0/g, '~') : s));
+  return segments.map(unescapeSegment);
+}
+
+/** One segment of a JSON pointer as the key it names (`~1` is `/`, `~0` is `~`). */
+export function unescapeSegment(segment: string): string {
+  return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
 }
 
 function offsetOf(doc: Document, path: string[], key: string | undefined): number {

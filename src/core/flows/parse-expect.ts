@@ -18,6 +18,9 @@ import {
 
 /** Keys of an assertion besides its operator, and the operator they belong to (undefined: any). */
 const MODIFIERS: Record<string, Operator | undefined> = { path: undefined, not: undefined, ignore: 'snapshot', min_chars: 'not_leaks' };
+/** The modifiers that belong to one operator, and it (once, not per assertion loaded). */
+const OWNED_MODIFIERS = Object.entries(MODIFIERS).filter((e): e is [string, Operator] => e[1] !== undefined);
+const IS_OPERATOR: ReadonlySet<string> = new Set(OPERATORS);
 const BUDGET_KINDS: readonly BudgetKind[] = ['max', 'p50', 'p95', 'p99'];
 
 /** `expect` of one test (at `pointer`), checked beyond the schema. */
@@ -35,14 +38,21 @@ export function loadExpect(value: unknown, pointer: string, ctx: LoadContext): E
 
 function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): OutputAssertion | undefined {
   const a = rec(value);
-  const operators = Object.keys(a).filter((k) => !Object.hasOwn(MODIFIERS, k));
-  const known = operators.filter((k): k is Operator => (OPERATORS as readonly string[]).includes(k));
-  for (const k of operators.filter((k) => !known.includes(k as Operator))) {
+  // Its keys but the modifiers, in order: the operators, and any unknown word (reported).
+  let keys = 0;
+  const known: Operator[] = [];
+  for (const k of Object.keys(a)) {
+    if (Object.hasOwn(MODIFIERS, k)) continue;
+    keys += 1;
+    if (IS_OPERATOR.has(k)) {
+      known.push(k as Operator);
+      continue;
+    }
     const guess = closest(k, [...OPERATORS]);
     const hint = guess ? `did you mean "${guess}"?` : `one of: ${OPERATORS.join(', ')}`;
     ctx.report(pointer, `unknown assertion "${k}" (${hint})`, k);
   }
-  if (a === value && operators.length === 0) {
+  if (a === value && keys === 0) {
     ctx.report(pointer, `assertion has no operator: add one of ${OPERATORS.join(', ')}`);
   }
   if (known.length > 1) {
@@ -76,8 +86,8 @@ function loadAssertion(value: unknown, pointer: string, ctx: LoadContext): Outpu
     if (compiled.ok) assertion.check = compiled.check;
     else if (!compiled.shape) ctx.report(ptr(pointer, operator), compiled.error);
   }
-  for (const [key, owner] of Object.entries(MODIFIERS)) {
-    if (owner !== undefined && a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
+  for (const [key, owner] of OWNED_MODIFIERS) {
+    if (a[key] !== undefined && owner !== operator) ctx.report(pointer, `"${key}" goes with ${owner} only`, key);
   }
   if ((operator === 'snapshot' || operator === 'not_leaks') && assertion.not) {
     ctx.report(pointer, `"not" cannot be used with ${operator}`, 'not');

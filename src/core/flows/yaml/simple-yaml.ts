@@ -1,5 +1,5 @@
 import { couldBeNumber } from '../../roles/simple-front-matter.js';
-import { parsePointer, type YamlSource } from '../../yaml-source.js';
+import { unescapeSegment, type YamlSource } from '../../yaml-source.js';
 
 /**
  * Flow test files in their everyday shape, read without the YAML parser: the `yaml` package's
@@ -30,7 +30,7 @@ export function readSimpleYaml(text: string): YamlSource | undefined {
     const root = reader.document();
     return {
       value: root.value,
-      locate: (pointer, opts) => reader.position(offsetOf(root, parsePointer(pointer), opts?.key)),
+      locate: (pointer, opts) => reader.position(offsetOf(root, pointer, opts?.key)),
     };
   } catch (error) {
     if (error === DECLINE) return undefined;
@@ -332,26 +332,31 @@ function plainValue(raw: string): unknown {
   return raw;
 }
 
-/** `offsetOf` of core/yaml-source.ts over what this reader placed. */
-function offsetOf(root: Placed, path: string[], key: string | undefined): number {
-  let node: Placed | undefined = root;
-  let offset = root.at;
-  const segments = key === undefined ? path : [...path, key];
-  // An index loop: this runs for every test and assertion loaded.
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    let next: Placed | undefined;
-    if (node.entries) {
-      const entry = node.entries.get(seg);
-      if (!entry) break;
-      if (key !== undefined && i === segments.length - 1) return entry.keyAt;
-      next = entry.node;
-    } else if (node.items) {
-      next = node.items[Number(seg)];
+/**
+ * `offsetOf` of core/yaml-source.ts over what this reader placed, for `parsePointer(pointer)`: the
+ * pointer read in place, one segment at a time (no array of segments; this runs for every test and
+ * assertion loaded).
+ */
+function offsetOf(root: Placed, pointer: string, key: string | undefined): number {
+  let node = root;
+  if (pointer !== '' && pointer !== '/') {
+    for (let start = 1; start <= pointer.length; ) {
+      let end = pointer.indexOf('/', start);
+      if (end < 0) end = pointer.length;
+      const next = child(node, unescapeSegment(pointer.slice(start, end)));
+      if (!next) return node.at;
+      node = next.node;
+      start = end + 1;
     }
-    if (!next) break;
-    offset = next.at;
-    node = next;
   }
-  return offset;
+  if (key === undefined) return node.at;
+  const last = child(node, key);
+  return last === undefined ? node.at : node.entries ? last.keyAt : last.node.at;
+}
+
+/** The entry under `segment` of a mapping, or the item of a sequence (`keyAt` is the item's start). */
+function child(node: Placed, segment: string): { keyAt: number; node: Placed } | undefined {
+  if (node.entries) return node.entries.get(segment);
+  const item = node.items?.[Number(segment)];
+  return item && { keyAt: item.at, node: item };
 }
