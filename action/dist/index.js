@@ -42963,6 +42963,24 @@ var init_decode = __esm({
   }
 });
 
+// src/core/group-by.ts
+function groupBy(items, key) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const k = key(item);
+    if (k === void 0) continue;
+    const group2 = groups2.get(k);
+    if (group2) group2.push(item);
+    else groups2.set(k, [item]);
+  }
+  return groups2;
+}
+var init_group_by = __esm({
+  "src/core/group-by.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/roles/role-set.ts
 function checkRoleSet(files) {
   return [
@@ -42988,14 +43006,10 @@ function duplicates(files, key, at, what, allowed = () => false) {
     if (seen.add(k).size === size2) repeated.add(k);
   }
   if (repeated.size === 0) return [];
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const f of files) {
+  const groups2 = groupBy(files, (f) => {
     const k = key(f);
-    if (k === void 0 || !repeated.has(k)) continue;
-    const group2 = groups2.get(k);
-    if (group2) group2.push(f);
-    else groups2.set(k, [f]);
-  }
+    return k !== void 0 && repeated.has(k) ? k : void 0;
+  });
   const issues = [];
   for (const [value, group2] of groups2) {
     if (allowed(group2)) continue;
@@ -43009,6 +43023,7 @@ var WHY;
 var init_role_set = __esm({
   "src/core/roles/role-set.ts"() {
     "use strict";
+    init_group_by();
     WHY = {
       id: "each Role needs exactly one file",
       name: 'each Role needs exactly one file (for Roles that share a name on the tenant, pin each file to its Role with "id:")'
@@ -43125,15 +43140,6 @@ function membershipNotes(excluded, remote, tenant, plan) {
   }
   return notes;
 }
-function groupBy(roles, key) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const role of roles) {
-    const group2 = groups2.get(key(role));
-    if (group2) group2.push(role);
-    else groups2.set(key(role), [role]);
-  }
-  return groups2;
-}
 function roleFilesForTenant(files, tenant, vars) {
   const { kept, excluded } = filesForTenant(files, tenant);
   const rendered = renderRoleFiles(kept, tenant, vars);
@@ -43159,6 +43165,7 @@ var init_membership = __esm({
   "src/core/roles/membership.ts"() {
     "use strict";
     init_glob();
+    init_group_by();
     init_display();
     init_vars();
   }
@@ -49097,14 +49104,7 @@ function rolesById(roles) {
   return byId;
 }
 function rolesByName(roles, named) {
-  const byName = /* @__PURE__ */ new Map();
-  for (const role of roles) {
-    if (!named(role)) continue;
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
-  return byName;
+  return groupBy(roles, (role) => named(role) ? role.name : void 0);
 }
 function matchRoles(files, remote, ignored, tenantName2) {
   const byName = rolesByName(remote, (role) => ignored(role.name) === void 0);
@@ -49152,6 +49152,7 @@ var init_matching = __esm({
   "src/core/plan/matching.ts"() {
     "use strict";
     init_glob();
+    init_group_by();
     init_display();
     NONE = [];
   }
@@ -49242,12 +49243,7 @@ function sharedNameNotes(updates, deletes, holdersOf) {
   const renames = updates.filter((u) => u.before.name !== u.name);
   if (renames.length === 0) return [];
   const leaving = new Set([...renames, ...deletes].map((c) => c.id));
-  const renamesInto = /* @__PURE__ */ new Map();
-  for (const r of renames) {
-    const group2 = renamesInto.get(r.name);
-    if (group2) group2.push(r);
-    else renamesInto.set(r.name, [r]);
-  }
+  const renamesInto = groupBy(renames, (r) => r.name);
   const notes = [];
   for (const [name, group2] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
     const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);
@@ -49283,6 +49279,7 @@ function targetNotes(targets, files, remote) {
 var init_notes = __esm({
   "src/core/plan/notes.ts"() {
     "use strict";
+    init_group_by();
     init_display();
     init_matching();
   }

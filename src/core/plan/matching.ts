@@ -1,5 +1,6 @@
 import type { Issue } from '../errors.js';
 import { globToRegExp } from '../glob.js';
+import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
 import type { RoleFile } from '../roles/role-file.js';
@@ -27,14 +28,7 @@ function rolesById(roles: readonly Role[]): Map<string, Role> {
 
 /** The Roles `named` keeps, by name, each name's in their order. */
 function rolesByName(roles: readonly Role[], named: (role: Role) => boolean): Map<string, Role[]> {
-  const byName = new Map<string, Role[]>();
-  for (const role of roles) {
-    if (!named(role)) continue;
-    const holders = byName.get(role.name);
-    if (holders) holders.push(role);
-    else byName.set(role.name, [role]);
-  }
-  return byName;
+  return groupBy(roles, (role) => (named(role) ? role.name : undefined));
 }
 
 export interface Matching {

@@ -1,3 +1,4 @@
+import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';
 import { globMatcher } from './matching.js';
@@ -34,12 +35,7 @@ export function sharedNameNotes(updates: readonly PlanChange[], deletes: readonl
   const renames = updates.filter((u) => u.before!.name !== u.name);
   if (renames.length === 0) return [];
   const leaving = new Set<string>([...renames, ...deletes].map((c) => c.id!));
-  const renamesInto = new Map<string, PlanChange[]>();
-  for (const r of renames) {
-    const group = renamesInto.get(r.name);
-    if (group) group.push(r);
-    else renamesInto.set(r.name, [r]);
-  }
+  const renamesInto = groupBy(renames, (r) => r.name);
   const notes: string[] = [];
   for (const [name, group] of [...renamesInto].sort(([a], [b]) => compare(a, b))) {
     const keepers = holdersOf(name).filter((h) => !leaving.has(h.id)).map((h) => showName(h.id)).sort(compare);

@@ -1,5 +1,6 @@
 import type { Issue, Result } from '../errors.js';
 import { matchesGlob } from '../glob.js';
+import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';
 import type { RoleFile } from './role-file.js';
@@ -55,16 +56,6 @@ export function membershipNotes(
     }
   }
   return notes;
-}
-
-function groupBy(roles: readonly Role[], key: (role: Role) => string): Map<string, Role[]> {
-  const groups = new Map<string, Role[]>();
-  for (const role of roles) {
-    const group = groups.get(key(role));
-    if (group) group.push(role);
-    else groups.set(key(role), [role]);
-  }
-  return groups;
 }
 
 /**

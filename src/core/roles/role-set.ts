@@ -1,5 +1,6 @@
 import type { Issue } from '../errors.js';
 import type { Position, RoleFile } from './role-file.js';
+import { groupBy } from '../group-by.js';
 
 /**
  * Ids must be unique across role files, and so must names, except that files may share a name
@@ -47,14 +48,10 @@ function duplicates(
     if (seen.add(k).size === size) repeated.add(k);
   }
   if (repeated.size === 0) return [];
-  const groups = new Map<string, RoleFile[]>();
-  for (const f of files) {
+  const groups = groupBy(files, (f) => {
     const k = key(f);
-    if (k === undefined || !repeated.has(k)) continue;
-    const group = groups.get(k);
-    if (group) group.push(f);
-    else groups.set(k, [f]);
-  }
+    return k !== undefined && repeated.has(k) ? k : undefined;
+  });
   const issues: Issue[] = [];
   for (const [value, group] of groups) {
     if (allowed(group)) continue;
