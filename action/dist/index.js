@@ -15563,13 +15563,16 @@ async function readTextFile(source, kind) {
   return readTextFileSync(source, kind);
 }
 function readTextFileSync(source, kind) {
-  const seen = source.seenAsFile === true ? readSeenFile(source.abs, kind.maxBytes) : void 0;
-  if (seen !== void 0) return decodeSmall(seen, source.file, kind);
-  return withOpenFile(source.abs, source.file, kind, (fd, size2) => {
+  const decodeSeen = (fd) => {
+    const seen = readSeenFile(fd, kind.maxBytes);
+    return seen === void 0 ? void 0 : decodeSmall(seen, source.file, kind);
+  };
+  const read = (fd, size2) => {
     if (size2 === 0 || size2 > SCRATCH_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
     return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size2)), source.file, kind);
-  });
+  };
+  return withOpenFile(source.abs, source.file, kind, read, source.seenAsFile === true ? decodeSeen : void 0);
 }
 function decodeSmall(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return decodeText(bytes, file, kind);
@@ -15579,24 +15582,16 @@ function decodeSmall(bytes, file, kind) {
   const binary = nulIssue(text2, file, kind);
   return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
 }
-function readSeenFile(abs, maxBytes) {
-  let fd;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch {
-    return void 0;
-  }
+function readSeenFile(fd, maxBytes) {
   try {
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
     const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
     return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : void 0;
   } catch {
     return void 0;
-  } finally {
-    closeSync(fd);
   }
 }
-function withOpenFile(abs, file, limit, read) {
+function withOpenFile(abs, file, limit, read, quick) {
   let fd;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -15605,6 +15600,8 @@ function withOpenFile(abs, file, limit, read) {
     return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
   }
   try {
+    const answer = quick?.(fd);
+    if (answer !== void 0) return answer;
     const s = fstatSync(fd);
     if (!s.isFile()) return cannotRead(file, s.isDirectory() ? "it is a folder" : "not a regular file");
     if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };

@@ -47,13 +47,16 @@ export async function readTextFile(source: SourceFile, kind: TextFileKind): Prom
  * `decodeText` decodes the same bytes and has the last word.
  */
 export function readTextFileSync(source: SourceFile, kind: TextFileKind): Result<string> {
-  const seen = source.seenAsFile === true ? readSeenFile(source.abs, kind.maxBytes) : undefined;
-  if (seen !== undefined) return decodeSmall(seen, source.file, kind);
-  return withOpenFile(source.abs, source.file, kind, (fd, size) => {
+  const decodeSeen = (fd: number): Result<string> | undefined => {
+    const seen = readSeenFile(fd, kind.maxBytes);
+    return seen === undefined ? undefined : decodeSmall(seen, source.file, kind);
+  };
+  const read = (fd: number, size: number): Result<string> => {
     if (size === 0 || size > SCRATCH_BYTES) return decodeText(readOpen(fd, size, kind.maxBytes), source.file, kind);
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
     return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size)), source.file, kind);
-  });
+  };
+  return withOpenFile(source.abs, source.file, kind, read, source.seenAsFile === true ? decodeSeen : undefined);
 }
 
 /** `decodeText(bytes, file, kind)` for bytes within the kind's limit, through Node's decoder when it can. */
@@ -68,28 +71,21 @@ export function decodeSmall(bytes: Buffer, file: string, kind: TextFileKind): Re
 }
 
 /**
- * A file the folder walk has just seen as a regular file, read whole without asking its size:
- * open, one read from its start into the kept buffer, close. Its bytes when that read gave more
- * than none and less than the buffer and the limit hold (all of a regular file), else undefined:
- * then it is read the general way (`withOpenFile`), which checks what it is, so an empty, large
- * or unreadable file gets the same answer as ever. The read is a `pread`, which a FIFO or a
- * terminal put there since the walk refuses (ESPIPE), so that too ends in the general way's refusal.
+ * A file the folder walk has just seen as a regular file, read whole without asking its size: one
+ * read from its start into the kept buffer. Its bytes when that read gave more than none and less
+ * than the buffer and the limit hold (all of a regular file), else undefined: then it is read the
+ * general way on the same descriptor (`withOpenFile`: fstat, then `read`), so an empty, large or
+ * unreadable file gets the same answer as ever. The read is a `pread`, which leaves the offset
+ * where it was, and which a FIFO or a terminal put there since the walk refuses (ESPIPE): that
+ * too ends in the general way's refusal.
  */
-function readSeenFile(abs: string, maxBytes: number): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
+function readSeenFile(fd: number, maxBytes: number): Buffer | undefined {
   try {
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
     const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
     return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : undefined;
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -97,8 +93,17 @@ function readSeenFile(abs: string, maxBytes: number): Buffer | undefined {
 const SCRATCH_BYTES = 64 * 1024;
 let scratch: Buffer | undefined;
 
-/** Open `abs`, check it is a file within the limit, then `read(fd, size)`; always closed. */
-function withOpenFile<T>(abs: string, file: string, limit: Pick<TextFileKind, 'maxBytes' | 'noun'>, read: (fd: number, size: number) => Result<T>): Result<T> {
+/**
+ * Open `abs`, check it is a file within the limit, then `read(fd, size)`; always closed. `quick`,
+ * when given, is tried first on the open file: its answer, when it has one, is the answer.
+ */
+function withOpenFile<T>(
+  abs: string,
+  file: string,
+  limit: Pick<TextFileKind, 'maxBytes' | 'noun'>,
+  read: (fd: number, size: number) => Result<T>,
+  quick?: (fd: number) => Result<T> | undefined,
+): Result<T> {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -107,6 +112,8 @@ function withOpenFile<T>(abs: string, file: string, limit: Pick<TextFileKind, 'm
     return cannotRead(file, code === 'EISDIR' ? 'it is a folder' : (code ?? String(err)));
   }
   try {
+    const answer = quick?.(fd);
+    if (answer !== undefined) return answer;
     const s = fstatSync(fd);
     if (!s.isFile()) return cannotRead(file, s.isDirectory() ? 'it is a folder' : 'not a regular file');
     if (s.size > limit.maxBytes) return { ok: false, issues: [tooLargeIssue(file, s.size, limit)] };
