@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { ExitCode } from './core/exit-codes.js';
 
 /**
  * Runs the CLI bundle (CommonJS) through a V8 code cache, as Node 22's module compile cache does
@@ -28,7 +29,12 @@ export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCac
   const dir = ownFolder(cacheDir(env));
   const prefix = `${build}-${process.version}-${process.arch}-${commandOf(argv)}`;
   const cacheFile = (script: string): string | undefined => (dir === undefined ? undefined : join(dir, `${prefix}-${basename(script)}.v8`));
-  const save = (file: string, data: () => Buffer): void => saveCache(dir!, file, build, data);
+  // Every script of this run that needs its cache (re)written: written at exit, all at once.
+  const pending = new Map<string, Script>();
+  const save = (file: string, script: Script): void => {
+    if (pending.size === 0) process.once('exit', (code) => saveCaches(dir!, pending, build, code));
+    pending.set(file, script);
+  };
   const plain = createRequire(bundle);
   const loaded = new Map<string, unknown>();
   const require = Object.assign((id: string): unknown => {
@@ -41,7 +47,7 @@ export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCac
 }
 
 /** Runs a CommonJS file with `require`, from its cache when there is a good one; its `module.exports`. */
-function runScript(path: string, require: NodeJS.Require, cacheFile: (path: string) => string | undefined, save: (file: string, data: () => Buffer) => void): unknown {
+function runScript(path: string, require: NodeJS.Require, cacheFile: (path: string) => string | undefined, save: (file: string, script: Script) => void): unknown {
   // The build makes the bundles pure ASCII: read as latin1, without decoding UTF-8.
   const source = readFileSync(path, 'latin1');
   const file = cacheFile(path);
@@ -49,18 +55,14 @@ function runScript(path: string, require: NodeJS.Require, cacheFile: (path: stri
   // No `import()` may be left in the bundles (the build checks): Node 20 cannot run one in a script
   // compiled from a code cache.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: path, cachedData });
-  // At exit the cache holds every function this run compiled, not only the top level. A run that
-  // failed (exit 1: bad input, an unreachable tenant) stopped early: the next run makes the cache.
-  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-    process.once('exit', (code) => (code === 1 ? undefined : save(file, () => script.createCachedData())));
-  }
+  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) save(file, script);
   const module = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, path, dirname(path));
   return module.exports;
 }
 
 /** `$XDG_CACHE_HOME/roleflow`, else `~/.cache/roleflow`; none when turned off or without a home. */
-export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env['NODE_DISABLE_COMPILE_CACHE']) return undefined;
   if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'roleflow');
   const home = safeHome();
@@ -71,7 +73,7 @@ export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
  * Each command compiles different code: one cache per command word (`validate`, `plan`…, `version`
  * for `--version`), and another for its `--help`, which runs none of the command's code.
  */
-export function commandOf(argv: readonly string[]): string {
+function commandOf(argv: readonly string[]): string {
   const word = argv[0]?.replace(/^--?/, '');
   const command = word !== undefined && /^[a-z]{1,16}$/.test(word) && word !== 'h' ? word : 'roleflow';
   return command !== 'help' && argv.some((a) => a === '--help' || a === '-h') ? `${command}-help` : command;
@@ -96,8 +98,8 @@ function ownFolder(dir: string | undefined): string | undefined {
     const stat = statSync(dir);
     const uid = process.getuid?.();
     return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0 ? dir : undefined;
-  } catch {
-    return dir;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? dir : undefined;
   }
 }
 
@@ -115,36 +117,49 @@ const STALE_MS = 7 * 24 * 3600 * 1000;
 const OTHER_BUILDS_KEPT = 2;
 
 /**
- * Written whole under a temporary name, then renamed: a concurrent run reads the old file or the
- * new one. Then the folder is tidied: temporary files left by a killed run once stale, and other
- * builds' files once stale or once they are not among the most recently written other builds.
+ * At exit, each script's cache holds every function the run compiled, not only the top level. A
+ * run that failed (exit 1: bad input, an unreachable tenant) or was interrupted (130) stopped
+ * early, and a cache V8 accepts is never written again: the next run makes it instead. Each file
+ * is written whole under a temporary name, then renamed: a concurrent run reads the old file or
+ * the new one. Then the folder is tidied, once.
  */
-function saveCache(dir: string, file: string, build: string, data: () => Buffer): void {
+function saveCaches(dir: string, scripts: ReadonlyMap<string, Script>, build: string, code: number): void {
+  if (code === ExitCode.Error || code === ExitCode.Interrupted) return;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, data(), { mode: 0o600 });
-    renameSync(temp, file);
-    const now = Date.now();
-    const others = new Map<string, { paths: string[]; newest: number }>();
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const mtime = statSync(path).mtimeMs;
-      if (name.endsWith('.tmp') || name.startsWith(`${build}-`)) {
-        if (name.endsWith('.tmp') && now - mtime > STALE_MS) rmSync(path, { force: true });
-        continue;
-      }
-      const otherBuild = name.split('-')[0]!;
-      const other = others.get(otherBuild) ?? { paths: [], newest: 0 };
-      other.paths.push(path);
-      other.newest = Math.max(other.newest, mtime);
-      others.set(otherBuild, other);
+    for (const [file, script] of scripts) {
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      renameSync(temp, file);
     }
-    const byRecency = [...others.values()].sort((a, b) => b.newest - a.newest);
-    byRecency.forEach((other, rank) => {
-      if (rank >= OTHER_BUILDS_KEPT || now - other.newest > STALE_MS) for (const path of other.paths) rmSync(path, { force: true });
-    });
+    tidy(dir, build);
   } catch {
     // No cache this time; the command's own outcome is what counts.
   }
+}
+
+/**
+ * Temporary files left by a killed run go once stale, and other builds' files once stale or once
+ * they are not among the most recently written other builds.
+ */
+function tidy(dir: string, build: string): void {
+  const now = Date.now();
+  const others = new Map<string, { paths: string[]; newest: number }>();
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const mtime = statSync(path).mtimeMs;
+    if (name.endsWith('.tmp') || name.startsWith(`${build}-`)) {
+      if (name.endsWith('.tmp') && now - mtime > STALE_MS) rmSync(path, { force: true });
+      continue;
+    }
+    const otherBuild = name.split('-')[0]!;
+    const other = others.get(otherBuild) ?? { paths: [], newest: 0 };
+    other.paths.push(path);
+    other.newest = Math.max(other.newest, mtime);
+    others.set(otherBuild, other);
+  }
+  const byRecency = [...others.values()].sort((a, b) => b.newest - a.newest);
+  byRecency.forEach((other, rank) => {
+    if (rank >= OTHER_BUILDS_KEPT || now - other.newest > STALE_MS) for (const path of other.paths) rmSync(path, { force: true });
+  });
 }
