@@ -77314,6 +77314,12 @@ import { performance as performance4 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
+function executionEnd(transport, flow2, status, endedBy, problem) {
+  const result = { transport, status, endedBy };
+  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem instanceof RoleflowError) result.errorCode = problem.code;
+  return result;
+}
 function strictEndProblem(transport, quietMs, closed = false) {
   const how = closed ? "the service closed the connection" : `${formatMs(quietMs)} of quiet`;
   const rule = transport === "https" ? "until.steps (or expect.steps.count)" : "until.node or until.messages";
@@ -77344,6 +77350,8 @@ var init_flow_shared = __esm({
   "src/run/flow-shared.ts"() {
     "use strict";
     init_flows();
+    init_errors();
+    init_redact_messages();
     realClock = {
       now: () => performance4.now(),
       sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
@@ -77415,10 +77423,8 @@ async function runHttps(client, test, inputs, options = {}) {
   const deadline = new Deadline(clock, test.timeoutMs, options.signal);
   let ids;
   const end = (status, endedBy, problem, steps, at = clock.now()) => {
-    const result = { transport: "https", status, endedBy };
+    const result = executionEnd("https", test.flow, status, endedBy, problem);
     if (ids) result.ids = ids;
-    if (problem !== void 0) result.error = runError(test.flow, "https", messageOf(problem));
-    if (problem instanceof RoleflowError) result.errorCode = problem.code;
     if (steps) result.steps = steps;
     result.wallMs = at - startedAt;
     return result;
@@ -77473,9 +77479,7 @@ var init_flow_https = __esm({
     "use strict";
     init_flows();
     init_runs();
-    init_redact_messages();
     init_flow_shared();
-    init_errors();
     LAST_POLL_GRACE_MS = 500;
   }
 });
@@ -77527,9 +77531,7 @@ var init_flow_ws = __esm({
     "use strict";
     init_flows();
     init_runs();
-    init_redact_messages();
     init_flow_shared();
-    init_errors();
     WsRun = class {
       constructor(test, clock, options) {
         this.test = test;
@@ -77590,9 +77592,7 @@ var init_flow_ws = __esm({
       end(status, endedBy, problem, at = this.clock.now()) {
         const outputs = tallyOutputs(this.tally);
         const ids = wsIds(this.messages);
-        const result = { transport: "ws", status, endedBy };
-        if (problem !== void 0) result.error = runError(this.test.flow, "ws", messageOf(problem));
-        if (problem instanceof RoleflowError) result.errorCode = problem.code;
+        const result = executionEnd("ws", this.test.flow, status, endedBy, problem);
         if (outputs !== void 0) result.outputs = outputs;
         result.messages = this.messages;
         result.messageAtMs = this.messageAtMs;

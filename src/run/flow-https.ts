@@ -1,9 +1,7 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
 import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../core/runs/index.js';
 import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
-import { messageOf } from '../core/redact-messages.js';
-import { Deadline, interruptedProblem, realClock, runError, strictEndProblem, type RunOptions } from './flow-shared.js';
-import { RoleflowError } from '../core/errors.js';
+import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, type RunOptions } from './flow-shared.js';
 
 /**
  * What the tenant reported for each flow's last finished HTTPS execution in a run: its step
@@ -32,11 +30,8 @@ export async function runHttps(
   // `problem`: why it ended, as text or as the error a request failed with (whose code it keeps).
   let ids: ExecutionResult['ids'];
   const end = (status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, steps?: ExecutionLogEntry[], at = clock.now()): ExecutionResult => {
-    // Member by member, in this order: a literal's members after a spread cost V8 a runtime call each.
-    const result = { transport: 'https', status, endedBy } as ExecutionResult;
+    const result = executionEnd('https', test.flow, status, endedBy, problem);
     if (ids) result.ids = ids;
-    if (problem !== undefined) result.error = runError(test.flow, 'https', messageOf(problem));
-    if (problem instanceof RoleflowError) result.errorCode = problem.code;
     if (steps) result.steps = steps;
     result.wallMs = at - startedAt;
     return result;

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { formatMs, type ExecutionResult, type Transport } from '../core/flows/index.js';
+import { formatMs, type EndedBy, type ExecutionResult, type Transport } from '../core/flows/index.js';
+import { RoleflowError } from '../core/errors.js';
+import { messageOf } from '../core/redact-messages.js';
 
 /** The runners' sense of time; tests may pass their own. */
 export interface RunClock {
@@ -27,6 +29,18 @@ const TRANSPORT_LABEL: Record<Transport, string> = { https: 'HTTPS', ws: 'WebSoc
 /** Every runner error starts with the flow and the transport, so a line in any report says which. */
 export function runError(flow: string, transport: Transport, problem: string): string {
   return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+}
+
+/**
+ * The members every execution's result starts with, in this order (built member by member: a
+ * literal's members after a spread cost V8 a runtime call each). `problem`, why it ended, is text
+ * or the error a request failed with, whose code the result keeps.
+ */
+export function executionEnd(transport: Transport, flow: string, status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown): ExecutionResult {
+  const result = { transport, status, endedBy } as ExecutionResult;
+  if (problem !== undefined) result.error = runError(flow, transport, messageOf(problem));
+  if (problem instanceof RoleflowError) result.errorCode = problem.code;
+  return result;
 }
 
 /**

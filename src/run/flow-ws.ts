@@ -1,9 +1,7 @@
 import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
 import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../core/runs/index.js';
 import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
-import { messageOf } from '../core/redact-messages.js';
-import { Deadline, interruptedProblem, realClock, runError, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
-import { RoleflowError } from '../core/errors.js';
+import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
 
 /**
  * One execution of `test` over the WebSocket: send `{action: "message", service, ...inputs}`,
@@ -102,10 +100,7 @@ class WsRun {
   end(status: ExecutionResult['status'], endedBy: EndedBy, problem?: unknown, at = this.clock.now()): ExecutionResult {
     const outputs = tallyOutputs(this.tally);
     const ids = wsIds(this.messages);
-    // Member by member, in this order: a literal's members after a spread cost V8 a runtime call each.
-    const result: ExecutionResult = { transport: 'ws', status, endedBy } as ExecutionResult;
-    if (problem !== undefined) result.error = runError(this.test.flow, 'ws', messageOf(problem));
-    if (problem instanceof RoleflowError) result.errorCode = problem.code;
+    const result = executionEnd('ws', this.test.flow, status, endedBy, problem);
     if (outputs !== undefined) result.outputs = outputs;
     result.messages = this.messages;
     result.messageAtMs = this.messageAtMs;
