@@ -3,8 +3,7 @@
 // Node 20 only a script, not an ES module, can reuse compiled code between runs, and reading one
 // file with its cache is quicker than loading modules. Dynamic imports inside it stay lazy (esbuild
 // evaluates such a module on first import), so a command still runs only the code it needs. The
-// embedded tenant and the client are also built as ES modules for scripts (bench/) that import
-// them. Type checking is `tsc --noEmit` (npm test runs it).
+// embedded tenant is also built as an ES module for scripts (bench/) that import it. Type checking is `tsc --noEmit` (npm test runs it).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,7 +37,7 @@ const standaloneValidators = (form) => ({
 
 await build({
   ...common,
-  entryPoints: { 'emulator/index': 'src/emulator/index.ts', 'tenant/client': 'src/tenant/client.ts' },
+  entryPoints: { 'emulator/index': 'src/emulator/index.ts' },
   outdir,
   splitting: true,
   format: 'esm',
