@@ -48772,318 +48772,478 @@ var init_open_tenant = __esm({
   }
 });
 
-// node_modules/diff/libesm/diff/base.js
-var Diff;
-var init_base = __esm({
-  "node_modules/diff/libesm/diff/base.js"() {
-    Diff = class {
-      diff(oldStr, newStr, options = {}) {
-        let callback;
-        if (typeof options === "function") {
-          callback = options;
-          options = {};
-        } else if ("callback" in options) {
-          callback = options.callback;
-        }
-        const oldString = this.castInput(oldStr, options);
-        const newString = this.castInput(newStr, options);
-        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-        const newTokens = this.removeEmpty(this.tokenize(newString, options));
-        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-      }
-      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-        var _a;
-        const done = (value) => {
-          value = this.postProcess(value, options);
-          if (callback) {
-            setTimeout(function() {
-              callback(value);
-            }, 0);
-            return void 0;
+// node_modules/@jest/diff-sequences/build/index.js
+var require_build = __commonJS({
+  "node_modules/@jest/diff-sequences/build/index.js"(exports, module) {
+    (() => {
+      "use strict";
+      let __webpack_exports__ = {};
+      (() => {
+        let exports2 = __webpack_exports__;
+        Object.defineProperty(exports2, "__esModule", {
+          value: true
+        });
+        exports2["default"] = diffSequence;
+        const pkg = "@jest/diff-sequences";
+        const NOT_YET_SET = 0;
+        const countCommonItemsF = (aIndex, aEnd, bIndex, bEnd, isCommon) => {
+          let nCommon = 0;
+          while (aIndex < aEnd && bIndex < bEnd && isCommon(aIndex, bIndex)) {
+            aIndex += 1;
+            bIndex += 1;
+            nCommon += 1;
+          }
+          return nCommon;
+        };
+        const countCommonItemsR = (aStart, aIndex, bStart, bIndex, isCommon) => {
+          let nCommon = 0;
+          while (aStart <= aIndex && bStart <= bIndex && isCommon(aIndex, bIndex)) {
+            aIndex -= 1;
+            bIndex -= 1;
+            nCommon += 1;
+          }
+          return nCommon;
+        };
+        const extendPathsF = (d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF) => {
+          let iF = 0;
+          let kF = -d;
+          let aFirst = aIndexesF[iF];
+          let aIndexPrev1 = aFirst;
+          aIndexesF[iF] += countCommonItemsF(aFirst + 1, aEnd, bF + aFirst - kF + 1, bEnd, isCommon);
+          const nF = Math.min(d, iMaxF);
+          for (iF += 1, kF += 2; iF <= nF; iF += 1, kF += 2) {
+            if (iF !== d && aIndexPrev1 < aIndexesF[iF]) {
+              aFirst = aIndexesF[iF];
+            } else {
+              aFirst = aIndexPrev1 + 1;
+              if (aEnd <= aFirst) {
+                return iF - 1;
+              }
+            }
+            aIndexPrev1 = aIndexesF[iF];
+            aIndexesF[iF] = aFirst + countCommonItemsF(aFirst + 1, aEnd, bF + aFirst - kF + 1, bEnd, isCommon);
+          }
+          return iMaxF;
+        };
+        const extendPathsR = (d, aStart, bStart, bR, isCommon, aIndexesR, iMaxR) => {
+          let iR = 0;
+          let kR = d;
+          let aFirst = aIndexesR[iR];
+          let aIndexPrev1 = aFirst;
+          aIndexesR[iR] -= countCommonItemsR(aStart, aFirst - 1, bStart, bR + aFirst - kR - 1, isCommon);
+          const nR = Math.min(d, iMaxR);
+          for (iR += 1, kR -= 2; iR <= nR; iR += 1, kR -= 2) {
+            if (iR !== d && aIndexesR[iR] < aIndexPrev1) {
+              aFirst = aIndexesR[iR];
+            } else {
+              aFirst = aIndexPrev1 - 1;
+              if (aFirst < aStart) {
+                return iR - 1;
+              }
+            }
+            aIndexPrev1 = aIndexesR[iR];
+            aIndexesR[iR] = aFirst - countCommonItemsR(aStart, aFirst - 1, bStart, bR + aFirst - kR - 1, isCommon);
+          }
+          return iMaxR;
+        };
+        const extendOverlappablePathsF = (d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division) => {
+          const bF = bStart - aStart;
+          const aLength = aEnd - aStart;
+          const bLength = bEnd - bStart;
+          const baDeltaLength = bLength - aLength;
+          const kMinOverlapF = -baDeltaLength - (d - 1);
+          const kMaxOverlapF = -baDeltaLength + (d - 1);
+          let aIndexPrev1 = NOT_YET_SET;
+          const nF = Math.min(d, iMaxF);
+          for (let iF = 0, kF = -d; iF <= nF; iF += 1, kF += 2) {
+            const insert = iF === 0 || iF !== d && aIndexPrev1 < aIndexesF[iF];
+            const aLastPrev = insert ? aIndexesF[iF] : aIndexPrev1;
+            const aFirst = insert ? aLastPrev : aLastPrev + 1;
+            const bFirst = bF + aFirst - kF;
+            const nCommonF = countCommonItemsF(aFirst + 1, aEnd, bFirst + 1, bEnd, isCommon);
+            const aLast = aFirst + nCommonF;
+            aIndexPrev1 = aIndexesF[iF];
+            aIndexesF[iF] = aLast;
+            if (kMinOverlapF <= kF && kF <= kMaxOverlapF) {
+              const iR = (d - 1 - (kF + baDeltaLength)) / 2;
+              if (iR <= iMaxR && aIndexesR[iR] - 1 <= aLast) {
+                const bLastPrev = bF + aLastPrev - (insert ? kF + 1 : kF - 1);
+                const nCommonR = countCommonItemsR(aStart, aLastPrev, bStart, bLastPrev, isCommon);
+                const aIndexPrevFirst = aLastPrev - nCommonR;
+                const bIndexPrevFirst = bLastPrev - nCommonR;
+                const aEndPreceding = aIndexPrevFirst + 1;
+                const bEndPreceding = bIndexPrevFirst + 1;
+                division.nChangePreceding = d - 1;
+                if (d - 1 === aEndPreceding + bEndPreceding - aStart - bStart) {
+                  division.aEndPreceding = aStart;
+                  division.bEndPreceding = bStart;
+                } else {
+                  division.aEndPreceding = aEndPreceding;
+                  division.bEndPreceding = bEndPreceding;
+                }
+                division.nCommonPreceding = nCommonR;
+                if (nCommonR !== 0) {
+                  division.aCommonPreceding = aEndPreceding;
+                  division.bCommonPreceding = bEndPreceding;
+                }
+                division.nCommonFollowing = nCommonF;
+                if (nCommonF !== 0) {
+                  division.aCommonFollowing = aFirst + 1;
+                  division.bCommonFollowing = bFirst + 1;
+                }
+                const aStartFollowing = aLast + 1;
+                const bStartFollowing = bFirst + nCommonF + 1;
+                division.nChangeFollowing = d - 1;
+                if (d - 1 === aEnd + bEnd - aStartFollowing - bStartFollowing) {
+                  division.aStartFollowing = aEnd;
+                  division.bStartFollowing = bEnd;
+                } else {
+                  division.aStartFollowing = aStartFollowing;
+                  division.bStartFollowing = bStartFollowing;
+                }
+                return true;
+              }
+            }
+          }
+          return false;
+        };
+        const extendOverlappablePathsR = (d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division) => {
+          const bR = bEnd - aEnd;
+          const aLength = aEnd - aStart;
+          const bLength = bEnd - bStart;
+          const baDeltaLength = bLength - aLength;
+          const kMinOverlapR = baDeltaLength - d;
+          const kMaxOverlapR = baDeltaLength + d;
+          let aIndexPrev1 = NOT_YET_SET;
+          const nR = Math.min(d, iMaxR);
+          for (let iR = 0, kR = d; iR <= nR; iR += 1, kR -= 2) {
+            const insert = iR === 0 || iR !== d && aIndexesR[iR] < aIndexPrev1;
+            const aLastPrev = insert ? aIndexesR[iR] : aIndexPrev1;
+            const aFirst = insert ? aLastPrev : aLastPrev - 1;
+            const bFirst = bR + aFirst - kR;
+            const nCommonR = countCommonItemsR(aStart, aFirst - 1, bStart, bFirst - 1, isCommon);
+            const aLast = aFirst - nCommonR;
+            aIndexPrev1 = aIndexesR[iR];
+            aIndexesR[iR] = aLast;
+            if (kMinOverlapR <= kR && kR <= kMaxOverlapR) {
+              const iF = (d + (kR - baDeltaLength)) / 2;
+              if (iF <= iMaxF && aLast - 1 <= aIndexesF[iF]) {
+                const bLast = bFirst - nCommonR;
+                division.nChangePreceding = d;
+                if (d === aLast + bLast - aStart - bStart) {
+                  division.aEndPreceding = aStart;
+                  division.bEndPreceding = bStart;
+                } else {
+                  division.aEndPreceding = aLast;
+                  division.bEndPreceding = bLast;
+                }
+                division.nCommonPreceding = nCommonR;
+                if (nCommonR !== 0) {
+                  division.aCommonPreceding = aLast;
+                  division.bCommonPreceding = bLast;
+                }
+                division.nChangeFollowing = d - 1;
+                if (d === 1) {
+                  division.nCommonFollowing = 0;
+                  division.aStartFollowing = aEnd;
+                  division.bStartFollowing = bEnd;
+                } else {
+                  const bLastPrev = bR + aLastPrev - (insert ? kR - 1 : kR + 1);
+                  const nCommonF = countCommonItemsF(aLastPrev, aEnd, bLastPrev, bEnd, isCommon);
+                  division.nCommonFollowing = nCommonF;
+                  if (nCommonF !== 0) {
+                    division.aCommonFollowing = aLastPrev;
+                    division.bCommonFollowing = bLastPrev;
+                  }
+                  const aStartFollowing = aLastPrev + nCommonF;
+                  const bStartFollowing = bLastPrev + nCommonF;
+                  if (d - 1 === aEnd + bEnd - aStartFollowing - bStartFollowing) {
+                    division.aStartFollowing = aEnd;
+                    division.bStartFollowing = bEnd;
+                  } else {
+                    division.aStartFollowing = aStartFollowing;
+                    division.bStartFollowing = bStartFollowing;
+                  }
+                }
+                return true;
+              }
+            }
+          }
+          return false;
+        };
+        const divide = (nChange, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, aIndexesR, division) => {
+          const bF = bStart - aStart;
+          const bR = bEnd - aEnd;
+          const aLength = aEnd - aStart;
+          const bLength = bEnd - bStart;
+          const baDeltaLength = bLength - aLength;
+          let iMaxF = aLength;
+          let iMaxR = aLength;
+          aIndexesF[0] = aStart - 1;
+          aIndexesR[0] = aEnd;
+          if (baDeltaLength % 2 === 0) {
+            const dMin = (nChange || baDeltaLength) / 2;
+            const dMax = (aLength + bLength) / 2;
+            for (let d = 1; d <= dMax; d += 1) {
+              iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
+              if (d < dMin) {
+                iMaxR = extendPathsR(d, aStart, bStart, bR, isCommon, aIndexesR, iMaxR);
+              } else if (
+                // If a reverse path overlaps a forward path in the same diagonal,
+                // return a division of the index intervals at the middle change.
+                extendOverlappablePathsR(d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division)
+              ) {
+                return;
+              }
+            }
           } else {
-            return value;
+            const dMin = ((nChange || baDeltaLength) + 1) / 2;
+            const dMax = (aLength + bLength + 1) / 2;
+            let d = 1;
+            iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
+            for (d += 1; d <= dMax; d += 1) {
+              iMaxR = extendPathsR(d - 1, aStart, bStart, bR, isCommon, aIndexesR, iMaxR);
+              if (d < dMin) {
+                iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
+              } else if (
+                // If a forward path overlaps a reverse path in the same diagonal,
+                // return a division of the index intervals at the middle change.
+                extendOverlappablePathsF(d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division)
+              ) {
+                return;
+              }
+            }
+          }
+          throw new Error(`${pkg}: no overlap aStart=${aStart} aEnd=${aEnd} bStart=${bStart} bEnd=${bEnd}`);
+        };
+        const findSubsequences = (nChange, aStart, aEnd, bStart, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division) => {
+          if (bEnd - bStart < aEnd - aStart) {
+            transposed = !transposed;
+            if (transposed && callbacks.length === 1) {
+              const {
+                foundSubsequence: foundSubsequence2,
+                isCommon: isCommon2
+              } = callbacks[0];
+              callbacks[1] = {
+                foundSubsequence: (nCommon, bCommon, aCommon) => {
+                  foundSubsequence2(nCommon, aCommon, bCommon);
+                },
+                isCommon: (bIndex, aIndex) => isCommon2(aIndex, bIndex)
+              };
+            }
+            const tStart = aStart;
+            const tEnd = aEnd;
+            aStart = bStart;
+            aEnd = bEnd;
+            bStart = tStart;
+            bEnd = tEnd;
+          }
+          const {
+            foundSubsequence,
+            isCommon
+          } = callbacks[transposed ? 1 : 0];
+          divide(nChange, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, aIndexesR, division);
+          const {
+            nChangePreceding,
+            aEndPreceding,
+            bEndPreceding,
+            nCommonPreceding,
+            aCommonPreceding,
+            bCommonPreceding,
+            nCommonFollowing,
+            aCommonFollowing,
+            bCommonFollowing,
+            nChangeFollowing,
+            aStartFollowing,
+            bStartFollowing
+          } = division;
+          if (aStart < aEndPreceding && bStart < bEndPreceding) {
+            findSubsequences(nChangePreceding, aStart, aEndPreceding, bStart, bEndPreceding, transposed, callbacks, aIndexesF, aIndexesR, division);
+          }
+          if (nCommonPreceding !== 0) {
+            foundSubsequence(nCommonPreceding, aCommonPreceding, bCommonPreceding);
+          }
+          if (nCommonFollowing !== 0) {
+            foundSubsequence(nCommonFollowing, aCommonFollowing, bCommonFollowing);
+          }
+          if (aStartFollowing < aEnd && bStartFollowing < bEnd) {
+            findSubsequences(nChangeFollowing, aStartFollowing, aEnd, bStartFollowing, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division);
           }
         };
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let editLength = 1;
-        let maxEditLength = newLen + oldLen;
-        if (options.maxEditLength != null) {
-          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-        }
-        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-        const abortAfterTimestamp = Date.now() + maxExecutionTime;
-        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-        }
-        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-        const execEditLength = () => {
-          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-            let basePath;
-            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-            if (removePath) {
-              bestPath[diagonalPath - 1] = void 0;
-            }
-            let canAdd = false;
-            if (addPath) {
-              const addPathNewPos = addPath.oldPos - diagonalPath;
-              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-            }
-            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-            if (!canAdd && !canRemove) {
-              bestPath[diagonalPath] = void 0;
-              continue;
-            }
-            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-              basePath = this.addToPath(addPath, true, false, 0, options);
-            } else {
-              basePath = this.addToPath(removePath, false, true, 1, options);
-            }
-            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-            } else {
-              bestPath[diagonalPath] = basePath;
-              if (basePath.oldPos + 1 >= oldLen) {
-                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-              }
-              if (newPos + 1 >= newLen) {
-                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-              }
-            }
+        const validateLength = (name, arg) => {
+          if (typeof arg !== "number") {
+            throw new TypeError(`${pkg}: ${name} typeof ${typeof arg} is not a number`);
           }
-          editLength++;
+          if (!Number.isSafeInteger(arg)) {
+            throw new RangeError(`${pkg}: ${name} value ${arg} is not a safe integer`);
+          }
+          if (arg < 0) {
+            throw new RangeError(`${pkg}: ${name} value ${arg} is a negative integer`);
+          }
         };
-        if (callback) {
-          (function exec() {
-            setTimeout(function() {
-              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-                return callback(void 0);
-              }
-              if (!execEditLength()) {
-                exec();
-              }
-            }, 0);
-          })();
-        } else {
-          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-            const ret = execEditLength();
-            if (ret) {
-              return ret;
+        const validateCallback = (name, arg) => {
+          const type = typeof arg;
+          if (type !== "function") {
+            throw new TypeError(`${pkg}: ${name} typeof ${type} is not a function`);
+          }
+        };
+        function diffSequence(aLength, bLength, isCommon, foundSubsequence) {
+          validateLength("aLength", aLength);
+          validateLength("bLength", bLength);
+          validateCallback("isCommon", isCommon);
+          validateCallback("foundSubsequence", foundSubsequence);
+          const nCommonF = countCommonItemsF(0, aLength, 0, bLength, isCommon);
+          if (nCommonF !== 0) {
+            foundSubsequence(nCommonF, 0, 0);
+          }
+          if (aLength !== nCommonF || bLength !== nCommonF) {
+            const aStart = nCommonF;
+            const bStart = nCommonF;
+            const nCommonR = countCommonItemsR(aStart, aLength - 1, bStart, bLength - 1, isCommon);
+            const aEnd = aLength - nCommonR;
+            const bEnd = bLength - nCommonR;
+            const nCommonFR = nCommonF + nCommonR;
+            if (aLength !== nCommonFR && bLength !== nCommonFR) {
+              const nChange = 0;
+              const transposed = false;
+              const callbacks = [{
+                foundSubsequence,
+                isCommon
+              }];
+              const aIndexesF = [NOT_YET_SET];
+              const aIndexesR = [NOT_YET_SET];
+              const division = {
+                aCommonFollowing: NOT_YET_SET,
+                aCommonPreceding: NOT_YET_SET,
+                aEndPreceding: NOT_YET_SET,
+                aStartFollowing: NOT_YET_SET,
+                bCommonFollowing: NOT_YET_SET,
+                bCommonPreceding: NOT_YET_SET,
+                bEndPreceding: NOT_YET_SET,
+                bStartFollowing: NOT_YET_SET,
+                nChangeFollowing: NOT_YET_SET,
+                nChangePreceding: NOT_YET_SET,
+                nCommonFollowing: NOT_YET_SET,
+                nCommonPreceding: NOT_YET_SET
+              };
+              findSubsequences(nChange, aStart, aEnd, bStart, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division);
+            }
+            if (nCommonR !== 0) {
+              foundSubsequence(nCommonR, aEnd, bEnd);
             }
           }
         }
-      }
-      addToPath(path, added, removed, oldPosInc, options) {
-        const last = path.lastComponent;
-        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-          };
-        } else {
-          return {
-            oldPos: path.oldPos + oldPosInc,
-            lastComponent: { count: 1, added, removed, previousComponent: last }
-          };
-        }
-      }
-      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-        const newLen = newTokens.length, oldLen = oldTokens.length;
-        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-          newPos++;
-          oldPos++;
-          commonCount++;
-          if (options.oneChangePerToken) {
-            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-          }
-        }
-        if (commonCount && !options.oneChangePerToken) {
-          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-        }
-        basePath.oldPos = oldPos;
-        return newPos;
-      }
-      equals(left, right, options) {
-        if (options.comparator) {
-          return options.comparator(left, right);
-        } else {
-          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-        }
-      }
-      removeEmpty(array) {
-        const ret = [];
-        for (let i = 0; i < array.length; i++) {
-          if (array[i]) {
-            ret.push(array[i]);
-          }
-        }
-        return ret;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      castInput(value, options) {
-        return value;
-      }
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      tokenize(value, options) {
-        return Array.from(value);
-      }
-      join(chars) {
-        return chars.join("");
-      }
-      postProcess(changeObjects, options) {
-        return changeObjects;
-      }
-      get useLongestToken() {
-        return false;
-      }
-      buildValues(lastComponent, newTokens, oldTokens) {
-        const components = [];
-        let nextComponent;
-        while (lastComponent) {
-          components.push(lastComponent);
-          nextComponent = lastComponent.previousComponent;
-          delete lastComponent.previousComponent;
-          lastComponent = nextComponent;
-        }
-        components.reverse();
-        const componentLen = components.length;
-        let componentPos = 0, newPos = 0, oldPos = 0;
-        for (; componentPos < componentLen; componentPos++) {
-          const component = components[componentPos];
-          if (!component.removed) {
-            if (!component.added && this.useLongestToken) {
-              let value = newTokens.slice(newPos, newPos + component.count);
-              value = value.map(function(value2, i) {
-                const oldValue = oldTokens[oldPos + i];
-                return oldValue.length > value2.length ? oldValue : value2;
-              });
-              component.value = this.join(value);
-            } else {
-              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-            }
-            newPos += component.count;
-            if (!component.added) {
-              oldPos += component.count;
-            }
-          } else {
-            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-            oldPos += component.count;
-          }
-        }
-        return components;
-      }
-    };
+      })();
+      module.exports = __webpack_exports__;
+    })();
   }
 });
 
-// node_modules/diff/libesm/diff/array.js
-function diffArrays(oldArr, newArr, options) {
-  return arrayDiff.diff(oldArr, newArr, options);
-}
-var ArrayDiff, arrayDiff;
-var init_array = __esm({
-  "node_modules/diff/libesm/diff/array.js"() {
-    init_base();
-    ArrayDiff = class extends Diff {
-      tokenize(value) {
-        return value.slice();
-      }
-      join(value) {
-        return value;
-      }
-      removeEmpty(value) {
-        return value;
-      }
-    };
-    arrayDiff = new ArrayDiff();
-  }
-});
-
-// node_modules/diff/libesm/index.js
-var init_libesm = __esm({
-  "node_modules/diff/libesm/index.js"() {
-    init_array();
+// node_modules/@jest/diff-sequences/build/index.mjs
+var import_index, build_default;
+var init_build = __esm({
+  "node_modules/@jest/diff-sequences/build/index.mjs"() {
+    import_index = __toESM(require_build(), 1);
+    build_default = import_index.default.default;
   }
 });
 
 // src/core/plan/content-diff.ts
 function contentDiff(before, after2, oldLabel, newLabel) {
-  const changes = diffArrays(before.split("\n"), after2.split("\n"), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}
 +++ ${newLabel}
 `;
-  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@
+  const runs = diffRuns(before.split("\n"), after2.split("\n"));
+  if (!runs) return `${header}@@ content changed too much to show a diff @@
 `;
   const parts = [header];
-  for (const h of hunksOf(changes)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
+  for (const h of hunksOf(runs)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
 `, h.lines.join("\n"), "\n");
   return parts.join("");
 }
-function hunksOf(changes) {
-  const diff = [...changes, { value: [], count: 0, added: false, removed: false }];
-  const pushContext = (range, lines2) => {
-    for (const line of lines2) range.push(` ${line}`);
+function diffRuns(a, b) {
+  const runs = [];
+  let ai = 0;
+  let bi = 0;
+  const changed = (aTo, bTo) => {
+    if (ai < aTo) runs.push({ kind: "-", lines: a.slice(ai, aTo) });
+    if (bi < bTo) runs.push({ kind: "+", lines: b.slice(bi, bTo) });
   };
+  let comparisons = 0;
+  try {
+    diffSequences(
+      a.length,
+      b.length,
+      (i, j) => {
+        if (++comparisons > MAX_COMPARISONS) throw TOO_MANY;
+        return a[i] === b[j];
+      },
+      (n, aCommon, bCommon) => {
+        const last = runs.at(-1);
+        if (last?.kind === " " && ai === aCommon && bi === bCommon) last.lines.push(...a.slice(aCommon, aCommon + n));
+        else {
+          changed(aCommon, bCommon);
+          runs.push({ kind: " ", lines: a.slice(aCommon, aCommon + n) });
+        }
+        ai = aCommon + n;
+        bi = bCommon + n;
+      }
+    );
+  } catch (err) {
+    if (err === TOO_MANY) return void 0;
+    throw err;
+  }
+  changed(a.length, b.length);
+  return runs;
+}
+function hunksOf(runs) {
   const hunks = [];
-  let oldRangeStart = 0;
-  let newRangeStart = 0;
-  let curRange = [];
+  let hunk;
   let oldLine = 1;
   let newLine = 1;
-  for (let i = 0; i < diff.length; i++) {
-    const current = diff[i];
-    const lines2 = current.value;
-    if (current.added || current.removed) {
-      if (!oldRangeStart) {
-        const prev = diff[i - 1];
-        oldRangeStart = oldLine;
-        newRangeStart = newLine;
-        if (prev) {
-          curRange = [];
-          pushContext(curRange, prev.value.slice(-CONTEXT));
-          oldRangeStart -= curRange.length;
-          newRangeStart -= curRange.length;
-        }
+  const lastChange = runs.findLastIndex((r) => r.kind !== " ");
+  for (let i = 0; i < runs.length; i++) {
+    const { kind, lines: lines2 } = runs[i];
+    if (kind !== " ") {
+      if (!hunk) {
+        const before = i > 0 ? runs[i - 1].lines.slice(-CONTEXT) : [];
+        hunk = { oldStart: oldLine - before.length, oldLines: 0, newStart: newLine - before.length, newLines: 0, lines: before.map((l) => ` ${l}`) };
       }
-      const sign = current.added ? "+" : "-";
-      for (const line of lines2) curRange.push(sign + line);
-      if (current.added) newLine += lines2.length;
+      for (const line of lines2) hunk.lines.push(kind + line);
+      if (kind === "+") newLine += lines2.length;
       else oldLine += lines2.length;
-    } else {
-      if (oldRangeStart) {
-        if (lines2.length <= CONTEXT * 2 && i < diff.length - 2) {
-          pushContext(curRange, lines2);
-        } else {
-          const contextSize = Math.min(lines2.length, CONTEXT);
-          pushContext(curRange, lines2.slice(0, contextSize));
-          hunks.push({
-            oldStart: oldRangeStart,
-            oldLines: oldLine - oldRangeStart + contextSize,
-            newStart: newRangeStart,
-            newLines: newLine - newRangeStart + contextSize,
-            lines: curRange
-          });
-          oldRangeStart = 0;
-          newRangeStart = 0;
-          curRange = [];
-        }
-      }
-      oldLine += lines2.length;
-      newLine += lines2.length;
+      continue;
     }
+    if (hunk) {
+      const last = i > lastChange;
+      const shown = lines2.length <= CONTEXT * 2 && !last ? lines2 : lines2.slice(0, CONTEXT);
+      for (const line of shown) hunk.lines.push(` ${line}`);
+      if (shown.length < lines2.length || last) {
+        hunk.oldLines = oldLine + shown.length - hunk.oldStart;
+        hunk.newLines = newLine + shown.length - hunk.newStart;
+        hunks.push(hunk);
+        hunk = void 0;
+      }
+    }
+    oldLine += lines2.length;
+    newLine += lines2.length;
+  }
+  if (hunk) {
+    hunk.oldLines = oldLine - hunk.oldStart;
+    hunk.newLines = newLine - hunk.newStart;
+    hunks.push(hunk);
   }
   return hunks;
 }
-var MAX_EDIT_LENGTH, CONTEXT;
+var diffSequences, MAX_COMPARISONS, CONTEXT, TOO_MANY;
 var init_content_diff = __esm({
   "src/core/plan/content-diff.ts"() {
     "use strict";
-    init_libesm();
-    MAX_EDIT_LENGTH = 5e3;
+    init_build();
+    diffSequences = build_default;
+    MAX_COMPARISONS = 1e7;
     CONTEXT = 3;
+    TOO_MANY = new Error("too many comparisons");
   }
 });
 
@@ -75688,7 +75848,7 @@ function idsRecord(ids) {
     ...ids.messageIds !== void 0 && { message_ids: ids.messageIds }
   };
 }
-var init_build = __esm({
+var init_build2 = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
@@ -75770,7 +75930,7 @@ function idsText(ids) {
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
-    init_build();
+    init_build2();
     init_safe_text();
   }
 });
@@ -75891,7 +76051,7 @@ var init_json = __esm({
     "use strict";
     init_safe_text();
     init_schema();
-    init_build();
+    init_build2();
     init_shown();
     init_digest();
   }
@@ -76919,7 +77079,7 @@ var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
     init_safe_text();
-    init_build();
+    init_build2();
     init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
@@ -77695,7 +77855,7 @@ var init_flow_tests = __esm({
     "use strict";
     init_p_limit();
     init_flows();
-    init_build();
+    init_build2();
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
@@ -77807,7 +77967,7 @@ var init_test_session = __esm({
     init_errors();
     init_printed_url();
     init_runs();
-    init_build();
+    init_build2();
     init_flow_files();
     init_source_files();
     init_package_root();
@@ -81371,7 +81531,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
   async execute() {
     const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
-      Promise.resolve().then(() => (init_build(), build_exports)),
+      Promise.resolve().then(() => (init_build2(), build_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
@@ -81622,7 +81782,7 @@ var TestCommand = class extends ManyTenantsCommand {
   async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_build(), build_exports)),
+      Promise.resolve().then(() => (init_build2(), build_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
@@ -84674,6 +84834,16 @@ undici/lib/web/fetch/body.js:
 undici/lib/web/websocket/frame.js:
 undici/lib/web/websocket/frame.js:
   (*! ws. MIT License. Einar Otto Stangvik <einaros@gmail.com> *)
+
+@jest/diff-sequences/build/index.js:
+  (*!
+   * /**
+   *  * Copyright (c) Meta Platforms, Inc. and affiliates.
+   *  *
+   *  * This source code is licensed under the MIT license found in the
+   *  * LICENSE file in the root directory of this source tree.
+   *  * /
+   *)
 
 content-type/dist/index.js:
   (*!

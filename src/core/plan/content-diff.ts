@@ -1,34 +1,82 @@
-import { diffArrays, type ChangeObject } from 'diff';
+import diffSequencesModule from '@jest/diff-sequences';
 
-/** Beyond this many edited lines the diff is not worth its cost (Myers is O(N·D)). */
-const MAX_EDIT_LENGTH = 5000;
+// The package's types describe its CommonJS build, where the search is `exports.default`; imported
+// (as Node, esbuild and vitest all do it here), the default export is the search itself.
+const diffSequences = diffSequencesModule as unknown as typeof diffSequencesModule.default;
+
+/**
+ * Beyond this many line comparisons the diff is not worth its cost: the search is O((N+M)·D) for
+ * N and M lines and D edits, so contents that differ almost everywhere would take seconds.
+ */
+const MAX_COMPARISONS = 10_000_000;
 /** Unchanged lines shown around each change. */
 const CONTEXT = 3;
 
 /**
- * A unified diff of a Role's content, `---`/`+++` headers then hunks. Both sides get a final
- * `\n` so a diff never ends in "No newline at end of file" noise, while a change in trailing
- * line breaks still shows as an added or removed empty line.
+ * A unified diff of a Role's content, `---`/`+++` headers then hunks (context 3). Both sides get a
+ * final `\n` so a diff never ends in "No newline at end of file" noise, while a change in
+ * trailing line breaks still shows as an added or removed empty line.
  *
- * The hunks are those of the `diff` package's `structuredPatch` (context 3), built here from the
- * same Myers search (the package's `diffArrays`) over the same lines
- * `diffLines` makes: the same search over the same tokens gives the same changes, and it skips
- * `structuredPatch`'s joining of each run of lines into one string and splitting it again.
- *
- * `diffLines` tokenizes `${text}\n` by cutting right after every `\n` (its split on `/(\n|\r\n)/`),
- * so with the final `\n` added every token ends in one: the tokens are the pieces of
- * `text.split('\n')`, each with a `\n` after it. Two tokens are equal exactly when their pieces
- * are, so the search runs on the pieces, and a hunk's lines are joined with `\n` plus a final one.
+ * The lines are the pieces of `text.split('\n')` (a `\r` stays part of its line, so a change of
+ * line endings shows). Which lines are kept is a longest common subsequence of the two, found by
+ * `@jest/diff-sequences` (Myers' linear-space search): the fewest lines removed and added there
+ * are. Between two kept runs, removed lines come before added ones.
  */
 export function contentDiff(before: string, after: string, oldLabel: string, newLabel: string): string {
-  const changes = diffArrays(before.split('\n'), after.split('\n'), { maxEditLength: MAX_EDIT_LENGTH });
   const header = `--- ${oldLabel}\n+++ ${newLabel}\n`;
-  if (!changes) return `${header}@@ content changed in more than ${MAX_EDIT_LENGTH} lines: no diff shown @@\n`;
+  const runs = diffRuns(before.split('\n'), after.split('\n'));
+  if (!runs) return `${header}@@ content changed too much to show a diff @@\n`;
   // One join into one flat string: a plan holds thousands of these until it is written.
   const parts = [header];
-  for (const h of hunksOf(changes)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n`, h.lines.join('\n'), '\n');
+  for (const h of hunksOf(runs)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n`, h.lines.join('\n'), '\n');
   return parts.join('');
 }
+
+/** A run of lines kept, removed or added. */
+interface Run {
+  kind: ' ' | '-' | '+';
+  lines: string[];
+}
+
+/** The two line lists as runs, in order; undefined past `MAX_COMPARISONS`. */
+function diffRuns(a: string[], b: string[]): Run[] | undefined {
+  const runs: Run[] = [];
+  let ai = 0;
+  let bi = 0;
+  const changed = (aTo: number, bTo: number): void => {
+    if (ai < aTo) runs.push({ kind: '-', lines: a.slice(ai, aTo) });
+    if (bi < bTo) runs.push({ kind: '+', lines: b.slice(bi, bTo) });
+  };
+  let comparisons = 0;
+  try {
+    diffSequences(
+      a.length,
+      b.length,
+      (i, j) => {
+        if (++comparisons > MAX_COMPARISONS) throw TOO_MANY;
+        return a[i] === b[j];
+      },
+      (n, aCommon, bCommon) => {
+        const last = runs.at(-1);
+        // Two common runs can meet (the search splits the sequences): they are one run of kept lines.
+        if (last?.kind === ' ' && ai === aCommon && bi === bCommon) last.lines.push(...a.slice(aCommon, aCommon + n));
+        else {
+          changed(aCommon, bCommon);
+          runs.push({ kind: ' ', lines: a.slice(aCommon, aCommon + n) });
+        }
+        ai = aCommon + n;
+        bi = bCommon + n;
+      },
+    );
+  } catch (err) {
+    if (err === TOO_MANY) return undefined;
+    throw err;
+  }
+  changed(a.length, b.length);
+  return runs;
+}
+
+const TOO_MANY = new Error('too many comparisons');
 
 interface Hunk {
   oldStart: number;
@@ -39,62 +87,46 @@ interface Hunk {
 }
 
 /**
- * `structuredPatch`'s hunk building (diff 8, `diffLinesResultToPatch`), step for step, over
- * changes whose values are already the lines. Kept identical so plans stay byte for byte the
- * same; the lines are without their line breaks (see `contentDiff`).
+ * The hunks of a unified diff with `CONTEXT` lines of context: a change starts a hunk with the
+ * context before it; kept runs of up to twice the context between changes stay inside the hunk;
+ * a longer one (or the last) closes it after `CONTEXT` lines. Line numbers count from 1.
  */
-function hunksOf(changes: ChangeObject<string[]>[]): Hunk[] {
-  const diff: ChangeObject<string[]>[] = [...changes, { value: [], count: 0, added: false, removed: false }];
-  const pushContext = (range: string[], lines: string[]): void => {
-    for (const line of lines) range.push(` ${line}`);
-  };
+function hunksOf(runs: readonly Run[]): Hunk[] {
   const hunks: Hunk[] = [];
-  let oldRangeStart = 0;
-  let newRangeStart = 0;
-  let curRange: string[] = [];
+  let hunk: Hunk | undefined;
   let oldLine = 1;
   let newLine = 1;
-  for (let i = 0; i < diff.length; i++) {
-    const current = diff[i]!;
-    const lines = current.value;
-    if (current.added || current.removed) {
-      if (!oldRangeStart) {
-        const prev = diff[i - 1];
-        oldRangeStart = oldLine;
-        newRangeStart = newLine;
-        if (prev) {
-          curRange = [];
-          pushContext(curRange, prev.value.slice(-CONTEXT));
-          oldRangeStart -= curRange.length;
-          newRangeStart -= curRange.length;
-        }
+  const lastChange = runs.findLastIndex((r) => r.kind !== ' ');
+  for (let i = 0; i < runs.length; i++) {
+    const { kind, lines } = runs[i]!;
+    if (kind !== ' ') {
+      if (!hunk) {
+        const before = i > 0 ? runs[i - 1]!.lines.slice(-CONTEXT) : [];
+        hunk = { oldStart: oldLine - before.length, oldLines: 0, newStart: newLine - before.length, newLines: 0, lines: before.map((l) => ` ${l}`) };
       }
-      const sign = current.added ? '+' : '-';
-      for (const line of lines) curRange.push(sign + line);
-      if (current.added) newLine += lines.length;
+      for (const line of lines) hunk.lines.push(kind + line);
+      if (kind === '+') newLine += lines.length;
       else oldLine += lines.length;
-    } else {
-      if (oldRangeStart) {
-        if (lines.length <= CONTEXT * 2 && i < diff.length - 2) {
-          pushContext(curRange, lines);
-        } else {
-          const contextSize = Math.min(lines.length, CONTEXT);
-          pushContext(curRange, lines.slice(0, contextSize));
-          hunks.push({
-            oldStart: oldRangeStart,
-            oldLines: oldLine - oldRangeStart + contextSize,
-            newStart: newRangeStart,
-            newLines: newLine - newRangeStart + contextSize,
-            lines: curRange,
-          });
-          oldRangeStart = 0;
-          newRangeStart = 0;
-          curRange = [];
-        }
-      }
-      oldLine += lines.length;
-      newLine += lines.length;
+      continue;
     }
+    if (hunk) {
+      const last = i > lastChange;
+      const shown = lines.length <= CONTEXT * 2 && !last ? lines : lines.slice(0, CONTEXT);
+      for (const line of shown) hunk.lines.push(` ${line}`);
+      if (shown.length < lines.length || last) {
+        hunk.oldLines = oldLine + shown.length - hunk.oldStart;
+        hunk.newLines = newLine + shown.length - hunk.newStart;
+        hunks.push(hunk);
+        hunk = undefined;
+      }
+    }
+    oldLine += lines.length;
+    newLine += lines.length;
+  }
+  if (hunk) {
+    hunk.oldLines = oldLine - hunk.oldStart;
+    hunk.newLines = newLine - hunk.newStart;
+    hunks.push(hunk);
   }
   return hunks;
 }
