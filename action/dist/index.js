@@ -49732,12 +49732,12 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan) {
+function* planJsonBytes(plan, partChars = PART_CHARS) {
   const { digest: _digest, changes, ...rest } = plan;
   const frame = jsonText(ordered2({ ...rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash2 = createHash2("sha256");
-  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes), (bytes) => hash2.update(bytes));
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars), (bytes) => hash2.update(bytes));
   const tail = frame.slice(at + 2);
   hash2.update(tail);
   yield Buffer4.from(`${tail.slice(0, -2)},
@@ -49745,19 +49745,26 @@ function* planJsonBytes(plan) {
 }
 `);
 }
-function* bodyParts(head, changes) {
+function* bodyParts(head, changes, partChars) {
   if (changes.length === 0) {
     yield `${head}[]`;
     return;
   }
   yield `${head}[
     `;
-  for (let i = 0; i < changes.length; i += CHANGES_PER_PART) {
-    const nested = jsonText([changes.slice(i, i + CHANGES_PER_PART).map(ordered2)], 2);
+  for (let i = 0; i < changes.length; ) {
+    let end = i + 1;
+    for (let chars = charsOf(changes[i]); end < changes.length && (chars += charsOf(changes[end])) <= partChars; end++) ;
+    const nested = jsonText([changes.slice(i, end).map(ordered2)], 2);
     if (i > 0) yield ",\n    ";
     yield nested.slice(NESTED_START.length, -NESTED_END.length);
+    i = end;
   }
   yield "\n  ]";
+}
+function charsOf(change2) {
+  const { before, after: after2, diff } = change2;
+  return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
 }
 function bodyText(plan) {
   const { digest: _digest, ...rest } = plan;
@@ -49808,7 +49815,7 @@ function isPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-var KEY_ORDER, rank, CHANGES_PER_PART, NESTED_START, NESTED_END, IN_ORDER, MAX_IN_ORDER;
+var KEY_ORDER, rank, PART_CHARS, NESTED_START, NESTED_END, IN_ORDER, MAX_IN_ORDER;
 var init_render_json = __esm({
   "src/core/plan/render-json.ts"() {
     "use strict";
@@ -49855,7 +49862,7 @@ var init_render_json = __esm({
       "allow_empty_prune"
     ];
     rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
-    CHANGES_PER_PART = 64;
+    PART_CHARS = 64 * 1024;
     NESTED_START = "[\n  [\n    ";
     NESTED_END = "\n  ]\n]";
     IN_ORDER = [];

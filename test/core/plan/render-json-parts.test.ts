@@ -8,7 +8,7 @@ import { file, plan, role } from '../roles/builders.js';
 // sit in memory as one string; the pieces must make exactly the text renderPlanJson gives.
 
 /** The pieces joined and decoded (strictly: bytes that are not UTF-8 throw). */
-const joined = (p: Plan): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat([...planJsonBytes(p)]));
+const joined = (p: Plan, partChars?: number): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat([...planJsonBytes(p, partChars)]));
 
 // Text a role may hold: control characters, line separators, surrogate pairs and lone halves,
 // quotes, and the very line the parts are cut at.
@@ -46,15 +46,16 @@ describe('plan JSON in pieces', () => {
     );
   });
 
-  test('a plan of hundreds of changes (serialised a few dozen at a time) makes the same text', () => {
+  test('a plan of hundreds of changes (serialised several at a time, as many as make about so many characters) makes the same text', () => {
     fc.assert(
-      fc.property(fc.array(fields, { minLength: 130, maxLength: 200 }), (all) => {
+      // From one change at a time to all of them at once.
+      fc.property(fc.array(fields, { minLength: 130, maxLength: 200 }), fc.integer({ min: 1, max: 200_000 }), (all, partChars) => {
         const files = all.map((f, i) => file(`role-${i}`, f));
         // Updates, creates and deletes, so that groups cross from one kind of change to the next.
         const remote = all.map((f, i) => role(i % 3 === 0 ? `gone-${i}` : `role-${i}`, { content: `${f.content}-`, description: f.description }));
         const p = plan(files, remote, { prune: true });
         expect(p.changes.length).toBeGreaterThan(128);
-        expect(joined(p)).toBe(renderPlanJson(p));
+        expect(joined(p, partChars)).toBe(renderPlanJson(p));
       }),
       { numRuns: 20 },
     );
