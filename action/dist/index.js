@@ -74574,7 +74574,7 @@ function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
 function isRoleFileName(name) {
-  return /\.md$/i.test(name) && name.toLowerCase() !== "readme.md";
+  return /\.md$/i.test(name) && (name.length !== README.length || name.toLowerCase() !== README);
 }
 async function loadRoleFiles(cwd, dir) {
   if (!await dirExists(dir)) {
@@ -74606,6 +74606,7 @@ async function loadRoleTexts(cwd, dir, vars) {
   const loaded = await loadRoleFiles(cwd, dir);
   return loaded.ok ? { ok: true, value: leakTexts(loaded.value, vars) } : loaded;
 }
+var README;
 var init_role_files = __esm({
   "src/files/role-files.ts"() {
     "use strict";
@@ -74615,6 +74616,7 @@ var init_role_files = __esm({
     init_role_file();
     init_package_root();
     init_source_files();
+    README = "readme.md";
   }
 });
 

@@ -14,8 +14,11 @@ export function rolesDirOf(cwd: string, config: Config, flag: string | undefined
 
 /** `*.md` files other than README.md (any case): those explain the folder and are not roles. */
 export function isRoleFileName(name: string): boolean {
-  return /\.md$/i.test(name) && name.toLowerCase() !== 'readme.md';
+  // Only a name as long as README.md is lower-cased: not one new string per file of a large folder.
+  return /\.md$/i.test(name) && (name.length !== README.length || name.toLowerCase() !== README);
 }
+
+const README = 'readme.md';
 
 /**
  * Every role file under the folder, parsed; a missing folder is an error. All problems of all

@@ -10,11 +10,14 @@ describe('validate', () => {
       'roles/a.md': roleText('a', 'd', 'c'),
       'roles/deep/b.md': roleText('b', '', ''),
       'roles/README.md': '# not a role\n',
+      // README.md in any case is no role; a longer name ending in it is.
+      'roles/deep/ReadMe.MD': '# not a role either\n',
+      'roles/deep/README.md.md': roleText('r', '', ''),
       'flows/summarize.yaml': FLOW,
       'flows/more/other.yml': FLOW.replace('summarize', 'other'),
     });
     const r = await runCli(['validate'], { cwd: p.dir });
-    expect(r).toEqual({ code: 0, stdout: '2 role files and 2 flow test files are valid.\n', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: '3 role files and 2 flow test files are valid.\n', stderr: '' });
   });
 
   it('prints every problem of role and flow files as file:line:col on stderr', async () => {
