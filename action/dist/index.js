@@ -15222,7 +15222,14 @@ function makeRedactor(secrets) {
     for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
   };
-  return { none: false, text: text2, values: (value, options) => redactValues(value, text2, options?.keys === true) };
+  const inJson = [...new Set(longestFirst.map((form) => jsonText(form).slice(1, -1)))];
+  const suspectAll = longestFirst.some((form) => LONE_SURROGATE.test(form));
+  return {
+    none: false,
+    text: text2,
+    values: (value, options) => redactValues(value, text2, options?.keys === true),
+    mayHoldSecret: (json2) => suspectAll || inJson.some((form) => json2.includes(form))
+  };
 }
 function redactValues(value, text2, keys) {
   const walk = (v) => {
@@ -15275,14 +15282,15 @@ function argvSecrets(argv) {
 function redactAll(text2, secrets) {
   return makeRedactor(secrets).text(text2);
 }
-var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE;
+var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
   "src/core/redact.ts"() {
     "use strict";
     init_safe_text();
     MASK = "***";
     SHORT_SECRET_LENGTH = 8;
-    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value };
+    NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value, mayHoldSecret: () => false };
+    LONE_SURROGATE = new RegExp("\\p{Cs}", "u");
   }
 });
 
@@ -49732,12 +49740,12 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan, partChars = PART_CHARS) {
+function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
   const { digest: _digest, changes, ...rest } = plan;
-  const frame = jsonText(ordered2({ ...rest, changes: [] }), 2);
+  const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash2 = createHash2("sha256");
-  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars), (bytes) => hash2.update(bytes));
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash2.update(bytes));
   const tail = frame.slice(at + 2);
   hash2.update(tail);
   yield Buffer4.from(`${tail.slice(0, -2)},
@@ -49745,7 +49753,7 @@ function* planJsonBytes(plan, partChars = PART_CHARS) {
 }
 `);
 }
-function* bodyParts(head, changes, partChars) {
+function* bodyParts(head, changes, partChars, redactor) {
   if (changes.length === 0) {
     yield `${head}[]`;
     return;
@@ -49755,7 +49763,9 @@ function* bodyParts(head, changes, partChars) {
   for (let i = 0; i < changes.length; ) {
     let end = i + 1;
     for (let chars = charsOf(changes[i]); end < changes.length && (chars += charsOf(changes[end])) <= partChars; end++) ;
-    const nested = jsonText([changes.slice(i, end).map(ordered2)], 2);
+    const group2 = changes.slice(i, end);
+    let nested = jsonText([group2.map(ordered2)], 2);
+    if (redactor?.mayHoldSecret(nested)) nested = jsonText([redactor.values(group2).map(ordered2)], 2);
     if (i > 0) yield ",\n    ";
     yield nested.slice(NESTED_START.length, -NESTED_END.length);
     i = end;
@@ -80514,11 +80524,12 @@ var CommandOutput = class {
   }
   /**
    * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
-   * (of about 1 MB), each written as it comes.
+   * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
+   * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
    */
   outDataBytes(value, serialise) {
     this.liveLine?.clear();
-    for (const piece of serialise(this.redactor.values(value))) this.streams.stdout.write(piece);
+    for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
     this.liveLine?.redraw?.();
   }
   /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
@@ -81118,7 +81129,7 @@ var PlanCommand = class extends PlanningCommand {
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.planTenants(config, several, format);
     const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outDataBytes(plan2, plans.planJsonBytes);
+      if (format === "json") this.io.outDataBytes(plan2, (p, redactor) => plans.planJsonBytes(p, { redactor }));
       else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
       else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };

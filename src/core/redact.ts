@@ -11,7 +11,7 @@
  * Serialised output is not masked again as text: that is what would break its structure.
  */
 
-import { escapeControls, safeText } from './safe-text.js';
+import { escapeControls, jsonText, safeText } from './safe-text.js';
 
 export const MASK = '***';
 
@@ -30,6 +30,12 @@ export interface Redactor {
    * whose keys are not roleflow's (a flow's outputs, service names), where no program relies on them.
    */
   values<T>(value: T, options?: { keys?: boolean }): T;
+  /**
+   * Whether JSON text as `jsonText` writes it may hold a secret in one of its strings. When it
+   * cannot, it is exactly the text of the same value passed through `values`: a large document can
+   * be serialised as it is and checked, instead of walked value by value first.
+   */
+  mayHoldSecret(json: string): boolean;
 }
 
 /**
@@ -54,7 +60,7 @@ export function environmentSecrets(env: Record<string, string | undefined>): str
   return found;
 }
 
-const NOTHING_TO_HIDE: Redactor = { none: true, text: (text) => text, values: (value) => value };
+const NOTHING_TO_HIDE: Redactor = { none: true, text: (text) => text, values: (value) => value, mayHoldSecret: () => false };
 
 export function makeRedactor(secrets: Iterable<string | undefined>): Redactor {
   const forms = new Set<string>();
@@ -75,8 +81,20 @@ export function makeRedactor(secrets: Iterable<string | undefined>): Redactor {
     for (const form of longestFirst) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
   };
-  return { none: false, text, values: (value, options) => redactValues(value, text, options?.keys === true) };
+  // JSON escapes a string character by character, so a string holding a form holds it escaped.
+  // A lone surrogate is the exception (JSON.stringify escapes it alone, not as half of a pair):
+  // a form with one (no secret from the environment or the command line has one) is always suspected.
+  const inJson = [...new Set(longestFirst.map((form) => jsonText(form).slice(1, -1)))];
+  const suspectAll = longestFirst.some((form) => LONE_SURROGATE.test(form));
+  return {
+    none: false,
+    text,
+    values: (value, options) => redactValues(value, text, options?.keys === true),
+    mayHoldSecret: (json) => suspectAll || inJson.some((form) => json.includes(form)),
+  };
 }
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 function redactValues<T>(value: T, text: (s: string) => string, keys: boolean): T {
   const walk = (v: unknown): unknown => {

@@ -55,11 +55,12 @@ export class CommandOutput {
 
   /**
    * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
-   * (of about 1 MB), each written as it comes.
+   * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
+   * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
    */
-  outDataBytes<T>(value: T, serialise: (value: T) => Iterable<Uint8Array>): void {
+  outDataBytes<T>(value: T, serialise: (value: T, redactor: Redactor) => Iterable<Uint8Array>): void {
     this.liveLine?.clear();
-    for (const piece of serialise(this.redactor.values(value))) this.streams.stdout.write(piece);
+    for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
     this.liveLine?.redraw?.();
   }
 

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
-import { escapeControls, safeText } from '../../src/core/safe-text.js';
+import { escapeControls, jsonText, safeText } from '../../src/core/safe-text.js';
 import { oneLine } from '../../src/core/redact-messages.js';
 
 describe('makeRedactor: text', () => {
@@ -72,5 +73,35 @@ describe('makeRedactor: values', () => {
     expect(value.list[1]).toBe('tok3n');
     const untouched = { a: 'nothing secret', b: [1, 'x'] };
     expect(makeRedactor(['tok3n']).values(untouched)).toBe(untouched);
+  });
+});
+
+describe('makeRedactor: mayHoldSecret', () => {
+  // Characters that JSON, XML, URLs and the shown-text escapes all treat differently.
+  const unit = fc.constantFrom('a', 'b', '"', '\\', '/', '<', '&', "'", ' ', '\n', '\t', '\u0000', '\u001b', '\u007f', '\u0085', '\u2028', '\u202e', 'é', '€', '\ud83d\ude00', '%');
+  const secrets = fc.array(fc.string({ unit, minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 });
+  const text = fc.string({ unit, maxLength: 12 });
+
+  it('is never false for JSON of values that masking would change: serialising them as they are is then exact', () => {
+    fc.assert(
+      fc.property(secrets, fc.array(fc.tuple(text, fc.nat(2), text), { maxLength: 5 }), fc.constantFrom(undefined, 2), (secretList, parts, indent) => {
+        const redactor = makeRedactor(secretList);
+        // Values with a secret (or its other forms) spliced in, or not.
+        const forms = [secretList[0]!, encodeURIComponent(secretList[0]!.replace(/\p{Cs}/gu, '')), `${secretList.at(-1)}`];
+        const value = { items: parts.map(([before, which, after]) => ({ text: before + (which === 0 ? '' : forms[which]!) + after, n: which })) };
+        const json = jsonText(value, indent);
+        if (!redactor.mayHoldSecret(json)) expect(jsonText(redactor.values(value), indent)).toBe(json);
+        // A value that holds the secret itself is always suspected.
+        if (parts.some(([, which]) => which === 2)) expect(redactor.mayHoldSecret(json)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is false for JSON without any secret, and always false with no secret at all', () => {
+    const redactor = makeRedactor(['s3cret-token']);
+    expect(redactor.mayHoldSecret(jsonText({ a: 'plain', b: ['text', 'with "quotes"'] }, 2))).toBe(false);
+    expect(redactor.mayHoldSecret(jsonText({ a: 'x s3cret-token y' }))).toBe(true);
+    expect(makeRedactor([]).mayHoldSecret('"s3cret-token"')).toBe(false);
   });
 });

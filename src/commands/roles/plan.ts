@@ -83,7 +83,7 @@ export class PlanCommand extends PlanningCommand {
     // Secrets are masked in the plan's values, then it is serialised: never masked as text, which
     // could turn a key that holds a short secret into something no program reads.
     const show = (plan: Plan, rolesDir: string): void => {
-      if (format === 'json') this.io.outDataBytes(plan, plans.planJsonBytes);
+      if (format === 'json') this.io.outDataBytes(plan, (p, redactor) => plans.planJsonBytes(p, { redactor }));
       else if (format === 'markdown') this.io.out(plans.renderPlanMarkdown(plan));
       else this.io.out(plans.renderPlanText(plan, { color: this.colorFor('stdout'), rolesDir }));
     };

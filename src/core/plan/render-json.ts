@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { sha256 } from './hash.js';
 import { isTenantPlanError, PLAN_FORMAT_VERSION, type Plan, type PlanChange, type TenantPlanEntry } from './types.js';
+import type { Redactor } from '../redact.js';
 import { jsonText } from '../safe-text.js';
 import { encodedInPieces } from '../text-parts.js';
 
@@ -65,15 +66,17 @@ export function tenantPlansDigest(plans: readonly (Pick<Plan, 'tenant'> & { dige
  * `renderPlanJson(plan)` as UTF-8, in pieces of about 1 MB (`encodedInPieces`), hashed as they are
  * made. A plan of 100,000 Roles is over 100 MB of JSON; written piece by piece, the whole text is
  * never held, and each change's text is encoded once, for the hash and the writer alike.
- * `partChars`: see `bodyParts` (tests make it small).
+ * With `redactor`, the text of `redactor.values(plan)`: each part is serialised as it is and
+ * redone from masked values only when it may hold a secret (a walk through every value of 100,000
+ * Roles costs more than a search of their text). `partChars`: see `bodyParts` (tests make it small).
  */
-export function* planJsonBytes(plan: Plan, partChars = PART_CHARS): Generator<Uint8Array> {
+export function* planJsonBytes(plan: Plan, { redactor, partChars = PART_CHARS }: { redactor?: Redactor; partChars?: number } = {}): Generator<Uint8Array> {
   const { digest: _digest, changes, ...rest } = plan;
-  const frame = jsonText(ordered({ ...rest, changes: [] }), 2);
+  const frame = jsonText(ordered({ ...(redactor ? redactor.values(rest) : rest), changes: [] }), 2);
   // The top-level key is the one line that starts with exactly two spaces and "changes".
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash = createHash('sha256');
-  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars), (bytes) => hash.update(bytes));
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash.update(bytes));
   const tail = frame.slice(at + 2);
   hash.update(tail);
   yield Buffer.from(`${tail.slice(0, -2)},\n  "digest": ${JSON.stringify(`sha256:${hash.digest('hex')}`)}\n}\n`);
@@ -86,7 +89,7 @@ export function* planJsonBytes(plan: Plan, partChars = PART_CHARS): Generator<Ui
  * in the young generation, whose memory is reused, rather than in memory of its own mapped for it
  * and then unmapped: 64 changes at a time (~130 KB each in the bench) were ~30% slower to serialise.
  */
-function* bodyParts(head: string, changes: readonly PlanChange[], partChars: number): Generator<string> {
+function* bodyParts(head: string, changes: readonly PlanChange[], partChars: number, redactor: Redactor | undefined): Generator<string> {
   if (changes.length === 0) {
     yield `${head}[]`;
     return;
@@ -96,7 +99,9 @@ function* bodyParts(head: string, changes: readonly PlanChange[], partChars: num
     let end = i + 1;
     for (let chars = charsOf(changes[i]!); end < changes.length && (chars += charsOf(changes[end]!)) <= partChars; end++);
     // Serialised two arrays deep, they are indented as they sit in the whole: no pass to indent them.
-    const nested = jsonText([changes.slice(i, end).map(ordered)], 2);
+    const group = changes.slice(i, end);
+    let nested = jsonText([group.map(ordered)], 2);
+    if (redactor?.mayHoldSecret(nested)) nested = jsonText([redactor.values(group).map(ordered)], 2);
     if (i > 0) yield ',\n    ';
     yield nested.slice(NESTED_START.length, -NESTED_END.length);
     i = end;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { planJsonBytes, renderPlanJson, type Plan } from '../../../src/core/plan/index.js';
+import { makeRedactor } from '../../../src/core/redact.js';
+import { jsonText } from '../../../src/core/safe-text.js';
 import { encodedInPieces } from '../../../src/core/text-parts.js';
 import { file, plan, role } from '../roles/builders.js';
 
@@ -8,7 +10,8 @@ import { file, plan, role } from '../roles/builders.js';
 // sit in memory as one string; the pieces must make exactly the text renderPlanJson gives.
 
 /** The pieces joined and decoded (strictly: bytes that are not UTF-8 throw). */
-const joined = (p: Plan, partChars?: number): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat([...planJsonBytes(p, partChars)]));
+const decoded = (pieces: Iterable<Uint8Array>): string => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat([...pieces]));
+const joined = (p: Plan, partChars?: number): string => decoded(planJsonBytes(p, { partChars }));
 
 // Text a role may hold: control characters, line separators, surrogate pairs and lone halves,
 // quotes, and the very line the parts are cut at.
@@ -79,6 +82,27 @@ describe('plan JSON in pieces', () => {
         expect(joined(other)).toBe(inOrder);
         expect(joined(p)).toBe(inOrder);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('with a redactor, the text of the plan with every secret masked, in whichever changes hold one', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fields, fc.nat(3)), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.constantFrom('s3cret-token', 'a"b\\c/d', 'x\ny\u2028z', 'é€\ud83d\ude00'),
+        (all, partChars, secret) => {
+          // The secret in some files' content or description, in a remote Role's, or nowhere.
+          const files = all.map(([f, where], i) => file(`role-${i}`, where === 1 ? { ...f, content: `${f.content}${secret}` } : where === 2 ? { ...f, description: secret } : f));
+          const remote = all.map(([f, where], i) => role(i % 3 === 0 ? `gone-${i}` : `role-${i}`, { content: where === 3 ? `${secret}-` : `${f.content}-`, description: f.description }));
+          const p = plan(files, remote, { prune: true });
+          const redactor = makeRedactor([secret]);
+          const masked = decoded(planJsonBytes(p, { redactor, partChars }));
+          expect(masked).toBe(decoded(planJsonBytes(redactor.values(p))));
+          expect(masked).not.toContain(jsonText(secret).slice(1, -1));
+        },
+      ),
       { numRuns: 300 },
     );
   });
