@@ -15420,8 +15420,8 @@ function parseConfig(text2, file, schema) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
   if (issues.length > 0) {
-    const located = issues.map(({ pointer, message: message2 }) => ({ file, ...source.value.locate(pointer), message: message2 }));
-    return { ok: false, issues: located.sort((a, b) => a.line - b.line || a.col - b.col) };
+    const located2 = issues.map(({ pointer, message: message2 }) => ({ file, ...source.value.locate(pointer), message: message2 }));
+    return { ok: false, issues: located2.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
   const base = defaultConfig(file);
   return {
@@ -73730,11 +73730,10 @@ var init_operators = __esm({
 function loadExpect(value, pointer, ctx) {
   const e = rec(value);
   const outputs = arr(e["outputs"]).map((a, i) => loadAssertion(a, ptr(pointer, "outputs", i), ctx)).filter((a) => a !== void 0);
-  return {
-    outputs,
-    ...e["steps"] !== void 0 && { steps: loadSteps(e["steps"], ptr(pointer, "steps"), ctx) },
-    ...e["latency"] !== void 0 && { latency: loadLatency(e["latency"], ptr(pointer, "latency"), ctx) }
-  };
+  const expectations = { outputs };
+  if (e["steps"] !== void 0) expectations.steps = loadSteps(e["steps"], ptr(pointer, "steps"), ctx);
+  if (e["latency"] !== void 0) expectations.latency = loadLatency(e["latency"], ptr(pointer, "latency"), ctx);
+  return expectations;
 }
 function loadAssertion(value, pointer, ctx) {
   const a = rec(value);
@@ -73797,15 +73796,16 @@ function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
   const count = int(s["count"]);
-  if (count !== void 0) steps.count = { value: count, ...ctx.at(ptr(pointer, "count")) };
-  if (Array.isArray(s["sequence"])) {
-    steps.sequence = { value: s["sequence"].map(String), ...ctx.at(ptr(pointer, "sequence")) };
-  }
+  if (count !== void 0) steps.count = located(count, ctx.at(ptr(pointer, "count")));
+  if (Array.isArray(s["sequence"])) steps.sequence = located(s["sequence"].map(String), ctx.at(ptr(pointer, "sequence")));
   if (s["each"] !== void 0) {
     const each = Object.fromEntries(Object.entries(rec(s["each"])).map(([k, v]) => [k, String(v)]));
-    steps.each = { value: each, ...ctx.at(ptr(pointer, "each")) };
+    steps.each = located(each, ctx.at(ptr(pointer, "each")));
   }
   return steps;
+}
+function located(value, at) {
+  return { value, line: at.line, col: at.col };
 }
 function loadLatency(value, pointer, ctx) {
   const l = rec(value);
@@ -74221,12 +74221,12 @@ function loadUntil(value, pointer, ctx) {
   const steps = int(u["steps"]);
   const messages = int(u["messages"]);
   const quietMs = ctx.duration(u["quiet"], ptr(pointer, "quiet"));
-  return {
-    ...steps !== void 0 && { steps },
-    ...typeof u["node"] === "string" && { node: u["node"] },
-    ...messages !== void 0 && { messages },
-    ...quietMs !== void 0 && { quietMs }
-  };
+  const until = {};
+  if (steps !== void 0) until.steps = steps;
+  if (typeof u["node"] === "string") until.node = u["node"];
+  if (messages !== void 0) until.messages = messages;
+  if (quietMs !== void 0) until.quietMs = quietMs;
+  return until;
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
@@ -74390,7 +74390,7 @@ function outputResult(a, execution, test, context) {
   }
   if (a.operator === "schema" && a.check === void 0) return skipped("output", label, "the schema file was not read", a);
   const v = checkOutput(a, execution.outputs, using);
-  return {
+  const result = {
     kind: "output",
     label,
     status: v.pass ? "pass" : "fail",
@@ -74398,9 +74398,10 @@ function outputResult(a, execution, test, context) {
     actual: v.actual,
     message: v.message,
     line: a.line,
-    col: a.col,
-    ...v.diff !== void 0 && { diff: v.diff }
+    col: a.col
   };
+  if (v.diff !== void 0) result.diff = v.diff;
+  return result;
 }
 function stepsResults(steps, execution) {
   if (!steps) return [];
@@ -74675,8 +74676,8 @@ async function readSavedPlanFile(abs, file) {
     if (failed2 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed2.tenant.name)} in it was not planned (it holds an error, not a plan)`);
     return value;
   }
-  const located = parseYaml(text2, { file });
-  const checked = located.ok ? validateAgainst(schema, located.value, file) : located;
+  const located2 = parseYaml(text2, { file });
+  const checked = located2.ok ? validateAgainst(schema, located2.value, file) : located2;
   const issues = checked.ok ? [] : checked.issues;
   const first = issues[0];
   const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
@@ -75813,21 +75814,8 @@ function repeatResult(i, e, assertions) {
   result.ended_by = e.endedBy;
   if (e.error !== void 0) result.error = escapeControls(e.error);
   result.wall_ms = round2(e.wallMs);
-  result.steps = (e.steps ?? []).map((s) => ({
-    count: s.count,
-    service: s.service,
-    status: s.status,
-    latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null,
-    ...s.serviceType !== void 0 && { service_type: s.serviceType },
-    ...s.stopExecution !== void 0 && { stop_execution: s.stopExecution }
-  }));
-  result.messages = (e.messages ?? []).map((m, k) => ({
-    state: m.state,
-    status_code: Number.isFinite(m.statusCode) ? m.statusCode : null,
-    ...m.nodeId !== void 0 && { node_id: m.nodeId },
-    ...m.messageId !== void 0 && { message_id: m.messageId },
-    ...e.messageAtMs?.[k] !== void 0 && { at_ms: round2(e.messageAtMs[k]) }
-  }));
+  result.steps = (e.steps ?? []).map(stepRecord);
+  result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
   if (e.outputs !== void 0) result.outputs = e.outputs;
   result.assertions = assertions;
   if (e.ids) result.ids = idsRecord(e.ids);
@@ -75859,13 +75847,26 @@ function stepStats(executions) {
 function round2(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
+function stepRecord(s) {
+  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
+  return step3;
+}
+function messageRecord(m, atMs) {
+  const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
+  if (m.nodeId !== void 0) message2.node_id = m.nodeId;
+  if (m.messageId !== void 0) message2.message_id = m.messageId;
+  if (atMs !== void 0) message2.at_ms = round2(atMs);
+  return message2;
+}
 function idsRecord(ids) {
-  return {
-    ...ids.flowId !== void 0 && { flow_id: ids.flowId },
-    ...ids.executionId !== void 0 && { execution_id: ids.executionId },
-    ...ids.connectionId !== void 0 && { connection_id: ids.connectionId },
-    ...ids.messageIds !== void 0 && { message_ids: ids.messageIds }
-  };
+  const record = {};
+  if (ids.flowId !== void 0) record.flow_id = ids.flowId;
+  if (ids.executionId !== void 0) record.execution_id = ids.executionId;
+  if (ids.connectionId !== void 0) record.connection_id = ids.connectionId;
+  if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
+  return record;
 }
 var init_build2 = __esm({
   "src/report/build.ts"() {
@@ -77294,13 +77295,10 @@ function selectRuns(files, options) {
     const withRepeat = applyRepeat(test, options.repeat);
     for (const transport of transportsOf(test, options)) {
       const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      runs.push({
-        test: withRepeat,
-        transport,
-        inputs: expanded.values,
-        ...skip !== void 0 && { skip },
-        ...skip === void 0 && error2 !== void 0 && { error: error2 }
-      });
+      const run2 = { test: withRepeat, transport, inputs: expanded.values };
+      if (skip !== void 0) run2.skip = skip;
+      else if (error2 !== void 0) run2.error = error2;
+      runs.push(run2);
     }
   }
   return { runs, matched: matching.length, secrets: [...secrets] };
@@ -77696,13 +77694,19 @@ function describeMessage(m) {
 function wsIds(messages) {
   let connectionId;
   const seen = /* @__PURE__ */ new Set();
+  const messageIds = [];
   for (const m of messages) {
     if (connectionId === void 0 && m.connectionId) connectionId = m.connectionId;
-    if (m.messageId) seen.add(m.messageId);
+    if (m.messageId && !seen.has(m.messageId)) {
+      seen.add(m.messageId);
+      messageIds.push(m.messageId);
+    }
   }
-  const messageIds = [...seen];
   if (connectionId === void 0 && messageIds.length === 0) return void 0;
-  return { ...connectionId !== void 0 && { connectionId }, ...messageIds.length > 0 && { messageIds } };
+  const ids = {};
+  if (connectionId !== void 0) ids.connectionId = connectionId;
+  if (messageIds.length > 0) ids.messageIds = messageIds;
+  return ids;
 }
 var WsRun;
 var init_flow_ws = __esm({
@@ -77850,14 +77854,10 @@ async function runTests(options) {
       const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures2))));
       const stopped = signal?.aborted ? "interrupt" : "bail";
       const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
-      const result = buildTestResult({
-        test: run2.test,
-        transport: run2.transport,
-        executions,
-        stopped,
-        ...run2.skip !== void 0 && { skip: run2.skip },
-        ...context && { context }
-      });
+      const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
+      if (run2.skip !== void 0) testRun.skip = run2.skip;
+      if (context) testRun.context = context;
+      const result = buildTestResult(testRun);
       if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
       events.tested?.(result);
       return result;

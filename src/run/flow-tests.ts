@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
-import { buildTestResult } from '../report/build.js';
+import { buildTestResult, type TestRun } from '../report/build.js';
 import type { TestResult } from '../report/model.js';
 import { runHttps, type FlowPaces } from './flow-https.js';
 import { runError, tenantProblem, type RunClock, realClock } from './flow-shared.js';
@@ -111,14 +111,10 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
             : await Promise.all(Array.from({ length: run.test.repeat }, (_, i) => limit(() => runOne(run, i, failures))));
       const stopped = signal?.aborted ? 'interrupt' : 'bail';
       const context = options.assertions?.contextFor(run.test, run.transport, executions);
-      const result = buildTestResult({
-        test: run.test,
-        transport: run.transport,
-        executions,
-        stopped,
-        ...(run.skip !== undefined && { skip: run.skip }),
-        ...(context && { context }),
-      });
+      const testRun: TestRun = { test: run.test, transport: run.transport, executions, stopped };
+      if (run.skip !== undefined) testRun.skip = run.skip;
+      if (context) testRun.context = context;
+      const result = buildTestResult(testRun);
       if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
       events.tested?.(result);
       return result;

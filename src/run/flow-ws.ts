@@ -154,15 +154,24 @@ function describeMessage(m: WsServerMessage): string {
   return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text ? `: ${text}` : ''}`;
 }
 
-/** The connection and the messages as the service named them (each id once, in order). */
+/**
+ * The connection and the messages as the service named them (each id once, in order). Written
+ * out member by member, as every execution makes one: conditional spreads cost a runtime call each.
+ */
 function wsIds(messages: readonly WsServerMessage[]): ExecutionResult['ids'] {
   let connectionId: string | undefined;
   const seen = new Set<string>();
+  const messageIds: string[] = [];
   for (const m of messages) {
     if (connectionId === undefined && m.connectionId) connectionId = m.connectionId;
-    if (m.messageId) seen.add(m.messageId);
+    if (m.messageId && !seen.has(m.messageId)) {
+      seen.add(m.messageId);
+      messageIds.push(m.messageId);
+    }
   }
-  const messageIds = [...seen];
   if (connectionId === undefined && messageIds.length === 0) return undefined;
-  return { ...(connectionId !== undefined && { connectionId }), ...(messageIds.length > 0 && { messageIds }) };
+  const ids: NonNullable<ExecutionResult['ids']> = {};
+  if (connectionId !== undefined) ids.connectionId = connectionId;
+  if (messageIds.length > 0) ids.messageIds = messageIds;
+  return ids;
 }

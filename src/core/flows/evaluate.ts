@@ -60,7 +60,8 @@ function outputResult(a: OutputAssertion, execution: ExecutionResult, test: Flow
   }
   if (a.operator === 'schema' && a.check === undefined) return skipped('output', label, 'the schema file was not read', a);
   const v = checkOutput(a, execution.outputs, using);
-  return {
+  // The diff set after, not spread in: this runs for every assertion of every execution.
+  const result: AssertionResult = {
     kind: 'output',
     label,
     status: v.pass ? 'pass' : 'fail',
@@ -69,8 +70,9 @@ function outputResult(a: OutputAssertion, execution: ExecutionResult, test: Flow
     message: v.message,
     line: a.line,
     col: a.col,
-    ...(v.diff !== undefined && { diff: v.diff }),
   };
+  if (v.diff !== undefined) result.diff = v.diff;
+  return result;
 }
 
 function stepsResults(steps: StepsExpectation | undefined, execution: ExecutionResult): AssertionResult[] {
