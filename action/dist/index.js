@@ -74478,7 +74478,7 @@ function evaluateLatencyAcrossRepeats(test, executions) {
 function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
   const passed = results2.filter((r) => r.every((a) => a.status !== "fail")).length;
-  const all = [...results2.flat(), ...acrossRepeats];
+  const skippedAll = everySkipped(results2, acrossRepeats);
   const summary2 = (status, message2) => ({ repeats, passed, minPass, status, message: message2 });
   const failedAcross = acrossRepeats.filter((a) => a.status === "fail");
   if (passed < minPass) {
@@ -74486,8 +74486,18 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
     return summary2("fail", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed, ${minPass} needed (${failedRepeats} failed)`);
   }
   if (failedAcross.length > 0) return summary2("fail", failedAcross.map((a) => a.message).join("; "));
-  if (all.length > 0 && all.every((a) => a.status === "skip")) return summary2("skip", `every assertion was skipped: ${all[0].message}`);
+  if (skippedAll) return summary2("skip", `every assertion was skipped: ${skippedAll.message}`);
   return summary2("pass", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed`);
+}
+function everySkipped(results2, acrossRepeats) {
+  let first;
+  for (const list2 of [...results2, acrossRepeats]) {
+    for (const a of list2) {
+      if (a.status !== "skip") return void 0;
+      first ??= a;
+    }
+  }
+  return first;
 }
 var init_repeats = __esm({
   "src/core/flows/repeats.ts"() {
