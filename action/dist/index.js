@@ -47037,6 +47037,37 @@ var init_wrapper = __esm({
   }
 });
 
+// src/core/runs/stop-signal.ts
+function onStop(signal, callback) {
+  let callbacks = waiting.get(signal);
+  if (callbacks === void 0) {
+    const registered = /* @__PURE__ */ new Set();
+    callbacks = registered;
+    waiting.set(signal, registered);
+    signal.addEventListener(
+      "abort",
+      () => {
+        const all = [...registered];
+        registered.clear();
+        for (const call of all) call();
+      },
+      { once: true }
+    );
+  }
+  const mine = callbacks;
+  mine.add(callback);
+  return () => {
+    mine.delete(callback);
+  };
+}
+var waiting;
+var init_stop_signal = __esm({
+  "src/core/runs/stop-signal.ts"() {
+    "use strict";
+    waiting = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/tenant/ws-session.ts
 var ws_session_exports = {};
 __export(ws_session_exports, {
@@ -47127,6 +47158,7 @@ var init_ws_session = __esm({
     init_printed_url();
     init_redact_messages();
     init_url_safety();
+    init_stop_signal();
     checkedUrls = /* @__PURE__ */ new Map();
     Session = class {
       constructor(socket, shown, secrets) {
@@ -47148,7 +47180,8 @@ var init_ws_session = __esm({
             clearTimeout(waiter.timer);
             waiter.reject(this.ended());
           }
-          for (const stop2 of this.stops.splice(0)) stop2.removeEventListener("abort", this.onStop);
+          for (const unlisten of this.stops.values()) unlisten();
+          this.stops.clear();
         });
       }
       queue = new Fifo();
@@ -47157,10 +47190,10 @@ var init_ws_session = __esm({
       endError;
       terminateTimer;
       /**
-       * The stop signals the session listens to: each once, until the connection closes, rather than
-       * once per wait (an AbortSignal listener costs several µs to add and remove, three waits an execution).
+       * The stop signals the session listens to, and how to stop listening: each once, until the
+       * connection closes, rather than once per wait (`onStop`: one listener per signal for every session).
        */
-      stops = [];
+      stops = /* @__PURE__ */ new Map();
       onStop = () => {
         for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
       };
@@ -47180,10 +47213,7 @@ var init_ws_session = __esm({
           const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
-            if (!this.stops.includes(stop2)) {
-              this.stops.push(stop2);
-              stop2.addEventListener("abort", this.onStop);
-            }
+            if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
           }
           this.waiters.push(waiter);
         });
@@ -77539,6 +77569,7 @@ var init_flow_shared = __esm({
     init_flows();
     init_errors();
     init_redact_messages();
+    init_stop_signal();
     realClock = {
       now: () => performance4.now(),
       sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
@@ -77554,16 +77585,15 @@ var init_flow_shared = __esm({
         if (signal !== void 0) {
           let stop2;
           this.stopped = new Promise((resolve19) => stop2 = () => resolve19(INTERRUPTED));
-          this.onAbort = stop2;
           if (signal.aborted) stop2();
-          else signal.addEventListener("abort", stop2, { once: true });
+          else this.unlisten = onStop(signal, stop2);
         }
       }
       at;
       timer;
       expired;
       stopped;
-      onAbort;
+      unlisten;
       get interrupted() {
         return this.signal?.aborted === true;
       }
@@ -77596,7 +77626,7 @@ var init_flow_shared = __esm({
       }
       clear() {
         clearTimeout(this.timer);
-        if (this.onAbort) this.signal?.removeEventListener("abort", this.onAbort);
+        this.unlisten?.();
       }
     };
   }
@@ -77777,9 +77807,9 @@ var init_flow_ws = __esm({
         if (by === "quiet" && this.options.strictEnd) return this.end("error", "quiet", strictEndProblem("ws", this.rule.quietMs, closed), this.lastAt);
         return this.end("ok", by, void 0, this.lastAt);
       }
-      unfinished(why, waiting = this.waitingFor()) {
+      unfinished(why, waiting2 = this.waitingFor()) {
         if (why === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
-        return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting}`);
+        return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting2}`);
       }
       /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
       end(status, endedBy, problem, at = this.clock.now()) {

@@ -61,7 +61,7 @@ export abstract class TenantAccessCommand extends RoleflowCommand {
    */
   interruption(onInterrupt: () => void): AbortSignal {
     const controller = new AbortController();
-    // Every execution in flight listens (tens at once with --concurrency): not a leak to warn of.
+    // Executions and sessions wait on it through one listener (core/runs/stop-signal.ts); no listener count is a leak to warn of.
     setMaxListeners(0, controller.signal);
     void this.context.waitForShutdown().then(() => {
       onInterrupt();

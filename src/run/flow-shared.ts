@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { formatMs, type EndedBy, type ExecutionResult, type Transport } from '../core/flows/index.js';
 import { RoleflowError } from '../core/errors.js';
 import { messageOf } from '../core/redact-messages.js';
+import { onStop } from '../core/runs/stop-signal.js';
 
 /** The runners' sense of time; tests may pass their own. */
 export interface RunClock {
@@ -75,7 +76,7 @@ export class Deadline {
   private timer: NodeJS.Timeout | undefined;
   private expired: Promise<typeof TIMED_OUT> | undefined;
   private readonly stopped: Promise<typeof INTERRUPTED> | undefined;
-  private readonly onAbort: (() => void) | undefined;
+  private readonly unlisten: (() => void) | undefined;
 
   constructor(
     private readonly clock: RunClock,
@@ -86,9 +87,8 @@ export class Deadline {
     if (signal !== undefined) {
       let stop!: () => void;
       this.stopped = new Promise((resolve) => (stop = () => resolve(INTERRUPTED)));
-      this.onAbort = stop;
       if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
+      else this.unlisten = onStop(signal, stop);
     }
   }
 
@@ -128,7 +128,7 @@ export class Deadline {
 
   clear(): void {
     clearTimeout(this.timer);
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    this.unlisten?.();
   }
 }
 

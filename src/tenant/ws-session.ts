@@ -6,6 +6,7 @@ import { toWsMessage } from './decode.js';
 import { displayUrl, redactUrl } from '../core/printed-url.js';
 import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { safeTenantUrl } from '../core/url-safety.js';
+import { onStop } from '../core/runs/stop-signal.js';
 
 /** `--verbose`: the line of one connection, as the client's request lines are. */
 export type ConnectionLine = { method: 'GET'; path: string; status: number | 'error'; ms: number; attempt: number };
@@ -124,10 +125,10 @@ class Session implements WsSession {
   private endError: RoleflowError | undefined;
   private terminateTimer: NodeJS.Timeout | undefined;
   /**
-   * The stop signals the session listens to: each once, until the connection closes, rather than
-   * once per wait (an AbortSignal listener costs several µs to add and remove, three waits an execution).
+   * The stop signals the session listens to, and how to stop listening: each once, until the
+   * connection closes, rather than once per wait (`onStop`: one listener per signal for every session).
    */
-  private readonly stops: AbortSignal[] = [];
+  private readonly stops = new Map<AbortSignal, () => void>();
   private readonly onStop = (): void => {
     for (const waiter of this.waiters.filter((w) => w.stop?.aborted === true)) this.giveUp(waiter);
   };
@@ -152,7 +153,8 @@ class Session implements WsSession {
         clearTimeout(waiter.timer);
         waiter.reject(this.ended());
       }
-      for (const stop of this.stops.splice(0)) stop.removeEventListener('abort', this.onStop);
+      for (const unlisten of this.stops.values()) unlisten();
+      this.stops.clear();
     });
   }
 
@@ -175,10 +177,7 @@ class Session implements WsSession {
       // Only a call that waits listens: a message already queued costs no listener.
       if (stop !== undefined) {
         waiter.stop = stop;
-        if (!this.stops.includes(stop)) {
-          this.stops.push(stop);
-          stop.addEventListener('abort', this.onStop);
-        }
+        if (!this.stops.has(stop)) this.stops.set(stop, onStop(stop, this.onStop));
       }
       this.waiters.push(waiter);
     });
