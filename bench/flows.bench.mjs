@@ -20,7 +20,7 @@ import { latencyHonesty } from './flows-latency.mjs';
 import { bin, formatMs, median, printResult, quick, round, startServerChild, timeCommand } from './lib.mjs';
 
 const CASES = quick ? 200 : 1000;
-const ROUNDS = quick ? 1 : 3;
+const ROUNDS = quick ? 1 : 5;
 const CONCURRENCY = 8;
 const TIMED_REPEAT = quick ? 4 : 12;
 const RTT_SAMPLES = quick ? 6 : 20;

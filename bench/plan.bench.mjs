@@ -11,7 +11,7 @@ import { formatBytes, formatMs, median, printResult, quick, roleFields, round } 
 import { changedFields, runCli, runPlanFloor, startTenant, writeRoleFiles, writeTenantData } from './roles-fixture.mjs';
 
 const SIZES = quick ? [1000, 10_000] : [1000, 10_000, 50_000, 100_000];
-const ROUNDS = quick ? 2 : 3;
+const ROUNDS = quick ? 2 : 5;
 const MAIN_SIZE = SIZES.at(-1);
 const TARGET = 2;
 const RSS_TARGET = 1.5; // peak RSS over the floor's
