@@ -77734,14 +77734,11 @@ function describeMessage(m) {
 function wsIds(messages) {
   let connectionId;
   const seen = /* @__PURE__ */ new Set();
-  const messageIds = [];
   for (const m of messages) {
     if (connectionId === void 0 && m.connectionId) connectionId = m.connectionId;
-    if (m.messageId && !seen.has(m.messageId)) {
-      seen.add(m.messageId);
-      messageIds.push(m.messageId);
-    }
+    if (m.messageId) seen.add(m.messageId);
   }
+  const messageIds = [...seen];
   if (connectionId === void 0 && messageIds.length === 0) return void 0;
   const ids = {};
   if (connectionId !== void 0) ids.connectionId = connectionId;

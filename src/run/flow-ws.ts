@@ -161,14 +161,12 @@ function describeMessage(m: WsServerMessage): string {
 function wsIds(messages: readonly WsServerMessage[]): ExecutionResult['ids'] {
   let connectionId: string | undefined;
   const seen = new Set<string>();
-  const messageIds: string[] = [];
   for (const m of messages) {
     if (connectionId === undefined && m.connectionId) connectionId = m.connectionId;
-    if (m.messageId && !seen.has(m.messageId)) {
-      seen.add(m.messageId);
-      messageIds.push(m.messageId);
-    }
+    if (m.messageId) seen.add(m.messageId);
   }
+  // A Set keeps the order ids were first seen in.
+  const messageIds = [...seen];
   if (connectionId === undefined && messageIds.length === 0) return undefined;
   const ids: NonNullable<ExecutionResult['ids']> = {};
   if (connectionId !== undefined) ids.connectionId = connectionId;
