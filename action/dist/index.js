@@ -74520,14 +74520,9 @@ function summariseRepeats(results2, minPass, acrossRepeats = []) {
   return summary2("pass", `${passed} of ${repeats} repeat${repeats === 1 ? "" : "s"} passed`);
 }
 function everySkipped(results2, acrossRepeats) {
-  let first;
-  for (const list2 of [...results2, acrossRepeats]) {
-    for (const a of list2) {
-      if (a.status !== "skip") return void 0;
-      first ??= a;
-    }
-  }
-  return first;
+  const skipped2 = (list2) => list2.every((a) => a.status === "skip");
+  const first = results2.find((list2) => list2.length > 0)?.[0] ?? acrossRepeats[0];
+  return first !== void 0 && results2.every(skipped2) && skipped2(acrossRepeats) ? first : void 0;
 }
 var init_repeats = __esm({
   "src/core/flows/repeats.ts"() {

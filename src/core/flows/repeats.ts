@@ -44,16 +44,11 @@ export function summariseRepeats(
 
 /**
  * The first assertion (every repeat's in order, then the across-repeats ones) when there is one
- * and every one was skipped; else undefined. A loop, not `[...results.flat(), ...across]`: this
- * runs for every test, and the copies cost more than the look.
+ * and every one was skipped; else undefined. Looked at in place, not copied into one array: this
+ * runs for every test.
  */
 function everySkipped(results: readonly (readonly AssertionResult[])[], acrossRepeats: readonly AssertionResult[]): AssertionResult | undefined {
-  let first: AssertionResult | undefined;
-  for (const list of [...results, acrossRepeats]) {
-    for (const a of list) {
-      if (a.status !== 'skip') return undefined;
-      first ??= a;
-    }
-  }
-  return first;
+  const skipped = (list: readonly AssertionResult[]): boolean => list.every((a) => a.status === 'skip');
+  const first = results.find((list) => list.length > 0)?.[0] ?? acrossRepeats[0];
+  return first !== undefined && results.every(skipped) && skipped(acrossRepeats) ? first : undefined;
 }
