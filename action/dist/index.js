@@ -49388,7 +49388,13 @@ var init_guards = __esm({
 // src/core/plan/hash.ts
 import { hash } from "node:crypto";
 function roleStateHash(role) {
-  return sha256(JSON.stringify(["role", role.id, role.name, role.description, role.content]));
+  return sha256(roleStateText(role));
+}
+function roleStateText({ id, name, description, content }) {
+  if (typeof id !== "string" || typeof name !== "string" || typeof description !== "string" || typeof content !== "string") {
+    return JSON.stringify(["role", id, name, description, content]);
+  }
+  return `["role",${JSON.stringify(id)},${JSON.stringify(name)},${JSON.stringify(description)},${JSON.stringify(content)}]`;
 }
 function nameStateHash(name, holders) {
   if (holders.length === 0) return sha256(`absent:${name}`);
