@@ -14747,8 +14747,7 @@ function splitFrontMatter(text2) {
   let lineStart = firstEnd + 1;
   while (lineStart <= text2.length) {
     const lineEnd = text2.indexOf("\n", lineStart);
-    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
-    if (isDelimiter(line)) {
+    if (text2.startsWith("---", lineStart) && isDelimiter(text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd))) {
       const body = lineEnd === -1 ? "" : text2.slice(lineEnd + 1);
       return { ok: true, yaml: text2.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
     }
@@ -14779,7 +14778,13 @@ function keyOf(line) {
   return line.startsWith("name: ") ? "name" : line.startsWith("description: ") ? "description" : line.startsWith("id: ") ? "id" : void 0;
 }
 function readSimpleFrontMatter(yaml) {
-  const values = {};
+  let name;
+  let nameLine = 0;
+  let description;
+  let descriptionLine = 0;
+  let descriptionQuoted = false;
+  let id;
+  let idLine = 0;
   const lines2 = yaml.split("\n");
   for (let i = 0; i < lines2.length; i++) {
     let line = lines2[i];
@@ -14789,17 +14794,25 @@ function readSimpleFrontMatter(yaml) {
     if (key === void 0) return void 0;
     const raw = line.slice(key.length + 2);
     const value = scalarValue(raw);
-    if (value === void 0 || values[key] !== void 0) return void 0;
-    values[key] = { value, line: i + 2, quoted: raw.startsWith('"') || raw.startsWith("'") };
+    if (value === void 0) return void 0;
+    if (key === "name") {
+      if (name !== void 0) return void 0;
+      name = value;
+      nameLine = i + 2;
+    } else if (key === "description") {
+      if (description !== void 0) return void 0;
+      description = value;
+      descriptionLine = i + 2;
+      descriptionQuoted = raw.startsWith('"') || raw.startsWith("'");
+    } else {
+      if (id !== void 0) return void 0;
+      id = value;
+      idLine = i + 2;
+    }
   }
-  const { name, description, id } = values;
-  if (!name || !description || name.value === "" || id?.value === "") return void 0;
-  return {
-    name: name.value,
-    description: description.value,
-    ...id ? { id: id.value } : {},
-    at: positionsOf(name.line, id?.line, description.line, description.value === "" ? void 0 : description.quoted ? 15 : 14)
-  };
+  if (!name || description === void 0 || id === "") return void 0;
+  const at = positionsOf(nameLine, id === void 0 ? void 0 : idLine, descriptionLine, description === "" ? void 0 : descriptionQuoted ? 15 : 14);
+  return id === void 0 ? { name, description, at } : { name, description, id, at };
 }
 function positionsOf(nameLine, idLine, descriptionLine, textCol) {
   const shared = nameLine < 64 && (idLine ?? 0) < 64 && descriptionLine < 64;
@@ -14898,7 +14911,8 @@ function parseRoleFile(text2, file, schema) {
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : void 0;
   if (simple) {
     const { name: name2, description: description2, id: id2, at } = simple;
-    return { ok: true, value: { file, name: name2, description: description2, ...id2 === void 0 ? {} : { id: id2 }, content: split.content, at, contentLine } };
+    const content = split.content;
+    return { ok: true, value: id2 === void 0 ? { file, name: name2, description: description2, content, at, contentLine } : { file, name: name2, description: description2, id: id2, content, at, contentLine } };
   }
   const parsed = parseYaml(split.yaml, { file, lineOffset: 1 });
   if (!parsed.ok) return { ok: false, issues: capped(parsed.issues) };

@@ -26,8 +26,8 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   let lineStart = firstEnd + 1;
   while (lineStart <= text.length) {
     const lineEnd = text.indexOf('\n', lineStart);
-    const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
-    if (isDelimiter(line)) {
+    // Only a line that starts with `---` is cut out and checked: most lines are keys.
+    if (text.startsWith('---', lineStart) && isDelimiter(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))) {
       const body = lineEnd === -1 ? '' : text.slice(lineEnd + 1);
       return { ok: true, yaml: text.slice(firstEnd + 1, lineStart), content: withoutFinalLineBreak(body) };
     }

@@ -77,7 +77,9 @@ export function parseRoleFile(text: string, file: string, schema: object): Resul
   const simple = schemaAcceptsSimple(schema) ? readSimpleFrontMatter(split.yaml) : undefined;
   if (simple) {
     const { name, description, id, at } = simple;
-    return { ok: true, value: { file, name, description, ...(id === undefined ? {} : { id }), content: split.content, at, contentLine } };
+    // Two literals rather than a spread: no object is copied for each of thousands of files.
+    const content = split.content;
+    return { ok: true, value: id === undefined ? { file, name, description, content, at, contentLine } : { file, name, description, id, content, at, contentLine } };
   }
 
   // The front-matter's first line is line 2 of the file.

@@ -45,7 +45,14 @@ const QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefined {
-  const values: Partial<Record<Key, { value: string; line: number; quoted: boolean }>> = {};
+  // Each key's value and line, kept in locals (not an object per key): this runs for every file.
+  let name: string | undefined;
+  let nameLine = 0;
+  let description: string | undefined;
+  let descriptionLine = 0;
+  let descriptionQuoted = false;
+  let id: string | undefined;
+  let idLine = 0;
   const lines = yaml.split('\n');
   // The text ends with the line break before the closing `---`: its last piece is empty.
   for (let i = 0; i < lines.length; i++) {
@@ -58,17 +65,25 @@ export function readSimpleFrontMatter(yaml: string): SimpleFrontMatter | undefin
     if (key === undefined) return undefined;
     const raw = line.slice(key.length + 2);
     const value = scalarValue(raw);
-    if (value === undefined || values[key] !== undefined) return undefined;
-    values[key] = { value, line: i + 2, quoted: raw.startsWith('"') || raw.startsWith("'") };
+    if (value === undefined) return undefined;
+    if (key === 'name') {
+      if (name !== undefined) return undefined;
+      name = value;
+      nameLine = i + 2;
+    } else if (key === 'description') {
+      if (description !== undefined) return undefined;
+      description = value;
+      descriptionLine = i + 2;
+      descriptionQuoted = raw.startsWith('"') || raw.startsWith("'");
+    } else {
+      if (id !== undefined) return undefined;
+      id = value;
+      idLine = i + 2;
+    }
   }
-  const { name, description, id } = values;
-  if (!name || !description || name.value === '' || id?.value === '') return undefined;
-  return {
-    name: name.value,
-    description: description.value,
-    ...(id ? { id: id.value } : {}),
-    at: positionsOf(name.line, id?.line, description.line, description.value === '' ? undefined : description.quoted ? 15 : 14),
-  };
+  if (!name || description === undefined || id === '') return undefined;
+  const at = positionsOf(nameLine, id === undefined ? undefined : idLine, descriptionLine, description === '' ? undefined : descriptionQuoted ? 15 : 14);
+  return id === undefined ? { name, description, at } : { name, description, id, at };
 }
 
 type Positions = SimpleFrontMatter['at'];
