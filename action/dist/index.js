@@ -74779,7 +74779,9 @@ function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
 async function makeFreshPlan(opts) {
-  const files = await (opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir));
+  const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
+  setImmediate(() => void Promise.resolve().then(() => (init_client(), client_exports)));
+  const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();

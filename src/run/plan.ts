@@ -42,7 +42,11 @@ export async function makeFreshPlan(opts: {
   /** The role files already being read (`loadRoleFiles` of `rolesDir`): a run over several tenants reads them once. */
   files?: Promise<Result<RoleFile[]>>;
 }): Promise<FreshPlan> {
-  const files = await (opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir));
+  const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
+  // The client's modules (undici is most of them) load while the folder walk waits on the thread
+  // pool, rather than after the files are read. Nothing is sent: the tenant is opened further on.
+  setImmediate(() => void import('../tenant/client.js'));
+  const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
