@@ -15083,6 +15083,10 @@ function varIssuesOfTenants(tenants) {
   return [...byPlace.values()].map(({ found, tenants: names }) => varIssue(found, names));
 }
 function renderRoleFile(file, vars, found) {
+  if (!file.description.includes("$") && !file.content.includes("$")) {
+    const bytes2 = sentRoleBytes(file);
+    if (bytes2 === void 0 || bytes2 <= MAX_SENT_ROLE_BYTES) return file;
+  }
   const description = renderVars(file.description, vars, RENDER_BOUND);
   const content = renderVars(file.content, vars, RENDER_BOUND);
   const { descriptionText } = file.at;

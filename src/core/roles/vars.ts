@@ -139,6 +139,11 @@ type Found =
 const RENDER_BOUND = 4 * MAX_SENT_ROLE_BYTES;
 
 function renderRoleFile(file: RoleFile, vars: TenantVars, found: Found[]): RoleFile {
+  // No `$` at all, so nothing to render (most files): the file as it is, once its size is known fine.
+  if (!file.description.includes('$') && !file.content.includes('$')) {
+    const bytes = sentRoleBytes(file);
+    if (bytes === undefined || bytes <= MAX_SENT_ROLE_BYTES) return file;
+  }
   const description = renderVars(file.description, vars, RENDER_BOUND);
   const content = renderVars(file.content, vars, RENDER_BOUND);
   const { descriptionText } = file.at;

@@ -135,6 +135,14 @@ describe('rendered size', () => {
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([expect.stringMatching(/renders to 1,200,0\d\d bytes for tenant "local"/)]);
   });
 
+  test('a file with nothing to render is still checked: control characters written in it escape past the limit', () => {
+    const file = parsed('---\nname: big\ndescription: d\n---\n' + '\u0001'.repeat(200_000) + '\n');
+    const r = renderRoleFiles([file], 'local', mergeVars({}));
+    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([expect.stringMatching(/^roles\/a\.md:5:1: the Role renders to 1,200,0\d\d bytes for tenant "local"/)]);
+    const fine = parsed('---\nname: fine\ndescription: d\n---\n' + '\u0001'.repeat(100_000) + '\n');
+    expect(renderRoleFiles([fine], 'local', mergeVars({}))).toEqual({ ok: true, value: [fine] });
+  });
+
   test('validate names every tenant over the limit, once per size', () => {
     const file = parsed('---\nname: big\ndescription: d\n---\n${vars.big}${vars.big}\n');
     const issues = varIssuesOfTenants([
