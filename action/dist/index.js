@@ -49320,12 +49320,14 @@ function rolesByName(roles, named) {
   return groupBy(roles, (role) => named(role) ? role.name : void 0);
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const byName = rolesByName(remote, (role) => ignored(role.name) === void 0);
+  const { byName, count } = holdersByName(remote, ignored);
   let byId;
   const claimed = /* @__PURE__ */ new Set();
-  const result = { pairs: [], creates: [], orphans: [], byName, issues: [] };
+  const pairs = [];
+  const creates = [];
+  const issues = [];
   const issue2 = (file, key, message2) => {
-    result.issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
+    issues.push({ file: file.file, ...key === "id" ? file.at.id ?? file.at.name : file.at.name, message: message2 });
   };
   const managed = files.filter((f) => ignored(f.name) === void 0);
   for (const file of managed) {
@@ -49336,38 +49338,66 @@ function matchRoles(files, remote, ignored, tenantName2) {
     else if (glob !== void 0) issue2(file, "id", `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
     else if (!claimed.has(role.id)) {
       claimed.add(role.id);
-      result.pairs.push({ file, role });
+      pairs.push({ file, role });
     }
   }
   for (const file of managed) {
     if (file.id !== void 0) continue;
-    const free = unclaimed(byName.get(file.name), claimed);
-    if (free.length === 1) result.pairs.push({ file, role: free[0] });
-    else if (free.length === 0) result.creates.push(file);
+    const held = byName.get(file.name);
+    if (held === void 0) {
+      creates.push(file);
+      continue;
+    }
+    if (!Array.isArray(held)) {
+      if (claimed.has(held.id)) creates.push(file);
+      else {
+        claimed.add(held.id);
+        pairs.push({ file, role: held });
+      }
+      continue;
+    }
+    const free = held.filter((r) => !claimed.has(r.id));
+    if (free.length === 1) pairs.push({ file, role: free[0] });
+    else if (free.length === 0) creates.push(file);
     else {
       const ids = free.map((r) => showName(r.id)).join(", ");
       issue2(file, "name", `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
     }
     for (const r of free) claimed.add(r.id);
   }
-  for (const holders of byName.values()) {
-    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
+  const orphans = [];
+  if (claimed.size < count) {
+    for (const held of byName.values()) {
+      if (!Array.isArray(held)) {
+        if (!claimed.has(held.id)) orphans.push(held);
+      } else for (const role of held) if (!claimed.has(role.id)) orphans.push(role);
+    }
   }
-  return result;
+  const holdersOf = (name) => {
+    const held = byName.get(name);
+    return held === void 0 ? [] : Array.isArray(held) ? held : [held];
+  };
+  return { pairs, creates, orphans, holdersOf, issues };
 }
-function unclaimed(holders, claimed) {
-  if (holders === void 0) return NONE;
-  if (holders.length === 1) return claimed.has(holders[0].id) ? NONE : holders;
-  return holders.filter((r) => !claimed.has(r.id));
+function holdersByName(remote, ignored) {
+  const byName = /* @__PURE__ */ new Map();
+  let count = 0;
+  for (const role of remote) {
+    if (ignored(role.name) !== void 0) continue;
+    count++;
+    const held = byName.get(role.name);
+    if (held === void 0) byName.set(role.name, role);
+    else if (Array.isArray(held)) held.push(role);
+    else byName.set(role.name, [held, role]);
+  }
+  return { byName, count };
 }
-var NONE;
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
     "use strict";
     init_glob();
     init_group_by();
     init_display();
-    NONE = [];
   }
 });
 
@@ -49514,7 +49544,7 @@ function computePlan(desired, remote, options) {
   const managed = options.targets === void 0 ? desired.length : pairs.length + matching.creates.filter((f) => targeted(f.name)).length;
   const updates = [];
   let unchanged = 0;
-  const holdersOf = (name) => matching.byName.get(name) ?? [];
+  const { holdersOf } = matching;
   for (const { file, role } of pairs) {
     const change2 = updateOf(file, role, holdersOf);
     if (change2) updates.push(change2);

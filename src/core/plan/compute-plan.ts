@@ -37,7 +37,7 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
 
   const updates: PlanChange[] = [];
   let unchanged = 0;
-  const holdersOf = (name: string): Role[] => matching.byName.get(name) ?? [];
+  const { holdersOf } = matching;
   for (const { file, role } of pairs) {
     const change = updateOf(file, role, holdersOf);
     if (change) updates.push(change);

@@ -38,8 +38,8 @@ export interface Matching {
   creates: RoleFile[];
   /** Remote Roles (not ignored) that no file manages. */
   orphans: Role[];
-  /** Remote Roles by name (not ignored), for creates' name state. */
-  byName: Map<string, Role[]>;
+  /** The remote Roles (not ignored) holding `name`, in the tenant's order (empty when none), for creates' name state. */
+  holdersOf(name: string): Role[];
   issues: Issue[];
 }
 
@@ -54,14 +54,16 @@ export function matchRoles(
   ignored: (name: string) => string | undefined,
   tenantName: string,
 ): Matching {
-  const byName = rolesByName(remote, (role) => ignored(role.name) === undefined);
+  const { byName, count } = holdersByName(remote, ignored);
   // By id only when a file pins one: most files do not, and indexing 100,000 ids is not free.
   let byId: Map<string, Role> | undefined;
 
   const claimed = new Set<string>();
-  const result: Matching = { pairs: [], creates: [], orphans: [], byName, issues: [] };
+  const pairs: Matching['pairs'] = [];
+  const creates: RoleFile[] = [];
+  const issues: Issue[] = [];
   const issue = (file: RoleFile, key: 'id' | 'name', message: string): void => {
-    result.issues.push({ file: file.file, ...(key === 'id' ? (file.at.id ?? file.at.name) : file.at.name), message });
+    issues.push({ file: file.file, ...(key === 'id' ? (file.at.id ?? file.at.name) : file.at.name), message });
   };
   const managed = files.filter((f) => ignored(f.name) === undefined);
 
@@ -73,15 +75,29 @@ export function matchRoles(
     else if (glob !== undefined) issue(file, 'id', `id ${quote(file.id)} is Role ${quote(role.name)}, which matches ignore ${quote(glob)}`);
     else if (!claimed.has(role.id)) {
       claimed.add(role.id);
-      result.pairs.push({ file, role });
+      pairs.push({ file, role });
     }
   }
 
   for (const file of managed) {
     if (file.id !== undefined) continue;
-    const free = unclaimed(byName.get(file.name), claimed);
-    if (free.length === 1) result.pairs.push({ file, role: free[0]! });
-    else if (free.length === 0) result.creates.push(file);
+    const held = byName.get(file.name);
+    if (held === undefined) {
+      creates.push(file);
+      continue;
+    }
+    if (!Array.isArray(held)) {
+      // The usual case: one Role holds the name.
+      if (claimed.has(held.id)) creates.push(file);
+      else {
+        claimed.add(held.id);
+        pairs.push({ file, role: held });
+      }
+      continue;
+    }
+    const free = held.filter((r) => !claimed.has(r.id));
+    if (free.length === 1) pairs.push({ file, role: free[0]! });
+    else if (free.length === 0) creates.push(file);
     else {
       const ids = free.map((r) => showName(r.id)).join(', ');
       issue(file, 'name', `name ${quote(file.name)} is held by ${free.length} Roles on the tenant (ids ${ids}): add "id: <one of them>" to pin the one this file manages`);
@@ -90,17 +106,37 @@ export function matchRoles(
     for (const r of free) claimed.add(r.id);
   }
 
-  for (const holders of byName.values()) {
-    for (const role of holders) if (!claimed.has(role.id)) result.orphans.push(role);
+  // Only ids of these Roles are ever claimed: as many claimed as there are Roles means every one
+  // is (ids shared by several Roles, which a tenant should never list, make the count fall short).
+  const orphans: Role[] = [];
+  if (claimed.size < count) {
+    for (const held of byName.values()) {
+      if (!Array.isArray(held)) {
+        if (!claimed.has(held.id)) orphans.push(held);
+      } else for (const role of held) if (!claimed.has(role.id)) orphans.push(role);
+    }
   }
-  return result;
+  const holdersOf = (name: string): Role[] => {
+    const held = byName.get(name);
+    return held === undefined ? [] : Array.isArray(held) ? held : [held];
+  };
+  return { pairs, creates, orphans, holdersOf, issues };
 }
 
-const NONE: readonly Role[] = [];
-
-/** The holders no file has claimed (the holders themselves when that is all of them: the usual one). */
-function unclaimed(holders: readonly Role[] | undefined, claimed: ReadonlySet<string>): readonly Role[] {
-  if (holders === undefined) return NONE;
-  if (holders.length === 1) return claimed.has(holders[0]!.id) ? NONE : holders;
-  return holders.filter((r) => !claimed.has(r.id));
+/**
+ * The Roles not ignored, by name: a name one Role holds maps to it, a name several hold to them
+ * all in the tenant's order (no array for each of thousands of names); and how many Roles that is.
+ */
+function holdersByName(remote: readonly Role[], ignored: (name: string) => string | undefined): { byName: Map<string, Role | Role[]>; count: number } {
+  const byName = new Map<string, Role | Role[]>();
+  let count = 0;
+  for (const role of remote) {
+    if (ignored(role.name) !== undefined) continue;
+    count++;
+    const held = byName.get(role.name);
+    if (held === undefined) byName.set(role.name, role);
+    else if (Array.isArray(held)) held.push(role);
+    else byName.set(role.name, [held, role]);
+  }
+  return { byName, count };
 }
