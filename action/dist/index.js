@@ -49470,205 +49470,6 @@ var init_types = __esm({
   }
 });
 
-// src/core/text-parts.ts
-import { Buffer as Buffer3 } from "node:buffer";
-function* encodedInPieces(parts, seen = () => {
-}, size2 = 1 << 20) {
-  let piece = Buffer3.allocUnsafe(size2);
-  let used = 0;
-  for (const part of parts) {
-    if (used + part.length * 3 > piece.length) {
-      if (used > 0) {
-        const full = piece.subarray(0, used);
-        seen(full);
-        yield full;
-      }
-      piece = Buffer3.allocUnsafe(Math.max(size2, part.length * 3));
-      used = 0;
-    }
-    used += piece.write(part, used);
-  }
-  if (used > 0) {
-    const last = piece.subarray(0, used);
-    seen(last);
-    yield last;
-  }
-}
-var init_text_parts = __esm({
-  "src/core/text-parts.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/plan/render-json.ts
-import { Buffer as Buffer4 } from "node:buffer";
-import { createHash as createHash2 } from "node:crypto";
-function renderPlanJson(plan) {
-  const body = bodyText(plan);
-  return `${body.slice(0, -2)},
-  "digest": ${JSON.stringify(sha256(body))}
-}
-`;
-}
-function planDigest(plan) {
-  return sha256(bodyText(plan));
-}
-function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
-  const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
-  return `${body.slice(0, -2)},
-  "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
-}
-`;
-}
-function tenantPlansDigest(plans) {
-  return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
-}
-function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
-  const { digest: _digest, changes, ...rest } = plan;
-  const frame = jsonText(ordered({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
-  const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
-  const hash2 = createHash2("sha256");
-  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash2.update(bytes));
-  const tail = frame.slice(at + 2);
-  hash2.update(tail);
-  yield Buffer4.from(`${tail.slice(0, -2)},
-  "digest": ${JSON.stringify(`sha256:${hash2.digest("hex")}`)}
-}
-`);
-}
-function* bodyParts(head, changes, partChars, redactor) {
-  if (changes.length === 0) {
-    yield `${head}[]`;
-    return;
-  }
-  yield `${head}[
-    `;
-  for (let i = 0; i < changes.length; ) {
-    let end = i + 1;
-    for (let chars = charsOf(changes[i]); end < changes.length && (chars += charsOf(changes[end])) <= partChars; end++) ;
-    const group2 = changes.slice(i, end);
-    let nested = jsonText([group2.map(ordered)], 2);
-    if (redactor?.mayHoldSecret(nested)) nested = jsonText([redactor.values(group2).map(ordered)], 2);
-    if (i > 0) yield ",\n    ";
-    yield nested.slice(NESTED_START.length, -NESTED_END.length);
-    i = end;
-  }
-  yield "\n  ]";
-}
-function charsOf(change2) {
-  const { before, after: after2, diff } = change2;
-  return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
-}
-function bodyText(plan) {
-  const { digest: _digest, ...rest } = plan;
-  return jsonText(ordered(rest), 2);
-}
-function ordered(value) {
-  if (Array.isArray(value)) {
-    let copy;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      const o = ordered(item);
-      if (o !== item) (copy ??= [...value])[i] = o;
-    }
-    return copy ?? value;
-  }
-  if (value === null || typeof value !== "object" || BUILT_IN_ORDER.has(value)) return value;
-  const record = value;
-  const keys = Object.keys(record);
-  const inOrder = isPlainObject(record) && keysInOrder(keys);
-  let values;
-  for (let i = 0; i < keys.length; i++) {
-    const own = record[keys[i]];
-    const o = ordered(own);
-    if (o !== own && values === void 0) values = keys.slice(0, i).map((key) => record[key]);
-    values?.push(o);
-  }
-  if (inOrder && values === void 0) return value;
-  const entries = keys.map((key, i) => [key, values === void 0 ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
-  return Object.fromEntries(entries);
-}
-function builtInKeyOrder(change2) {
-  BUILT_IN_ORDER.add(change2);
-  return change2;
-}
-function keysInOrder(keys) {
-  for (const known of IN_ORDER) if (sameKeys(known, keys)) return true;
-  for (let i = 1; i < keys.length; i++) if (byRank(keys[i - 1], keys[i]) >= 0) return false;
-  if (IN_ORDER.length < MAX_IN_ORDER) IN_ORDER.push(keys);
-  return true;
-}
-function sameKeys(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-function byRank(a, b) {
-  const ra = rank.get(a) ?? KEY_ORDER.length;
-  const rb = rank.get(b) ?? KEY_ORDER.length;
-  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
-}
-function isPlainObject(value) {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-var KEY_ORDER, rank, PART_CHARS, NESTED_START, NESTED_END, BUILT_IN_ORDER, IN_ORDER, MAX_IN_ORDER;
-var init_render_json = __esm({
-  "src/core/plan/render-json.ts"() {
-    "use strict";
-    init_hash();
-    init_types();
-    init_safe_text();
-    init_text_parts();
-    KEY_ORDER = [
-      "format_version",
-      "tenant",
-      "created_at",
-      "options",
-      "summary",
-      "changes",
-      "unmanaged",
-      "notes",
-      "guards",
-      "issues",
-      "action",
-      "kind",
-      "name",
-      "base_url",
-      "id",
-      "file",
-      "line",
-      "col",
-      "message",
-      "prune",
-      "protect",
-      "ignore",
-      "max_deletes",
-      "create",
-      "update",
-      "delete",
-      "unchanged",
-      "fields",
-      "before",
-      "after",
-      "description",
-      "content",
-      "diff",
-      "remote_hash",
-      "name_hash",
-      "allow_empty_prune"
-    ];
-    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
-    PART_CHARS = 64 * 1024;
-    NESTED_START = "[\n  [\n    ";
-    NESTED_END = "\n  ]\n]";
-    BUILT_IN_ORDER = /* @__PURE__ */ new WeakSet();
-    IN_ORDER = [];
-    MAX_IN_ORDER = 16;
-  }
-});
-
 // src/core/plan/notes.ts
 function renameNotes(creates, orphans, prune2) {
   if (orphans.length === 0 || creates.length === 0) return [];
@@ -49750,7 +49551,7 @@ function computePlan(desired, remote, options) {
     else unchanged++;
   }
   const creates = matching.creates.filter((file) => targeted(file.name)).map(
-    (file) => builtInKeyOrder({
+    (file) => ({
       action: "create",
       name: file.name,
       file: file.file,
@@ -49774,7 +49575,7 @@ function computePlan(desired, remote, options) {
       ...options.targets === void 0 ? {} : { targets: [...options.targets] }
     },
     summary: { create: creates.length, update: updates.length, delete: deletes.length, unchanged, unmanaged: unmanaged.length },
-    changes: ordered2(updates, creates, deletes),
+    changes: ordered(updates, creates, deletes),
     unmanaged: unmanaged.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id)),
     notes: [
       ...targetNotes(options.targets, desired, remote),
@@ -49791,7 +49592,7 @@ function updateOf(file, role, holdersOf) {
   if (file.description !== role.description) fields.push("description");
   if (file.content !== role.content) fields.push("content");
   if (fields.length === 0) return void 0;
-  return builtInKeyOrder({
+  return {
     action: "update",
     name: file.name,
     id: role.id,
@@ -49803,15 +49604,15 @@ function updateOf(file, role, holdersOf) {
     remote_hash: roleStateHash(role),
     // A rename, like a create, counts on its new name being held as it was.
     ...file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }
-  });
+  };
 }
 function deleteOf(role) {
-  return builtInKeyOrder({ action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) });
+  return { action: "delete", name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
 }
 function stateOf(fields) {
   return { name: fields.name, description: fields.description, content: fields.content };
 }
-function ordered2(updates, creates, deletes) {
+function ordered(updates, creates, deletes) {
   const needed = new Set(creates.map((c) => c.name));
   for (const u of updates) if (u.before.name !== u.name) needed.add(u.name);
   const freeing = deletes.filter((d) => needed.has(d.name));
@@ -49837,7 +49638,6 @@ var init_compute_plan = __esm({
     init_content_diff();
     init_display();
     init_guards();
-    init_render_json();
     init_printed_url();
     init_hash();
     init_matching();
@@ -49967,6 +49767,200 @@ var init_render_text = __esm({
     init_display();
     MAX_LISTED = 50;
     ANSI = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
+  }
+});
+
+// src/core/text-parts.ts
+import { Buffer as Buffer3 } from "node:buffer";
+function* encodedInPieces(parts, seen = () => {
+}, size2 = 1 << 20) {
+  let piece = Buffer3.allocUnsafe(size2);
+  let used = 0;
+  for (const part of parts) {
+    if (used + part.length * 3 > piece.length) {
+      if (used > 0) {
+        const full = piece.subarray(0, used);
+        seen(full);
+        yield full;
+      }
+      piece = Buffer3.allocUnsafe(Math.max(size2, part.length * 3));
+      used = 0;
+    }
+    used += piece.write(part, used);
+  }
+  if (used > 0) {
+    const last = piece.subarray(0, used);
+    seen(last);
+    yield last;
+  }
+}
+var init_text_parts = __esm({
+  "src/core/text-parts.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/plan/render-json.ts
+import { Buffer as Buffer4 } from "node:buffer";
+import { createHash as createHash2 } from "node:crypto";
+function renderPlanJson(plan) {
+  const body = bodyText(plan);
+  return `${body.slice(0, -2)},
+  "digest": ${JSON.stringify(sha256(body))}
+}
+`;
+}
+function planDigest(plan) {
+  return sha256(bodyText(plan));
+}
+function renderTenantPlansJson(plans) {
+  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
+  const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
+  return `${body.slice(0, -2)},
+  "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
+}
+`;
+}
+function tenantPlansDigest(plans) {
+  return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
+}
+function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
+  const { digest: _digest, changes, ...rest } = plan;
+  const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
+  const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
+  const hash2 = createHash2("sha256");
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash2.update(bytes));
+  const tail = frame.slice(at + 2);
+  hash2.update(tail);
+  yield Buffer4.from(`${tail.slice(0, -2)},
+  "digest": ${JSON.stringify(`sha256:${hash2.digest("hex")}`)}
+}
+`);
+}
+function* bodyParts(head, changes, partChars, redactor) {
+  if (changes.length === 0) {
+    yield `${head}[]`;
+    return;
+  }
+  yield `${head}[
+    `;
+  for (let i = 0; i < changes.length; ) {
+    let end = i + 1;
+    for (let chars = charsOf(changes[i]); end < changes.length && (chars += charsOf(changes[end])) <= partChars; end++) ;
+    const group2 = changes.slice(i, end);
+    let nested = jsonText([group2.map(ordered2)], 2);
+    if (redactor?.mayHoldSecret(nested)) nested = jsonText([redactor.values(group2).map(ordered2)], 2);
+    if (i > 0) yield ",\n    ";
+    yield nested.slice(NESTED_START.length, -NESTED_END.length);
+    i = end;
+  }
+  yield "\n  ]";
+}
+function charsOf(change2) {
+  const { before, after: after2, diff } = change2;
+  return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
+}
+function bodyText(plan) {
+  const { digest: _digest, ...rest } = plan;
+  return jsonText(ordered2(rest), 2);
+}
+function ordered2(value) {
+  if (Array.isArray(value)) {
+    let copy;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const o = ordered2(item);
+      if (o !== item) (copy ??= [...value])[i] = o;
+    }
+    return copy ?? value;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const record = value;
+  const keys = Object.keys(record);
+  const inOrder = isPlainObject(record) && keysInOrder(keys);
+  let values;
+  for (let i = 0; i < keys.length; i++) {
+    const own = record[keys[i]];
+    const o = ordered2(own);
+    if (o !== own && values === void 0) values = keys.slice(0, i).map((key) => record[key]);
+    values?.push(o);
+  }
+  if (inOrder && values === void 0) return value;
+  const entries = keys.map((key, i) => [key, values === void 0 ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
+  return Object.fromEntries(entries);
+}
+function keysInOrder(keys) {
+  for (const known of IN_ORDER) if (sameKeys(known, keys)) return true;
+  for (let i = 1; i < keys.length; i++) if (byRank(keys[i - 1], keys[i]) >= 0) return false;
+  if (IN_ORDER.length < MAX_IN_ORDER) IN_ORDER.push(keys);
+  return true;
+}
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+function byRank(a, b) {
+  const ra = rank.get(a) ?? KEY_ORDER.length;
+  const rb = rank.get(b) ?? KEY_ORDER.length;
+  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+}
+function isPlainObject(value) {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+var KEY_ORDER, rank, PART_CHARS, NESTED_START, NESTED_END, IN_ORDER, MAX_IN_ORDER;
+var init_render_json = __esm({
+  "src/core/plan/render-json.ts"() {
+    "use strict";
+    init_hash();
+    init_types();
+    init_safe_text();
+    init_text_parts();
+    KEY_ORDER = [
+      "format_version",
+      "tenant",
+      "created_at",
+      "options",
+      "summary",
+      "changes",
+      "unmanaged",
+      "notes",
+      "guards",
+      "issues",
+      "action",
+      "kind",
+      "name",
+      "base_url",
+      "id",
+      "file",
+      "line",
+      "col",
+      "message",
+      "prune",
+      "protect",
+      "ignore",
+      "max_deletes",
+      "create",
+      "update",
+      "delete",
+      "unchanged",
+      "fields",
+      "before",
+      "after",
+      "description",
+      "content",
+      "diff",
+      "remote_hash",
+      "name_hash",
+      "allow_empty_prune"
+    ];
+    rank = new Map(KEY_ORDER.map((k, i) => [k, i]));
+    PART_CHARS = 64 * 1024;
+    NESTED_START = "[\n  [\n    ";
+    NESTED_END = "\n  ]\n]";
+    IN_ORDER = [];
+    MAX_IN_ORDER = 16;
   }
 });
 

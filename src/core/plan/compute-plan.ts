@@ -3,7 +3,6 @@ import type { Role } from '../model.js';
 import { contentDiff } from './content-diff.js';
 import { showName } from '../roles/display.js';
 import { planGuards } from './guards.js';
-import { builtInKeyOrder } from './render-json.js';
 import { planBaseUrl } from '../printed-url.js';
 import { nameStateHash, roleStateHash } from './hash.js';
 import { globMatcher, matchRoles } from './matching.js';
@@ -45,14 +44,13 @@ export function computePlan(desired: readonly RoleFile[], remote: readonly Role[
     else unchanged++;
   }
   const creates = matching.creates.filter((file) => targeted(file.name)).map(
-    (file): PlanChange =>
-      builtInKeyOrder({
-        action: 'create',
-        name: file.name,
-        file: file.file,
-        after: stateOf(file),
-        remote_hash: nameStateHash(file.name, holdersOf(file.name)),
-      }),
+    (file): PlanChange => ({
+      action: 'create',
+      name: file.name,
+      file: file.file,
+      after: stateOf(file),
+      remote_hash: nameStateHash(file.name, holdersOf(file.name)),
+    }),
   );
   const deletes = options.prune ? orphans.map(deleteOf) : [];
   const unmanaged = options.prune ? [] : orphans.map((r) => ({ id: r.id, name: r.name }));
@@ -91,7 +89,7 @@ function updateOf(file: RoleFile, role: Role, holdersOf: (name: string) => Role[
   if (file.content !== role.content) fields.push('content');
   if (fields.length === 0) return undefined;
   // Keys in the order the JSON has them (render-json.ts), so rendering need not copy the change.
-  return builtInKeyOrder({
+  return {
     action: 'update',
     name: file.name,
     id: role.id,
@@ -105,11 +103,11 @@ function updateOf(file: RoleFile, role: Role, holdersOf: (name: string) => Role[
     remote_hash: roleStateHash(role),
     // A rename, like a create, counts on its new name being held as it was.
     ...(file.name === role.name ? {} : { name_hash: nameStateHash(file.name, holdersOf(file.name)) }),
-  });
+  };
 }
 
 function deleteOf(role: Role): PlanChange {
-  return builtInKeyOrder({ action: 'delete', name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) });
+  return { action: 'delete', name: role.name, id: role.id, before: stateOf(role), remote_hash: roleStateHash(role) };
 }
 
 function stateOf(fields: PlanRoleState): PlanRoleState {

@@ -141,7 +141,7 @@ function ordered(value: unknown): unknown {
     }
     return copy ?? value;
   }
-  if (value === null || typeof value !== 'object' || BUILT_IN_ORDER.has(value)) return value;
+  if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   const inOrder = isPlainObject(record) && keysInOrder(keys);
@@ -157,19 +157,6 @@ function ordered(value: unknown): unknown {
   const entries = keys.map((key, i): [string, unknown] => [key, values === undefined ? record[key] : values[i]]).sort(([a], [b]) => byRank(a, b));
   // fromEntries defines own properties, so even a "__proto__" key read from a file stays data.
   return Object.fromEntries(entries);
-}
-
-/** Changes `computePlan` built with their keys (and their states' keys) in KEY_ORDER's order. */
-const BUILT_IN_ORDER = new WeakSet<object>();
-
-/**
- * `change`, known from now on to be built in KEY_ORDER's order all the way down: serialised as it
- * is, without a look at its keys (50,000 changes' keys cost ~50 ms to check). Only for changes
- * that are never altered afterwards.
- */
-export function builtInKeyOrder(change: PlanChange): PlanChange {
-  BUILT_IN_ORDER.add(change);
-  return change;
 }
 
 /**
