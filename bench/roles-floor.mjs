@@ -1,6 +1,7 @@
 // The floor for `plan`: the unavoidable input work with nothing but Node built-ins, as a process
 // like the CLI. `node roles-floor.mjs DIR BASE_URL` (token in ROLEFLOW_TOKEN) reads every *.md file
-// of DIR with readFileSync (as the CLI reads), fetches the tenant's Role list once with node:http,
+// of DIR with readFileSync (synchronously, as the CLI reads, though with one call a file where the CLI's
+// bounded read takes three), fetches the tenant's Role list once with node:http,
 // parses it, and prints how many of each it saw (the bench checks). It imports nothing from
 // node_modules: a bare script pays no module loading the bundled CLI would not pay either.
 import { readdirSync, readFileSync } from 'node:fs';
