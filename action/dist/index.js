@@ -75727,6 +75727,77 @@ var init_compare2 = __esm({
   }
 });
 
+// src/report/model.ts
+var REPORT_FORMAT_VERSION;
+var init_model = __esm({
+  "src/report/model.ts"() {
+    "use strict";
+    REPORT_FORMAT_VERSION = 1;
+  }
+});
+
+// src/report/run-report.ts
+var run_report_exports = {};
+__export(run_report_exports, {
+  buildRunReport: () => buildRunReport,
+  redactReport: () => redactReport,
+  redactResult: () => redactResult,
+  summarise: () => summarise
+});
+function buildRunReport(facts, redactor) {
+  const report = {
+    format_version: REPORT_FORMAT_VERSION,
+    tool: { name: "roleflow", version: facts.version },
+    tenant: facts.tenant,
+    ...facts.commit && { commit: facts.commit },
+    ...facts.selection && { selection: facts.selection },
+    ...facts.shard && { shard: facts.shard },
+    started_at: facts.startedAt.toISOString(),
+    finished_at: facts.finishedAt.toISOString(),
+    duration_ms: Math.round(facts.durationMs),
+    bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
+    summary: summarise(facts.results),
+    results: facts.results
+  };
+  return redactReport(report, redactor);
+}
+function redactReport(report, redactor) {
+  if (redactor.none) return report;
+  const { results: results2, ...head } = report;
+  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
+}
+function redactResult(result, redactor) {
+  if (redactor.none) return result;
+  const clean = redactor.values(result);
+  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
+  let repeats = clean.repeats;
+  clean.repeats.forEach((repeat, i) => {
+    if (repeat.outputs === void 0) return;
+    const outputs = redactor.values(repeat.outputs, { keys: true });
+    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
+  });
+  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
+}
+function summarise(results2) {
+  const count = (s) => results2.filter((r) => r.status === s).length;
+  return {
+    tests: results2.length,
+    passed: count("pass"),
+    failed: count("fail") + count("error"),
+    errored: count("error"),
+    skipped: count("skip"),
+    not_run: count("not_run"),
+    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
+  };
+}
+var init_run_report = __esm({
+  "src/report/run-report.ts"() {
+    "use strict";
+    init_model();
+  }
+});
+
 // src/report/shown.ts
 function withShownMessages(result) {
   return {
@@ -75763,26 +75834,7 @@ var init_shown = __esm({
   }
 });
 
-// src/report/model.ts
-var REPORT_FORMAT_VERSION;
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    REPORT_FORMAT_VERSION = 1;
-  }
-});
-
 // src/report/build.ts
-var build_exports = {};
-__export(build_exports, {
-  buildRunReport: () => buildRunReport,
-  buildTestResult: () => buildTestResult,
-  notRunReason: () => notRunReason,
-  redactReport: () => redactReport,
-  redactResult: () => redactResult,
-  stats: () => stats,
-  summarise: () => summarise
-});
 function notRunReason(stopped = "bail") {
   return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
 }
@@ -75830,53 +75882,6 @@ function testResult({ test, transport }, judged) {
     step_latency_ms: judged.step_latency_ms,
     across_repeats: judged.across_repeats,
     repeats: judged.repeats
-  };
-}
-function buildRunReport(facts, redactor) {
-  const report = {
-    format_version: REPORT_FORMAT_VERSION,
-    tool: { name: "roleflow", version: facts.version },
-    tenant: facts.tenant,
-    ...facts.commit && { commit: facts.commit },
-    ...facts.selection && { selection: facts.selection },
-    ...facts.shard && { shard: facts.shard },
-    started_at: facts.startedAt.toISOString(),
-    finished_at: facts.finishedAt.toISOString(),
-    duration_ms: Math.round(facts.durationMs),
-    bailed: facts.bailed,
-    interrupted: facts.interrupted === true,
-    summary: summarise(facts.results),
-    results: facts.results
-  };
-  return redactReport(report, redactor);
-}
-function redactReport(report, redactor) {
-  if (redactor.none) return report;
-  const { results: results2, ...head } = report;
-  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
-}
-function redactResult(result, redactor) {
-  if (redactor.none) return result;
-  const clean = redactor.values(result);
-  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
-  let repeats = clean.repeats;
-  clean.repeats.forEach((repeat, i) => {
-    if (repeat.outputs === void 0) return;
-    const outputs = redactor.values(repeat.outputs, { keys: true });
-    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
-  });
-  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
-}
-function summarise(results2) {
-  const count = (s) => results2.filter((r) => r.status === s).length;
-  return {
-    tests: results2.length,
-    passed: count("pass"),
-    failed: count("fail") + count("error"),
-    errored: count("error"),
-    skipped: count("skip"),
-    not_run: count("not_run"),
-    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
   };
 }
 function stats(samples) {
@@ -75965,7 +75970,6 @@ var init_build2 = __esm({
     init_flows();
     init_safe_text();
     init_shown();
-    init_model();
   }
 });
 
@@ -76162,7 +76166,7 @@ var init_json = __esm({
     "use strict";
     init_safe_text();
     init_schema();
-    init_build2();
+    init_run_report();
     init_shown();
     init_digest();
   }
@@ -78074,7 +78078,7 @@ var init_test_session = __esm({
     init_errors();
     init_printed_url();
     init_runs();
-    init_build2();
+    init_run_report();
     init_flow_files();
     init_source_files();
     init_package_root();
@@ -81639,7 +81643,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
   async execute() {
     const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
-      Promise.resolve().then(() => (init_build2(), build_exports)),
+      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
@@ -81890,7 +81894,7 @@ var TestCommand = class extends ManyTenantsCommand {
   async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_build2(), build_exports)),
+      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports))

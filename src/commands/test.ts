@@ -169,7 +169,7 @@ export class TestCommand extends ManyTenantsCommand {
   ): Promise<number> {
     const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
       import('../run/test-session.js'),
-      import('../report/build.js'),
+      import('../report/run-report.js'),
       import('../report/console.js'),
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),

@@ -11,10 +11,9 @@ import {
   type Transport,
 } from '../core/flows/index.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../core/model.js';
-import type { Redactor } from '../core/redact.js';
 import { escapeControls } from '../core/safe-text.js';
 import { shownAssertion } from './shown.js';
-import { REPORT_FORMAT_VERSION, type ExecutionIdsRecord, type LatencyStats, type MessageRecord, type RepeatResult, type RunReport, type RunSelection, type RunSummary, type StepRecord, type TestResult, type TestStatus } from './model.js';
+import type { ExecutionIdsRecord, LatencyStats, MessageRecord, RepeatResult, StepRecord, TestResult, TestStatus } from './model.js';
 
 /** One test × transport as it is run: `test.repeat` / `test.minPass` already carry any `--repeat`. */
 export interface TestRun {
@@ -96,78 +95,6 @@ function testResult({ test, transport }: TestRun, judged: Judged): TestResult {
     step_latency_ms: judged.step_latency_ms,
     across_repeats: judged.across_repeats,
     repeats: judged.repeats,
-  };
-}
-
-export interface RunFacts {
-  version: string;
-  tenant: RunReport['tenant'];
-  commit?: string;
-  selection?: RunSelection;
-  shard?: { index: number; total: number };
-  startedAt: Date;
-  finishedAt: Date;
-  durationMs: number;
-  bailed: boolean;
-  interrupted?: boolean;
-  results: TestResult[];
-}
-
-/** The report of a run, redacted by `redactor` (see `redactReport`). */
-export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
-  const report: RunReport = {
-    format_version: REPORT_FORMAT_VERSION,
-    tool: { name: 'roleflow', version: facts.version },
-    tenant: facts.tenant,
-    ...(facts.commit && { commit: facts.commit }),
-    ...(facts.selection && { selection: facts.selection }),
-    ...(facts.shard && { shard: facts.shard }),
-    started_at: facts.startedAt.toISOString(),
-    finished_at: facts.finishedAt.toISOString(),
-    duration_ms: Math.round(facts.durationMs),
-    bailed: facts.bailed,
-    interrupted: facts.interrupted === true,
-    summary: summarise(facts.results),
-    results: facts.results,
-  };
-  return redactReport(report, redactor);
-}
-
-/** `report` with secrets masked in its values, and in the keys of the tenant's data (`redactResult`). */
-export function redactReport(report: RunReport, redactor: Redactor): RunReport {
-  if (redactor.none) return report;
-  const { results, ...head } = report;
-  return { ...redactor.values(head), results: results.map((r) => redactResult(r, redactor)) };
-}
-
-/**
- * `result` with secrets masked in every string value. Keys are the report's structure and stay,
- * except where they are the tenant's data — a flow's outputs, the services of step latencies —
- * which may hold a secret as well as any value. Nothing is copied when nothing changes.
- */
-export function redactResult(result: TestResult, redactor: Redactor): TestResult {
-  if (redactor.none) return result;
-  const clean = redactor.values(result);
-  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
-  let repeats = clean.repeats;
-  clean.repeats.forEach((repeat, i) => {
-    if (repeat.outputs === undefined) return;
-    const outputs = redactor.values(repeat.outputs, { keys: true });
-    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
-  });
-  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
-}
-
-export function summarise(results: readonly TestResult[]): RunSummary {
-  const count = (s: TestStatus) => results.filter((r) => r.status === s).length;
-  return {
-    tests: results.length,
-    passed: count('pass'),
-    failed: count('fail') + count('error'),
-    errored: count('error'),
-    skipped: count('skip'),
-    not_run: count('not_run'),
-    executions: results.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== 'not_run').length, 0),
   };
 }
 

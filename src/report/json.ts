@@ -2,7 +2,7 @@ import type { Parsed } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
-import { summarise } from './build.js';
+import { summarise } from './run-report.js';
 import { withShownMessages } from './shown.js';
 import { missingShardsText } from './digest.js';
 import type { RunReport, RunSelection, TestResult } from './model.js';

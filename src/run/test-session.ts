@@ -6,7 +6,7 @@ import type { FlowTestFile, Transport } from '../core/flows/index.js';
 import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
 import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
-import { buildRunReport } from '../report/build.js';
+import { buildRunReport } from '../report/run-report.js';
 import type { RunReport, RunSelection } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
 import { displayPath } from '../files/source-files.js';

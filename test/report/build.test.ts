@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
-import { buildTestResult, redactResult, summarise } from '../../src/report/build.js';
+import { buildTestResult } from '../../src/report/build.js';
+import { redactResult, summarise } from '../../src/report/run-report.js';
 import { flowTest, https, result, runReport, step, wsWith } from './builders.js';
 
 const SUMMARY = '  - name: t\n    repeat: 3\n    min_pass: 2\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';

@@ -1,6 +1,7 @@
 import type { ExecutionResult } from '../../src/core/flows/index.js';
 import { makeRedactor } from '../../src/core/redact.js';
-import { buildRunReport, buildTestResult } from '../../src/report/build.js';
+import { buildTestResult } from '../../src/report/build.js';
+import { buildRunReport } from '../../src/report/run-report.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { flowTest, https, step, ws } from '../core/flows/builders.js';
 

@@ -43,7 +43,7 @@ export class ReportMergeCommand extends RoleflowCommand {
   async execute(): Promise<number> {
     const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
       import('../../report/json.js'),
-      import('../../report/build.js'),
+      import('../../report/run-report.js'),
       import('../../report/digest.js'),
       import('../../report/reporters.js'),
       import('../../run/write-reports.js'),
