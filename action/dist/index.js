@@ -74814,7 +74814,7 @@ function planTenantOf(tenant) {
 }
 async function makeFreshPlan(opts) {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
-  setImmediate(() => void Promise.resolve().then(() => (init_client(), client_exports)));
+  setImmediate(() => Promise.resolve().then(() => (init_client(), client_exports)).catch(() => void 0));
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
