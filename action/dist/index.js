@@ -49308,16 +49308,13 @@ function globMatcher(globs) {
   const compiled2 = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
   return (name) => compiled2.find((c) => c.re.test(name))?.glob;
 }
-function indexRoles(roles, named = () => true) {
-  return { byId: rolesById(roles), byName: rolesByName(roles, named) };
+function indexRoles(roles) {
+  return { byId: rolesById(roles), byName: groupBy(roles, (role) => role.name) };
 }
 function rolesById(roles) {
   const byId = /* @__PURE__ */ new Map();
   for (const role of roles) byId.set(role.id, role);
   return byId;
-}
-function rolesByName(roles, named) {
-  return groupBy(roles, (role) => named(role) ? role.name : void 0);
 }
 function matchRoles(files, remote, ignored, tenantName2) {
   const { byName, count } = holdersByName(remote, ignored);
@@ -50324,7 +50321,7 @@ var init_plan = __esm({
 
 // src/core/apply/duplicates.ts
 function concurrentDuplicates(changes, outcomes, remote) {
-  const { byName } = indexRoles(remote);
+  const byName = groupBy(remote, (r) => r.name);
   const resolutions = [];
   outcomes.forEach((outcome, index) => {
     const change2 = changes[index];
@@ -50351,6 +50348,7 @@ var init_duplicates = __esm({
   "src/core/apply/duplicates.ts"() {
     "use strict";
     init_plan();
+    init_group_by();
   }
 });
 

@@ -1,5 +1,6 @@
 import type { Role } from '../model.js';
-import { compare, indexRoles, nameStateHash, type PlanChange } from '../plan/index.js';
+import { compare, nameStateHash, type PlanChange } from '../plan/index.js';
+import { groupBy } from '../group-by.js';
 import type { ApplyOutcome } from './result.js';
 
 /** What to do about one Role this apply created that the tenant now holds more than once. */
@@ -34,7 +35,7 @@ export function concurrentDuplicates(
   outcomes: readonly ApplyOutcome[],
   remote: readonly Role[],
 ): DuplicateResolution[] {
-  const { byName } = indexRoles(remote);
+  const byName = groupBy(remote, (r) => r.name);
   const resolutions: DuplicateResolution[] = [];
   outcomes.forEach((outcome, index) => {
     const change = changes[index];

@@ -11,12 +11,9 @@ export function globMatcher(globs: readonly string[]): (name: string) => string 
   return (name) => compiled.find((c) => c.re.test(name))?.glob;
 }
 
-/** Roles by id (all of them) and by name (those `named` keeps). */
-export function indexRoles(
-  roles: readonly Role[],
-  named: (role: Role) => boolean = () => true,
-): { byId: Map<string, Role>; byName: Map<string, Role[]> } {
-  return { byId: rolesById(roles), byName: rolesByName(roles, named) };
+/** Roles by id (see `rolesById`) and by name, each name's in the tenant's order. */
+export function indexRoles(roles: readonly Role[]): { byId: Map<string, Role>; byName: Map<string, Role[]> } {
+  return { byId: rolesById(roles), byName: groupBy(roles, (role) => role.name) };
 }
 
 /** Roles by id; of Roles that share an id (a tenant should never list such), the last. */
@@ -24,11 +21,6 @@ function rolesById(roles: readonly Role[]): Map<string, Role> {
   const byId = new Map<string, Role>();
   for (const role of roles) byId.set(role.id, role);
   return byId;
-}
-
-/** The Roles `named` keeps, by name, each name's in their order. */
-function rolesByName(roles: readonly Role[], named: (role: Role) => boolean): Map<string, Role[]> {
-  return groupBy(roles, (role) => (named(role) ? role.name : undefined));
 }
 
 export interface Matching {
