@@ -15667,13 +15667,168 @@ function readInto(fd, buffer, size2) {
 function cannotRead(file, why) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
 }
-var SCRATCH_BYTES, scratch, OPEN_FLAGS;
+var QUICK_READ_BYTES, SCRATCH_BYTES, scratch, QUICK_READ_FLAGS, OPEN_FLAGS;
 var init_bounded_read = __esm({
   "src/files/bounded-read.ts"() {
     "use strict";
     init_text_file();
-    SCRATCH_BYTES = 64 * 1024;
-    OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+    QUICK_READ_BYTES = 64 * 1024;
+    SCRATCH_BYTES = QUICK_READ_BYTES;
+    QUICK_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+    OPEN_FLAGS = QUICK_READ_FLAGS;
+  }
+});
+
+// src/files/read-ahead.ts
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), maxBytesInFlight = MAX_BYTES_IN_FLIGHT } = {}) {
+  if (sources.length < minFiles || threads === 0) {
+    yield sources.map((source) => readTextFileSync(source, kind));
+    return;
+  }
+  const reader = new ReadAhead(sources, kind, threads, maxBytesInFlight);
+  try {
+    for (let batch = await reader.next(); batch !== void 0; batch = await reader.next()) yield batch;
+  } finally {
+    await reader.stop();
+  }
+}
+function readers() {
+  return Math.max(0, Math.min(2, availableParallelism() - 1));
+}
+var READ_AHEAD_MIN_FILES, BATCH_FILES, MAX_BYTES_IN_FLIGHT, ReadAhead, WORKER_SOURCE;
+var init_read_ahead = __esm({
+  "src/files/read-ahead.ts"() {
+    "use strict";
+    init_bounded_read();
+    READ_AHEAD_MIN_FILES = 2e4;
+    BATCH_FILES = 512;
+    MAX_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
+    ReadAhead = class {
+      constructor(sources, kind, count, maxBytesInFlight) {
+        this.sources = sources;
+        this.kind = kind;
+        this.maxBytesInFlight = maxBytesInFlight;
+        this.inFlight = new Int32Array(new SharedArrayBuffer(4 * count));
+        const paths = sources.map((s) => s.abs).join("\0");
+        const wake = () => {
+          this.wake?.();
+          this.wake = void 0;
+        };
+        for (let k = 0; k < count; k++) {
+          const workerData = { paths, first: k, step: count, batchFiles: BATCH_FILES, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
+          const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
+          const arrived = [];
+          this.arrived.push(arrived);
+          this.workers.push(worker);
+          worker.on("message", (batch) => {
+            arrived.push(batch);
+            wake();
+          });
+          worker.on("error", () => {
+            this.broken = true;
+            wake();
+          });
+          worker.on("exit", () => {
+            if (this.ownsMore(k, arrived.length)) this.broken = true;
+            wake();
+          });
+        }
+      }
+      workers = [];
+      /** Per worker, the bytes it handed over that are not decoded yet. */
+      inFlight;
+      arrived = [];
+      /** Index of the next file to hand out; the next batch is the `at / BATCH_FILES`th. */
+      at = 0;
+      /** A worker ended before its last batch (it failed, or could not start): this thread reads the rest. */
+      broken = false;
+      wake;
+      /** Whether worker `k`, with `queued` batches waiting, still owed batches from the next one on. */
+      ownsMore(k, queued) {
+        let owed = 0;
+        for (let b = Math.ceil(this.at / BATCH_FILES); b * BATCH_FILES < this.sources.length; b++) if (b % this.workers.length === k) owed++;
+        return owed > queued;
+      }
+      /** The next files' texts; undefined when every file has been handed out. */
+      async next() {
+        if (this.at >= this.sources.length) return void 0;
+        const k = this.at / BATCH_FILES % this.workers.length;
+        const arrived = this.arrived[k];
+        while (arrived.length === 0 && !this.broken) await new Promise((resolve19) => this.wake = resolve19);
+        const batch = arrived.shift();
+        if (batch === void 0) {
+          const rest = this.sources.slice(this.at).map((source) => readTextFileSync(source, this.kind));
+          this.at = this.sources.length;
+          return rest;
+        }
+        Atomics.sub(this.inFlight, k, batch.bytes.byteLength);
+        Atomics.notify(this.inFlight, k);
+        return this.decode(batch);
+      }
+      decode({ bytes, ends }) {
+        const texts = [];
+        let start = 0;
+        for (let i = 0; i < ends.length; i++) {
+          const source = this.sources[this.at++];
+          const end = ends[i];
+          if (end < 0 || source.seenAsFile !== true) texts.push(readTextFileSync(source, this.kind));
+          else texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
+          if (end >= 0) start = end;
+        }
+        return texts;
+      }
+      async stop() {
+        for (let k = 0; k < this.workers.length; k++) {
+          Atomics.store(this.inFlight, k, -this.maxBytesInFlight);
+          Atomics.notify(this.inFlight, k);
+        }
+        await Promise.all(this.workers.map((worker) => worker.terminate()));
+      }
+    };
+    WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { closeSync, openSync, readSync } = require('node:fs');
+const { paths, first, step, batchFiles, maxBytes, flags, readBytes, maxInFlight, inFlight } = workerData;
+const list = paths.split('\\0');
+const scratch = new Uint8Array(readBytes);
+const readOne = (path) => {
+  try {
+    const fd = openSync(path, flags);
+    try {
+      return readSync(fd, scratch, 0, readBytes, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return -1;
+  }
+};
+// One buffer the batches are read into, grown when a batch needs more; each is handed over as a copy
+// of exactly its bytes, so what the main thread holds (and its collector counts) is the files' size.
+let bytes = new Uint8Array(batchFiles * 1024);
+for (let b = first; b * batchFiles < list.length; b += step) {
+  const ends = new Int32Array(Math.min(batchFiles, list.length - b * batchFiles));
+  let used = 0;
+  for (let i = 0; i < ends.length; i++) {
+    const n = readOne(list[b * batchFiles + i]);
+    if (n > 0 && n < readBytes && n <= maxBytes) {
+      if (used + n > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, used + n));
+        grown.set(bytes.subarray(0, used));
+        bytes = grown;
+      }
+      bytes.set(scratch.subarray(0, n), used);
+      used += n;
+      ends[i] = used;
+    } else ends[i] = -1;
+  }
+  const sent = bytes.slice(0, used).buffer;
+  parentPort.postMessage({ bytes: sent, ends }, [sent, ends.buffer]);
+  for (let n = Atomics.add(inFlight, first, used) + used; n > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
+}
+`;
   }
 });
 
@@ -15734,11 +15889,14 @@ function under(root, rel) {
 async function loadTextFiles(sources, kind, parse4) {
   const values = [];
   const issues = [];
-  for (const source of sources) {
-    const text2 = readTextFileSync(source, kind);
-    const result = text2.ok ? parse4(text2.value, source.file) : text2;
-    if (result.ok) values.push(result.value);
-    else issues.push(...result.issues);
+  let at = 0;
+  for await (const texts of readTextFiles(sources, kind)) {
+    for (const text2 of texts) {
+      const result = text2.ok ? parse4(text2.value, sources[at].file) : text2;
+      at++;
+      if (result.ok) values.push(result.value);
+      else issues.push(...result.issues);
+    }
   }
   return { values, issues };
 }
@@ -15757,7 +15915,7 @@ var init_source_files = __esm({
   "src/files/source-files.ts"() {
     "use strict";
     init_errors();
-    init_bounded_read();
+    init_read_ahead();
     init_bounded_read();
   }
 });

@@ -89,8 +89,12 @@ function readSeenFile(fd: number, maxBytes: number): Buffer | undefined {
   }
 }
 
-/** Small files are read into this buffer, one after another. */
-const SCRATCH_BYTES = 64 * 1024;
+/**
+ * Small files are read into this buffer, one after another. A file's first read asks for this many
+ * bytes (`readSeenFile`, and the worker of `read-ahead.ts`, which does the same reads).
+ */
+export const QUICK_READ_BYTES = 64 * 1024;
+const SCRATCH_BYTES = QUICK_READ_BYTES;
 let scratch: Buffer | undefined;
 
 /**
@@ -126,7 +130,8 @@ function withOpenFile<T>(
 }
 
 // O_NONBLOCK does not exist on Windows, which has no FIFOs in its file system either.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+export const QUICK_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = QUICK_READ_FLAGS;
 
 /**
  * The file's bytes as `readFileSync` reads them: `size` bytes (fewer if it shrank meanwhile), or,
