@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { bin, roleFields, root, startServerChild } from './lib.mjs';
 
-const maxRssHook = pathToFileURL(fileURLToPath(new URL('./roles-maxrss.mjs', import.meta.url))).href;
+const usageHook = pathToFileURL(fileURLToPath(new URL('./roles-usage.mjs', import.meta.url))).href;
 const floorScript = fileURLToPath(new URL('./roles-floor.mjs', import.meta.url));
 const applyFloorScript = fileURLToPath(new URL('./roles-apply-floor.mjs', import.meta.url));
 
@@ -68,14 +68,14 @@ export function runApplyFloor({ tenant, stdoutFile, count, concurrency }) {
 }
 
 function timedNode(args, token, stdoutFile) {
-  const rssFile = `${stdoutFile}.maxrss`;
-  rmSync(rssFile, { force: true });
+  const usageFile = `${stdoutFile}.usage`;
+  rmSync(usageFile, { force: true });
   const out = openSync(stdoutFile, 'w');
   const start = performance.now();
-  const r = spawnSync(process.execPath, ['--import', maxRssHook, ...args], {
+  const r = spawnSync(process.execPath, ['--import', usageHook, ...args], {
     cwd: root,
     // The token only ever travels in the environment, as users give it.
-    env: { ...process.env, ROLEFLOW_TOKEN: token, BENCH_MAXRSS_FILE: rssFile, NO_COLOR: '1' },
+    env: { ...process.env, ROLEFLOW_TOKEN: token, BENCH_USAGE_FILE: usageFile, NO_COLOR: '1' },
     stdio: ['ignore', out, 'pipe'],
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
@@ -83,13 +83,13 @@ function timedNode(args, token, stdoutFile) {
   const ms = performance.now() - start;
   closeSync(out);
   if (r.error) throw new Error(`node ${args[0]}: ${r.error.message}`);
-  let maxRss;
+  let usage = {};
   try {
-    maxRss = Number(readFileSync(rssFile, 'utf8'));
+    usage = JSON.parse(readFileSync(usageFile, 'utf8'));
   } catch {
-    maxRss = undefined;
+    // No figures: the process ended before its exit handlers ran.
   }
-  return { ms, code: r.status, stderr: r.stderr.trim().split('\n')[0] ?? '', maxRss };
+  return { ms, code: r.status, stderr: r.stderr.trim().split('\n')[0] ?? '', maxRss: usage.maxRss, cpuMs: usage.cpuMs };
 }
 
 /** The tenant's Roles as GET /admin/roles/get answers them, to check what a run left behind. */
