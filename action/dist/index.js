@@ -74084,33 +74084,7 @@ var init_parse_expect = __esm({
   }
 });
 
-// src/core/flows/yaml/simple-yaml.ts
-function readSimpleYaml(text2) {
-  if (UNSAFE_CHARS.test(text2)) return void 0;
-  try {
-    const reader = new Reader(text2);
-    const root = reader.document();
-    return {
-      value: root.value,
-      locate: (pointer, opts) => reader.position(offsetOf2(root, pointer, opts?.key))
-    };
-  } catch (error2) {
-    if (error2 === DECLINE) return void 0;
-    throw error2;
-  }
-}
-function decline() {
-  throw DECLINE;
-}
-function plainValue(raw) {
-  if (raw === "true") return true;
-  if (raw === "false") return false;
-  if (DIGITS.test(raw)) return Number(raw);
-  if (!STARTS_PLAIN.test(raw) || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
-    return decline();
-  }
-  return raw;
-}
+// src/core/flows/yaml/placed.ts
 function offsetOf2(root, pointer, key) {
   let node = root;
   if (pointer !== "" && pointer !== "/") {
@@ -74132,22 +74106,91 @@ function child(node, segment) {
   const item = node.items?.[Number(segment)];
   return item && { keyAt: item.at, node: item };
 }
-var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, RESERVED3, STARTS_PLAIN, DIGITS, FORBIDDEN_KEYS2, ESCAPES, MAX_DEPTH, DECLINE, Reader;
-var init_simple_yaml = __esm({
-  "src/core/flows/yaml/simple-yaml.ts"() {
+var init_placed = __esm({
+  "src/core/flows/yaml/placed.ts"() {
+    "use strict";
+    init_yaml_source();
+  }
+});
+
+// src/core/flows/yaml/simple-scalars.ts
+function decline() {
+  throw DECLINE;
+}
+function quotedScalar(text2, at, lineEnd) {
+  const quote2 = text2[at];
+  const close = text2.indexOf(quote2, at + 1);
+  if (close !== -1 && close < lineEnd) {
+    const body = text2.slice(at + 1, close);
+    if (quote2 === '"' ? !body.includes("\\") : text2[close + 1] !== "'") return { value: body, end: close + 1 };
+  }
+  let value = "";
+  for (let pos = at + 1; pos < lineEnd; pos++) {
+    const c = text2[pos];
+    if (quote2 === "'") {
+      if (c !== "'") value += c;
+      else if (text2[pos + 1] === "'") value += text2[++pos];
+      else return { value, end: pos + 1 };
+    } else if (c === '"') {
+      return { value, end: pos + 1 };
+    } else if (c === "\\") {
+      const escaped = ESCAPES[text2[++pos]];
+      if (escaped === void 0) decline();
+      value += escaped;
+    } else {
+      value += c;
+    }
+  }
+  return decline();
+}
+function plainValue(raw) {
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  if (DIGITS.test(raw)) return Number(raw);
+  if (!STARTS_PLAIN.test(raw) || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
+    return decline();
+  }
+  return raw;
+}
+var DECLINE, RESERVED3, STARTS_PLAIN, DIGITS, ESCAPES;
+var init_simple_scalars = __esm({
+  "src/core/flows/yaml/simple-scalars.ts"() {
     "use strict";
     init_simple_front_matter();
-    init_yaml_source();
-    UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
-    PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
-    FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
+    DECLINE = Symbol("decline");
     RESERVED3 = /^(?:true|false|null|~)$/i;
     STARTS_PLAIN = /^[\p{L}\p{N}]/u;
     DIGITS = /^[0-9]{1,15}$/;
-    FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
+  }
+});
+
+// src/core/flows/yaml/simple-yaml.ts
+function readSimpleYaml(text2) {
+  if (UNSAFE_CHARS.test(text2)) return void 0;
+  try {
+    const reader = new Reader(text2);
+    const root = reader.document();
+    return {
+      value: root.value,
+      locate: (pointer, opts) => reader.position(offsetOf2(root, pointer, opts?.key))
+    };
+  } catch (error2) {
+    if (error2 === DECLINE) return void 0;
+    throw error2;
+  }
+}
+var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
+var init_simple_yaml = __esm({
+  "src/core/flows/yaml/simple-yaml.ts"() {
+    "use strict";
+    init_placed();
+    init_simple_scalars();
+    UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+    PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
+    FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
+    FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
     MAX_DEPTH = 32;
-    DECLINE = Symbol("decline");
     Reader = class {
       constructor(text2) {
         this.text = text2;
@@ -74249,7 +74292,7 @@ var init_simple_yaml = __esm({
         const line = this.lines[this.li];
         const c = this.text[at];
         if (c === '"' || c === "'") {
-          const scalar = this.quoted(at, line.end);
+          const scalar = quotedScalar(this.text, at, line.end);
           if (this.text[scalar.end] !== ":") decline();
           return { name: scalar.value, end: scalar.end };
         }
@@ -74272,7 +74315,7 @@ var init_simple_yaml = __esm({
         if (c === "{" || c === "[") {
           ({ node, end: pos } = this.flow(at, line.end, depth));
         } else if (c === '"' || c === "'") {
-          const scalar = this.quoted(at, line.end);
+          const scalar = quotedScalar(this.text, at, line.end);
           node = { value: scalar.value, at };
           pos = scalar.end;
         } else {
@@ -74314,7 +74357,7 @@ var init_simple_yaml = __esm({
           if (c === "{" || c === "[") {
             ({ node, end: pos } = this.flow(pos, lineEnd, depth + 1));
           } else if (c === '"' || c === "'") {
-            const scalar = this.quoted(pos, lineEnd);
+            const scalar = quotedScalar(this.text, pos, lineEnd);
             node = { value: scalar.value, at: pos };
             pos = scalar.end;
           } else {
@@ -74346,37 +74389,11 @@ var init_simple_yaml = __esm({
       /** The offset after a quoted scalar on one line, or undefined. */
       quotedEnd(at) {
         try {
-          return this.quoted(at, this.lines[this.li].end).end;
+          return quotedScalar(this.text, at, this.lines[this.li].end).end;
         } catch (error2) {
           if (error2 === DECLINE) return void 0;
           throw error2;
         }
-      }
-      quoted(at, lineEnd) {
-        const quote2 = this.text[at];
-        const close = this.text.indexOf(quote2, at + 1);
-        if (close !== -1 && close < lineEnd) {
-          const body = this.text.slice(at + 1, close);
-          if (quote2 === '"' ? !body.includes("\\") : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
-        }
-        let value = "";
-        for (let pos = at + 1; pos < lineEnd; pos++) {
-          const c = this.text[pos];
-          if (quote2 === "'") {
-            if (c !== "'") value += c;
-            else if (this.text[pos + 1] === "'") value += this.text[++pos];
-            else return { value, end: pos + 1 };
-          } else if (c === '"') {
-            return { value, end: pos + 1 };
-          } else if (c === "\\") {
-            const escaped = ESCAPES[this.text[++pos]];
-            if (escaped === void 0) decline();
-            value += escaped;
-          } else {
-            value += c;
-          }
-        }
-        return decline();
       }
     };
   }

@@ -1,5 +1,6 @@
-import { couldBeNumber } from '../../roles/simple-front-matter.js';
-import { unescapeSegment, type YamlSource } from '../../yaml-source.js';
+import type { YamlSource } from '../../yaml-source.js';
+import { offsetOf, type Placed } from './placed.js';
+import { DECLINE, decline, plainValue, quotedScalar, RESERVED } from './simple-scalars.js';
 
 /**
  * Flow test files in their everyday shape, read without the YAML parser: the `yaml` package's
@@ -38,33 +39,14 @@ export function readSimpleYaml(text: string): YamlSource | undefined {
   }
 }
 
-/** A value and where it starts (its `range[0]` in the `yaml` package's document). */
-interface Placed {
-  value: unknown;
-  at: number;
-  /** A mapping's entries: where each key starts, and its value. */
-  entries?: Map<string, { keyAt: number; node: Placed }>;
-  items?: Placed[];
-}
-
 /** Anything but the newline, printable ASCII and non-ASCII letters, marks, numbers, punctuation and symbols. */
 const UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
 /** Sticky: matched where `lastIndex` says, in the whole text (no slice per key). */
 const PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
 /** Where a plain scalar in a flow collection ends: `,[]{}:#`, or the line's end. */
 const FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
-/** Words YAML 1.2's core schema reads as a boolean or null (in some cases; declined in any). */
-const RESERVED = /^(?:true|false|null|~)$/i;
-const STARTS_PLAIN = /^[\p{L}\p{N}]/u;
-const DIGITS = /^[0-9]{1,15}$/;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
 const MAX_DEPTH = 32;
-const DECLINE = Symbol('decline');
-
-function decline(): never {
-  throw DECLINE;
-}
 
 /** The content lines (neither blank nor a comment): where each starts, its indentation. */
 interface Line {
@@ -181,7 +163,7 @@ class Reader {
     const line = this.lines[this.li]!;
     const c = this.text[at];
     if (c === '"' || c === "'") {
-      const scalar = this.quoted(at, line.end);
+      const scalar = quotedScalar(this.text, at, line.end);
       if (this.text[scalar.end] !== ':') decline();
       return { name: scalar.value, end: scalar.end };
     }
@@ -206,7 +188,7 @@ class Reader {
     if (c === '{' || c === '[') {
       ({ node, end: pos } = this.flow(at, line.end, depth));
     } else if (c === '"' || c === "'") {
-      const scalar = this.quoted(at, line.end);
+      const scalar = quotedScalar(this.text, at, line.end);
       node = { value: scalar.value, at };
       pos = scalar.end;
     } else {
@@ -251,7 +233,7 @@ class Reader {
       if (c === '{' || c === '[') {
         ({ node, end: pos } = this.flow(pos, lineEnd, depth + 1));
       } else if (c === '"' || c === "'") {
-        const scalar = this.quoted(pos, lineEnd);
+        const scalar = quotedScalar(this.text, pos, lineEnd);
         node = { value: scalar.value, at: pos };
         pos = scalar.end;
       } else {
@@ -285,78 +267,10 @@ class Reader {
   /** The offset after a quoted scalar on one line, or undefined. */
   private quotedEnd(at: number): number | undefined {
     try {
-      return this.quoted(at, this.lines[this.li]!.end).end;
+      return quotedScalar(this.text, at, this.lines[this.li]!.end).end;
     } catch (error) {
       if (error === DECLINE) return undefined;
       throw error;
     }
   }
-
-  private quoted(at: number, lineEnd: number): { value: string; end: number } {
-    const quote = this.text[at]!;
-    // Most quoted scalars hold no escape: up to the closing quote in one slice, not a character at a time.
-    const close = this.text.indexOf(quote, at + 1);
-    if (close !== -1 && close < lineEnd) {
-      const body = this.text.slice(at + 1, close);
-      if (quote === '"' ? !body.includes('\\') : this.text[close + 1] !== "'") return { value: body, end: close + 1 };
-    }
-    let value = '';
-    for (let pos = at + 1; pos < lineEnd; pos++) {
-      const c = this.text[pos]!;
-      if (quote === "'") {
-        if (c !== "'") value += c;
-        else if (this.text[pos + 1] === "'") value += this.text[++pos];
-        else return { value, end: pos + 1 };
-      } else if (c === '"') {
-        return { value, end: pos + 1 };
-      } else if (c === '\\') {
-        const escaped = ESCAPES[this.text[++pos]!];
-        if (escaped === undefined) decline();
-        value += escaped;
-      } else {
-        value += c;
-      }
-    }
-    return decline();
-  }
-}
-
-/** A plain scalar's value, when it is certainly a string, `true`, `false` or a decimal number. */
-function plainValue(raw: string): unknown {
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  if (DIGITS.test(raw)) return Number(raw);
-  if (!STARTS_PLAIN.test(raw) || RESERVED.test(raw) || raw.includes(':') || raw.includes('#') || couldBeNumber(raw)) {
-    return decline();
-  }
-  return raw;
-}
-
-/**
- * `offsetOf` of core/yaml-source.ts over what this reader placed, for `parsePointer(pointer)`: the
- * pointer read in place, one segment at a time (no array of segments; this runs for every test and
- * assertion loaded).
- */
-function offsetOf(root: Placed, pointer: string, key: string | undefined): number {
-  let node = root;
-  if (pointer !== '' && pointer !== '/') {
-    for (let start = 1; start <= pointer.length; ) {
-      let end = pointer.indexOf('/', start);
-      if (end < 0) end = pointer.length;
-      const next = child(node, unescapeSegment(pointer.slice(start, end)));
-      if (!next) return node.at;
-      node = next.node;
-      start = end + 1;
-    }
-  }
-  if (key === undefined) return node.at;
-  const last = child(node, key);
-  return last === undefined ? node.at : node.entries ? last.keyAt : last.node.at;
-}
-
-/** The entry under `segment` of a mapping, or the item of a sequence (`keyAt` is the item's start). */
-function child(node: Placed, segment: string): { keyAt: number; node: Placed } | undefined {
-  if (node.entries) return node.entries.get(segment);
-  const item = node.items?.[Number(segment)];
-  return item && { keyAt: item.at, node: item };
 }
