@@ -15682,12 +15682,19 @@ var init_bounded_read = __esm({
 // src/files/read-ahead.ts
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), maxBytesInFlight = MAX_BYTES_IN_FLIGHT } = {}) {
-  if (sources.length < minFiles || threads === 0) {
-    yield sources.map((source) => readTextFileSync(source, kind));
+async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), ...options } = {}) {
+  const onThisThread = () => sources.map((source) => readTextFileSync(source, kind));
+  if (sources.length === 0 || sources.length < minFiles || threads === 0) {
+    yield onThisThread();
     return;
   }
-  const reader = new ReadAhead(sources, kind, threads, maxBytesInFlight);
+  let reader;
+  try {
+    reader = new ReadAhead(sources, kind, threads, options);
+  } catch {
+    yield onThisThread();
+    return;
+  }
   try {
     for (let batch = await reader.next(); batch !== void 0; batch = await reader.next()) yield batch;
   } finally {
@@ -15706,41 +15713,52 @@ var init_read_ahead = __esm({
     BATCH_FILES = 512;
     MAX_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
     ReadAhead = class {
-      constructor(sources, kind, count, maxBytesInFlight) {
+      constructor(sources, kind, count, { maxBytesInFlight = MAX_BYTES_IN_FLIGHT, batchFiles = BATCH_FILES, workerSource = WORKER_SOURCE, stats: stats2 }) {
         this.sources = sources;
         this.kind = kind;
         this.maxBytesInFlight = maxBytesInFlight;
+        this.batchFiles = batchFiles;
+        this.stats = stats2;
         this.inFlight = new Int32Array(new SharedArrayBuffer(4 * count));
-        const paths = sources.map((s) => s.abs).join("\0");
+        const paths = sources.map((s) => s.seenAsFile === true ? s.abs : "").join("\0");
         const wake = () => {
           this.wake?.();
           this.wake = void 0;
         };
-        for (let k = 0; k < count; k++) {
-          const workerData = { paths, first: k, step: count, batchFiles: BATCH_FILES, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
-          const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-          const arrived = [];
-          this.arrived.push(arrived);
-          this.workers.push(worker);
-          worker.on("message", (batch) => {
-            arrived.push(batch);
-            wake();
-          });
-          worker.on("error", () => {
-            this.broken = true;
-            wake();
-          });
-          worker.on("exit", () => {
-            if (this.ownsMore(k, arrived.length)) this.broken = true;
-            wake();
-          });
+        try {
+          for (let k = 0; k < count; k++) {
+            const workerData = { paths, first: k, step: count, batchFiles, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
+            const worker = new Worker(workerSource, { eval: true, workerData, execArgv: [] });
+            const arrived = [];
+            this.arrived.push(arrived);
+            this.workers.push(worker);
+            worker.on("message", (batch) => {
+              arrived.push(batch);
+              wake();
+            });
+            worker.on("error", wake);
+            worker.on("messageerror", () => {
+              this.broken = true;
+              wake();
+            });
+            worker.on("exit", () => {
+              if (this.ownsMore(k, arrived.length)) this.broken = true;
+              wake();
+            });
+          }
+        } catch (error2) {
+          void this.stop();
+          throw error2;
         }
       }
       workers = [];
+      maxBytesInFlight;
+      batchFiles;
+      stats;
       /** Per worker, the bytes it handed over that are not decoded yet. */
       inFlight;
       arrived = [];
-      /** Index of the next file to hand out; the next batch is the `at / BATCH_FILES`th. */
+      /** Index of the next file to hand out; the next batch is the `at / batchFiles`th. */
       at = 0;
       /** A worker ended before its last batch (it failed, or could not start): this thread reads the rest. */
       broken = false;
@@ -15748,17 +15766,19 @@ var init_read_ahead = __esm({
       /** Whether worker `k`, with `queued` batches waiting, still owed batches from the next one on. */
       ownsMore(k, queued) {
         let owed = 0;
-        for (let b = Math.ceil(this.at / BATCH_FILES); b * BATCH_FILES < this.sources.length; b++) if (b % this.workers.length === k) owed++;
+        for (let b = Math.ceil(this.at / this.batchFiles); b * this.batchFiles < this.sources.length; b++) if (b % this.workers.length === k) owed++;
         return owed > queued;
       }
       /** The next files' texts; undefined when every file has been handed out. */
       async next() {
         if (this.at >= this.sources.length) return void 0;
-        const k = this.at / BATCH_FILES % this.workers.length;
+        const index = this.at / this.batchFiles;
+        const k = index % this.workers.length;
         const arrived = this.arrived[k];
         while (arrived.length === 0 && !this.broken) await new Promise((resolve19) => this.wake = resolve19);
         const batch = arrived.shift();
-        if (batch === void 0) {
+        if (batch !== void 0 && (batch.index !== index || batch.ends.length !== Math.min(this.batchFiles, this.sources.length - this.at))) this.broken = true;
+        if (batch === void 0 || this.broken) {
           const rest = this.sources.slice(this.at).map((source) => readTextFileSync(source, this.kind));
           this.at = this.sources.length;
           return rest;
@@ -15774,7 +15794,10 @@ var init_read_ahead = __esm({
           const source = this.sources[this.at++];
           const end = ends[i];
           if (end < 0 || source.seenAsFile !== true) texts.push(readTextFileSync(source, this.kind));
-          else texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
+          else {
+            texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
+            if (this.stats) this.stats.fromWorkers++;
+          }
           if (end >= 0) start = end;
         }
         return texts;
@@ -15794,6 +15817,7 @@ const { paths, first, step, batchFiles, maxBytes, flags, readBytes, maxInFlight,
 const list = paths.split('\\0');
 const scratch = new Uint8Array(readBytes);
 const readOne = (path) => {
+  if (path === '') return -1;
   try {
     const fd = openSync(path, flags);
     try {
@@ -15805,14 +15829,19 @@ const readOne = (path) => {
     return -1;
   }
 };
-// One buffer the batches are read into, grown when a batch needs more; each is handed over as a copy
-// of exactly its bytes, so what the main thread holds (and its collector counts) is the files' size.
-let bytes = new Uint8Array(batchFiles * 1024);
-for (let b = first; b * batchFiles < list.length; b += step) {
-  const ends = new Int32Array(Math.min(batchFiles, list.length - b * batchFiles));
+const waitForRoom = (more) => {
+  for (let n = Atomics.load(inFlight, first); n > 0 && n + more > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
+};
+// The buffer a batch is read into, grown when a batch needs more (and let go after an unusually
+// large one); each batch is handed over as a copy of exactly its bytes.
+const usualBytes = batchFiles * 1024;
+let bytes = new Uint8Array(usualBytes);
+for (let index = first; index * batchFiles < list.length; index += step) {
+  const ends = new Int32Array(Math.min(batchFiles, list.length - index * batchFiles));
   let used = 0;
   for (let i = 0; i < ends.length; i++) {
-    const n = readOne(list[b * batchFiles + i]);
+    waitForRoom(used);
+    const n = readOne(list[index * batchFiles + i]);
     if (n > 0 && n < readBytes && n <= maxBytes) {
       if (used + n > bytes.length) {
         const grown = new Uint8Array(Math.max(bytes.length * 2, used + n));
@@ -15825,8 +15854,9 @@ for (let b = first; b * batchFiles < list.length; b += step) {
     } else ends[i] = -1;
   }
   const sent = bytes.slice(0, used).buffer;
-  parentPort.postMessage({ bytes: sent, ends }, [sent, ends.buffer]);
-  for (let n = Atomics.add(inFlight, first, used) + used; n > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
+  Atomics.add(inFlight, first, used);
+  parentPort.postMessage({ index, bytes: sent, ends }, [sent, ends.buffer]);
+  if (bytes.length > 4 * usualBytes) bytes = new Uint8Array(usualBytes);
 }
 `;
   }

@@ -25,8 +25,13 @@ interface ReadOptions {
   minFiles?: number;
   /** Worker threads (`readers()`); 0 reads on this thread. */
   threads?: number;
-  /** `MAX_BYTES_IN_FLIGHT` (tests make it small). */
+  /** `MAX_BYTES_IN_FLIGHT` and `BATCH_FILES` (tests make them small). */
   maxBytesInFlight?: number;
+  batchFiles?: number;
+  /** The worker's script (tests give one that fails). */
+  workerSource?: string;
+  /** Counts, for tests: files whose bytes a worker read. */
+  stats?: { fromWorkers: number };
 }
 
 /**
@@ -36,13 +41,21 @@ interface ReadOptions {
 export async function* readTextFiles(
   sources: readonly SourceFile[],
   kind: TextFileKind,
-  { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), maxBytesInFlight = MAX_BYTES_IN_FLIGHT }: ReadOptions = {},
+  { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), ...options }: ReadOptions = {},
 ): AsyncGenerator<Result<string>[]> {
-  if (sources.length < minFiles || threads === 0) {
-    yield sources.map((source) => readTextFileSync(source, kind));
+  const onThisThread = () => sources.map((source) => readTextFileSync(source, kind));
+  if (sources.length === 0 || sources.length < minFiles || threads === 0) {
+    yield onThisThread();
     return;
   }
-  const reader = new ReadAhead(sources, kind, threads, maxBytesInFlight);
+  let reader: ReadAhead;
+  try {
+    reader = new ReadAhead(sources, kind, threads, options);
+  } catch {
+    // No thread to be had (a process or thread limit, a permission): read here, as below the threshold.
+    yield onThisThread();
+    return;
+  }
   try {
     for (let batch = await reader.next(); batch !== undefined; batch = await reader.next()) yield batch;
   } finally {
@@ -64,18 +77,22 @@ function readers(): number {
   return Math.max(0, Math.min(2, availableParallelism() - 1));
 }
 
-/** What a worker posts: the bytes of a batch of files, and where each ends in them (-1: read it on this thread). */
+/** What a worker posts: which batch, the bytes of its files, and where each ends in them (-1: read it on this thread). */
 interface Batch {
+  index: number;
   bytes: ArrayBuffer;
   ends: Int32Array;
 }
 
 class ReadAhead {
   private readonly workers: Worker[] = [];
+  private readonly maxBytesInFlight: number;
+  private readonly batchFiles: number;
+  private readonly stats: ReadOptions['stats'];
   /** Per worker, the bytes it handed over that are not decoded yet. */
   private readonly inFlight: Int32Array;
   private readonly arrived: Batch[][] = [];
-  /** Index of the next file to hand out; the next batch is the `at / BATCH_FILES`th. */
+  /** Index of the next file to hand out; the next batch is the `at / batchFiles`th. */
   private at = 0;
   /** A worker ended before its last batch (it failed, or could not start): this thread reads the rest. */
   private broken = false;
@@ -85,52 +102,67 @@ class ReadAhead {
     private readonly sources: readonly SourceFile[],
     private readonly kind: TextFileKind,
     count: number,
-    private readonly maxBytesInFlight: number,
+    { maxBytesInFlight = MAX_BYTES_IN_FLIGHT, batchFiles = BATCH_FILES, workerSource = WORKER_SOURCE, stats }: ReadOptions,
   ) {
+    this.maxBytesInFlight = maxBytesInFlight;
+    this.batchFiles = batchFiles;
+    this.stats = stats;
     this.inFlight = new Int32Array(new SharedArrayBuffer(4 * count));
-    // The paths as one string: one copy to each thread, rather than one clone per path.
-    const paths = sources.map((s) => s.abs).join('\0');
+    // The paths as one string: one copy to each thread, rather than one clone per path. A file not
+    // seen as a file by the walk (one named on the command line) is read here only: no path for it.
+    const paths = sources.map((s) => (s.seenAsFile === true ? s.abs : '')).join('\0');
     const wake = (): void => {
       this.wake?.();
       this.wake = undefined;
     };
-    for (let k = 0; k < count; k++) {
-      const workerData = { paths, first: k, step: count, batchFiles: BATCH_FILES, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-      const arrived: Batch[] = [];
-      this.arrived.push(arrived);
-      this.workers.push(worker);
-      worker.on('message', (batch: Batch) => {
-        arrived.push(batch);
-        wake();
-      });
-      worker.on('error', () => {
-        this.broken = true;
-        wake();
-      });
-      worker.on('exit', () => {
-        // Ended before the batches it owed were all taken: whatever is missing is read here.
-        if (this.ownsMore(k, arrived.length)) this.broken = true;
-        wake();
-      });
+    try {
+      for (let k = 0; k < count; k++) {
+        const workerData = { paths, first: k, step: count, batchFiles, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
+        // No options of this process (a profiler, preloaded modules): the script needs none.
+        const worker = new Worker(workerSource, { eval: true, workerData, execArgv: [] });
+        const arrived: Batch[] = [];
+        this.arrived.push(arrived);
+        this.workers.push(worker);
+        worker.on('message', (batch: Batch) => {
+          arrived.push(batch);
+          wake();
+        });
+        // A failed worker also exits: what it still owed is decided there. (An 'error' with no listener would end the process.)
+        worker.on('error', wake);
+        worker.on('messageerror', () => {
+          this.broken = true;
+          wake();
+        });
+        worker.on('exit', () => {
+          // Ended before the batches it owed were all taken: whatever is missing is read here.
+          if (this.ownsMore(k, arrived.length)) this.broken = true;
+          wake();
+        });
+      }
+    } catch (error) {
+      void this.stop();
+      throw error;
     }
   }
 
   /** Whether worker `k`, with `queued` batches waiting, still owed batches from the next one on. */
   private ownsMore(k: number, queued: number): boolean {
     let owed = 0;
-    for (let b = Math.ceil(this.at / BATCH_FILES); b * BATCH_FILES < this.sources.length; b++) if (b % this.workers.length === k) owed++;
+    for (let b = Math.ceil(this.at / this.batchFiles); b * this.batchFiles < this.sources.length; b++) if (b % this.workers.length === k) owed++;
     return owed > queued;
   }
 
   /** The next files' texts; undefined when every file has been handed out. */
   async next(): Promise<Result<string>[] | undefined> {
     if (this.at >= this.sources.length) return undefined;
-    const k = (this.at / BATCH_FILES) % this.workers.length;
+    const index = this.at / this.batchFiles;
+    const k = index % this.workers.length;
     const arrived = this.arrived[k]!;
     while (arrived.length === 0 && !this.broken) await new Promise<void>((resolve) => (this.wake = resolve));
     const batch = arrived.shift();
-    if (batch === undefined) {
+    // Never a batch for other files than these: one that is not the one expected means a lost message.
+    if (batch !== undefined && (batch.index !== index || batch.ends.length !== Math.min(this.batchFiles, this.sources.length - this.at))) this.broken = true;
+    if (batch === undefined || this.broken) {
       // Whatever the workers did not hand over is read here, as if there had been none.
       const rest = this.sources.slice(this.at).map((source) => readTextFileSync(source, this.kind));
       this.at = this.sources.length;
@@ -148,7 +180,10 @@ class ReadAhead {
       const source = this.sources[this.at++]!;
       const end = ends[i]!;
       if (end < 0 || source.seenAsFile !== true) texts.push(readTextFileSync(source, this.kind));
-      else texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
+      else {
+        texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
+        if (this.stats) this.stats.fromWorkers++;
+      }
       if (end >= 0) start = end;
     }
     return texts;
@@ -168,7 +203,10 @@ class ReadAhead {
  * A worker, as a script of its own (no file to find beside the bundle): batches `first`,
  * `first + step`, … of `batchFiles` files each; for each file, in order, open, one read from the
  * start, close. A file is taken when that read gave more than none, less than `readBytes` and at
- * most `maxBytes` (a whole, small file), else marked -1.
+ * most `maxBytes` (a whole, small file), else marked -1, as is a file with no path (read on the
+ * main thread only). Before each file it waits while the bytes it handed over and not yet taken,
+ * with the batch it is filling, pass `maxInFlight`; a batch alone may pass it (up to `batchFiles`
+ * files just under `readBytes`), so a worker holds at most about twice that, or one large batch.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -177,6 +215,7 @@ const { paths, first, step, batchFiles, maxBytes, flags, readBytes, maxInFlight,
 const list = paths.split('\\0');
 const scratch = new Uint8Array(readBytes);
 const readOne = (path) => {
+  if (path === '') return -1;
   try {
     const fd = openSync(path, flags);
     try {
@@ -188,14 +227,19 @@ const readOne = (path) => {
     return -1;
   }
 };
-// One buffer the batches are read into, grown when a batch needs more; each is handed over as a copy
-// of exactly its bytes, so what the main thread holds (and its collector counts) is the files' size.
-let bytes = new Uint8Array(batchFiles * 1024);
-for (let b = first; b * batchFiles < list.length; b += step) {
-  const ends = new Int32Array(Math.min(batchFiles, list.length - b * batchFiles));
+const waitForRoom = (more) => {
+  for (let n = Atomics.load(inFlight, first); n > 0 && n + more > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
+};
+// The buffer a batch is read into, grown when a batch needs more (and let go after an unusually
+// large one); each batch is handed over as a copy of exactly its bytes.
+const usualBytes = batchFiles * 1024;
+let bytes = new Uint8Array(usualBytes);
+for (let index = first; index * batchFiles < list.length; index += step) {
+  const ends = new Int32Array(Math.min(batchFiles, list.length - index * batchFiles));
   let used = 0;
   for (let i = 0; i < ends.length; i++) {
-    const n = readOne(list[b * batchFiles + i]);
+    waitForRoom(used);
+    const n = readOne(list[index * batchFiles + i]);
     if (n > 0 && n < readBytes && n <= maxBytes) {
       if (used + n > bytes.length) {
         const grown = new Uint8Array(Math.max(bytes.length * 2, used + n));
@@ -208,7 +252,8 @@ for (let b = first; b * batchFiles < list.length; b += step) {
     } else ends[i] = -1;
   }
   const sent = bytes.slice(0, used).buffer;
-  parentPort.postMessage({ bytes: sent, ends }, [sent, ends.buffer]);
-  for (let n = Atomics.add(inFlight, first, used) + used; n > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
+  Atomics.add(inFlight, first, used);
+  parentPort.postMessage({ index, bytes: sent, ends }, [sent, ends.buffer]);
+  if (bytes.length > 4 * usualBytes) bytes = new Uint8Array(usualBytes);
 }
 `;

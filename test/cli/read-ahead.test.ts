@@ -16,11 +16,17 @@ const kind = { maxBytes: 200, noun: 'a role file', holds: 'markdown text' };
 const dir = mkdtempSync(join(tmpdir(), 'roleflow-read-ahead-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(sources: readonly SourceFile[], threads: number, maxBytesInFlight?: number): Promise<Result<string>[]> {
+type Options = NonNullable<Parameters<typeof readTextFiles>[2]>;
+
+async function readAll(sources: readonly SourceFile[], threads: number, options: Options = {}): Promise<Result<string>[]> {
   const all: Result<string>[] = [];
-  for await (const batch of readTextFiles(sources, kind, { minFiles: 1, threads, maxBytesInFlight })) all.push(...batch);
+  for await (const batch of readTextFiles(sources, kind, { minFiles: 1, threads, ...options })) all.push(...batch);
   return all;
 }
+
+/** Files a worker takes: a whole regular file the walk saw, with at least one byte and within the limit. */
+const takenByWorkers = (sources: readonly SourceFile[], sizes: (number | undefined)[]) =>
+  sources.filter((s, i) => s.seenAsFile === true && sizes[i] !== undefined && sizes[i]! > 0 && sizes[i]! <= kind.maxBytes).length;
 
 const onThisThread = (sources: readonly SourceFile[]) => sources.map((source) => readTextFileSync(source, kind));
 
@@ -29,10 +35,12 @@ describe('reading many files with worker threads reading ahead', () => {
   const folder = join(dir, 'many');
   mkdirSync(folder);
   const sources: SourceFile[] = [];
+  const sizes: (number | undefined)[] = [];
   const add = (name: string, content: Uint8Array | undefined, seenAsFile = true) => {
     const abs = join(folder, name);
     if (content !== undefined) writeFileSync(abs, content);
     sources.push({ abs, file: `roles/${name}`, seenAsFile });
+    sizes.push(content?.length);
   };
   for (let i = 0; i < 1300; i++) add(`r${i}.md`, Buffer.from(`---\nname: r${i}\n---\n${'é'.repeat(i % 90)}\n`));
   add('empty.md', Buffer.alloc(0));
@@ -62,30 +70,63 @@ describe('reading many files with worker threads reading ahead', () => {
       'cannot read the file (it is a folder)',
       ...(process.platform !== 'win32' ? ['cannot read the file (not a regular file)'] : []),
     ]);
-    expect(await readAll(sources, 1)).toEqual(expected);
-    expect(await readAll(sources, 2)).toEqual(expected);
+    for (const threads of [1, 2]) {
+      const stats = { fromWorkers: 0 };
+      expect(await readAll(sources, threads, { stats })).toEqual(expected);
+      // The workers did the reading: every whole file within the limit came from them.
+      expect(stats.fromWorkers).toBe(takenByWorkers(sources, sizes));
+      expect(stats.fromWorkers).toBeGreaterThan(1300);
+    }
+  });
+
+  it('reads here whatever a failed worker did not hand over: one that cannot start, stops half-way, or sends the wrong batch', async () => {
+    const expected = onThisThread(sources);
+    const failing = {
+      'throws at once': 'throw new Error("no")',
+      // Hands over its first batch with every file left to the main thread, then ends.
+      'stops after one batch': `const { parentPort, workerData } = require('node:worker_threads');
+        const ends = new Int32Array(workerData.batchFiles).fill(-1);
+        parentPort.postMessage({ index: workerData.first, bytes: new ArrayBuffer(0), ends }, [ends.buffer]);`,
+      'sends the wrong batch': `const { parentPort, workerData } = require('node:worker_threads');
+        parentPort.postMessage({ index: workerData.first + 7, bytes: new ArrayBuffer(0), ends: new Int32Array(workerData.batchFiles).fill(-1) });
+        setInterval(() => {}, 1000);`,
+    };
+    for (const [why, workerSource] of Object.entries(failing)) {
+      const stats = { fromWorkers: 0 };
+      expect(await readAll(sources, 2, { workerSource, stats }), why).toEqual(expected);
+      expect(stats.fromWorkers, why).toBe(0);
+    }
   });
 
   it('waits for the reader when it is far ahead, and still hands over every file in order', async () => {
-    expect(await readAll(sources, 2, 1)).toEqual(onThisThread(sources));
+    expect(await readAll(sources, 2, { maxBytesInFlight: 1 })).toEqual(onThisThread(sources));
   });
 
-  it('ends its workers when the reader stops early, even one waiting for room', async () => {
-    // Each worker is a thread of this process (Linux lists them in /proc/self/task).
-    const threads = () => (existsSync('/proc/self/task') ? readdirSync('/proc/self/task').length : 0);
-    const before = threads();
+  it('ends its workers when the reader stops early, even ones waiting for room', async () => {
+    // Each worker is a thread of this process (Linux lists them in /proc/self/task); a thread
+    // ended by an earlier test may take a moment to go.
+    if (!existsSync('/proc/self/task')) return;
+    const threads = () => readdirSync('/proc/self/task').length;
+    const settled = async (): Promise<number> => {
+      for (let last = -1, now = threads(); ; last = now, now = threads()) {
+        if (now === last) return now;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const before = await settled();
     const taken: Result<string>[] = [];
-    for await (const batch of readTextFiles(sources, kind, { minFiles: 1, threads: 2, maxBytesInFlight: 1 })) {
+    // Batches of 100 files, and room for one batch each: both workers hand one over, then wait.
+    for await (const batch of readTextFiles(sources, kind, { minFiles: 1, threads: 2, batchFiles: 100, maxBytesInFlight: 1 })) {
       taken.push(...batch);
-      if (existsSync('/proc/self/task')) expect(threads()).toBe(before + 2);
+      expect(threads()).toBe(before + 2);
       break;
     }
-    expect(taken).toEqual(onThisThread(sources.slice(0, 512)));
+    expect(taken).toEqual(onThisThread(sources.slice(0, 100)));
     // The loop ends once both are ended: no thread is left behind.
-    expect(threads()).toBe(before);
+    expect(await settled()).toBe(before);
   });
 
-  it('reads any bytes as this thread does', async () => {
+  it('reads any bytes as this thread does, across batches and workers', async () => {
     const piece = fc.oneof(
       fc.uint8Array({ maxLength: 80 }),
       fc.constantFrom([0xef, 0xbb, 0xbf], [0xef, 0xbf, 0xbd], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98], [0xff], [0x00], [0xc3, 0xa9]).map((b) => Uint8Array.from(b)),
@@ -94,14 +135,16 @@ describe('reading many files with worker threads reading ahead', () => {
     const file = fc.array(piece, { maxLength: 6 }).map((pieces) => Buffer.concat(pieces));
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: 30 }), fc.constantFrom(1, 2), async (files, threads) => {
+      fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: 30 }), fc.constantFrom(1, 2), fc.integer({ min: 1, max: 7 }), async (files, threads, batchFiles) => {
         const at = join(dir, `any-${round++}`);
         mkdirSync(at);
         const any = files.map((content, i) => {
           writeFileSync(join(at, `${i}.md`), content);
           return { abs: join(at, `${i}.md`), file: `${i}.md`, seenAsFile: true };
         });
-        expect(await readAll(any, threads)).toEqual(onThisThread(any));
+        const stats = { fromWorkers: 0 };
+        expect(await readAll(any, threads, { batchFiles, maxBytesInFlight: 64, stats })).toEqual(onThisThread(any));
+        expect(stats.fromWorkers).toBe(takenByWorkers(any, files.map((f) => f.length)));
       }),
       { numRuns: 40 },
     );
