@@ -47275,97 +47275,15 @@ var init_stop_signal = __esm({
 });
 
 // src/tenant/ws-session.ts
-var ws_session_exports = {};
-__export(ws_session_exports, {
-  openWsSession: () => openWsSession
-});
-function openWsSession(target, token, onRequest) {
-  if (target.wsUrl === void 0) {
-    return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
-  }
-  let checked;
-  try {
-    checked = checkedWsUrl(target.wsUrl);
-  } catch (error2) {
-    return Promise.reject(error2);
-  }
-  const { shown } = checked;
-  const secrets = [token];
-  const headers = {};
-  let url = checked.href;
-  if (token !== void 0 && target.wsAuth === "query") {
-    url = new URL(checked.href);
-    url.searchParams.set("token", token);
-  } else if (token !== void 0) headers.authorization = `Bearer ${token}`;
-  let socket;
-  try {
-    socket = new wrapper_default(url, {
-      headers,
-      handshakeTimeout: target.timeoutMs,
-      followRedirects: false,
-      perMessageDeflate: false,
-      maxPayload: 64 * 1024 * 1024
-    });
-  } catch (error2) {
-    const why = oneLine(error2 instanceof Error ? error2.message : String(error2), 160);
-    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets), "failed"));
-  }
-  const startedAt = performance.now();
-  const log = (status) => {
-    if (onRequest === void 0) return;
-    const sent = typeof url === "string" ? new URL(url) : url;
-    onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
-  };
-  return new Promise((resolve19, reject2) => {
-    let settled = false;
-    const fail3 = (message2, code3, status = "error") => {
-      if (settled) return;
-      settled = true;
-      log(status);
-      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
-      socket.terminate();
-    };
-    socket.on("error", (error2) => {
-      const reason2 = /handshake has timed out/i.test(error2.message) ? `no WebSocket handshake within ${target.timeoutMs} ms` : error2.code ?? oneLine(error2.message, 120);
-      fail3(`cannot reach ${shown}: ${reason2}`, "unreachable");
-    });
-    socket.once("unexpected-response", (request2, response) => {
-      response.resume();
-      request2.destroy();
-      const unauthorized = response.statusCode === 401 || response.statusCode === 403;
-      const refused = unauthorized ? refusedToken(tokenSource(target, token)) : "";
-      const message2 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
-      fail3(message2, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
-    });
-    socket.once("open", () => {
-      settled = true;
-      log(101);
-      resolve19(new Session(socket, shown, secrets));
-    });
-  });
-}
-function checkedWsUrl(raw) {
-  let checked = checkedUrls.get(raw);
-  if (checked === void 0) {
-    const url = safeTenantUrl(raw, "ws", "ws_url");
-    checked = { href: url.href, shown: displayUrl(url) };
-    checkedUrls.set(raw, checked);
-  }
-  return checked;
-}
-var checkedUrls, Session, Fifo;
+var Session, Fifo;
 var init_ws_session = __esm({
   "src/tenant/ws-session.ts"() {
     "use strict";
     init_wrapper();
     init_errors();
-    init_http_errors();
-    init_decode();
-    init_printed_url();
     init_redact_messages();
-    init_url_safety();
     init_stop_signal();
-    checkedUrls = /* @__PURE__ */ new Map();
+    init_decode();
     Session = class {
       constructor(socket, shown, secrets) {
         this.socket = socket;
@@ -47480,6 +47398,100 @@ var init_ws_session = __esm({
   }
 });
 
+// src/tenant/ws-open.ts
+var ws_open_exports = {};
+__export(ws_open_exports, {
+  openWsSession: () => openWsSession
+});
+function openWsSession(target, token, onRequest) {
+  if (target.wsUrl === void 0) {
+    return Promise.reject(new RoleflowError(`tenant ${target.name} has no ws_url: the WebSocket transport is not available`));
+  }
+  let checked;
+  try {
+    checked = checkedWsUrl(target.wsUrl);
+  } catch (error2) {
+    return Promise.reject(error2);
+  }
+  const { shown } = checked;
+  const secrets = [token];
+  const headers = {};
+  let url = checked.href;
+  if (token !== void 0 && target.wsAuth === "query") {
+    url = new URL(checked.href);
+    url.searchParams.set("token", token);
+  } else if (token !== void 0) headers.authorization = `Bearer ${token}`;
+  let socket;
+  try {
+    socket = new wrapper_default(url, {
+      headers,
+      handshakeTimeout: target.timeoutMs,
+      followRedirects: false,
+      perMessageDeflate: false,
+      maxPayload: 64 * 1024 * 1024
+    });
+  } catch (error2) {
+    const why = oneLine(error2 instanceof Error ? error2.message : String(error2), 160);
+    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets), "failed"));
+  }
+  const startedAt = performance.now();
+  const log = (status) => {
+    if (onRequest === void 0) return;
+    const sent = typeof url === "string" ? new URL(url) : url;
+    onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
+  };
+  return new Promise((resolve19, reject2) => {
+    let settled = false;
+    const fail3 = (message2, code3, status = "error") => {
+      if (settled) return;
+      settled = true;
+      log(status);
+      reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
+      socket.terminate();
+    };
+    socket.on("error", (error2) => {
+      const reason2 = /handshake has timed out/i.test(error2.message) ? `no WebSocket handshake within ${target.timeoutMs} ms` : error2.code ?? oneLine(error2.message, 120);
+      fail3(`cannot reach ${shown}: ${reason2}`, "unreachable");
+    });
+    socket.once("unexpected-response", (request2, response) => {
+      response.resume();
+      request2.destroy();
+      const unauthorized = response.statusCode === 401 || response.statusCode === 403;
+      const refused = unauthorized ? refusedToken(tokenSource(target, token)) : "";
+      const message2 = `WebSocket upgrade refused: ${response.statusCode} ${response.statusMessage ?? ""}`.trimEnd() + ` (${shown})${refused}`;
+      fail3(message2, unauthorized ? "unauthorized" : "tenant_error", response.statusCode ?? "error");
+    });
+    socket.once("open", () => {
+      settled = true;
+      log(101);
+      resolve19(new Session(socket, shown, secrets));
+    });
+  });
+}
+function checkedWsUrl(raw) {
+  let checked = checkedUrls.get(raw);
+  if (checked === void 0) {
+    const url = safeTenantUrl(raw, "ws", "ws_url");
+    checked = { href: url.href, shown: displayUrl(url) };
+    checkedUrls.set(raw, checked);
+  }
+  return checked;
+}
+var checkedUrls;
+var init_ws_open = __esm({
+  "src/tenant/ws-open.ts"() {
+    "use strict";
+    init_wrapper();
+    init_errors();
+    init_http_errors();
+    init_printed_url();
+    init_redact_messages();
+    init_url_safety();
+    init_ws_session();
+    checkedUrls = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/tenant/client.ts
 var client_exports = {};
 __export(client_exports, {
@@ -47488,7 +47500,7 @@ __export(client_exports, {
 function createClient(options) {
   return new HttpTenantClient(options);
 }
-var GET_ROLES, wsSessionModule, DELETE_PATH, HttpTenantClient, KnownRoleIds;
+var GET_ROLES, wsOpenModule, DELETE_PATH, HttpTenantClient, KnownRoleIds;
 var init_client = __esm({
   "src/tenant/client.ts"() {
     "use strict";
@@ -47594,7 +47606,7 @@ var init_client = __esm({
       }
       openWs() {
         return this.guard(async () => {
-          const { openWsSession: openWsSession2 } = await (wsSessionModule ??= Promise.resolve().then(() => (init_ws_session(), ws_session_exports)));
+          const { openWsSession: openWsSession2 } = await (wsOpenModule ??= Promise.resolve().then(() => (init_ws_open(), ws_open_exports)));
           const session = await openWsSession2(this.target, this.options.token, this.options.onRequest);
           this.sessions.add(session);
           const close = session.close.bind(session);

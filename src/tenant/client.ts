@@ -15,7 +15,7 @@ export function createClient(options: ClientOptions): TenantClient {
 }
 
 const GET_ROLES = '/admin/roles/get';
-let wsSessionModule: Promise<typeof import('./ws-session.js')> | undefined;
+let wsOpenModule: Promise<typeof import('./ws-open.js')> | undefined;
 const DELETE_PATH = '/admin/policies/delete';
 
 class HttpTenantClient implements TenantClient {
@@ -125,7 +125,7 @@ class HttpTenantClient implements TenantClient {
     return this.guard(async () => {
       // Loaded when first needed: `plan` and `apply` never open a WebSocket, and ws costs ~20 ms to load.
       // Imported once: an import() of a loaded module still goes through the module loader, per session.
-      const { openWsSession } = await (wsSessionModule ??= import('./ws-session.js'));
+      const { openWsSession } = await (wsOpenModule ??= import('./ws-open.js'));
       const session = await openWsSession(this.target, this.options.token, this.options.onRequest);
       this.sessions.add(session);
       const close = session.close.bind(session);
