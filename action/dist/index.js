@@ -15594,8 +15594,8 @@ function readTextFileSync(source, kind) {
     return seen === void 0 ? void 0 : decodeSmall(seen, source.file, kind);
   };
   const read = (fd, size2) => {
-    if (size2 === 0 || size2 > SCRATCH_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    if (size2 === 0 || size2 > QUICK_READ_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
+    scratch ??= Buffer.allocUnsafe(QUICK_READ_BYTES);
     return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size2)), source.file, kind);
   };
   return withOpenFile(source.abs, source.file, kind, read, source.seenAsFile === true ? decodeSeen : void 0);
@@ -15610,9 +15610,9 @@ function decodeSmall(bytes, file, kind) {
 }
 function readSeenFile(fd, maxBytes) {
   try {
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
-    const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
-    return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : void 0;
+    scratch ??= Buffer.allocUnsafe(QUICK_READ_BYTES);
+    const n = readSync(fd, scratch, 0, QUICK_READ_BYTES, 0);
+    return n > 0 && n < QUICK_READ_BYTES && n <= maxBytes ? scratch.subarray(0, n) : void 0;
   } catch {
     return void 0;
   }
@@ -15620,7 +15620,7 @@ function readSeenFile(fd, maxBytes) {
 function withOpenFile(abs, file, limit, read, quick) {
   let fd;
   try {
-    fd = openSync(abs, OPEN_FLAGS);
+    fd = openSync(abs, QUICK_READ_FLAGS);
   } catch (err) {
     const code3 = err.code;
     return cannotRead(file, code3 === "EISDIR" ? "it is a folder" : code3 ?? String(err));
@@ -15667,49 +15667,27 @@ function readInto(fd, buffer, size2) {
 function cannotRead(file, why) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
 }
-var QUICK_READ_BYTES, SCRATCH_BYTES, scratch, QUICK_READ_FLAGS, OPEN_FLAGS;
+var QUICK_READ_BYTES, scratch, QUICK_READ_FLAGS;
 var init_bounded_read = __esm({
   "src/files/bounded-read.ts"() {
     "use strict";
     init_text_file();
     QUICK_READ_BYTES = 64 * 1024;
-    SCRATCH_BYTES = QUICK_READ_BYTES;
     QUICK_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-    OPEN_FLAGS = QUICK_READ_FLAGS;
   }
 });
 
-// src/files/read-ahead.ts
-import { availableParallelism } from "node:os";
+// src/files/read-ahead-threads.ts
+var read_ahead_threads_exports = {};
+__export(read_ahead_threads_exports, {
+  ReadAhead: () => ReadAhead
+});
 import { Worker } from "node:worker_threads";
-async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads = readers(), ...options } = {}) {
-  const onThisThread = () => sources.map((source) => readTextFileSync(source, kind));
-  if (sources.length === 0 || sources.length < minFiles || threads === 0) {
-    yield onThisThread();
-    return;
-  }
-  let reader;
-  try {
-    reader = new ReadAhead(sources, kind, threads, options);
-  } catch {
-    yield onThisThread();
-    return;
-  }
-  try {
-    for (let batch = await reader.next(); batch !== void 0; batch = await reader.next()) yield batch;
-  } finally {
-    await reader.stop();
-  }
-}
-function readers() {
-  return Math.max(0, Math.min(2, availableParallelism() - 1));
-}
-var READ_AHEAD_MIN_FILES, BATCH_FILES, MAX_BYTES_IN_FLIGHT, ReadAhead, WORKER_SOURCE;
-var init_read_ahead = __esm({
-  "src/files/read-ahead.ts"() {
+var BATCH_FILES, MAX_BYTES_IN_FLIGHT, ReadAhead, WORKER_SOURCE;
+var init_read_ahead_threads = __esm({
+  "src/files/read-ahead-threads.ts"() {
     "use strict";
     init_bounded_read();
-    READ_AHEAD_MIN_FILES = 2e4;
     BATCH_FILES = 512;
     MAX_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
     ReadAhead = class {
@@ -15859,6 +15837,41 @@ for (let index = first; index * batchFiles < list.length; index += step) {
   if (bytes.length > 4 * usualBytes) bytes = new Uint8Array(usualBytes);
 }
 `;
+  }
+});
+
+// src/files/read-ahead.ts
+import { availableParallelism } from "node:os";
+async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads, ...options } = {}) {
+  const onThisThread = () => sources.map((source) => readTextFileSync(source, kind));
+  const count = sources.length === 0 || sources.length < minFiles ? 0 : threads ?? readers();
+  if (count === 0) {
+    yield onThisThread();
+    return;
+  }
+  const { ReadAhead: ReadAhead2 } = await Promise.resolve().then(() => (init_read_ahead_threads(), read_ahead_threads_exports));
+  let reader;
+  try {
+    reader = new ReadAhead2(sources, kind, count, options);
+  } catch {
+    yield onThisThread();
+    return;
+  }
+  try {
+    for (let batch = await reader.next(); batch !== void 0; batch = await reader.next()) yield batch;
+  } finally {
+    await reader.stop();
+  }
+}
+function readers() {
+  return Math.max(0, Math.min(2, availableParallelism() - 1));
+}
+var READ_AHEAD_MIN_FILES;
+var init_read_ahead = __esm({
+  "src/files/read-ahead.ts"() {
+    "use strict";
+    init_bounded_read();
+    READ_AHEAD_MIN_FILES = 2e4;
   }
 });
 

@@ -52,8 +52,8 @@ export function readTextFileSync(source: SourceFile, kind: TextFileKind): Result
     return seen === undefined ? undefined : decodeSmall(seen, source.file, kind);
   };
   const read = (fd: number, size: number): Result<string> => {
-    if (size === 0 || size > SCRATCH_BYTES) return decodeText(readOpen(fd, size, kind.maxBytes), source.file, kind);
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    if (size === 0 || size > QUICK_READ_BYTES) return decodeText(readOpen(fd, size, kind.maxBytes), source.file, kind);
+    scratch ??= Buffer.allocUnsafe(QUICK_READ_BYTES);
     return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size)), source.file, kind);
   };
   return withOpenFile(source.abs, source.file, kind, read, source.seenAsFile === true ? decodeSeen : undefined);
@@ -81,9 +81,9 @@ export function decodeSmall(bytes: Buffer, file: string, kind: TextFileKind): Re
  */
 function readSeenFile(fd: number, maxBytes: number): Buffer | undefined {
   try {
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
-    const n = readSync(fd, scratch, 0, SCRATCH_BYTES, 0);
-    return n > 0 && n < SCRATCH_BYTES && n <= maxBytes ? scratch.subarray(0, n) : undefined;
+    scratch ??= Buffer.allocUnsafe(QUICK_READ_BYTES);
+    const n = readSync(fd, scratch, 0, QUICK_READ_BYTES, 0);
+    return n > 0 && n < QUICK_READ_BYTES && n <= maxBytes ? scratch.subarray(0, n) : undefined;
   } catch {
     return undefined;
   }
@@ -94,7 +94,6 @@ function readSeenFile(fd: number, maxBytes: number): Buffer | undefined {
  * bytes (`readSeenFile`, and the worker of `read-ahead.ts`, which does the same reads).
  */
 export const QUICK_READ_BYTES = 64 * 1024;
-const SCRATCH_BYTES = QUICK_READ_BYTES;
 let scratch: Buffer | undefined;
 
 /**
@@ -110,7 +109,7 @@ function withOpenFile<T>(
 ): Result<T> {
   let fd: number;
   try {
-    fd = openSync(abs, OPEN_FLAGS);
+    fd = openSync(abs, QUICK_READ_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return cannotRead(file, code === 'EISDIR' ? 'it is a folder' : (code ?? String(err)));
@@ -131,7 +130,6 @@ function withOpenFile<T>(
 
 // O_NONBLOCK does not exist on Windows, which has no FIFOs in its file system either.
 export const QUICK_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-const OPEN_FLAGS = QUICK_READ_FLAGS;
 
 /**
  * The file's bytes as `readFileSync` reads them: `size` bytes (fewer if it shrank meanwhile), or,
