@@ -43123,10 +43123,6 @@ function toWsMessage(frame) {
     statusCode: typeof raw.statusCode === "string" && raw.statusCode.trim() !== "" ? Number(raw.statusCode) : typeof raw.statusCode === "number" ? raw.statusCode : Number.NaN,
     messageText: text2
   };
-  const payload = typeof raw.message === "string" ? parseOrUndefined(raw.message) : raw.message;
-  if (payload !== void 0) message2.payload = payload;
-  const inputs = typeof raw.inputsValues === "string" ? parseOrUndefined(raw.inputsValues) : raw.inputsValues;
-  if (inputs !== void 0) message2.inputsValues = inputs;
   return copyStrings(raw, message2, WS_MESSAGE_STRINGS);
 }
 function textOf(value, field, id, where) {
@@ -43140,14 +43136,6 @@ function copyStrings(from, to, names) {
     if (typeof value === "string") to[names[key]] = value;
   }
   return to;
-}
-function parseOrUndefined(text2) {
-  if (!JSON_START.test(text2)) return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
 }
 function stringOr(value, fallback) {
   return typeof value === "string" ? value : fallback;
@@ -43163,7 +43151,7 @@ function kindOf(value) {
 function shapeError(where, problem) {
   return new RoleflowError(`${where}: ${problem}`);
 }
-var LOG_ENTRY_STRINGS, WS_MESSAGE_STRINGS, JSON_START;
+var LOG_ENTRY_STRINGS, WS_MESSAGE_STRINGS;
 var init_decode = __esm({
   "src/tenant/decode.ts"() {
     "use strict";
@@ -43183,7 +43171,6 @@ var init_decode = __esm({
       messageId: "messageId",
       nodeId: "nodeId"
     };
-    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
 
@@ -77495,6 +77482,24 @@ var init_write_reports = __esm({
   }
 });
 
+// src/core/runs/ws-payload.ts
+function messagePayload(message2) {
+  const text2 = message2.messageText;
+  if (!JSON_START.test(text2)) return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+var JSON_START;
+var init_ws_payload = __esm({
+  "src/core/runs/ws-payload.ts"() {
+    "use strict";
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
+  }
+});
+
 // src/core/runs/end-rules.ts
 function httpsEndRule(test) {
   const steps = test.until.steps ?? test.expect.steps?.count?.value;
@@ -77553,14 +77558,14 @@ function wsProgress(tally, rule, msSinceLast) {
     const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
     return { state: "failed", message: refused, reason: reason2 };
   }
-  const done = (by) => ({ state: "done", by, outputs: tallyOutputs(tally) });
+  const done = (by) => ({ state: "done", by });
   if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
   if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
   if (tally.completed === 0) return { state: "running" };
   return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
 }
 function tallyOutputs(tally) {
-  const payload = tally.lastCompleted?.payload;
+  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
   return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
 }
 function quietEndedWsTests(file) {
@@ -77572,6 +77577,7 @@ var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
 var init_end_rules = __esm({
   "src/core/runs/end-rules.ts"() {
     "use strict";
+    init_ws_payload();
     EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
     POLL_FRACTION = 0.2;
     MIN_POLL_MS = 25;
@@ -77649,6 +77655,7 @@ var init_runs = __esm({
   "src/core/runs/index.ts"() {
     "use strict";
     init_end_rules();
+    init_ws_payload();
     init_shard();
     init_select2();
   }

@@ -47,12 +47,11 @@ export interface WsServerMessage {
   connectionId?: string;
   messageId?: string;
   nodeId?: string;
-  /** The raw `message` text (human text for an ack, JSON text for completed). */
+  /**
+   * The `message` member as sent (a value that is not a string, as its JSON): human text for an
+   * ack, the JSON of `{outputs}` for a completed message, read by `messagePayload` when needed.
+   */
   messageText: string;
-  /** For a completed message: `JSON.parse(message)` (an object with `outputs`); undefined if not JSON. */
-  payload?: unknown;
-  /** `JSON.parse(inputsValues)`, undefined if absent or not JSON. */
-  inputsValues?: unknown;
 }
 
 /** Where a tenant is and how to talk to it. The token is never part of anything printed. */

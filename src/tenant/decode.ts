@@ -87,16 +87,14 @@ export function toWsMessage(frame: string): WsServerMessage | undefined {
   }
   if (!isObject(raw)) return undefined;
   const text = typeof raw.message === 'string' ? raw.message : raw.message === undefined ? '' : JSON.stringify(raw.message);
+  // The JSON inside `message` is read only for the message whose outputs are wanted
+  // (`messagePayload`), and `inputsValues` (the inputs echoed back) not at all: nothing reads them.
   const message: WsServerMessage = {
     action: stringOr(raw.action, ''),
     state: stringOr(raw.state, ''),
     statusCode: typeof raw.statusCode === 'string' && raw.statusCode.trim() !== '' ? Number(raw.statusCode) : typeof raw.statusCode === 'number' ? raw.statusCode : Number.NaN,
     messageText: text,
   };
-  const payload = typeof raw.message === 'string' ? parseOrUndefined(raw.message) : raw.message;
-  if (payload !== undefined) message.payload = payload;
-  const inputs = typeof raw.inputsValues === 'string' ? parseOrUndefined(raw.inputsValues) : raw.inputsValues;
-  if (inputs !== undefined) message.inputsValues = inputs;
   return copyStrings(raw, message, WS_MESSAGE_STRINGS);
 }
 
@@ -131,19 +129,6 @@ function copyStrings<T extends object>(from: Record<string, unknown>, to: T, nam
     if (typeof value === 'string') (to as Record<string, unknown>)[names[key]!] = value;
   }
   return to;
-}
-
-/** What a JSON text can start with, after its white space: anything else is certainly not JSON. */
-const JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
-
-function parseOrUndefined(text: string): unknown {
-  // Most `message` texts are prose ("request received…"): refused here, without the cost of a SyntaxError.
-  if (!JSON_START.test(text)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function stringOr(value: unknown, fallback: string): string {

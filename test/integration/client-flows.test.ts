@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RoleflowError } from '../../src/core/errors.js';
+import { messagePayload } from '../../src/core/runs/index.js';
 import type { ExecutionLogEntry, TenantClient, WsServerMessage } from '../../src/core/model.js';
 import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { clientFor, everyText, rejection } from './client-kit.js';
@@ -74,17 +75,15 @@ describe('client: WebSocket', () => {
     session.send({ action: 'message', service: 'echo', lang: 'fr' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const ack = (await session.next(1000)) as WsServerMessage;
-    expect(ack).toMatchObject({ action: 'message', state: 'ack', statusCode: 200, service: 'echo', nodeId: '', inputsValues: {} });
-    expect(ack.payload).toBeUndefined();
+    expect(ack).toMatchObject({ action: 'message', state: 'ack', statusCode: 200, service: 'echo', nodeId: '' });
+    expect(messagePayload(ack)).toBeUndefined();
     const done = (await session.next(1000)) as WsServerMessage;
     expect(done).toMatchObject({
       state: 'completed',
       statusCode: 200,
       nodeId: 'node-1',
-      payload: { outputs: { results: [{ lang: 'fr' }] } },
-      inputsValues: { inputsValues: { lang: 'fr' } },
     });
-    expect(JSON.parse(done.messageText)).toEqual(done.payload);
+    expect(messagePayload(done)).toEqual({ outputs: { results: [{ lang: 'fr' }] } });
     expect(await session.next(30)).toBeUndefined();
     session.close();
   });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { messagePayload } from '../../src/core/runs/index.js';
 import { toWsMessage } from '../../src/tenant/decode.js';
 
 /** What the message's `payload` must be: its text read as JSON when it is JSON, else nothing. */
@@ -23,11 +24,20 @@ describe('a WebSocket frame decoded', () => {
       fc.property(texts, texts, (message, inputs) => {
         const decoded = toWsMessage(JSON.stringify({ state: 'completed', statusCode: '200', message, inputsValues: inputs }));
         expect(decoded?.messageText).toBe(message);
-        expect(decoded?.payload).toStrictEqual(parsedOrNothing(message));
-        expect(decoded?.inputsValues).toStrictEqual(parsedOrNothing(inputs));
-        expect(decoded && 'payload' in decoded).toBe(parsedOrNothing(message) !== undefined);
+        expect(messagePayload(decoded!)).toStrictEqual(parsedOrNothing(message));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  test('a message sent as a JSON value rather than a string is kept as its JSON, and read back as that value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue().filter((v) => typeof v !== 'string' && v !== undefined), (value) => {
+        const decoded = toWsMessage(JSON.stringify({ state: 'completed', statusCode: '200', message: value }));
+        expect(decoded?.messageText).toBe(JSON.stringify(value));
+        expect(messagePayload(decoded!)).toStrictEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 500 },
     );
   });
 });

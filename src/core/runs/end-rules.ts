@@ -1,5 +1,6 @@
 import type { ExecutionLogEntry, WsServerMessage } from '../model.js';
 import type { EndedBy, FlowTest, FlowTestFile } from '../flows/types.js';
+import { messagePayload } from './ws-payload.js';
 
 /**
  * When an execution is over (PRODUCT.md, "Interface ambiguities"), as pure decisions: the runner
@@ -57,7 +58,7 @@ export const EMPTY_WS_TALLY: WsTally = { completed: 0, reachedNode: false };
 
 export type WsProgress =
   | { state: 'running'; quietEndsInMs?: number }
-  | { state: 'done'; by: RuleEnd; outputs: unknown }
+  | { state: 'done'; by: RuleEnd }
   | { state: 'failed'; message: WsServerMessage; reason: string };
 
 // The pace of HTTPS polls: a fifth of the time since the start, from 25ms to 1s. The end of an
@@ -173,16 +174,16 @@ export function wsProgress(tally: WsTally, rule: WsEndRule, msSinceLast: number)
     const reason = `message from ${refused.service ?? 'the service'} has statusCode ${String(refused.statusCode)}: ${text}`;
     return { state: 'failed', message: refused, reason };
   }
-  const done = (by: RuleEnd): WsProgress => ({ state: 'done', by, outputs: tallyOutputs(tally) });
+  const done = (by: RuleEnd): WsProgress => ({ state: 'done', by });
   if (rule.node !== undefined) return tally.reachedNode ? done('until') : { state: 'running' };
   if (rule.messages !== undefined) return tally.completed >= rule.messages ? done('until') : { state: 'running' };
   if (tally.completed === 0) return { state: 'running' };
   return msSinceLast >= rule.quietMs ? done('quiet') : { state: 'running', quietEndsInMs: rule.quietMs - msSinceLast };
 }
 
-/** The outputs of a WebSocket execution: the last completed message's `payload.outputs`. */
+/** The outputs of a WebSocket execution: the `outputs` of the last completed message's payload. */
 export function tallyOutputs(tally: WsTally): unknown {
-  const payload = tally.lastCompleted?.payload;
+  const payload = tally.lastCompleted === undefined ? undefined : messagePayload(tally.lastCompleted);
   return typeof payload === 'object' && payload !== null ? (payload as { outputs?: unknown }).outputs : undefined;
 }
 

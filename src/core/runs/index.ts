@@ -13,7 +13,8 @@
  * - WebSocket: `wsEndRule(test)`; each message goes into a `WsTally` (`tallyWsMessage`, constant
  *   time, from `EMPTY_WS_TALLY`), then after each message (or a wait that brought none)
  *   `wsProgress(tally, rule, msSinceLast)`; wait at most `quietEndsInMs` for the next message.
- *   `done.outputs` (= `tallyOutputs(tally)`) is the last completed message's `payload.outputs`.
+ *   Once it is over, `tallyOutputs(tally)` gives the outputs: the last completed message's
+ *   payload (`messagePayload`, its `message` text read as JSON) has them.
  * - A `done` progress says `by` what (`until` or `quiet`): the `ended_by` of the execution.
  *
  * Selecting
@@ -41,5 +42,6 @@ export {
   type WsEndRule,
   type WsProgress,
 } from './end-rules.js';
+export { messagePayload } from './ws-payload.js';
 export { parseShard, selectShard, type Shard } from './shard.js';
 export { selectRuns, type PlannedRun, type Selection, type SelectOptions } from './select.js';

@@ -24,7 +24,6 @@ export function wsMessage(state: 'ack' | 'completed', opts: { nodeId?: string; o
     service: 'summarize',
     nodeId: opts.nodeId ?? '',
     messageText: payload ? JSON.stringify(payload) : 'received, processing',
-    ...(payload && { payload }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, nextPollDelay, wsEndRule, wsProgress, tallyWsMessages, type HttpsEndRule, type PollHistory, type WsEndRule } from '../../../src/core/runs/index.js';
+import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, nextPollDelay, wsEndRule, wsProgress, tallyOutputs, tallyWsMessages, type HttpsEndRule, type PollHistory, type WsEndRule } from '../../../src/core/runs/index.js';
 import type { ExecutionLogEntry, WsServerMessage } from '../../../src/core/model.js';
 import { flowTest, step, wsMessage } from '../flows/builders.js';
 
@@ -111,7 +111,8 @@ describe('WebSocket end rule', () => {
   it('is done at the completed message of until.node, with the last completed outputs', () => {
     const rule = { node: 'node-2', quietMs: 3000 };
     expect(progressAfter([ack, n1], rule, 0)).toEqual({ state: 'running' });
-    expect(progressAfter([ack, n1, n2], rule, 0)).toEqual({ state: 'done', by: 'until', outputs: { results: [{ step: 2 }] } });
+    expect(progressAfter([ack, n1, n2], rule, 0)).toEqual({ state: 'done', by: 'until' });
+    expect(tallyOutputs(tallyWsMessages([ack, n1, n2], rule))).toEqual({ results: [{ step: 2 }] });
   });
 
   it('is done at the until.messages-th completed message (the ack does not count)', () => {
@@ -124,7 +125,8 @@ describe('WebSocket end rule', () => {
     const rule = { quietMs: 500 };
     expect(progressAfter([ack], rule, 10_000)).toEqual({ state: 'running' });
     expect(progressAfter([ack, n1], rule, 200)).toEqual({ state: 'running', quietEndsInMs: 300 });
-    expect(progressAfter([ack, n1, n2, n3], rule, 500)).toEqual({ state: 'done', by: 'quiet', outputs: { results: [{ step: 3 }] } });
+    expect(progressAfter([ack, n1, n2, n3], rule, 500)).toEqual({ state: 'done', by: 'quiet' });
+    expect(tallyOutputs(tallyWsMessages([ack, n1, n2, n3], rule))).toEqual({ results: [{ step: 3 }] });
   });
 
   it('fails at once on a non-200 statusCode', () => {
