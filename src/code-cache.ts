@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { ExitCode } from './core/exit-codes.js';
+import { cacheFolder, setRunningBuild } from './files/cache-folder.js';
 
 /**
  * Runs the CLI bundle (CommonJS) through a V8 code cache, as Node 22's module compile cache does
@@ -26,7 +26,9 @@ export interface CodeCacheRun {
 }
 
 export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCacheRun): void {
-  const dir = ownFolder(cacheDir(env));
+  const dir = cacheFolder(env);
+  // The bundle keys what it caches (parsed flow test files) by the build too.
+  setRunningBuild(build);
   const prefix = `${build}-${process.version}-${process.arch}-${commandOf(argv)}`;
   const cacheFile = (script: string): string | undefined => (dir === undefined ? undefined : join(dir, `${prefix}-${basename(script)}.v8`));
   // Every script of this run that needs its cache (re)written: written at exit, all at once.
@@ -61,14 +63,6 @@ function runScript(path: string, require: NodeJS.Require, cacheFile: (path: stri
   return module.exports;
 }
 
-/** `$XDG_CACHE_HOME/roleflow`, else `~/.cache/roleflow`; none when turned off or without a home. */
-function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env['NODE_DISABLE_COMPILE_CACHE']) return undefined;
-  if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'roleflow');
-  const home = safeHome();
-  return home ? join(home, '.cache', 'roleflow') : undefined;
-}
-
 /**
  * Each command compiles different code: one cache per command word (`validate`, `plan`…, `version`
  * for `--version`), and another for its `--help`, which runs none of the command's code.
@@ -77,30 +71,6 @@ function commandOf(argv: readonly string[]): string {
   const word = argv[0]?.replace(/^--?/, '');
   const command = word !== undefined && /^[a-z]{1,16}$/.test(word) && word !== 'h' ? word : 'roleflow';
   return command !== 'help' && argv.some((a) => a === '--help' || a === '-h') ? `${command}-help` : command;
-}
-
-function safeHome(): string | undefined {
-  try {
-    return homedir();
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The cache folder when only this user can write it (compiled code is code: never run what
- * someone else could have put there), or when it does not exist yet (it is made 0700); else none,
- * neither read nor written.
- */
-function ownFolder(dir: string | undefined): string | undefined {
-  if (dir === undefined) return undefined;
-  try {
-    const stat = statSync(dir);
-    const uid = process.getuid?.();
-    return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0 ? dir : undefined;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? dir : undefined;
-  }
 }
 
 function readIfThere(file: string): Buffer | undefined {
@@ -147,7 +117,10 @@ function tidy(dir: string, build: string): void {
   const others = new Map<string, { paths: string[]; newest: number }>();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    const mtime = statSync(path).mtimeMs;
+    const stat = statSync(path);
+    // Folders hold the bundle's own caches (parsed/), which it tidies itself.
+    if (!stat.isFile()) continue;
+    const mtime = stat.mtimeMs;
     if (name.endsWith('.tmp') || name.startsWith(`${build}-`)) {
       if (name.endsWith('.tmp') && now - mtime > STALE_MS) rmSync(path, { force: true });
       continue;

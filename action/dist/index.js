@@ -15935,7 +15935,7 @@ async function loadTextFiles(sources, kind, parse4) {
   let at = 0;
   for await (const texts of readTextFiles(sources, kind)) {
     for (const text2 of texts) {
-      const result = text2.ok ? parse4(text2.value, sources[at].file) : text2;
+      const result = text2.ok ? parse4(text2.value, sources[at].file, sources[at].abs) : text2;
       at++;
       if (result.ok) values.push(result.value);
       else issues.push(...result.issues);
@@ -45754,7 +45754,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes3, createHash: createHash3 } = __require("crypto");
+    var { randomBytes: randomBytes3, createHash: createHash4 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46445,7 +46445,7 @@ var require_websocket2 = __commonJS({
           abortHandshake(websocket, socket, "Invalid Upgrade header");
           return;
         }
-        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        const digest = createHash4("sha1").update(key + GUID).digest("base64");
         if (res.headers["sec-websocket-accept"] !== digest) {
           abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
           return;
@@ -46830,7 +46830,7 @@ var require_websocket_server = __commonJS({
     var EventEmitter2 = __require("events");
     var http = __require("http");
     var { Duplex } = __require("stream");
-    var { createHash: createHash3 } = __require("crypto");
+    var { createHash: createHash4 } = __require("crypto");
     var extension2 = require_extension();
     var PerMessageDeflate2 = require_permessage_deflate2();
     var subprotocol2 = require_subprotocol();
@@ -47140,7 +47140,7 @@ var require_websocket_server = __commonJS({
           );
         }
         if (this._state > RUNNING) return abortHandshake(socket, 503);
-        const digest = createHash3("sha1").update(key + GUID).digest("base64");
+        const digest = createHash4("sha1").update(key + GUID).digest("base64");
         const headers = [
           "HTTP/1.1 101 Switching Protocols",
           "Upgrade: websocket",
@@ -74576,6 +74576,45 @@ var init_parse = __esm({
   }
 });
 
+// src/core/flows/stored.ts
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function storedFlowTestFile(file) {
+  const plain2 = withoutCompiled(file);
+  const json2 = JSON.stringify(plain2);
+  return isDeepStrictEqual3(JSON.parse(json2), plain2) ? json2 : void 0;
+}
+function reviveFlowTestFile(value) {
+  const file = value;
+  if (typeof value !== "object" || value === null || !Array.isArray(file.tests)) return void 0;
+  for (const test of file.tests) {
+    for (const a of test.expect.outputs) {
+      if (a.operator === "matches" && typeof a.expected === "string") a.regex = compileMatches(a.expected);
+      if (a.operator === "schema" && typeof a.expected === "object" && a.expected !== null) {
+        const compiled2 = compileUserSchema(a.expected);
+        if (compiled2.ok) a.check = compiled2.check;
+      }
+    }
+    for (const step3 of test.expect.latency?.steps ?? []) step3.regex = globToRegExp(step3.pattern);
+  }
+  return file;
+}
+function withoutCompiled(file) {
+  return { ...file, tests: file.tests.map((test) => ({ ...test, expect: plainExpectations(test.expect) })) };
+}
+function plainExpectations(expect) {
+  const outputs = expect.outputs.map(({ regex: _regex, check: _check, ...a }) => a);
+  if (!expect.latency) return { ...expect, outputs };
+  return { ...expect, outputs, latency: { ...expect.latency, steps: expect.latency.steps.map(({ regex: _regex, ...s }) => s) } };
+}
+var init_stored = __esm({
+  "src/core/flows/stored.ts"() {
+    "use strict";
+    init_glob();
+    init_schema_check();
+    init_operators();
+  }
+});
+
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
   const { pass, expected, actual, why } = check;
@@ -74858,6 +74897,7 @@ var init_flows = __esm({
     "use strict";
     init_types2();
     init_parse();
+    init_stored();
     init_env();
     init_duration();
     init_latency();
@@ -75676,13 +75716,30 @@ async function defaultFlowsDir(cwd, config) {
   }
   return dir.display;
 }
-async function loadFlowTestFiles(files) {
+async function loadFlowTestFiles(files, cache) {
   const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  const parse4 = (text2, file, abs) => {
+    const cached = cache?.lookup(FLOW_KIND, abs, file, text2);
+    const revived = cached === void 0 ? void 0 : reviveOrNothing(cached);
+    if (revived !== void 0) return { ok: true, value: revived };
+    const parsed = parseFlowTestFile(text2, file, schema);
+    const json2 = cache === void 0 || !parsed.ok ? void 0 : storedFlowTestFile(parsed.value);
+    if (json2 !== void 0) cache.store(FLOW_KIND, abs, file, text2, json2);
+    return parsed;
+  };
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse4);
+  cache?.tidy();
   issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
-var FLOW_TEST_FILE;
+function reviveOrNothing(value) {
+  try {
+    return reviveFlowTestFile(value);
+  } catch {
+    return void 0;
+  }
+}
+var FLOW_TEST_FILE, FLOW_KIND;
 var init_flow_files = __esm({
   "src/files/flow-files.ts"() {
     "use strict";
@@ -75692,6 +75749,7 @@ var init_flow_files = __esm({
     init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+    FLOW_KIND = "flow-test";
   }
 });
 
@@ -77661,13 +77719,131 @@ var init_runs = __esm({
   }
 });
 
+// src/files/cache-folder.ts
+import { statSync as statSync2 } from "node:fs";
+import { homedir } from "node:os";
+import { join as join9 } from "node:path";
+function cacheFolder(env) {
+  return ownFolder(cacheDir(env));
+}
+function runningBuild() {
+  const build = globalThis[BUILD];
+  return typeof build === "string" ? build : void 0;
+}
+function cacheDir(env) {
+  if (env["NODE_DISABLE_COMPILE_CACHE"]) return void 0;
+  if (env["XDG_CACHE_HOME"]) return join9(env["XDG_CACHE_HOME"], "roleflow");
+  const home = safeHome();
+  return home ? join9(home, ".cache", "roleflow") : void 0;
+}
+function safeHome() {
+  try {
+    return homedir();
+  } catch {
+    return void 0;
+  }
+}
+function ownFolder(dir) {
+  if (dir === void 0) return void 0;
+  try {
+    const stat7 = statSync2(dir);
+    const uid = process.getuid?.();
+    return (uid === void 0 || stat7.uid === uid) && (stat7.mode & 18) === 0 ? dir : void 0;
+  } catch (error2) {
+    return error2.code === "ENOENT" ? dir : void 0;
+  }
+}
+var BUILD;
+var init_cache_folder = __esm({
+  "src/files/cache-folder.ts"() {
+    "use strict";
+    BUILD = Symbol.for("roleflow.build");
+  }
+});
+
+// src/files/parse-cache.ts
+import { createHash as createHash3 } from "node:crypto";
+import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join10 } from "node:path";
+var ParseCache, STALE_MS, MAX_ENTRIES;
+var init_parse_cache = __esm({
+  "src/files/parse-cache.ts"() {
+    "use strict";
+    init_cache_folder();
+    ParseCache = class _ParseCache {
+      constructor(dir, build) {
+        this.dir = dir;
+        this.build = build;
+      }
+      made = false;
+      wrote = false;
+      /** The cache of the running CLI; none when run from src/ (tests), or where there is no cache folder. */
+      static open(env) {
+        const build = runningBuild();
+        const dir = build === void 0 ? void 0 : cacheFolder(env);
+        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join10(dir, "parsed"), build);
+      }
+      /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
+      lookup(kind, abs, file, text2) {
+        let entry;
+        try {
+          entry = JSON.parse(readFileSync2(this.entryPath(kind, abs), "utf8"));
+        } catch {
+          return void 0;
+        }
+        if (typeof entry !== "object" || entry === null) return void 0;
+        const { build, kind: entryKind, file: entryFile, text: entryText, value } = entry;
+        return build === this.build && entryKind === kind && entryFile === file && entryText === text2 ? value : void 0;
+      }
+      /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
+      store(kind, abs, file, text2, valueJson) {
+        try {
+          if (!this.made) mkdirSync2(this.dir, { recursive: true, mode: 448 });
+          this.made = true;
+          const path = this.entryPath(kind, abs);
+          const head = JSON.stringify({ build: this.build, kind, file, text: text2 });
+          const temp = `${path}.${process.pid}.tmp`;
+          writeFileSync2(temp, `${head.slice(0, -1)},"value":${valueJson}}`, { mode: 384 });
+          renameSync2(temp, path);
+          this.wrote = true;
+        } catch {
+        }
+      }
+      /**
+       * After a run that wrote entries: those (and temporary files) not rewritten for a week go, and
+       * the oldest beyond `MAX_ENTRIES` (a test suite run from many temporary folders makes many).
+       */
+      tidy(now = Date.now()) {
+        if (!this.wrote) return;
+        try {
+          const kept = [];
+          for (const name of readdirSync(this.dir)) {
+            const path = join10(this.dir, name);
+            const at = statSync3(path).mtimeMs;
+            if (now - at > STALE_MS) rmSync2(path, { force: true });
+            else kept.push({ path, at });
+          }
+          kept.sort((a, b) => b.at - a.at);
+          for (const { path } of kept.slice(MAX_ENTRIES)) rmSync2(path, { force: true });
+        } catch {
+        }
+      }
+      entryPath(kind, abs) {
+        return join10(this.dir, `${createHash3("sha256").update(`${kind}\0${abs}`).digest("hex").slice(0, 32)}.json`);
+      }
+    };
+    STALE_MS = 7 * 24 * 3600 * 1e3;
+    MAX_ENTRIES = 1e3;
+  }
+});
+
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join9 } from "node:path";
+import { basename as basename6, dirname as dirname12, join as join11 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename6(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join9(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join11(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat6(file.abs).then(
@@ -77700,7 +77876,7 @@ var init_snapshot_files = __esm({
 
 // src/run/assertions.ts
 import { resolve as resolve16 } from "node:path";
-import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+import { isDeepStrictEqual as isDeepStrictEqual4 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
   return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
@@ -77780,7 +77956,7 @@ var init_assertions = __esm({
           if (this.ci || state.taken.has(key)) continue;
           state.taken.add(key);
           state.next.set(key, value);
-          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
+          if (!state.stored.has(key) || !isDeepStrictEqual4(state.stored.get(key), value)) state.changed += 1;
         }
         const context = { snapshots: baselines };
         if (this.ci) context.ci = true;
@@ -78240,9 +78416,9 @@ function runSelection(cwd, config, paths, flags) {
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
 }
-async function loadFlowTests(cwd, config, paths) {
+async function loadFlowTests(cwd, config, paths, env) {
   const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
-  const loaded = await loadFlowTestFiles(files);
+  const loaded = await loadFlowTestFiles(files, ParseCache.open(env));
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return loaded.value;
 }
@@ -78315,6 +78491,7 @@ var init_test_session = __esm({
     init_runs();
     init_run_report();
     init_flow_files();
+    init_parse_cache();
     init_source_files();
     init_package_root();
     init_assertions();
@@ -78431,7 +78608,7 @@ async function validateSources(cwd, roles, flows, options) {
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files);
+    const loaded = await loadFlowTestFiles(files, options.env === void 0 ? void 0 : ParseCache.open(options.env));
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
@@ -78455,6 +78632,7 @@ var init_validate = __esm({
     init_runs();
     init_flow_files();
     init_roles();
+    init_parse_cache();
     init_role_files();
     init_source_files();
   }
@@ -79790,7 +79968,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join13 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -82078,7 +82256,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
@@ -82099,7 +82277,7 @@ var TestCommand = class extends ManyTenantsCommand {
     ]);
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const opened = await this.openTenants(config, names);
@@ -82230,7 +82408,7 @@ var ValidateCommand = class extends RoleflowCommand {
     const usesLocal = configured.length === 0 || config.defaultTenant === "local";
     const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
+    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants, env: this.context.env });
     const valid = result.issues.length === 0;
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
@@ -82467,7 +82645,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join12, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84485,7 +84663,7 @@ function sameOrigin(url, apiUrl) {
 }
 
 // action/src/sticky-comment.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 function pullRequestOf(env) {
   const event = env["GITHUB_EVENT_NAME"];
   if (event !== "pull_request" && event !== "pull_request_target") return void 0;
@@ -84494,7 +84672,7 @@ function pullRequestOf(env) {
   if (!repository || !path) return void 0;
   let payload;
   try {
-    payload = JSON.parse(readFileSync2(path, "utf8"));
+    payload = JSON.parse(readFileSync3(path, "utf8"));
   } catch {
     return void 0;
   }
@@ -84557,7 +84735,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -84667,7 +84845,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -84768,15 +84946,15 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 
 // action/src/plan-step.ts
 init_plan();
-import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
+import { join as join14 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
-  rmSync2(planFile, { force: true });
+  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  rmSync3(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
@@ -84875,12 +85053,12 @@ function isPlanError(value) {
 
 // action/src/tenants/promote-step.ts
 init_markdown_parts();
-import { existsSync as existsSync4, rmSync as rmSync3 } from "node:fs";
+import { existsSync as existsSync4, rmSync as rmSync4 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
   const promote = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
-  if (planFile !== void 0) rmSync3(planFile, { force: true });
+  if (planFile !== void 0) rmSync4(planFile, { force: true });
   const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
@@ -84917,8 +85095,8 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
+import { existsSync as existsSync6, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync5, statSync as statSync4 } from "node:fs";
+import { isAbsolute as isAbsolute7, join as join15 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -85025,7 +85203,7 @@ ${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of i
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync4(reportFile, { force: true });
+  rmSync5(reportFile, { force: true });
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
   const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
@@ -85035,8 +85213,8 @@ async function testStep(ctx) {
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync4(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
+  rmSync5(reportFile, { force: true });
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -85085,7 +85263,7 @@ ${footer}`);
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  rmSync4(file, { force: true });
+  rmSync5(file, { force: true });
   return file;
 }
 function htmlReporter(html) {
@@ -85097,7 +85275,7 @@ function failed(ctx, run2) {
 function readReport(file, redactValues2) {
   if (!existsSync6(file)) return void 0;
   try {
-    const value = JSON.parse(readFileSync3(file, "utf8"));
+    const value = JSON.parse(readFileSync4(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;
   } catch {
     return void 0;
@@ -85106,12 +85284,12 @@ function readReport(file, redactValues2) {
 function reportFilesUnder(path) {
   let stat7;
   try {
-    stat7 = statSync2(path);
+    stat7 = statSync4(path);
   } catch {
     return [path];
   }
   if (!stat7.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
+  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
 }
 
 // action/src/main.ts

@@ -2,9 +2,10 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
-import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
+import { parseFlowTestFile, reviveFlowTestFile, storedFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { loadSchema } from './package-root.js';
+import type { ParseCache } from './parse-cache.js';
 import { attachSchemaFiles } from './schema-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
 
@@ -60,9 +61,31 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
  * Read and parse every file (within `FLOW_TEST_FILE`'s limit, as text), and the schema files
  * their `schema` assertions name; any problem in any of them is returned, each at its `file:line:col`. `validate` and `test` both load through here.
  */
-export async function loadFlowTestFiles(files: readonly SourceFile[]): Promise<Result<FlowTestFile[]>> {
+export async function loadFlowTestFiles(files: readonly SourceFile[], cache?: ParseCache): Promise<Result<FlowTestFile[]>> {
   const schema = loadSchema('flow-test');
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
+  const parse = (text: string, file: string, abs: string): Result<FlowTestFile> => {
+    const cached = cache?.lookup(FLOW_KIND, abs, file, text);
+    const revived = cached === undefined ? undefined : reviveOrNothing(cached);
+    if (revived !== undefined) return { ok: true, value: revived };
+    const parsed = parseFlowTestFile(text, file, schema);
+    const json = cache === undefined || !parsed.ok ? undefined : storedFlowTestFile(parsed.value);
+    if (json !== undefined) cache!.store(FLOW_KIND, abs, file, text, json);
+    return parsed;
+  };
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse);
+  cache?.tidy();
   issues.push(...(await attachSchemaFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+
+/** What parsed flow test files are kept as in the cache: a new shape of the model is a new build anyway. */
+const FLOW_KIND = 'flow-test';
+
+/** An entry that does not revive (damaged, or made by hand) is a miss: the file is parsed. */
+function reviveOrNothing(value: unknown): FlowTestFile | undefined {
+  try {
+    return reviveFlowTestFile(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -113,14 +113,14 @@ function under(root: string, rel: string): string {
 export async function loadTextFiles<T>(
   sources: readonly SourceFile[],
   kind: TextFileKind,
-  parse: (text: string, file: string) => Result<T>,
+  parse: (text: string, file: string, abs: string) => Result<T>,
 ): Promise<{ values: T[]; issues: Issue[] }> {
   const values: T[] = [];
   const issues: Issue[] = [];
   let at = 0;
   for await (const texts of readTextFiles(sources, kind)) {
     for (const text of texts) {
-      const result = text.ok ? parse(text.value, sources[at]!.file) : text;
+      const result = text.ok ? parse(text.value, sources[at]!.file, sources[at]!.abs) : text;
       at++;
       if (result.ok) values.push(result.value);
       else issues.push(...result.issues);

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheFolder, runningBuild } from './cache-folder.js';
+
+/**
+ * Files parsed by an earlier run, kept in roleflow's cache folder (`parsed/`, one entry per file
+ * path): a file whose text is exactly the text an entry was made from, by the same build, is not
+ * parsed again. Each entry holds that text and is used only when the file's text equals it, so a
+ * run never reads anything but what parsing the file would give; what cannot be read (a missing,
+ * damaged or foreign entry) is a miss, and the file is parsed as if there were no cache. Entries
+ * are written whole under a temporary name and renamed, so a concurrent run reads the old one or
+ * the new one; one not rewritten for a week goes, when a run next writes an entry.
+ */
+export class ParseCache {
+  private made = false;
+  private wrote = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly build: string,
+  ) {}
+
+  /** The cache of the running CLI; none when run from src/ (tests), or where there is no cache folder. */
+  static open(env: NodeJS.ProcessEnv): ParseCache | undefined {
+    const build = runningBuild();
+    const dir = build === undefined ? undefined : cacheFolder(env);
+    return dir === undefined || build === undefined ? undefined : new ParseCache(join(dir, 'parsed'), build);
+  }
+
+  /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
+  lookup(kind: string, abs: string, file: string, text: string): unknown {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(readFileSync(this.entryPath(kind, abs), 'utf8'));
+    } catch {
+      return undefined;
+    }
+    if (typeof entry !== 'object' || entry === null) return undefined;
+    const { build, kind: entryKind, file: entryFile, text: entryText, value } = entry as Record<string, unknown>;
+    return build === this.build && entryKind === kind && entryFile === file && entryText === text ? value : undefined;
+  }
+
+  /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
+  store(kind: string, abs: string, file: string, text: string, valueJson: string): void {
+    try {
+      if (!this.made) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.made = true;
+      const path = this.entryPath(kind, abs);
+      const head = JSON.stringify({ build: this.build, kind, file, text });
+      const temp = `${path}.${process.pid}.tmp`;
+      writeFileSync(temp, `${head.slice(0, -1)},"value":${valueJson}}`, { mode: 0o600 });
+      renameSync(temp, path);
+      this.wrote = true;
+    } catch {
+      // No entry this time: the next run parses the file again.
+    }
+  }
+
+  /**
+   * After a run that wrote entries: those (and temporary files) not rewritten for a week go, and
+   * the oldest beyond `MAX_ENTRIES` (a test suite run from many temporary folders makes many).
+   */
+  tidy(now = Date.now()): void {
+    if (!this.wrote) return;
+    try {
+      const kept: { path: string; at: number }[] = [];
+      for (const name of readdirSync(this.dir)) {
+        const path = join(this.dir, name);
+        const at = statSync(path).mtimeMs;
+        if (now - at > STALE_MS) rmSync(path, { force: true });
+        else kept.push({ path, at });
+      }
+      kept.sort((a, b) => b.at - a.at);
+      for (const { path } of kept.slice(MAX_ENTRIES)) rmSync(path, { force: true });
+    } catch {
+      // Tidied another time.
+    }
+  }
+
+  private entryPath(kind: string, abs: string): string {
+    return join(this.dir, `${createHash('sha256').update(`${kind}\0${abs}`).digest('hex').slice(0, 32)}.json`);
+  }
+}
+
+const STALE_MS = 7 * 24 * 3600 * 1000;
+const MAX_ENTRIES = 1000;
