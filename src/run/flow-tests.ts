@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../core/flows/index.js';
 import type { TenantClient } from '../core/model.js';
 import { buildTestResult, type TestRun } from '../report/build.js';
@@ -49,11 +48,11 @@ export interface RunOutcome {
 }
 
 /**
- * Every test × transport × repeat, at most `concurrency` executions at once. With `bail`, no new
- * execution starts once a test has failed; an unreachable or refusing tenant stops the run the
- * same way (what already runs finishes); an aborted `signal` too, and it ends what runs as well.
- * An HTTPS execution polls when the last finished one of its flow says it should be over
- * (`FlowPaces`).
+ * Every test × transport × repeat, at most `concurrency` executions at once, started in that
+ * order; a test's result is made as its last execution ends. With `bail`, no new execution starts
+ * once a test has failed; an unreachable or refusing tenant stops the run the same way (what
+ * already runs finishes); an aborted `signal` too, and it ends what runs as well. An HTTPS
+ * execution polls when the last finished one of its flow says it should be over (`FlowPaces`).
  */
 export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
   const { client, events = {} } = options;
@@ -62,7 +61,6 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     return test === run.test ? run : { ...run, test };
   });
   const clock = options.clock ?? realClock;
-  const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === undefined && r.error === undefined ? r.test.repeat : 0), 0);
   let done = 0;
   let stop: 'bail' | 'tenant' | undefined;
@@ -100,26 +98,41 @@ export async function runTests(options: RunTestsOptions): Promise<RunOutcome> {
     return result;
   };
 
-  const results = await Promise.all(
-    runs.map(async (run) => {
-      const failures = { count: 0 };
-      const executions =
-        run.skip !== undefined
-          ? []
-          : run.error !== undefined
-            ? Array.from({ length: run.test.repeat }, () => notStarted(run, run.error!))
-            : await Promise.all(Array.from({ length: run.test.repeat }, (_, i) => limit(() => runOne(run, i, failures))));
-      const stopped = signal?.aborted ? 'interrupt' : 'bail';
-      const context = options.assertions?.contextFor(run.test, run.transport, executions);
-      const testRun: TestRun = { test: run.test, transport: run.transport, executions, stopped };
-      if (run.skip !== undefined) testRun.skip = run.skip;
-      if (context) testRun.context = context;
-      const result = buildTestResult(testRun);
-      if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
-      events.tested?.(result);
-      return result;
-    }),
-  );
+  const results: TestResult[] = new Array(runs.length);
+  const finish = (index: number, executions: (ExecutionResult | undefined)[]): void => {
+    const run = runs[index]!;
+    const stopped = signal?.aborted ? 'interrupt' : 'bail';
+    const context = options.assertions?.contextFor(run.test, run.transport, executions);
+    const testRun: TestRun = { test: run.test, transport: run.transport, executions, stopped };
+    if (run.skip !== undefined) testRun.skip = run.skip;
+    if (context) testRun.context = context;
+    const result = buildTestResult(testRun);
+    if (options.bail && (result.status === 'fail' || result.status === 'error')) stop ??= 'bail';
+    events.tested?.(result);
+    results[index] = result;
+  };
+
+  // The executions to make, in order, as pairs (run index, repeat): a few workers take them one
+  // by one, as a limiter would, without a promise for each one waiting.
+  const queue: number[] = [];
+  const pending: { executions: (ExecutionResult | undefined)[]; left: number; failures: { count: number } }[] = [];
+  runs.forEach((run, index) => {
+    if (run.skip !== undefined) return finish(index, []);
+    if (run.error !== undefined) return finish(index, Array.from({ length: run.test.repeat }, () => notStarted(run, run.error!)));
+    pending[index] = { executions: new Array<ExecutionResult | undefined>(run.test.repeat), left: run.test.repeat, failures: { count: 0 } };
+    for (let repeat = 0; repeat < run.test.repeat; repeat++) queue.push(index, repeat);
+  });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < queue.length) {
+      const index = queue[next++]!;
+      const repeat = queue[next++]!;
+      const test = pending[index]!;
+      test.executions[repeat] = await runOne(runs[index]!, repeat, test.failures);
+      if (--test.left === 0) finish(index, test.executions);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
   const interrupted = signal?.aborted === true;
   return { results, bailed: stop === 'bail' && leftOut > 0, interrupted, ...(problem !== undefined && { tenantProblem: problem }) };
 }
