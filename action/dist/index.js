@@ -47425,7 +47425,6 @@ function openWsSession(target, token, onRequest) {
   try {
     socket = new wrapper_default(url, {
       headers,
-      handshakeTimeout: target.timeoutMs,
       followRedirects: false,
       perMessageDeflate: false,
       maxPayload: 64 * 1024 * 1024
@@ -47442,16 +47441,17 @@ function openWsSession(target, token, onRequest) {
   };
   return new Promise((resolve19, reject2) => {
     let settled = false;
+    const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
       if (settled) return;
       settled = true;
+      clearTimeout(handshake);
       log(status);
       reject2(new RoleflowError(redactSecrets(message2, secrets), code3));
       socket.terminate();
     };
     socket.on("error", (error2) => {
-      const reason2 = /handshake has timed out/i.test(error2.message) ? `no WebSocket handshake within ${target.timeoutMs} ms` : error2.code ?? oneLine(error2.message, 120);
-      fail3(`cannot reach ${shown}: ${reason2}`, "unreachable");
+      fail3(`cannot reach ${shown}: ${error2.code ?? oneLine(error2.message, 120)}`, "unreachable");
     });
     socket.once("unexpected-response", (request2, response) => {
       response.resume();
@@ -47463,6 +47463,7 @@ function openWsSession(target, token, onRequest) {
     });
     socket.once("open", () => {
       settled = true;
+      clearTimeout(handshake);
       log(101);
       resolve19(new Session(socket, shown, secrets));
     });
@@ -78320,7 +78321,6 @@ async function runTests(options) {
     return test === run2.test ? run2 : { ...run2, test };
   });
   const clock = options.clock ?? realClock;
-  const limit = pLimit(Math.max(1, options.concurrency));
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
   let done = 0;
   let stop2;
@@ -78351,21 +78351,38 @@ async function runTests(options) {
     events.finished?.(label, done, total);
     return result;
   };
-  const results2 = await Promise.all(
-    runs.map(async (run2) => {
-      const failures2 = { count: 0 };
-      const executions = run2.skip !== void 0 ? [] : run2.error !== void 0 ? Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)) : await Promise.all(Array.from({ length: run2.test.repeat }, (_, i) => limit(() => runOne(run2, i, failures2))));
-      const stopped = signal?.aborted ? "interrupt" : "bail";
-      const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
-      const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
-      if (run2.skip !== void 0) testRun.skip = run2.skip;
-      if (context) testRun.context = context;
-      const result = buildTestResult(testRun);
-      if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
-      events.tested?.(result);
-      return result;
-    })
-  );
+  const results2 = new Array(runs.length);
+  const finish = (index, executions) => {
+    const run2 = runs[index];
+    const stopped = signal?.aborted ? "interrupt" : "bail";
+    const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
+    const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
+    if (run2.skip !== void 0) testRun.skip = run2.skip;
+    if (context) testRun.context = context;
+    const result = buildTestResult(testRun);
+    if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
+    events.tested?.(result);
+    results2[index] = result;
+  };
+  const queue = [];
+  const pending = [];
+  runs.forEach((run2, index) => {
+    if (run2.skip !== void 0) return finish(index, []);
+    if (run2.error !== void 0) return finish(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
+    pending[index] = { executions: new Array(run2.test.repeat), left: run2.test.repeat, failures: { count: 0 } };
+    for (let repeat = 0; repeat < run2.test.repeat; repeat++) queue.push(index, repeat);
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length) {
+      const index = queue[next++];
+      const repeat = queue[next++];
+      const test = pending[index];
+      test.executions[repeat] = await runOne(runs[index], repeat, test.failures);
+      if (--test.left === 0) finish(index, test.executions);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
   const interrupted = signal?.aborted === true;
   return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
@@ -78375,7 +78392,6 @@ function notStarted(run2, why) {
 var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
     "use strict";
-    init_p_limit();
     init_flows();
     init_build2();
     init_flow_https();

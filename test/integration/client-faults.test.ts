@@ -103,6 +103,31 @@ describe('client: refusals and errors', () => {
     expect(emulator.requests()).toEqual([]);
   });
 
+  it('gives up on a WebSocket handshake that never completes, within the timeout, as unreachable, and leaves no socket open', async () => {
+    const { createServer } = await import('node:net');
+    // Reads the upgrade request and never answers it.
+    const closed: boolean[] = [];
+    const silent = createServer((socket) => {
+      const at = closed.push(false) - 1;
+      socket.resume().on('close', () => (closed[at] = true));
+      cleanups.push(async () => void socket.destroy());
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => silent.close(() => resolve())));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    const { client, lines } = clientFor({ baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws`, token: 'a-token' }, { timeoutMs: 300 });
+    track(client);
+    const before = performance.now();
+    const error = await rejection(client.openWs());
+    expect(performance.now() - before).toBeGreaterThanOrEqual(290);
+    expect(performance.now() - before).toBeLessThan(2000);
+    expect(error).toMatchObject({ code: 'unreachable', message: `cannot reach ws://127.0.0.1:${port}/ws: no WebSocket handshake within 300 ms` });
+    expect(lines).toMatchObject([{ method: 'GET', path: '/ws', status: 'error' }]);
+    // The connection the service held is closed by the client.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toEqual([true]);
+  });
+
   it('says an unreachable tenant cannot be reached', async () => {
     const port = await closedPort();
     const { client } = clientFor({ baseUrl: `http://127.0.0.1:${port}`, wsUrl: '', token: 'a-token' }, { retries: 1 });
