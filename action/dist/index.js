@@ -103,8 +103,22 @@ var init_duration = __esm({
 
 // src/core/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
+function classes() {
+  return unicode ??= {
+    unsafe: new RegExp(`[${UNSAFE_CLASS}]`, "gu"),
+    hasUnsafe: new RegExp(`[${UNSAFE_CLASS}]`, "u"),
+    // `safeText`: a backslash is doubled where it could be read as the start of an escape.
+    safeText: new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu"),
+    // In JSON.stringify's text a line break or tab can only be its own indentation, which stays:
+    // an indented report with no other unsafe character is not rewritten at all.
+    jsonUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu"),
+    jsonHasUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u"),
+    // SGR sequences (colours) that roleflow itself writes, else one unsafe character.
+    stray: new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu")
+  };
+}
 function hasUnsafe(text2) {
-  return HAS_UNSAFE.test(text2);
+  return NOT_PRINTABLE_ASCII.test(text2) && classes().hasUnsafe.test(text2);
 }
 function escapeChar(ch) {
   if (ch === "\n") return "\\n";
@@ -114,14 +128,15 @@ function escapeChar(ch) {
   return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
 function escapeControls(text2) {
-  return HAS_UNSAFE.test(text2) ? text2.replace(UNSAFE, escapeChar) : text2;
+  return hasUnsafe(text2) ? text2.replace(classes().unsafe, escapeChar) : text2;
 }
 function safeText(text2) {
-  return text2.includes("\\") || HAS_UNSAFE.test(text2) ? text2.replace(SAFE_TEXT, (m) => m === "\\" ? "\\\\" : escapeChar(m)) : text2;
+  if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
+  return text2.replace(classes().safeText, (m) => m === "\\" ? "\\\\" : escapeChar(m));
 }
 function escapeStray(text2, colors) {
-  if (!HAS_UNSAFE.test(text2)) return text2;
-  return text2.replace(STRAY, (m) => {
+  if (!NOT_PRINTABLE_LINES.test(text2) || !classes().hasUnsafe.test(text2)) return text2;
+  return text2.replace(classes().stray, (m) => {
     if (m === "\n" || m === "	") return m;
     if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
     return escapeChar(m);
@@ -130,7 +145,7 @@ function escapeStray(text2, colors) {
 function jsonText(value, indent) {
   const text2 = JSON.stringify(value, null, indent);
   if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE, jsonEscape) : text2;
+  return hasJsonUnsafe(text2) ? text2.replace(classes().jsonUnsafe, jsonEscape) : text2;
 }
 function isAsciiWithoutDel(text2) {
   return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
@@ -138,7 +153,7 @@ function isAsciiWithoutDel(text2) {
 function hasJsonUnsafe(text2) {
   BEYOND_ASCII.lastIndex = 0;
   for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
-    if (JSON_HAS_UNSAFE.test(run2[0])) return true;
+    if (classes().jsonHasUnsafe.test(run2[0])) return true;
   }
   return false;
 }
@@ -163,18 +178,15 @@ function fitColumns(text2, columns) {
 function isWide(code3) {
   return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, BEYOND_ASCII, STRAY;
+var UNSAFE_CLASS, unicode, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
   "src/core/safe-text.ts"() {
     "use strict";
     UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
-    UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "gu");
-    HAS_UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, "u");
-    SAFE_TEXT = new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu");
-    JSON_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu");
-    JSON_HAS_UNSAFE = new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u");
     BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
-    STRAY = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu");
+    NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+    NOT_PRINTABLE_LINES = /[^\x20-\x7e\n\t]/;
+    ASCII_BACKSLASH = /\\(?=[\\nrtu]|$)/g;
   }
 });
 
@@ -14837,11 +14849,14 @@ function scalarValue(raw) {
     const inside = raw.slice(1, -1);
     return quotedInsideIsSimple(inside) ? inside : void 0;
   }
-  if (!PLAIN.test(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
+  if (!plainIsSimple(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
   return raw;
 }
+function plainIsSimple(raw) {
+  return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : PLAIN.test(raw);
+}
 function quotedInsideIsSimple(inside) {
-  return QUOTED_ASCII.test(inside) || QUOTED_INSIDE.test(inside);
+  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && QUOTED_INSIDE.test(inside);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -14882,13 +14897,15 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var PLAIN, QUOTED_INSIDE, QUOTED_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
+var PLAIN, QUOTED_INSIDE, QUOTED_ASCII, PLAIN_ASCII, ALL_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
     PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
     QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
     QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
+    PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_-]*$/;
+    ALL_ASCII = /^[\x00-\x7f]*$/;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
     SHARED_POSITIONS = /* @__PURE__ */ new Map();
     checkedSchemas = /* @__PURE__ */ new WeakMap();
@@ -15308,7 +15325,7 @@ var init_redact = __esm({
     MASK = "***";
     SHORT_SECRET_LENGTH = 8;
     NOTHING_TO_HIDE = { none: true, text: (text2) => text2, values: (value) => value, mayHoldSecret: () => false };
-    LONE_SURROGATE = new RegExp("\\p{Cs}", "u");
+    LONE_SURROGATE = /[\uD800-\uDFFF]/u;
   }
 });
 
@@ -74190,12 +74207,13 @@ function plainValue(raw) {
   if (raw === "true") return true;
   if (raw === "false") return false;
   if (DIGITS.test(raw)) return Number(raw);
-  if (!STARTS_PLAIN.test(raw) || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
+  const startsPlain = raw !== "" && (raw.charCodeAt(0) < 128 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN.test(raw));
+  if (!startsPlain || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
     return decline();
   }
   return raw;
 }
-var DECLINE, RESERVED3, STARTS_PLAIN, DIGITS, ESCAPES;
+var DECLINE, RESERVED3, STARTS_PLAIN, STARTS_PLAIN_ASCII, DIGITS, ESCAPES;
 var init_simple_scalars = __esm({
   "src/core/flows/yaml/simple-scalars.ts"() {
     "use strict";
@@ -74203,6 +74221,7 @@ var init_simple_scalars = __esm({
     DECLINE = Symbol("decline");
     RESERVED3 = /^(?:true|false|null|~)$/i;
     STARTS_PLAIN = /^[\p{L}\p{N}]/u;
+    STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
     DIGITS = /^[0-9]{1,15}$/;
     ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
   }
@@ -74210,7 +74229,7 @@ var init_simple_scalars = __esm({
 
 // src/core/flows/yaml/simple-yaml.ts
 function readSimpleYaml(text2) {
-  if (UNSAFE_CHARS.test(text2)) return void 0;
+  if (BEYOND_PRINTABLE.test(text2) && UNSAFE_CHARS.test(text2)) return void 0;
   try {
     const reader = new Reader(text2);
     const root = reader.document();
@@ -74223,13 +74242,14 @@ function readSimpleYaml(text2) {
     throw error2;
   }
 }
-var UNSAFE_CHARS, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
+var UNSAFE_CHARS, BEYOND_PRINTABLE, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
 var init_simple_yaml = __esm({
   "src/core/flows/yaml/simple-yaml.ts"() {
     "use strict";
     init_placed();
     init_simple_scalars();
     UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+    BEYOND_PRINTABLE = /[^\n\x20-\x7e]/;
     PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
     FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
     FORBIDDEN_KEYS2 = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);

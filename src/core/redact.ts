@@ -94,7 +94,8 @@ export function makeRedactor(secrets: Iterable<string | undefined>): Redactor {
   };
 }
 
-const LONE_SURROGATE = /\p{Cs}/u;
+/** In a `u` pattern a surrogate pair is one code point: only a lone surrogate is in this range (as `\p{Cs}`, without its lookup). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function redactValues<T>(value: T, text: (s: string) => string, keys: boolean): T {
   const walk = (v: unknown): unknown => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, escapeStray, fitColumns, jsonText, safeText } from '../../src/core/safe-text.js';
+import { escapeChar, escapeControls, escapeStray, fitColumns, hasUnsafe, jsonText, safeText } from '../../src/core/safe-text.js';
 
 // What no shown text may hold, written out here rather than taken from the module under test:
 // C0, DEL, C1, format characters (bidi overrides, zero-width), line/paragraph separators, lone
@@ -104,6 +104,37 @@ describe('escapeStray', () => {
     expect(escapeStray('\u001b[32m✓\u001b[0m t\u001b]0;x\u0007\nnext', true)).toBe('\u001b[32m✓\u001b[0m t\\u001b]0;x\\u0007\nnext');
     expect(escapeStray('\u001b[32m✓\u001b[0m', false)).toBe('\\u001b[32m✓\\u001b[0m');
     expect(escapeStray('tag \u{e0041} \u202e', true)).toBe('tag \\u{e0041} \\u202e');
+  });
+});
+
+describe('the printable-ASCII short cut', () => {
+  // The functions as they were before text of printable ASCII skipped the Unicode classes (which
+  // V8 compiles on first use, ~10 ms of a command's start): the same answers, for any text.
+  const CLASS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF';
+  const has = new RegExp(`[${CLASS}]`, 'u');
+  const all = new RegExp(`[${CLASS}]`, 'gu');
+  const safe = new RegExp(`[${CLASS}]|\\\\(?=[\\\\nrtu${CLASS}]|$)`, 'gu');
+  const stray = new RegExp(`\\x1b\\[[0-9;]*m|[${CLASS}]`, 'gu');
+  const reference = {
+    hasUnsafe: (s: string) => has.test(s),
+    escapeControls: (s: string) => (has.test(s) ? s.replace(all, escapeChar) : s),
+    safeText: (s: string) => (s.includes('\\') || has.test(s) ? s.replace(safe, (m) => (m === '\\' ? '\\\\' : escapeChar(m))) : s),
+    escapeStray: (s: string, colors: boolean) =>
+      !has.test(s)
+        ? s
+        : s.replace(stray, (m) => (m === '\n' || m === '\t' ? m : m.startsWith('\x1b[') && m.endsWith('m') ? (colors ? m : reference.escapeControls(m)) : escapeChar(m))),
+  };
+  it('gives what the Unicode classes alone give, for ASCII-heavy and for hostile text', () => {
+    const asciiish = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), fc.constantFrom('\\', 'u', 'n', '\x1b[1m', '\x1b[0m', '\u00e9', '\u200b', '\u2028')), maxLength: 40 });
+    fc.assert(
+      fc.property(fc.oneof(asciiish, hostile), fc.boolean(), (s, colors) => {
+        expect(hasUnsafe(s)).toBe(reference.hasUnsafe(s));
+        expect(escapeControls(s)).toBe(reference.escapeControls(s));
+        expect(safeText(s)).toBe(reference.safeText(s));
+        expect(escapeStray(s, colors)).toBe(reference.escapeStray(s, colors));
+      }),
+      { numRuns: 4000 },
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseRoleFile } from '../../../src/core/roles/index.js';
 import fc from 'fast-check';
-import { couldBeNumber, QUOTED_INSIDE, quotedInsideIsSimple, readSimpleFrontMatter, schemaAcceptsSimple } from '../../../src/core/roles/simple-front-matter.js';
+import { couldBeNumber, PLAIN, plainIsSimple, QUOTED_INSIDE, quotedInsideIsSimple, readSimpleFrontMatter, schemaAcceptsSimple } from '../../../src/core/roles/simple-front-matter.js';
 import { random, roleSchema } from './builders.js';
 
 // The same schema with a key the fast path does not know: parseRoleFile then always takes the
@@ -157,6 +157,23 @@ describe('the positions the fast path shares', () => {
     const far = `${'\n'.repeat(70)}name: e\ndescription: "fifth"\n`;
     expect(readSimpleFrontMatter(far)!.at).toEqual({ name: { line: 72, col: 1 }, description: { line: 73, col: 14 }, descriptionText: { line: 73, col: 15 } });
     expect(readSimpleFrontMatter(far)!.at).not.toBe(readSimpleFrontMatter(far)!.at);
+  });
+});
+
+describe('the ASCII check of a plain value', () => {
+  test('answers exactly as the Unicode check, for every ASCII character alone, after a letter, and in any mix', () => {
+    for (let c = 0; c < 0x80; c++) {
+      const ch = String.fromCharCode(c);
+      expect([c, plainIsSimple(ch), plainIsSimple(`a${ch}`), plainIsSimple(`${ch}b`)]).toEqual([c, PLAIN.test(ch), PLAIN.test(`a${ch}`), PLAIN.test(`${ch}b`)]);
+    }
+    const asciiChar = fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c));
+    const everyday = fc.constantFrom('a', 'Z', '0', ' ', '-', ':', '#', '.', '(', 'é', '文', '\u0301', '—');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: asciiChar, maxLength: 30 }), fc.string({ unit: everyday, maxLength: 12 }), (any, ascii, mixed) => {
+        for (const s of [any, ascii, mixed, `Tier${ascii}`]) expect([s, plainIsSimple(s)]).toEqual([s, PLAIN.test(s)]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -14,6 +14,8 @@ export function decline(): never {
 /** Words YAML 1.2's core schema reads as a boolean or null (in some cases; declined in any). */
 export const RESERVED = /^(?:true|false|null|~)$/i;
 const STARTS_PLAIN = /^[\p{L}\p{N}]/u;
+/** STARTS_PLAIN for a value starting with an ASCII character, without its Unicode classes (compiled on first use). */
+const STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
 const DIGITS = /^[0-9]{1,15}$/;
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
 
@@ -54,7 +56,8 @@ export function plainValue(raw: string): unknown {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (DIGITS.test(raw)) return Number(raw);
-  if (!STARTS_PLAIN.test(raw) || RESERVED.test(raw) || raw.includes(':') || raw.includes('#') || couldBeNumber(raw)) {
+  const startsPlain = raw !== '' && (raw.charCodeAt(0) < 0x80 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN.test(raw));
+  if (!startsPlain || RESERVED.test(raw) || raw.includes(':') || raw.includes('#') || couldBeNumber(raw)) {
     return decline();
   }
   return raw;
