@@ -15082,8 +15082,8 @@ function escapeVars(text2) {
 }
 function renderRoleFiles(files, tenant, vars) {
   const found = [];
-  const rendered = files.map((file) => renderRoleFile(file, vars, found));
-  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered };
+  const rendered2 = files.map((file) => renderRoleFile(file, vars, found));
+  return found.length > 0 ? { ok: false, issues: found.map((f) => varIssue(f, [tenant])) } : { ok: true, value: rendered2 };
 }
 function varIssuesOfTenants(tenants) {
   const byPlace = /* @__PURE__ */ new Map();
@@ -15111,8 +15111,8 @@ function renderRoleFile(file, vars, found) {
   const contentAt = (index) => positionIn(file.content, index, file.contentLine ?? 1);
   for (const p of description.problems) found.push({ kind: "var", file: file.file, at: descriptionAt(p.index), where: "description", ...nameOf(p) });
   for (const p of content.problems) found.push({ kind: "var", file: file.file, at: contentAt(p.index), where: "content", ...nameOf(p) });
-  const rendered = { name: file.name, description: description.text, content: content.text };
-  const bytes = description.tooLong || content.tooLong ? void 0 : sentRoleBytes(rendered);
+  const rendered2 = { name: file.name, description: description.text, content: content.text };
+  const bytes = description.tooLong || content.tooLong ? void 0 : sentRoleBytes(rendered2);
   if (bytes === void 0 ? description.tooLong || content.tooLong : bytes > MAX_SENT_ROLE_BYTES) {
     const at = description.text.length > content.text.length ? descriptionAt(0) : contentAt(0);
     found.push({ kind: "size", file: file.file, at, ...bytes === void 0 ? {} : { bytes } });
@@ -43370,8 +43370,8 @@ function membershipNotes(excluded, remote, tenant, plan) {
 }
 function roleFilesForTenant(files, tenant, vars) {
   const { kept, excluded } = filesForTenant(files, tenant);
-  const rendered = renderRoleFiles(kept, tenant, vars);
-  return rendered.ok ? { ok: true, value: { kept: rendered.value, excluded } } : rendered;
+  const rendered2 = renderRoleFiles(kept, tenant, vars);
+  return rendered2.ok ? { ok: true, value: { kept: rendered2.value, excluded } } : rendered2;
 }
 function unmatchedTenantWarnings(files, tenants) {
   const warnings = [];
@@ -74900,9 +74900,9 @@ var init_assertion_needs = __esm({
 function leakTexts(files, vars) {
   return files.map((file) => {
     const text2 = { name: file.name, file: file.file, content: file.content, firstLine: file.contentLine ?? 1 };
-    const rendered = renderVarsWithOrigin(file.content, vars);
-    if (rendered.problems.length > 0 || rendered.text === file.content) return text2;
-    return { ...text2, content: rendered.text, written: { content: file.content, origin: rendered.origin } };
+    const rendered2 = renderVarsWithOrigin(file.content, vars);
+    if (rendered2.problems.length > 0 || rendered2.text === file.content) return text2;
+    return { ...text2, content: rendered2.text, written: { content: file.content, origin: rendered2.origin } };
   });
 }
 var init_leak_sources = __esm({
@@ -76021,6 +76021,25 @@ var init_compare2 = __esm({
   }
 });
 
+// src/report/json-text.ts
+function renderJson(report) {
+  let text2 = rendered.get(report);
+  if (text2 === void 0) {
+    text2 = `${jsonText(report, 2)}
+`;
+    rendered.set(report, text2);
+  }
+  return text2;
+}
+var rendered;
+var init_json_text = __esm({
+  "src/report/json-text.ts"() {
+    "use strict";
+    init_safe_text();
+    rendered = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/report/model.ts
 var REPORT_FORMAT_VERSION;
 var init_model = __esm({
@@ -76054,6 +76073,7 @@ function buildRunReport(facts, redactor) {
     summary: summarise(facts.results),
     results: facts.results
   };
+  if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;
   return redactReport(report, redactor);
 }
 function redactReport(report, redactor) {
@@ -76088,6 +76108,7 @@ function summarise(results2) {
 var init_run_report = __esm({
   "src/report/run-report.ts"() {
     "use strict";
+    init_json_text();
     init_model();
   }
 });
@@ -76351,10 +76372,6 @@ __export(json_exports, {
   parseReport: () => parseReport,
   renderJson: () => renderJson
 });
-function renderJson(report) {
-  return `${jsonText(report, 2)}
-`;
-}
 function parseReport(text2, file, schema) {
   let value;
   try {
@@ -76458,11 +76475,11 @@ function compare3(a, b) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
-    init_safe_text();
     init_schema();
     init_run_report();
     init_shown();
     init_digest();
+    init_json_text();
   }
 });
 
@@ -76597,7 +76614,7 @@ import { basename as basename5, dirname as dirname10, join as join8, resolve as 
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
-  const rendered = /* @__PURE__ */ new Map();
+  const rendered2 = /* @__PURE__ */ new Map();
   if (await dirExists(dir)) {
     const loaded = await loadRoleFiles(cwd, dir);
     if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
@@ -76605,7 +76622,7 @@ async function pullRoles(opts) {
     const { kept } = filesForTenant(local, opts.tenant);
     const forTenant = renderRoleFiles(kept, opts.tenant, opts.vars);
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    kept.forEach((f, i) => rendered.set(f, forTenant.value[i]));
+    kept.forEach((f, i) => rendered2.set(f, forTenant.value[i]));
   } else {
     await mkdir5(dir.abs, { recursive: true });
   }
@@ -76637,7 +76654,7 @@ async function pullRoles(opts) {
     if (mine !== void 0) {
       claimed.add(mine);
       const entry = { file: mine.file, name: role.name, id: role.id };
-      const seen = rendered.get(mine);
+      const seen = rendered2.get(mine);
       if (seen === void 0) {
         result.roles.push({ ...entry, status: "skipped", reason: `its file is ${notForTenantReason(mine, opts.tenant)}: left alone` });
       } else if (mine.name === role.name && seen.description === role.description && seen.content === role.content) {
@@ -76674,7 +76691,7 @@ async function pullRoles(opts) {
     if (claimed.has(f)) continue;
     const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
     if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) (rendered.has(f) ? result.localOnly : result.notForTenant).push(f.file);
+    else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
 }

@@ -1,19 +1,12 @@
 import type { Parsed } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
-import { jsonText } from '../core/safe-text.js';
 import { compileSchema, pointerToPath } from '../core/schema.js';
 import { summarise } from './run-report.js';
 import { withShownMessages } from './shown.js';
 import { missingShardsText } from './digest.js';
 import type { RunReport, RunSelection, TestResult } from './model.js';
 
-/**
- * The JSON report (`schemas/report.schema.json`). Its data is exact; its messages hold control
- * characters escaped as text (`buildTestResult`); and it holds no raw control character at all.
- */
-export function renderJson(report: RunReport): string {
-  return `${jsonText(report, 2)}\n`;
-}
+export { renderJson } from './json-text.js';
 
 /** A JSON report read back (for `report merge`), checked against its schema; its messages escaped. */
 export function parseReport(text: string, file: string, schema: object): Parsed<RunReport> {

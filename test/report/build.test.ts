@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeRedactor } from '../../src/core/redact.js';
 import { buildTestResult } from '../../src/report/build.js';
-import { redactResult, summarise } from '../../src/report/run-report.js';
+import { renderJson } from '../../src/report/json.js';
+import { redactReport, redactResult, summarise } from '../../src/report/run-report.js';
 import { flowTest, https, result, runReport, step, wsWith } from './builders.js';
 
 const SUMMARY = '  - name: t\n    repeat: 3\n    min_pass: 2\n    expect:\n      outputs:\n        - { path: "results[0].summary", icontains: refund }\n';
@@ -51,6 +52,23 @@ describe('judging a test × transport for the reports', () => {
     const steps = redactResult(result('  - name: t\n', [https({ steps: [step('s3cr"et-step', 5)] })]), makeRedactor(['s3cr"et']));
     expect(Object.keys(steps.step_latency_ms)).toEqual(['***-step']);
     expect(steps.repeats[0]!.steps[0]!.service).toBe('***-step');
+  });
+
+  it('writes a report holding no secret as it is (its JSON checked, nothing copied), and masks one holding a secret before any reporter sees it', () => {
+    const secret = 'tok-3n"\\é';
+    const clean = result(SUMMARY, [good(), bad(), good()]);
+    const report = runReport([clean], [secret]);
+    // Nothing to mask: the result is the one judged, and the JSON the check read is what is written.
+    expect(report.results[0]).toBe(clean);
+    expect(renderJson(report)).toBe(renderJson(redactReport(report, makeRedactor([secret]))));
+    const leaking = result(SUMMARY, [wsWith({ results: [{ summary: `refund ${secret}`, [secret]: 1 }] })]);
+    const masked = runReport([leaking], [secret]);
+    expect(masked.results[0]).not.toBe(leaking);
+    const json = renderJson(masked);
+    expect(json).not.toContain(JSON.stringify(secret).slice(1, -1));
+    expect(masked.results[0]!.repeats[0]!.outputs).toEqual({ results: [{ summary: 'refund ***', '***': 1 }] });
+    // The secret was read in the text, so the JSON written is made from the masked report.
+    expect(JSON.parse(json).results[0].repeats[0].outputs).toEqual({ results: [{ summary: 'refund ***', '***': 1 }] });
   });
 
   it('never masks the report\'s own keys, whatever word a secret is', () => {
