@@ -7,7 +7,9 @@
 //    executions without CASES test definitions to load and report, printed for information), each
 //    minus a one-test run: per case = (run - tiny run) / (CASES - 1), so the CLI's fixed start-up
 //    cost (node, modules, config, report file) cancels out. The floor (node:http keep-alive / ws) is
-//    a process measured the same way. The CLI runs with the user's cache folder, as a user's runs
+//    a process measured the same way. The ratio is the median of the rounds' own ratios: a round's
+//    runs follow one another, so a drift in the machine's speed between rounds cancels out of it,
+//    where it would not out of a ratio of two medians taken in different rounds. The CLI runs with the user's cache folder, as a user's runs
 //    after the first do (compiled code, parsed flow test files); a first run (a fresh cache folder
 //    each time, the 1,000 tests and the one-test run alike) is printed for information.
 // 2. Latency honesty: the `timed` flow (50, 120, 30 ms) one execution at a time; server-reported
@@ -22,7 +24,7 @@ import { latencyHonesty } from './flows-latency.mjs';
 import { bin, formatMs, median, printResult, quick, round, startServerChild, timeCommand } from './lib.mjs';
 
 const CASES = quick ? 200 : 1000;
-const ROUNDS = quick ? 1 : 5;
+const ROUNDS = quick ? 1 : 7;
 const CONCURRENCY = 8;
 const TIMED_REPEAT = quick ? 4 : 12;
 const RTT_SAMPLES = quick ? 6 : 20;
@@ -70,7 +72,7 @@ try {
   }
 
   console.log(`Runner overhead: 2-step flow with latency 0, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, each run a process;`);
-  console.log(`per case = (run of ${CASES} executions - run of 1) / ${CASES - 1}, median over the rounds`);
+  console.log(`per case = (run of ${CASES} executions - run of 1) / ${CASES - 1}, median over the rounds; ratio = median of the rounds' ratios`);
   const overhead = [];
   for (const [transport, label] of Object.entries(TRANSPORTS)) {
     const of = (who, suite) => perCase(samples[`${who} ${transport} ${suite}`], samples[`${who} ${transport} tiny`]);
@@ -79,20 +81,21 @@ try {
     const repeated = of('runner', 'repeated');
     const first = of('first', 'tests');
     const line = (name, r) =>
-      `    ${name.padEnd(28)} ${formatMs(r.wall).padStart(7)}/case (spread ${formatMs(r.spread[0])}–${formatMs(r.spread[1])})  CPU ${formatMs(r.cpu).padStart(7)}/case  ${round(r.wall / floor.wall)}x wall, ${round(r.cpu / floor.cpu)}x CPU (whole run ${formatMs(r.runWall)})`;
+      `    ${name.padEnd(28)} ${formatMs(r.wall).padStart(7)}/case (spread ${formatMs(r.spread[0])}–${formatMs(r.spread[1])})  CPU ${formatMs(r.cpu).padStart(7)}/case  ${pairedRatio(r, floor).ratio}x wall (rounds ${pairedRatio(r, floor).spread.join('–')}), ${round(r.cpu / floor.cpu)}x CPU (whole run ${formatMs(r.runWall)})`;
     console.log(`  ${label}`);
     console.log(line(`roleflow test, ${CASES} tests`, tests));
     console.log(line(`roleflow test, 1 test x ${CASES}`, repeated));
     console.log(line(`  ${CASES} tests, first run`, first));
     console.log(line(`bare ${transport === 'https' ? 'node:http' : 'ws'}`, floor));
     console.log(`    one-case runs: roleflow test ${formatMs(tests.tinyWall)} (first run ${formatMs(first.tinyWall)}), bare ${formatMs(floor.tinyWall)} (the fixed cost taken out above)`);
+    console.log(`    each round, roleflow test (${CASES} tests) over bare: ${tests.walls.map((w, i) => round(w / floor.walls[i])).join(', ')}`);
     overhead.push(overheadResult(`flows runner ${label} per case, ${CASES} tests`, tests, floor));
     // Information only: the repeat path alone, without loading test definitions.
-    const { ratio: _r, target: _t, ...info } = overheadResult(`flows runner ${label} per case, 1 test x ${CASES}`, repeated, floor);
-    overhead.push({ ...info, ...(repeated.wall > 0 && floor.wall > 0 ? { info_ratio: round(repeated.wall / floor.wall) } : {}) });
+    const { ratio: repeatRatio, target: _t, ...info } = overheadResult(`flows runner ${label} per case, 1 test x ${CASES}`, repeated, floor);
+    overhead.push({ ...info, ...(repeatRatio !== undefined && { info_ratio: repeatRatio }) });
     // Information only: a fresh cache folder, as on a CI machine whose cache is not kept.
-    const { ratio: _fr, target: _ft, ...cold } = overheadResult(`flows runner ${label} per case, ${CASES} tests, first run`, first, floor);
-    overhead.push({ ...cold, ...(first.wall > 0 && floor.wall > 0 ? { info_ratio: round(first.wall / floor.wall) } : {}) });
+    const { ratio: firstRatio, target: _ft, ...cold } = overheadResult(`flows runner ${label} per case, ${CASES} tests, first run`, first, floor);
+    overhead.push({ ...cold, ...(firstRatio !== undefined && { info_ratio: firstRatio }) });
   }
   console.log(
     `  The difference between the two roleflow rows is the cost of a test definition: loading it from YAML and its result in the report ` +
@@ -165,6 +168,7 @@ function perCase(runs, tiny) {
   const walls = each('wall');
   return {
     wall: median(walls),
+    walls,
     spread: [Math.min(...walls), Math.max(...walls)],
     cpu: median(each('cpu')),
     runWall: median(runs.map((r) => r.wall)),
@@ -172,10 +176,18 @@ function perCase(runs, tiny) {
   };
 }
 
+/** The median of each round's runner/floor ratio, and their spread (min–max); a round whose marginal cost is not positive (the machine swamped it) is left out. */
+function pairedRatio(runner, floor) {
+  const ratios = runner.walls.map((w, i) => [w, floor.walls[i]]).filter(([r, f]) => r > 0 && f > 0).map(([r, f]) => r / f);
+  if (ratios.length === 0) return { ratio: Number.NaN, spread: [Number.NaN, Number.NaN] };
+  return { ratio: round(median(ratios)), spread: [round(Math.min(...ratios)), round(Math.max(...ratios))] };
+}
+
 /** A marginal cost at or below zero means the machine's load swamped the run: reported, not judged. */
 function overheadResult(bench, runner, floor) {
   const result = { bench, value_ms: round(runner.wall, 3), floor_ms: round(floor.wall, 3) };
-  if (runner.wall > 0 && floor.wall > 0) return { ...result, ratio: round(runner.wall / floor.wall), target: OVERHEAD_TARGET };
+  const paired = pairedRatio(runner, floor);
+  if (runner.wall > 0 && floor.wall > 0 && Number.isFinite(paired.ratio)) return { ...result, ratio: paired.ratio, ratio_spread: paired.spread, target: OVERHEAD_TARGET };
   console.log(`  ${bench}: a marginal cost at or below zero; the machine was too busy for this figure to mean anything`);
   return result;
 }

@@ -42,7 +42,7 @@ failed ||= rows.some((r) => r.verdict === 'ERRORS');
 console.log('');
 printTable(
   ['bench', 'figure', 'floor', 'ratio', 'target', 'result'],
-  rows.map((r) => [r.bench, figure(r), floorFigure(r), r.ratio === undefined ? '-' : `${r.ratio}x`, targetFigure(r), r.verdict]),
+  rows.map((r) => [r.bench, figure(r), floorFigure(r), r.ratio === undefined ? '-' : `${r.ratio}x${r.ratio_spread ? ` (${r.ratio_spread.join('–')})` : ''}`, targetFigure(r), r.verdict]),
 );
 process.exitCode = failed ? 1 : 0;
 
