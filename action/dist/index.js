@@ -76082,7 +76082,7 @@ function redactReport(report, redactor) {
   return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
 }
 function redactResult(result, redactor) {
-  if (redactor.none) return result;
+  if (redactor.none || !redactor.mayHoldSecret(jsonText(result))) return result;
   const clean = redactor.values(result);
   const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
   let repeats = clean.repeats;
@@ -76108,6 +76108,7 @@ function summarise(results2) {
 var init_run_report = __esm({
   "src/report/run-report.ts"() {
     "use strict";
+    init_safe_text();
     init_json_text();
     init_model();
   }

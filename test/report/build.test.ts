@@ -60,6 +60,7 @@ describe('judging a test × transport for the reports', () => {
     const report = runReport([clean], [secret]);
     // Nothing to mask: the result is the one judged, and the JSON the check read is what is written.
     expect(report.results[0]).toBe(clean);
+    expect(redactResult(clean, makeRedactor([secret]))).toBe(clean);
     expect(renderJson(report)).toBe(renderJson(redactReport(report, makeRedactor([secret]))));
     const leaking = result(SUMMARY, [wsWith({ results: [{ summary: `refund ${secret}`, [secret]: 1 }] })]);
     const masked = runReport([leaking], [secret]);
