@@ -35,6 +35,9 @@ export function buildCli(opts: { colors: boolean; commands?: readonly CommandCla
  * `--help` (which list the others) get them all.
  */
 export function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowContext>[] | undefined {
+  // `--version` or `-v` alone is clipanion's own command (registered always): none of roleflow's is
+  // needed. (With more words it may be a help, which lists them all.)
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return [];
   const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
   // `help` and `--help` show the other commands: they need them all.
   const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));

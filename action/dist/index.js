@@ -82500,6 +82500,7 @@ function buildCli(opts) {
   return cli;
 }
 function commandsNamedBy(argv) {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return [];
   const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
   const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
   return named.length > 0 && !help ? named : void 0;

@@ -30,7 +30,7 @@ const words = fc.constantFrom(
   '--target', 'a*', '--prune', '--no-prune', '--tenant', 'prod', '--concurrency', '8', '--repeat', '3', '--transport', 'ws',
   '--reporter', 'junit=r.xml', '--color', '--no-color', '--verbose', '--port', '0', '--data', 'd.json', '--grep', 'a', '-u', 'roles/a.md',
 );
-const argvs = fc.tuple(fc.constantFrom(...firstWords, 'x', '--help'), fc.array(words, { maxLength: 6 })).map(([first, rest]) => [first, ...rest]);
+const argvs = fc.tuple(fc.constantFrom(...firstWords, 'x', '--help', '--version', '-v'), fc.array(words, { maxLength: 6 })).map(([first, rest]) => [first, ...rest]);
 
 describe('parsing with the commands the first word names', () => {
   it('gives the command and options every command gives, whenever it parses', () => {
@@ -54,6 +54,9 @@ describe('parsing with the commands the first word names', () => {
   it('names the commands of that first word; help, and anything else, gets them all', () => {
     expect(commandsNamedBy(['report', 'merge'])!.map((c) => c.paths)).toEqual([[['report', 'merge']], [['report', 'compare']]]);
     expect(commandsNamedBy(['validate'])!.map((c) => c.paths)).toEqual([[['validate']]]);
+    // The version is clipanion's own command, always registered.
+    expect(commandsNamedBy(['--version'])).toEqual([]);
+    expect(commandsNamedBy(['-v'])).toEqual([]);
     for (const argv of [['help', 'plan'], ['--help'], ['plan', '--help'], ['report', '-h'], ['plna'], []]) expect(commandsNamedBy(argv)).toBeUndefined();
   });
 });
