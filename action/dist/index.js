@@ -14789,6 +14789,12 @@ var init_front_matter = __esm({
 function keyOf(line) {
   return line.startsWith("name: ") ? "name" : line.startsWith("description: ") ? "description" : line.startsWith("id: ") ? "id" : void 0;
 }
+function plainPattern() {
+  return plain ??= /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
+}
+function quotedInsidePattern() {
+  return quotedInside ??= /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+}
 function readSimpleFrontMatter(yaml) {
   let name;
   let nameLine = 0;
@@ -14853,10 +14859,10 @@ function scalarValue(raw) {
   return raw;
 }
 function plainIsSimple(raw) {
-  return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : PLAIN.test(raw);
+  return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : plainPattern().test(raw);
 }
 function quotedInsideIsSimple(inside) {
-  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && QUOTED_INSIDE.test(inside);
+  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && quotedInsidePattern().test(inside);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -14897,12 +14903,10 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var PLAIN, QUOTED_INSIDE, QUOTED_ASCII, PLAIN_ASCII, ALL_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
+var plain, quotedInside, QUOTED_ASCII, PLAIN_ASCII, ALL_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
-    PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-    QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
     QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
     PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_-]*$/;
     ALL_ASCII = /^[\x00-\x7f]*$/;
@@ -15396,9 +15400,9 @@ function checkTenantUrl(raw, kind) {
   } catch {
     return { ok: false, problem: "invalid" };
   }
-  const { secure, plain: plain2 } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
+  const { secure, plain: plain3 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain3 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain3 ? "plain" : "scheme", url };
 }
 function isLoopback(hostname) {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
@@ -15527,10 +15531,10 @@ function tenantIssues(name, t6) {
 function urlProblem(raw, kind) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return void 0;
-  const { secure, plain: plain2 } = SCHEMES[kind];
+  const { secure, plain: plain3 } = SCHEMES[kind];
   if (checked.problem === "invalid") return "not a valid URL";
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
-  return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+  return `plain ${plain3}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
 function tenantConfig(t6) {
   const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
@@ -70805,12 +70809,12 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger5({ unsafe = false } = {}) {
+    function isInteger5({ unsafe: unsafe2 = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
             return pushError(state, `Expected to be an integer (got ${value})`);
-          if (!unsafe && !Number.isSafeInteger(value))
+          if (!unsafe2 && !Number.isSafeInteger(value))
             return pushError(state, `Expected to be a safe integer (got ${value})`);
           return true;
         }
@@ -73736,16 +73740,16 @@ function errorsOf(validate, value) {
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
   if (e.keyword === "enum") {
-    return `${where}: must be one of ${e.params["allowedValues"].map(plain).join(", ")}`;
+    return `${where}: must be one of ${e.params["allowedValues"].map(plain2).join(", ")}`;
   }
-  if (e.keyword === "const") return `${where}: must be ${plain(e.params["allowedValue"])}`;
+  if (e.keyword === "const") return `${where}: must be ${plain2(e.params["allowedValue"])}`;
   return `${where}: ${describeSchemaError({ ...e, instancePath: "" })}`;
 }
 function instanceSuffix(pointer) {
   if (pointer === "") return "";
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? `[${s}]` : /^[^.[\]"]+$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`).join("");
 }
-function plain(v) {
+function plain2(v) {
   return typeof v === "string" && /^[^\s,"]+$/.test(v) ? v : JSON.stringify(v);
 }
 function notNoise2(e) {
@@ -74207,20 +74211,20 @@ function plainValue(raw) {
   if (raw === "true") return true;
   if (raw === "false") return false;
   if (DIGITS.test(raw)) return Number(raw);
-  const startsPlain = raw !== "" && (raw.charCodeAt(0) < 128 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN.test(raw));
+  const startsPlain = raw !== "" && (raw.charCodeAt(0) < 128 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN().test(raw));
   if (!startsPlain || RESERVED3.test(raw) || raw.includes(":") || raw.includes("#") || couldBeNumber(raw)) {
     return decline();
   }
   return raw;
 }
-var DECLINE, RESERVED3, STARTS_PLAIN, STARTS_PLAIN_ASCII, DIGITS, ESCAPES;
+var DECLINE, RESERVED3, startsPlainPattern, STARTS_PLAIN, STARTS_PLAIN_ASCII, DIGITS, ESCAPES;
 var init_simple_scalars = __esm({
   "src/core/flows/yaml/simple-scalars.ts"() {
     "use strict";
     init_simple_front_matter();
     DECLINE = Symbol("decline");
     RESERVED3 = /^(?:true|false|null|~)$/i;
-    STARTS_PLAIN = /^[\p{L}\p{N}]/u;
+    STARTS_PLAIN = () => startsPlainPattern ??= /^[\p{L}\p{N}]/u;
     STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
     DIGITS = /^[0-9]{1,15}$/;
     ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
@@ -74229,7 +74233,7 @@ var init_simple_scalars = __esm({
 
 // src/core/flows/yaml/simple-yaml.ts
 function readSimpleYaml(text2) {
-  if (BEYOND_PRINTABLE.test(text2) && UNSAFE_CHARS.test(text2)) return void 0;
+  if (BEYOND_PRINTABLE.test(text2) && unsafeChars().test(text2)) return void 0;
   try {
     const reader = new Reader(text2);
     const root = reader.document();
@@ -74242,13 +74246,13 @@ function readSimpleYaml(text2) {
     throw error2;
   }
 }
-var UNSAFE_CHARS, BEYOND_PRINTABLE, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
+var unsafe, unsafeChars, BEYOND_PRINTABLE, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
 var init_simple_yaml = __esm({
   "src/core/flows/yaml/simple-yaml.ts"() {
     "use strict";
     init_placed();
     init_simple_scalars();
-    UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+    unsafeChars = () => unsafe ??= /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
     BEYOND_PRINTABLE = /[^\n\x20-\x7e]/;
     PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
     FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
@@ -74600,9 +74604,9 @@ var init_parse = __esm({
 // src/core/flows/stored.ts
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function storedFlowTestFile(file) {
-  const plain2 = withoutCompiled(file);
-  const json2 = JSON.stringify(plain2);
-  return isDeepStrictEqual3(JSON.parse(json2), plain2) ? json2 : void 0;
+  const plain3 = withoutCompiled(file);
+  const json2 = JSON.stringify(plain3);
+  return isDeepStrictEqual3(JSON.parse(json2), plain3) ? json2 : void 0;
 }
 function reviveFlowTestFile(value) {
   const file = value;

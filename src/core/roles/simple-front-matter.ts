@@ -33,8 +33,19 @@ function keyOf(line: string): Key | undefined {
   return line.startsWith('name: ') ? 'name' : line.startsWith('description: ') ? 'description' : line.startsWith('id: ') ? 'id' : undefined;
 }
 
-export const PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-export const QUOTED_INSIDE = /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
+/**
+ * The plain and quoted values taken as they are, made on first use: V8 checks a pattern as it is
+ * made, and looks up each Unicode property's characters then (~3 ms), so a module-level literal
+ * cost every command that loads this module, though only text beyond ASCII ever needs them.
+ */
+let plain: RegExp | undefined;
+let quotedInside: RegExp | undefined;
+export function plainPattern(): RegExp {
+  return (plain ??= /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
+}
+export function quotedInsidePattern(): RegExp {
+  return (quotedInside ??= /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
+}
 /**
  * What QUOTED_INSIDE accepts of ASCII, as a plain class (no Unicode property lookups): every
  * printable character but the quotes and the backslash. Tried first; text it refuses goes on to
@@ -132,12 +143,12 @@ function scalarValue(raw: string): string | undefined {
 
 /** Whether a plain scalar has PLAIN's shape; for ASCII text, PLAIN_ASCII says. */
 export function plainIsSimple(raw: string): boolean {
-  return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : PLAIN.test(raw);
+  return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : plainPattern().test(raw);
 }
 
 /** Whether a quoted scalar's inside is its value as it is (QUOTED_INSIDE); for ASCII text, QUOTED_ASCII says. */
 export function quotedInsideIsSimple(inside: string): boolean {
-  return QUOTED_ASCII.test(inside) || (!ALL_ASCII.test(inside) && QUOTED_INSIDE.test(inside));
+  return QUOTED_ASCII.test(inside) || (!ALL_ASCII.test(inside) && quotedInsidePattern().test(inside));
 }
 
 /**

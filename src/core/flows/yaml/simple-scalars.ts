@@ -13,8 +13,10 @@ export function decline(): never {
 
 /** Words YAML 1.2's core schema reads as a boolean or null (in some cases; declined in any). */
 export const RESERVED = /^(?:true|false|null|~)$/i;
-const STARTS_PLAIN = /^[\p{L}\p{N}]/u;
-/** STARTS_PLAIN for a value starting with an ASCII character, without its Unicode classes (compiled on first use). */
+/** Made on first use: a pattern's Unicode properties are looked up as it is made (see plainPattern). */
+let startsPlainPattern: RegExp | undefined;
+const STARTS_PLAIN = (): RegExp => (startsPlainPattern ??= /^[\p{L}\p{N}]/u);
+/** STARTS_PLAIN for a value starting with an ASCII character, without its Unicode classes. */
 const STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
 const DIGITS = /^[0-9]{1,15}$/;
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t' };
@@ -56,7 +58,7 @@ export function plainValue(raw: string): unknown {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (DIGITS.test(raw)) return Number(raw);
-  const startsPlain = raw !== '' && (raw.charCodeAt(0) < 0x80 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN.test(raw));
+  const startsPlain = raw !== '' && (raw.charCodeAt(0) < 0x80 ? STARTS_PLAIN_ASCII.test(raw) : STARTS_PLAIN().test(raw));
   if (!startsPlain || RESERVED.test(raw) || raw.includes(':') || raw.includes('#') || couldBeNumber(raw)) {
     return decline();
   }

@@ -25,7 +25,7 @@ import { DECLINE, decline, plainValue, quotedScalar, RESERVED } from './simple-s
  *   on one line (`''` is a quote).
  */
 export function readSimpleYaml(text: string): YamlSource | undefined {
-  if (BEYOND_PRINTABLE.test(text) && UNSAFE_CHARS.test(text)) return undefined;
+  if (BEYOND_PRINTABLE.test(text) && unsafeChars().test(text)) return undefined;
   try {
     const reader = new Reader(text);
     const root = reader.document();
@@ -40,8 +40,10 @@ export function readSimpleYaml(text: string): YamlSource | undefined {
 }
 
 /** Anything but the newline, printable ASCII and non-ASCII letters, marks, numbers, punctuation and symbols. */
-const UNSAFE_CHARS = /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
-/** Text with nothing but the newline and printable ASCII has none of them: UNSAFE_CHARS's Unicode classes are compiled only for text beyond. */
+let unsafe: RegExp | undefined;
+/** Made on first use: its Unicode properties are looked up as the pattern is made (see plainPattern). */
+const unsafeChars = (): RegExp => (unsafe ??= /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u);
+/** Text with nothing but the newline and printable ASCII has none of them: the Unicode classes are needed only for text beyond. */
 const BEYOND_PRINTABLE = /[^\n\x20-\x7e]/;
 /** Sticky: matched where `lastIndex` says, in the whole text (no slice per key). */
 const PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
