@@ -101,24 +101,21 @@ var init_duration = __esm({
   }
 });
 
+// src/core/first-use.ts
+function onFirstUse(make) {
+  let made;
+  return () => made ??= make();
+}
+var init_first_use = __esm({
+  "src/core/first-use.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
-function classes() {
-  return unicode ??= {
-    unsafe: new RegExp(`[${UNSAFE_CLASS}]`, "gu"),
-    hasUnsafe: new RegExp(`[${UNSAFE_CLASS}]`, "u"),
-    // `safeText`: a backslash is doubled where it could be read as the start of an escape.
-    safeText: new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu"),
-    // In JSON.stringify's text a line break or tab can only be its own indentation, which stays:
-    // an indented report with no other unsafe character is not rewritten at all.
-    jsonUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu"),
-    jsonHasUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u"),
-    // SGR sequences (colours) that roleflow itself writes, else one unsafe character.
-    stray: new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu")
-  };
-}
 function hasUnsafe(text2) {
-  return NOT_PRINTABLE_ASCII.test(text2) && classes().hasUnsafe.test(text2);
+  return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
 }
 function escapeChar(ch) {
   if (ch === "\n") return "\\n";
@@ -128,15 +125,15 @@ function escapeChar(ch) {
   return code3 > 65535 ? `\\u{${code3.toString(16)}}` : `\\u${code3.toString(16).padStart(4, "0")}`;
 }
 function escapeControls(text2) {
-  return hasUnsafe(text2) ? text2.replace(classes().unsafe, escapeChar) : text2;
+  return hasUnsafe(text2) ? text2.replace(UNSAFE(), escapeChar) : text2;
 }
 function safeText(text2) {
   if (!NOT_PRINTABLE_ASCII.test(text2)) return text2.includes("\\") ? text2.replace(ASCII_BACKSLASH, "\\\\") : text2;
-  return text2.replace(classes().safeText, (m) => m === "\\" ? "\\\\" : escapeChar(m));
+  return text2.replace(SAFE_TEXT(), (m) => m === "\\" ? "\\\\" : escapeChar(m));
 }
 function escapeStray(text2, colors) {
-  if (!NOT_PRINTABLE_LINES.test(text2) || !classes().hasUnsafe.test(text2)) return text2;
-  return text2.replace(classes().stray, (m) => {
+  if (!NOT_PRINTABLE_LINES.test(text2) || !HAS_UNSAFE().test(text2)) return text2;
+  return text2.replace(STRAY(), (m) => {
     if (m === "\n" || m === "	") return m;
     if (m.startsWith("\x1B[") && m.endsWith("m")) return colors ? m : escapeControls(m);
     return escapeChar(m);
@@ -145,7 +142,7 @@ function escapeStray(text2, colors) {
 function jsonText(value, indent) {
   const text2 = JSON.stringify(value, null, indent);
   if (typeof text2 !== "string" || isAsciiWithoutDel(text2)) return text2;
-  return hasJsonUnsafe(text2) ? text2.replace(classes().jsonUnsafe, jsonEscape) : text2;
+  return hasJsonUnsafe(text2) ? text2.replace(JSON_UNSAFE(), jsonEscape) : text2;
 }
 function isAsciiWithoutDel(text2) {
   return Buffer2.byteLength(text2, "utf8") === text2.length && !text2.includes("");
@@ -153,7 +150,7 @@ function isAsciiWithoutDel(text2) {
 function hasJsonUnsafe(text2) {
   BEYOND_ASCII.lastIndex = 0;
   for (let run2 = BEYOND_ASCII.exec(text2); run2 !== null; run2 = BEYOND_ASCII.exec(text2)) {
-    if (classes().jsonHasUnsafe.test(run2[0])) return true;
+    if (JSON_HAS_UNSAFE().test(run2[0])) return true;
   }
   return false;
 }
@@ -178,11 +175,18 @@ function fitColumns(text2, columns) {
 function isWide(code3) {
   return code3 >= 4352 && (code3 <= 4447 || code3 >= 11904 && code3 <= 42191 || code3 >= 44032 && code3 <= 55203 || code3 >= 63744 && code3 <= 64255 || code3 >= 65072 && code3 <= 65103 || code3 >= 65280 && code3 <= 65376 || code3 >= 65504 && code3 <= 65510 || code3 >= 126976);
 }
-var UNSAFE_CLASS, unicode, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
+var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
   "src/core/safe-text.ts"() {
     "use strict";
+    init_first_use();
     UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
+    UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "gu"));
+    HAS_UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, "u"));
+    SAFE_TEXT = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, "gu"));
+    JSON_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "gu"));
+    JSON_HAS_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, "u"));
+    STRAY = onFirstUse(() => new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, "gu"));
     BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
     NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
     NOT_PRINTABLE_LINES = /[^\x20-\x7e\n\t]/;
@@ -14789,12 +14793,6 @@ var init_front_matter = __esm({
 function keyOf(line) {
   return line.startsWith("name: ") ? "name" : line.startsWith("description: ") ? "description" : line.startsWith("id: ") ? "id" : void 0;
 }
-function plainPattern() {
-  return plain ??= /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u;
-}
-function quotedInsidePattern() {
-  return quotedInside ??= /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u;
-}
 function readSimpleFrontMatter(yaml) {
   let name;
   let nameLine = 0;
@@ -14903,10 +14901,13 @@ function isStringProperty(property2, maxMinLength) {
 function sameSet(a, b) {
   return a.length === b.length && b.every((x) => a.includes(x));
 }
-var plain, quotedInside, QUOTED_ASCII, PLAIN_ASCII, ALL_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
+var plainPattern, quotedInsidePattern, QUOTED_ASCII, PLAIN_ASCII, ALL_ASCII, RESERVED, SHARED_POSITIONS, checkedSchemas, ANNOTATIONS;
 var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
+    init_first_use();
+    plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
+    quotedInsidePattern = onFirstUse(() => /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
     QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
     PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_-]*$/;
     ALL_ASCII = /^[\x00-\x7f]*$/;
@@ -15400,9 +15401,9 @@ function checkTenantUrl(raw, kind) {
   } catch {
     return { ok: false, problem: "invalid" };
   }
-  const { secure, plain: plain3 } = SCHEMES[kind];
-  if (url.protocol === secure || url.protocol === plain3 && isLoopback(url.hostname)) return { ok: true, url };
-  return { ok: false, problem: url.protocol === plain3 ? "plain" : "scheme", url };
+  const { secure, plain: plain2 } = SCHEMES[kind];
+  if (url.protocol === secure || url.protocol === plain2 && isLoopback(url.hostname)) return { ok: true, url };
+  return { ok: false, problem: url.protocol === plain2 ? "plain" : "scheme", url };
 }
 function isLoopback(hostname) {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
@@ -15531,10 +15532,10 @@ function tenantIssues(name, t6) {
 function urlProblem(raw, kind) {
   const checked = checkTenantUrl(raw, kind);
   if (checked.ok) return void 0;
-  const { secure, plain: plain3 } = SCHEMES[kind];
+  const { secure, plain: plain2 } = SCHEMES[kind];
   if (checked.problem === "invalid") return "not a valid URL";
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
-  return `plain ${plain3}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
+  return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
 function tenantConfig(t6) {
   const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
@@ -70809,12 +70810,12 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger5({ unsafe: unsafe2 = false } = {}) {
+    function isInteger5({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
             return pushError(state, `Expected to be an integer (got ${value})`);
-          if (!unsafe2 && !Number.isSafeInteger(value))
+          if (!unsafe && !Number.isSafeInteger(value))
             return pushError(state, `Expected to be a safe integer (got ${value})`);
           return true;
         }
@@ -73740,16 +73741,16 @@ function errorsOf(validate, value) {
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
   if (e.keyword === "enum") {
-    return `${where}: must be one of ${e.params["allowedValues"].map(plain2).join(", ")}`;
+    return `${where}: must be one of ${e.params["allowedValues"].map(plain).join(", ")}`;
   }
-  if (e.keyword === "const") return `${where}: must be ${plain2(e.params["allowedValue"])}`;
+  if (e.keyword === "const") return `${where}: must be ${plain(e.params["allowedValue"])}`;
   return `${where}: ${describeSchemaError({ ...e, instancePath: "" })}`;
 }
 function instanceSuffix(pointer) {
   if (pointer === "") return "";
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? `[${s}]` : /^[^.[\]"]+$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`).join("");
 }
-function plain2(v) {
+function plain(v) {
   return typeof v === "string" && /^[^\s,"]+$/.test(v) ? v : JSON.stringify(v);
 }
 function notNoise2(e) {
@@ -74217,14 +74218,15 @@ function plainValue(raw) {
   }
   return raw;
 }
-var DECLINE, RESERVED3, startsPlainPattern, STARTS_PLAIN, STARTS_PLAIN_ASCII, DIGITS, ESCAPES;
+var DECLINE, RESERVED3, STARTS_PLAIN, STARTS_PLAIN_ASCII, DIGITS, ESCAPES;
 var init_simple_scalars = __esm({
   "src/core/flows/yaml/simple-scalars.ts"() {
     "use strict";
+    init_first_use();
     init_simple_front_matter();
     DECLINE = Symbol("decline");
     RESERVED3 = /^(?:true|false|null|~)$/i;
-    STARTS_PLAIN = () => startsPlainPattern ??= /^[\p{L}\p{N}]/u;
+    STARTS_PLAIN = onFirstUse(() => /^[\p{L}\p{N}]/u);
     STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
     DIGITS = /^[0-9]{1,15}$/;
     ESCAPES = { "\\": "\\", '"': '"', "/": "/", n: "\n", t: "	" };
@@ -74246,13 +74248,14 @@ function readSimpleYaml(text2) {
     throw error2;
   }
 }
-var unsafe, unsafeChars, BEYOND_PRINTABLE, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
+var unsafeChars, BEYOND_PRINTABLE, PLAIN_KEY, FLOW_PLAIN_END, FORBIDDEN_KEYS2, MAX_DEPTH, Reader;
 var init_simple_yaml = __esm({
   "src/core/flows/yaml/simple-yaml.ts"() {
     "use strict";
+    init_first_use();
     init_placed();
     init_simple_scalars();
-    unsafeChars = () => unsafe ??= /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+    unsafeChars = onFirstUse(() => /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u);
     BEYOND_PRINTABLE = /[^\n\x20-\x7e]/;
     PLAIN_KEY = /[A-Za-z_][A-Za-z0-9_.-]*/y;
     FLOW_PLAIN_END = /[,[\]{}:#\n]/g;
@@ -74604,9 +74607,9 @@ var init_parse = __esm({
 // src/core/flows/stored.ts
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function storedFlowTestFile(file) {
-  const plain3 = withoutCompiled(file);
-  const json2 = JSON.stringify(plain3);
-  return isDeepStrictEqual3(JSON.parse(json2), plain3) ? json2 : void 0;
+  const plain2 = withoutCompiled(file);
+  const json2 = JSON.stringify(plain2);
+  return isDeepStrictEqual3(JSON.parse(json2), plain2) ? json2 : void 0;
 }
 function reviveFlowTestFile(value) {
   const file = value;
@@ -78666,7 +78669,7 @@ async function validateSources(cwd, roles, flows, options) {
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, options.env === void 0 ? void 0 : ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));

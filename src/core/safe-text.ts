@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { onFirstUse } from './first-use.js';
 
 /**
  * Text that roleflow does not control — test names, skip reasons, tenant messages and error
@@ -15,34 +16,22 @@ import { Buffer } from 'node:buffer';
  */
 
 const UNSAFE_CLASS = '\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF';
-/**
- * The expressions over that class, made on first use: V8 checks a pattern as the RegExp is made,
- * looking up every character of each Unicode property (~3 ms each), and most runs print only
- * printable ASCII, which never needs them (`NOT_PRINTABLE_ASCII`).
- */
-let unicode:
-  | { unsafe: RegExp; hasUnsafe: RegExp; safeText: RegExp; jsonUnsafe: RegExp; jsonHasUnsafe: RegExp; stray: RegExp }
-  | undefined;
-function classes(): NonNullable<typeof unicode> {
-  return (unicode ??= {
-    unsafe: new RegExp(`[${UNSAFE_CLASS}]`, 'gu'),
-    hasUnsafe: new RegExp(`[${UNSAFE_CLASS}]`, 'u'),
-    // `safeText`: a backslash is doubled where it could be read as the start of an escape.
-    safeText: new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu'),
-    // In JSON.stringify's text a line break or tab can only be its own indentation, which stays:
-    // an indented report with no other unsafe character is not rewritten at all.
-    jsonUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'gu'),
-    jsonHasUnsafe: new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'u'),
-    // SGR sequences (colours) that roleflow itself writes, else one unsafe character.
-    stray: new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu'),
-  });
-}
+// The expressions over that class (`onFirstUse`: printable ASCII, nearly all a run prints, never needs them).
+const UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, 'gu'));
+const HAS_UNSAFE = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]`, 'u'));
+// `safeText`: a backslash is doubled where it could be read as the start of an escape.
+const SAFE_TEXT = onFirstUse(() => new RegExp(`[${UNSAFE_CLASS}]|\\\\(?=[\\\\nrtu${UNSAFE_CLASS}]|$)`, 'gu'));
+// In JSON.stringify's text a line break or tab can only be its own indentation, which stays: an
+// indented report with no other unsafe character is not rewritten at all.
+const JSON_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'gu'));
+const JSON_HAS_UNSAFE = onFirstUse(() => new RegExp(`(?![\\n\\r\\t])[${UNSAFE_CLASS}]`, 'u'));
+// SGR sequences (colours) that roleflow itself writes, else one unsafe character.
+const STRAY = onFirstUse(() => new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS}]`, 'gu'));
 /** Runs of characters other than printable ASCII and the line break: the only places an unsafe one can be. */
 const BEYOND_ASCII = /[^\x20-\x7e\n]+/g;
 /**
  * A character other than printable ASCII: text without one (nearly everything printed) holds no
- * unsafe character, and is answered without the Unicode classes above, which V8 compiles on their
- * first use by looking up every character of each property (~10 ms of a command's start).
+ * unsafe character, and is answered without the Unicode classes above.
  */
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 /** The same, the line break and tab aside: what `escapeStray` keeps. */
@@ -50,7 +39,7 @@ const NOT_PRINTABLE_LINES = /[^\x20-\x7e\n\t]/;
 
 /** True when `text` holds a character that `escapeControls` would escape. */
 export function hasUnsafe(text: string): boolean {
-  return NOT_PRINTABLE_ASCII.test(text) && classes().hasUnsafe.test(text);
+  return NOT_PRINTABLE_ASCII.test(text) && HAS_UNSAFE().test(text);
 }
 
 /** `\n`, `\r`, `\t`, else `\u001b` (four hex digits), or `\u{e0001}` beyond the BMP. */
@@ -68,7 +57,7 @@ export function escapeChar(ch: string): string {
  * For messages, which are read, not compared.
  */
 export function escapeControls(text: string): string {
-  return hasUnsafe(text) ? text.replace(classes().unsafe, escapeChar) : text;
+  return hasUnsafe(text) ? text.replace(UNSAFE(), escapeChar) : text;
 }
 
 /**
@@ -81,7 +70,7 @@ export function escapeControls(text: string): string {
 export function safeText(text: string): string {
   // Printable ASCII holds no unsafe character: only its backslashes may need doubling.
   if (!NOT_PRINTABLE_ASCII.test(text)) return text.includes('\\') ? text.replace(ASCII_BACKSLASH, '\\\\') : text;
-  return text.replace(classes().safeText, (m) => (m === '\\' ? '\\\\' : escapeChar(m)));
+  return text.replace(SAFE_TEXT(), (m) => (m === '\\' ? '\\\\' : escapeChar(m)));
 }
 
 /** SAFE_TEXT's backslash in printable ASCII, where no unsafe character can follow it. */
@@ -94,8 +83,8 @@ const ASCII_BACKSLASH = /\\(?=[\\nrtu]|$)/g;
  * what commands print: each part should have gone through `safeText` or `escapeControls` already.
  */
 export function escapeStray(text: string, colors: boolean): string {
-  if (!NOT_PRINTABLE_LINES.test(text) || !classes().hasUnsafe.test(text)) return text;
-  return text.replace(classes().stray, (m) => {
+  if (!NOT_PRINTABLE_LINES.test(text) || !HAS_UNSAFE().test(text)) return text;
+  return text.replace(STRAY(), (m) => {
     if (m === '\n' || m === '\t') return m;
     if (m.startsWith('\x1b[') && m.endsWith('m')) return colors ? m : escapeControls(m);
     return escapeChar(m);
@@ -111,7 +100,7 @@ export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
   // (undefined for a value JSON has no text for, as JSON.stringify gives it.)
   if (typeof text !== 'string' || isAsciiWithoutDel(text)) return text;
-  return hasJsonUnsafe(text) ? text.replace(classes().jsonUnsafe, jsonEscape) : text;
+  return hasJsonUnsafe(text) ? text.replace(JSON_UNSAFE(), jsonEscape) : text;
 }
 
 /**
@@ -128,7 +117,7 @@ function isAsciiWithoutDel(text: string): boolean {
 function hasJsonUnsafe(text: string): boolean {
   BEYOND_ASCII.lastIndex = 0;
   for (let run = BEYOND_ASCII.exec(text); run !== null; run = BEYOND_ASCII.exec(text)) {
-    if (classes().jsonHasUnsafe.test(run[0])) return true;
+    if (JSON_HAS_UNSAFE().test(run[0])) return true;
   }
   return false;
 }

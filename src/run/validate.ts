@@ -30,7 +30,7 @@ export async function validateSources(
     /** Every tenant role files are rendered for, with its variables. */
     tenants?: readonly { name: string; vars: TenantVars }[];
     /** Where roleflow's cache folder is (flow test files parsed by an earlier run are read from it). */
-    env?: NodeJS.ProcessEnv;
+    env: NodeJS.ProcessEnv;
   },
 ): Promise<Validation> {
   const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
@@ -60,7 +60,7 @@ export async function validateSources(
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, options.env === undefined ? undefined : ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).

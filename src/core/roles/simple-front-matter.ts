@@ -1,3 +1,4 @@
+import { onFirstUse } from '../first-use.js';
 import type { Position } from '../errors.js';
 
 /**
@@ -33,19 +34,9 @@ function keyOf(line: string): Key | undefined {
   return line.startsWith('name: ') ? 'name' : line.startsWith('description: ') ? 'description' : line.startsWith('id: ') ? 'id' : undefined;
 }
 
-/**
- * The plain and quoted values taken as they are, made on first use: V8 checks a pattern as it is
- * made, and looks up each Unicode property's characters then (~3 ms), so a module-level literal
- * cost every command that loads this module, though only text beyond ASCII ever needs them.
- */
-let plain: RegExp | undefined;
-let quotedInside: RegExp | undefined;
-export function plainPattern(): RegExp {
-  return (plain ??= /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
-}
-export function quotedInsidePattern(): RegExp {
-  return (quotedInside ??= /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
-}
+/** The plain and quoted values taken as they are (`onFirstUse`: only text beyond ASCII needs them). */
+export const plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
+export const quotedInsidePattern = onFirstUse(() => /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
 /**
  * What QUOTED_INSIDE accepts of ASCII, as a plain class (no Unicode property lookups): every
  * printable character but the quotes and the backslash. Tried first; text it refuses goes on to

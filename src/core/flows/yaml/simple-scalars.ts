@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../first-use.js';
 import { couldBeNumber } from '../../roles/simple-front-matter.js';
 
 /**
@@ -13,9 +14,7 @@ export function decline(): never {
 
 /** Words YAML 1.2's core schema reads as a boolean or null (in some cases; declined in any). */
 export const RESERVED = /^(?:true|false|null|~)$/i;
-/** Made on first use: a pattern's Unicode properties are looked up as it is made (see plainPattern). */
-let startsPlainPattern: RegExp | undefined;
-const STARTS_PLAIN = (): RegExp => (startsPlainPattern ??= /^[\p{L}\p{N}]/u);
+const STARTS_PLAIN = onFirstUse(() => /^[\p{L}\p{N}]/u);
 /** STARTS_PLAIN for a value starting with an ASCII character, without its Unicode classes. */
 const STARTS_PLAIN_ASCII = /^[A-Za-z0-9]/;
 const DIGITS = /^[0-9]{1,15}$/;

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../first-use.js';
 import type { YamlSource } from '../../yaml-source.js';
 import { offsetOf, type Placed } from './placed.js';
 import { DECLINE, decline, plainValue, quotedScalar, RESERVED } from './simple-scalars.js';
@@ -40,9 +41,7 @@ export function readSimpleYaml(text: string): YamlSource | undefined {
 }
 
 /** Anything but the newline, printable ASCII and non-ASCII letters, marks, numbers, punctuation and symbols. */
-let unsafe: RegExp | undefined;
-/** Made on first use: its Unicode properties are looked up as the pattern is made (see plainPattern). */
-const unsafeChars = (): RegExp => (unsafe ??= /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u);
+const unsafeChars = onFirstUse(() => /[^\n\x20-\x7e\p{L}\p{M}\p{N}\p{P}\p{S}]/u);
 /** Text with nothing but the newline and printable ASCII has none of them: the Unicode classes are needed only for text beyond. */
 const BEYOND_PRINTABLE = /[^\n\x20-\x7e]/;
 /** Sticky: matched where `lastIndex` says, in the whole text (no slice per key). */
