@@ -48,15 +48,16 @@ export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCac
   runScript(bundle, require, cacheFile, save);
 }
 
-/** Runs a CommonJS file with `require`, from its cache when there is a good one; its `module.exports`. */
+/** Runs a bundle (a CommonJS module inside its wrapper function) with `require`, from its cache when there is a good one; its `module.exports`. */
 function runScript(path: string, require: NodeJS.Require, cacheFile: (path: string) => string | undefined, save: (file: string, script: Script) => void): unknown {
   // The build makes the bundles pure ASCII: read as latin1, without decoding UTF-8.
   const source = readFileSync(path, 'latin1');
   const file = cacheFile(path);
   const cachedData = file === undefined ? undefined : readIfThere(file);
-  // No `import()` may be left in the bundles (the build checks): Node 20 cannot run one in a script
-  // compiled from a code cache.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: path, cachedData });
+  // The build wrote each bundle as Node's CommonJS wrapper function, ready to compile as it is: no
+  // copy of the source is made here. No `import()` may be left in them (the build checks): Node 20
+  // cannot run one in a script compiled from a code cache.
+  const script = new Script(source, { filename: path, cachedData });
   if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) save(file, script);
   const module = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, path, dirname(path));
