@@ -48,7 +48,7 @@ export function startTenant({ dataFile, latencyMs = 0 } = {}) {
 }
 
 /**
- * Run `node [execArgv] dist/bin.js ...args` against the tenant, stdout into `stdoutFile`. Returns
+ * Run `node [execArgv] dist/bin.cjs ...args` against the tenant, stdout into `stdoutFile`. Returns
  * the wall time to exit, the exit code, the first stderr line and the process's peak RSS.
  */
 export function runCli(args, { tenant, stdoutFile, execArgv = [] }) {

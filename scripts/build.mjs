@@ -1,5 +1,5 @@
 // Builds the CLI into dist/ with esbuild. The CLI itself is one CommonJS bundle, dist/roleflow.cjs
-// (from src/process.ts), that dist/bin.js runs through a V8 code cache (src/code-cache.ts): on
+// (from src/process.ts), that dist/bin.cjs runs through a V8 code cache (src/code-cache.ts): on
 // Node 20 only a script, not an ES module, can reuse compiled code between runs, and reading one
 // file with its cache is quicker than loading modules. Dynamic imports inside it stay lazy (esbuild
 // evaluates such a module on first import), so a command still runs only the code it needs. The
@@ -74,7 +74,7 @@ const cli = await build({
   plugins: [standaloneValidators('functions')],
 });
 
-// The bundles are made pure ASCII, so bin.js reads them as latin1, many times quicker than
+// The bundles are made pure ASCII, so bin.cjs reads them as latin1, many times quicker than
 // decoding UTF-8 (a tenth of a warm start). esbuild escapes strings already; what is left (a few
 // comments, a regex class) takes \u escapes, which mean the same there.
 // esbuild turns a dynamic import of bundled code into a lazy require; one of anything else stays an
@@ -83,7 +83,7 @@ const dynamic = Object.values(cli.metafile.outputs).flatMap((o) => o.imports).fi
 if (dynamic.length > 0) throw new Error(`build: dynamic import() of ${dynamic.map((i) => i.path).join(', ')} left in dist/roleflow.cjs; import it statically`);
 
 // Each is also written inside Node's CommonJS wrapper, `(function (exports, require, module,
-// __filename, __dirname) {…})`, which bin.js would otherwise add at every start: V8 then copies
+// __filename, __dirname) {…})`, which bin.cjs would otherwise add at every start: V8 then copies
 // the concatenation into one flat string: as much fresh memory again as the bundle's size, on
 // every start (~450 page faults for the CLI's bundle, each slow on a virtual machine).
 const hash = createHash('sha256');
@@ -94,10 +94,14 @@ for (const file of ['roleflow.cjs', ...Object.values(vendored)]) {
   writeFileSync(path, text);
   hash.update(text);
 }
+// The entry is CommonJS too: an ES module entry makes Node start its ES module loader, and give
+// every built-in module it imports an ES module face, reading all of its exports (for node:fs,
+// loading its streams): ~14M instructions and 100 page faults of every command.
 await build({
   ...common,
   entryPoints: { bin: 'src/bin.ts' },
   outdir,
-  format: 'esm',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
   define: { ROLEFLOW_BUILD: JSON.stringify(hash.digest('hex').slice(0, 16)), ROLEFLOW_VENDORED: JSON.stringify(vendored) },
 });

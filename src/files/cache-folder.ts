@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * roleflow's cache folder, shared by the compile cache (code-cache.ts, run by bin.js) and the
+ * roleflow's cache folder, shared by the compile cache (code-cache.ts, run by bin.cjs) and the
  * parsed-files cache (parse-cache.ts, in the bundle): `$XDG_CACHE_HOME/roleflow`, else
  * `~/.cache/roleflow`; none when NODE_DISABLE_COMPILE_CACHE is set, without a home folder, or when
  * the folder is not this user's own (`ownFolder`).
@@ -13,7 +13,7 @@ export function cacheFolder(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * The build of the running CLI (a hash of its bundles), which bin.js hands to the bundle it runs:
+ * The build of the running CLI (a hash of its bundles), which bin.cjs hands to the bundle it runs:
  * a cache entry made by another build is never used. Undefined when the code runs from src/
  * (tests), where nothing is cached.
  */

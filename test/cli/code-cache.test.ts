@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runBin, tempDir } from '../helpers/cli.js';
 
-// dist/bin.js runs the CLI bundle through a V8 code cache kept in $XDG_CACHE_HOME/roleflow (or
+// dist/bin.cjs runs the CLI bundle through a V8 code cache kept in $XDG_CACHE_HOME/roleflow (or
 // ~/.cache/roleflow): one file per command word, made by the first run, reused after.
 
 describe('the compile cache of the built CLI', () => {
@@ -76,7 +76,7 @@ describe('the compile cache of the built CLI', () => {
     expect(run.stdout).toContain('valid');
   });
 
-  it('reads bundles the build made pure ASCII (bin.js reads them as latin1, so a UTF-8 byte would be misread)', () => {
+  it('reads bundles the build made pure ASCII (bin.cjs reads them as latin1, so a UTF-8 byte would be misread)', () => {
     const dist = join(repoRoot, 'dist');
     const bundles = ['roleflow.cjs', ...readdirSync(join(dist, 'vendor')).map((f) => join('vendor', f))];
     expect(bundles.length).toBeGreaterThan(1);
@@ -106,7 +106,7 @@ describe('the compile cache of the built CLI', () => {
 
 describe("the built CLI's bundled packages", () => {
   it("load without Node's own copy of undici (reading globalThis.Headers loads it: 25-40 ms of every command that talks to a tenant)", () => {
-    // Each is a CommonJS module inside its wrapper function (the build writes them so): run as bin.js runs them.
+    // Each is a CommonJS module inside its wrapper function (the build writes them so): run as bin.cjs runs them.
     const load = `const load = (path) => { const module = { exports: {} }; require('node:vm').runInThisContext(require('node:fs').readFileSync(path, 'latin1'))(module.exports, require('node:module').createRequire(path), module, path, require('node:path').dirname(path)); return module.exports; };`;
     const script = `${load} load(${JSON.stringify(join(repoRoot, 'dist/vendor/undici.cjs'))}).request; load(${JSON.stringify(join(repoRoot, 'dist/vendor/ws.cjs'))}).WebSocket;
       console.log(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('deps/undici'))));`;
