@@ -14906,10 +14906,10 @@ var init_simple_front_matter = __esm({
   "src/core/roles/simple-front-matter.ts"() {
     "use strict";
     init_first_use();
-    plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
+    plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_'"!$%&*@^~<>|[\]{}\\`-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
     quotedInsidePattern = onFirstUse(() => /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
     QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
-    PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_-]*$/;
+    PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_'"!$%&*@^~<>|[\]{}\\`-]*$/;
     ALL_ASCII = /^[\x00-\x7f]*$/;
     RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
     SHARED_POSITIONS = /* @__PURE__ */ new Map();

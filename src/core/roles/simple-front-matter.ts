@@ -12,9 +12,10 @@ import type { Position } from '../errors.js';
  * `id: V` (key at column 1, one space), each key at most once, name and description present, name
  * and id not empty; `\r` before `\n` allowed. V is one of
  * - a plain scalar that YAML 1.2's core schema reads as that very string: it starts with a letter
- *   or digit, holds letters, digits, spaces and `,.;()/+=?_-` (and non-ASCII punctuation or
- *   symbols, none of which YAML gives a meaning), and does not end in a space. So no `: ` or ` #`
- *   can end it, no indicator can start it, and no tag, anchor or alias can hide in it. It is not
+ *   or digit, holds letters, digits, spaces and any printable ASCII character but `:` and `#`
+ *   (and non-ASCII punctuation or symbols, none of which YAML gives a meaning), and does not end in
+ *   a space. So no `: ` or ` #` can end it, no indicator can start it, and no tag, anchor or alias
+ *   can hide in it (an indicator means something only where a value starts). It is not
  *   one of the words the core schema (or YAML 1.1) reads as a boolean or null, and when it starts
  *   with a digit, `couldBeNumber` proves it is no number;
  * - a double- or single-quoted scalar on one line whose inside holds no quote, no backslash and no
@@ -35,7 +36,7 @@ function keyOf(line: string): Key | undefined {
 }
 
 /** The plain and quoted values taken as they are (`onFirstUse`: only text beyond ASCII needs them). */
-export const plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
+export const plainPattern = onFirstUse(() => /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ,.;()/+=?_'"!$%&*@^~<>|[\]{}\\`-]|(?![\x00-\x7f])[\p{P}\p{S}])*$/u);
 export const quotedInsidePattern = onFirstUse(() => /^(?:[\p{L}\p{M}\p{N} ]|(?!["'\\])[\p{P}\p{S}])*$/u);
 /**
  * What QUOTED_INSIDE accepts of ASCII, as a plain class (no Unicode property lookups): every
@@ -48,7 +49,7 @@ const QUOTED_ASCII = /^[ !#-&(-[\]-~]*$/;
  * character is a mark, and the last alternative takes none), so PLAIN, whose Unicode classes V8
  * compiles on first use (~5 ms of a command's start), is tried only on text beyond ASCII.
  */
-const PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_-]*$/;
+const PLAIN_ASCII = /^[A-Za-z0-9][A-Za-z0-9 ,.;()/+=?_'"!$%&*@^~<>|[\]{}\\`-]*$/;
 const ALL_ASCII = /^[\x00-\x7f]*$/;
 /** Booleans and nulls of YAML 1.2's core schema, and YAML 1.1's, in any case. */
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;

@@ -85,6 +85,7 @@ describe('the front-matter fast path', () => {
     ['an empty description', '---\nname: a\ndescription: ""\n---\n'],
     ['single quotes, keys in any order, a blank line, CRLF', "---\r\nid: 'x1'\r\n\r\ndescription: 'a # b'\r\nname: Über—agent ✓\r\n---\r\nx\r\n"],
     ['non-ASCII letters and punctuation', '---\nname: naïve-agent\ndescription: Résumé — “quoted” text, 100 € (tax)\n---\n'],
+    ['quotes and symbols inside a plain value', `---\nname: translator\ndescription: Translates into the customer's language, "as is" & [fast] {50% off} @home <b>|~\\\`x\`!*$^\n---\n`],
   ])('takes the everyday shapes: %s', (_, text) => {
     const r = both(text);
     expect(r.fast).toBe(true);
