@@ -45776,7 +45776,7 @@ var require_websocket2 = __commonJS({
     var net = __require("net");
     var querystring = __require("querystring");
     var tls = __require("tls");
-    var { randomBytes: randomBytes3, createHash: createHash4 } = __require("crypto");
+    var { randomBytes: randomBytes3, createHash: createHash3 } = __require("crypto");
     var { Duplex, Readable: Readable2 } = __require("stream");
     var { URL: URL2 } = __require("url");
     var PerMessageDeflate2 = require_permessage_deflate2();
@@ -46467,7 +46467,7 @@ var require_websocket2 = __commonJS({
           abortHandshake(websocket, socket, "Invalid Upgrade header");
           return;
         }
-        const digest = createHash4("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         if (res.headers["sec-websocket-accept"] !== digest) {
           abortHandshake(websocket, socket, "Invalid Sec-WebSocket-Accept header");
           return;
@@ -46852,7 +46852,7 @@ var require_websocket_server = __commonJS({
     var EventEmitter2 = __require("events");
     var http = __require("http");
     var { Duplex } = __require("stream");
-    var { createHash: createHash4 } = __require("crypto");
+    var { createHash: createHash3 } = __require("crypto");
     var extension2 = require_extension();
     var PerMessageDeflate2 = require_permessage_deflate2();
     var subprotocol2 = require_subprotocol();
@@ -47162,7 +47162,7 @@ var require_websocket_server = __commonJS({
           );
         }
         if (this._state > RUNNING) return abortHandshake(socket, 503);
-        const digest = createHash4("sha1").update(key + GUID).digest("base64");
+        const digest = createHash3("sha1").update(key + GUID).digest("base64");
         const headers = [
           "HTTP/1.1 101 Switching Protocols",
           "Upgrade: websocket",
@@ -77808,9 +77808,18 @@ var init_cache_folder = __esm({
 });
 
 // src/files/parse-cache.ts
-import { createHash as createHash3 } from "node:crypto";
 import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
 import { join as join10 } from "node:path";
+function entryName(key) {
+  let a = 2166136261;
+  let b = 2646966556;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 16777619);
+    b = Math.imul(b ^ c, 16777619);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
 var ParseCache, STALE_MS, MAX_ENTRIES;
 var init_parse_cache = __esm({
   "src/files/parse-cache.ts"() {
@@ -77875,7 +77884,7 @@ var init_parse_cache = __esm({
         }
       }
       entryPath(kind, abs) {
-        return join10(this.dir, `${createHash3("sha256").update(`${kind}\0${abs}`).digest("hex").slice(0, 32)}.json`);
+        return join10(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
       }
     };
     STALE_MS = 7 * 24 * 3600 * 1e3;
