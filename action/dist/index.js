@@ -73735,6 +73735,16 @@ function userSchemaCompiler(meta) {
     return { ok: true, check };
   };
 }
+function compileOnFirstCheck(schema) {
+  let check;
+  return (value, path) => {
+    if (check === void 0) {
+      const compiled2 = compileUserSchema(schema);
+      check = compiled2.ok ? compiled2.check : () => [`${path}: ${compiled2.error}`];
+    }
+    return check(value, path);
+  };
+}
 function errorsOf(validate, value) {
   return validate(value) ? null : validate.errors ?? [];
 }
@@ -74604,12 +74614,26 @@ var init_parse = __esm({
   }
 });
 
-// src/core/flows/stored.ts
+// src/core/exact-json.ts
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function exactJson(value) {
+  let json2;
+  try {
+    json2 = JSON.stringify(value);
+  } catch {
+    return void 0;
+  }
+  return json2 !== void 0 && isDeepStrictEqual3(JSON.parse(json2), value) ? json2 : void 0;
+}
+var init_exact_json = __esm({
+  "src/core/exact-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/flows/stored.ts
 function storedFlowTestFile(file) {
-  const plain2 = withoutCompiled(file);
-  const json2 = JSON.stringify(plain2);
-  return isDeepStrictEqual3(JSON.parse(json2), plain2) ? json2 : void 0;
+  return exactJson(withoutCompiled(file));
 }
 function reviveFlowTestFile(value) {
   const file = value;
@@ -74617,10 +74641,7 @@ function reviveFlowTestFile(value) {
   for (const test of file.tests) {
     for (const a of test.expect.outputs) {
       if (a.operator === "matches" && typeof a.expected === "string") a.regex = compileMatches(a.expected);
-      if (a.operator === "schema" && typeof a.expected === "object" && a.expected !== null) {
-        const compiled2 = compileUserSchema(a.expected);
-        if (compiled2.ok) a.check = compiled2.check;
-      }
+      if (a.operator === "schema" && typeof a.expected === "object" && a.expected !== null) a.check = compileOnFirstCheck(a.expected);
     }
     for (const step3 of test.expect.latency?.steps ?? []) step3.regex = globToRegExp(step3.pattern);
   }
@@ -74638,6 +74659,7 @@ var init_stored = __esm({
   "src/core/flows/stored.ts"() {
     "use strict";
     init_glob();
+    init_exact_json();
     init_schema_check();
     init_operators();
   }
@@ -75656,7 +75678,7 @@ var init_git_commit = __esm({
 
 // src/files/schema-files.ts
 import { dirname as dirname9, resolve as resolve8 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
+async function attachSchemaFiles(flows, sources, cache) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
@@ -75668,7 +75690,7 @@ async function attachSchemaFiles(flows, sources) {
         const abs = resolve8(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
+          schema = await loadSchemaFile(abs, a.expected, cache);
           loaded.set(abs, schema);
         }
         if ("check" in schema) a.check = schema.check;
@@ -75678,9 +75700,11 @@ async function attachSchemaFiles(flows, sources) {
   }
   return issues;
 }
-async function loadSchemaFile(abs, shown) {
+async function loadSchemaFile(abs, shown, cache) {
   const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text2.ok) return { error: text2.issues[0].message };
+  const cached = cache?.lookup(SCHEMA_KIND, abs, shown, text2.value);
+  if (typeof cached === "object" && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
   const parsed = parseYaml(text2.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0];
@@ -75689,16 +75713,21 @@ async function loadSchemaFile(abs, shown) {
   const value = parsed.value.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
   const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+  if (!compiled2.ok) return { error: compiled2.error };
+  const json2 = cache === void 0 ? void 0 : exactJson(value);
+  if (json2 !== void 0) cache.store(SCHEMA_KIND, abs, shown, text2.value, json2);
+  return { check: compiled2.check };
 }
-var SCHEMA_FILE;
+var SCHEMA_FILE, SCHEMA_KIND;
 var init_schema_files = __esm({
   "src/files/schema-files.ts"() {
     "use strict";
+    init_exact_json();
     init_schema_check();
     init_yaml_source();
     init_source_files();
     SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+    SCHEMA_KIND = "schema-file";
   }
 });
 
@@ -75756,8 +75785,8 @@ async function loadFlowTestFiles(files, cache) {
     return parsed;
   };
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse4);
+  issues.push(...await attachSchemaFiles(values, files, cache));
   cache?.tidy();
-  issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
 function reviveOrNothing(value) {

@@ -73,8 +73,8 @@ export async function loadFlowTestFiles(files: readonly SourceFile[], cache?: Pa
     return parsed;
   };
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse);
+  issues.push(...(await attachSchemaFiles(values, files, cache)));
   cache?.tidy();
-  issues.push(...(await attachSchemaFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
 

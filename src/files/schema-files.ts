@@ -1,9 +1,11 @@
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/errors.js';
-import { compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
+import { exactJson } from '../core/exact-json.js';
+import { compileOnFirstCheck, compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
 import type { FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { parseYaml } from '../core/yaml-source.js';
+import type { ParseCache } from './parse-cache.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 
 /** A JSON Schema file a flow test names: JSON or YAML text, as small as a flow test. */
@@ -12,9 +14,10 @@ const SCHEMA_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a JSON Sch
 /**
  * Give every `schema: ./file.json` assertion of `flows` its compiled check. Each file (relative to
  * its flow file; JSON or YAML) is read and compiled once for the run, however many tests name it;
- * a file that cannot be read, parsed or compiled is an issue at the assertion that names it.
+ * a file that cannot be read, parsed or compiled is an issue at the assertion that names it. A
+ * file whose text compiled before (`cache`) is neither parsed nor compiled until a test uses it.
  */
-export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources: readonly SourceFile[]): Promise<Issue[]> {
+export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources: readonly SourceFile[], cache?: ParseCache): Promise<Issue[]> {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = new Map<string, { check: SchemaCheck } | { error: string }>();
   const issues: Issue[] = [];
@@ -26,7 +29,7 @@ export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources:
         const abs = resolve(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === undefined) {
-          schema = await loadSchemaFile(abs, a.expected);
+          schema = await loadSchemaFile(abs, a.expected, cache);
           loaded.set(abs, schema);
         }
         if ('check' in schema) a.check = schema.check;
@@ -37,9 +40,14 @@ export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources:
   return issues;
 }
 
-async function loadSchemaFile(abs: string, shown: string): Promise<{ check: SchemaCheck } | { error: string }> {
+/** What a schema file that compiled is kept as in the cache: the schema. */
+const SCHEMA_KIND = 'schema-file';
+
+async function loadSchemaFile(abs: string, shown: string, cache: ParseCache | undefined): Promise<{ check: SchemaCheck } | { error: string }> {
   const text = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text.ok) return { error: text.issues[0]!.message };
+  const cached = cache?.lookup(SCHEMA_KIND, abs, shown, text.value);
+  if (typeof cached === 'object' && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
   const parsed = parseYaml(text.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0]!;
@@ -48,5 +56,8 @@ async function loadSchemaFile(abs: string, shown: string): Promise<{ check: Sche
   const value = parsed.value.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'a JSON Schema is an object' };
   const compiled = compileUserSchema(value);
-  return compiled.ok ? { check: compiled.check } : { error: compiled.error };
+  if (!compiled.ok) return { error: compiled.error };
+  const json = cache === undefined ? undefined : exactJson(value);
+  if (json !== undefined) cache!.store(SCHEMA_KIND, abs, shown, text.value, json);
+  return { check: compiled.check };
 }

@@ -99,6 +99,28 @@ describe('the cache of parsed flow test files', () => {
     expect(JSON.parse(readFileSync(entryOf('a.yaml'), 'utf8'))).toEqual(stored);
   });
 
+  it('keeps a schema file a test names once it compiled: the next run neither parses nor compiles it; a changed one is read again', async () => {
+    mkdirSync(join(repo, 'flows', 'schemas'));
+    const schemaFile = join(repo, 'flows', 'schemas', 's.json');
+    writeFileSync(schemaFile, '{ "type": "object", "required": ["summary"] }\n');
+    writeFileSync(join(repo, 'flows', 'a.yaml'), quietTest('first').replace('exists: true', 'schema: schemas/s.json'));
+    const first = await validate();
+    expect(first.code).toBe(0);
+    const read = (e: string) => JSON.parse(readFileSync(join(parsedDir(), e), 'utf8')) as { kind: string; file: string; value: unknown };
+    const schemaEntries = entries().filter((e) => read(e).kind === 'schema-file');
+    expect(schemaEntries.map((e) => read(e))).toMatchObject([{ file: 'schemas/s.json', value: { type: 'object', required: ['summary'] } }]);
+    expect(await validate()).toEqual(first);
+    // Read, not compiled: a schema planted in the entry that would not compile goes unnoticed by validate.
+    const entry = join(parsedDir(), schemaEntries[0]!);
+    writeFileSync(entry, JSON.stringify({ ...read(schemaEntries[0]!), value: { type: 'strng' } }));
+    expect(await validate()).toEqual(first);
+    // The file changed: it is parsed and compiled again, and its mistake found.
+    writeFileSync(schemaFile, '{ "type": "strng" }\n');
+    const bad = await validate();
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/flows\/a\.yaml:\d+:\d+: schema schemas\/s\.json: invalid JSON schema/);
+  });
+
   it('entries not rewritten for a week go when a run next writes one; a run that writes none leaves the folder alone', async () => {
     await validate();
     const old = join(parsedDir(), 'f'.repeat(32) + '.json');

@@ -1,6 +1,6 @@
-import { isDeepStrictEqual } from 'node:util';
 import { globToRegExp } from '../glob.js';
-import { compileUserSchema } from './checks/schema-check.js';
+import { exactJson } from '../exact-json.js';
+import { compileOnFirstCheck } from './checks/schema-check.js';
 import { compileMatches } from './operators.js';
 import type { Expectations, FlowTestFile } from './types.js';
 
@@ -17,22 +17,20 @@ import type { Expectations, FlowTestFile } from './types.js';
  * prototype), or the file is simply parsed again next time.
  */
 export function storedFlowTestFile(file: FlowTestFile): string | undefined {
-  const plain = withoutCompiled(file);
-  const json = JSON.stringify(plain);
-  return isDeepStrictEqual(JSON.parse(json), plain) ? json : undefined;
+  return exactJson(withoutCompiled(file));
 }
 
-/** What `storedFlowTestFile` wrote, read back (`JSON.parse`d), compiled as loading compiles it; `undefined` if it is not that. */
+/**
+ * What `storedFlowTestFile` wrote, read back (`JSON.parse`d), compiled as loading compiles it
+ * (an inline schema when an assertion first uses it); `undefined` if it is not that.
+ */
 export function reviveFlowTestFile(value: unknown): FlowTestFile | undefined {
   const file = value as FlowTestFile;
   if (typeof value !== 'object' || value === null || !Array.isArray(file.tests)) return undefined;
   for (const test of file.tests) {
     for (const a of test.expect.outputs) {
       if (a.operator === 'matches' && typeof a.expected === 'string') a.regex = compileMatches(a.expected);
-      if (a.operator === 'schema' && typeof a.expected === 'object' && a.expected !== null) {
-        const compiled = compileUserSchema(a.expected);
-        if (compiled.ok) a.check = compiled.check;
-      }
+      if (a.operator === 'schema' && typeof a.expected === 'object' && a.expected !== null) a.check = compileOnFirstCheck(a.expected);
     }
     for (const step of test.expect.latency?.steps ?? []) step.regex = globToRegExp(step.pattern);
   }

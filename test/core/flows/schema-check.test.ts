@@ -81,3 +81,23 @@ describe('user schemas checked with the generated draft-07 meta-schema', () => {
     expect(outcome(userSchemaCompiler(undefined), cases[0]!, inputs)).toEqual([['out.label: must be one of support, billing'], ['out: must be object, got array'], ['out: must be object, got string'], ['out: missing required key "label"']]);
   });
 });
+
+describe('a schema compiled on its first check (a stored file, known to compile)', () => {
+  it('finds the problems compiling it at once finds, for any value', async () => {
+    const { compileOnFirstCheck, compileUserSchema } = await import('../../../src/core/flows/checks/schema-check.js');
+    const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string', minLength: 3 }, n: { type: 'integer' } } };
+    const now = compileUserSchema(schema);
+    if (!now.ok) throw new Error(now.error);
+    const later = compileOnFirstCheck(schema);
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.record({ summary: fc.oneof(fc.string(), fc.integer()), n: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] })), (value) => {
+        expect(later(value, 'results[0]')).toEqual(now.check(value, 'results[0]'));
+      }),
+    );
+  });
+
+  it('says why, at the checked path, should the schema not compile after all', async () => {
+    const { compileOnFirstCheck } = await import('../../../src/core/flows/checks/schema-check.js');
+    expect(compileOnFirstCheck({ type: 'strng' })({}, 'results')).toEqual([expect.stringMatching(/^results: invalid JSON schema/)]);
+  });
+});

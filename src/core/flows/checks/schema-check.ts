@@ -62,6 +62,22 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
  */
 export const compileUserSchema = userSchemaCompiler(draft07MetaSchema);
 
+/**
+ * The check of a schema known to compile (it did when its file was stored, by this build, from
+ * this text: files/parse-cache.ts), compiled when it first checks a value: `validate`, and a run
+ * whose tests skip it, never load ajv for it.
+ */
+export function compileOnFirstCheck(schema: object): SchemaCheck {
+  let check: SchemaCheck | undefined;
+  return (value, path) => {
+    if (check === undefined) {
+      const compiled = compileUserSchema(schema);
+      check = compiled.ok ? compiled.check : () => [`${path}: ${compiled.error}`];
+    }
+    return check(value, path);
+  };
+}
+
 function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] | null {
   return validate(value) ? null : (validate.errors ?? []);
 }
