@@ -82552,9 +82552,24 @@ function commandsNamedBy(argv) {
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
-    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
+    return namePlaceholders(withRequiredOptions(this, args[0], withAsciiCollation(() => super.usage(...args))));
   }
 };
+function withAsciiCollation(render3) {
+  const localeCompare = Object.getOwnPropertyDescriptor(String.prototype, "localeCompare");
+  Object.defineProperty(String.prototype, "localeCompare", { ...localeCompare, value: asciiCollation });
+  try {
+    return render3();
+  } finally {
+    Object.defineProperty(String.prototype, "localeCompare", localeCompare);
+  }
+}
+function asciiCollation(that) {
+  const a = this.toLowerCase();
+  const b = that.toLowerCase();
+  if (a !== b) return a < b ? -1 : 1;
+  return this === that ? 0 : this < that ? -1 : 1;
+}
 function withRequiredOptions(cli, command, text2) {
   const paths = command;
   const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
@@ -82621,6 +82636,10 @@ function namePlaceholders(text2) {
 async function main(argv, context) {
   const flag = argv.includes("--no-color") ? false : argv.includes("--color") ? true : void 0;
   const colors = useColor(context.env, context.stdoutIsTTY, flag);
+  if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
+    context.stdout.write(buildCli({ colors }).usage());
+    return ExitCode.Ok;
+  }
   const named = commandsNamedBy(argv);
   if (named === void 0) return runCommand(buildCli({ colors }), argv, context);
   return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
