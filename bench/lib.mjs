@@ -32,11 +32,18 @@ export function timeCommand(command, args, options = {}) {
  * of them alike; returns the samples in ms per name. One untimed warm-up round fills the disk cache
  * (and roleflow's compile cache). `[command, args, env]`: env is added to the bench's environment.
  */
+/** process.env with `changes`: a variable set to `undefined` is removed. */
+export function withEnv(changes) {
+  const env = { ...process.env, ...changes };
+  for (const [name, value] of Object.entries(changes)) if (value === undefined) delete env[name];
+  return env;
+}
+
 export function timeInterleaved(commands, runs) {
   const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let round = -1; round < runs; round++) {
     for (const [name, [command, args, env]] of Object.entries(commands)) {
-      const ms = timeCommand(command, args, env === undefined ? {} : { env: { ...process.env, ...env } });
+      const ms = timeCommand(command, args, env === undefined ? {} : { env: withEnv(env) });
       if (round >= 0) samples[name].push(ms);
     }
   }
