@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { precompiledModule } from './standalone-validators.mjs';
 
 const root = new URL('..', import.meta.url);
@@ -35,6 +36,17 @@ const standaloneValidators = (form) => ({
   },
 });
 
+/** In the CLI, precompiled-schemas.ts is what the vendored validators script exports. */
+const validatorsVendored = {
+  name: 'validators-vendored',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]precompiled-schemas\.ts$/ }, () => ({
+      contents: `export { precompiled, validatorOf, draft07MetaSchema } from 'roleflow:validators';`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: { 'emulator/index': 'src/emulator/index.ts' },
@@ -48,30 +60,57 @@ await build({
   plugins: [standaloneValidators('strings')],
 });
 
-/** Packages bundled on their own, read by the commands that talk to a tenant only (undici is a third of the CLI's code). */
-const vendored = { undici: 'vendor/undici.cjs', ws: 'vendor/ws.cjs' };
+/**
+ * Code bundled on its own, read only by a run that uses it: undici and ws by the commands that
+ * talk to a tenant; yaml, ajv and the schemas' generated validators (together half the CLI's code)
+ * by a run that parses a file or compiles a schema, which a run whose files are all in the parse
+ * cache does not. A package listed in `lazy` is loaded when one of the names it exports is first
+ * read, not when a module of the CLI that imports it starts (code-cache.ts); ws exports a class,
+ * which a stand-in cannot be, so it is loaded when first required.
+ */
+const vendored = { undici: 'vendor/undici.cjs', ws: 'vendor/ws.cjs', yaml: 'vendor/yaml.cjs', ajv: 'vendor/ajv.cjs', 'roleflow:validators': 'vendor/validators.cjs' };
+const requireHere = createRequire(import.meta.url);
+const lazy = {
+  undici: Object.keys(requireHere('undici')),
+  yaml: Object.keys(requireHere('yaml')),
+  ajv: Object.keys(requireHere('ajv')),
+  'roleflow:validators': ['precompiled', 'validatorOf', 'draft07MetaSchema'],
+};
+/** Only `id` itself is left to the run's require: its subpaths (ajv's runtime helpers the validators use) are bundled. */
+const externalExactly = (ids) => ({
+  name: 'external-exactly',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`) }, (args) => ({ path: args.path, external: true }));
+  },
+});
 /**
  * undici's cookie helpers, loaded with the rest, brand-check Node's own `globalThis.Headers` too;
  * reading that global makes Node load its built-in copy of undici (25-40 ms of every command that
  * talks to a tenant). roleflow never calls the cookie helpers: they check undici's own Headers only.
  */
-const vendoredDefines = { undici: { 'globalThis.Headers': 'undefined' }, ws: {} };
+const vendoredDefines = { undici: { 'globalThis.Headers': 'undefined' } };
 for (const [name, file] of Object.entries(vendored)) {
-  await build({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root.pathname }, outfile: `${outdir}/${file}`, format: 'cjs', define: vendoredDefines[name] });
+  const outfile = `${outdir}/${file}`;
+  if (name === 'roleflow:validators') {
+    // The generated validators, with ajv's runtime helpers they require; ajv itself (for a schema
+    // not generated here) is the vendored one. Validators written as functions: the code cache keeps them.
+    await build({ ...common, stdin: { contents: precompiledModule(new URL('schemas/', root), 'functions'), resolveDir: root.pathname, loader: 'js' }, outfile, format: 'cjs', plugins: [externalExactly(['ajv'])] });
+    continue;
+  }
+  await build({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root.pathname }, outfile, format: 'cjs', define: vendoredDefines[name] ?? {} });
 }
 
 const cli = await build({
   ...common,
   metafile: true,
-  external: [...common.external, ...Object.keys(vendored)],
   entryPoints: ['src/process.ts'],
   outfile: `${outdir}/roleflow.cjs`,
   format: 'cjs',
   // The one `import.meta.url` (files/package-root.ts) as the bundle's own URL.
   define: { 'import.meta.url': '__roleflowBundleUrl' },
   banner: { js: "const __roleflowBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  // With the code cache, validators written as functions are compiled once and then cached.
-  plugins: [standaloneValidators('functions')],
+  // precompiled-schemas.ts is the vendored validators (their stand-in: they load on first use).
+  plugins: [externalExactly(Object.keys(vendored)), validatorsVendored],
 });
 
 // The bundles are made pure ASCII, so bin.cjs reads them as latin1, many times quicker than
@@ -103,5 +142,8 @@ await build({
   outdir,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
-  define: { ROLEFLOW_BUILD: JSON.stringify(hash.digest('hex').slice(0, 16)), ROLEFLOW_VENDORED: JSON.stringify(vendored) },
+  define: {
+    ROLEFLOW_BUILD: JSON.stringify(hash.digest('hex').slice(0, 16)),
+    ROLEFLOW_VENDORED: JSON.stringify(Object.fromEntries(Object.entries(vendored).map(([id, file]) => [id, lazy[id] ? { file, exports: lazy[id] } : { file }]))),
+  },
 });

@@ -6,7 +6,7 @@ import { runWithCodeCache } from './code-cache.js';
 
 /** Put here by the build: a hash of the bundles, and the packages bundled on their own. */
 declare const ROLEFLOW_BUILD: string;
-declare const ROLEFLOW_VENDORED: Record<string, string>;
+declare const ROLEFLOW_VENDORED: Record<string, { file: string; exports?: string[] }>;
 
 runWithCodeCache({
   // Built as CommonJS (dist/bin.cjs), next to the bundle.

@@ -17,8 +17,12 @@ import { cacheFolder, setRunningBuild } from './files/cache-folder.js';
 export interface CodeCacheRun {
   /** The bundle's path. */
   bundle: string;
-  /** Packages bundled on their own (files next to the bundle), read only when first required: most commands never need them. */
-  vendored: Readonly<Record<string, string>>;
+  /**
+   * Code bundled on its own (files next to the bundle), read only when first required: most
+   * commands never need it. With `exports`, the names it exports, it is read only when one of
+   * them is first read: `require` gives a stand-in with a getter for each.
+   */
+  vendored: Readonly<Record<string, { file: string; exports?: readonly string[] }>>;
   /** Names this build (a hash of it): a new build never reads an older build's cache. */
   build: string;
   argv: readonly string[];
@@ -39,13 +43,31 @@ export function runWithCodeCache({ bundle, vendored, build, argv, env }: CodeCac
   };
   const plain = createRequire(bundle);
   const loaded = new Map<string, unknown>();
-  const require = Object.assign((id: string): unknown => {
-    const file = Object.hasOwn(vendored, id) ? vendored[id] : undefined;
-    if (file === undefined) return plain(id);
-    if (!loaded.has(id)) loaded.set(id, runScript(join(dirname(bundle), file), createRequire(join(dirname(bundle), file)), cacheFile, save));
+  const load = (id: string, file: string): unknown => {
+    if (!loaded.has(id)) loaded.set(id, runScript(join(dirname(bundle), file), require, cacheFile, save));
     return loaded.get(id);
+  };
+  const standIns = new Map<string, object>();
+  const require = Object.assign((id: string): unknown => {
+    const entry = Object.hasOwn(vendored, id) ? vendored[id] : undefined;
+    if (entry === undefined) return plain(id);
+    if (entry.exports === undefined) return load(id, entry.file);
+    let standIn = standIns.get(id);
+    if (standIn === undefined) standIns.set(id, (standIn = standInFor(entry.exports, () => load(id, entry.file) as Record<string, unknown>)));
+    return standIn;
   }, plain);
   runScript(bundle, require, cacheFile, save);
+}
+
+/**
+ * An object with a getter for each name a module exports, which loads it on first use: bundled
+ * code reads an import as a property of what `require` gave (`import_yaml.parse`), when it uses
+ * it, so a module that imports yaml costs nothing until it parses.
+ */
+function standInFor(names: readonly string[], load: () => Record<string, unknown>): object {
+  const standIn = {};
+  for (const name of names) Object.defineProperty(standIn, name, { enumerable: true, get: () => load()[name] });
+  return standIn;
 }
 
 /** Runs a bundle (a CommonJS module inside its wrapper function) with `require`, from its cache when there is a good one; its `module.exports`. */

@@ -73766,7 +73766,7 @@ function plain(v) {
 function notNoise2(e) {
   return e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if";
 }
-var import_ajv2, USER_AJV, SHOWN, DRAFT_07, compileUserSchema;
+var import_ajv2, USER_AJV, SHOWN, DRAFT_07, compiler, compileUserSchema;
 var init_schema_check = __esm({
   "src/core/flows/checks/schema-check.ts"() {
     "use strict";
@@ -73776,7 +73776,7 @@ var init_schema_check = __esm({
     USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
     SHOWN = 3;
     DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
-    compileUserSchema = userSchemaCompiler(draft07MetaSchema);
+    compileUserSchema = (schema) => (compiler ??= userSchemaCompiler(draft07MetaSchema))(schema);
   }
 });
 

@@ -18,13 +18,17 @@ describe('the compile cache of the built CLI', () => {
   const cacheDir = (): string => join(home, 'roleflow');
   // Its files: the folder parsed/ holds the parsed flow test files (test/cli/parse-cache.test.ts).
   const files = (): string[] => (existsSync(cacheDir()) ? readdirSync(cacheDir()).filter((f) => statSync(join(cacheDir(), f)).isFile()).sort() : []);
+  // The CLI bundle's own; a run that loads a vendored bundle (yaml, ajv…) writes one for it too.
+  const bundleFiles = (): string[] => files().filter((f) => f.endsWith('-roleflow.cjs.v8'));
   const validate = (env: Record<string, string | undefined> = {}) => runBin(['validate'], { env: { XDG_CACHE_HOME: home, ...env } });
 
   it('is written by the first run of a command, private to the user, and reused unchanged by the next', async () => {
     const first = await validate();
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    const [file, ...others] = files();
+    const [file, ...others] = bundleFiles();
     expect(others).toEqual([]);
+    // This repository's flow test files were parsed, their schemas compiled: yaml, ajv and the validators were loaded.
+    expect(files().filter((f) => !f.endsWith('-roleflow.cjs.v8')).map((f) => f.replace(/^.*-validate-/, ''))).toEqual(['ajv.cjs.v8', 'validators.cjs.v8', 'yaml.cjs.v8']);
     expect(file).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-validate-roleflow\\.cjs\\.v8$`));
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     expect(statSync(join(cacheDir(), file!)).mode & 0o777).toBe(0o600);
@@ -40,13 +44,13 @@ describe('the compile cache of the built CLI', () => {
     expect((await runBin(['--version'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
     expect((await runBin(['validate', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0);
     expect((await runBin(['plan', '--no-such-flag'], { env: { XDG_CACHE_HOME: home } })).code).toBe(1);
-    expect(files()).toEqual([file, file!.replace('-validate-', '-version-'), file!.replace('-validate-', '-validate-help-')].sort());
+    expect(bundleFiles()).toEqual([file, file!.replace('-validate-', '-version-'), file!.replace('-validate-', '-validate-help-')].sort());
   });
 
   it('a damaged cache file costs one compile, not a wrong answer, and is replaced', async () => {
     const clean = await validate({ NODE_DISABLE_COMPILE_CACHE: '1' });
     await validate();
-    const [file] = files();
+    const [file] = bundleFiles();
     writeFileSync(join(cacheDir(), file!), Buffer.alloc(50_000, 7));
     expect(await validate()).toEqual(clean);
     expect(readFileSync(join(cacheDir(), file!)).subarray(0, 64).equals(Buffer.alloc(64, 7))).toBe(false);
@@ -54,14 +58,14 @@ describe('the compile cache of the built CLI', () => {
 
   it('neither reads nor writes a cache folder that others can write to', async () => {
     await validate();
-    const [file] = files();
+    const [file] = bundleFiles();
     chmodSync(cacheDir(), 0o777);
     writeFileSync(join(cacheDir(), file!), Buffer.alloc(50_000, 7));
     const run = await validate();
     expect(run).toMatchObject({ code: 0, stderr: '' });
     // Not read (the output is right) and not replaced: the planted bytes are still there.
     expect(readFileSync(join(cacheDir(), file!)).equals(Buffer.alloc(50_000, 7))).toBe(true);
-    rmSync(join(cacheDir(), file!));
+    for (const f of files()) rmSync(join(cacheDir(), f));
     await validate();
     expect(files()).toEqual([]);
   });
@@ -100,11 +104,38 @@ describe('the compile cache of the built CLI', () => {
     await runBin(['--help'], { env: { XDG_CACHE_HOME: home } });
     expect([stale, oldest].filter(existsSync)).toEqual([]);
     expect([...newest, newer].filter(existsSync)).toEqual([...newest, newer]);
-    expect(files().filter((f) => !/^[0-3]{16}-/.test(f))).toHaveLength(2);
+    expect(bundleFiles().filter((f) => !/^[0-3]{16}-/.test(f))).toHaveLength(2);
   });
 });
 
 describe("the built CLI's bundled packages", () => {
+  it('are read only by a run that uses them: yaml, ajv and the validators by a run that parses or compiles, not by a repeat of unchanged files', async () => {
+    const { dir: home, cleanup } = await tempDir('roleflow-cache-');
+    try {
+      // A preload that notes each bundle bin.cjs reads (it reads them with readFileSync).
+      const hook = join(home, 'hook.cjs');
+      const log = join(home, 'read.log');
+      writeFileSync(
+        hook,
+        `const fs = require('node:fs'); const read = fs.readFileSync; const seen = [];
+         fs.readFileSync = function (path, ...rest) { if (typeof path === 'string' && path.endsWith('.cjs') && !path.endsWith('bin.cjs')) seen.push(require('node:path').basename(path)); return read.call(this, path, ...rest); };
+         process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, seen.sort().join(' ')));`,
+      );
+      const read = async (args: string[]): Promise<string> => {
+        const run = await runBin(args, { env: { XDG_CACHE_HOME: home, NODE_OPTIONS: `--require=${hook}` } });
+        expect(run).toMatchObject({ code: 0, stderr: '' });
+        return readFileSync(log, 'utf8');
+      };
+      expect(await read(['--version'])).toBe('roleflow.cjs');
+      // The first validate parses this repository's flow test files and compiles their schemas.
+      expect(await read(['validate'])).toBe('ajv.cjs roleflow.cjs validators.cjs yaml.cjs');
+      // The next one reads them from the parse cache: nothing to parse, nothing to compile.
+      expect(await read(['validate'])).toBe('roleflow.cjs');
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("load without Node's own copy of undici (reading globalThis.Headers loads it: 25-40 ms of every command that talks to a tenant)", () => {
     // Each is a CommonJS module inside its wrapper function (the build writes them so): run as bin.cjs runs them.
     const load = `const load = (path) => { const module = { exports: {} }; require('node:vm').runInThisContext(require('node:fs').readFileSync(path, 'latin1'))(module.exports, require('node:module').createRequire(path), module, path, require('node:path').dirname(path)); return module.exports; };`;

@@ -60,7 +60,9 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
  * Compile a user's JSON Schema (draft-07; `$ref`s within it resolved) once per distinct schema.
  * A schema ajv refuses (an unknown type, a `$ref` to nowhere) is the reason, one line.
  */
-export const compileUserSchema = userSchemaCompiler(draft07MetaSchema);
+let compiler: ((schema: object) => CompiledUserSchema) | undefined;
+// Made on first use: in the built CLI the meta-schema's validator is read from its own file then.
+export const compileUserSchema = (schema: object): CompiledUserSchema => (compiler ??= userSchemaCompiler(draft07MetaSchema))(schema);
 
 /**
  * The check of a schema known to compile (it did when its file was stored, by this build, from
