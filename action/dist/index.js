@@ -73730,6 +73730,8 @@ function userSchemaCompiler(meta) {
       check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
+    } finally {
+      ajv2.removeSchema();
     }
     checks.set(key, check);
     return { ok: true, check };
@@ -73740,7 +73742,7 @@ function compileOnFirstCheck(schema) {
   return (value, path) => {
     if (check === void 0) {
       const compiled2 = compileUserSchema(schema);
-      check = compiled2.ok ? compiled2.check : () => [`${path}: ${compiled2.error}`];
+      check = compiled2.ok ? compiled2.check : (_, at) => [`${at}: ${compiled2.error}`];
     }
     return check(value, path);
   };
@@ -75703,7 +75705,7 @@ async function attachSchemaFiles(flows, sources, cache) {
 async function loadSchemaFile(abs, shown, cache) {
   const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text2.ok) return { error: text2.issues[0].message };
-  const cached = cache?.lookup(SCHEMA_KIND, abs, shown, text2.value);
+  const cached = cache?.lookup(SCHEMA_KIND, abs, abs, text2.value);
   if (typeof cached === "object" && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
   const parsed = parseYaml(text2.value, { file: shown });
   if (!parsed.ok) {
@@ -75715,7 +75717,7 @@ async function loadSchemaFile(abs, shown, cache) {
   const compiled2 = compileUserSchema(value);
   if (!compiled2.ok) return { error: compiled2.error };
   const json2 = cache === void 0 ? void 0 : exactJson(value);
-  if (json2 !== void 0) cache.store(SCHEMA_KIND, abs, shown, text2.value, json2);
+  if (json2 !== void 0) cache.store(SCHEMA_KIND, abs, abs, text2.value, json2);
   return { check: compiled2.check };
 }
 var SCHEMA_FILE, SCHEMA_KIND;

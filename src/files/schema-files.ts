@@ -46,7 +46,8 @@ const SCHEMA_KIND = 'schema-file';
 async function loadSchemaFile(abs: string, shown: string, cache: ParseCache | undefined): Promise<{ check: SchemaCheck } | { error: string }> {
   const text = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text.ok) return { error: text.issues[0]!.message };
-  const cached = cache?.lookup(SCHEMA_KIND, abs, shown, text.value);
+  // Entries name the file by its absolute path: flow files in two folders name one file by two relative paths.
+  const cached = cache?.lookup(SCHEMA_KIND, abs, abs, text.value);
   if (typeof cached === 'object' && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
   const parsed = parseYaml(text.value, { file: shown });
   if (!parsed.ok) {
@@ -58,6 +59,6 @@ async function loadSchemaFile(abs: string, shown: string, cache: ParseCache | un
   const compiled = compileUserSchema(value);
   if (!compiled.ok) return { error: compiled.error };
   const json = cache === undefined ? undefined : exactJson(value);
-  if (json !== undefined) cache!.store(SCHEMA_KIND, abs, shown, text.value, json);
+  if (json !== undefined) cache!.store(SCHEMA_KIND, abs, abs, text.value, json);
   return { check: compiled.check };
 }

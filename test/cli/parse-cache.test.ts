@@ -108,7 +108,7 @@ describe('the cache of parsed flow test files', () => {
     expect(first.code).toBe(0);
     const read = (e: string) => JSON.parse(readFileSync(join(parsedDir(), e), 'utf8')) as { kind: string; file: string; value: unknown };
     const schemaEntries = entries().filter((e) => read(e).kind === 'schema-file');
-    expect(schemaEntries.map((e) => read(e))).toMatchObject([{ file: 'schemas/s.json', value: { type: 'object', required: ['summary'] } }]);
+    expect(schemaEntries.map((e) => read(e))).toMatchObject([{ file: schemaFile, value: { type: 'object', required: ['summary'] } }]);
     expect(await validate()).toEqual(first);
     // Read, not compiled: a schema planted in the entry that would not compile goes unnoticed by validate.
     const entry = join(parsedDir(), schemaEntries[0]!);

@@ -101,3 +101,23 @@ describe('a schema compiled on its first check (a stored file, known to compile)
     expect(compileOnFirstCheck({ type: 'strng' })({}, 'results')).toEqual([expect.stringMatching(/^results: invalid JSON schema/)]);
   });
 });
+
+describe('user schemas compiled one after another', () => {
+  it.each([
+    ['with ajv checking them', () => userSchemaCompiler(undefined)],
+    ['with the generated meta-schema', () => userSchemaCompiler(generatedMeta)],
+  ])('compile each on its own (%s): a $id inside one is no name another can $ref', (_, compiler) => {
+    const withId = { properties: { p: { $ref: 'http://example.com/x' } }, definitions: { x: { $id: 'http://example.com/x', type: 'string' } } };
+    const refersToIt = { $ref: 'http://example.com/x', definitions: { x: { type: 'string' } } };
+    const alone = compiler()(refersToIt);
+    expect(alone).toMatchObject({ ok: false, error: expect.stringMatching(/can't resolve reference/) });
+    const compile = compiler();
+    expect(compile(withId).ok).toBe(true);
+    expect(compile(refersToIt)).toEqual(alone);
+    // The first still works after what it registered went.
+    const first = compile(withId);
+    if (!first.ok) throw new Error(first.error);
+    expect(first.check({ p: 'a' }, 'out')).toEqual([]);
+    expect(first.check({ p: 1 }, 'out')).toHaveLength(1);
+  });
+});

@@ -50,6 +50,12 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
       check = (value, path) => (validate(value) ? [] : (validate.errors ?? []).filter(notNoise).slice(0, SHOWN).map((e) => describeFailure(path, e)));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]!}` };
+    } finally {
+      // Each schema is compiled on its own: a `$id` inside one is no name another can `$ref`, so
+      // whether a schema compiles does not depend on what compiled before it (a file read from
+      // the parse cache compiles only when a test first uses it). What the compile registered
+      // goes; ajv's meta-schemas stay.
+      ajv.removeSchema();
     }
     checks.set(key, check);
     return { ok: true, check };
@@ -74,7 +80,7 @@ export function compileOnFirstCheck(schema: object): SchemaCheck {
   return (value, path) => {
     if (check === undefined) {
       const compiled = compileUserSchema(schema);
-      check = compiled.ok ? compiled.check : () => [`${path}: ${compiled.error}`];
+      check = compiled.ok ? compiled.check : (_, at) => [`${at}: ${compiled.error}`];
     }
     return check(value, path);
   };
