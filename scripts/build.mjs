@@ -108,7 +108,9 @@ const cli = await build({
   format: 'cjs',
   // The one `import.meta.url` (files/package-root.ts) as the bundle's own URL.
   define: { 'import.meta.url': '__roleflowBundleUrl' },
-  banner: { js: "const __roleflowBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The directive first: esbuild's own "use strict" comes after the banner, where it is none, and
+  // the CLI's sources are ES modules, strict wherever else they run (vitest).
+  banner: { js: "'use strict'; const __roleflowBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // precompiled-schemas.ts is the vendored validators (their stand-in: they load on first use).
   plugins: [externalExactly(Object.keys(vendored)), validatorsVendored],
 });
@@ -118,6 +120,11 @@ const cli = await build({
 // comments, a regex class) takes \u escapes, which mean the same there.
 // esbuild turns a dynamic import of bundled code into a lazy require; one of anything else stays an
 // `import()`, which Node 20 cannot run in a script compiled from a code cache.
+// A package loaded through a stand-in (getters for its names) must be imported by name: a default
+// or namespace import makes esbuild wrap it (`__toESM`), and the stand-in is no function or class.
+const cliText = readFileSync(`${outdir}/roleflow.cjs`, 'utf8');
+const wrapped = Object.keys(lazy).filter((id) => cliText.includes(`__toESM(require(${JSON.stringify(id)})`));
+if (wrapped.length > 0) throw new Error(`build: ${wrapped.join(', ')} imported by default or as a namespace in the CLI; import the names it exports`);
 const dynamic = Object.values(cli.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import' && i.external);
 if (dynamic.length > 0) throw new Error(`build: dynamic import() of ${dynamic.map((i) => i.path).join(', ')} left in dist/roleflow.cjs; import it statically`);
 

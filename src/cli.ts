@@ -72,10 +72,12 @@ function withAsciiCollation<T>(render: () => T): T {
 }
 
 export function asciiCollation(this: string, that: string): number {
-  const a = this.toLowerCase();
+  // `this` of a method called on a string is a String object outside strict mode.
+  const self = String(this);
+  const a = self.toLowerCase();
   const b = that.toLowerCase();
   if (a !== b) return a < b ? -1 : 1;
-  return this === that ? 0 : this < that ? -1 : 1;
+  return self === that ? 0 : self < that ? -1 : 1;
 }
 
 /**

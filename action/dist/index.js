@@ -82567,10 +82567,11 @@ function withAsciiCollation(render3) {
   }
 }
 function asciiCollation(that) {
-  const a = this.toLowerCase();
+  const self2 = String(this);
+  const a = self2.toLowerCase();
   const b = that.toLowerCase();
   if (a !== b) return a < b ? -1 : 1;
-  return this === that ? 0 : this < that ? -1 : 1;
+  return self2 === that ? 0 : self2 < that ? -1 : 1;
 }
 function withRequiredOptions(cli, command, text2) {
   const paths = command;

@@ -87,6 +87,12 @@ describe('the compile cache of the built CLI', () => {
     for (const file of bundles) expect(readFileSync(join(dist, file)).findIndex((byte) => byte > 0x7f), file).toBe(-1);
   });
 
+  it('runs the CLI bundle in strict mode, as its ES module sources run everywhere else (vitest)', () => {
+    // A directive must come first in the function: esbuild's own comes after the bundle's banner.
+    const head = readFileSync(join(repoRoot, 'dist', 'roleflow.cjs'), 'latin1').slice(0, 200);
+    expect(head).toMatch(/^\(function \(exports, require, module, __filename, __dirname\) \{'use strict';/);
+  });
+
   it("removes other builds' files once unused for a week, or once two newer other builds wrote", async () => {
     await validate();
     const other = (build: string, command: string, daysAgo: number): string => {

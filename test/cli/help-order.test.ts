@@ -23,6 +23,9 @@ describe('the list of commands in --help', () => {
     expect(texts.length).toBeGreaterThan(10);
     const icu = (a: string, b: string) => Math.sign(a.localeCompare(b, 'en', { usage: 'sort', caseFirst: 'upper' }));
     for (const a of texts) for (const b of texts) expect(Math.sign(asciiCollation.call(a, b)), `${a} / ${b}`).toBe(icu(a, b));
+    // Called on a String object too (what \`this\` is outside strict mode), equal texts are equal.
+    // eslint-disable-next-line no-new-wrappers
+    for (const a of texts) expect(asciiCollation.call(new String(a) as unknown as string, a)).toBe(0);
   });
 
   it('leaves String.prototype.localeCompare as it was', () => {
