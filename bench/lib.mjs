@@ -27,11 +27,6 @@ export function timeCommand(command, args, options = {}) {
   return ms;
 }
 
-/**
- * Run each named command `runs` times, round-robin, so that a burst of load on the machine hits all
- * of them alike; returns the samples in ms per name. One untimed warm-up round fills the disk cache
- * (and roleflow's compile cache). `[command, args, env]`: env is added to the bench's environment.
- */
 /** process.env with `changes`: a variable set to `undefined` is removed. */
 export function withEnv(changes) {
   const env = { ...process.env, ...changes };
@@ -39,11 +34,19 @@ export function withEnv(changes) {
   return env;
 }
 
+/**
+ * Run each named command `runs` times, round-robin, so that a burst of load on the machine hits all
+ * of them alike; returns the samples in ms per name. One untimed warm-up round fills the disk cache
+ * (and roleflow's compile cache). `[command, args, env, { cwd, before }]`: env is added to the
+ * bench's environment (`withEnv`); the command runs in `cwd` (default: the package root), after
+ * `before(round)`, which is not timed.
+ */
 export function timeInterleaved(commands, runs) {
   const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let round = -1; round < runs; round++) {
-    for (const [name, [command, args, env]] of Object.entries(commands)) {
-      const ms = timeCommand(command, args, env === undefined ? {} : { env: withEnv(env) });
+    for (const [name, [command, args, env, { cwd, before } = {}]] of Object.entries(commands)) {
+      before?.(round);
+      const ms = timeCommand(command, args, { ...(env === undefined ? {} : { env: withEnv(env) }), ...(cwd === undefined ? {} : { cwd }) });
       if (round >= 0) samples[name].push(ms);
     }
   }
