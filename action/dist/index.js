@@ -73738,14 +73738,11 @@ function userSchemaCompiler(meta) {
   };
 }
 function compileOnFirstCheck(schema) {
-  let check;
-  return (value, path) => {
-    if (check === void 0) {
-      const compiled2 = compileUserSchema(schema);
-      check = compiled2.ok ? compiled2.check : (_, at) => [`${at}: ${compiled2.error}`];
-    }
-    return check(value, path);
-  };
+  const check = onFirstUse(() => {
+    const compiled2 = compileUserSchema(schema);
+    return compiled2.ok ? compiled2.check : (_, at) => [`${at}: ${compiled2.error}`];
+  });
+  return (value, path) => check()(value, path);
 }
 function errorsOf(validate, value) {
   return validate(value) ? null : validate.errors ?? [];
@@ -73773,12 +73770,14 @@ var init_schema_check = __esm({
   "src/core/flows/checks/schema-check.ts"() {
     "use strict";
     import_ajv2 = __toESM(require_ajv(), 1);
+    init_first_use();
     init_precompiled_schemas();
     init_schema();
     USER_AJV = { allErrors: true, strict: false, addUsedSchema: false, verbose: true };
     SHOWN = 3;
     DRAFT_07 = /* @__PURE__ */ new Set([void 0, "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema#"]);
-    compileUserSchema = (schema) => (compiler ??= userSchemaCompiler(draft07MetaSchema))(schema);
+    compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
+    compileUserSchema = (schema) => compiler()(schema);
   }
 });
 

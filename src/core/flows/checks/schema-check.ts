@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { onFirstUse } from '../../first-use.js';
 import { draft07MetaSchema } from '../../precompiled-schemas.js';
 import { describeSchemaError } from '../../schema.js';
 
@@ -66,9 +67,9 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
  * Compile a user's JSON Schema (draft-07; `$ref`s within it resolved) once per distinct schema.
  * A schema ajv refuses (an unknown type, a `$ref` to nowhere) is the reason, one line.
  */
-let compiler: ((schema: object) => CompiledUserSchema) | undefined;
 // Made on first use: in the built CLI the meta-schema's validator is read from its own file then.
-export const compileUserSchema = (schema: object): CompiledUserSchema => (compiler ??= userSchemaCompiler(draft07MetaSchema))(schema);
+const compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
+export const compileUserSchema = (schema: object): CompiledUserSchema => compiler()(schema);
 
 /**
  * The check of a schema known to compile (it did when its file was stored, by this build, from
@@ -76,14 +77,11 @@ export const compileUserSchema = (schema: object): CompiledUserSchema => (compil
  * whose tests skip it, never load ajv for it.
  */
 export function compileOnFirstCheck(schema: object): SchemaCheck {
-  let check: SchemaCheck | undefined;
-  return (value, path) => {
-    if (check === undefined) {
-      const compiled = compileUserSchema(schema);
-      check = compiled.ok ? compiled.check : (_, at) => [`${at}: ${compiled.error}`];
-    }
-    return check(value, path);
-  };
+  const check = onFirstUse((): SchemaCheck => {
+    const compiled = compileUserSchema(schema);
+    return compiled.ok ? compiled.check : (_, at) => [`${at}: ${compiled.error}`];
+  });
+  return (value, path) => check()(value, path);
 }
 
 function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] | null {
