@@ -70555,7 +70555,7 @@ var require_lib = __commonJS({
     function isDict(spec, opts = {}) {
       return isRecord(spec, opts);
     }
-    function isObject2(props, { extra: extraSpec = null } = {}) {
+    function isObject3(props, { extra: extraSpec = null } = {}) {
       const specKeys = Object.keys(props);
       const validator = makeValidator({
         test: (value, state) => {
@@ -70596,7 +70596,7 @@ var require_lib = __commonJS({
       });
     }
     function isPartial(props) {
-      return isObject2(props, { extra: isRecord(isUnknown()) });
+      return isObject3(props, { extra: isRecord(isUnknown()) });
     }
     var isInstanceOf = (constructor) => makeValidator({
       test: (value, state) => {
@@ -71098,7 +71098,7 @@ var require_lib = __commonJS({
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
     exports.isNumber = isNumber5;
-    exports.isObject = isObject2;
+    exports.isObject = isObject3;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
     exports.isPartial = isPartial;
@@ -75677,6 +75677,150 @@ var init_git_commit = __esm({
   }
 });
 
+// src/files/cache-folder.ts
+import { statSync as statSync2 } from "node:fs";
+import { homedir } from "node:os";
+import { join as join8 } from "node:path";
+function cacheFolder(env) {
+  return ownFolder(cacheDir(env));
+}
+function runningBuild() {
+  const build = globalThis[BUILD];
+  return typeof build === "string" ? build : void 0;
+}
+function cacheDir(env) {
+  if (env["NODE_DISABLE_COMPILE_CACHE"]) return void 0;
+  if (env["XDG_CACHE_HOME"]) return join8(env["XDG_CACHE_HOME"], "roleflow");
+  const home = safeHome();
+  return home ? join8(home, ".cache", "roleflow") : void 0;
+}
+function safeHome() {
+  try {
+    return homedir();
+  } catch {
+    return void 0;
+  }
+}
+function ownFolder(dir) {
+  if (dir === void 0) return void 0;
+  try {
+    const stat7 = statSync2(dir);
+    const uid = process.getuid?.();
+    return (uid === void 0 || stat7.uid === uid) && (stat7.mode & 18) === 0 ? dir : void 0;
+  } catch (error2) {
+    return error2.code === "ENOENT" ? dir : void 0;
+  }
+}
+var BUILD;
+var init_cache_folder = __esm({
+  "src/files/cache-folder.ts"() {
+    "use strict";
+    BUILD = Symbol.for("roleflow.build");
+  }
+});
+
+// src/files/parse-cache.ts
+import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join9 } from "node:path";
+function throughCache(cache, key, ways) {
+  if (cache === void 0) return ways.make();
+  const cached = cache.lookup(key);
+  const revived = cached === void 0 ? void 0 : reviveOrNothing(ways.revive, cached);
+  if (revived !== void 0) return revived;
+  const made = ways.make();
+  const json2 = ways.keep(made);
+  if (json2 !== void 0) cache.store(key, json2);
+  return made;
+}
+function reviveOrNothing(revive, value) {
+  try {
+    return revive(value);
+  } catch {
+    return void 0;
+  }
+}
+function entryName(key) {
+  let a = 2166136261;
+  let b = 2646966556;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 16777619);
+    b = Math.imul(b ^ c, 16777619);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+var ParseCache, STALE_MS, MAX_ENTRIES;
+var init_parse_cache = __esm({
+  "src/files/parse-cache.ts"() {
+    "use strict";
+    init_cache_folder();
+    ParseCache = class _ParseCache {
+      constructor(dir, build) {
+        this.dir = dir;
+        this.build = build;
+      }
+      made = false;
+      wrote = false;
+      /** The cache of the running CLI; none when run from src/ (tests), or where there is no cache folder. */
+      static open(env) {
+        const build = runningBuild();
+        const dir = build === void 0 ? void 0 : cacheFolder(env);
+        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join9(dir, "parsed"), build);
+      }
+      /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
+      lookup({ kind, abs, file, text: text2 }) {
+        let entry;
+        try {
+          entry = JSON.parse(readFileSync2(this.entryPath(kind, abs), "utf8"));
+        } catch {
+          return void 0;
+        }
+        if (typeof entry !== "object" || entry === null) return void 0;
+        const { build, kind: entryKind, file: entryFile, text: entryText, value } = entry;
+        return build === this.build && entryKind === kind && entryFile === file && entryText === text2 ? value : void 0;
+      }
+      /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
+      store({ kind, abs, file, text: text2 }, valueJson) {
+        try {
+          if (!this.made) mkdirSync2(this.dir, { recursive: true, mode: 448 });
+          this.made = true;
+          const path = this.entryPath(kind, abs);
+          const head = JSON.stringify({ build: this.build, kind, file, text: text2 });
+          const temp = `${path}.${process.pid}.tmp`;
+          writeFileSync2(temp, `${head.slice(0, -1)},"value":${valueJson}}`, { mode: 384 });
+          renameSync2(temp, path);
+          this.wrote = true;
+        } catch {
+        }
+      }
+      /**
+       * After a run that wrote entries: those (and temporary files) not rewritten for a week go, and
+       * the oldest beyond `MAX_ENTRIES` (a test suite run from many temporary folders makes many).
+       */
+      tidy(now = Date.now()) {
+        if (!this.wrote) return;
+        try {
+          const kept = [];
+          for (const name of readdirSync(this.dir)) {
+            const path = join9(this.dir, name);
+            const at = statSync3(path).mtimeMs;
+            if (now - at > STALE_MS) rmSync2(path, { force: true });
+            else kept.push({ path, at });
+          }
+          kept.sort((a, b) => b.at - a.at);
+          for (const { path } of kept.slice(MAX_ENTRIES)) rmSync2(path, { force: true });
+        } catch {
+        }
+      }
+      entryPath(kind, abs) {
+        return join9(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
+      }
+    };
+    STALE_MS = 7 * 24 * 3600 * 1e3;
+    MAX_ENTRIES = 1e3;
+  }
+});
+
 // src/files/schema-files.ts
 import { dirname as dirname9, resolve as resolve8 } from "node:path";
 async function attachSchemaFiles(flows, sources, cache) {
@@ -75704,20 +75848,25 @@ async function attachSchemaFiles(flows, sources, cache) {
 async function loadSchemaFile(abs, shown, cache) {
   const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text2.ok) return { error: text2.issues[0].message };
-  const cached = cache?.lookup(SCHEMA_KIND, abs, abs, text2.value);
-  if (typeof cached === "object" && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
-  const parsed = parseYaml(text2.value, { file: shown });
+  return throughCache(cache, { kind: SCHEMA_KIND, abs, file: abs, text: text2.value }, {
+    make: () => compiledSchemaFile(text2.value, shown),
+    revive: (value) => isObject2(value) ? { check: compileOnFirstCheck(value), schema: value } : void 0,
+    keep: (loaded) => "schema" in loaded ? exactJson(loaded.schema) : void 0
+  });
+}
+function compiledSchemaFile(text2, shown) {
+  const parsed = parseYaml(text2, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0];
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
   }
   const value = parsed.value.value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { error: "a JSON Schema is an object" };
+  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
   const compiled2 = compileUserSchema(value);
-  if (!compiled2.ok) return { error: compiled2.error };
-  const json2 = cache === void 0 ? void 0 : exactJson(value);
-  if (json2 !== void 0) cache.store(SCHEMA_KIND, abs, abs, text2.value, json2);
-  return { check: compiled2.check };
+  return compiled2.ok ? { check: compiled2.check, schema: value } : { error: compiled2.error };
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 var SCHEMA_FILE, SCHEMA_KIND;
 var init_schema_files = __esm({
@@ -75726,6 +75875,7 @@ var init_schema_files = __esm({
     init_exact_json();
     init_schema_check();
     init_yaml_source();
+    init_parse_cache();
     init_source_files();
     SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
     SCHEMA_KIND = "schema-file";
@@ -75776,26 +75926,18 @@ async function defaultFlowsDir(cwd, config) {
 }
 async function loadFlowTestFiles(files, cache) {
   const schema = loadSchema("flow-test");
-  const parse4 = (text2, file, abs) => {
-    const cached = cache?.lookup(FLOW_KIND, abs, file, text2);
-    const revived = cached === void 0 ? void 0 : reviveOrNothing(cached);
-    if (revived !== void 0) return { ok: true, value: revived };
-    const parsed = parseFlowTestFile(text2, file, schema);
-    const json2 = cache === void 0 || !parsed.ok ? void 0 : storedFlowTestFile(parsed.value);
-    if (json2 !== void 0) cache.store(FLOW_KIND, abs, file, text2, json2);
-    return parsed;
-  };
+  const parse4 = (text2, file, abs) => throughCache(cache, { kind: FLOW_KIND, abs, file, text: text2 }, {
+    make: () => parseFlowTestFile(text2, file, schema),
+    revive: (value) => {
+      const revived = reviveFlowTestFile(value);
+      return revived === void 0 ? void 0 : { ok: true, value: revived };
+    },
+    keep: (parsed) => parsed.ok ? storedFlowTestFile(parsed.value) : void 0
+  });
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse4);
   issues.push(...await attachSchemaFiles(values, files, cache));
   cache?.tidy();
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-function reviveOrNothing(value) {
-  try {
-    return reviveFlowTestFile(value);
-  } catch {
-    return void 0;
-  }
 }
 var FLOW_TEST_FILE, FLOW_KIND;
 var init_flow_files = __esm({
@@ -75804,6 +75946,7 @@ var init_flow_files = __esm({
     init_errors();
     init_flows();
     init_package_root();
+    init_parse_cache();
     init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
@@ -76648,7 +76791,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, join as join8, resolve as resolve13 } from "node:path";
+import { basename as basename5, dirname as dirname10, join as join10, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -76748,7 +76891,7 @@ function insideFolder(dir, fileName) {
   if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join8(dir, fileName);
+  return join10(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -77792,133 +77935,6 @@ var init_runs = __esm({
     init_ws_payload();
     init_shard();
     init_select2();
-  }
-});
-
-// src/files/cache-folder.ts
-import { statSync as statSync2 } from "node:fs";
-import { homedir } from "node:os";
-import { join as join9 } from "node:path";
-function cacheFolder(env) {
-  return ownFolder(cacheDir(env));
-}
-function runningBuild() {
-  const build = globalThis[BUILD];
-  return typeof build === "string" ? build : void 0;
-}
-function cacheDir(env) {
-  if (env["NODE_DISABLE_COMPILE_CACHE"]) return void 0;
-  if (env["XDG_CACHE_HOME"]) return join9(env["XDG_CACHE_HOME"], "roleflow");
-  const home = safeHome();
-  return home ? join9(home, ".cache", "roleflow") : void 0;
-}
-function safeHome() {
-  try {
-    return homedir();
-  } catch {
-    return void 0;
-  }
-}
-function ownFolder(dir) {
-  if (dir === void 0) return void 0;
-  try {
-    const stat7 = statSync2(dir);
-    const uid = process.getuid?.();
-    return (uid === void 0 || stat7.uid === uid) && (stat7.mode & 18) === 0 ? dir : void 0;
-  } catch (error2) {
-    return error2.code === "ENOENT" ? dir : void 0;
-  }
-}
-var BUILD;
-var init_cache_folder = __esm({
-  "src/files/cache-folder.ts"() {
-    "use strict";
-    BUILD = Symbol.for("roleflow.build");
-  }
-});
-
-// src/files/parse-cache.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join10 } from "node:path";
-function entryName(key) {
-  let a = 2166136261;
-  let b = 2646966556;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 16777619);
-    b = Math.imul(b ^ c, 16777619);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
-var ParseCache, STALE_MS, MAX_ENTRIES;
-var init_parse_cache = __esm({
-  "src/files/parse-cache.ts"() {
-    "use strict";
-    init_cache_folder();
-    ParseCache = class _ParseCache {
-      constructor(dir, build) {
-        this.dir = dir;
-        this.build = build;
-      }
-      made = false;
-      wrote = false;
-      /** The cache of the running CLI; none when run from src/ (tests), or where there is no cache folder. */
-      static open(env) {
-        const build = runningBuild();
-        const dir = build === void 0 ? void 0 : cacheFolder(env);
-        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join10(dir, "parsed"), build);
-      }
-      /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
-      lookup(kind, abs, file, text2) {
-        let entry;
-        try {
-          entry = JSON.parse(readFileSync2(this.entryPath(kind, abs), "utf8"));
-        } catch {
-          return void 0;
-        }
-        if (typeof entry !== "object" || entry === null) return void 0;
-        const { build, kind: entryKind, file: entryFile, text: entryText, value } = entry;
-        return build === this.build && entryKind === kind && entryFile === file && entryText === text2 ? value : void 0;
-      }
-      /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
-      store(kind, abs, file, text2, valueJson) {
-        try {
-          if (!this.made) mkdirSync2(this.dir, { recursive: true, mode: 448 });
-          this.made = true;
-          const path = this.entryPath(kind, abs);
-          const head = JSON.stringify({ build: this.build, kind, file, text: text2 });
-          const temp = `${path}.${process.pid}.tmp`;
-          writeFileSync2(temp, `${head.slice(0, -1)},"value":${valueJson}}`, { mode: 384 });
-          renameSync2(temp, path);
-          this.wrote = true;
-        } catch {
-        }
-      }
-      /**
-       * After a run that wrote entries: those (and temporary files) not rewritten for a week go, and
-       * the oldest beyond `MAX_ENTRIES` (a test suite run from many temporary folders makes many).
-       */
-      tidy(now = Date.now()) {
-        if (!this.wrote) return;
-        try {
-          const kept = [];
-          for (const name of readdirSync(this.dir)) {
-            const path = join10(this.dir, name);
-            const at = statSync3(path).mtimeMs;
-            if (now - at > STALE_MS) rmSync2(path, { force: true });
-            else kept.push({ path, at });
-          }
-          kept.sort((a, b) => b.at - a.at);
-          for (const { path } of kept.slice(MAX_ENTRIES)) rmSync2(path, { force: true });
-        } catch {
-        }
-      }
-      entryPath(kind, abs) {
-        return join10(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
-      }
-    };
-    STALE_MS = 7 * 24 * 3600 * 1e3;
-    MAX_ENTRIES = 1e3;
   }
 });
 
@@ -83402,8 +83418,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject2 = val !== null && typeof val === "object";
-    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    const isObject3 = val !== null && typeof val === "object";
+    const hasToJSON = isObject3 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }

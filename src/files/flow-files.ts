@@ -5,7 +5,7 @@ import { RoleflowError, type Result } from '../core/errors.js';
 import { parseFlowTestFile, reviveFlowTestFile, storedFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { loadSchema } from './package-root.js';
-import type { ParseCache } from './parse-cache.js';
+import { throughCache, type ParseCache } from './parse-cache.js';
 import { attachSchemaFiles } from './schema-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
 
@@ -63,15 +63,15 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
  */
 export async function loadFlowTestFiles(files: readonly SourceFile[], cache?: ParseCache): Promise<Result<FlowTestFile[]>> {
   const schema = loadSchema('flow-test');
-  const parse = (text: string, file: string, abs: string): Result<FlowTestFile> => {
-    const cached = cache?.lookup(FLOW_KIND, abs, file, text);
-    const revived = cached === undefined ? undefined : reviveOrNothing(cached);
-    if (revived !== undefined) return { ok: true, value: revived };
-    const parsed = parseFlowTestFile(text, file, schema);
-    const json = cache === undefined || !parsed.ok ? undefined : storedFlowTestFile(parsed.value);
-    if (json !== undefined) cache!.store(FLOW_KIND, abs, file, text, json);
-    return parsed;
-  };
+  const parse = (text: string, file: string, abs: string): Result<FlowTestFile> =>
+    throughCache<Result<FlowTestFile>>(cache, { kind: FLOW_KIND, abs, file, text }, {
+      make: () => parseFlowTestFile(text, file, schema),
+      revive: (value) => {
+        const revived = reviveFlowTestFile(value);
+        return revived === undefined ? undefined : { ok: true, value: revived };
+      },
+      keep: (parsed) => (parsed.ok ? storedFlowTestFile(parsed.value) : undefined),
+    });
   const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse);
   issues.push(...(await attachSchemaFiles(values, files, cache)));
   cache?.tidy();
@@ -80,12 +80,3 @@ export async function loadFlowTestFiles(files: readonly SourceFile[], cache?: Pa
 
 /** What parsed flow test files are kept as in the cache: a new shape of the model is a new build anyway. */
 const FLOW_KIND = 'flow-test';
-
-/** An entry that does not revive (damaged, or made by hand) is a miss: the file is parsed. */
-function reviveOrNothing(value: unknown): FlowTestFile | undefined {
-  try {
-    return reviveFlowTestFile(value);
-  } catch {
-    return undefined;
-  }
-}

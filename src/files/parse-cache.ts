@@ -28,7 +28,7 @@ export class ParseCache {
   }
 
   /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
-  lookup(kind: string, abs: string, file: string, text: string): unknown {
+  lookup({ kind, abs, file, text }: CacheKey): unknown {
     let entry: unknown;
     try {
       entry = JSON.parse(readFileSync(this.entryPath(kind, abs), 'utf8'));
@@ -41,7 +41,7 @@ export class ParseCache {
   }
 
   /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
-  store(kind: string, abs: string, file: string, text: string, valueJson: string): void {
+  store({ kind, abs, file, text }: CacheKey, valueJson: string): void {
     try {
       if (!this.made) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       this.made = true;
@@ -79,6 +79,43 @@ export class ParseCache {
 
   private entryPath(kind: string, abs: string): string {
     return join(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
+  }
+}
+
+/** Where an entry comes from: its kind, the file (`abs`, shown as `file`) and the text it was made from. */
+export interface CacheKey {
+  kind: string;
+  abs: string;
+  file: string;
+  text: string;
+}
+
+/**
+ * What `make` gives for `key.text`, taken from the entry made from this very text when there is
+ * one (`revive` gives it back; a value it refuses or throws on is a miss), else made and, when
+ * `keep` gives its exact JSON, stored for the next run. Without a cache, `make` alone.
+ */
+export function throughCache<T>(
+  cache: ParseCache | undefined,
+  key: CacheKey,
+  ways: { make: () => T; revive: (value: unknown) => T | undefined; keep: (made: T) => string | undefined },
+): T {
+  if (cache === undefined) return ways.make();
+  const cached = cache.lookup(key);
+  const revived = cached === undefined ? undefined : reviveOrNothing(ways.revive, cached);
+  if (revived !== undefined) return revived;
+  const made = ways.make();
+  const json = ways.keep(made);
+  if (json !== undefined) cache.store(key, json);
+  return made;
+}
+
+/** An entry that does not revive (damaged, or made by hand) is a miss. */
+function reviveOrNothing<T>(revive: (value: unknown) => T | undefined, value: unknown): T | undefined {
+  try {
+    return revive(value);
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,7 @@ import { compileOnFirstCheck, compileUserSchema, type SchemaCheck } from '../cor
 import type { FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { parseYaml } from '../core/yaml-source.js';
-import type { ParseCache } from './parse-cache.js';
+import { throughCache, type ParseCache } from './parse-cache.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 
 /** A JSON Schema file a flow test names: JSON or YAML text, as small as a flow test. */
@@ -47,18 +47,27 @@ async function loadSchemaFile(abs: string, shown: string, cache: ParseCache | un
   const text = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text.ok) return { error: text.issues[0]!.message };
   // Entries name the file by its absolute path: flow files in two folders name one file by two relative paths.
-  const cached = cache?.lookup(SCHEMA_KIND, abs, abs, text.value);
-  if (typeof cached === 'object' && cached !== null && !Array.isArray(cached)) return { check: compileOnFirstCheck(cached) };
-  const parsed = parseYaml(text.value, { file: shown });
+  return throughCache<LoadedSchema>(cache, { kind: SCHEMA_KIND, abs, file: abs, text: text.value }, {
+    make: () => compiledSchemaFile(text.value, shown),
+    revive: (value) => (isObject(value) ? { check: compileOnFirstCheck(value), schema: value } : undefined),
+    keep: (loaded) => ('schema' in loaded ? exactJson(loaded.schema) : undefined),
+  });
+}
+
+type LoadedSchema = { check: SchemaCheck; schema: object } | { error: string };
+
+function compiledSchemaFile(text: string, shown: string): LoadedSchema {
+  const parsed = parseYaml(text, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0]!;
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
   }
   const value = parsed.value.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'a JSON Schema is an object' };
+  if (!isObject(value)) return { error: 'a JSON Schema is an object' };
   const compiled = compileUserSchema(value);
-  if (!compiled.ok) return { error: compiled.error };
-  const json = cache === undefined ? undefined : exactJson(value);
-  if (json !== undefined) cache!.store(SCHEMA_KIND, abs, abs, text.value, json);
-  return { check: compiled.check };
+  return compiled.ok ? { check: compiled.check, schema: value } : { error: compiled.error };
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
