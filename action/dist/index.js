@@ -73737,13 +73737,6 @@ function userSchemaCompiler(meta) {
     return { ok: true, check };
   };
 }
-function compileOnFirstCheck(schema) {
-  const check = onFirstUse(() => {
-    const compiled2 = compileUserSchema(schema);
-    return compiled2.ok ? compiled2.check : (_, at) => [`${at}: ${compiled2.error}`];
-  });
-  return (value, path) => check()(value, path);
-}
 function errorsOf(validate, value) {
   return validate(value) ? null : validate.errors ?? [];
 }
@@ -74615,57 +74608,6 @@ var init_parse = __esm({
   }
 });
 
-// src/core/exact-json.ts
-import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
-function exactJson(value) {
-  let json2;
-  try {
-    json2 = JSON.stringify(value);
-  } catch {
-    return void 0;
-  }
-  return json2 !== void 0 && isDeepStrictEqual3(JSON.parse(json2), value) ? json2 : void 0;
-}
-var init_exact_json = __esm({
-  "src/core/exact-json.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/flows/stored.ts
-function storedFlowTestFile(file) {
-  return exactJson(withoutCompiled(file));
-}
-function reviveFlowTestFile(value) {
-  const file = value;
-  if (typeof value !== "object" || value === null || !Array.isArray(file.tests)) return void 0;
-  for (const test of file.tests) {
-    for (const a of test.expect.outputs) {
-      if (a.operator === "matches" && typeof a.expected === "string") a.regex = compileMatches(a.expected);
-      if (a.operator === "schema" && typeof a.expected === "object" && a.expected !== null) a.check = compileOnFirstCheck(a.expected);
-    }
-    for (const step3 of test.expect.latency?.steps ?? []) step3.regex = globToRegExp(step3.pattern);
-  }
-  return file;
-}
-function withoutCompiled(file) {
-  return { ...file, tests: file.tests.map((test) => ({ ...test, expect: plainExpectations(test.expect) })) };
-}
-function plainExpectations(expect) {
-  const outputs = expect.outputs.map(({ regex: _regex, check: _check, ...a }) => a);
-  if (!expect.latency) return { ...expect, outputs };
-  return { ...expect, outputs, latency: { ...expect.latency, steps: expect.latency.steps.map(({ regex: _regex, ...s }) => s) } };
-}
-var init_stored = __esm({
-  "src/core/flows/stored.ts"() {
-    "use strict";
-    init_glob();
-    init_exact_json();
-    init_schema_check();
-    init_operators();
-  }
-});
-
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
   const { pass, expected, actual, why } = check;
@@ -74948,7 +74890,6 @@ var init_flows = __esm({
     "use strict";
     init_types2();
     init_parse();
-    init_stored();
     init_env();
     init_duration();
     init_latency();
@@ -75677,153 +75618,9 @@ var init_git_commit = __esm({
   }
 });
 
-// src/files/cache-folder.ts
-import { statSync as statSync2 } from "node:fs";
-import { homedir } from "node:os";
-import { join as join8 } from "node:path";
-function cacheFolder(env) {
-  return ownFolder(cacheDir(env));
-}
-function runningBuild() {
-  const build = globalThis[BUILD];
-  return typeof build === "string" ? build : void 0;
-}
-function cacheDir(env) {
-  if (env["NODE_DISABLE_COMPILE_CACHE"]) return void 0;
-  if (env["XDG_CACHE_HOME"]) return join8(env["XDG_CACHE_HOME"], "roleflow");
-  const home = safeHome();
-  return home ? join8(home, ".cache", "roleflow") : void 0;
-}
-function safeHome() {
-  try {
-    return homedir();
-  } catch {
-    return void 0;
-  }
-}
-function ownFolder(dir) {
-  if (dir === void 0) return void 0;
-  try {
-    const stat7 = statSync2(dir);
-    const uid = process.getuid?.();
-    return (uid === void 0 || stat7.uid === uid) && (stat7.mode & 18) === 0 ? dir : void 0;
-  } catch (error2) {
-    return error2.code === "ENOENT" ? dir : void 0;
-  }
-}
-var BUILD;
-var init_cache_folder = __esm({
-  "src/files/cache-folder.ts"() {
-    "use strict";
-    BUILD = Symbol.for("roleflow.build");
-  }
-});
-
-// src/files/parse-cache.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join9 } from "node:path";
-function throughCache(cache, key, ways) {
-  if (cache === void 0) return ways.make();
-  const cached = cache.lookup(key);
-  const revived = cached === void 0 ? void 0 : reviveOrNothing(ways.revive, cached);
-  if (revived !== void 0) return revived;
-  const made = ways.make();
-  const json2 = ways.keep(made);
-  if (json2 !== void 0) cache.store(key, json2);
-  return made;
-}
-function reviveOrNothing(revive, value) {
-  try {
-    return revive(value);
-  } catch {
-    return void 0;
-  }
-}
-function entryName(key) {
-  let a = 2166136261;
-  let b = 2646966556;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 16777619);
-    b = Math.imul(b ^ c, 16777619);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
-var ParseCache, STALE_MS, MAX_ENTRIES;
-var init_parse_cache = __esm({
-  "src/files/parse-cache.ts"() {
-    "use strict";
-    init_cache_folder();
-    ParseCache = class _ParseCache {
-      constructor(dir, build) {
-        this.dir = dir;
-        this.build = build;
-      }
-      made = false;
-      wrote = false;
-      /** The cache of the running CLI; none when run from src/ (tests), or where there is no cache folder. */
-      static open(env) {
-        const build = runningBuild();
-        const dir = build === void 0 ? void 0 : cacheFolder(env);
-        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join9(dir, "parsed"), build);
-      }
-      /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
-      lookup({ kind, abs, file, text: text2 }) {
-        let entry;
-        try {
-          entry = JSON.parse(readFileSync2(this.entryPath(kind, abs), "utf8"));
-        } catch {
-          return void 0;
-        }
-        if (typeof entry !== "object" || entry === null) return void 0;
-        const { build, kind: entryKind, file: entryFile, text: entryText, value } = entry;
-        return build === this.build && entryKind === kind && entryFile === file && entryText === text2 ? value : void 0;
-      }
-      /** Keep `valueJson` (the JSON of what parsing `text` gave) for the next run. Never fails the run. */
-      store({ kind, abs, file, text: text2 }, valueJson) {
-        try {
-          if (!this.made) mkdirSync2(this.dir, { recursive: true, mode: 448 });
-          this.made = true;
-          const path = this.entryPath(kind, abs);
-          const head = JSON.stringify({ build: this.build, kind, file, text: text2 });
-          const temp = `${path}.${process.pid}.tmp`;
-          writeFileSync2(temp, `${head.slice(0, -1)},"value":${valueJson}}`, { mode: 384 });
-          renameSync2(temp, path);
-          this.wrote = true;
-        } catch {
-        }
-      }
-      /**
-       * After a run that wrote entries: those (and temporary files) not rewritten for a week go, and
-       * the oldest beyond `MAX_ENTRIES` (a test suite run from many temporary folders makes many).
-       */
-      tidy(now = Date.now()) {
-        if (!this.wrote) return;
-        try {
-          const kept = [];
-          for (const name of readdirSync(this.dir)) {
-            const path = join9(this.dir, name);
-            const at = statSync3(path).mtimeMs;
-            if (now - at > STALE_MS) rmSync2(path, { force: true });
-            else kept.push({ path, at });
-          }
-          kept.sort((a, b) => b.at - a.at);
-          for (const { path } of kept.slice(MAX_ENTRIES)) rmSync2(path, { force: true });
-        } catch {
-        }
-      }
-      entryPath(kind, abs) {
-        return join9(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
-      }
-    };
-    STALE_MS = 7 * 24 * 3600 * 1e3;
-    MAX_ENTRIES = 1e3;
-  }
-});
-
 // src/files/schema-files.ts
 import { dirname as dirname9, resolve as resolve8 } from "node:path";
-async function attachSchemaFiles(flows, sources, cache) {
+async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
@@ -75835,7 +75632,7 @@ async function attachSchemaFiles(flows, sources, cache) {
         const abs = resolve8(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected, cache);
+          schema = await loadSchemaFile(abs, a.expected);
           loaded.set(abs, schema);
         }
         if ("check" in schema) a.check = schema.check;
@@ -75845,17 +75642,10 @@ async function attachSchemaFiles(flows, sources, cache) {
   }
   return issues;
 }
-async function loadSchemaFile(abs, shown, cache) {
+async function loadSchemaFile(abs, shown) {
   const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text2.ok) return { error: text2.issues[0].message };
-  return throughCache(cache, { kind: SCHEMA_KIND, abs, file: abs, text: text2.value }, {
-    make: () => compiledSchemaFile(text2.value, shown),
-    revive: (value) => isObject2(value) ? { check: compileOnFirstCheck(value), schema: value } : void 0,
-    keep: (loaded) => "schema" in loaded ? exactJson(loaded.schema) : void 0
-  });
-}
-function compiledSchemaFile(text2, shown) {
-  const parsed = parseYaml(text2, { file: shown });
+  const parsed = parseYaml(text2.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0];
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
@@ -75863,22 +75653,19 @@ function compiledSchemaFile(text2, shown) {
   const value = parsed.value.value;
   if (!isObject2(value)) return { error: "a JSON Schema is an object" };
   const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check, schema: value } : { error: compiled2.error };
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
 }
 function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-var SCHEMA_FILE, SCHEMA_KIND;
+var SCHEMA_FILE;
 var init_schema_files = __esm({
   "src/files/schema-files.ts"() {
     "use strict";
-    init_exact_json();
     init_schema_check();
     init_yaml_source();
-    init_parse_cache();
     init_source_files();
     SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-    SCHEMA_KIND = "schema-file";
   }
 });
 
@@ -75924,33 +75711,22 @@ async function defaultFlowsDir(cwd, config) {
   }
   return dir.display;
 }
-async function loadFlowTestFiles(files, cache) {
+async function loadFlowTestFiles(files) {
   const schema = loadSchema("flow-test");
-  const parse4 = (text2, file, abs) => throughCache(cache, { kind: FLOW_KIND, abs, file, text: text2 }, {
-    make: () => parseFlowTestFile(text2, file, schema),
-    revive: (value) => {
-      const revived = reviveFlowTestFile(value);
-      return revived === void 0 ? void 0 : { ok: true, value: revived };
-    },
-    keep: (parsed) => parsed.ok ? storedFlowTestFile(parsed.value) : void 0
-  });
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse4);
-  issues.push(...await attachSchemaFiles(values, files, cache));
-  cache?.tidy();
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
-var FLOW_TEST_FILE, FLOW_KIND;
+var FLOW_TEST_FILE;
 var init_flow_files = __esm({
   "src/files/flow-files.ts"() {
     "use strict";
     init_errors();
     init_flows();
     init_package_root();
-    init_parse_cache();
     init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-    FLOW_KIND = "flow-test";
   }
 });
 
@@ -76791,7 +76567,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, join as join10, resolve as resolve13 } from "node:path";
+import { basename as basename5, dirname as dirname10, join as join8, resolve as resolve13 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -76891,7 +76667,7 @@ function insideFolder(dir, fileName) {
   if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join10(dir, fileName);
+  return join8(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -77940,11 +77716,11 @@ var init_runs = __esm({
 
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join11 } from "node:path";
+import { basename as basename6, dirname as dirname12, join as join9 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename6(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join11(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join9(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat6(file.abs).then(
@@ -77977,7 +77753,7 @@ var init_snapshot_files = __esm({
 
 // src/run/assertions.ts
 import { resolve as resolve16 } from "node:path";
-import { isDeepStrictEqual as isDeepStrictEqual4 } from "node:util";
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
   return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
@@ -78057,7 +77833,7 @@ var init_assertions = __esm({
           if (this.ci || state.taken.has(key)) continue;
           state.taken.add(key);
           state.next.set(key, value);
-          if (!state.stored.has(key) || !isDeepStrictEqual4(state.stored.get(key), value)) state.changed += 1;
+          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
         }
         const context = { snapshots: baselines };
         if (this.ci) context.ci = true;
@@ -78532,9 +78308,9 @@ function runSelection(cwd, config, paths, flags) {
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
 }
-async function loadFlowTests(cwd, config, paths, env) {
+async function loadFlowTests(cwd, config, paths) {
   const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
-  const loaded = await loadFlowTestFiles(files, ParseCache.open(env));
+  const loaded = await loadFlowTestFiles(files);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return loaded.value;
 }
@@ -78607,7 +78383,6 @@ var init_test_session = __esm({
     init_runs();
     init_run_report();
     init_flow_files();
-    init_parse_cache();
     init_source_files();
     init_package_root();
     init_assertions();
@@ -78724,7 +78499,7 @@ async function validateSources(cwd, roles, flows, options) {
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
@@ -78748,7 +78523,6 @@ var init_validate = __esm({
     init_runs();
     init_flow_files();
     init_roles();
-    init_parse_cache();
     init_role_files();
     init_source_files();
   }
@@ -80084,7 +79858,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join11 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -82372,7 +82146,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
@@ -82393,7 +82167,7 @@ var TestCommand = class extends ManyTenantsCommand {
     ]);
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const opened = await this.openTenants(config, names);
@@ -82524,7 +82298,7 @@ var ValidateCommand = class extends RoleflowCommand {
     const usesLocal = configured.length === 0 || config.defaultTenant === "local";
     const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants, env: this.context.env });
+    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
     const valid = result.issues.length === 0;
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
@@ -82782,7 +82556,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join12, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84800,7 +84574,7 @@ function sameOrigin(url, apiUrl) {
 }
 
 // action/src/sticky-comment.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 function pullRequestOf(env) {
   const event = env["GITHUB_EVENT_NAME"];
   if (event !== "pull_request" && event !== "pull_request_target") return void 0;
@@ -84809,7 +84583,7 @@ function pullRequestOf(env) {
   if (!repository || !path) return void 0;
   let payload;
   try {
-    payload = JSON.parse(readFileSync3(path, "utf8"));
+    payload = JSON.parse(readFileSync2(path, "utf8"));
   } catch {
     return void 0;
   }
@@ -84872,7 +84646,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -84982,7 +84756,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -85083,15 +84857,15 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 
 // action/src/plan-step.ts
 init_plan();
-import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
-import { join as join14 } from "node:path";
+import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
+import { join as join12 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
-  rmSync3(planFile, { force: true });
+  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
@@ -85190,12 +84964,12 @@ function isPlanError(value) {
 
 // action/src/tenants/promote-step.ts
 init_markdown_parts();
-import { existsSync as existsSync4, rmSync as rmSync4 } from "node:fs";
+import { existsSync as existsSync4, rmSync as rmSync3 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
   const promote = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
-  if (planFile !== void 0) rmSync4(planFile, { force: true });
+  if (planFile !== void 0) rmSync3(planFile, { force: true });
   const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
@@ -85232,8 +85006,8 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync6, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync5, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join15 } from "node:path";
+import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
+import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -85340,7 +85114,7 @@ ${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of i
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync5(reportFile, { force: true });
+  rmSync4(reportFile, { force: true });
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
   const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
@@ -85350,8 +85124,8 @@ async function testStep(ctx) {
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  rmSync4(reportFile, { force: true });
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -85400,7 +85174,7 @@ ${footer}`);
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  rmSync5(file, { force: true });
+  rmSync4(file, { force: true });
   return file;
 }
 function htmlReporter(html) {
@@ -85412,7 +85186,7 @@ function failed(ctx, run2) {
 function readReport(file, redactValues2) {
   if (!existsSync6(file)) return void 0;
   try {
-    const value = JSON.parse(readFileSync4(file, "utf8"));
+    const value = JSON.parse(readFileSync3(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;
   } catch {
     return void 0;
@@ -85421,12 +85195,12 @@ function readReport(file, redactValues2) {
 function reportFilesUnder(path) {
   let stat7;
   try {
-    stat7 = statSync4(path);
+    stat7 = statSync2(path);
   } catch {
     return [path];
   }
   if (!stat7.isDirectory()) return [path];
-  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
 }
 
 // action/src/main.ts

@@ -102,7 +102,7 @@ export class TestCommand extends ManyTenantsCommand {
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
     if (several !== undefined) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
     const tenant = await this.openTenant(config);
@@ -125,7 +125,7 @@ export class TestCommand extends ManyTenantsCommand {
     ]);
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     // Every tenant's config and token before any test starts anywhere.

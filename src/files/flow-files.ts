@@ -2,10 +2,9 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
-import { parseFlowTestFile, reviveFlowTestFile, storedFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
+import { parseFlowTestFile, type FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { loadSchema } from './package-root.js';
-import { throughCache, type ParseCache } from './parse-cache.js';
 import { attachSchemaFiles } from './schema-files.js';
 import { dirExists, displayPath, listFilesUnder, loadTextFiles, sourceDir, type SourceDir, type SourceFile } from './source-files.js';
 
@@ -61,22 +60,9 @@ export async function defaultFlowsDir(cwd: string, config: Config): Promise<stri
  * Read and parse every file (within `FLOW_TEST_FILE`'s limit, as text), and the schema files
  * their `schema` assertions name; any problem in any of them is returned, each at its `file:line:col`. `validate` and `test` both load through here.
  */
-export async function loadFlowTestFiles(files: readonly SourceFile[], cache?: ParseCache): Promise<Result<FlowTestFile[]>> {
+export async function loadFlowTestFiles(files: readonly SourceFile[]): Promise<Result<FlowTestFile[]>> {
   const schema = loadSchema('flow-test');
-  const parse = (text: string, file: string, abs: string): Result<FlowTestFile> =>
-    throughCache<Result<FlowTestFile>>(cache, { kind: FLOW_KIND, abs, file, text }, {
-      make: () => parseFlowTestFile(text, file, schema),
-      revive: (value) => {
-        const revived = reviveFlowTestFile(value);
-        return revived === undefined ? undefined : { ok: true, value: revived };
-      },
-      keep: (parsed) => (parsed.ok ? storedFlowTestFile(parsed.value) : undefined),
-    });
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, parse);
-  issues.push(...(await attachSchemaFiles(values, files, cache)));
-  cache?.tidy();
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text, file) => parseFlowTestFile(text, file, schema));
+  issues.push(...(await attachSchemaFiles(values, files)));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
 }
-
-/** What parsed flow test files are kept as in the cache: a new shape of the model is a new build anyway. */
-const FLOW_KIND = 'flow-test';

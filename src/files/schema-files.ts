@@ -1,11 +1,9 @@
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/errors.js';
-import { exactJson } from '../core/exact-json.js';
-import { compileOnFirstCheck, compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
+import { compileUserSchema, type SchemaCheck } from '../core/flows/checks/schema-check.js';
 import type { FlowTestFile } from '../core/flows/index.js';
 import type { TextFileKind } from '../core/text-file.js';
 import { parseYaml } from '../core/yaml-source.js';
-import { throughCache, type ParseCache } from './parse-cache.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 
 /** A JSON Schema file a flow test names: JSON or YAML text, as small as a flow test. */
@@ -14,10 +12,9 @@ const SCHEMA_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'a JSON Sch
 /**
  * Give every `schema: ./file.json` assertion of `flows` its compiled check. Each file (relative to
  * its flow file; JSON or YAML) is read and compiled once for the run, however many tests name it;
- * a file that cannot be read, parsed or compiled is an issue at the assertion that names it. A
- * file whose text compiled before (`cache`) is neither parsed nor compiled until a test uses it.
+ * a file that cannot be read, parsed or compiled is an issue at the assertion that names it.
  */
-export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources: readonly SourceFile[], cache?: ParseCache): Promise<Issue[]> {
+export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources: readonly SourceFile[]): Promise<Issue[]> {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = new Map<string, { check: SchemaCheck } | { error: string }>();
   const issues: Issue[] = [];
@@ -29,7 +26,7 @@ export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources:
         const abs = resolve(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === undefined) {
-          schema = await loadSchemaFile(abs, a.expected, cache);
+          schema = await loadSchemaFile(abs, a.expected);
           loaded.set(abs, schema);
         }
         if ('check' in schema) a.check = schema.check;
@@ -40,24 +37,10 @@ export async function attachSchemaFiles(flows: readonly FlowTestFile[], sources:
   return issues;
 }
 
-/** What a schema file that compiled is kept as in the cache: the schema. */
-const SCHEMA_KIND = 'schema-file';
-
-async function loadSchemaFile(abs: string, shown: string, cache: ParseCache | undefined): Promise<{ check: SchemaCheck } | { error: string }> {
+async function loadSchemaFile(abs: string, shown: string): Promise<{ check: SchemaCheck } | { error: string }> {
   const text = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
   if (!text.ok) return { error: text.issues[0]!.message };
-  // Entries name the file by its absolute path: flow files in two folders name one file by two relative paths.
-  return throughCache<LoadedSchema>(cache, { kind: SCHEMA_KIND, abs, file: abs, text: text.value }, {
-    make: () => compiledSchemaFile(text.value, shown),
-    revive: (value) => (isObject(value) ? { check: compileOnFirstCheck(value), schema: value } : undefined),
-    keep: (loaded) => ('schema' in loaded ? exactJson(loaded.schema) : undefined),
-  });
-}
-
-type LoadedSchema = { check: SchemaCheck; schema: object } | { error: string };
-
-function compiledSchemaFile(text: string, shown: string): LoadedSchema {
-  const parsed = parseYaml(text, { file: shown });
+  const parsed = parseYaml(text.value, { file: shown });
   if (!parsed.ok) {
     const i = parsed.issues[0]!;
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
@@ -65,7 +48,7 @@ function compiledSchemaFile(text: string, shown: string): LoadedSchema {
   const value = parsed.value.value;
   if (!isObject(value)) return { error: 'a JSON Schema is an object' };
   const compiled = compileUserSchema(value);
-  return compiled.ok ? { check: compiled.check, schema: value } : { error: compiled.error };
+  return compiled.ok ? { check: compiled.check } : { error: compiled.error };
 }
 
 function isObject(value: unknown): value is object {

@@ -9,7 +9,6 @@ import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/run
 import { buildRunReport } from '../report/run-report.js';
 import type { RunReport, RunSelection } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
-import { ParseCache } from '../files/parse-cache.js';
 import { displayPath } from '../files/source-files.js';
 import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
@@ -50,11 +49,11 @@ export function runSelection(cwd: string, config: Config, paths: readonly string
 
 /**
  * The flow test files of `paths` (default: the flows folder), every one valid, before anything is
- * sent; a file unchanged since an earlier run is not parsed again (`ParseCache`, in roleflow's cache folder).
+ * sent.
  */
-export async function loadFlowTests(cwd: string, config: Config, paths: readonly string[], env: NodeJS.ProcessEnv): Promise<FlowTestFile[]> {
+export async function loadFlowTests(cwd: string, config: Config, paths: readonly string[]): Promise<FlowTestFile[]> {
   const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
-  const loaded = await loadFlowTestFiles(files, ParseCache.open(env));
+  const loaded = await loadFlowTestFiles(files);
   if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
   return loaded.value;
 }

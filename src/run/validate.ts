@@ -3,7 +3,6 @@ import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
-import { ParseCache } from '../files/parse-cache.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 
@@ -29,8 +28,6 @@ export async function validateSources(
     strictEnd: boolean;
     /** Every tenant role files are rendered for, with its variables. */
     tenants?: readonly { name: string; vars: TenantVars }[];
-    /** Where roleflow's cache folder is (flow test files parsed by an earlier run are read from it). */
-    env: NodeJS.ProcessEnv;
   },
 ): Promise<Validation> {
   const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
@@ -60,7 +57,7 @@ export async function validateSources(
   }
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).

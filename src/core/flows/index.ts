@@ -27,7 +27,6 @@
  */
 export * from './types.js';
 export { parseFlowTestFile, flowTestId, DEFAULT_QUIET_MS, DEFAULT_TIMEOUT_MS } from './parse.js';
-export { storedFlowTestFile, reviveFlowTestFile } from './stored.js';
 export { expandInputs, parseEnvRefs, type ExpandedInputs } from './env.js';
 export { parseDuration, parseBudget, withinBudget, formatMs } from './duration.js';
 export { latencyMs, percentile } from './latency.js';

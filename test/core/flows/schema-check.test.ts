@@ -82,26 +82,6 @@ describe('user schemas checked with the generated draft-07 meta-schema', () => {
   });
 });
 
-describe('a schema compiled on its first check (a stored file, known to compile)', () => {
-  it('finds the problems compiling it at once finds, for any value', async () => {
-    const { compileOnFirstCheck, compileUserSchema } = await import('../../../src/core/flows/checks/schema-check.js');
-    const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string', minLength: 3 }, n: { type: 'integer' } } };
-    const now = compileUserSchema(schema);
-    if (!now.ok) throw new Error(now.error);
-    const later = compileOnFirstCheck(schema);
-    fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.record({ summary: fc.oneof(fc.string(), fc.integer()), n: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] })), (value) => {
-        expect(later(value, 'results[0]')).toEqual(now.check(value, 'results[0]'));
-      }),
-    );
-  });
-
-  it('says why, at the checked path, should the schema not compile after all', async () => {
-    const { compileOnFirstCheck } = await import('../../../src/core/flows/checks/schema-check.js');
-    expect(compileOnFirstCheck({ type: 'strng' })({}, 'results')).toEqual([expect.stringMatching(/^results: invalid JSON schema/)]);
-  });
-});
-
 describe('user schemas compiled one after another', () => {
   it.each([
     ['with ajv checking them', () => userSchemaCompiler(undefined)],

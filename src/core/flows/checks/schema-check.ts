@@ -53,9 +53,8 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]!}` };
     } finally {
       // Each schema is compiled on its own: a `$id` inside one is no name another can `$ref`, so
-      // whether a schema compiles does not depend on what compiled before it (a file read from
-      // the parse cache compiles only when a test first uses it). What the compile registered
-      // goes; ajv's meta-schemas stay.
+      // whether a schema compiles does not depend on what compiled before it. What the compile
+      // registered goes; ajv's meta-schemas stay.
       ajv.removeSchema();
     }
     checks.set(key, check);
@@ -70,19 +69,6 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
 // Made on first use: in the built CLI the meta-schema's validator is read from its own file then.
 const compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
 export const compileUserSchema = (schema: object): CompiledUserSchema => compiler()(schema);
-
-/**
- * The check of a schema known to compile (it did when its file was stored, by this build, from
- * this text: files/parse-cache.ts), compiled when it first checks a value: `validate`, and a run
- * whose tests skip it, never load ajv for it.
- */
-export function compileOnFirstCheck(schema: object): SchemaCheck {
-  const check = onFirstUse((): SchemaCheck => {
-    const compiled = compileUserSchema(schema);
-    return compiled.ok ? compiled.check : (_, at) => [`${at}: ${compiled.error}`];
-  });
-  return (value, path) => check()(value, path);
-}
 
 function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] | null {
   return validate(value) ? null : (validate.errors ?? []);
