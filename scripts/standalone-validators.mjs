@@ -37,20 +37,17 @@ export function draft07MetaCode() {
 
 /**
  * The ESM module that replaces src/core/precompiled-schemas.ts in the bundle. Each validator's
- * code runs when a command first uses it, most commands using one or two of the schemas. `form`
- * says how the code is written: `strings` compiled then (`new Function`: without a code cache the
- * engine reads past a string far quicker than past functions), or `functions` (the CLI bundle,
- * whose compiled functions the code cache keeps, as it cannot keep what `new Function` makes).
- * The ajv runtime modules the code requires are bundled (each `require` below names its module);
- * ajv itself is required only to compile a schema not generated here (the emulator's flows file).
+ * code is kept as a string and compiled (`new Function`) when a command first uses it, most
+ * commands using one or two of the schemas. The ajv runtime modules the code requires are bundled
+ * (each `require` below names its module); ajv itself is required only to compile a schema not
+ * generated here (the emulator's flows file).
  */
-export function precompiledModule(schemasDir, form = 'strings') {
+export function precompiledModule(schemasDir) {
   const validators = standaloneValidators(schemasDir);
   const meta = draft07MetaCode();
   const ids = [...new Set([...validators.map((v) => v.code), meta].flatMap((code) => [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])))];
   const cases = ids.map((id) => `    case ${JSON.stringify(id)}: return require(${JSON.stringify(id)});`).join('\n');
-  const written = (code) => (form === 'functions' ? `function (module, require) {\n${code}\n}` : JSON.stringify(code));
-  const entries = validators.map(({ key, code }) => `  [${JSON.stringify(key)}, standalone(${written(code)})],`);
+  const entries = validators.map(({ key, code }) => `  [${JSON.stringify(key)}, standalone(${JSON.stringify(code)})],`);
   return `function runtime(id) {
   switch (id) {
 ${cases}
@@ -60,7 +57,7 @@ ${cases}
 function standalone(code) {
   return () => {
     const module = { exports: {} };
-    (typeof code === 'function' ? code : new Function('module', 'require', code))(module, runtime);
+    new Function('module', 'require', code)(module, runtime);
     return module.exports;
   };
 }
@@ -77,6 +74,6 @@ export function validatorOf(schema) {
   const { $id: _id, ...anonymous } = schema;
   return ajv.compile(anonymous);
 }
-export const draft07MetaSchema = standalone(${written(meta)});
+export const draft07MetaSchema = standalone(${JSON.stringify(meta)});
 `;
 }

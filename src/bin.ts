@@ -1,18 +1,61 @@
 #!/usr/bin/env node
-// The CLI is one CommonJS bundle built from process.ts (scripts/build.mjs), run through a V8 code
-// cache (code-cache.ts): Node 20 keeps no compiled code between runs of ES modules.
-import { join } from 'node:path';
-import { runWithCodeCache } from './code-cache.js';
+// The CLI's entry, built into one CommonJS bundle, dist/bin.cjs (scripts/build.mjs).
+import { fstatSync } from 'node:fs';
+import { Cli } from 'clipanion';
+import { main } from './cli.js';
+import { describeError } from './commands/error-line.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 
-/** Put here by the build: a hash of the bundles, and the packages bundled on their own. */
-declare const ROLEFLOW_BUILD: string;
-declare const ROLEFLOW_VENDORED: Record<string, { file: string; exports?: string[] }>;
+const argv = process.argv.slice(2);
 
-runWithCodeCache({
-  // Built as CommonJS (dist/bin.cjs), next to the bundle.
-  bundle: join(__dirname, 'roleflow.cjs'),
-  vendored: ROLEFLOW_VENDORED,
-  build: ROLEFLOW_BUILD,
-  argv: process.argv.slice(2),
-  env: process.env,
-});
+// A bug that escapes every command (a rejection nobody awaited, an error in a callback) still
+// ends as one line on stderr and exit 1, with the stack only under --verbose.
+const crash = (error: unknown): void => {
+  const line = describeError(error, argv.includes('--verbose'));
+  process.stderr.write(`${redactAll(line, [...environmentSecrets(process.env), ...argvSecrets(argv)])}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+// `roleflow plan | head` closes the pipe early: the reader's choice, not an error to report.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : crash(error)));
+}
+
+main(argv, {
+  ...Cli.defaultContext,
+  cwd: process.cwd(),
+  stdinIsTTY: process.stdin.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsPipe: isPipe(1),
+  // The first SIGINT/SIGTERM asks for a clean stop; a second one kills the process as usual.
+  waitForShutdown: () =>
+    new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    }),
+}).then(async (code) => {
+  process.exitCode = code;
+  // Exit once the output is out rather than when the event loop empties (idle keep-alive
+  // sockets, background work nobody waits for). Nothing is cut short: every file a command writes
+  // (reports, saved plans, the embedded tenant's data) is awaited before main() resolves, and a
+  // write's callback runs only after the writes queued before it.
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  process.exit(code);
+}, crash);
+
+// A FIFO, or the socket pair a parent process gives its child.
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
