@@ -1,19 +1,15 @@
-import { Builtins, Cli, type CommandClass } from 'clipanion';
+import { Builtins, Cli } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
 import { describeUsageError } from './commands/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';
-import { HelpCommand } from './commands/help.js';
 import { ExitCode } from './core/exit-codes.js';
 import { escapeControls } from './core/safe-text.js';
 import { packageVersion } from './files/package-root.js';
 
-/**
- * Build the CLI (with `commands`: only those, and the built-in help and version). Command modules
- * are light: each imports its heavy parts inside `execute`.
- */
-export function buildCli(opts: { colors: boolean; commands?: readonly CommandClass<RoleflowContext>[] }): Cli<RoleflowContext> {
+/** Build the CLI. Command modules are light: each imports its heavy parts inside `execute`. */
+export function buildCli(opts: { colors: boolean }): Cli<RoleflowContext> {
   const cli = new RoleflowCli({
     binaryLabel: 'roleflow — GitOps for an AI-flow tenant',
     binaryName: 'roleflow',
@@ -22,26 +18,8 @@ export function buildCli(opts: { colors: boolean; commands?: readonly CommandCla
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of opts.commands ?? commandClasses) cli.register(command);
+  for (const command of commandClasses) cli.register(command);
   return cli;
-}
-
-/**
- * The commands `argv` can name: those whose path starts with its first word (none: undefined).
- * clipanion builds a parser of every registered command on each run, a tenth of a quick command's
- * time; no command of another first word can take these arguments, so parsing with these alone
- * picks the same command with the same options (test/cli/command-parse.test.ts). A parse that
- * fails is done again with every command, so a mistake reads as it always has. `help` and
- * `--help` (which list the others) get them all.
- */
-export function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowContext>[] | undefined {
-  // `--version` or `-v` alone is clipanion's own command (registered always): none of roleflow's is
-  // needed. (With more words it may be a help, which lists them all.)
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return [];
-  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
-  // `help` and `--help` show the other commands: they need them all.
-  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
-  return named.length > 0 && !help ? named : undefined;
 }
 
 /**
@@ -50,34 +28,8 @@ export function commandsNamedBy(argv: readonly string[]): CommandClass<RoleflowC
  */
 class RoleflowCli extends Cli<RoleflowContext> {
   override usage(...args: Parameters<Cli<RoleflowContext>['usage']>): string {
-    return namePlaceholders(withRequiredOptions(this, args[0], withAsciiCollation(() => super.usage(...args))));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
-}
-
-/**
- * clipanion sorts the list of commands with `localeCompare(b, 'en', { usage: 'sort', caseFirst:
- * 'upper' })`, which makes V8 load ICU's collation data: ~10 ms of every `--help`, for names and
- * usage lines that are plain ASCII. While it renders, that call compares as `asciiCollation` does:
- * letters regardless of case, then upper case first. For every category and usage line roleflow
- * has, that is the order ICU gives (test/cli/help-order.test.ts), so the text is the same.
- */
-function withAsciiCollation<T>(render: () => T): T {
-  const localeCompare = Object.getOwnPropertyDescriptor(String.prototype, 'localeCompare')!;
-  Object.defineProperty(String.prototype, 'localeCompare', { ...localeCompare, value: asciiCollation });
-  try {
-    return render();
-  } finally {
-    Object.defineProperty(String.prototype, 'localeCompare', localeCompare);
-  }
-}
-
-export function asciiCollation(this: string, that: string): number {
-  // `this` of a method called on a string is a String object outside strict mode.
-  const self = String(this);
-  const a = self.toLowerCase();
-  const b = that.toLowerCase();
-  if (a !== b) return a < b ? -1 : 1;
-  return self === that ? 0 : self < that ? -1 : 1;
 }
 
 /**
@@ -158,27 +110,15 @@ export function namePlaceholders(text: string): string {
 export async function main(argv: string[], context: RoleflowContext): Promise<number> {
   const flag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
   const colors = useColor(context.env, context.stdoutIsTTY, flag);
-  // `--help` alone lists every command, as clipanion's help command does, without building a
-  // parser of them all first (a tenth of its time).
-  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
-    context.stdout.write(buildCli({ colors }).usage());
-    return ExitCode.Ok;
-  }
-  const named = commandsNamedBy(argv);
-  if (named === undefined) return runCommand(buildCli({ colors }), argv, context);
-  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
+  return runCommand(buildCli({ colors }), argv, context);
 }
 
-/**
- * Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of
- * a failure. `everyCommand`: the whole CLI, to parse with again when `cli` (some commands) fails to.
- */
-export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext, everyCommand?: () => Cli<RoleflowContext>): Promise<number> {
+/** Parse, run, and clean up after one command of `cli`: usage errors as one line, the exit code of a failure. */
+export async function runCommand(cli: Cli<RoleflowContext>, argv: string[], context: RoleflowContext): Promise<number> {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error) {
-    if (everyCommand !== undefined) return runCommand(everyCommand(), argv, context);
     // One line on stderr, where clipanion would print its multi-line form on stdout.
     const line = isCommandNotFound(error)
       ? (missingRequiredOptions(cli, argv) ?? (await unknownCommand(error, argv)))

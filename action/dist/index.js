@@ -82332,36 +82332,14 @@ function buildCli(opts) {
   });
   cli.register(import_clipanion15.Builtins.HelpCommand);
   cli.register(import_clipanion15.Builtins.VersionCommand);
-  for (const command of opts.commands ?? commandClasses) cli.register(command);
+  for (const command of commandClasses) cli.register(command);
   return cli;
-}
-function commandsNamedBy(argv) {
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return [];
-  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
-  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
-  return named.length > 0 && !help ? named : void 0;
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
-    return namePlaceholders(withRequiredOptions(this, args[0], withAsciiCollation(() => super.usage(...args))));
+    return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
 };
-function withAsciiCollation(render3) {
-  const localeCompare = Object.getOwnPropertyDescriptor(String.prototype, "localeCompare");
-  Object.defineProperty(String.prototype, "localeCompare", { ...localeCompare, value: asciiCollation });
-  try {
-    return render3();
-  } finally {
-    Object.defineProperty(String.prototype, "localeCompare", localeCompare);
-  }
-}
-function asciiCollation(that) {
-  const self2 = String(this);
-  const a = self2.toLowerCase();
-  const b = that.toLowerCase();
-  if (a !== b) return a < b ? -1 : 1;
-  return self2 === that ? 0 : self2 < that ? -1 : 1;
-}
 function withRequiredOptions(cli, command, text2) {
   const paths = command;
   const path = paths?.paths?.[0] ?? paths?.constructor?.paths?.[0];
@@ -82428,20 +82406,13 @@ function namePlaceholders(text2) {
 async function main(argv, context) {
   const flag = argv.includes("--no-color") ? false : argv.includes("--color") ? true : void 0;
   const colors = useColor(context.env, context.stdoutIsTTY, flag);
-  if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")) {
-    context.stdout.write(buildCli({ colors }).usage());
-    return ExitCode.Ok;
-  }
-  const named = commandsNamedBy(argv);
-  if (named === void 0) return runCommand(buildCli({ colors }), argv, context);
-  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
+  return runCommand(buildCli({ colors }), argv, context);
 }
-async function runCommand(cli, argv, context, everyCommand) {
+async function runCommand(cli, argv, context) {
   let command;
   try {
     command = cli.process(argv, context);
   } catch (error2) {
-    if (everyCommand !== void 0) return runCommand(everyCommand(), argv, context);
     const line = isCommandNotFound(error2) ? missingRequiredOptions(cli, argv) ?? await unknownCommand(error2, argv) : await withFlagGuess(cli, describeUsageError(error2, commandPathOf(argv)), argv);
     context.stderr.write(`${escapeControls(redactAll(line, [...environmentSecrets(context.env), ...argvSecrets(argv)]))}
 `);
