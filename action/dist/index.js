@@ -15699,204 +15699,6 @@ var init_bounded_read = __esm({
   }
 });
 
-// src/files/read-ahead-threads.ts
-var read_ahead_threads_exports = {};
-__export(read_ahead_threads_exports, {
-  ReadAhead: () => ReadAhead
-});
-import { Worker } from "node:worker_threads";
-var BATCH_FILES, MAX_BYTES_IN_FLIGHT, ReadAhead, WORKER_SOURCE;
-var init_read_ahead_threads = __esm({
-  "src/files/read-ahead-threads.ts"() {
-    "use strict";
-    init_bounded_read();
-    BATCH_FILES = 512;
-    MAX_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
-    ReadAhead = class {
-      constructor(sources, kind, count, { maxBytesInFlight = MAX_BYTES_IN_FLIGHT, batchFiles = BATCH_FILES, workerSource = WORKER_SOURCE, stats: stats2 }) {
-        this.sources = sources;
-        this.kind = kind;
-        this.maxBytesInFlight = maxBytesInFlight;
-        this.batchFiles = batchFiles;
-        this.stats = stats2;
-        this.inFlight = new Int32Array(new SharedArrayBuffer(4 * count));
-        const paths = sources.map((s) => s.seenAsFile === true ? s.abs : "").join("\0");
-        const wake = () => {
-          this.wake?.();
-          this.wake = void 0;
-        };
-        try {
-          for (let k = 0; k < count; k++) {
-            const workerData = { paths, first: k, step: count, batchFiles, maxBytes: kind.maxBytes, flags: QUICK_READ_FLAGS, readBytes: QUICK_READ_BYTES, maxInFlight: maxBytesInFlight, inFlight: this.inFlight };
-            const worker = new Worker(workerSource, { eval: true, workerData, execArgv: [] });
-            const arrived = [];
-            this.arrived.push(arrived);
-            this.workers.push(worker);
-            worker.on("message", (batch) => {
-              arrived.push(batch);
-              wake();
-            });
-            worker.on("error", wake);
-            worker.on("messageerror", () => {
-              this.broken = true;
-              wake();
-            });
-            worker.on("exit", () => {
-              if (this.ownsMore(k, arrived.length)) this.broken = true;
-              wake();
-            });
-          }
-        } catch (error2) {
-          void this.stop();
-          throw error2;
-        }
-      }
-      workers = [];
-      maxBytesInFlight;
-      batchFiles;
-      stats;
-      /** Per worker, the bytes it handed over that are not decoded yet. */
-      inFlight;
-      arrived = [];
-      /** Index of the next file to hand out; the next batch is the `at / batchFiles`th. */
-      at = 0;
-      /** A worker ended before its last batch (it failed, or could not start): this thread reads the rest. */
-      broken = false;
-      wake;
-      /** Whether worker `k`, with `queued` batches waiting, still owed batches from the next one on. */
-      ownsMore(k, queued) {
-        let owed = 0;
-        for (let b = Math.ceil(this.at / this.batchFiles); b * this.batchFiles < this.sources.length; b++) if (b % this.workers.length === k) owed++;
-        return owed > queued;
-      }
-      /** The next files' texts; undefined when every file has been handed out. */
-      async next() {
-        if (this.at >= this.sources.length) return void 0;
-        const index = this.at / this.batchFiles;
-        const k = index % this.workers.length;
-        const arrived = this.arrived[k];
-        while (arrived.length === 0 && !this.broken) await new Promise((resolve19) => this.wake = resolve19);
-        const batch = arrived.shift();
-        if (batch !== void 0 && (batch.index !== index || batch.ends.length !== Math.min(this.batchFiles, this.sources.length - this.at))) this.broken = true;
-        if (batch === void 0 || this.broken) {
-          const rest = this.sources.slice(this.at).map((source) => readTextFileSync(source, this.kind));
-          this.at = this.sources.length;
-          return rest;
-        }
-        Atomics.sub(this.inFlight, k, batch.bytes.byteLength);
-        Atomics.notify(this.inFlight, k);
-        return this.decode(batch);
-      }
-      decode({ bytes, ends }) {
-        const texts = [];
-        let start = 0;
-        for (let i = 0; i < ends.length; i++) {
-          const source = this.sources[this.at++];
-          const end = ends[i];
-          if (end < 0 || source.seenAsFile !== true) texts.push(readTextFileSync(source, this.kind));
-          else {
-            texts.push(decodeSmall(Buffer.from(bytes, start, end - start), source.file, this.kind));
-            if (this.stats) this.stats.fromWorkers++;
-          }
-          if (end >= 0) start = end;
-        }
-        return texts;
-      }
-      async stop() {
-        for (let k = 0; k < this.workers.length; k++) {
-          Atomics.store(this.inFlight, k, -this.maxBytesInFlight);
-          Atomics.notify(this.inFlight, k);
-        }
-        await Promise.all(this.workers.map((worker) => worker.terminate()));
-      }
-    };
-    WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { closeSync, openSync, readSync } = require('node:fs');
-const { paths, first, step, batchFiles, maxBytes, flags, readBytes, maxInFlight, inFlight } = workerData;
-const list = paths.split('\\0');
-const scratch = new Uint8Array(readBytes);
-const readOne = (path) => {
-  if (path === '') return -1;
-  try {
-    const fd = openSync(path, flags);
-    try {
-      return readSync(fd, scratch, 0, readBytes, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return -1;
-  }
-};
-const waitForRoom = (more) => {
-  for (let n = Atomics.load(inFlight, first); n > 0 && n + more > maxInFlight; n = Atomics.load(inFlight, first)) Atomics.wait(inFlight, first, n);
-};
-// The buffer a batch is read into, grown when a batch needs more (and let go after an unusually
-// large one); each batch is handed over as a copy of exactly its bytes.
-const usualBytes = batchFiles * 1024;
-let bytes = new Uint8Array(usualBytes);
-for (let index = first; index * batchFiles < list.length; index += step) {
-  const ends = new Int32Array(Math.min(batchFiles, list.length - index * batchFiles));
-  let used = 0;
-  for (let i = 0; i < ends.length; i++) {
-    waitForRoom(used);
-    const n = readOne(list[index * batchFiles + i]);
-    if (n > 0 && n < readBytes && n <= maxBytes) {
-      if (used + n > bytes.length) {
-        const grown = new Uint8Array(Math.max(bytes.length * 2, used + n));
-        grown.set(bytes.subarray(0, used));
-        bytes = grown;
-      }
-      bytes.set(scratch.subarray(0, n), used);
-      used += n;
-      ends[i] = used;
-    } else ends[i] = -1;
-  }
-  const sent = bytes.slice(0, used).buffer;
-  Atomics.add(inFlight, first, used);
-  parentPort.postMessage({ index, bytes: sent, ends }, [sent, ends.buffer]);
-  if (bytes.length > 4 * usualBytes) bytes = new Uint8Array(usualBytes);
-}
-`;
-  }
-});
-
-// src/files/read-ahead.ts
-import { availableParallelism } from "node:os";
-async function* readTextFiles(sources, kind, { minFiles = READ_AHEAD_MIN_FILES, threads, ...options } = {}) {
-  const onThisThread = () => sources.map((source) => readTextFileSync(source, kind));
-  const count = sources.length === 0 || sources.length < minFiles ? 0 : threads ?? readers();
-  if (count === 0) {
-    yield onThisThread();
-    return;
-  }
-  const { ReadAhead: ReadAhead2 } = await Promise.resolve().then(() => (init_read_ahead_threads(), read_ahead_threads_exports));
-  let reader;
-  try {
-    reader = new ReadAhead2(sources, kind, count, options);
-  } catch {
-    yield onThisThread();
-    return;
-  }
-  try {
-    for (let batch = await reader.next(); batch !== void 0; batch = await reader.next()) yield batch;
-  } finally {
-    await reader.stop();
-  }
-}
-function readers() {
-  return Math.max(0, Math.min(2, availableParallelism() - 1));
-}
-var READ_AHEAD_MIN_FILES;
-var init_read_ahead = __esm({
-  "src/files/read-ahead.ts"() {
-    "use strict";
-    init_bounded_read();
-    READ_AHEAD_MIN_FILES = 2e4;
-  }
-});
-
 // src/files/source-files.ts
 import { readdir, stat } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute, relative, resolve, sep } from "node:path";
@@ -15954,14 +15756,11 @@ function under(root, rel) {
 async function loadTextFiles(sources, kind, parse4) {
   const values = [];
   const issues = [];
-  let at = 0;
-  for await (const texts of readTextFiles(sources, kind)) {
-    for (const text2 of texts) {
-      const result = text2.ok ? parse4(text2.value, sources[at].file, sources[at].abs) : text2;
-      at++;
-      if (result.ok) values.push(result.value);
-      else issues.push(...result.issues);
-    }
+  for (const source of sources) {
+    const text2 = readTextFileSync(source, kind);
+    const result = text2.ok ? parse4(text2.value, source.file) : text2;
+    if (result.ok) values.push(result.value);
+    else issues.push(...result.issues);
   }
   return { values, issues };
 }
@@ -15980,7 +15779,7 @@ var init_source_files = __esm({
   "src/files/source-files.ts"() {
     "use strict";
     init_errors();
-    init_read_ahead();
+    init_bounded_read();
     init_bounded_read();
   }
 });
@@ -75061,7 +74860,6 @@ function planTenantOf(tenant) {
 }
 async function makeFreshPlan(opts) {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
-  setImmediate(() => Promise.resolve().then(() => (init_client(), client_exports)).catch(() => void 0));
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);

@@ -91,7 +91,7 @@ function readSeenFile(fd: number, maxBytes: number): Buffer | undefined {
 
 /**
  * Small files are read into this buffer, one after another. A file's first read asks for this many
- * bytes (`readSeenFile`, and the worker of `read-ahead.ts`, which does the same reads).
+ * bytes (`readSeenFile`).
  */
 export const QUICK_READ_BYTES = 64 * 1024;
 let scratch: Buffer | undefined;

@@ -3,8 +3,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Config } from '../core/config.js';
 import { RoleflowError, type Issue, type Result } from '../core/errors.js';
 import type { TextFileKind } from '../core/text-file.js';
-import type { SourceFile } from './bounded-read.js';
-import { readTextFiles } from './read-ahead.js';
+import { readTextFileSync, type SourceFile } from './bounded-read.js';
 
 export { readBounded, readTextFile, type SourceFile } from './bounded-read.js';
 
@@ -107,24 +106,21 @@ function under(root: string, rel: string): string {
 }
 
 /**
- * Read and parse every file (`readTextFiles`: a worker thread reads ahead when there are many);
- * the values in the files' order, and every problem of every file, so one run shows everything to fix.
+ * Read and parse every file; the values in the files' order, and every problem of every file, so
+ * one run shows everything to fix.
  */
 export async function loadTextFiles<T>(
   sources: readonly SourceFile[],
   kind: TextFileKind,
-  parse: (text: string, file: string, abs: string) => Result<T>,
+  parse: (text: string, file: string) => Result<T>,
 ): Promise<{ values: T[]; issues: Issue[] }> {
   const values: T[] = [];
   const issues: Issue[] = [];
-  let at = 0;
-  for await (const texts of readTextFiles(sources, kind)) {
-    for (const text of texts) {
-      const result = text.ok ? parse(text.value, sources[at]!.file, sources[at]!.abs) : text;
-      at++;
-      if (result.ok) values.push(result.value);
-      else issues.push(...result.issues);
-    }
+  for (const source of sources) {
+    const text = readTextFileSync(source, kind);
+    const result = text.ok ? parse(text.value, source.file) : text;
+    if (result.ok) values.push(result.value);
+    else issues.push(...result.issues);
   }
   return { values, issues };
 }

@@ -43,10 +43,6 @@ export async function makeFreshPlan(opts: {
   files?: Promise<Result<RoleFile[]>>;
 }): Promise<FreshPlan> {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
-  // The client's modules (undici is most of them) load while the folder walk waits on the thread
-  // pool, rather than after the files are read. Nothing is sent: the tenant is opened further on,
-  // and should loading fail, that later import reports it.
-  setImmediate(() => import('../tenant/client.js').catch(() => undefined));
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);

@@ -4,7 +4,6 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.js';
-import { READ_AHEAD_MIN_FILES } from '../../src/files/read-ahead.js';
 import { displayPath, listFilesUnder, readBounded } from '../../src/files/source-files.js';
 import { runCli } from '../helpers/cli.js';
 import { project, roleText } from './roles-kit.js';
@@ -90,29 +89,6 @@ describe('flow test files, as validate and test read them', () => {
     });
     expect(await runCli(['report', 'merge', 'shard-2.json'], { cwd: p.dir })).toMatchObject({ code: 1, stderr: 'shard-2.json:1:1: cannot read the file (ENOENT)\n' });
     expect(existsSync(join(p.dir, 'roleflow-report.json'))).toBe(false);
-  });
-});
-
-describe('a large roles folder (read with worker threads reading ahead)', () => {
-  it('validate finds every problem, located, in the files of any batch, as in a small folder', async () => {
-    const files: Record<string, string | Uint8Array> = {};
-    for (let i = 0; i < READ_AHEAD_MIN_FILES; i++) files[`roles/r${String(i).padStart(4, '0')}.md`] = roleText(`r${i}`, 'd', 'c');
-    files['flows/.keep'] = '';
-    files['roles/r0007.md'] = 'no front-matter';
-    files['roles/r2900.md'] = roleText('r1', 'd', 'c');
-    files['roles/r9100.md'] = Uint8Array.from([...enc(roleText('latin', 'd', 'caf')), 0xe9, 0x0a]);
-    const p = await project(files);
-    const big = await runCli(['validate'], { cwd: p.dir });
-    expect(big.code).toBe(1);
-    const lines = big.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^roles\/r0007\.md:1:1: /);
-    expect(lines[1]).toBe('roles/r9100.md:1:1: binary file (not valid UTF-8): a role file is markdown text');
-    expect(lines[2]).toMatch(/^roles\/r0001\.md:2:1: name "r1" is also used by roles\/r2900\.md:2:1: /);
-
-    // The same files in a folder small enough to be read on one thread: the same lines.
-    const small = await project({ 'flows/.keep': '', 'roles/r0001.md': files['roles/r0001.md']!, 'roles/r0007.md': files['roles/r0007.md']!, 'roles/r2900.md': files['roles/r2900.md']!, 'roles/r9100.md': files['roles/r9100.md']! });
-    expect(await runCli(['validate'], { cwd: small.dir })).toEqual(big);
   });
 });
 
