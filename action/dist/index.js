@@ -11708,7 +11708,7 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      const lines2 = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
         const content = lines2[i][1];
@@ -11866,7 +11866,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent, chomp, comment, length };
     }
-    function splitLines(source) {
+    function splitLines2(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
       const m = first.match(/^( *)/);
@@ -48850,478 +48850,492 @@ var init_open_tenant = __esm({
   }
 });
 
-// node_modules/@jest/diff-sequences/build/index.js
-var require_build = __commonJS({
-  "node_modules/@jest/diff-sequences/build/index.js"(exports, module) {
-    (() => {
-      "use strict";
-      let __webpack_exports__ = {};
-      (() => {
-        let exports2 = __webpack_exports__;
-        Object.defineProperty(exports2, "__esModule", {
-          value: true
-        });
-        exports2["default"] = diffSequence;
-        const pkg = "@jest/diff-sequences";
-        const NOT_YET_SET = 0;
-        const countCommonItemsF = (aIndex, aEnd, bIndex, bEnd, isCommon) => {
-          let nCommon = 0;
-          while (aIndex < aEnd && bIndex < bEnd && isCommon(aIndex, bIndex)) {
-            aIndex += 1;
-            bIndex += 1;
-            nCommon += 1;
-          }
-          return nCommon;
-        };
-        const countCommonItemsR = (aStart, aIndex, bStart, bIndex, isCommon) => {
-          let nCommon = 0;
-          while (aStart <= aIndex && bStart <= bIndex && isCommon(aIndex, bIndex)) {
-            aIndex -= 1;
-            bIndex -= 1;
-            nCommon += 1;
-          }
-          return nCommon;
-        };
-        const extendPathsF = (d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF) => {
-          let iF = 0;
-          let kF = -d;
-          let aFirst = aIndexesF[iF];
-          let aIndexPrev1 = aFirst;
-          aIndexesF[iF] += countCommonItemsF(aFirst + 1, aEnd, bF + aFirst - kF + 1, bEnd, isCommon);
-          const nF = Math.min(d, iMaxF);
-          for (iF += 1, kF += 2; iF <= nF; iF += 1, kF += 2) {
-            if (iF !== d && aIndexPrev1 < aIndexesF[iF]) {
-              aFirst = aIndexesF[iF];
-            } else {
-              aFirst = aIndexPrev1 + 1;
-              if (aEnd <= aFirst) {
-                return iF - 1;
-              }
-            }
-            aIndexPrev1 = aIndexesF[iF];
-            aIndexesF[iF] = aFirst + countCommonItemsF(aFirst + 1, aEnd, bF + aFirst - kF + 1, bEnd, isCommon);
-          }
-          return iMaxF;
-        };
-        const extendPathsR = (d, aStart, bStart, bR, isCommon, aIndexesR, iMaxR) => {
-          let iR = 0;
-          let kR = d;
-          let aFirst = aIndexesR[iR];
-          let aIndexPrev1 = aFirst;
-          aIndexesR[iR] -= countCommonItemsR(aStart, aFirst - 1, bStart, bR + aFirst - kR - 1, isCommon);
-          const nR = Math.min(d, iMaxR);
-          for (iR += 1, kR -= 2; iR <= nR; iR += 1, kR -= 2) {
-            if (iR !== d && aIndexesR[iR] < aIndexPrev1) {
-              aFirst = aIndexesR[iR];
-            } else {
-              aFirst = aIndexPrev1 - 1;
-              if (aFirst < aStart) {
-                return iR - 1;
-              }
-            }
-            aIndexPrev1 = aIndexesR[iR];
-            aIndexesR[iR] = aFirst - countCommonItemsR(aStart, aFirst - 1, bStart, bR + aFirst - kR - 1, isCommon);
-          }
-          return iMaxR;
-        };
-        const extendOverlappablePathsF = (d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division) => {
-          const bF = bStart - aStart;
-          const aLength = aEnd - aStart;
-          const bLength = bEnd - bStart;
-          const baDeltaLength = bLength - aLength;
-          const kMinOverlapF = -baDeltaLength - (d - 1);
-          const kMaxOverlapF = -baDeltaLength + (d - 1);
-          let aIndexPrev1 = NOT_YET_SET;
-          const nF = Math.min(d, iMaxF);
-          for (let iF = 0, kF = -d; iF <= nF; iF += 1, kF += 2) {
-            const insert = iF === 0 || iF !== d && aIndexPrev1 < aIndexesF[iF];
-            const aLastPrev = insert ? aIndexesF[iF] : aIndexPrev1;
-            const aFirst = insert ? aLastPrev : aLastPrev + 1;
-            const bFirst = bF + aFirst - kF;
-            const nCommonF = countCommonItemsF(aFirst + 1, aEnd, bFirst + 1, bEnd, isCommon);
-            const aLast = aFirst + nCommonF;
-            aIndexPrev1 = aIndexesF[iF];
-            aIndexesF[iF] = aLast;
-            if (kMinOverlapF <= kF && kF <= kMaxOverlapF) {
-              const iR = (d - 1 - (kF + baDeltaLength)) / 2;
-              if (iR <= iMaxR && aIndexesR[iR] - 1 <= aLast) {
-                const bLastPrev = bF + aLastPrev - (insert ? kF + 1 : kF - 1);
-                const nCommonR = countCommonItemsR(aStart, aLastPrev, bStart, bLastPrev, isCommon);
-                const aIndexPrevFirst = aLastPrev - nCommonR;
-                const bIndexPrevFirst = bLastPrev - nCommonR;
-                const aEndPreceding = aIndexPrevFirst + 1;
-                const bEndPreceding = bIndexPrevFirst + 1;
-                division.nChangePreceding = d - 1;
-                if (d - 1 === aEndPreceding + bEndPreceding - aStart - bStart) {
-                  division.aEndPreceding = aStart;
-                  division.bEndPreceding = bStart;
-                } else {
-                  division.aEndPreceding = aEndPreceding;
-                  division.bEndPreceding = bEndPreceding;
-                }
-                division.nCommonPreceding = nCommonR;
-                if (nCommonR !== 0) {
-                  division.aCommonPreceding = aEndPreceding;
-                  division.bCommonPreceding = bEndPreceding;
-                }
-                division.nCommonFollowing = nCommonF;
-                if (nCommonF !== 0) {
-                  division.aCommonFollowing = aFirst + 1;
-                  division.bCommonFollowing = bFirst + 1;
-                }
-                const aStartFollowing = aLast + 1;
-                const bStartFollowing = bFirst + nCommonF + 1;
-                division.nChangeFollowing = d - 1;
-                if (d - 1 === aEnd + bEnd - aStartFollowing - bStartFollowing) {
-                  division.aStartFollowing = aEnd;
-                  division.bStartFollowing = bEnd;
-                } else {
-                  division.aStartFollowing = aStartFollowing;
-                  division.bStartFollowing = bStartFollowing;
-                }
-                return true;
-              }
-            }
-          }
-          return false;
-        };
-        const extendOverlappablePathsR = (d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division) => {
-          const bR = bEnd - aEnd;
-          const aLength = aEnd - aStart;
-          const bLength = bEnd - bStart;
-          const baDeltaLength = bLength - aLength;
-          const kMinOverlapR = baDeltaLength - d;
-          const kMaxOverlapR = baDeltaLength + d;
-          let aIndexPrev1 = NOT_YET_SET;
-          const nR = Math.min(d, iMaxR);
-          for (let iR = 0, kR = d; iR <= nR; iR += 1, kR -= 2) {
-            const insert = iR === 0 || iR !== d && aIndexesR[iR] < aIndexPrev1;
-            const aLastPrev = insert ? aIndexesR[iR] : aIndexPrev1;
-            const aFirst = insert ? aLastPrev : aLastPrev - 1;
-            const bFirst = bR + aFirst - kR;
-            const nCommonR = countCommonItemsR(aStart, aFirst - 1, bStart, bFirst - 1, isCommon);
-            const aLast = aFirst - nCommonR;
-            aIndexPrev1 = aIndexesR[iR];
-            aIndexesR[iR] = aLast;
-            if (kMinOverlapR <= kR && kR <= kMaxOverlapR) {
-              const iF = (d + (kR - baDeltaLength)) / 2;
-              if (iF <= iMaxF && aLast - 1 <= aIndexesF[iF]) {
-                const bLast = bFirst - nCommonR;
-                division.nChangePreceding = d;
-                if (d === aLast + bLast - aStart - bStart) {
-                  division.aEndPreceding = aStart;
-                  division.bEndPreceding = bStart;
-                } else {
-                  division.aEndPreceding = aLast;
-                  division.bEndPreceding = bLast;
-                }
-                division.nCommonPreceding = nCommonR;
-                if (nCommonR !== 0) {
-                  division.aCommonPreceding = aLast;
-                  division.bCommonPreceding = bLast;
-                }
-                division.nChangeFollowing = d - 1;
-                if (d === 1) {
-                  division.nCommonFollowing = 0;
-                  division.aStartFollowing = aEnd;
-                  division.bStartFollowing = bEnd;
-                } else {
-                  const bLastPrev = bR + aLastPrev - (insert ? kR - 1 : kR + 1);
-                  const nCommonF = countCommonItemsF(aLastPrev, aEnd, bLastPrev, bEnd, isCommon);
-                  division.nCommonFollowing = nCommonF;
-                  if (nCommonF !== 0) {
-                    division.aCommonFollowing = aLastPrev;
-                    division.bCommonFollowing = bLastPrev;
-                  }
-                  const aStartFollowing = aLastPrev + nCommonF;
-                  const bStartFollowing = bLastPrev + nCommonF;
-                  if (d - 1 === aEnd + bEnd - aStartFollowing - bStartFollowing) {
-                    division.aStartFollowing = aEnd;
-                    division.bStartFollowing = bEnd;
-                  } else {
-                    division.aStartFollowing = aStartFollowing;
-                    division.bStartFollowing = bStartFollowing;
-                  }
-                }
-                return true;
-              }
-            }
-          }
-          return false;
-        };
-        const divide = (nChange, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, aIndexesR, division) => {
-          const bF = bStart - aStart;
-          const bR = bEnd - aEnd;
-          const aLength = aEnd - aStart;
-          const bLength = bEnd - bStart;
-          const baDeltaLength = bLength - aLength;
-          let iMaxF = aLength;
-          let iMaxR = aLength;
-          aIndexesF[0] = aStart - 1;
-          aIndexesR[0] = aEnd;
-          if (baDeltaLength % 2 === 0) {
-            const dMin = (nChange || baDeltaLength) / 2;
-            const dMax = (aLength + bLength) / 2;
-            for (let d = 1; d <= dMax; d += 1) {
-              iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
-              if (d < dMin) {
-                iMaxR = extendPathsR(d, aStart, bStart, bR, isCommon, aIndexesR, iMaxR);
-              } else if (
-                // If a reverse path overlaps a forward path in the same diagonal,
-                // return a division of the index intervals at the middle change.
-                extendOverlappablePathsR(d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division)
-              ) {
-                return;
-              }
-            }
+// node_modules/diff/libesm/diff/base.js
+var Diff;
+var init_base = __esm({
+  "node_modules/diff/libesm/diff/base.js"() {
+    Diff = class {
+      diff(oldStr, newStr, options = {}) {
+        let callback;
+        if (typeof options === "function") {
+          callback = options;
+          options = {};
+        } else if ("callback" in options) {
+          callback = options.callback;
+        }
+        const oldString = this.castInput(oldStr, options);
+        const newString = this.castInput(newStr, options);
+        const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+        const newTokens = this.removeEmpty(this.tokenize(newString, options));
+        return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+      }
+      diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+        var _a;
+        const done = (value) => {
+          value = this.postProcess(value, options);
+          if (callback) {
+            setTimeout(function() {
+              callback(value);
+            }, 0);
+            return void 0;
           } else {
-            const dMin = ((nChange || baDeltaLength) + 1) / 2;
-            const dMax = (aLength + bLength + 1) / 2;
-            let d = 1;
-            iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
-            for (d += 1; d <= dMax; d += 1) {
-              iMaxR = extendPathsR(d - 1, aStart, bStart, bR, isCommon, aIndexesR, iMaxR);
-              if (d < dMin) {
-                iMaxF = extendPathsF(d, aEnd, bEnd, bF, isCommon, aIndexesF, iMaxF);
-              } else if (
-                // If a forward path overlaps a reverse path in the same diagonal,
-                // return a division of the index intervals at the middle change.
-                extendOverlappablePathsF(d, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, iMaxF, aIndexesR, iMaxR, division)
-              ) {
-                return;
+            return value;
+          }
+        };
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let editLength = 1;
+        let maxEditLength = newLen + oldLen;
+        if (options.maxEditLength != null) {
+          maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+        }
+        const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+        const abortAfterTimestamp = Date.now() + maxExecutionTime;
+        const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+        let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+        if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+        }
+        let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+        const execEditLength = () => {
+          for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+            let basePath;
+            const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+            if (removePath) {
+              bestPath[diagonalPath - 1] = void 0;
+            }
+            let canAdd = false;
+            if (addPath) {
+              const addPathNewPos = addPath.oldPos - diagonalPath;
+              canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+            }
+            const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+            if (!canAdd && !canRemove) {
+              bestPath[diagonalPath] = void 0;
+              continue;
+            }
+            if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+              basePath = this.addToPath(addPath, true, false, 0, options);
+            } else {
+              basePath = this.addToPath(removePath, false, true, 1, options);
+            }
+            newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+            if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+              return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+            } else {
+              bestPath[diagonalPath] = basePath;
+              if (basePath.oldPos + 1 >= oldLen) {
+                maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+              }
+              if (newPos + 1 >= newLen) {
+                minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
               }
             }
           }
-          throw new Error(`${pkg}: no overlap aStart=${aStart} aEnd=${aEnd} bStart=${bStart} bEnd=${bEnd}`);
+          editLength++;
         };
-        const findSubsequences = (nChange, aStart, aEnd, bStart, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division) => {
-          if (bEnd - bStart < aEnd - aStart) {
-            transposed = !transposed;
-            if (transposed && callbacks.length === 1) {
-              const {
-                foundSubsequence: foundSubsequence2,
-                isCommon: isCommon2
-              } = callbacks[0];
-              callbacks[1] = {
-                foundSubsequence: (nCommon, bCommon, aCommon) => {
-                  foundSubsequence2(nCommon, aCommon, bCommon);
-                },
-                isCommon: (bIndex, aIndex) => isCommon2(aIndex, bIndex)
-              };
-            }
-            const tStart = aStart;
-            const tEnd = aEnd;
-            aStart = bStart;
-            aEnd = bEnd;
-            bStart = tStart;
-            bEnd = tEnd;
-          }
-          const {
-            foundSubsequence,
-            isCommon
-          } = callbacks[transposed ? 1 : 0];
-          divide(nChange, aStart, aEnd, bStart, bEnd, isCommon, aIndexesF, aIndexesR, division);
-          const {
-            nChangePreceding,
-            aEndPreceding,
-            bEndPreceding,
-            nCommonPreceding,
-            aCommonPreceding,
-            bCommonPreceding,
-            nCommonFollowing,
-            aCommonFollowing,
-            bCommonFollowing,
-            nChangeFollowing,
-            aStartFollowing,
-            bStartFollowing
-          } = division;
-          if (aStart < aEndPreceding && bStart < bEndPreceding) {
-            findSubsequences(nChangePreceding, aStart, aEndPreceding, bStart, bEndPreceding, transposed, callbacks, aIndexesF, aIndexesR, division);
-          }
-          if (nCommonPreceding !== 0) {
-            foundSubsequence(nCommonPreceding, aCommonPreceding, bCommonPreceding);
-          }
-          if (nCommonFollowing !== 0) {
-            foundSubsequence(nCommonFollowing, aCommonFollowing, bCommonFollowing);
-          }
-          if (aStartFollowing < aEnd && bStartFollowing < bEnd) {
-            findSubsequences(nChangeFollowing, aStartFollowing, aEnd, bStartFollowing, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division);
-          }
-        };
-        const validateLength = (name, arg) => {
-          if (typeof arg !== "number") {
-            throw new TypeError(`${pkg}: ${name} typeof ${typeof arg} is not a number`);
-          }
-          if (!Number.isSafeInteger(arg)) {
-            throw new RangeError(`${pkg}: ${name} value ${arg} is not a safe integer`);
-          }
-          if (arg < 0) {
-            throw new RangeError(`${pkg}: ${name} value ${arg} is a negative integer`);
-          }
-        };
-        const validateCallback = (name, arg) => {
-          const type = typeof arg;
-          if (type !== "function") {
-            throw new TypeError(`${pkg}: ${name} typeof ${type} is not a function`);
-          }
-        };
-        function diffSequence(aLength, bLength, isCommon, foundSubsequence) {
-          validateLength("aLength", aLength);
-          validateLength("bLength", bLength);
-          validateCallback("isCommon", isCommon);
-          validateCallback("foundSubsequence", foundSubsequence);
-          const nCommonF = countCommonItemsF(0, aLength, 0, bLength, isCommon);
-          if (nCommonF !== 0) {
-            foundSubsequence(nCommonF, 0, 0);
-          }
-          if (aLength !== nCommonF || bLength !== nCommonF) {
-            const aStart = nCommonF;
-            const bStart = nCommonF;
-            const nCommonR = countCommonItemsR(aStart, aLength - 1, bStart, bLength - 1, isCommon);
-            const aEnd = aLength - nCommonR;
-            const bEnd = bLength - nCommonR;
-            const nCommonFR = nCommonF + nCommonR;
-            if (aLength !== nCommonFR && bLength !== nCommonFR) {
-              const nChange = 0;
-              const transposed = false;
-              const callbacks = [{
-                foundSubsequence,
-                isCommon
-              }];
-              const aIndexesF = [NOT_YET_SET];
-              const aIndexesR = [NOT_YET_SET];
-              const division = {
-                aCommonFollowing: NOT_YET_SET,
-                aCommonPreceding: NOT_YET_SET,
-                aEndPreceding: NOT_YET_SET,
-                aStartFollowing: NOT_YET_SET,
-                bCommonFollowing: NOT_YET_SET,
-                bCommonPreceding: NOT_YET_SET,
-                bEndPreceding: NOT_YET_SET,
-                bStartFollowing: NOT_YET_SET,
-                nChangeFollowing: NOT_YET_SET,
-                nChangePreceding: NOT_YET_SET,
-                nCommonFollowing: NOT_YET_SET,
-                nCommonPreceding: NOT_YET_SET
-              };
-              findSubsequences(nChange, aStart, aEnd, bStart, bEnd, transposed, callbacks, aIndexesF, aIndexesR, division);
-            }
-            if (nCommonR !== 0) {
-              foundSubsequence(nCommonR, aEnd, bEnd);
+        if (callback) {
+          (function exec() {
+            setTimeout(function() {
+              if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+                return callback(void 0);
+              }
+              if (!execEditLength()) {
+                exec();
+              }
+            }, 0);
+          })();
+        } else {
+          while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+            const ret = execEditLength();
+            if (ret) {
+              return ret;
             }
           }
         }
-      })();
-      module.exports = __webpack_exports__;
-    })();
+      }
+      addToPath(path, added, removed, oldPosInc, options) {
+        const last = path.lastComponent;
+        if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+          };
+        } else {
+          return {
+            oldPos: path.oldPos + oldPosInc,
+            lastComponent: { count: 1, added, removed, previousComponent: last }
+          };
+        }
+      }
+      extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+        const newLen = newTokens.length, oldLen = oldTokens.length;
+        let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+        while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+          newPos++;
+          oldPos++;
+          commonCount++;
+          if (options.oneChangePerToken) {
+            basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+          }
+        }
+        if (commonCount && !options.oneChangePerToken) {
+          basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+        }
+        basePath.oldPos = oldPos;
+        return newPos;
+      }
+      equals(left, right, options) {
+        if (options.comparator) {
+          return options.comparator(left, right);
+        } else {
+          return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+        }
+      }
+      removeEmpty(array) {
+        const ret = [];
+        for (let i = 0; i < array.length; i++) {
+          if (array[i]) {
+            ret.push(array[i]);
+          }
+        }
+        return ret;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      castInput(value, options) {
+        return value;
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      tokenize(value, options) {
+        return Array.from(value);
+      }
+      join(chars) {
+        return chars.join("");
+      }
+      postProcess(changeObjects, options) {
+        return changeObjects;
+      }
+      get useLongestToken() {
+        return false;
+      }
+      buildValues(lastComponent, newTokens, oldTokens) {
+        const components = [];
+        let nextComponent;
+        while (lastComponent) {
+          components.push(lastComponent);
+          nextComponent = lastComponent.previousComponent;
+          delete lastComponent.previousComponent;
+          lastComponent = nextComponent;
+        }
+        components.reverse();
+        const componentLen = components.length;
+        let componentPos = 0, newPos = 0, oldPos = 0;
+        for (; componentPos < componentLen; componentPos++) {
+          const component = components[componentPos];
+          if (!component.removed) {
+            if (!component.added && this.useLongestToken) {
+              let value = newTokens.slice(newPos, newPos + component.count);
+              value = value.map(function(value2, i) {
+                const oldValue = oldTokens[oldPos + i];
+                return oldValue.length > value2.length ? oldValue : value2;
+              });
+              component.value = this.join(value);
+            } else {
+              component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+            }
+            newPos += component.count;
+            if (!component.added) {
+              oldPos += component.count;
+            }
+          } else {
+            component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+            oldPos += component.count;
+          }
+        }
+        return components;
+      }
+    };
   }
 });
 
-// node_modules/@jest/diff-sequences/build/index.mjs
-var import_index, build_default;
-var init_build = __esm({
-  "node_modules/@jest/diff-sequences/build/index.mjs"() {
-    import_index = __toESM(require_build(), 1);
-    build_default = import_index.default.default;
+// node_modules/diff/libesm/diff/line.js
+function diffLines(oldStr, newStr, options) {
+  return lineDiff.diff(oldStr, newStr, options);
+}
+function tokenize(value, options) {
+  if (options.stripTrailingCr) {
+    value = value.replace(/\r\n/g, "\n");
+  }
+  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
+  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
+    linesAndNewlines.pop();
+  }
+  for (let i = 0; i < linesAndNewlines.length; i++) {
+    const line = linesAndNewlines[i];
+    if (i % 2 && !options.newlineIsToken) {
+      retLines[retLines.length - 1] += line;
+    } else {
+      retLines.push(line);
+    }
+  }
+  return retLines;
+}
+var LineDiff, lineDiff;
+var init_line = __esm({
+  "node_modules/diff/libesm/diff/line.js"() {
+    init_base();
+    LineDiff = class extends Diff {
+      constructor() {
+        super(...arguments);
+        this.tokenize = tokenize;
+      }
+      equals(left, right, options) {
+        if (options.ignoreWhitespace) {
+          if (!options.newlineIsToken || !left.includes("\n")) {
+            left = left.trim();
+          }
+          if (!options.newlineIsToken || !right.includes("\n")) {
+            right = right.trim();
+          }
+        } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
+          if (left.endsWith("\n")) {
+            left = left.slice(0, -1);
+          }
+          if (right.endsWith("\n")) {
+            right = right.slice(0, -1);
+          }
+        }
+        return super.equals(left, right, options);
+      }
+    };
+    lineDiff = new LineDiff();
+  }
+});
+
+// node_modules/diff/libesm/patch/create.js
+function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  let optionsObj;
+  if (!options) {
+    optionsObj = {};
+  } else if (typeof options === "function") {
+    optionsObj = { callback: options };
+  } else {
+    optionsObj = options;
+  }
+  if (typeof optionsObj.context === "undefined") {
+    optionsObj.context = 4;
+  }
+  const context = optionsObj.context;
+  if (optionsObj.newlineIsToken) {
+    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
+  }
+  if (!optionsObj.callback) {
+    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
+  } else {
+    const { callback } = optionsObj;
+    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
+      const patch = diffLinesResultToPatch(diff);
+      callback(patch);
+    } }));
+  }
+  function diffLinesResultToPatch(diff) {
+    if (!diff) {
+      return;
+    }
+    diff.push({ value: "", lines: [] });
+    function contextLines(lines2) {
+      return lines2.map(function(entry) {
+        return " " + entry;
+      });
+    }
+    const hunks = [];
+    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
+    for (let i = 0; i < diff.length; i++) {
+      const current = diff[i], lines2 = current.lines || splitLines(current.value);
+      current.lines = lines2;
+      if (current.added || current.removed) {
+        if (!oldRangeStart) {
+          const prev = diff[i - 1];
+          oldRangeStart = oldLine;
+          newRangeStart = newLine;
+          if (prev) {
+            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
+            oldRangeStart -= curRange.length;
+            newRangeStart -= curRange.length;
+          }
+        }
+        for (const line of lines2) {
+          curRange.push((current.added ? "+" : "-") + line);
+        }
+        if (current.added) {
+          newLine += lines2.length;
+        } else {
+          oldLine += lines2.length;
+        }
+      } else {
+        if (oldRangeStart) {
+          if (lines2.length <= context * 2 && i < diff.length - 2) {
+            for (const line of contextLines(lines2)) {
+              curRange.push(line);
+            }
+          } else {
+            const contextSize = Math.min(lines2.length, context);
+            for (const line of contextLines(lines2.slice(0, contextSize))) {
+              curRange.push(line);
+            }
+            const hunk = {
+              oldStart: oldRangeStart,
+              oldLines: oldLine - oldRangeStart + contextSize,
+              newStart: newRangeStart,
+              newLines: newLine - newRangeStart + contextSize,
+              lines: curRange
+            };
+            hunks.push(hunk);
+            oldRangeStart = 0;
+            newRangeStart = 0;
+            curRange = [];
+          }
+        }
+        oldLine += lines2.length;
+        newLine += lines2.length;
+      }
+    }
+    for (const hunk of hunks) {
+      for (let i = 0; i < hunk.lines.length; i++) {
+        if (hunk.lines[i].endsWith("\n")) {
+          hunk.lines[i] = hunk.lines[i].slice(0, -1);
+        } else {
+          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
+          i++;
+        }
+      }
+    }
+    return {
+      oldFileName,
+      newFileName,
+      oldHeader,
+      newHeader,
+      hunks
+    };
+  }
+}
+function formatPatch(patch, headerOptions) {
+  if (!headerOptions) {
+    headerOptions = INCLUDE_HEADERS;
+  }
+  if (Array.isArray(patch)) {
+    if (patch.length > 1 && !headerOptions.includeFileHeaders) {
+      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
+    }
+    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
+  }
+  const ret = [];
+  if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName) {
+    ret.push("Index: " + patch.oldFileName);
+  }
+  if (headerOptions.includeUnderline) {
+    ret.push("===================================================================");
+  }
+  if (headerOptions.includeFileHeaders) {
+    ret.push("--- " + patch.oldFileName + (typeof patch.oldHeader === "undefined" ? "" : "	" + patch.oldHeader));
+    ret.push("+++ " + patch.newFileName + (typeof patch.newHeader === "undefined" ? "" : "	" + patch.newHeader));
+  }
+  for (let i = 0; i < patch.hunks.length; i++) {
+    const hunk = patch.hunks[i];
+    if (hunk.oldLines === 0) {
+      hunk.oldStart -= 1;
+    }
+    if (hunk.newLines === 0) {
+      hunk.newStart -= 1;
+    }
+    ret.push("@@ -" + hunk.oldStart + "," + hunk.oldLines + " +" + hunk.newStart + "," + hunk.newLines + " @@");
+    for (const line of hunk.lines) {
+      ret.push(line);
+    }
+  }
+  return ret.join("\n") + "\n";
+}
+function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  if (typeof options === "function") {
+    options = { callback: options };
+  }
+  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
+    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
+    if (!patchObj) {
+      return;
+    }
+    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
+  } else {
+    const { callback } = options;
+    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: (patchObj) => {
+      if (!patchObj) {
+        callback(void 0);
+      } else {
+        callback(formatPatch(patchObj, options.headerOptions));
+      }
+    } }));
+  }
+}
+function splitLines(text2) {
+  const hasTrailingNl = text2.endsWith("\n");
+  const result = text2.split("\n").map((line) => line + "\n");
+  if (hasTrailingNl) {
+    result.pop();
+  } else {
+    result.push(result.pop().slice(0, -1));
+  }
+  return result;
+}
+var INCLUDE_HEADERS, FILE_HEADERS_ONLY;
+var init_create = __esm({
+  "node_modules/diff/libesm/patch/create.js"() {
+    init_line();
+    INCLUDE_HEADERS = {
+      includeIndex: true,
+      includeUnderline: true,
+      includeFileHeaders: true
+    };
+    FILE_HEADERS_ONLY = {
+      includeIndex: false,
+      includeUnderline: false,
+      includeFileHeaders: true
+    };
+  }
+});
+
+// node_modules/diff/libesm/index.js
+var init_libesm = __esm({
+  "node_modules/diff/libesm/index.js"() {
+    init_create();
   }
 });
 
 // src/core/plan/content-diff.ts
 function contentDiff(before, after2, oldLabel, newLabel) {
-  const header = `--- ${oldLabel}
+  const lines2 = lineCount(before) + lineCount(after2);
+  const diff = createTwoFilesPatch(oldLabel, newLabel, `${before}
+`, `${after2}
+`, void 0, void 0, {
+    context: CONTEXT,
+    maxEditLength: Math.max(1, Math.floor(MAX_STEPS / lines2)),
+    headerOptions: FILE_HEADERS_ONLY
+  });
+  return diff ?? `--- ${oldLabel}
 +++ ${newLabel}
+@@ content changed too much to show a diff @@
 `;
-  const runs = diffRuns(before.split("\n"), after2.split("\n"));
-  if (!runs) return `${header}@@ content changed too much to show a diff @@
-`;
-  const parts = [header];
-  for (const h of hunksOf(runs)) parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@
-`, h.lines.join("\n"), "\n");
-  return parts.join("");
 }
-function diffRuns(a, b) {
-  const runs = [];
-  let ai = 0;
-  let bi = 0;
-  const changed = (aTo, bTo) => {
-    if (ai < aTo) runs.push({ kind: "-", lines: a.slice(ai, aTo) });
-    if (bi < bTo) runs.push({ kind: "+", lines: b.slice(bi, bTo) });
-  };
-  let comparisons = 0;
-  try {
-    diffSequences(
-      a.length,
-      b.length,
-      (i, j) => {
-        if (++comparisons > MAX_COMPARISONS) throw TOO_MANY;
-        return a[i] === b[j];
-      },
-      (n, aCommon, bCommon) => {
-        const last = runs.at(-1);
-        if (last?.kind === " " && ai === aCommon && bi === bCommon) last.lines.push(...a.slice(aCommon, aCommon + n));
-        else {
-          changed(aCommon, bCommon);
-          runs.push({ kind: " ", lines: a.slice(aCommon, aCommon + n) });
-        }
-        ai = aCommon + n;
-        bi = bCommon + n;
-      }
-    );
-  } catch (err) {
-    if (err === TOO_MANY) return void 0;
-    throw err;
-  }
-  changed(a.length, b.length);
-  return runs;
+function lineCount(text2) {
+  let count = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count++;
+  return count;
 }
-function hunksOf(runs) {
-  const hunks = [];
-  let hunk;
-  let oldLine = 1;
-  let newLine = 1;
-  const lastChange = runs.findLastIndex((r) => r.kind !== " ");
-  for (let i = 0; i < runs.length; i++) {
-    const { kind, lines: lines2 } = runs[i];
-    if (kind !== " ") {
-      if (!hunk) {
-        const before = i > 0 ? runs[i - 1].lines.slice(-CONTEXT) : [];
-        hunk = { oldStart: oldLine - before.length, oldLines: 0, newStart: newLine - before.length, newLines: 0, lines: before.map((l) => ` ${l}`) };
-      }
-      for (const line of lines2) hunk.lines.push(kind + line);
-      if (kind === "+") newLine += lines2.length;
-      else oldLine += lines2.length;
-      continue;
-    }
-    if (hunk) {
-      const last = i > lastChange;
-      const shown = lines2.length <= CONTEXT * 2 && !last ? lines2 : lines2.slice(0, CONTEXT);
-      for (const line of shown) hunk.lines.push(` ${line}`);
-      if (shown.length < lines2.length || last) {
-        hunk.oldLines = oldLine + shown.length - hunk.oldStart;
-        hunk.newLines = newLine + shown.length - hunk.newStart;
-        hunks.push(hunk);
-        hunk = void 0;
-      }
-    }
-    oldLine += lines2.length;
-    newLine += lines2.length;
-  }
-  if (hunk) {
-    hunk.oldLines = oldLine - hunk.oldStart;
-    hunk.newLines = newLine - hunk.newStart;
-    hunks.push(hunk);
-  }
-  return hunks;
-}
-var diffSequences, MAX_COMPARISONS, CONTEXT, TOO_MANY;
+var MAX_STEPS, CONTEXT;
 var init_content_diff = __esm({
   "src/core/plan/content-diff.ts"() {
     "use strict";
-    init_build();
-    diffSequences = build_default;
-    MAX_COMPARISONS = 1e7;
+    init_libesm();
+    MAX_STEPS = 1e7;
     CONTEXT = 3;
-    TOO_MANY = new Error("too many comparisons");
   }
 });
 
@@ -49746,16 +49760,16 @@ function changeLines(change2, paint2) {
         lines2.push(`      ${field}: ${quote(change2.before[field])} → ${quote(change2.after[field])}`);
       }
       if (change2.diff !== void 0) {
-        lines2.push("      content:", ...diffLines(change2.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
+        lines2.push("      content:", ...diffLines2(change2.diff).map((l, i) => `        ${paintDiffLine(l, i, paint2)}`));
       }
       return lines2;
     }
   }
 }
 function stateLines(state) {
-  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount(state.content), "line")}`];
+  return [`      description: ${quote(state.description)}`, `      content: ${plural(lineCount2(state.content), "line")}`];
 }
-function diffLines(diff) {
+function diffLines2(diff) {
   return diff.replace(/\n$/, "").split("\n").map(printableLine);
 }
 function paintDiffLine(line, index, paint2) {
@@ -49772,7 +49786,7 @@ function capped2(lines2, max = MAX_LISTED) {
   if (lines2.length <= max) return lines2;
   return [...lines2.slice(0, max), `  … and ${thousands(lines2.length - max)} more (see plan --json)`];
 }
-function lineCount(text2) {
+function lineCount2(text2) {
   if (text2 === "") return 0;
   let lines2 = 1;
   for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) lines2++;
@@ -50072,7 +50086,7 @@ function capped3(text2, max = 120) {
   return text2.length > max ? `${text2.slice(0, max - 1)}…` : text2;
 }
 function diffDetails(change2, maxLines, maxLineChars) {
-  const all = diffLines(change2.diff ?? "");
+  const all = diffLines2(change2.diff ?? "");
   const kept = all.slice(0, maxLines).map((l) => l.length > maxLineChars ? `${l.slice(0, maxLineChars)}…` : l);
   if (all.length > maxLines) kept.push(`… ${thousands(all.length - maxLines)} more diff lines not shown`);
   const body = kept.join("\n");
@@ -76034,7 +76048,7 @@ function idsRecord(ids) {
   if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
   return record;
 }
-var init_build2 = __esm({
+var init_build = __esm({
   "src/report/build.ts"() {
     "use strict";
     init_flows();
@@ -76115,7 +76129,7 @@ function idsText(ids) {
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
-    init_build2();
+    init_build();
     init_safe_text();
   }
 });
@@ -76781,7 +76795,7 @@ function renderTestResult(r, style) {
     for (const g of failures2) {
       const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
       lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-      if (g.assertion.diff !== void 0) lines2.push(...diffLines2(g.assertion.diff, style));
+      if (g.assertion.diff !== void 0) lines2.push(...diffLines3(g.assertion.diff, style));
     }
     for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
       lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
@@ -76793,7 +76807,7 @@ function renderTestResult(r, style) {
   }
   return lines2.join("\n");
 }
-function diffLines2(diff, style) {
+function diffLines3(diff, style) {
   return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
 }
 function quietNote(r, style) {
@@ -77260,7 +77274,7 @@ var init_junit = __esm({
   "src/report/junit.ts"() {
     "use strict";
     init_safe_text();
-    init_build2();
+    init_build();
     init_digest();
     ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
   }
@@ -78067,7 +78081,7 @@ var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
     "use strict";
     init_flows();
-    init_build2();
+    init_build();
     init_flow_https();
     init_flow_shared();
     init_flow_ws();
@@ -85039,16 +85053,6 @@ undici/lib/web/fetch/body.js:
 undici/lib/web/websocket/frame.js:
 undici/lib/web/websocket/frame.js:
   (*! ws. MIT License. Einar Otto Stangvik <einaros@gmail.com> *)
-
-@jest/diff-sequences/build/index.js:
-  (*!
-   * /**
-   *  * Copyright (c) Meta Platforms, Inc. and affiliates.
-   *  *
-   *  * This source code is licensed under the MIT license found in the
-   *  * LICENSE file in the root directory of this source tree.
-   *  * /
-   *)
 
 content-type/dist/index.js:
   (*!

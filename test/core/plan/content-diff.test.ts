@@ -1,20 +1,28 @@
-import { applyPatch, parsePatch, structuredPatch } from 'diff';
+import { applyPatch, parsePatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { contentDiff } from '../../../src/core/plan/index.js';
 
-// The `diff` package (a dev dependency) is the yardstick: its patch reader applies our diffs, and
-// its Myers search says how few lines a diff can change.
+// contentDiff is the `diff` package's Myers search with a bound on its cost. The yardsticks: that
+// package's patch reader applies the diffs, and a longest common subsequence of the lines, found
+// by plain dynamic programming, says how few lines a diff can change.
 
 /** The lines a diff removes and adds (`-x`, `+y`, not the `---`/`+++` header). */
 function changedLines(diff: string): number {
   return diff.split('\n').filter((line, i) => i >= 2 && (line.startsWith('-') || line.startsWith('+'))).length;
 }
 
-/** How many lines structuredPatch, a minimal diff, removes and adds. */
+/** How many lines a minimal diff removes and adds: both sides' lines less twice a longest common subsequence. */
 function fewestChanged(before: string, after: string): number {
-  const patch = structuredPatch('a', 'b', `${before}\n`, `${after}\n`, undefined, undefined, { context: 3 });
-  return patch.hunks.flatMap((h) => h.lines).filter((line) => line.startsWith('-') || line.startsWith('+')).length;
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let row = new Array<number>(b.length + 1).fill(0);
+  for (const line of a) {
+    const next = [0];
+    for (let j = 0; j < b.length; j++) next.push(line === b[j] ? row[j]! + 1 : Math.max(row[j + 1]!, next[j]!));
+    row = next;
+  }
+  return a.length + b.length - 2 * row[b.length]!;
 }
 
 // Few distinct lines, so that many alignments are equally short and the search's choices show.
@@ -48,12 +56,14 @@ describe('contentDiff', () => {
     );
   });
 
-  test('removes and adds as few lines as any diff can, with at most 3 lines of context around a change', () => {
+  test('removes and adds as few lines as any diff can, removed before added, with at most 3 lines of context around a change', () => {
     fc.assert(
       fc.property(pair, ([before, after]) => {
         const diff = contentDiff(before, after, 'old', 'new');
         expect(changedLines(diff)).toBe(fewestChanged(before, after));
         for (const hunk of parsePatch(diff)[0]!.hunks) {
+          // Between two kept lines, the removed lines come first, then the added ones.
+          expect(hunk.lines.map((l) => l[0]).join('')).not.toMatch(/\+-/);
           const kept = hunk.lines.map((l) => l.startsWith(' '));
           expect(kept.indexOf(false)).toBeLessThanOrEqual(3);
           expect(kept.reverse().indexOf(false)).toBeLessThanOrEqual(3);
