@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // HOME and XDG_* in a temporary folder for every test process and the processes they start.
+    globalSetup: ['./test/support/temp-home.ts'],
     // Type tests (test/**/*.test-d.ts, expectTypeOf) run through tsc on the whole project, as
     // citty's do: a type error anywhere, sources included, fails the suite.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
