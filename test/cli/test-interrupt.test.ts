@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/core/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
@@ -24,7 +23,7 @@ const REPORTERS = ['--reporter', 'console', '--reporter', 'json=out/report.json'
 
 /**
  * `roleflow test` as a process in the suite's folder; `signal` is sent as soon as stdout shows the
- * quick test's result. Resolves with the exit code, the output, and how long it took after the signal.
+ * quick test's result. Resolves with the exit code and the output.
  */
 function interrupted(s: Suite, signal: NodeJS.Signals, extra: string[]) {
   const child = spawn(process.execPath, [binPath, 'test', '--concurrency', '2', ...REPORTERS, ...extra], {
@@ -34,23 +33,21 @@ function interrupted(s: Suite, signal: NodeJS.Signals, extra: string[]) {
   });
   let stdout = '';
   let stderr = '';
-  let signalledAt: number | undefined;
+  let signalled = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    if (signalledAt === undefined && stdout.includes('✓ flows/a-quick.yaml > quick')) {
+    if (!signalled && stdout.includes('✓ flows/a-quick.yaml > quick')) {
+      signalled = true;
       // Let the slot the quick test freed start the next slow execution.
-      setTimeout(() => {
-        signalledAt = performance.now();
-        child.kill(signal);
-      }, 300);
+      setTimeout(() => child.kill(signal), 300);
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-  return new Promise<{ code: number | null; stdout: string; stderr: string; msAfterSignal: number }>((resolve) => {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
-      resolve({ code, stdout, stderr, msAfterSignal: signalledAt === undefined ? Infinity : performance.now() - signalledAt });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -65,7 +62,6 @@ describe('roleflow test interrupted (the CLI as a process)', () => {
       const s = await suite(FILES);
       const r = await interrupted(s, signal, [...extra]);
       expect(r.code, r.stderr).toBe(130);
-      expect(r.msAfterSignal).toBeLessThan(5_000);
       expect(r.stderr).toContain('Interrupted: ending the executions in flight; no new one starts; writing the reports');
       expect(r.stderr).toMatch(/^wrote out\/report\.json, out\/junit\.xml, \S*out\/summary\.md$/m);
 

@@ -120,7 +120,6 @@ describe('client: refusals and errors', () => {
     const before = performance.now();
     const error = await rejection(client.openWs());
     expect(performance.now() - before).toBeGreaterThanOrEqual(290);
-    expect(performance.now() - before).toBeLessThan(2000);
     expect(error).toMatchObject({ code: 'unreachable', message: `cannot reach ws://127.0.0.1:${port}/ws: no WebSocket handshake within 300 ms` });
     expect(lines).toMatchObject([{ method: 'GET', path: '/ws', status: 'error' }]);
     // The connection the service held is closed by the client.

@@ -22,7 +22,8 @@ const flows: FlowsConfig = {
       ],
       outputs: { results: [] },
     },
-    slow: { steps: [{ service: 'wait', latency: '5s' }], outputs: { results: [] } },
+    // Longer than any test may take: a close that waits for it fails by the test's timeout.
+    slow: { steps: [{ service: 'wait', latency: 3_600_000 }], outputs: { results: [] } },
   },
 };
 
@@ -164,10 +165,7 @@ describe('emulator: flows over WebSocket', () => {
     const ws = await open(e);
     await exchange(ws, { action: 'message', service: 'slow' }, 1);
     const closedByServer = new Promise((resolve) => ws.once('close', resolve));
-    const began = Date.now();
     await e.close();
     await closedByServer;
-    // Not left waiting for the slow flow's 5s step (room left for a busy machine).
-    expect(Date.now() - began).toBeLessThan(2500);
   });
 });
