@@ -23,7 +23,7 @@ export async function readBounded(abs: string, file: string, limit: Pick<TextFil
 
 /**
  * `readBounded` without the thread pool: open, fstat, read, close on this thread. For the many
- * small files of a roles folder this is several times quicker than `fs.promises`, where each of
+ * small files of a roles folder this is quicker than `fs.promises`, where each of
  * those steps is a thread-pool job and a callback. The open does not block: with O_NONBLOCK a
  * FIFO opens at once (without it, it would wait for a writer), and fstat then refuses it.
  */

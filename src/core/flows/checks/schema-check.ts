@@ -23,8 +23,8 @@ const DRAFT_07 = new Set([undefined, 'http://json-schema.org/draft-07/schema', '
 /**
  * A compiler of user schemas. With `meta`, the draft-07 meta-schema as a validator generated at
  * build time (precompiled-schemas.ts), a schema of draft-07 is checked with it and compiled by an
- * ajv that does not check it again: ajv would compile the meta-schema first, a third of
- * `validate`'s time. Without (code run from src/), or for another `$schema`, ajv checks it.
+ * ajv that does not check it again (ajv would compile the meta-schema first). Without (code run
+ * from src/), or for another `$schema`, ajv checks it.
  * test/core/flows/schema-check.test.ts proves both ways give the same results.
  */
 export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): (schema: object) => CompiledUserSchema {
@@ -66,7 +66,7 @@ export function userSchemaCompiler(meta: (() => ValidateFunction) | undefined): 
  * Compile a user's JSON Schema (draft-07; `$ref`s within it resolved) once per distinct schema.
  * A schema ajv refuses (an unknown type, a `$ref` to nowhere) is the reason, one line.
  */
-// Made on first use: in the built CLI the meta-schema's validator is read from its own file then.
+// Made on first use: most runs compile no user schema.
 const compiler = onFirstUse(() => userSchemaCompiler(draft07MetaSchema));
 export const compileUserSchema = (schema: object): CompiledUserSchema => compiler()(schema);
 
