@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
-  const relative8 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
-  if (relative8) {
-    const plus = relative8[2] === void 0 ? 0 : Number(relative8[2]);
-    const shown = `${relative8[1]} baseline${relative8[2] === void 0 ? "" : ` + ${relative8[2]}%`}`;
-    return { ok: true, value: { op: relative8[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative9) {
+    const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
+    const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
+    return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
@@ -70,8 +70,8 @@ function parseBudget(text2) {
   }
   const duration = parseDuration(m[2]);
   if (!duration.ok) {
-    const why = DURATION.test(m[2].trim()) ? duration.error : `${HINT}, after < or <=`;
-    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${why}` };
+    const why2 = DURATION.test(m[2].trim()) ? duration.error : `${HINT}, after < or <=`;
+    return { ok: false, error: `invalid budget ${JSON.stringify(text2)}: ${why2}` };
   }
   return { ok: true, value: { op: m[1], ms: duration.value, text: `${m[1]} ${m[2].trim()}` } };
 }
@@ -113,6 +113,16 @@ var init_first_use = __esm({
 });
 
 // src/core/safe-text.ts
+var safe_text_exports = {};
+__export(safe_text_exports, {
+  escapeChar: () => escapeChar,
+  escapeControls: () => escapeControls,
+  escapeStray: () => escapeStray,
+  fitColumns: () => fitColumns,
+  hasUnsafe: () => hasUnsafe,
+  jsonText: () => jsonText,
+  safeText: () => safeText
+});
 import { Buffer as Buffer2 } from "node:buffer";
 function hasUnsafe(text2) {
   return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
@@ -3173,7 +3183,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve19.call(this, root, ref2);
+      let _sch = resolve22.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3200,7 +3210,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve19(root, ref2) {
+    function resolve22(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4064,7 +4074,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve19(baseURI, relativeURI, options) {
+    function resolve22(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4100,50 +4110,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative8, options, skipNormalization) {
+    function resolveComponent(base, relative9, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative8 = parse4(serialize(relative8, options), options);
+        relative9 = parse4(serialize(relative9, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative8.scheme) {
-        target.scheme = relative8.scheme;
-        target.userinfo = relative8.userinfo;
-        target.host = relative8.host;
-        target.port = relative8.port;
-        target.path = removeDotSegments(relative8.path || "");
-        target.query = relative8.query;
+      if (!options.tolerant && relative9.scheme) {
+        target.scheme = relative9.scheme;
+        target.userinfo = relative9.userinfo;
+        target.host = relative9.host;
+        target.port = relative9.port;
+        target.path = removeDotSegments(relative9.path || "");
+        target.query = relative9.query;
       } else {
-        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
-          target.userinfo = relative8.userinfo;
-          target.host = relative8.host;
-          target.port = relative8.port;
-          target.path = removeDotSegments(relative8.path || "");
-          target.query = relative8.query;
+        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
+          target.userinfo = relative9.userinfo;
+          target.host = relative9.host;
+          target.port = relative9.port;
+          target.path = removeDotSegments(relative9.path || "");
+          target.query = relative9.query;
         } else {
-          if (!relative8.path) {
+          if (!relative9.path) {
             target.path = base.path;
-            if (relative8.query !== void 0) {
-              target.query = relative8.query;
+            if (relative9.query !== void 0) {
+              target.query = relative9.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative8.path[0] === "/") {
-              target.path = removeDotSegments(relative8.path);
+            if (relative9.path[0] === "/") {
+              target.path = removeDotSegments(relative9.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative8.path;
+                target.path = "/" + relative9.path;
               } else if (!base.path) {
-                target.path = relative8.path;
+                target.path = relative9.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative8.query;
+            target.query = relative9.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4151,7 +4161,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative8.fragment;
+      target.fragment = relative9.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4455,7 +4465,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve19,
+      resolve: resolve22,
       resolveComponent,
       equal,
       serialize,
@@ -7271,9 +7281,9 @@ function decodeText(bytes, file, kind) {
   const binary = nulIssue(text2, file, kind);
   return binary ? { ok: false, issues: [binary] } : { ok: true, value: text2 };
 }
-function tooLargeIssue(file, size2, kind) {
+function tooLargeIssue(file, size3, kind) {
   const mib = kind.maxBytes % MIB === 0 ? ` (${kind.maxBytes / MIB} MiB)` : "";
-  return { file, line: 1, col: 1, message: `file is too large (${size2} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
+  return { file, line: 1, col: 1, message: `file is too large (${size3} bytes): ${kind.noun} may hold at most ${kind.maxBytes} bytes${mib}` };
 }
 function nulIssue(text2, file, kind) {
   const at = text2.indexOf("\0");
@@ -11255,10 +11265,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11272,7 +11282,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep8) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11296,7 +11306,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11312,7 +11322,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11403,7 +11413,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep8 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11417,13 +11427,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep8 + cb;
+              sep8 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep8 += source;
               hasSpace = true;
               break;
             default:
@@ -11466,18 +11476,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep8 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11531,8 +11541,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap3 && !sep8 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11544,7 +11554,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11555,8 +11565,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st of sep7) {
+              if (sep8)
+                for (const st of sep8) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11573,7 +11583,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11753,7 +11763,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep8 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11770,24 +11780,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep8 === " ")
+            sep8 = "\n";
+          else if (!prevMoreIndented && sep8 === "\n")
+            sep8 = "\n\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep8 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep8 + content;
+          sep8 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11970,25 +11980,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep8 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep8 === "\n")
+            res += sep8;
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep8 + lm;
+          sep8 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep8 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12798,14 +12808,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep8, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st of sep7)
+      if (sep8)
+        for (const st of sep8)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13972,18 +13982,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep8;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep8 = scalar.end;
+            sep8.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep8 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep8 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14136,15 +14146,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep7 = it.sep;
-                  sep7.push(this.sourceToken);
+                  const sep8 = it.sep;
+                  sep8.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep8 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14338,13 +14348,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep8 = fc.end.splice(1, fc.end.length);
+            sep8.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep8 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -14923,8 +14933,8 @@ function decodeRoleFile(bytes, file) {
   return decodeText(bytes, file, ROLE_FILE);
 }
 function parseRoleFile(text2, file, schema) {
-  const size2 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
-  if (size2 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size2, ROLE_FILE)] };
+  const size3 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
+  if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
   const binary = nulIssue(text2, file, ROLE_FILE);
   if (binary) return { ok: false, issues: [binary] };
   const split = splitFrontMatter(text2.startsWith("\uFEFF") ? text2.slice(1) : text2);
@@ -15135,8 +15145,8 @@ function varIssue(f, tenants) {
   const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
   let message2;
   if (f.kind === "size") {
-    const size2 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
-    message2 = `the Role renders to ${size2} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
+    const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
+    message2 = `the Role renders to ${size3} bytes for ${which2}, over the limit of ${thousands(MAX_SENT_ROLE_BYTES)} bytes a Role may be sent as (name, description and content as JSON): shorten the file or its variables`;
   } else if (f.name === void 0) {
     message2 = `${f.where}: "\${vars." must be followed by a variable name and "}" (letters, digits, _); write "$\${vars." for the text itself`;
   } else {
@@ -15345,7 +15355,7 @@ __export(printed_url_exports, {
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep7, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep7}${key}=${MASK}` : whole
+    (whole, sep8, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep8}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -15487,8 +15497,10 @@ function parseConfig(text2, file, schema) {
       },
       local: {
         ...raw.local?.flows_config === void 0 ? {} : { flowsConfig: raw.local.flows_config },
-        data: raw.local?.data ?? base.local.data
-      }
+        data: raw.local?.data ?? base.local.data,
+        preview: raw.local?.preview ?? false
+      },
+      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions }
     }
   };
 }
@@ -15499,7 +15511,8 @@ function defaultConfig(file) {
     tenants: {},
     roles: { dir: "roles", prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: "flows", concurrency: 4, strictEnd: false },
-    local: { data: ".roleflow/local.json" }
+    local: { data: ".roleflow/local.json", preview: false },
+    preview: { maxExecutions: 500 }
   };
 }
 function configuredTenant(config, name) {
@@ -15547,7 +15560,8 @@ function tenantConfig(t6) {
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
     retries: t6.retries ?? 4,
     api: t6.api ?? {},
-    ...t6.vars === void 0 ? {} : { vars: t6.vars }
+    ...t6.vars === void 0 ? {} : { vars: t6.vars },
+    ...t6.preview === true && { preview: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -15602,8 +15616,8 @@ async function readBounded(abs, file, limit) {
   return readBoundedSync(abs, file, limit);
 }
 function readBoundedSync(abs, file, limit) {
-  return withOpenFile(abs, file, limit, (fd, size2) => {
-    const bytes = readOpen(fd, size2, limit.maxBytes);
+  return withOpenFile(abs, file, limit, (fd, size3) => {
+    const bytes = readOpen(fd, size3, limit.maxBytes);
     return bytes.length > limit.maxBytes ? { ok: false, issues: [tooLargeIssue(file, bytes.length, limit)] } : { ok: true, value: bytes };
   });
 }
@@ -15615,10 +15629,10 @@ function readTextFileSync(source, kind) {
     const seen = readSeenFile(fd, kind.maxBytes);
     return seen === void 0 ? void 0 : decodeSmall(seen, source.file, kind);
   };
-  const read = (fd, size2) => {
-    if (size2 === 0 || size2 > QUICK_READ_BYTES) return decodeText(readOpen(fd, size2, kind.maxBytes), source.file, kind);
+  const read = (fd, size3) => {
+    if (size3 === 0 || size3 > QUICK_READ_BYTES) return decodeText(readOpen(fd, size3, kind.maxBytes), source.file, kind);
     scratch ??= Buffer.allocUnsafe(QUICK_READ_BYTES);
-    return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size2)), source.file, kind);
+    return decodeSmall(scratch.subarray(0, readInto(fd, scratch, size3)), source.file, kind);
   };
   return withOpenFile(source.abs, source.file, kind, read, source.seenAsFile === true ? decodeSeen : void 0);
 }
@@ -15660,11 +15674,11 @@ function withOpenFile(abs, file, limit, read, quick) {
     closeSync(fd);
   }
 }
-function readOpen(fd, size2, maxBytes) {
-  if (size2 > 0) {
-    const buffer = Buffer.allocUnsafe(size2);
-    const got = readInto(fd, buffer, size2);
-    return got === size2 ? buffer : buffer.subarray(0, got);
+function readOpen(fd, size3, maxBytes) {
+  if (size3 > 0) {
+    const buffer = Buffer.allocUnsafe(size3);
+    const got = readInto(fd, buffer, size3);
+    return got === size3 ? buffer : buffer.subarray(0, got);
   }
   const chunks = [];
   let total = 0;
@@ -15677,17 +15691,17 @@ function readOpen(fd, size2, maxBytes) {
   }
   return Buffer.concat(chunks, total);
 }
-function readInto(fd, buffer, size2) {
+function readInto(fd, buffer, size3) {
   let got = 0;
-  while (got < size2) {
-    const n = readSync(fd, buffer, got, size2 - got, got);
+  while (got < size3) {
+    const n = readSync(fd, buffer, got, size3 - got, got);
     if (n === 0) break;
     got += n;
   }
   return got;
 }
-function cannotRead(file, why) {
-  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
+function cannotRead(file, why2) {
+  return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why2})` }] };
 }
 var QUICK_READ_BYTES, scratch, QUICK_READ_FLAGS;
 var init_bounded_read = __esm({
@@ -18821,9 +18835,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve22, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve19(data2);
+              return err ? reject2(err) : resolve22(data2);
             });
           });
         }
@@ -18861,9 +18875,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve22, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve19(data2);
+              return err2 ? reject2(err2) : resolve22(data2);
             });
           });
         }
@@ -22369,8 +22383,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject2) => {
-        res = resolve19;
+      const promise = new Promise((resolve22, reject2) => {
+        res = resolve22;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23796,12 +23810,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve22, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve22;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24685,12 +24699,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve22, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve22;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25007,16 +25021,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve22) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve22;
           } else {
-            resolve19(null);
+            resolve22(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve22) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25029,7 +25043,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve22(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25417,8 +25431,8 @@ var require_pool_base = __commonJS({
       }
       get [kSize]() {
         let ret = this[kQueued];
-        for (const { [kSize]: size2 } of this[kClients]) {
-          ret += size2;
+        for (const { [kSize]: size3 } of this[kClients]) {
+          ret += size3;
         }
         return ret;
       }
@@ -25436,8 +25450,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          return new Promise((resolve22) => {
+            this[kClosedResolve] = resolve22;
           });
         }
       }
@@ -26559,7 +26573,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve19, reject2) => {
+        const socket = await new Promise((resolve22, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26569,7 +26583,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve19(socket2);
+              resolve22(socket2);
             }
           });
         });
@@ -26579,14 +26593,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve19, reject2) => {
+        await new Promise((resolve22, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve22();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26595,14 +26609,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve19();
+            resolve22();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve19, reject2) => {
+        await new Promise((resolve22, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26610,7 +26624,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve22();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26653,8 +26667,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve19, reject2) => {
-                      finalSocket.once("secureConnect", resolve19);
+                    await new Promise((resolve22, reject2) => {
+                      finalSocket.once("secureConnect", resolve22);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27358,7 +27372,7 @@ var require_retry_handler = __commonJS({
             });
           }
           validatePartialResponseContentLength(headers, contentRange, statusCode, this.retryCount);
-          const { start, size: size2, end = size2 ? size2 - 1 : null } = contentRange;
+          const { start, size: size3, end = size3 ? size3 - 1 : null } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
             throw new RequestRetryError("Content-Range mismatch", statusCode, {
               headers,
@@ -27381,7 +27395,7 @@ var require_retry_handler = __commonJS({
               return;
             }
             validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
-            const { start, size: size2, end = size2 ? size2 - 1 : null } = range;
+            const { start, size: size3, end = size3 ? size3 - 1 : null } = range;
             assert(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -27787,7 +27801,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27801,11 +27815,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve19(null);
+                resolve22(null);
               }
             });
           } else {
-            this.on("close", resolve19);
+            this.on("close", resolve22);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27833,7 +27847,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject2) => {
+      return new Promise((resolve22, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27848,7 +27862,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve22,
               reject: reject2,
               length: 0,
               body: []
@@ -27922,18 +27936,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body, resolve: resolve22, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length, encoding));
+          resolve22(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve22(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve22(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve22(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve22(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28123,9 +28137,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -28337,9 +28351,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -28627,9 +28641,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -28722,9 +28736,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -29998,7 +30012,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve19 } = __require("node:path");
+    var { dirname: dirname14, resolve: resolve22 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30199,7 +30213,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve19(path), "utf8");
+          const data2 = await readFile4(resolve22(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30228,8 +30242,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve19(path);
-        await mkdir8(dirname13(resolvedPath), { recursive: true });
+        const resolvedPath = resolve22(path);
+        await mkdir8(dirname14(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -34235,17 +34249,17 @@ var require_decompress = __commonJS({
     );
     var defaultMaxSize = 0;
     function createMaxSizeLimiter(maxSize) {
-      let size2 = 0;
+      let size3 = 0;
       return new TransformStream2({
         transform(chunk, _encoding, callback) {
-          const decompressedSize = size2 + chunk.length;
+          const decompressedSize = size3 + chunk.length;
           if (decompressedSize > maxSize) {
             callback(new ResponseExceededMaxSizeError(
               `Decompressed response size (${decompressedSize}) exceeded maxSize (${maxSize})`
             ));
             return;
           }
-          size2 = decompressedSize;
+          size3 = decompressedSize;
           callback(null, chunk);
         }
       });
@@ -35310,8 +35324,8 @@ var require_sqlite_cache_store = __commonJS({
         assertCacheKey(key);
         const url = this.#makeValueUrl(key);
         const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body;
-        const size2 = body?.byteLength;
-        if (size2 && size2 > this.#maxEntrySize) {
+        const size3 = body?.byteLength;
+        if (size3 && size3 > this.#maxEntrySize) {
           return;
         }
         const existingValue = this.#findValue(key, true);
@@ -35354,14 +35368,14 @@ var require_sqlite_cache_store = __commonJS({
       createWriteStream(key, value) {
         assertCacheKey(key);
         assertCacheValue(value);
-        let size2 = 0;
+        let size3 = 0;
         const body = [];
         const store = this;
         return new Writable2({
           decodeStrings: true,
           write(chunk, encoding, callback) {
-            size2 += chunk.byteLength;
-            if (size2 < store.#maxEntrySize) {
+            size3 += chunk.byteLength;
+            if (size3 < store.#maxEntrySize) {
               body.push(chunk);
             } else {
               this.destroy();
@@ -35692,17 +35706,17 @@ var require_headers = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
       toSortedArray() {
-        const size2 = this.headersMap.size;
-        const array = new Array(size2);
-        if (size2 <= 32) {
-          if (size2 === 0) {
+        const size3 = this.headersMap.size;
+        const array = new Array(size3);
+        if (size3 <= 32) {
+          if (size3 === 0) {
             return array;
           }
           const iterator2 = this.headersMap[Symbol.iterator]();
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size3; ++i) {
             value = iterator2.next().value;
             x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
@@ -38208,7 +38222,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve19, reject2) => agent.dispatch(
+        return new Promise((resolve22, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38296,7 +38310,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve22({
                 status,
                 statusText,
                 headersList,
@@ -38349,7 +38363,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve19({
+              resolve22({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38373,7 +38387,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve19({
+              resolve22({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42033,13 +42047,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size2) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size2;
+      setEventFieldSize(field, size3) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size3;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size2;
+        this.eventFieldSizes[field] = size3;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -42744,7 +42758,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43034,8 +43048,8 @@ function duplicates(files, key, at, what, allowed = () => false) {
   for (const f of files) {
     const k = key(f);
     if (k === void 0) continue;
-    const size2 = seen.size;
-    if (seen.add(k).size === size2) repeated.add(k);
+    const size3 = seen.size;
+    if (seen.add(k).size === size3) repeated.add(k);
   }
   if (repeated.size === 0) return [];
   const groups2 = groupBy(files, (f) => {
@@ -43274,7 +43288,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -43457,8 +43471,8 @@ var require_limiter = __commonJS({
        * @param {Function} job The job to run
        * @public
        */
-      add(job) {
-        this.jobs.push(job);
+      add(job2) {
+        this.jobs.push(job2);
         this[kRun]();
       }
       /**
@@ -43469,9 +43483,9 @@ var require_limiter = __commonJS({
       [kRun]() {
         if (this.pending === this.concurrency) return;
         if (this.jobs.length) {
-          const job = this.jobs.shift();
+          const job2 = this.jobs.shift();
           this.pending++;
-          job(this[kDone]);
+          job2(this[kDone]);
         }
       }
     };
@@ -47118,8 +47132,8 @@ var init_ws_session = __esm({
         socket.on("close", (code3, reason2) => {
           clearTimeout(this.terminateTimer);
           if (this.endedBecause === void 0) {
-            const why = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
-            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why})`;
+            const why2 = reason2.length > 0 ? `: ${oneLine(reason2.toString("utf8"), 120)}` : "";
+            this.endedBecause = `connection to ${this.shown} closed by the service (code ${code3}${why2})`;
           }
           for (const waiter of this.waiters.splice(0)) {
             clearTimeout(waiter.timer);
@@ -47154,8 +47168,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve19, reject2) => {
-          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve22, reject2) => {
+          const waiter = { resolve: resolve22, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47251,8 +47265,8 @@ function openWsSession(target, token, onRequest) {
       maxPayload: 64 * 1024 * 1024
     });
   } catch (error2) {
-    const why = oneLine(error2 instanceof Error ? error2.message : String(error2), 160);
-    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why}`, secrets), "failed"));
+    const why2 = oneLine(error2 instanceof Error ? error2.message : String(error2), 160);
+    return Promise.reject(new RoleflowError(redactSecrets(`cannot open ${shown}: ${why2}`, secrets), "failed"));
   }
   const startedAt = performance.now();
   const log = (status) => {
@@ -47260,7 +47274,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve19, reject2) => {
+  return new Promise((resolve22, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47286,7 +47300,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve19(new Session(socket, shown, secrets));
+      resolve22(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47604,8 +47618,8 @@ function toRole2(entry, where, file) {
     lastUpdated: optional(r["last_updated"]) ?? optional(r["last_update"])
   };
 }
-function corrupt(file, why) {
-  return new RoleflowError(`emulator data file ${file} is ${why}; fix or remove it (it was left untouched)`);
+function corrupt(file, why2) {
+  return new RoleflowError(`emulator data file ${file} is ${why2}; fix or remove it (it was left untouched)`);
 }
 async function removeStaleTemps(file) {
   const name = basename(file);
@@ -47914,7 +47928,7 @@ function readJsonBody(req, limit, done) {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return done(TOO_LARGE);
   let chunks;
-  let size2 = 0;
+  let size3 = 0;
   let settled = false;
   const settle3 = (result) => {
     if (settled) return;
@@ -47922,8 +47936,8 @@ function readJsonBody(req, limit, done) {
     done(result);
   };
   req.on("data", (chunk) => {
-    size2 += chunk.length;
-    if (size2 > limit) {
+    size3 += chunk.length;
+    if (size3 > limit) {
       req.removeAllListeners("data");
       return settle3(TOO_LARGE);
     }
@@ -47932,8 +47946,8 @@ function readJsonBody(req, limit, done) {
     else chunks = [chunks, chunk];
   });
   req.on("end", () => {
-    if (size2 > limit) return;
-    const bytes = chunks === void 0 ? void 0 : Array.isArray(chunks) ? Buffer.concat(chunks, size2) : chunks;
+    if (size3 > limit) return;
+    const bytes = chunks === void 0 ? void 0 : Array.isArray(chunks) ? Buffer.concat(chunks, size3) : chunks;
     const text2 = bytes === void 0 ? "" : bytes.toString("utf8");
     let value;
     try {
@@ -47968,11 +47982,11 @@ var init_http_kit = __esm({
         this.next = (this.next + 1) % this.capacity;
       }
       list() {
-        const size2 = this.methods.length;
-        const first = size2 < this.capacity ? 0 : this.next;
+        const size3 = this.methods.length;
+        const first = size3 < this.capacity ? 0 : this.next;
         const records = [];
-        for (let i = 0; i < size2; i++) {
-          const at = (first + i) % size2;
+        for (let i = 0; i < size3; i++) {
+          const at = (first + i) % size3;
           records.push({ method: this.methods[at], path: this.paths[at], status: this.statuses[at] });
         }
         return records;
@@ -48658,7 +48672,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve19) => server.close(() => resolve19()));
+      const closed = new Promise((resolve22) => server.close(() => resolve22()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48697,12 +48711,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve19, reject2) => {
+  return new Promise((resolve22, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve19(server.address()));
+    server.listen(port, host, () => resolve22(server.address()));
   });
 }
 function displayHost(host) {
@@ -49806,8 +49820,8 @@ var init_render_text = __esm({
 // src/core/text-parts.ts
 import { Buffer as Buffer3 } from "node:buffer";
 function* encodedInPieces(parts, seen = () => {
-}, size2 = 1 << 20) {
-  let piece = Buffer3.allocUnsafe(size2);
+}, size3 = 1 << 20) {
+  let piece = Buffer3.allocUnsafe(size3);
   let used = 0;
   for (const part of parts) {
     if (used + part.length * 3 > piece.length) {
@@ -49816,7 +49830,7 @@ function* encodedInPieces(parts, seen = () => {
         seen(full);
         yield full;
       }
-      piece = Buffer3.allocUnsafe(Math.max(size2, part.length * 3));
+      piece = Buffer3.allocUnsafe(Math.max(size3, part.length * 3));
       used = 0;
     }
     used += piece.write(part, used);
@@ -50270,9 +50284,9 @@ function summaryMarkdown(entries, marker) {
   const plans = entries.filter((p) => !isTenantPlanError(p));
   const changed = plans.filter((p) => p.changes.length > 0).length;
   const refused = plans.filter((p) => p.guards.length > 0).length;
-  const failed2 = entries.length - plans.length;
+  const failed3 = entries.length - plans.length;
   lines2.push(`## roleflow plan for ${thousands(entries.length)} ${entries.length === 1 ? "tenant" : "tenants"}`, "");
-  const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed2 > 0 ? [`${thousands(failed2)} not planned`] : []];
+  const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed3 > 0 ? [`${thousands(failed3)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
   for (const plan of entries) {
@@ -50450,12 +50464,12 @@ function applySummaryLine(summary2, interrupted = false) {
   const total = done + summary2.failed + summary2.unknown + summary2.skipped + summary2.not_started;
   const unknown = summary2.unknown > 0 ? `, ${summary2.unknown} with an unknown outcome` : "";
   if (interrupted) {
-    const failed3 = summary2.failed + summary2.skipped;
-    return `Apply interrupted: ${done} of ${plural(total, "change")} done (${counts2})${failed3 > 0 ? `, ${failed3} failed` : ""}${unknown}; ${summary2.not_started} not started.`;
+    const failed4 = summary2.failed + summary2.skipped;
+    return `Apply interrupted: ${done} of ${plural(total, "change")} done (${counts2})${failed4 > 0 ? `, ${failed4} failed` : ""}${unknown}; ${summary2.not_started} not started.`;
   }
   const notDone = summary2.failed + summary2.skipped + summary2.not_started;
-  const failed2 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
-  return `Apply failed: ${failed2}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
+  const failed3 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
+  return `Apply failed: ${failed3}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
 function applyResultJson(plan, status, outcomes, reasons = []) {
   const document = {
@@ -52700,9 +52714,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve22, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve19(data2);
+              return err ? reject2(err) : resolve22(data2);
             });
           });
         }
@@ -52740,12 +52754,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve22, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve19(data2);
+              ) : resolve22(data2);
             });
           });
         }
@@ -55012,8 +55026,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject2) => {
-        res = resolve19;
+      const promise = new Promise((resolve22, reject2) => {
+        res = resolve22;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -57264,12 +57278,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve22, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve22;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57939,12 +57953,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve22, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve22;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58423,16 +58437,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve22) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve22;
           } else {
-            resolve19(null);
+            resolve22(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve22) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58443,7 +58457,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve22(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58494,7 +58508,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve19, reject2) => {
+        const socket = await new Promise((resolve22, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58506,7 +58520,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve19(socket2);
+              resolve22(socket2);
             }
           });
         });
@@ -58830,8 +58844,8 @@ var require_pool_base2 = __commonJS({
       }
       get [kSize]() {
         let ret = this[kQueued];
-        for (const { [kSize]: size2 } of this[kClients]) {
-          ret += size2;
+        for (const { [kSize]: size3 } of this[kClients]) {
+          ret += size3;
         }
         return ret;
       }
@@ -58842,8 +58856,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          await new Promise((resolve22) => {
+            this[kClosedResolve] = resolve22;
           });
         }
       }
@@ -59822,7 +59836,7 @@ var require_retry_handler2 = __commonJS({
             this.abort(contentLengthError);
             return false;
           }
-          const { start, size: size2, end = size2 - 1 } = contentRange;
+          const { start, size: size3, end = size3 - 1 } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
             this.abort(
               new RequestRetryError("Content-Range mismatch", statusCode, {
@@ -59852,7 +59866,7 @@ var require_retry_handler2 = __commonJS({
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size: size2, end = size2 - 1 } = range;
+            const { start, size: size3, end = size3 - 1 } = range;
             assert(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -60112,7 +60126,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve19, reject2) => {
+        return await new Promise((resolve22, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60125,7 +60139,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve19(null);
+              resolve22(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60144,7 +60158,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject2) => {
+      return new Promise((resolve22, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60161,7 +60175,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve22,
               reject: reject2,
               length: 0,
               body: []
@@ -60231,18 +60245,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body, resolve: resolve22, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length));
+          resolve22(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length)));
+          resolve22(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve22(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve22(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve22(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60499,9 +60513,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -60724,9 +60738,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -61011,9 +61025,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -61105,9 +61119,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve22, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve22(data2);
           });
         });
       }
@@ -62658,17 +62672,17 @@ var require_headers2 = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
       toSortedArray() {
-        const size2 = this[kHeadersMap].size;
-        const array = new Array(size2);
-        if (size2 <= 32) {
-          if (size2 === 0) {
+        const size3 = this[kHeadersMap].size;
+        const array = new Array(size3);
+        if (size3 <= 32) {
+          if (size3 === 0) {
             return array;
           }
           const iterator2 = this[kHeadersMap][Symbol.iterator]();
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size3; ++i) {
             value = iterator2.next().value;
             x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
@@ -64970,7 +64984,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve19, reject2) => agent.dispatch(
+        return new Promise((resolve22, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65046,7 +65060,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve22({
                 status,
                 statusText,
                 headersList,
@@ -65089,7 +65103,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve19({
+              resolve22({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -65646,7 +65660,7 @@ var require_util11 = __commonJS({
       return null;
     }
     function combineByteSequences(sequences) {
-      const size2 = sequences.reduce((a, b) => {
+      const size3 = sequences.reduce((a, b) => {
         return a + b.byteLength;
       }, 0);
       let offset = 0;
@@ -65654,7 +65668,7 @@ var require_util11 = __commonJS({
         a.set(b, offset);
         offset += b.byteLength;
         return a;
-      }, new Uint8Array(size2));
+      }, new Uint8Array(size3));
     }
     module.exports = {
       staticPropertyDescriptors,
@@ -68830,8 +68844,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve19) => {
-        setTimeout(resolve19, ms2).unref();
+      return new Promise((resolve22) => {
+        setTimeout(resolve22, ms2).unref();
       });
     }
     module.exports = {
@@ -69087,13 +69101,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size2) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size2;
+      setEventFieldSize(field, size3) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size3;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size2;
+        this.eventFieldSizes[field] = size3;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -70956,7 +70970,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command14 = class {
+    var Command15 = class {
       constructor() {
         this.help = false;
       }
@@ -71001,9 +71015,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command14.isOption = advanced_options_utils.isOptionSymbol;
-    Command14.Default = [];
-    exports.Command = Command14;
+    Command15.isOption = advanced_options_utils.isOptionSymbol;
+    Command15.Default = [];
+    exports.Command = Command15;
   }
 });
 
@@ -72750,14 +72764,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve22) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve19(answer);
+      resolve22(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72869,27 +72883,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve19, arguments_) => {
+  const run2 = async (function_, resolve22, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve19(result);
+    resolve22(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve19, reject2, arguments_) => {
+  const enqueue = (function_, resolve22, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve19, arguments_));
+    }).then(run2.bind(void 0, function_, resolve22, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve19, reject2) => {
-    enqueue(function_, resolve19, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve22, reject2) => {
+    enqueue(function_, resolve22, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -73186,8 +73200,8 @@ function reportGateReasons(report, expected) {
   reasons.push(...selectionReasons(report.selection));
   if (report.interrupted === true) reasons.push("the test run was interrupted");
   if (summary2.not_run > 0) {
-    const why = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
-    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
+    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
   }
   if (summary2.tests === 0) reasons.push("the report holds no test");
   else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
@@ -73659,9 +73673,9 @@ var init_snapshot = __esm({
 // src/core/flows/path.ts
 function parsePath(path) {
   const segments = [];
-  const fail3 = (why) => ({
+  const fail3 = (why2) => ({
     ok: false,
-    error: `invalid path ${JSON.stringify(path)}: ${why} (write like results[0].summary)`
+    error: `invalid path ${JSON.stringify(path)}: ${why2} (write like results[0].summary)`
   });
   let i = 0;
   while (i < path.length) {
@@ -73742,8 +73756,8 @@ function checkSnapshot(a, found, using) {
   const actual = show(value);
   const base = using.snapshot;
   if (base === void 0 || base.source === "new" && using.ci) {
-    const why = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
-    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why}` };
+    const why2 = using.ci ? "no snapshot is stored and CI is set: run `roleflow test -u` and commit __snapshots__/" : "no snapshot is stored";
+    return { pass: !using.ci, expected: "the stored snapshot", actual, message: `${a.path}: ${why2}` };
   }
   const compared = compareSnapshot(base.value, value);
   if (compared.pass) {
@@ -74423,8 +74437,8 @@ var init_parse = __esm({
 
 // src/core/flows/result.ts
 function verdict(kind, label, at, check) {
-  const { pass, expected, actual, why } = check;
-  const message2 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why ? `: ${why}` : ""}`;
+  const { pass, expected, actual, why: why2 } = check;
+  const message2 = pass ? `${label}: ${actual}` : `${label}: expected ${expected}, got ${actual}${why2 ? `: ${why2}` : ""}`;
   return { kind, label, status: pass ? "pass" : "fail", expected, actual, message: message2, line: at.line, col: at.col };
 }
 function skipped(kind, label, reason2, at) {
@@ -74477,8 +74491,8 @@ function checkBudget(label, b, samples, source, unit) {
   const actual = `${formatMs(value)} (${b.kind} of ${over})`;
   return verdict("latency", label, b, { pass: withinBudget(value, b.budget), expected: expectedOf(b), actual });
 }
-function fail2(label, b, why, actual) {
-  return verdict("latency", label, b, { pass: false, expected: expectedOf(b), actual, why });
+function fail2(label, b, why2, actual) {
+  return verdict("latency", label, b, { pass: false, expected: expectedOf(b), actual, why: why2 });
 }
 function expectedOf(b) {
   const base = b.budget.baseline?.value;
@@ -74579,8 +74593,8 @@ function checkSequence(want, log) {
     }
     from = at + 1;
   }
-  const why = missing === void 0 ? void 0 : `"${missing}" missing or out of order`;
-  return { pass: missing === void 0, expected: `${want.join(" → ")} in this order`, actual: list(log), ...why && { why } };
+  const why2 = missing === void 0 ? void 0 : `"${missing}" missing or out of order`;
+  return { pass: missing === void 0, expected: `${want.join(" → ")} in this order`, actual: list(log), ...why2 && { why: why2 } };
 }
 function checkEach(want, wantText, log) {
   const offenders = log.flatMap(
@@ -74821,8 +74835,8 @@ async function readSavedPlanFile(abs, file) {
   }
   const schema = loadSchema("plan");
   if (compileSchema(schema)(value)) {
-    const failed2 = "tenants" in record ? record["tenants"].find((p) => p.error !== void 0) : void 0;
-    if (failed2 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed2.tenant.name)} in it was not planned (it holds an error, not a plan)`);
+    const failed3 = "tenants" in record ? record["tenants"].find((p) => p.error !== void 0) : void 0;
+    if (failed3 !== void 0) throw notAPlan(file, `tenant ${JSON.stringify(failed3.tenant.name)} in it was not planned (it holds an error, not a plan)`);
     return value;
   }
   const located2 = parseYaml(text2, { file });
@@ -74832,15 +74846,15 @@ async function readSavedPlanFile(abs, file) {
   const more = issues.length > 1 ? `, and ${plural(issues.length - 1, "more problem")}` : "";
   throw notAPlan(file, first === void 0 ? "it does not match the plan schema" : `${first.line}:${first.col}: ${first.message}${more}`);
 }
-function notAPlan(file, why) {
-  return new RoleflowError(`${file} is not a saved plan (${oneLine(why, 200)}): make one with roleflow plan --out FILE`);
+function notAPlan(file, why2) {
+  return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
 }
 function isPlanList(plan) {
   return Array.isArray(plan);
 }
-async function planNotSavedLine(abs, file, why) {
+async function planNotSavedLine(abs, file, why2) {
   const older = await stat4(abs).then((s) => s.isFile(), () => false);
-  return `The plan was not saved to ${file}: ${why}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
+  return `The plan was not saved to ${file}: ${why2}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
 }
 var MAX_PLAN_BYTES;
 var init_plan_file = __esm({
@@ -74901,7 +74915,7 @@ async function makeFreshPlan(opts) {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -75050,6 +75064,86 @@ var init_apply_tenants = __esm({
   }
 });
 
+// src/core/init/workflow.ts
+function workflowText(options) {
+  const { tenant, preview: preview2 } = options;
+  const header = tenant === void 0 ? NO_TENANT_HEADER : TENANT_HEADER;
+  const on = tenant === void 0 ? ["on:", "  pull_request:", ""] : ["on:", "  pull_request:", "  push:", "    branches: [main]", "  schedule:", "    - cron: '17 6 * * *'", "  workflow_dispatch:", ""];
+  const name = tenant?.name ?? "local";
+  const step3 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
+  const jobs = tenant === void 0 ? [
+    ...job("checks", "github.event_name == 'pull_request'", [
+      // The embedded tenant starts empty on every runner: the Roles are applied before the tests.
+      ...step3("Plan", "plan", "plan"),
+      ...step3("Apply to the embedded tenant", "apply", "apply"),
+      ...step3("Flow tests", "test", "test")
+    ])
+  ] : [
+    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step3("Plan", "plan", "plan"), ...step3("Flow tests", "test", "test")]),
+    ...job("apply", "github.event_name == 'push'", step3("Apply", "apply", "apply"), {
+      comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
+      group: `roleflow-apply-${name}`
+    }),
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+  ];
+  const previewJob = preview2 === void 0 ? [] : job(
+    "preview",
+    "github.event_name == 'pull_request'",
+    stepLines("Behaviour diff", "preview", "preview", preview2.name, preview2.tokenEnv, ["          fail-on-regression: true"]),
+    {
+      comment: `One preview at a time on ${preview2.name}: each applies its own Roles there; queued, never cancelled midway.`,
+      group: `roleflow-preview-${preview2.name}`,
+      // preview reads the base branch's role files with git.
+      fetchDepth: true
+    }
+  );
+  return [...header, "name: roleflow", "", ...on, "permissions:", "  contents: read", "  pull-requests: write # the sticky comments", "", "jobs:", ...jobs, ...previewJob].join("\n");
+}
+function stepLines(title, id, command, tenant, tokenEnv, extra) {
+  return [
+    `      - name: ${title}`,
+    `        id: ${id}`,
+    "        uses: roleflow/roleflow@v1",
+    "        with:",
+    `          command: ${command}`,
+    `          tenant: ${tenant}`,
+    ...extra,
+    ...tokenEnv === void 0 ? [] : ["        env:", `          ${tokenEnv}: \${{ secrets.${tokenEnv} }}`]
+  ];
+}
+function job(name, condition, steps, opts = {}) {
+  return [
+    `  ${name}:`,
+    `    if: ${condition}`,
+    "    runs-on: ubuntu-latest",
+    ...opts.group === void 0 ? [] : [...opts.comment === void 0 ? [] : [`    # ${opts.comment}`], "    concurrency:", `      group: ${opts.group}`, "      cancel-in-progress: false"],
+    "    steps:",
+    "      - uses: actions/checkout@v5",
+    ...opts.fetchDepth ? ["        with:", "          fetch-depth: 0 # preview reads the base commit's role files with git"] : [],
+    ...steps,
+    ""
+  ];
+}
+var NO_TENANT_HEADER, TENANT_HEADER;
+var init_workflow = __esm({
+  "src/core/init/workflow.ts"() {
+    "use strict";
+    NO_TENANT_HEADER = [
+      "# Written by `roleflow init`. Pull requests: a plan, the Roles applied to the embedded tenant (a",
+      "# stand-in that lives for the job), and the flow tests against it, each in one sticky comment.",
+      "# There is no apply on merge and no drift check: they need a real tenant. To add one, run",
+      "#   npx roleflow init --tenant NAME --base-url URL",
+      "# which adds it to roleflow.config.yaml and, while this file is as init wrote it, replaces it with",
+      "# the workflow for that tenant (apply on the default branch, a daily drift check)."
+    ];
+    TENANT_HEADER = [
+      "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
+      "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
+      "# Every morning: a drift check that fails when the tenant no longer matches the files."
+    ];
+  }
+});
+
 // src/core/init/templates.ts
 function tokenEnvFor(tenant) {
   return `ROLEFLOW_TOKEN_${tenant.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`;
@@ -75059,10 +75153,17 @@ function initFiles(options) {
     { path: "roleflow.config.yaml", text: configText(options) },
     { path: "roles/example-assistant.md", text: ROLE },
     { path: "flows/example.yaml", text: FLOW },
-    { path: ".github/workflows/roleflow.yml", text: workflowText(options) }
+    { path: ".github/workflows/roleflow.yml", text: initWorkflow(options) }
   ];
 }
-function configText({ tenant }) {
+function initWorkflow({ tenant, previewTenant: previewTenant2 }) {
+  const preview2 = previewTenant2 === void 0 ? void 0 : { name: previewTenant2, ...previewTenant2 === "local" ? {} : { tokenEnv: tokenEnvFor(previewTenant2) } };
+  return workflowText({ ...tenant && { tenant: { name: tenant.name, tokenEnv: tokenEnvFor(tenant.name) } }, ...preview2 && { preview: preview2 } });
+}
+function embeddedWorkflows() {
+  return [initWorkflow({}), initWorkflow({ previewTenant: "local" })];
+}
+function configText({ tenant, previewTenant: previewTenant2 }) {
   const lines2 = [
     `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
     "#",
@@ -75076,9 +75177,11 @@ function configText({ tenant }) {
       `  ${tenant.name}:`,
       `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
       ...tenant.wsUrl === void 0 ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`],
-      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`
+      `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`,
+      ...previewTenant2 === tenant.name ? ["    preview: true          # set aside for roleflow preview, which applies pull requests' Roles to it"] : []
     );
   }
+  if (previewTenant2 === "local") lines2.push("local:", "  preview: true          # roleflow preview --tenant local: the behaviour diff on the embedded tenant");
   lines2.push(
     "roles:",
     "  dir: roles",
@@ -75091,66 +75194,6 @@ function configText({ tenant }) {
   );
   return lines2.join("\n");
 }
-function workflowText({ tenant }) {
-  const name = tenant?.name ?? "local";
-  const env = tenant === void 0 ? [] : ["        env:", `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
-  const step3 = (title, id, command, extra = []) => [
-    `      - name: ${title}`,
-    `        id: ${id}`,
-    "        uses: roleflow/roleflow@v1",
-    "        with:",
-    `          command: ${command}`,
-    `          tenant: ${name}`,
-    ...extra,
-    ...env
-  ];
-  return [
-    "# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow",
-    "# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.",
-    "# Every morning: a drift check that fails when the tenant no longer matches the files.",
-    "name: roleflow",
-    "",
-    "on:",
-    "  pull_request:",
-    "  push:",
-    "    branches: [main]",
-    "  schedule:",
-    "    - cron: '17 6 * * *'",
-    "  workflow_dispatch:",
-    "",
-    "permissions:",
-    "  contents: read",
-    "  pull-requests: write # the sticky comments",
-    "",
-    "jobs:",
-    "  plan-and-test:",
-    "    if: github.event_name == 'pull_request'",
-    "    runs-on: ubuntu-latest",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Plan", "plan", "plan"),
-    ...step3("Flow tests", "test", "test"),
-    "",
-    "  apply:",
-    "    if: github.event_name == 'push'",
-    "    runs-on: ubuntu-latest",
-    "    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
-    "    concurrency:",
-    `      group: roleflow-apply-${name}`,
-    "      cancel-in-progress: false",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Apply", "apply", "apply"),
-    "",
-    "  drift:",
-    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
-    "    runs-on: ubuntu-latest",
-    "    steps:",
-    "      - uses: actions/checkout@v5",
-    ...step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]),
-    ""
-  ].join("\n");
-}
 function editorSchemas() {
   return {
     [`./${SCHEMAS}/config.schema.json`]: ["roleflow.config.yaml"],
@@ -75161,6 +75204,7 @@ var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
 var init_templates = __esm({
   "src/core/init/templates.ts"() {
     "use strict";
+    init_workflow();
     SCHEMAS = "node_modules/roleflow/schemas";
     ROLE = `---
 name: example-assistant
@@ -75189,14 +75233,15 @@ tests:
 });
 
 // src/core/init/add-tenant.ts
-function addTenantToConfig(text2, tenant) {
+function addTenantToConfig(text2, tenant, preview2 = false) {
   const doc = (0, import_yaml4.parseDocument)(text2);
   if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0].message.split("\n")[0]})` };
   if (doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { added: false, present: false, reason: "not a YAML mapping" };
   const entry = {
     base_url: tenant.baseUrl,
     ...tenant.wsUrl === void 0 ? {} : { ws_url: tenant.wsUrl },
-    token_env: tokenEnvFor(tenant.name)
+    token_env: tokenEnvFor(tenant.name),
+    ...preview2 && { preview: true }
   };
   const tenants = doc.get("tenants", true);
   if (tenants !== void 0 && tenants !== null && !((0, import_yaml4.isScalar)(tenants) && tenants.value === null) && !(0, import_yaml4.isMap)(tenants)) {
@@ -75235,6 +75280,24 @@ ${block("  ")}`.replace(/\n/g, newline);
 function sameJson(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
+function markPreviewTenant(text2, name) {
+  const doc = (0, import_yaml4.parseDocument)(text2);
+  if (doc.errors.length > 0 || doc.contents !== null && !(0, import_yaml4.isMap)(doc.contents)) return { marked: false, reason: "not a YAML mapping", already: false };
+  const path = name === "local" ? ["local", "preview"] : ["tenants", name, "preview"];
+  if (name !== "local" && !(0, import_yaml4.isMap)(doc.getIn(["tenants", name], true))) {
+    return { marked: false, reason: `it has no tenant "${name}": add it with --tenant ${name} --base-url URL`, already: false };
+  }
+  if (doc.getIn(path) === true) return { marked: false, reason: `"${name}" is marked preview: true already`, already: true };
+  doc.setIn(path, true);
+  return { marked: true, text: doc.toString({ lineWidth: 0 }) };
+}
+function configuredPreviewTenant(text2) {
+  const doc = (0, import_yaml4.parseDocument)(text2);
+  if (doc.errors.length > 0) return void 0;
+  const value = doc.toJS();
+  const marked = Object.entries(value?.tenants ?? {}).find(([, tenant]) => tenant?.preview === true);
+  return marked?.[0] ?? (value?.local?.preview === true ? "local" : void 0);
+}
 var import_yaml4;
 var init_add_tenant = __esm({
   "src/core/init/add-tenant.ts"() {
@@ -75251,13 +75314,25 @@ __export(init_exports, {
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
 import { dirname as dirname8, join as join7 } from "node:path";
-async function initRepository(dir, options) {
+async function initRepository(dir, given) {
   const steps = [];
+  const config = given.force ? void 0 : await readIfThere2(join7(dir, CONFIG));
+  const marks = given.previewTenant;
+  if (marks !== void 0 && marks !== "local" && marks !== given.tenant?.name && config === void 0) {
+    throw new RoleflowError(`--preview-tenant ${marks}: there is no config with tenant "${marks}" yet: add it in the same run with --tenant ${marks} --base-url URL (or preview on the embedded tenant: --preview-tenant local)`, "usage");
+  }
+  const previewTenant2 = given.previewTenant ?? (config === void 0 ? void 0 : configuredPreviewTenant(config));
+  const options = { ...given, ...previewTenant2 !== void 0 && { previewTenant: previewTenant2 } };
   for (const file of initFiles(options)) {
     const abs = join7(dir, file.path);
     const existing = await readIfThere2(abs);
-    if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
-      steps.push(await addTenant(abs, existing, options.tenant));
+    if (existing !== void 0 && !options.force && file.path === CONFIG && (options.tenant !== void 0 || given.previewTenant !== void 0)) {
+      steps.push(await editConfig(abs, existing, options.tenant, given.previewTenant));
+      continue;
+    }
+    if (existing !== void 0 && !options.force && file.path === WORKFLOW && (options.tenant !== void 0 || given.previewTenant !== void 0) && embeddedWorkflows().includes(existing) && existing !== file.text) {
+      await writeFile3(abs, file.text);
+      steps.push({ path: file.path, status: "overwritten", note: `init's workflow for the embedded tenant, unedited: replaced by the one for ${options.tenant === void 0 ? `preview tenant "${previewTenant2}"` : `tenant "${options.tenant.name}"`}` });
       continue;
     }
     if (existing !== void 0 && !options.force) {
@@ -75271,13 +75346,28 @@ async function initRepository(dir, options) {
   steps.push(await mergeGitignore(dir));
   return steps;
 }
-async function addTenant(abs, text2, tenant) {
-  const outcome = addTenantToConfig(text2, tenant);
-  if (!outcome.added) {
-    return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+async function editConfig(abs, text2, tenant, preview2) {
+  let next = text2;
+  const notes = [];
+  if (tenant !== void 0) {
+    const outcome = addTenantToConfig(text2, tenant, preview2 === tenant.name);
+    if (!outcome.added) {
+      return { path: CONFIG, status: "left", note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? "present" : "not-added" };
+    }
+    next = outcome.text;
+    notes.push(`added tenant "${tenant.name}"${preview2 === tenant.name ? " (preview: true)" : ""}, its token from ${tokenEnvFor(tenant.name)}`);
   }
-  await writeFile3(abs, outcome.text);
-  return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
+  if (preview2 !== void 0 && preview2 !== tenant?.name) {
+    const marked = markPreviewTenant(next, preview2);
+    if (!marked.marked && !marked.already) return { path: CONFIG, status: "left", note: `not marked as the preview tenant: ${marked.reason}`, tenant: "not-added" };
+    if (marked.marked) {
+      next = marked.text;
+      notes.push(`marked "${preview2}" preview: true`);
+    }
+  }
+  if (next === text2) return { path: CONFIG, status: "left", note: `"${preview2}" is marked preview: true already`, tenant: "present" };
+  await writeFile3(abs, next);
+  return { path: CONFIG, status: "merged", note: notes.join("; "), tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
   const abs = join7(dir, SETTINGS);
@@ -75336,7 +75426,7 @@ async function readIfThere2(abs) {
     throw new RoleflowError(`cannot read ${abs}: ${code3 ?? String(err)}`);
   }
 }
-var CONFIG, SETTINGS;
+var CONFIG, WORKFLOW, SETTINGS;
 var init_init = __esm({
   "src/run/init.ts"() {
     "use strict";
@@ -75345,200 +75435,8 @@ var init_init = __esm({
     init_templates();
     init_role_files();
     CONFIG = "roleflow.config.yaml";
+    WORKFLOW = ".github/workflows/roleflow.yml";
     SETTINGS = ".vscode/settings.json";
-  }
-});
-
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentCommit: () => currentCommit,
-  treeState: () => treeState
-});
-import { execFile } from "node:child_process";
-import { realpath } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative3(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep3}`) || isAbsolute3(rel) ? outside : inside).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside.length === 0) return state;
-  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
-  if (!status.ok) return void 0;
-  const entries = status.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function realOrSelf(path) {
-  return realpath(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git(cwd, args) {
-  return new Promise((resolve19) => {
-    execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve19({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
-// src/files/schema-files.ts
-import { dirname as dirname9, resolve as resolve8 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname9(absOf.get(flow2.file) ?? resolve8(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve8(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-function isObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve9(cwd, path);
-    const info2 = await stat5(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under2) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
-    init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
   }
 });
 
@@ -75592,13 +75490,13 @@ function uCounts(n1, n2) {
   for (let m = 1; m <= n1; m++) {
     const current = [[1]];
     for (let n = 1; n <= n2; n++) {
-      const size2 = m * n + 1;
-      const row = new Array(size2).fill(0);
+      const size3 = m * n + 1;
+      const row2 = new Array(size3).fill(0);
       const withLargestInX = previous[n];
       const withLargestInY = current[n - 1];
-      for (let k = 0; k < withLargestInX.length; k++) row[k + n] = row[k + n] + withLargestInX[k];
-      for (let k = 0; k < withLargestInY.length; k++) row[k] = row[k] + withLargestInY[k];
-      current.push(row);
+      for (let k = 0; k < withLargestInX.length; k++) row2[k + n] = row2[k + n] + withLargestInX[k];
+      for (let k = 0; k < withLargestInY.length; k++) row2[k] = row2[k] + withLargestInY[k];
+      current.push(row2);
     }
     previous = current;
   }
@@ -75667,7 +75565,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
+  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -75704,7 +75602,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative4(before, after2) {
+function relative3(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -75731,7 +75629,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve19 = (b, samples, what) => {
+  const resolve22 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -75744,8 +75642,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve19(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve19(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve22(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve22(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -75786,6 +75684,704 @@ var init_compare2 = __esm({
     init_mann_whitney();
     init_compare();
     init_baseline();
+  }
+});
+
+// src/core/stable-json.ts
+function stableJson(value) {
+  return JSON.stringify(sortKeys(value), null, 2);
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const sorted = {};
+  for (const key of Object.keys(value).sort()) {
+    Object.defineProperty(sorted, key, { value: sortKeys(value[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return sorted;
+}
+var init_stable_json = __esm({
+  "src/core/stable-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/preview/compare.ts
+function verdictOf(status) {
+  return status === "pass" ? "passed" : status === "fail" || status === "error" ? "failed" : "skipped";
+}
+function comparePreview(base, head, threshold) {
+  const runs = compareRuns(base, head, threshold);
+  const latency2 = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const before = new Map(base.results.map((r) => [keyOf2(r), r]));
+  const inHead = new Set(head.results.map(keyOf2));
+  const tests = [];
+  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency2.get(keyOf2(h))));
+  for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
+  return { tests, summary: summarize(tests) };
+}
+function isRegression(t6) {
+  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
+}
+function verdictChanged(t6) {
+  return t6.base?.verdict !== t6.head?.verdict;
+}
+function latencyChanged(t6) {
+  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
+}
+function testPreview(b, h, latency2) {
+  const any = h ?? b;
+  const outputsBefore = b && firstOutputs(b);
+  const outputsAfter = h && firstOutputs(h);
+  const outputsChanged = b !== void 0 && h !== void 0 && (outputsBefore !== void 0 || outputsAfter !== void 0) && outputsBefore !== outputsAfter;
+  const stepsBefore = b && firstSteps(b);
+  const stepsAfter = h && firstSteps(h);
+  const stepsChanged = stepsBefore !== void 0 && stepsAfter !== void 0 && stepsBefore.join("\0") !== stepsAfter.join("\0");
+  return {
+    id: any.id,
+    file: any.file,
+    line: any.line,
+    flow: any.flow,
+    name: any.name,
+    transport: any.transport,
+    base: b ? { verdict: verdictOf(b.status), message: why(b) } : null,
+    head: h ? { verdict: verdictOf(h.status), message: why(h) } : null,
+    outputs_changed: outputsChanged,
+    ...outputsChanged && { outputs_diff: contentDiff(outputsBefore ?? "", outputsAfter ?? "", "base outputs", "head outputs") },
+    steps_changed: stepsChanged,
+    ...stepsChanged && { base_steps: stepsBefore, head_steps: stepsAfter },
+    wall: latency2?.wall ?? null,
+    step_latency: (latency2?.steps ?? []).filter(isSignificant)
+  };
+}
+function why(r) {
+  for (const repeat of r.repeats) {
+    if (repeat.status !== "fail" && repeat.status !== "error") continue;
+    if (repeat.error !== void 0) return repeat.error;
+    const failed3 = repeat.assertions.find((a) => a.status === "fail");
+    if (failed3 !== void 0) return `${failed3.label}: ${failed3.message}`;
+  }
+  return r.message;
+}
+function firstOutputs(r) {
+  const repeat = r.repeats.find((x) => x.outputs !== void 0);
+  return repeat === void 0 ? void 0 : stableJson(repeat.outputs);
+}
+function firstSteps(r) {
+  const repeat = r.repeats.find((x) => x.steps.length > 0);
+  return repeat?.steps.map((s) => s.status === "completed" ? s.service : `${s.service} (${s.status})`);
+}
+function isSignificant(m) {
+  return m.verdict === "regression" || m.verdict === "improvement";
+}
+function summarize(tests) {
+  const count = (f) => tests.filter(f).length;
+  return {
+    tests: tests.length,
+    regressions: count(isRegression),
+    fixed: count((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
+    verdict_changed: count(verdictChanged),
+    outputs_changed: count((t6) => t6.outputs_changed),
+    steps_changed: count((t6) => t6.steps_changed),
+    latency_changed: count(latencyChanged),
+    unchanged: count((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
+  };
+}
+function keyOf2(r) {
+  return `${r.id}\0${r.transport}`;
+}
+var init_compare3 = __esm({
+  "src/core/preview/compare.ts"() {
+    "use strict";
+    init_compare2();
+    init_content_diff();
+    init_stable_json();
+  }
+});
+
+// src/core/preview/document.ts
+function previewDocument(fields, comparison) {
+  return { format_version: PREVIEW_FORMAT_VERSION, ...fields, summary: comparison.summary, tests: comparison.tests };
+}
+var PREVIEW_FORMAT_VERSION;
+var init_document = __esm({
+  "src/core/preview/document.ts"() {
+    "use strict";
+    PREVIEW_FORMAT_VERSION = 1;
+  }
+});
+
+// src/core/preview/render.ts
+function renderPreviewText(doc) {
+  const { summary: summary2 } = doc;
+  const out = [
+    `roleflow preview — tenant ${escapeControls(doc.tenant)}${doc.contaminated ? "  CONTAMINATED" : ""}`,
+    `base  ${sideLabel(doc.base)}`,
+    `head  ${sideLabel(doc.head)}`,
+    summaryLine(summary2),
+    ""
+  ];
+  for (const t6 of ordered3(doc.tests)) {
+    if (!isNotable(t6)) continue;
+    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
+    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
+    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t6)) out.push(`  ${m}`);
+  }
+  if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
+  if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
+  return `${out.join("\n")}
+`;
+}
+function renderPreviewMarkdown(doc, opts = {}) {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const head = [
+    ...opts.marker === void 0 ? [] : [`<!-- ${opts.marker} -->`],
+    `### Behaviour diff — tenant ${mdCode(doc.tenant)}${doc.contaminated ? " ⚠️ contaminated" : ""}`,
+    "",
+    `Base ${mdText(sideLabel(doc.base))} · head ${mdText(sideLabel(doc.head))}`,
+    "",
+    `**${mdText(summaryLine(doc.summary))}**`,
+    "",
+    ...doc.contaminated ? [`> ⚠️ The tenant's Roles changed while the tests ran: ${mdText(doc.contamination.join("; "))}. Run the preview again.`, ""] : []
+  ].join("\n");
+  const notable = ordered3(doc.tests).filter(isNotable);
+  const tail = doc.summary.unchanged > 0 ? `
+${plural(doc.summary.unchanged, "test")} unchanged.
+` : "\n";
+  if (notable.length === 0) return `${head}
+No test changed its verdict, outputs, steps or latency.
+`;
+  const table = ["| | Test | Base | Head |", "|---|---|---|---|", ...notable.map(tableRow2)].join("\n") + "\n";
+  const details = notable.map(detailsOf).filter((d) => d !== "");
+  const parts = [head, table];
+  let used = size2(parts) + tail.length;
+  let cut2 = 0;
+  for (const d of details) {
+    if (used + d.length + 120 > max) {
+      cut2++;
+      continue;
+    }
+    parts.push(d);
+    used += d.length;
+  }
+  if (size2(parts) + tail.length > max) return fitRows(head, notable, max);
+  if (cut2 > 0) parts.push(`
+_${plural(cut2, "test")}'s details not shown to fit the comment; run \`roleflow preview\` for all of them._
+`);
+  parts.push(tail);
+  return parts.join("\n");
+}
+function fitRows(head, notable, max) {
+  const rows = notable.map(tableRow2);
+  const more = (n) => `
+… ${thousands(n)} more changed tests not shown; run \`roleflow preview\` for all of them.
+`;
+  let text2 = `${head}
+| | Test | Base | Head |
+|---|---|---|---|
+`;
+  let shown = 0;
+  while (shown < rows.length && text2.length + rows[shown].length + 1 + more(rows.length).length <= max) text2 += `${rows[shown++]}
+`;
+  return shown < rows.length ? text2 + more(rows.length - shown) : text2;
+}
+function tableRow2(t6) {
+  const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
+  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
+}
+function detailsOf(t6) {
+  const body = [];
+  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
+  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
+  const latency2 = latencyLines(t6);
+  if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
+  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
+  if (body.length === 0) return "";
+  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
+
+${body.join("\n\n")}
+
+</details>
+`;
+}
+function fenced(diff) {
+  const longest = Math.max(0, ...Array.from(diff.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}diff
+${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
+${fence}`;
+}
+function kindOf2(t6) {
+  if (isRegression(t6)) return "REGRESSION";
+  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t6)) return "verdict";
+  if (t6.outputs_changed) return "outputs";
+  if (t6.steps_changed) return "steps";
+  if (latencyChanged(t6)) return "latency";
+  return "unchanged";
+}
+function isNotable(t6) {
+  return kindOf2(t6) !== "unchanged";
+}
+function ordered3(tests) {
+  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
+}
+function verdicts(t6) {
+  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
+}
+function latencyLines(t6) {
+  const lines2 = [];
+  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
+  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  return lines2;
+}
+function metricLine(label, m) {
+  const pct = (c) => c === null ? "" : ` (${c >= 0 ? "+" : ""}${Math.round(c * 100)}%)`;
+  const p = m.p === null ? "" : `, p=${m.p < 1e-3 ? "<0.001" : m.p.toFixed(3)}`;
+  return `${label} p50 ${formatMs(m.base.p50)} → ${formatMs(m.head.p50)}${pct(m.change.p50)}${p}: ${m.verdict === "regression" ? "slower" : "faster"}`;
+}
+function summaryLine(s) {
+  const parts = [
+    plural(s.regressions, "regression"),
+    `${s.fixed} fixed`,
+    `${s.verdict_changed} verdicts changed`,
+    `${s.outputs_changed} outputs changed`,
+    `${s.steps_changed} step sequences changed`,
+    `${s.latency_changed} latency changes`,
+    `${s.unchanged} unchanged`
+  ];
+  return `${plural(s.tests, "test")} × transport: ${parts.join(", ")}`;
+}
+function sideLabel(side2) {
+  const commit = side2.commit === null ? "no commit" : side2.commit.slice(0, 12);
+  if ("report" in side2 && side2.report !== void 0) return `report ${escapeControls(side2.report)} (${commit}${side2.age === void 0 ? "" : `, ${side2.age} old`})`;
+  if ("ref" in side2 && side2.ref !== null && side2.ref !== void 0) return `${escapeControls(side2.ref)} (${commit})`;
+  return `work tree at ${commit}${"dirty" in side2 && side2.dirty ? " with uncommitted changes" : ""}`;
+}
+function size2(parts) {
+  return parts.reduce((n, p) => n + p.length + 1, 0);
+}
+var KIND_ICON, VERDICT_ICON, RANK;
+var init_render = __esm({
+  "src/core/preview/render.ts"() {
+    "use strict";
+    init_duration();
+    init_markdown_parts();
+    init_render_markdown();
+    init_display();
+    init_safe_text();
+    init_compare3();
+    KIND_ICON = { REGRESSION: "🔴", fixed: "🟢", verdict: "🟡", outputs: "✏️", steps: "🔀", latency: "⏱️", unchanged: "" };
+    VERDICT_ICON = { passed: "✅", failed: "❌", skipped: "⏭️" };
+    RANK = { REGRESSION: 0, fixed: 1, verdict: 2, outputs: 3, steps: 4, latency: 5, unchanged: 6 };
+  }
+});
+
+// src/core/preview/roles.ts
+function rolesDiffer(before, after2) {
+  const was = new Map(before.map((r) => [r.id, r]));
+  const is = new Map(after2.map((r) => [r.id, r]));
+  const lines2 = [];
+  for (const role of after2) {
+    const old = was.get(role.id);
+    if (old === void 0) lines2.push(`Role "${role.name}" was created`);
+    else {
+      const fields = ["name", "description", "content"].filter((f) => old[f] !== role[f]);
+      if (fields.length > 0) lines2.push(`Role "${old.name}" changed (${fields.join(", ")})`);
+    }
+  }
+  for (const role of before) if (!is.has(role.id)) lines2.push(`Role "${role.name}" was deleted`);
+  return lines2;
+}
+var init_roles2 = __esm({
+  "src/core/preview/roles.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/preview/index.ts
+var preview_exports = {};
+__export(preview_exports, {
+  PREVIEW_FORMAT_VERSION: () => PREVIEW_FORMAT_VERSION,
+  comparePreview: () => comparePreview,
+  isRegression: () => isRegression,
+  previewDocument: () => previewDocument,
+  renderPreviewMarkdown: () => renderPreviewMarkdown,
+  renderPreviewText: () => renderPreviewText,
+  rolesDiffer: () => rolesDiffer,
+  verdictOf: () => verdictOf
+});
+var init_preview = __esm({
+  "src/core/preview/index.ts"() {
+    "use strict";
+    init_compare3();
+    init_document();
+    init_render();
+    init_roles2();
+  }
+});
+
+// src/files/git-tree.ts
+import { execFile, spawn } from "node:child_process";
+import { posix, relative as relative4, resolve as resolve8, sep as sep3 } from "node:path";
+import { realpath } from "node:fs/promises";
+async function resolveCommit(cwd, ref2) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
+  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
+  if (!sha.ok || ref2.trim() === "") {
+    throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
+  }
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath(top.stdout.trim()).catch(() => top.stdout.trim()) };
+}
+async function pathInRepository(root, abs) {
+  const real = await realpath(abs).catch(() => resolve8(abs));
+  const rel = relative4(root, real);
+  if (rel === "") return "";
+  if (rel === ".." || rel.startsWith(`..${sep3}`) || resolve8(root, rel) !== resolve8(real)) return void 0;
+  return rel.split(sep3).join("/");
+}
+async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
+  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
+  if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
+  const entries = [];
+  for (const line of listed2.stdout.split("\0")) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(line);
+    if (!match || match[2] !== "blob") continue;
+    const path = match[5];
+    const parts = path.split("/");
+    const under2 = dir === "" ? parts : parts.slice(dir.split("/").length);
+    if (under2.some((p) => p.startsWith(".") || p === "node_modules") || !accept(parts.at(-1))) continue;
+    entries.push({ mode: match[1], object: match[3], size: Number(match[4]), path });
+  }
+  entries.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const links = entries.filter((e) => e.mode === "120000");
+  const targets = /* @__PURE__ */ new Map();
+  if (links.length > 0) {
+    const linkTexts = (await catBlobs(cwd, links.map((l) => l.object))).map((b) => Buffer.from(b).toString("utf8"));
+    for (const [i, link] of links.entries()) {
+      const target = posix.normalize(posix.join(posix.dirname(link.path), linkTexts[i]));
+      if (posix.isAbsolute(linkTexts[i]) || target === ".." || target.startsWith("../")) {
+        throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(linkTexts[i])}, outside the repository: role files must be in it`, "invalid_files");
+      }
+      const object = await objectAt(cwd, at.commit, target);
+      if (object === void 0) throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(target)}, which commit ${at.ref} does not hold as a file`, "invalid_files");
+      targets.set(link.path, object);
+    }
+  }
+  const files = entries.map((e) => ({ path: e.path, ...targets.get(e.path) ?? { object: e.object, size: e.size } }));
+  const small = files.filter((f) => f.size <= maxBytes);
+  const bytes = new Map((await catBlobs(cwd, small.map((f) => f.object))).map((b, i) => [small[i].path, b]));
+  return files.map((f) => ({ path: f.path, size: f.size, ...bytes.has(f.path) && { bytes: bytes.get(f.path) } }));
+}
+async function readCommitFile(cwd, at, path, maxBytes) {
+  const found = await objectAt(cwd, at.commit, path);
+  if (found === void 0) return void 0;
+  if (found.size > maxBytes) return { path, size: found.size };
+  return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
+}
+async function objectAt(cwd, commit, path) {
+  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
+  if (!found.ok) return void 0;
+  const object = found.stdout.trim();
+  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
+`);
+  const [type, size3] = info2.stdout.trim().split(" ");
+  return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
+}
+function catBlobs(cwd, objects) {
+  if (objects.length === 0) return Promise.resolve([]);
+  return new Promise((resolvePromise, reject2) => {
+    const child2 = spawn("git", ["cat-file", "--batch"], { cwd, windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks = [];
+    child2.stdout.on("data", (chunk) => chunks.push(chunk));
+    child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
+    child2.stdin.on("error", () => void 0);
+    child2.on("close", (code3) => {
+      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
+      const out = Buffer.concat(chunks);
+      const texts = [];
+      let at = 0;
+      for (let i = 0; i < objects.length; i++) {
+        const eol = out.indexOf(10, at);
+        const header = out.subarray(at, eol).toString("latin1").split(" ");
+        const size3 = Number(header[2]);
+        if (header[1] === "missing" || !Number.isInteger(size3)) return reject2(new RoleflowError(`git has no object ${objects[i]}`));
+        texts.push(out.subarray(eol + 1, eol + 1 + size3));
+        at = eol + 1 + size3 + 1;
+      }
+      resolvePromise(texts);
+    });
+    child2.stdin.end(objects.map((o) => `${o}
+`).join(""));
+  });
+}
+function git(cwd, args, input) {
+  return new Promise((resolvePromise) => {
+    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
+      resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child2.stdin?.on("error", () => void 0);
+    child2.stdin?.end(input ?? "");
+  });
+}
+var init_git_tree = __esm({
+  "src/files/git-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+  }
+});
+
+// src/files/commit-roles.ts
+import { dirname as dirname9, posix as posix2, resolve as resolve9 } from "node:path";
+async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
+  const at = await resolveCommit(cwd, ref2);
+  const configAt = await commitConfig(cwd, config, at);
+  const rolesAbs = rolesFlag !== void 0 ? resolve9(cwd, rolesFlag) : resolve9(cwd, config.file === void 0 ? "." : dirname9(config.file), configAt.roles.dir);
+  const rolesDir = await pathInRepository(at.root, rolesAbs);
+  if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
+  const schema = loadSchema("role");
+  const issues = [];
+  const files = [];
+  for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
+    const name = `${ref2}:${found.path}`;
+    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
+    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
+    if (parsed.ok) files.push(parsed.value);
+    else issues.push(...parsed.issues);
+  }
+  issues.push(...checkRoleSet(files));
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  return { at, files, config: configAt };
+}
+async function commitConfig(cwd, config, at) {
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve9(cwd, config.file));
+  const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
+  if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
+  const name = `${at.ref}:${posix2.normalize(found.path)}`;
+  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
+  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
+  if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
+  const then = parsed.value;
+  return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
+}
+function withVars(config, varsOf) {
+  return Object.fromEntries(
+    Object.entries(config.tenants).map(([name, tenant]) => {
+      const { vars: _today, ...rest } = tenant;
+      const vars = varsOf(name);
+      return [name, vars === void 0 ? rest : { ...rest, vars }];
+    })
+  );
+}
+var init_commit_roles = __esm({
+  "src/files/commit-roles.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_roles();
+    init_role_file();
+    init_text_file();
+    init_config_file();
+    init_git_tree();
+    init_package_root();
+    init_role_files();
+  }
+});
+
+// src/files/git-commit.ts
+var git_commit_exports = {};
+__export(git_commit_exports, {
+  currentCommit: () => currentCommit,
+  treeState: () => treeState
+});
+import { execFile as execFile2 } from "node:child_process";
+import { realpath as realpath2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, relative as relative5, sep as sep4 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative5(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute3(rel) ? outside : inside).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside.length === 0) return state;
+  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
+  if (!status.ok) return void 0;
+  const entries = status.stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function realOrSelf(path) {
+  return realpath2(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git2(cwd, args) {
+  return new Promise((resolve22) => {
+    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve22({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/schema-files.ts
+import { dirname as dirname10, resolve as resolve10 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname10(absOf.get(flow2.file) ?? resolve10(flow2.file));
+    for (const test of flow2.tests) {
+      for (const a of test.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve10(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/flow-files.ts
+var flow_files_exports = {};
+__export(flow_files_exports, {
+  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
+  defaultFlowsDir: () => defaultFlowsDir,
+  findFlowFiles: () => findFlowFiles,
+  flowsDirOf: () => flowsDirOf,
+  isFlowFileName: () => isFlowFileName,
+  loadFlowTestFiles: () => loadFlowTestFiles
+});
+import { stat as stat5 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve11(cwd, path);
+    const info2 = await stat5(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under2) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
   }
 });
 
@@ -75988,9 +76584,9 @@ function testStatus(summary2, repeats, across, incomplete) {
   return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
 }
 function repeatResult(i, e, assertions) {
-  const failed2 = assertions.some((a) => a.status === "fail");
+  const failed3 = assertions.some((a) => a.status === "fail");
   const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
-  const result = { index: i + 1, status: e.status === "error" ? "error" : failed2 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
+  const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
   result.ended_by = e.endedBy;
   if (e.error !== void 0) result.error = escapeControls(e.error);
   result.wall_ms = round2(e.wallMs);
@@ -76084,15 +76680,15 @@ function flowLatencyRows(results2) {
     const key = `${r.flow}\0${r.transport}`;
     let entry = rows.get(key);
     if (!entry) {
-      const row2 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
-      entry = { row: row2, walls: [], steps: /* @__PURE__ */ new Map() };
+      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
+      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
       rows.set(key, entry);
     }
-    const { row } = entry;
-    if (r.status === "pass") row.pass += 1;
-    else if (r.status === "skip") row.skip += 1;
-    else if (r.status === "not_run") row.notRun += 1;
-    else row.fail += 1;
+    const { row: row2 } = entry;
+    if (r.status === "pass") row2.pass += 1;
+    else if (r.status === "skip") row2.skip += 1;
+    else if (r.status === "not_run") row2.notRun += 1;
+    else row2.fail += 1;
     for (const repeat of r.repeats) {
       if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
       if (repeat.execution === "ok" || repeat.execution === "failed") {
@@ -76102,8 +76698,8 @@ function flowLatencyRows(results2) {
       }
     }
   }
-  return [...rows.values()].map(({ row, walls, steps }) => ({
-    ...row,
+  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
+    ...row2,
     wall: stats(walls),
     steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
       const s = stats(samples);
@@ -76258,12 +76854,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve12(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -76285,1065 +76881,6 @@ var init_read_reports = __esm({
     init_source_files();
     init_json();
     JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
-  }
-});
-
-// src/run/tenants/promote.ts
-var promote_exports = {};
-__export(promote_exports, {
-  promotionRefusals: () => promotionRefusals
-});
-import { basename as basename4, isAbsolute as isAbsolute4, relative as relative5, resolve as resolve11 } from "node:path";
-async function promotionRefusals(opts) {
-  if (isEmbedded(opts.config, { tenant: opts.from })) {
-    return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
-  }
-  const reasons = [];
-  const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
-    (read) => read[0].report,
-    (error2) => {
-      if (!(error2 instanceof RoleflowError)) throw error2;
-      reasons.push(`${opts.reportFile} is not a JSON test report that can be read: ${error2 instanceof InvalidFilesError ? error2.issues.map((i) => i.message).join("; ") : error2.message}`);
-      return void 0;
-    }
-  );
-  const fresh = await opts.planFrom();
-  await fresh.tenant.close();
-  const { plan } = fresh;
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.changes.length > 0) {
-    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
-  }
-  if (report !== void 0) {
-    const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
-    if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
-    else if (warning2 !== void 0) opts.warn(warning2);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
-  }
-  reasons.push(...await treeReasons(opts));
-  return reasons;
-}
-async function treeReasons(opts) {
-  const { config, cwd } = opts;
-  const sources = [
-    { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
-    { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve11(cwd, config.file), reads: () => true }]
-  ];
-  const uncommitted = [];
-  const reasons = [];
-  for (const source of sources) {
-    const state = await treeState(cwd, [source.path]);
-    if (state === void 0) return [];
-    uncommitted.push(...state.uncommitted);
-    for (const file of state.ignored.filter((f) => source.reads(basename4(f)))) {
-      reasons.push(`${showName(file)} is ignored by git, so no commit holds it: roleflow reads it; stop ignoring it and commit it (or remove it), test that commit, and promote it`);
-    }
-    for (const path of state.outside) {
-      reasons.push(`${showName(relativeOrAbsolute(cwd, path))} is outside the git checkout, so no commit holds it: keep the role files, flow tests and config in the repository`);
-    }
-  }
-  if (uncommitted.length > 0) reasons.unshift(uncommittedReason(uncommitted.sort()));
-  return reasons;
-}
-function relativeOrAbsolute(cwd, path) {
-  const rel = relative5(cwd, path);
-  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
-}
-function uncommittedReason(files) {
-  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
-  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
-  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
-}
-var MAX_FILES;
-var init_promote = __esm({
-  "src/run/tenants/promote.ts"() {
-    "use strict";
-    init_errors();
-    init_plan();
-    init_printed_url();
-    init_roles();
-    init_tenants();
-    init_git_commit();
-    init_flow_files();
-    init_role_files();
-    init_open_tenant();
-    init_read_reports();
-    MAX_FILES = 5;
-  }
-});
-
-// src/run/pull.ts
-var pull_exports = {};
-__export(pull_exports, {
-  pullRoles: () => pullRoles
-});
-import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, join as join8, resolve as resolve13 } from "node:path";
-async function pullRoles(opts) {
-  const { cwd, dir } = opts;
-  let local = [];
-  const rendered2 = /* @__PURE__ */ new Map();
-  if (await dirExists(dir)) {
-    const loaded = await loadRoleFiles(cwd, dir);
-    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
-    local = loaded.value;
-    const { kept } = filesForTenant(local, opts.tenant);
-    const forTenant = renderRoleFiles(kept, opts.tenant, opts.vars);
-    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
-    kept.forEach((f, i) => rendered2.set(f, forTenant.value[i]));
-  } else {
-    await mkdir5(dir.abs, { recursive: true });
-  }
-  const ignored = globMatcher(opts.ignore);
-  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
-  const nameCount = /* @__PURE__ */ new Map();
-  for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
-  const byId = /* @__PURE__ */ new Map();
-  const byName = /* @__PURE__ */ new Map();
-  for (const f of local) {
-    if (f.id !== void 0) byId.set(f.id, f);
-    else byName.set(f.name, f);
-  }
-  const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
-  const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
-  const claimed = /* @__PURE__ */ new Set();
-  const schema = loadSchema("role");
-  const after2 = new Map(local.map((f) => [f.file, f]));
-  const writes = [];
-  for (const role of remote) {
-    const text2 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
-    const parsed = readBack(role, text2, schema);
-    if (!parsed.ok) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
-      continue;
-    }
-    const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
-    if (mine !== void 0) {
-      claimed.add(mine);
-      const entry = { file: mine.file, name: role.name, id: role.id };
-      const seen = rendered2.get(mine);
-      if (seen === void 0) {
-        result.roles.push({ ...entry, status: "skipped", reason: `its file is ${notForTenantReason(mine, opts.tenant)}: left alone` });
-      } else if (mine.name === role.name && seen.description === role.description && seen.content === role.content) {
-        result.roles.push({ ...entry, status: "unchanged" });
-      } else if (!opts.force) {
-        result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
-      } else {
-        const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve13(cwd, mine.file), text: kept });
-        after2.set(mine.file, { ...parsed.file, file: mine.file });
-        result.roles.push({ ...entry, status: "overwritten" });
-      }
-      continue;
-    }
-    const unpinned = byName.get(role.name);
-    if (unpinned !== void 0) {
-      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
-      continue;
-    }
-    const fileName = roleFileName(role.name, taken);
-    taken.add(fileNameKey(fileName));
-    const path = insideFolder(dir.abs, fileName);
-    const shown = displayPath(cwd, path);
-    writes.push({ path, text: text2 });
-    after2.set(shown, { ...parsed.file, file: shown });
-    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
-  }
-  const left = checkRoleSet([...after2.values()]);
-  if (left.length > 0) {
-    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
-  }
-  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
-  for (const f of local) {
-    if (claimed.has(f)) continue;
-    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
-    else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
-  }
-  return result;
-}
-function readBack(role, text2, schema) {
-  const parsed = parseRoleFile(text2, "pulled", schema);
-  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
-  const back = parsed.value;
-  const none = /* @__PURE__ */ new Map();
-  const description = renderVars(back.description, none, back.description.length).text;
-  const content = renderVars(back.content, none, back.content.length).text;
-  if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
-  return { ok: true, file: back };
-}
-function insideFolder(dir, fileName) {
-  const path = resolve13(dir, fileName);
-  if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
-    throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
-  }
-  return join8(dir, fileName);
-}
-function cmp(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var init_pull = __esm({
-  "src/run/pull.ts"() {
-    "use strict";
-    init_errors();
-    init_roles();
-    init_plan();
-    init_package_root();
-    init_role_files();
-    init_source_files();
-  }
-});
-
-// src/report/github.ts
-function renderAnnotations(report, opts = {}) {
-  const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
-  const out = [];
-  for (const r of report.results) {
-    if (r.status !== "fail" && r.status !== "error") continue;
-    const ran = r.repeats.filter((x) => x.execution !== "not_run").length;
-    for (const g of groupAssertions(r, "fail")) {
-      const a = g.assertion;
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`${where}: ${safeText(r.name)} [${r.transport}]`)}`];
-      const diff = a.diff === void 0 ? "" : `
-${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
-      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
-    }
-  }
-  return out.length > 0 ? `${out.join("\n")}
-` : "";
-}
-function renderStepSummary(report, opts = {}) {
-  const s = report.summary;
-  const icon = s.failed > 0 ? "❌" : "✅";
-  const where = [
-    `tenant \`${code(report.tenant.name)}\``,
-    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
-    ...report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []
-  ];
-  const parts = [
-    `## ${icon} roleflow test${opts.tenant === void 0 ? "" : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
-    "",
-    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}`,
-    ""
-  ];
-  const rows = flowLatencyRows(report.results);
-  if (rows.length > 0) {
-    const notRun2 = s.not_run > 0;
-    parts.push(
-      "### Latency (client wall-clock)",
-      "",
-      `| flow | transport | pass | fail | skip |${notRun2 ? " not run |" : ""} p50 | p95 | max |`,
-      `|---|---|--:|--:|--:|${notRun2 ? "--:|" : ""}--:|--:|--:|`
-    );
-    for (const row of rows) {
-      const counts2 = [row.pass, row.fail, row.skip, ...notRun2 ? [row.notRun] : []].join(" | ");
-      parts.push(`| ${cell(row.flow)} | ${row.transport} | ${counts2} | ${ms(row.wall, "p50")} | ${ms(row.wall, "p95")} | ${ms(row.wall, "max")} |`);
-    }
-    parts.push("");
-  }
-  const steps = rows.flatMap((row) => Object.entries(row.steps).map(([service, st]) => ({ flow: row.flow, service, st })));
-  if (steps.length > 0) {
-    parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
-    for (const { flow: flow2, service, st } of steps) {
-      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
-    }
-    parts.push("");
-  }
-  const failed2 = report.results.filter((r) => r.status === "fail" || r.status === "error");
-  if (failed2.length > 0) {
-    parts.push("### Failures", "");
-    for (const r of failed2.slice(0, MAX_FAILURES_LISTED)) parts.push(failureItem(r));
-    if (failed2.length > MAX_FAILURES_LISTED) parts.push(`- …and ${failed2.length - MAX_FAILURES_LISTED} more (see the JSON report)`);
-    parts.push("");
-  }
-  parts.push("<details><summary>Every result</summary>", "", "| | test | transport | repeats | p50 |", "|---|---|---|--:|--:|");
-  for (const r of report.results) {
-    parts.push(`| ${MARK[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
-  }
-  parts.push("", "</details>", "", "");
-  return parts.join("\n");
-}
-function failureItem(r) {
-  const first = groupAssertions(r, "fail").slice(0, 5);
-  const details = first.map((g) => `  - \`${code(`${r.file}:${g.assertion.line}`)}\` ${cell(g.assertion.message)}`);
-  const why = r.repeat > 1 ? `: ${cell(r.message)}` : "";
-  return [`- **${cell(r.id)}** [${r.transport}]${why}`, ...details].join("\n");
-}
-function ms(s, key) {
-  return s ? formatMs(s[key]) : "-";
-}
-function cell(text2) {
-  return escapeControls(text2.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
-}
-function code(text2) {
-  return safeText(text2).replace(/`/g, "'");
-}
-function data(text2) {
-  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function property(text2) {
-  return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-var MAX_FAILURES_LISTED, MARK;
-var init_github = __esm({
-  "src/report/github.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_digest();
-    MAX_FAILURES_LISTED = 50;
-    MARK = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
-  }
-});
-
-// src/report/compare.ts
-var compare_exports2 = {};
-__export(compare_exports2, {
-  COMPARE_FORMATS: () => COMPARE_FORMATS,
-  renderComparison: () => renderComparison,
-  renderMarkdown: () => renderMarkdown,
-  renderText: () => renderText
-});
-function renderComparison(c, files, format) {
-  return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
-` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
-}
-function renderText(c, files) {
-  const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t6 of c.tests) {
-    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
-    out.push(`  ${metricText("wall-clock", t6.wall)}`);
-    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
-  }
-  if (c.tests.length > 0) out.push("");
-  const list2 = (title, refs, detail) => {
-    if (refs.length === 0) return;
-    out.push(`${title} (${refs.length}):`);
-    for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ""}`);
-  };
-  list2("Newly failing", c.newly_failing, (r) => `: ${escapeControls(messageOf2(c, r))}`);
-  list2("Newly passing", c.newly_passing);
-  list2("Added", c.added);
-  list2("Removed", c.removed);
-  out.push(verdictLine(c), "");
-  return out.join("\n");
-}
-function renderMarkdown(c, files) {
-  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
-  if (c.tests.length > 0) {
-    out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t6 of c.tests) {
-      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
-      rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
-      });
-    }
-    out.push("");
-  }
-  const list2 = (title, refs, detail) => {
-    if (refs.length === 0) return;
-    out.push(`### ${title} (${refs.length})`, "");
-    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code2(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
-    out.push("");
-  };
-  list2("Newly failing", c.newly_failing, (r) => `: ${cell(messageOf2(c, r))}`);
-  list2("Newly passing", c.newly_passing);
-  list2("Added", c.added);
-  list2("Removed", c.removed);
-  return out.join("\n");
-}
-function criteria(c) {
-  return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
-}
-function verdictLine(c) {
-  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
-  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
-  return parts.join(", ");
-}
-function metricText(label, m) {
-  const counts2 = `n ${m.base?.count ?? 0} → ${m.head?.count ?? 0}`;
-  return `${label.padEnd(16)} p50 ${change(m, "p50")}  p95 ${change(m, "p95")}  ${counts2}  ${pText(m)}  ${VERDICT_TEXT[m.verdict]}`;
-}
-function change(m, key) {
-  const before = m.base ? formatMs(m.base[key]) : "-";
-  const after2 = m.head ? formatMs(m.head[key]) : "-";
-  const delta = m.change[key];
-  return `${before} → ${after2}${delta === null ? "" : ` (${percent(delta, true)})`}`;
-}
-function pText(m) {
-  return m.p === null ? "p -" : m.p < 1e-3 ? "p < 0.001" : `p ${m.p.toFixed(3)}`;
-}
-function percent(fraction, signed) {
-  const value = Math.round(fraction * 1e3) / 10;
-  return `${signed && value > 0 ? "+" : ""}${value}%`;
-}
-function passRate(side) {
-  return `${side.status} ${side.passed}/${side.repeat}`;
-}
-function messageOf2(c, r) {
-  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
-}
-function code2(text2) {
-  return escapeControls(text2).replace(/`/g, "'");
-}
-var COMPARE_FORMATS, VERDICT_TEXT;
-var init_compare3 = __esm({
-  "src/report/compare.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_github();
-    COMPARE_FORMATS = ["text", "markdown", "json"];
-    VERDICT_TEXT = {
-      regression: "REGRESSION",
-      improvement: "faster",
-      unchanged: "no significant change",
-      not_enough_samples: "not enough samples",
-      no_samples: "no samples"
-    };
-  }
-});
-
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters,
-  reportersOfTenant: () => reportersOfTenant
-});
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
-  }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
-}
-function reportersOfTenant(specs, tenant) {
-  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
-  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
-  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
-  return {
-    ok: true,
-    value: specs.map((spec) => {
-      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
-      if (file === void 0 || file === "-") return { ...spec, tenant };
-      const dot = file.lastIndexOf(".");
-      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named, tenant };
-    })
-  };
-}
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
-    "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml",
-      html: "roleflow-report.html"
-    };
-  }
-});
-
-// src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
-function paint(style, code3, text2) {
-  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
-}
-function statusColor(status) {
-  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
-}
-function renderTestResult(r, style) {
-  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
-  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
-  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
-  const file = safeText(r.file);
-  const message2 = escapeControls(r.message);
-  const head = `${paint(style, statusColor(r.status), MARK2[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
-  const lines2 = [
-    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
-  ];
-  if (r.status === "fail" || r.status === "error") {
-    const failures2 = groupAssertions(r, "fail");
-    for (const g of failures2) {
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
-      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-      if (g.assertion.diff !== void 0) lines2.push(...diffLines3(g.assertion.diff, style));
-    }
-    for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
-      lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
-    }
-    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
-  }
-  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
-    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
-  }
-  return lines2.join("\n");
-}
-function diffLines3(diff, style) {
-  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
-}
-function quietNote(r, style) {
-  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
-  if (quiet === 0) return "";
-  const which2 = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
-  return ` ${paint(style, "yellow", `(ended by quiet${which2}, no until reached)`)}`;
-}
-function renderSummary(report, style) {
-  const rows = flowLatencyRows(report.results);
-  const notRun2 = report.summary.not_run > 0;
-  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
-  const body = rows.map((row) => [
-    safeText(row.flow),
-    row.transport,
-    String(row.pass),
-    String(row.fail),
-    String(row.skip),
-    ...notRun2 ? [String(row.notRun)] : [],
-    row.wall ? formatMs(row.wall.p50) : "-",
-    row.wall ? formatMs(row.wall.p95) : "-"
-  ]);
-  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
-
-` : "";
-  const s = report.summary;
-  const failed2 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
-  const parts = [
-    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
-    paint(style, s.failed > 0 ? "red" : "dim", failed2),
-    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
-    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
-  ];
-  const bail = report.bailed ? `
-${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
-  const interrupted = report.interrupted ? `
-${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
-  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
-  const partial = report.missing_shards?.length ? `
-${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
-}
-function renderConsole(report, style) {
-  const results2 = report.results.map((r) => renderTestResult(r, style));
-  return `${[...results2, "", renderSummary(report, style)].join("\n")}
-`;
-}
-function progressLine(done, total, current, width = 80) {
-  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
-}
-function alignColumns(rows, rightAligned) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-var MARK2, CODES;
-var init_console = __esm({
-  "src/report/console.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_digest();
-    MARK2 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
-  }
-});
-
-// src/report/html-assets.ts
-var HTML_STYLE, HTML_SCRIPT;
-var init_html_assets = __esm({
-  "src/report/html-assets.ts"() {
-    "use strict";
-    HTML_STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
-.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
-table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
-.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
-details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
-details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
-.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
-.filters[hidden]{display:none}.hidden{display:none}
-.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
-svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
-.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
-.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
-.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
-rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
-circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
-.ids{font-size:12px;color:var(--muted)}
-`;
-    HTML_SCRIPT = `
-(function(){
-  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
-  var items=[].slice.call(document.querySelectorAll('[data-status]'));
-  var count=document.getElementById('shown');
-  function apply(){
-    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
-    items.forEach(function(el){
-      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
-      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
-    });
-    if(count)count.textContent=String(n);
-  }
-  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
-})();
-`;
-  }
-});
-
-// src/report/html-charts.ts
-function esc(text2) {
-  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-function distributionSvg(samples, label) {
-  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
-  const min = sorted[0];
-  const max = sorted.at(-1);
-  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
-  const lo = Math.max(0, min - margin);
-  const hi = max + margin;
-  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
-  const q = (p) => percentile(sorted, p);
-  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
-  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
-  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step3 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
-  return [
-    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
-    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
-    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
-    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
-    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
-    ...dots,
-    ...marks,
-    ...legend,
-    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
-    "</svg></figure>"
-  ].join("");
-}
-function waterfallSvg(steps) {
-  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
-  const spans = stepSpans(steps);
-  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
-  const labelW = 120;
-  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
-  const rowH = 18;
-  const rows = steps.map((s, i) => {
-    const span = spans[i];
-    const known = s.latency_ms !== null;
-    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
-    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
-    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
-  });
-  const h = steps.length * rowH + 16;
-  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
-}
-function timelineSvg(messages, wallMs) {
-  if (messages.length === 0) return '<p class="muted">no messages received</p>';
-  const timed = messages.every((m) => m.at_ms !== void 0);
-  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
-  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
-  const dots = messages.map((m, i) => {
-    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
-    const ok = m.status_code === null || m.status_code < 400;
-    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
-  });
-  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
-}
-function stepSpans(steps) {
-  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
-  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
-    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
-    const t0 = Math.min(...starts);
-    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
-  }
-  let at = 0;
-  return steps.map((s) => {
-    const span = { start: at, ms: s.latency_ms ?? 0 };
-    at += span.ms;
-    return span;
-  });
-}
-function statusClass(status) {
-  return /fail|error/i.test(status) ? "fail" : "pass";
-}
-function clip(text2, n) {
-  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
-}
-var ENTITIES, W, MAX_DOTS, PAD;
-var init_html_charts = __esm({
-  "src/report/html-charts.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-    W = 420;
-    MAX_DOTS = 400;
-    PAD = 8;
-  }
-});
-
-// src/report/html-parts.ts
-function runHeader(report) {
-  const s = report.summary;
-  const facts = [
-    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
-    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
-    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
-    `took ${esc(formatMs(report.duration_ms))}`,
-    `roleflow ${esc(report.tool.version)}`,
-    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
-    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
-    ...report.bailed ? ["stopped early by --bail"] : [],
-    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
-  ];
-  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
-  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
-}
-function matrix(report) {
-  const rows = flowLatencyRows(report.results);
-  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
-  const transports = [...new Set(rows.map((r) => r.transport))].sort();
-  const flows = [...new Set(rows.map((r) => r.flow))];
-  const body = flows.map((flow2) => {
-    const cells = transports.map((transport) => {
-      const row = rows.find((r) => r.flow === flow2 && r.transport === transport);
-      if (!row) return '<td class="muted">–</td>';
-      const kind = row.fail > 0 ? "cell-fail" : row.pass > 0 ? "cell-pass" : "cell-skip";
-      const parts = [`<span class="pass">${row.pass} ✓</span>`, ...row.fail > 0 ? [`<span class="fail">${row.fail} ✗</span>`] : [], ...row.skip > 0 ? [`<span class="skip">${row.skip} skipped</span>`] : [], ...row.notRun > 0 ? [`<span class="not_run">${row.notRun} not run</span>`] : []];
-      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row.pass}" data-fail="${row.fail}" data-skip="${row.skip}" data-not-run="${row.notRun}">${parts.join(" ")}</td>`;
-    });
-    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
-  });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
-}
-function failures(report) {
-  const failed2 = report.results.filter((r) => r.status === "fail" || r.status === "error");
-  if (failed2.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
-  const items = failed2.map((r) => {
-    const rows = groupAssertions(r, "fail").map((g) => {
-      const a = g.assertion;
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
-    });
-    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
-    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
-  });
-  return `<section id="failures"><h2>Failures (${failed2.length})</h2>${items.join("")}</section>`;
-}
-function distributions(report) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
-  const figures = [...groups2.values()].map((results2) => {
-    const { flow: flow2, transport } = results2[0];
-    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
-    const charts = [
-      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
-      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
-    ];
-    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
-  });
-  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
-}
-function results(report) {
-  const items = report.results.map((r) => {
-    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
-    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
-    const shown = shownRepeats(ran);
-    const repeats = shown.map((x) => repeatBlock(r, x));
-    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
-    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK3[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
-  });
-  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
-}
-function filters(report) {
-  const flows = [...new Set(report.results.map((r) => r.flow))];
-  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
-  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
-}
-function repeatBlock(r, x) {
-  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
-  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
-  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
-  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
-  const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
-  );
-  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
-  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
-}
-function shownRepeats(ran) {
-  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
-  const failed2 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
-  const first = ran.filter((x) => !failed2.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed2.length));
-  return [...first, ...failed2].sort((a, b) => a.index - b.index);
-}
-function dataOf(r) {
-  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
-}
-var MARK3, MAX_REPEATS_SHOWN;
-var init_html_parts = __esm({
-  "src/report/html-parts.ts"() {
-    "use strict";
-    init_compare2();
-    init_flows();
-    init_digest();
-    init_html_charts();
-    MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    MAX_REPEATS_SHOWN = 25;
-  }
-});
-
-// src/report/html.ts
-function renderHtml(report) {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>roleflow test report · ${esc(report.tenant.name)}</title>
-<style>${HTML_STYLE}</style>
-</head>
-<body>
-${runHeader(report)}
-${matrix(report)}
-${failures(report)}
-${filters(report)}
-${distributions(report)}
-${results(report)}
-<script>${HTML_SCRIPT}</script>
-</body>
-</html>
-`;
-}
-var init_html = __esm({
-  "src/report/html.ts"() {
-    "use strict";
-    init_html_assets();
-    init_html_charts();
-    init_html_parts();
-  }
-});
-
-// src/report/junit.ts
-function renderJunit(report) {
-  const byFile = /* @__PURE__ */ new Map();
-  for (const result of report.results) {
-    const cases = byFile.get(result.file) ?? [];
-    cases.push(...casesOf(result, notRunReason(report.interrupted ? "interrupt" : "bail")));
-    byFile.set(result.file, cases);
-  }
-  const all = [...byFile.values()].flat();
-  const props = [
-    ["tenant", safeText(report.tenant.name)],
-    ["base_url", safeText(report.tenant.base_url)],
-    ...report.shard ? [["shard", `${report.shard.index}/${report.shard.total}`]] : []
-  ];
-  const suites = [...byFile].map(
-    ([file, cases]) => [
-      `  <testsuite name="${attr(safeText(file))}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
-      `    <properties>${props.map(([k, v]) => `<property name="${attr(k)}" value="${attr(v)}"/>`).join("")}</properties>`,
-      ...cases.map(renderCase),
-      "  </testsuite>"
-    ].join("\n")
-  );
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="roleflow" ${counts(all)} timestamp="${attr(report.started_at)}">`,
-    ...suites,
-    "</testsuites>",
-    ""
-  ].join("\n");
-}
-function casesOf(result, notRun2) {
-  const lastRan = result.repeats.filter((r) => r.status !== "not_run").at(-1);
-  const across = result.across_repeats.filter((a) => a.status === "fail");
-  const failed2 = result.status === "fail" || result.status === "error";
-  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf2(result, repeat, failed2, repeat === lastRan ? across : [], notRun2) }));
-}
-function outcomeOf2(result, repeat, testFailed, across, notRun2) {
-  if (repeat.status === "not_run") {
-    return { kind: "skipped", message: result.status === "skip" ? result.message : notRun2 };
-  }
-  const failing = [...repeat.assertions.filter((a) => a.status === "fail"), ...across];
-  if (repeat.status === "skip" && failing.length === 0) {
-    return { kind: "skipped", message: repeat.assertions.find((a) => a.status === "skip")?.message ?? "skipped" };
-  }
-  if (failing.length === 0) return { kind: "pass" };
-  const first = failing[0].message;
-  if (!testFailed) return { kind: "pass", note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
-  const ids = idsText(repeat.ids);
-  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: `${lines(result, failing)}${ids ? `
-on the tenant: ${ids}` : ""}` };
-}
-function renderCase({ result, repeat, outcome }) {
-  const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
-  const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
-  const file = safeText(result.file);
-  const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
-  const ids = idProperties(repeat);
-  switch (outcome.kind) {
-    case "pass":
-      if (outcome.note === void 0 && ids === "") return `${open4}/>`;
-      return `${open4}>${ids}${outcome.note === void 0 ? "" : `
-      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
-    </testcase>`;
-    case "skipped":
-      return `${open4}>${ids}
-      <skipped message="${attr(escapeControls(outcome.message))}"/>
-    </testcase>`;
-    default: {
-      const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open4}>${ids}
-      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
-    </testcase>`;
-    }
-  }
-}
-function counts(cases) {
-  const n = (kind) => cases.filter((c) => c.outcome.kind === kind).length;
-  const seconds = cases.reduce((s, c) => s + (c.repeat.wall_ms ?? 0), 0) / 1e3;
-  return `tests="${cases.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${seconds.toFixed(3)}"`;
-}
-function lines(result, assertions) {
-  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}${a.diff === void 0 ? "" : `
-${diffText(a.diff)}`}`).join("\n");
-}
-function diffText(diff) {
-  return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
-}
-function text(value) {
-  return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function attr(value) {
-  return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function idProperties(repeat) {
-  const ids = repeat.ids;
-  if (!ids) return "";
-  const props = [
-    ["flowId", ids.flow_id],
-    ["executionId", ids.execution_id],
-    ["connectionId", ids.connection_id],
-    ["messageIds", ids.message_ids?.join(" ")]
-  ].filter((p) => p[1] !== void 0);
-  return `
-      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join("")}</properties>`;
-}
-var ILLEGAL_XML;
-var init_junit = __esm({
-  "src/report/junit.ts"() {
-    "use strict";
-    init_safe_text();
-    init_build();
-    init_digest();
-    ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-  }
-});
-
-// src/run/write-reports.ts
-var write_reports_exports = {};
-__export(write_reports_exports, {
-  shownUrl: () => shownUrl,
-  writeReports: () => writeReports
-});
-import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname11, relative as relative6, resolve as resolve14, sep as sep4 } from "node:path";
-async function writeReports(report, specs, sinks) {
-  const written = [];
-  const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve14(sinks.cwd, file);
-    try {
-      await mkdir6(dirname11(path), { recursive: true });
-      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
-    } catch (error2) {
-      throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
-    }
-    written.push(file);
-  };
-  for (const spec of specs) {
-    switch (spec.name) {
-      case "console":
-        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
-        else sinks.stdout(sinks.consoleWasLive ? `
-${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
-        break;
-      case "json":
-      case "junit":
-      case "html": {
-        const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
-        const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.data(report, render3);
-        else await toFile(file, render3(report), "data");
-        break;
-      }
-      case "github": {
-        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
-        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
-        const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
-        break;
-      }
-    }
-  }
-  return written;
-}
-function fromWorkspace(report, sinks) {
-  const workspace = sinks.env["GITHUB_WORKSPACE"];
-  if (!workspace) return report;
-  const rebase = (file) => relative6(workspace, resolve14(sinks.cwd, file)).split(sep4).join("/");
-  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
-}
-var init_write_reports = __esm({
-  "src/run/write-reports.ts"() {
-    "use strict";
-    init_errors();
-    init_console();
-    init_github();
-    init_html();
-    init_json();
-    init_junit();
-    init_reporters();
-    init_printed_url();
   }
 });
 
@@ -77527,12 +77064,12 @@ var init_runs = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join9 } from "node:path";
+import { mkdir as mkdir5, rm as rm5, stat as stat6 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname11, join as join8 } from "node:path";
 function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename6(flow2.abs));
+  const name = snapshotFileName(basename4(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join9(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join8(dirname11(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists3 = await stat6(file.abs).then(
@@ -77549,7 +77086,7 @@ async function writeSnapshotFile(file, entries, flowFile) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir7(dirname12(file.abs), { recursive: true });
+  await mkdir5(dirname11(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -77564,7 +77101,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -77581,11 +77118,12 @@ var init_assertions = __esm({
     init_role_files();
     init_snapshot_files();
     AssertionFiles = class _AssertionFiles {
-      constructor(roles, snapshots, update, ci) {
+      constructor(roles, snapshots, update, ci, readOnly) {
         this.roles = roles;
         this.snapshots = snapshots;
         this.update = update;
         this.ci = ci;
+        this.readOnly = readOnly;
       }
       indexes = /* @__PURE__ */ new Map();
       mask;
@@ -77594,7 +77132,8 @@ var init_assertions = __esm({
         let roles = [];
         if (usesOperator(options.flows, "not_leaks")) {
           const dir = rolesDirOf(options.cwd, options.config, void 0);
-          const loaded = await loadRoleTexts(options.cwd, dir, tenantVars(options.config, options.tenant));
+          const vars = tenantVars(options.config, options.tenant);
+          const loaded = options.roleFiles ? { ok: true, value: leakTexts(options.roleFiles, vars) } : await loadRoleTexts(options.cwd, dir, vars);
           if (loaded.ok) {
             roles = loaded.value;
             issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
@@ -77602,7 +77141,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve16(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve13(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -77616,7 +77155,7 @@ var init_assertions = __esm({
           snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
         if (issues.length > 0) throw new InvalidFilesError(issues);
-        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
+        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
       }
       /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
       maskWith(mask) {
@@ -77656,6 +77195,7 @@ var init_assertions = __esm({
       /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
       async finish() {
         const notes = [];
+        if (this.readOnly) return notes;
         for (const state of this.snapshots.values()) {
           const removed = this.update ? state.obsolete.length : 0;
           if (state.changed > 0 || removed > 0) {
@@ -77701,7 +77241,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve19) => setTimeout(() => resolve19(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve22) => setTimeout(() => resolve22(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77727,7 +77267,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
+      sleep: (ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77739,7 +77279,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve19) => stop2 = () => resolve19(INTERRUPTED));
+          this.stopped = new Promise((resolve22) => stop2 = () => resolve22(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77767,8 +77307,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve19) => {
-              this.timer = setTimeout(() => resolve19(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve22) => {
+              this.timer = setTimeout(() => resolve22(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -77801,7 +77341,7 @@ async function runHttps(client, test, inputs, options = {}) {
     result.wallMs = at - startedAt;
     return result;
   };
-  const unfinished = (why, steps, at = clock.now()) => why === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
+  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
   try {
     const started = await deadline.race(client.startFlow(test.flow, inputs));
     if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
@@ -77959,8 +77499,8 @@ var init_flow_ws = __esm({
         if (by === "quiet" && this.options.strictEnd) return this.end("error", "quiet", strictEndProblem("ws", this.rule.quietMs, closed), this.lastAt);
         return this.end("ok", by, void 0, this.lastAt);
       }
-      unfinished(why, waiting2 = this.waitingFor()) {
-        if (why === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
+      unfinished(why2, waiting2 = this.waitingFor()) {
+        if (why2 === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
         return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting2}`);
       }
       /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
@@ -78074,8 +77614,8 @@ async function runTests(options) {
   const interrupted = signal?.aborted === true;
   return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
 }
-function notStarted(run2, why) {
-  return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why), wallMs: 0 };
+function notStarted(run2, why2) {
+  return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
 }
 var init_flow_tests = __esm({
   "src/run/flow-tests.ts"() {
@@ -78100,7 +77640,7 @@ __export(test_session_exports, {
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -78115,7 +77655,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve14(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -78127,7 +77667,7 @@ async function loadFlowTests(cwd, config, paths) {
   return loaded.value;
 }
 function prepareAssertions(cwd, config, files, opts) {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true } });
 }
 function runsFor(tenant, files, flags, parsed, env) {
   const hasWs = tenant.target.wsUrl !== void 0;
@@ -78200,6 +77740,1316 @@ var init_test_session = __esm({
     init_assertions();
     init_flow_tests();
     init_read_reports();
+  }
+});
+
+// src/run/preview.ts
+var preview_exports2 = {};
+__export(preview_exports2, {
+  preview: () => preview,
+  previewTenant: () => previewTenant
+});
+async function preview(opts, ports) {
+  const name = previewTenant(opts.config, opts.tenant);
+  const { cwd, config } = opts;
+  const rolesDir = rolesDirOf(cwd, config, void 0);
+  const headFiles = await loadRoleFiles(cwd, rolesDir);
+  if (!headFiles.ok) throw new InvalidFilesError(headFiles.issues);
+  const baseRoles = "ref" in opts.base ? await loadCommitRoles(cwd, config, opts.base.ref, void 0) : void 0;
+  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, opts.now, ports.note) : void 0;
+  const flows = await loadFlowTests(cwd, config, opts.paths);
+  const tenant = await ports.open(name);
+  try {
+    const { runs, secrets } = runsFor(tenant, flows, {}, {}, opts.env);
+    ports.addSecrets(secrets);
+    const perSide = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
+    const executions = perSide * (baseRoles ? 2 : 1);
+    if (executions > config.preview.maxExecutions) {
+      throw new RoleflowError(
+        `preview would start ${executions} flow executions on tenant ${quote(name)} (${perSide} a side), more than preview.max_executions (${config.preview.maxExecutions}): narrow it with PATH arguments, or raise the limit in the config`,
+        "guard"
+      );
+    }
+    const head = await headState(cwd, config, opts.env);
+    ports.note(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
+    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
+    const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
+    const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
+    const headReport = after2?.report ?? emptyReport(base.report);
+    const comparison = comparePreview(base.report, headReport, opts.threshold);
+    const contamination = [...base.contamination.map((l) => `base: ${l}`), ...(after2?.contamination ?? []).map((l) => `head: ${l}`)];
+    const document = previewDocument(
+      {
+        tenant: name,
+        base: baseRoles ? { ref: baseRoles.at.ref, commit: baseRoles.at.commit } : { ref: null, commit: baseReport.report.commit ?? null, report: "report" in opts.base ? opts.base.report : "", age: baseReport.age },
+        head: { commit: head.commit ?? null, dirty: head.dirty },
+        contaminated: contamination.length > 0,
+        contamination,
+        executions: base.report.summary.executions * (baseRoles ? 1 : 0) + headReport.summary.executions
+      },
+      comparison
+    );
+    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after2?.interrupted ?? false) };
+  } finally {
+    await tenant.close();
+  }
+}
+function previewTenant(config, name) {
+  const how = "mark a tenant set aside for previews with `preview: true` under tenants.NAME in the config (the embedded tenant: local.preview: true), and name it with --tenant";
+  if (name === void 0) throw new RoleflowError(`preview applies other Roles to a tenant and prunes it: it needs --tenant NAME; ${how}`, "guard");
+  const marked = isEmbedded(config, { tenant: name }) ? config.local.preview : configuredTenant(config, name)?.preview === true;
+  if (!marked) throw new RoleflowError(`tenant ${quote(name)} is not marked preview: true: preview applies other Roles to it and prunes it, so it runs only on a tenant set aside for that; ${how}`, "guard");
+  return name;
+}
+async function runSide(s) {
+  const { tenant, ports, opts } = s;
+  const planned = () => makeFreshPlan({
+    cwd: opts.cwd,
+    config: s.config,
+    rolesDir: s.rolesDirAbs,
+    prune: true,
+    allowEmptyPrune: true,
+    open: () => Promise.resolve(tenant),
+    now: opts.now,
+    files: Promise.resolve({ ok: true, value: [...s.files] })
+  });
+  const fresh = await planned();
+  refuseBrokenPlan(fresh.plan);
+  if (fresh.plan.changes.length > 0) {
+    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted });
+    const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
+    if (failed3.length > 0) {
+      const first = failed3[0];
+      throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
+    }
+  }
+  ports.note(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
+  const check = await planned();
+  const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
+  const assertions = await prepareAssertions(opts.cwd, s.config, s.flows, { update: false, env: opts.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
+  const { report, interrupted } = await runTestSession({
+    tenant,
+    runs: s.runs,
+    concurrency: s.config.flows.concurrency,
+    bail: false,
+    strictEnd: s.config.flows.strictEnd,
+    signal: ports.signal,
+    events: ports.events ?? {},
+    shard: void 0,
+    redactor: ports.redactor,
+    assertions,
+    commit: s.commit
+  });
+  contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
+  return { report, contamination, interrupted };
+}
+async function headState(cwd, config, env) {
+  const { commit } = await currentCommit(cwd, env);
+  const state = await treeState(cwd, [rolesDirOf(cwd, config, void 0).abs, flowsDirOf(cwd, config, void 0).abs]);
+  return { commit, dirty: state === void 0 ? null : state.uncommitted.length > 0 };
+}
+async function readBaseReport(cwd, file, tenant, now, note) {
+  const [read] = await readJsonReports(cwd, [file]);
+  const report = read.report;
+  if (report.tenant.name !== tenant) {
+    throw new RoleflowError(`${file} is a report of tenant ${quote(report.tenant.name)}, not of ${quote(tenant)}: the base must be a run on the preview tenant`, "usage");
+  }
+  const ms2 = now.getTime() - Date.parse(report.finished_at);
+  const age = Number.isFinite(ms2) ? ageText(ms2) : "unknown age";
+  note(`base: ${file}, a run at commit ${report.commit ?? "(none recorded)"}, ${age} old`);
+  if (ms2 > STALE_BASE_MS) note(`warning: ${file} is ${age} old: the tenant's flows may have changed since; a fresh base (--base REF) compares like with like`);
+  return { report, age };
+}
+function ageText(ms2) {
+  const minutes = Math.round(ms2 / 6e4);
+  if (minutes < 120) return plural(Math.max(0, minutes), "minute");
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? plural(hours, "hour") : plural(Math.round(hours / 24), "day");
+}
+function emptyReport(like) {
+  return { ...like, results: [], summary: { ...like.summary, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 } };
+}
+var STALE_BASE_MS;
+var init_preview2 = __esm({
+  "src/run/preview.ts"() {
+    "use strict";
+    init_plan();
+    init_config();
+    init_errors();
+    init_preview();
+    init_roles();
+    init_commit_roles();
+    init_git_commit();
+    init_flow_files();
+    init_role_files();
+    init_open_tenant();
+    init_apply2();
+    init_plan2();
+    init_read_reports();
+    init_test_session();
+    STALE_BASE_MS = 7 * 24 * 36e5;
+  }
+});
+
+// src/report/html-assets.ts
+var HTML_STYLE, HTML_SCRIPT;
+var init_html_assets = __esm({
+  "src/report/html-assets.ts"() {
+    "use strict";
+    HTML_STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
+.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
+table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
+.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
+details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
+details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
+.filters[hidden]{display:none}.hidden{display:none}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
+svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
+.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
+.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
+.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
+circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
+.ids{font-size:12px;color:var(--muted)}
+`;
+    HTML_SCRIPT = `
+(function(){
+  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
+  var items=[].slice.call(document.querySelectorAll('[data-status]'));
+  var count=document.getElementById('shown');
+  function apply(){
+    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
+    items.forEach(function(el){
+      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
+      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
+    });
+    if(count)count.textContent=String(n);
+  }
+  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
+})();
+`;
+  }
+});
+
+// src/report/html-charts.ts
+function esc(text2) {
+  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+function distributionSvg(samples, label) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
+  const min = sorted[0];
+  const max = sorted.at(-1);
+  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
+  const lo = Math.max(0, min - margin);
+  const hi = max + margin;
+  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
+  const q = (p) => percentile(sorted, p);
+  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
+  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
+  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
+  const step3 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  return [
+    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
+    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
+    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
+    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
+    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
+    ...dots,
+    ...marks,
+    ...legend,
+    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
+    "</svg></figure>"
+  ].join("");
+}
+function waterfallSvg(steps) {
+  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
+  const spans = stepSpans(steps);
+  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const labelW = 120;
+  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
+  const rowH = 18;
+  const rows = steps.map((s, i) => {
+    const span = spans[i];
+    const known = s.latency_ms !== null;
+    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
+    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
+    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
+  });
+  const h = steps.length * rowH + 16;
+  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+}
+function timelineSvg(messages, wallMs) {
+  if (messages.length === 0) return '<p class="muted">no messages received</p>';
+  const timed = messages.every((m) => m.at_ms !== void 0);
+  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
+  const dots = messages.map((m, i) => {
+    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
+    const ok = m.status_code === null || m.status_code < 400;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+  });
+  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function stepSpans(steps) {
+  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
+  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
+    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
+    const t0 = Math.min(...starts);
+    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
+  }
+  let at = 0;
+  return steps.map((s) => {
+    const span = { start: at, ms: s.latency_ms ?? 0 };
+    at += span.ms;
+    return span;
+  });
+}
+function statusClass(status) {
+  return /fail|error/i.test(status) ? "fail" : "pass";
+}
+function clip(text2, n) {
+  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+}
+var ENTITIES, W, MAX_DOTS, PAD;
+var init_html_charts = __esm({
+  "src/report/html-charts.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    W = 420;
+    MAX_DOTS = 400;
+    PAD = 8;
+  }
+});
+
+// src/report/html-parts.ts
+function runHeader(report) {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
+    ...report.bailed ? ["stopped early by --bail"] : [],
+    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+function matrix(report) {
+  const rows = flowLatencyRows(report.results);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow2) => {
+    const cells = transports.map((transport) => {
+      const row2 = rows.find((r) => r.flow === flow2 && r.transport === transport);
+      if (!row2) return '<td class="muted">–</td>';
+      const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
+      const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
+      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+}
+function failures(report) {
+  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed3.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed3.map((r) => {
+    const rows = groupAssertions(r, "fail").map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed3.length})</h2>${items.join("")}</section>`;
+}
+function distributions(report) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  const figures = [...groups2.values()].map((results2) => {
+    const { flow: flow2, transport } = results2[0];
+    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
+      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
+}
+function results(report) {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
+    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
+}
+function filters(report) {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+function repeatBlock(r, x) {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
+  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
+  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
+}
+function shownRepeats(ran) {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed3 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed3.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed3.length));
+  return [...first, ...failed3].sort((a, b) => a.index - b.index);
+}
+function dataOf(r) {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
+var MARK, MAX_REPEATS_SHOWN;
+var init_html_parts = __esm({
+  "src/report/html-parts.ts"() {
+    "use strict";
+    init_compare2();
+    init_flows();
+    init_digest();
+    init_html_charts();
+    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MAX_REPEATS_SHOWN = 25;
+  }
+});
+
+// src/report/html.ts
+function renderHtml(report) {
+  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
+  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+}
+function htmlPage(title, assets, body) {
+  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === void 0 ? "" : " script-src 'unsafe-inline';"} img-src data:`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${assets.style}</style>
+</head>
+<body>
+${body}
+${assets.script === void 0 ? "" : `<script>${assets.script}</script>
+`}</body>
+</html>
+`;
+}
+var init_html = __esm({
+  "src/report/html.ts"() {
+    "use strict";
+    init_html_assets();
+    init_html_charts();
+    init_html_parts();
+  }
+});
+
+// src/report/preview-html.ts
+function renderPreviewHtml(doc, reports) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const base = new Map(reports.base.results.map((r) => [key(r), r]));
+  const head = new Map(reports.head.results.map((r) => [key(r), r]));
+  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const s = doc.summary;
+  const body = `<main>
+<header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
+<div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
+<p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
+${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join("; "))}</p>` : ""}
+</header>
+<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
+${doc.tests.map(row).join("\n")}
+</tbody></table></div></section>
+<section id="sides"><h2>Side by side</h2>
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+</section>
+</main>`;
+  return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
+}
+function row(t6) {
+  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+}
+function verdictCell(side2) {
+  if (side2 === null) return '<td class="muted">not run</td>';
+  const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
+  return `<td class="${cls}">${side2.verdict}</td>`;
+}
+function sideBySide(t6, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
+<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
+${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+</article>`;
+}
+function side(label, verdict2, r) {
+  if (verdict2 === null || r === void 0) return `<div class="side"><h4>${label}</h4><p class="muted">not run on this side</p></div>`;
+  const repeat = r.repeats.find((x) => x.outputs !== void 0 || x.steps.length > 0) ?? r.repeats[0];
+  const cls = verdict2.verdict === "passed" ? "pass" : verdict2.verdict === "failed" ? "fail" : "skip";
+  const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === "completed" ? "" : "fail"}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join("")}</ol>` : "";
+  const outputs = repeat?.outputs === void 0 ? "" : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
+  return `<div class="side"><h4>${label}: <span class="${cls}">${verdict2.verdict}</span></h4><p>${esc(verdict2.message)}</p>${steps}${outputs}</div>`;
+}
+function diffLine(line) {
+  const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
+  return cls === "" ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
+}
+function baseLabel(doc) {
+  const commit = doc.base.commit?.slice(0, 12) ?? "no commit";
+  return doc.base.report !== void 0 ? `report ${doc.base.report} (${commit})` : `${doc.base.ref ?? ""} (${commit})`;
+}
+function headLabel(doc) {
+  return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
+}
+var PREVIEW_STYLE;
+var init_preview_html = __esm({
+  "src/report/preview-html.ts"() {
+    "use strict";
+    init_stable_json();
+    init_html_assets();
+    init_html_charts();
+    init_html();
+    PREVIEW_STYLE = `
+.scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
+.side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
+@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
+`;
+  }
+});
+
+// src/run/preview-page.ts
+var preview_page_exports = {};
+__export(preview_page_exports, {
+  previewHtmlFile: () => previewHtmlFile,
+  writePreviewHtml: () => writePreviewHtml
+});
+import { resolve as resolve15 } from "node:path";
+function previewHtmlFile(specs) {
+  let file;
+  for (const spec of specs) {
+    const match = /^html=(.+)$/.exec(spec);
+    if (!match) return { ok: false, error: `--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)` };
+    file = match[1];
+  }
+  return { ok: true, value: file };
+}
+async function writePreviewHtml(cwd, file, outcome, redactor) {
+  const abs = resolve15(cwd, file);
+  await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
+  return displayPath(cwd, abs);
+}
+var init_preview_page = __esm({
+  "src/run/preview-page.ts"() {
+    "use strict";
+    init_role_files();
+    init_source_files();
+    init_preview_html();
+  }
+});
+
+// src/run/tenants/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  promotionRefusals: () => promotionRefusals
+});
+import { basename as basename5, isAbsolute as isAbsolute4, relative as relative6, resolve as resolve16 } from "node:path";
+async function promotionRefusals(opts) {
+  if (isEmbedded(opts.config, { tenant: opts.from })) {
+    return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
+  }
+  const reasons = [];
+  const report = await readJsonReports(opts.cwd, [opts.reportFile]).then(
+    (read) => read[0].report,
+    (error2) => {
+      if (!(error2 instanceof RoleflowError)) throw error2;
+      reasons.push(`${opts.reportFile} is not a JSON test report that can be read: ${error2 instanceof InvalidFilesError ? error2.issues.map((i) => i.message).join("; ") : error2.message}`);
+      return void 0;
+    }
+  );
+  const fresh = await opts.planFrom();
+  await fresh.tenant.close();
+  const { plan } = fresh;
+  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+  if (plan.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
+  }
+  if (report !== void 0) {
+    const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
+    if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
+    else if (warning2 !== void 0) opts.warn(warning2);
+    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
+  }
+  reasons.push(...await treeReasons(opts));
+  return reasons;
+}
+async function treeReasons(opts) {
+  const { config, cwd } = opts;
+  const sources = [
+    { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
+    { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
+    ...config.file === void 0 ? [] : [{ path: resolve16(cwd, config.file), reads: () => true }]
+  ];
+  const uncommitted = [];
+  const reasons = [];
+  for (const source of sources) {
+    const state = await treeState(cwd, [source.path]);
+    if (state === void 0) return [];
+    uncommitted.push(...state.uncommitted);
+    for (const file of state.ignored.filter((f) => source.reads(basename5(f)))) {
+      reasons.push(`${showName(file)} is ignored by git, so no commit holds it: roleflow reads it; stop ignoring it and commit it (or remove it), test that commit, and promote it`);
+    }
+    for (const path of state.outside) {
+      reasons.push(`${showName(relativeOrAbsolute(cwd, path))} is outside the git checkout, so no commit holds it: keep the role files, flow tests and config in the repository`);
+    }
+  }
+  if (uncommitted.length > 0) reasons.unshift(uncommittedReason(uncommitted.sort()));
+  return reasons;
+}
+function relativeOrAbsolute(cwd, path) {
+  const rel = relative6(cwd, path);
+  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
+}
+function uncommittedReason(files) {
+  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
+  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+}
+var MAX_FILES;
+var init_promote = __esm({
+  "src/run/tenants/promote.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_printed_url();
+    init_roles();
+    init_tenants();
+    init_git_commit();
+    init_flow_files();
+    init_role_files();
+    init_open_tenant();
+    init_read_reports();
+    MAX_FILES = 5;
+  }
+});
+
+// src/run/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
+  pullRoles: () => pullRoles
+});
+import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname12, join as join9, resolve as resolve18 } from "node:path";
+async function pullRoles(opts) {
+  const { cwd, dir } = opts;
+  let local = [];
+  const rendered2 = /* @__PURE__ */ new Map();
+  if (await dirExists(dir)) {
+    const loaded = await loadRoleFiles(cwd, dir);
+    if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+    local = loaded.value;
+    const { kept } = filesForTenant(local, opts.tenant);
+    const forTenant = renderRoleFiles(kept, opts.tenant, opts.vars);
+    if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
+    kept.forEach((f, i) => rendered2.set(f, forTenant.value[i]));
+  } else {
+    await mkdir6(dir.abs, { recursive: true });
+  }
+  const ignored = globMatcher(opts.ignore);
+  const remote = opts.remote.filter((r) => ignored(r.name) === void 0).sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+  const nameCount = /* @__PURE__ */ new Map();
+  for (const r of remote) nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
+  const byId = /* @__PURE__ */ new Map();
+  const byName = /* @__PURE__ */ new Map();
+  for (const f of local) {
+    if (f.id !== void 0) byId.set(f.id, f);
+    else byName.set(f.name, f);
+  }
+  const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
+  const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
+  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
+  const claimed = /* @__PURE__ */ new Set();
+  const schema = loadSchema("role");
+  const after2 = new Map(local.map((f) => [f.file, f]));
+  const writes = [];
+  for (const role of remote) {
+    const text2 = serializeRoleFile({ name: role.name, description: escapeVars(role.description), id: role.id, content: escapeVars(role.content) });
+    const parsed = readBack(role, text2, schema);
+    if (!parsed.ok) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `a role file cannot hold it: ${parsed.reason}` });
+      continue;
+    }
+    const mine = byId.get(role.id) ?? (nameCount.get(role.name) === 1 ? byName.get(role.name) : void 0);
+    if (mine !== void 0) {
+      claimed.add(mine);
+      const entry = { file: mine.file, name: role.name, id: role.id };
+      const seen = rendered2.get(mine);
+      if (seen === void 0) {
+        result.roles.push({ ...entry, status: "skipped", reason: `its file is ${notForTenantReason(mine, opts.tenant)}: left alone` });
+      } else if (mine.name === role.name && seen.description === role.description && seen.content === role.content) {
+        result.roles.push({ ...entry, status: "unchanged" });
+      } else if (!opts.force) {
+        result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
+      } else {
+        const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
+        writes.push({ path: resolve18(cwd, mine.file), text: kept });
+        after2.set(mine.file, { ...parsed.file, file: mine.file });
+        result.roles.push({ ...entry, status: "overwritten" });
+      }
+      continue;
+    }
+    const unpinned = byName.get(role.name);
+    if (unpinned !== void 0) {
+      result.roles.push({ name: role.name, id: role.id, status: "skipped", reason: `${unpinned.file} holds its name without an id: add "id:" there to pin the Role it manages` });
+      continue;
+    }
+    const fileName = roleFileName(role.name, taken);
+    taken.add(fileNameKey(fileName));
+    const path = insideFolder(dir.abs, fileName);
+    const shown = displayPath(cwd, path);
+    writes.push({ path, text: text2 });
+    after2.set(shown, { ...parsed.file, file: shown });
+    result.roles.push({ file: shown, name: role.name, id: role.id, status: "written" });
+  }
+  const left = checkRoleSet([...after2.values()]);
+  if (left.length > 0) {
+    throw new RoleflowError(`pull wrote nothing: the folder would not pass validate (${formatIssue(left[0])})`);
+  }
+  for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
+  for (const f of local) {
+    if (claimed.has(f)) continue;
+    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
+  }
+  return result;
+}
+function readBack(role, text2, schema) {
+  const parsed = parseRoleFile(text2, "pulled", schema);
+  if (!parsed.ok) return { ok: false, reason: parsed.issues[0]?.message ?? "it does not parse" };
+  const back = parsed.value;
+  const none = /* @__PURE__ */ new Map();
+  const description = renderVars(back.description, none, back.description.length).text;
+  const content = renderVars(back.content, none, back.content.length).text;
+  if (back.name !== role.name || description !== role.description || content !== role.content) return { ok: false, reason: "it would not read back the same" };
+  return { ok: true, file: back };
+}
+function insideFolder(dir, fileName) {
+  const path = resolve18(dir, fileName);
+  if (dirname12(path) !== resolve18(dir) || basename6(path) !== fileName) {
+    throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
+  }
+  return join9(dir, fileName);
+}
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_pull = __esm({
+  "src/run/pull.ts"() {
+    "use strict";
+    init_errors();
+    init_roles();
+    init_plan();
+    init_package_root();
+    init_role_files();
+    init_source_files();
+  }
+});
+
+// src/report/github.ts
+function renderAnnotations(report, opts = {}) {
+  const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
+  const out = [];
+  for (const r of report.results) {
+    if (r.status !== "fail" && r.status !== "error") continue;
+    const ran = r.repeats.filter((x) => x.execution !== "not_run").length;
+    for (const g of groupAssertions(r, "fail")) {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
+      const props = [`file=${property(safeText(r.file))}`, `line=${a.line}`, `col=${a.col}`, `title=${property(`${where}: ${safeText(r.name)} [${r.transport}]`)}`];
+      const diff = a.diff === void 0 ? "" : `
+${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
+      out.push(`::error ${props.join(",")}::${data(`${escapeControls(a.message)}${times}${diff}`)}`);
+    }
+  }
+  return out.length > 0 ? `${out.join("\n")}
+` : "";
+}
+function renderStepSummary(report, opts = {}) {
+  const s = report.summary;
+  const icon = s.failed > 0 ? "❌" : "✅";
+  const where = [
+    `tenant \`${code(report.tenant.name)}\``,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`⚠️ partial: ${missingShardsText(report.missing_shards)}`] : []
+  ];
+  const parts = [
+    `## ${icon} roleflow test${opts.tenant === void 0 ? "" : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
+    "",
+    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}`,
+    ""
+  ];
+  const rows = flowLatencyRows(report.results);
+  if (rows.length > 0) {
+    const notRun2 = s.not_run > 0;
+    parts.push(
+      "### Latency (client wall-clock)",
+      "",
+      `| flow | transport | pass | fail | skip |${notRun2 ? " not run |" : ""} p50 | p95 | max |`,
+      `|---|---|--:|--:|--:|${notRun2 ? "--:|" : ""}--:|--:|--:|`
+    );
+    for (const row2 of rows) {
+      const counts2 = [row2.pass, row2.fail, row2.skip, ...notRun2 ? [row2.notRun] : []].join(" | ");
+      parts.push(`| ${cell(row2.flow)} | ${row2.transport} | ${counts2} | ${ms(row2.wall, "p50")} | ${ms(row2.wall, "p95")} | ${ms(row2.wall, "max")} |`);
+    }
+    parts.push("");
+  }
+  const steps = rows.flatMap((row2) => Object.entries(row2.steps).map(([service, st]) => ({ flow: row2.flow, service, st })));
+  if (steps.length > 0) {
+    parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
+    for (const { flow: flow2, service, st } of steps) {
+      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
+    }
+    parts.push("");
+  }
+  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed3.length > 0) {
+    parts.push("### Failures", "");
+    for (const r of failed3.slice(0, MAX_FAILURES_LISTED)) parts.push(failureItem(r));
+    if (failed3.length > MAX_FAILURES_LISTED) parts.push(`- …and ${failed3.length - MAX_FAILURES_LISTED} more (see the JSON report)`);
+    parts.push("");
+  }
+  parts.push("<details><summary>Every result</summary>", "", "| | test | transport | repeats | p50 |", "|---|---|---|--:|--:|");
+  for (const r of report.results) {
+    parts.push(`| ${MARK2[r.status]} | ${cell(r.id)} | ${r.transport} | ${r.passed}/${r.repeat} | ${ms(r.wall_ms, "p50")} |`);
+  }
+  parts.push("", "</details>", "", "");
+  return parts.join("\n");
+}
+function failureItem(r) {
+  const first = groupAssertions(r, "fail").slice(0, 5);
+  const details = first.map((g) => `  - \`${code(`${r.file}:${g.assertion.line}`)}\` ${cell(g.assertion.message)}`);
+  const why2 = r.repeat > 1 ? `: ${cell(r.message)}` : "";
+  return [`- **${cell(r.id)}** [${r.transport}]${why2}`, ...details].join("\n");
+}
+function ms(s, key) {
+  return s ? formatMs(s[key]) : "-";
+}
+function cell(text2) {
+  return escapeControls(text2.replace(/ +/g, " ")).replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`);
+}
+function code(text2) {
+  return safeText(text2).replace(/`/g, "'");
+}
+function data(text2) {
+  return text2.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function property(text2) {
+  return data(text2).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+var MAX_FAILURES_LISTED, MARK2;
+var init_github = __esm({
+  "src/report/github.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_digest();
+    MAX_FAILURES_LISTED = 50;
+    MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
+  }
+});
+
+// src/report/compare.ts
+var compare_exports2 = {};
+__export(compare_exports2, {
+  COMPARE_FORMATS: () => COMPARE_FORMATS,
+  renderComparison: () => renderComparison,
+  renderMarkdown: () => renderMarkdown,
+  renderText: () => renderText
+});
+function renderComparison(c, files, format) {
+  return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
+` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
+}
+function renderText(c, files) {
+  const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
+  for (const t6 of c.tests) {
+    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
+    out.push(`  ${metricText("wall-clock", t6.wall)}`);
+    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  }
+  if (c.tests.length > 0) out.push("");
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`${title} (${refs.length}):`);
+    for (const r of refs) out.push(`  ${escapeControls(`${r.file}:${r.line}`)}  ${escapeControls(r.id)} [${r.transport}]${detail ? detail(r) : ""}`);
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${escapeControls(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  out.push(verdictLine(c), "");
+  return out.join("\n");
+}
+function renderMarkdown(c, files) {
+  const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
+  if (c.tests.length > 0) {
+    out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
+    for (const t6 of c.tests) {
+      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
+      rows.forEach(([label, m], i) => {
+        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+      });
+    }
+    out.push("");
+  }
+  const list2 = (title, refs, detail) => {
+    if (refs.length === 0) return;
+    out.push(`### ${title} (${refs.length})`, "");
+    for (const r of refs) out.push(`- **${cell(r.id)}** [${r.transport}] \`${code2(`${r.file}:${r.line}`)}\`${detail ? detail(r) : ""}`);
+    out.push("");
+  };
+  list2("Newly failing", c.newly_failing, (r) => `: ${cell(messageOf2(c, r))}`);
+  list2("Newly passing", c.newly_passing);
+  list2("Added", c.added);
+  list2("Removed", c.removed);
+  return out.join("\n");
+}
+function criteria(c) {
+  return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
+}
+function verdictLine(c) {
+  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
+  return parts.join(", ");
+}
+function metricText(label, m) {
+  const counts2 = `n ${m.base?.count ?? 0} → ${m.head?.count ?? 0}`;
+  return `${label.padEnd(16)} p50 ${change(m, "p50")}  p95 ${change(m, "p95")}  ${counts2}  ${pText(m)}  ${VERDICT_TEXT[m.verdict]}`;
+}
+function change(m, key) {
+  const before = m.base ? formatMs(m.base[key]) : "-";
+  const after2 = m.head ? formatMs(m.head[key]) : "-";
+  const delta = m.change[key];
+  return `${before} → ${after2}${delta === null ? "" : ` (${percent(delta, true)})`}`;
+}
+function pText(m) {
+  return m.p === null ? "p -" : m.p < 1e-3 ? "p < 0.001" : `p ${m.p.toFixed(3)}`;
+}
+function percent(fraction, signed) {
+  const value = Math.round(fraction * 1e3) / 10;
+  return `${signed && value > 0 ? "+" : ""}${value}%`;
+}
+function passRate(side2) {
+  return `${side2.status} ${side2.passed}/${side2.repeat}`;
+}
+function messageOf2(c, r) {
+  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
+}
+function code2(text2) {
+  return escapeControls(text2).replace(/`/g, "'");
+}
+var COMPARE_FORMATS, VERDICT_TEXT;
+var init_compare4 = __esm({
+  "src/report/compare.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_github();
+    COMPARE_FORMATS = ["text", "markdown", "json"];
+    VERDICT_TEXT = {
+      regression: "REGRESSION",
+      improvement: "faster",
+      unchanged: "no significant change",
+      not_enough_samples: "not enough samples",
+      no_samples: "no samples"
+    };
+  }
+});
+
+// src/report/reporters.ts
+var reporters_exports = {};
+__export(reporters_exports, {
+  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
+  REPORTER_NAMES: () => REPORTER_NAMES,
+  parseReporters: () => parseReporters,
+  reportersOfTenant: () => reportersOfTenant
+});
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+function reportersOfTenant(specs, tenant) {
+  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
+      if (file === void 0 || file === "-") return { ...spec, tenant };
+      const dot = file.lastIndexOf(".");
+      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named, tenant };
+    })
+  };
+}
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
+    "use strict";
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
+    };
+  }
+});
+
+// src/report/console.ts
+var console_exports = {};
+__export(console_exports, {
+  progressLine: () => progressLine,
+  renderConsole: () => renderConsole,
+  renderSummary: () => renderSummary,
+  renderTestResult: () => renderTestResult
+});
+function paint(style, code3, text2) {
+  return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
+}
+function statusColor(status) {
+  return status === "pass" ? "green" : status === "skip" ? "yellow" : status === "not_run" ? "dim" : "red";
+}
+function renderTestResult(r, style) {
+  const ran = r.repeats.filter((x) => x.status !== "not_run").length;
+  const wall = r.wall_ms ? ` ${r.repeat > 1 ? "p50 " : ""}${formatMs(r.wall_ms.p50)}` : "";
+  const counts2 = (r.status === "skip" || r.status === "not_run") && ran === 0 ? "" : ` ${r.passed}/${r.repeat}`;
+  const file = safeText(r.file);
+  const message2 = escapeControls(r.message);
+  const head = `${paint(style, statusColor(r.status), MARK3[r.status])} ${safeText(r.id)} ${paint(style, "dim", `[${r.transport}]`)}${counts2}${wall}${quietNote(r, style)}`;
+  const lines2 = [
+    r.status === "skip" && ran === 0 ? `${head} ${paint(style, "yellow", `skipped: ${message2}`)}` : r.status === "not_run" ? `${head} ${paint(style, "dim", message2)}` : head
+  ];
+  if (r.status === "fail" || r.status === "error") {
+    const failures2 = groupAssertions(r, "fail");
+    for (const g of failures2) {
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${ran} repeats)` : "";
+      lines2.push(`    ${paint(style, "red", "✗")} ${escapeControls(g.assertion.message)}${times} ${paint(style, "dim", `(${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+      if (g.assertion.diff !== void 0) lines2.push(...diffLines3(g.assertion.diff, style));
+    }
+    for (const x of r.repeats.filter((x2) => (x2.status === "fail" || x2.status === "error") && x2.ids).slice(0, 3)) {
+      lines2.push(`    ${paint(style, "dim", `on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: ${idsText(x.ids)}`)}`);
+    }
+    if (r.repeat > 1 && !failures2.some((g) => g.repeats === 0)) lines2.push(`    ${paint(style, "dim", message2)}`);
+  }
+  for (const g of style.quiet ? [] : groupAssertions(r, "skip")) {
+    lines2.push(`    ${paint(style, "yellow", "-")} ${paint(style, "dim", `${escapeControls(g.assertion.message)} (${file}:${g.assertion.line}:${g.assertion.col})`)}`);
+  }
+  return lines2.join("\n");
+}
+function diffLines3(diff, style) {
+  return diff.replace(/\n$/, "").split("\n").map((l) => escapeControls(l)).map((l) => `      ${/^-(?!--)/.test(l) ? paint(style, "red", l) : /^\+(?!\+\+)/.test(l) ? paint(style, "green", l) : paint(style, "dim", l)}`);
+}
+function quietNote(r, style) {
+  const quiet = r.repeats.filter((x) => x.ended_by === "quiet").length;
+  if (quiet === 0) return "";
+  const which2 = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
+  return ` ${paint(style, "yellow", `(ended by quiet${which2}, no until reached)`)}`;
+}
+function renderSummary(report, style) {
+  const rows = flowLatencyRows(report.results);
+  const notRun2 = report.summary.not_run > 0;
+  const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
+  const body = rows.map((row2) => [
+    safeText(row2.flow),
+    row2.transport,
+    String(row2.pass),
+    String(row2.fail),
+    String(row2.skip),
+    ...notRun2 ? [String(row2.notRun)] : [],
+    row2.wall ? formatMs(row2.wall.p50) : "-",
+    row2.wall ? formatMs(row2.wall.p95) : "-"
+  ]);
+  const table = rows.length > 0 ? `${alignColumns([header, ...body], header.map((_, i) => i).slice(2)).join("\n")}
+
+` : "";
+  const s = report.summary;
+  const failed3 = s.errored > 0 ? `${s.failed} failed (${s.errored} errored)` : `${s.failed} failed`;
+  const parts = [
+    paint(style, s.passed > 0 ? "green" : "dim", `${s.passed} passed`),
+    paint(style, s.failed > 0 ? "red" : "dim", failed3),
+    paint(style, s.skipped > 0 ? "yellow" : "dim", `${s.skipped} skipped`),
+    ...s.not_run > 0 ? [paint(style, "yellow", `${s.not_run} not run`)] : []
+  ];
+  const bail = report.bailed ? `
+${paint(style, "yellow", "Stopped early: --bail started no new execution after the first failure")}` : "";
+  const interrupted = report.interrupted ? `
+${paint(style, "yellow", "Interrupted: no new execution started, those in flight were ended; what did not finish is not run")}` : "";
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
+  const partial = report.missing_shards?.length ? `
+${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
+  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
+  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+}
+function renderConsole(report, style) {
+  const results2 = report.results.map((r) => renderTestResult(r, style));
+  return `${[...results2, "", renderSummary(report, style)].join("\n")}
+`;
+}
+function progressLine(done, total, current, width = 80) {
+  return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
+}
+function alignColumns(rows, rightAligned) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((cell2, i) => rightAligned.includes(i) ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+var MARK3, CODES;
+var init_console = __esm({
+  "src/report/console.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_digest();
+    MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
+  }
+});
+
+// src/report/junit.ts
+function renderJunit(report) {
+  const byFile = /* @__PURE__ */ new Map();
+  for (const result of report.results) {
+    const cases = byFile.get(result.file) ?? [];
+    cases.push(...casesOf(result, notRunReason(report.interrupted ? "interrupt" : "bail")));
+    byFile.set(result.file, cases);
+  }
+  const all = [...byFile.values()].flat();
+  const props = [
+    ["tenant", safeText(report.tenant.name)],
+    ["base_url", safeText(report.tenant.base_url)],
+    ...report.shard ? [["shard", `${report.shard.index}/${report.shard.total}`]] : []
+  ];
+  const suites = [...byFile].map(
+    ([file, cases]) => [
+      `  <testsuite name="${attr(safeText(file))}" ${counts(cases)} timestamp="${attr(report.started_at)}">`,
+      `    <properties>${props.map(([k, v]) => `<property name="${attr(k)}" value="${attr(v)}"/>`).join("")}</properties>`,
+      ...cases.map(renderCase),
+      "  </testsuite>"
+    ].join("\n")
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="roleflow" ${counts(all)} timestamp="${attr(report.started_at)}">`,
+    ...suites,
+    "</testsuites>",
+    ""
+  ].join("\n");
+}
+function casesOf(result, notRun2) {
+  const lastRan = result.repeats.filter((r) => r.status !== "not_run").at(-1);
+  const across = result.across_repeats.filter((a) => a.status === "fail");
+  const failed3 = result.status === "fail" || result.status === "error";
+  return result.repeats.map((repeat) => ({ result, repeat, outcome: outcomeOf2(result, repeat, failed3, repeat === lastRan ? across : [], notRun2) }));
+}
+function outcomeOf2(result, repeat, testFailed, across, notRun2) {
+  if (repeat.status === "not_run") {
+    return { kind: "skipped", message: result.status === "skip" ? result.message : notRun2 };
+  }
+  const failing = [...repeat.assertions.filter((a) => a.status === "fail"), ...across];
+  if (repeat.status === "skip" && failing.length === 0) {
+    return { kind: "skipped", message: repeat.assertions.find((a) => a.status === "skip")?.message ?? "skipped" };
+  }
+  if (failing.length === 0) return { kind: "pass" };
+  const first = failing[0].message;
+  if (!testFailed) return { kind: "pass", note: `this repeat failed, within min_pass ${result.min_pass} of ${result.repeat}: ${first}` };
+  const ids = idsText(repeat.ids);
+  return { kind: repeat.status === "error" ? "error" : "failure", message: first, details: `${lines(result, failing)}${ids ? `
+on the tenant: ${ids}` : ""}` };
+}
+function renderCase({ result, repeat, outcome }) {
+  const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
+  const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
+  const file = safeText(result.file);
+  const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const ids = idProperties(repeat);
+  switch (outcome.kind) {
+    case "pass":
+      if (outcome.note === void 0 && ids === "") return `${open4}/>`;
+      return `${open4}>${ids}${outcome.note === void 0 ? "" : `
+      <system-out>${text(escapeControls(outcome.note))}</system-out>`}
+    </testcase>`;
+    case "skipped":
+      return `${open4}>${ids}
+      <skipped message="${attr(escapeControls(outcome.message))}"/>
+    </testcase>`;
+    default: {
+      const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
+      return `${open4}>${ids}
+      <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
+    </testcase>`;
+    }
+  }
+}
+function counts(cases) {
+  const n = (kind) => cases.filter((c) => c.outcome.kind === kind).length;
+  const seconds = cases.reduce((s, c) => s + (c.repeat.wall_ms ?? 0), 0) / 1e3;
+  return `tests="${cases.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${seconds.toFixed(3)}"`;
+}
+function lines(result, assertions) {
+  return assertions.map((a) => `${safeText(result.file)}:${a.line}:${a.col}: ${escapeControls(a.message)}${a.diff === void 0 ? "" : `
+${diffText(a.diff)}`}`).join("\n");
+}
+function diffText(diff) {
+  return diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n");
+}
+function text(value) {
+  return value.replace(ILLEGAL_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function attr(value) {
+  return text(value).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function idProperties(repeat) {
+  const ids = repeat.ids;
+  if (!ids) return "";
+  const props = [
+    ["flowId", ids.flow_id],
+    ["executionId", ids.execution_id],
+    ["connectionId", ids.connection_id],
+    ["messageIds", ids.message_ids?.join(" ")]
+  ].filter((p) => p[1] !== void 0);
+  return `
+      <properties>${props.map(([k, v]) => `<property name="${k}" value="${attr(safeText(v))}"/>`).join("")}</properties>`;
+}
+var ILLEGAL_XML;
+var init_junit = __esm({
+  "src/report/junit.ts"() {
+    "use strict";
+    init_safe_text();
+    init_build();
+    init_digest();
+    ILLEGAL_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+  }
+});
+
+// src/run/write-reports.ts
+var write_reports_exports = {};
+__export(write_reports_exports, {
+  shownUrl: () => shownUrl,
+  writeReports: () => writeReports
+});
+import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname13, relative as relative7, resolve as resolve19, sep as sep5 } from "node:path";
+async function writeReports(report, specs, sinks) {
+  const written = [];
+  const toFile = async (file, text2, kind, append = false) => {
+    const path = resolve19(sinks.cwd, file);
+    try {
+      await mkdir7(dirname13(path), { recursive: true });
+      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
+    } catch (error2) {
+      throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+    }
+    written.push(file);
+  };
+  for (const spec of specs) {
+    switch (spec.name) {
+      case "console":
+        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
+        else sinks.stdout(sinks.consoleWasLive ? `
+${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
+        break;
+      case "json":
+      case "junit":
+      case "html": {
+        const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
+        const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
+        if (file === "-") sinks.data(report, render3);
+        else await toFile(file, render3(report), "data");
+        break;
+      }
+      case "github": {
+        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
+        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
+        const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
+        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
+        break;
+      }
+    }
+  }
+  return written;
+}
+function fromWorkspace(report, sinks) {
+  const workspace = sinks.env["GITHUB_WORKSPACE"];
+  if (!workspace) return report;
+  const rebase = (file) => relative7(workspace, resolve19(sinks.cwd, file)).split(sep5).join("/");
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
+var init_write_reports = __esm({
+  "src/run/write-reports.ts"() {
+    "use strict";
+    init_errors();
+    init_console();
+    init_github();
+    init_html();
+    init_json();
+    init_junit();
+    init_reporters();
+    init_printed_url();
   }
 });
 
@@ -78572,8 +79422,8 @@ var require_light = __commonJS({
             return this.Events.trigger("zero");
           }
         }
-        push(job) {
-          return this._lists[job.options.priority].push(job);
+        push(job2) {
+          return this._lists[job2.options.priority].push(job2);
         }
         queued(priority) {
           if (priority != null) {
@@ -78793,8 +79643,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve19, reject2) {
-            return setTimeout(resolve19, t6);
+          return new this.Promise(function(resolve22, reject2) {
+            return setTimeout(resolve22, t6);
           });
         }
         computePenalty() {
@@ -79005,15 +79855,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve19, returned, task;
+          var args, cb, error2, reject2, resolve22, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve19, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve22, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve19(returned);
+                  return resolve22(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -79028,13 +79878,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve19;
-          resolve19 = reject2 = null;
+          var promise, reject2, resolve22;
+          resolve22 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve19 = _resolve;
+            resolve22 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve19, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve22, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -79345,7 +80195,7 @@ var require_light = __commonJS({
               return false;
             }
           }
-          async _free(index, job, options, eventInfo) {
+          async _free(index, job2, options, eventInfo) {
             var e, running;
             try {
               ({ running } = await this._store.__free__(index, options.weight));
@@ -79358,20 +80208,20 @@ var require_light = __commonJS({
               return this.Events.trigger("error", e);
             }
           }
-          _run(index, job, wait) {
+          _run(index, job2, wait) {
             var clearGlobalState, free, run2;
-            job.doRun();
+            job2.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
-            free = this._free.bind(this, index, job);
+            run2 = this._run.bind(this, index, job2);
+            free = this._free.bind(this, index, job2);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job2.doExecute(this._limiter, clearGlobalState, run2, free);
               }, wait),
-              expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
-              }, wait + job.options.expiration) : void 0,
-              job
+              expiration: job2.options.expiration != null ? setTimeout(function() {
+                return job2.doExpire(clearGlobalState, run2, free);
+              }, wait + job2.options.expiration) : void 0,
+              job: job2
             };
           }
           _drainOne(capacity) {
@@ -79421,8 +80271,8 @@ var require_light = __commonJS({
             });
           }
           _dropAllQueued(message2) {
-            return this._queues.shiftAll(function(job) {
-              return job.doDrop({ message: message2 });
+            return this._queues.shiftAll(function(job2) {
+              return job2.doDrop({ message: message2 });
             });
           }
           stop(options = {}) {
@@ -79435,14 +80285,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve19, reject2) => {
+              return new this.Promise((resolve22, reject2) => {
                 if (finished()) {
-                  return resolve19();
+                  return resolve22();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve19();
+                      return resolve22();
                     }
                   });
                 }
@@ -79477,56 +80327,56 @@ var require_light = __commonJS({
             }, () => {
               return waitForExecuting(1);
             });
-            this._receive = function(job) {
-              return job._reject(new Bottleneck3.prototype.BottleneckError(options.enqueueErrorMessage));
+            this._receive = function(job2) {
+              return job2._reject(new Bottleneck3.prototype.BottleneckError(options.enqueueErrorMessage));
             };
             this.stop = () => {
               return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
             };
             return done;
           }
-          async _addToQueue(job) {
+          async _addToQueue(job2) {
             var args, blocked, error2, options, reachedHWM, shifted, strategy;
-            ({ args, options } = job);
+            ({ args, options } = job2);
             try {
               ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
               error2 = error1;
               this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error2 });
-              job.doDrop({ error: error2 });
+              job2.doDrop({ error: error2 });
               return false;
             }
             if (blocked) {
-              job.doDrop();
+              job2.doDrop();
               return true;
             } else if (reachedHWM) {
-              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
+              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job2 : void 0;
               if (shifted != null) {
                 shifted.doDrop();
               }
               if (shifted == null || strategy === Bottleneck3.prototype.strategy.OVERFLOW) {
                 if (shifted == null) {
-                  job.doDrop();
+                  job2.doDrop();
                 }
                 return reachedHWM;
               }
             }
-            job.doQueue(reachedHWM, blocked);
-            this._queues.push(job);
+            job2.doQueue(reachedHWM, blocked);
+            this._queues.push(job2);
             await this._drainAll();
             return reachedHWM;
           }
-          _receive(job) {
-            if (this._states.jobStatus(job.options.id) != null) {
-              job._reject(new Bottleneck3.prototype.BottleneckError(`A job with the same id already exists (id=${job.options.id})`));
+          _receive(job2) {
+            if (this._states.jobStatus(job2.options.id) != null) {
+              job2._reject(new Bottleneck3.prototype.BottleneckError(`A job with the same id already exists (id=${job2.options.id})`));
               return false;
             } else {
-              job.doReceive();
-              return this._submitLock.schedule(this._addToQueue, job);
+              job2.doReceive();
+              return this._submitLock.schedule(this._addToQueue, job2);
             }
           }
           submit(...args) {
-            var cb, fn, job, options, ref2, ref1, task;
+            var cb, fn, job2, options, ref2, ref1, task;
             if (typeof args[0] === "function") {
               ref2 = args, [fn, ...args] = ref2, [cb] = splice.call(args, -1);
               options = parser$5.load({}, this.jobDefaults);
@@ -79535,14 +80385,14 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve19, reject2) {
+              return new this.Promise(function(resolve22, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve19)(args3);
+                  return (args3[0] != null ? reject2 : resolve22)(args3);
                 });
               });
             };
-            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
-            job.promise.then(function(args2) {
+            job2 = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job2.promise.then(function(args2) {
               return typeof cb === "function" ? cb(...args2) : void 0;
             }).catch(function(args2) {
               if (Array.isArray(args2)) {
@@ -79551,19 +80401,19 @@ var require_light = __commonJS({
                 return typeof cb === "function" ? cb(args2) : void 0;
               }
             });
-            return this._receive(job);
+            return this._receive(job2);
           }
           schedule(...args) {
-            var job, options, task;
+            var job2, options, task;
             if (typeof args[0] === "function") {
               [task, ...args] = args;
               options = {};
             } else {
               [options, task, ...args] = args;
             }
-            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
-            this._receive(job);
-            return job.promise;
+            job2 = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            this._receive(job2);
+            return job2.promise;
           }
           wrap(fn) {
             var schedule, wrapped;
@@ -79837,11 +80687,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject2) {
+  return new (P || (P = Promise))(function(resolve22, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -79857,7 +80707,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80000,8 +80850,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addList(items, ordered3 = false) {
-    const tag = ordered3 ? "ol" : "ul";
+  addList(items, ordered4 = false) {
+    const tag = ordered4 ? "ol" : "ul";
     const listItems = items.map((item) => this.wrap("li", item)).join("");
     const element = this.wrap(tag, listItems);
     return this.addRaw(element).addEOL();
@@ -80014,8 +80864,8 @@ var Summary = class {
    * @returns {Summary} summary instance
    */
   addTable(rows) {
-    const tableBody = rows.map((row) => {
-      const cells = row.map((cell2) => {
+    const tableBody = rows.map((row2) => {
+      const cells = row2.map((cell2) => {
         if (typeof cell2 === "string") {
           return this.wrap("td", cell2);
         }
@@ -80136,11 +80986,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject2) {
+  return new (P || (P = Promise))(function(resolve22, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80156,7 +81006,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80369,12 +81219,12 @@ function checkTenantInputs(command, selection, promote) {
 }
 
 // action/src/inputs.ts
-var COMMANDS = ["plan", "apply", "test", "merge", "promote"];
+var COMMANDS = ["plan", "apply", "test", "merge", "promote", "preview"];
 function readInputs(kit) {
   const githubToken = getInput("github-token");
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === getInput("command"));
-  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge or promote, not "${kit.redact(getInput("command"))}"`);
+  if (command === void 0) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(getInput("command"))}"`);
   const args = splitArgs(getInput("args"));
   const workspace = kit.env["GITHUB_WORKSPACE"] || process.cwd();
   const dir = getInput("working-directory") || ".";
@@ -80395,7 +81245,8 @@ function readInputs(kit) {
     baseline: getInput("baseline"),
     htmlReport: getInput("html-report"),
     failOnRegression: getBooleanInput2("fail-on-regression", false, kit),
-    regressionThreshold: getInput("regression-threshold")
+    regressionThreshold: getInput("regression-threshold"),
+    base: getInput("base")
   };
 }
 function splitArgs(text2) {
@@ -80454,7 +81305,7 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
+var import_clipanion16 = __toESM(require_advanced(), 1);
 
 // src/commands/error-line.ts
 init_errors();
@@ -81103,9 +81954,9 @@ var ApplyCommand = class extends PlanningCommand {
     const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     const planned = await this.freshPlansOf(config, this.args, names);
     const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
-    const failed2 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
-    if (failed2.length > 0) {
-      this.io.err([...failed2.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
+    const failed3 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
+    if (failed3.length > 0) {
+      this.io.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
       return ExitCode.Error;
     }
     const plans = fresh.map((f) => f.plan);
@@ -81201,13 +82052,19 @@ var InitCommand = class extends RoleflowCommand {
       repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
       the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
       that exist (the workflow too) are left as they are. A config that already has the tenant, or
-      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter). The workflow
+      init wrote for the embedded tenant, if unedited, is replaced by the one for the tenant.
+
+      \`--preview-tenant NAME\` marks NAME \`preview: true\` in the config (\`local\`: the embedded
+      tenant; otherwise a tenant of the config, or the one \`--tenant\` adds).
     `,
     examples: [
       ["Scaffold the current repository", "roleflow init"],
       ["Scaffold another folder", "roleflow init path/to/repo"],
       ["With a staging tenant", "roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws"],
       ["Add a production tenant to an existing config", "roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod"],
+      ["A tenant set aside for previews, and the pull-request job that previews on it", "roleflow init --tenant preview --base-url https://flows.example.com/t/acme-preview --preview-tenant preview"],
+      ["Previews on the embedded tenant", "roleflow init --preview-tenant local"],
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
@@ -81215,12 +82072,17 @@ var InitCommand = class extends RoleflowCommand {
   tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
   baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
   wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  previewTenant = import_clipanion6.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
   force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
     const dir = resolve6(this.context.cwd, this.dir ?? ".");
-    const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
+    const tenant = this.tenantOption();
+    if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
+      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
+    }
+    const steps = await initRepository2(dir, { force: this.force, ...tenant, ...this.previewTenant !== void 0 && { previewTenant: this.previewTenant } });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
       return 0;
@@ -81228,7 +82090,9 @@ var InitCommand = class extends RoleflowCommand {
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
     const config = steps.find((s) => s.tenant !== void 0);
-    if (config?.tenant === "added") {
+    if (config?.tenant === "added" && this.tenant === void 0) {
+      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
+    } else if (config?.tenant === "added") {
       this.io.err(
         `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
       );
@@ -81391,7 +82255,7 @@ var PlanCommand = class extends PlanningCommand {
     }
     const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
     const list2 = [];
-    const failed2 = [];
+    const failed3 = [];
     let rolesDir = "";
     for (const entry of fresh) {
       if ("fresh" in entry) {
@@ -81402,7 +82266,7 @@ var PlanCommand = class extends PlanningCommand {
       }
       const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
       list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
-      failed2.push(`error: ${tenantError2(entry.name, entry.error).message}`);
+      failed3.push(`error: ${tenantError2(entry.name, entry.error).message}`);
     }
     const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
     if (issues.length > 0) {
@@ -81410,9 +82274,9 @@ var PlanCommand = class extends PlanningCommand {
       throw new InvalidFilesError(issues);
     }
     show2(list2, rolesDir);
-    if (failed2.length > 0) {
-      this.io.err(failed2.join("\n"));
-      await this.notSaved(`${failed2.length === 1 ? "a tenant was" : `${failed2.length} tenants were`} not planned`);
+    if (failed3.length > 0) {
+      this.io.err(failed3.join("\n"));
+      await this.notSaved(`${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
       return ExitCode.Error;
     }
     const planned = list2.filter((p) => !plans.isTenantPlanError(p));
@@ -81431,10 +82295,10 @@ var PlanCommand = class extends PlanningCommand {
     return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
   }
   /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
-  async notSaved(why) {
+  async notSaved(why2) {
     if (this.outFile === void 0) return;
     const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why));
+    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why2));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -81445,15 +82309,126 @@ var PlanCommand = class extends PlanningCommand {
   }
 };
 
-// src/commands/roles/promote.ts
+// src/commands/preview.ts
 var import_clipanion8 = __toESM(require_advanced(), 1);
+init_errors();
+init_exit_codes();
+var FORMATS = ["text", "markdown", "json"];
+var PreviewCommand = class extends TenantCommand {
+  static paths = [["preview"]];
+  static usage = import_clipanion8.Command.Usage({
+    category: "Roles",
+    description: "The behaviour diff: what a Role change does to the flow tests, before it merges",
+    details: `
+      On a tenant set aside for it (\`preview: true\` under \`tenants.NAME\` in the config; the
+      embedded tenant: \`local.preview: true\`), runs the flow tests twice and compares them:
+
+      1. the base: the role files of git REF (\`--base\`, e.g. the pull request's base branch), with
+         that commit's variables and \`tenants:\` membership, applied with prune; then the flow tests
+         of the work tree;
+      2. the head: the work tree's role files applied with prune; then the same flow tests.
+
+      Per test × transport it shows each side's verdict (passed, failed, skipped), whether the
+      outputs changed (a diff of them; WebSocket), whether the step sequence changed (HTTPS), and
+      latency changes that \`report compare\`'s significance test finds (see \`--threshold\`).
+      Afterwards the tenant holds the work tree's Roles.
+
+      \`--base-report FILE\` takes the base from an earlier run's JSON report on the same tenant
+      instead (its commit and age are printed; older than a week, a warning): only the head side runs.
+
+      Safety: any other tenant, or no \`--tenant\`, is refused (exit 4) with nothing sent; so is a run
+      that would start more executions than \`preview.max_executions\` (default 500), counted and
+      printed first. The tenant is listed before and after each side's tests: a Role changed by
+      someone else meanwhile marks the run contaminated (exit 1). Snapshot files are read, never written.
+
+      Output: text; \`--format markdown\` for a pull-request comment (verdict changes first, then
+      outputs, then latency, cut to fit GitHub's limit, saying what was cut); \`--json\` (or
+      \`--format json\`): \`schemas/preview.schema.json\`. \`--reporter html=FILE\` writes a page with
+      both sides side by side.
+
+      Exit codes: 0 compared; 3 with \`--fail-on-regression\`, a test that passed on the base fails on
+      the head; 4 refused (not a preview tenant, too many executions, a guard of the plan); 1 bad
+      usage (a \`--base\` git does not know), invalid files, a tenant error, or a contaminated run;
+      130 interrupted.
+    `,
+    examples: [
+      ["Compare the main branch's Roles with the work tree's on the preview tenant", "roleflow preview --tenant preview --base origin/main"],
+      ["Fail when a test that passed on main fails with this change", "roleflow preview --tenant preview --base origin/main --fail-on-regression"],
+      ["Only the summarize tests, as markdown for a pull-request comment", "roleflow preview --tenant preview --base origin/main flows/summarize.yaml --format markdown"],
+      ["Against the embedded tenant (local.preview: true in the config)", "roleflow preview --tenant local --base HEAD~1"],
+      ["The base from the main branch's last report on the same tenant", "roleflow preview --tenant preview --base-report main-preview-report.json --json"],
+      ["Both sides side by side in a browser", "roleflow preview --tenant preview --base origin/main --reporter html=preview.html"]
+    ]
+  });
+  targets = import_clipanion8.Option.Rest({ name: "path" });
+  base = import_clipanion8.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
+  baseReport = import_clipanion8.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
+  format = import_clipanion8.Option.String("--format", { description: "text (default), markdown or json" });
+  json = import_clipanion8.Option.Boolean("--json", false, { description: "The comparison as JSON on stdout (same as --format json)" });
+  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "html=FILE: both sides side by side in one page" });
+  threshold = import_clipanion8.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a latency regression (default 20%)" });
+  failOnRegression = import_clipanion8.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 when a test that passed on the base fails on the head" });
+  async execute() {
+    const [{ preview: preview2 }, { parseThreshold: parseThreshold2 }, { renderPreviewMarkdown: renderPreviewMarkdown2, renderPreviewText: renderPreviewText2 }, { writePreviewHtml: writePreviewHtml2, previewHtmlFile: previewHtmlFile2 }, { jsonText: jsonText2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_preview2(), preview_exports2)),
+      Promise.resolve().then(() => (init_compare2(), compare_exports)),
+      Promise.resolve().then(() => (init_preview(), preview_exports)),
+      Promise.resolve().then(() => (init_preview_page(), preview_page_exports)),
+      Promise.resolve().then(() => (init_safe_text(), safe_text_exports))
+    ]);
+    const format = this.json ? "json" : this.format ?? "text";
+    if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
+    if (this.json && this.format !== void 0 && this.format !== "json") throw new RoleflowError(`--json and --format ${this.format} do not go together`, "usage");
+    if (this.base === void 0 === (this.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
+    const html = previewHtmlFile2(this.reporter);
+    if (!html.ok) throw new RoleflowError(html.error, "usage");
+    const threshold = parseThreshold2(this.threshold);
+    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
+    const config = await this.loadConfig();
+    const signal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; no new one starts."));
+    const outcome = await preview2(
+      {
+        cwd: this.context.cwd,
+        config,
+        env: this.context.env,
+        tenant: this.tenant,
+        base: this.base !== void 0 ? { ref: this.base } : { report: this.baseReport },
+        paths: this.targets,
+        threshold: threshold.value,
+        now: /* @__PURE__ */ new Date()
+      },
+      {
+        open: (name) => this.openTenant(config, name),
+        signal,
+        redactor: this.io.redactor,
+        addSecrets: (values) => this.io.addSecrets(values),
+        note: (line) => this.io.err(line)
+      }
+    );
+    const { document } = outcome;
+    if (format === "json") this.io.outData(document, (d) => `${jsonText2(d, 2)}
+`);
+    else this.io.out((format === "markdown" ? renderPreviewMarkdown2(document) : renderPreviewText2(document)).replace(/\n$/, ""));
+    if (html.value !== void 0) this.io.err(`wrote ${await writePreviewHtml2(this.context.cwd, html.value, outcome, this.io.redactor)}`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
+    if (document.contaminated) {
+      this.io.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
+      return ExitCode.Error;
+    }
+    return this.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+  }
+};
+
+// src/commands/roles/promote.ts
+var import_clipanion9 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
@@ -81491,23 +82466,23 @@ var PromoteCommand = class extends TenantAccessCommand {
       ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
     ]
   });
-  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
-  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
-  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
-  roles = import_clipanion8.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion8.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion8.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  autoApprove = import_clipanion8.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
-  concurrency = import_clipanion8.Option.String("--concurrency", {
+  from = import_clipanion9.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion9.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion9.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion9.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
+  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  prune = import_clipanion9.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+  allowEmptyPrune = import_clipanion9.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+  autoApprove = import_clipanion9.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
+  concurrency = import_clipanion9.Option.String("--concurrency", {
     description: "Requests at once (default: roles.concurrency of the config, else 4)",
     validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(1, 64)])
   });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
   async execute() {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
     if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve12(this.context.cwd, this.outFile) === resolve12(this.context.cwd, this.report)) {
+    if (this.outFile !== void 0 && resolve17(this.context.cwd, this.outFile) === resolve17(this.context.cwd, this.report)) {
       throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
     }
     const config = await this.loadConfig();
@@ -81560,17 +82535,17 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve12(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve17(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
 };
 
 // src/commands/roles/pull.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var PullCommand = class extends TenantCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -81596,9 +82571,9 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
@@ -81659,13 +82634,13 @@ var PullCommand = class extends TenantCommand {
 };
 
 // src/commands/report/compare.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
+var import_clipanion11 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -81692,16 +82667,16 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion10.Option.String({ name: "BASE" });
-  head = import_clipanion10.Option.String({ name: "HEAD" });
-  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
-  threshold = import_clipanion10.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
-  failOnRegression = import_clipanion10.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  base = import_clipanion11.Option.String({ name: "BASE" });
+  head = import_clipanion11.Option.String({ name: "HEAD" });
+  format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = import_clipanion11.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
+  failOnRegression = import_clipanion11.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
   async execute() {
     const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
       Promise.resolve().then(() => (init_compare2(), compare_exports)),
       Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_compare3(), compare_exports2))
+      Promise.resolve().then(() => (init_compare4(), compare_exports2))
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const format = COMPARE_FORMATS2.find((f) => f === this.format);
@@ -81717,13 +82692,13 @@ var ReportCompareCommand = class extends RoleflowCommand {
 };
 
 // src/commands/report/merge.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
+var import_clipanion12 = __toESM(require_advanced(), 1);
 init_errors();
 init_exit_codes();
 init_redact();
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -81751,10 +82726,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
+  allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
     const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
@@ -81780,14 +82755,14 @@ var ReportMergeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/serve.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
+var import_clipanion13 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -81821,23 +82796,23 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion12.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion12.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion12.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion12.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
-  json = import_clipanion12.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = import_clipanion13.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
+  host = import_clipanion13.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion13.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion13.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion13.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = import_clipanion13.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
+  failRate = import_clipanion13.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
+  lostRate = import_clipanion13.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
+  seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
+  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
     const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
     const token = this.token ?? (fromEnv || DEV_TOKEN);
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve15(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve20(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -81847,7 +82822,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve15(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve20(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -81865,14 +82840,14 @@ var ServeCommand = class extends RoleflowCommand {
 };
 
 // src/commands/test.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
+var import_clipanion14 = __toESM(require_advanced(), 1);
 var t5 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
 var TestCommand = class extends ManyTenantsCommand {
   static paths = [["test"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -81928,27 +82903,27 @@ var TestCommand = class extends ManyTenantsCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion13.Option.Rest({ name: "path" });
-  transport = import_clipanion13.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
-  reporter = import_clipanion13.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion13.Option.String("--concurrency", {
+  targets = import_clipanion14.Option.Rest({ name: "path" });
+  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
+  reporter = import_clipanion14.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion14.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
     validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion13.Option.String("--repeat", {
+  repeat = import_clipanion14.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion13.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion13.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion13.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion13.Option.Boolean("--strict-end", {
+  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion14.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion13.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion13.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion13.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion13.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = import_clipanion14.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
@@ -82061,11 +83036,11 @@ function consoleOnStdout(r) {
 }
 
 // src/commands/validate.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
+var import_clipanion15 = __toESM(require_advanced(), 1);
 init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion15.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -82094,9 +83069,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion14.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion14.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion14.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion15.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion15.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
@@ -82129,7 +83104,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -82142,12 +83117,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion15.Builtins.HelpCommand);
-  cli.register(import_clipanion15.Builtins.VersionCommand);
+  cli.register(import_clipanion16.Builtins.HelpCommand);
+  cli.register(import_clipanion16.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion15.Cli {
+var RoleflowCli = class extends import_clipanion16.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -82197,16 +83172,16 @@ function namePlaceholders(text2) {
   if (!text2.includes("#0")) return text2;
   const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named.split("\n");
-  const row = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
+  const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
   const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
-    if (!row.test(lines2[start])) {
+    if (!row2.test(lines2[start])) {
       start++;
       continue;
     }
     let end = start;
-    while (end < lines2.length && row.test(lines2[end])) end++;
-    const rows = lines2.slice(start, end).map((line) => row.exec(line));
+    while (end < lines2.length && row2.test(lines2[end])) end++;
+    const rows = lines2.slice(start, end).map((line) => row2.exec(line));
     const width = Math.max(...rows.map((m) => visible(m[1] + m[2])));
     rows.forEach((m, i) => {
       lines2[start + i] = `${m[1]}${m[2]}${" ".repeat(width - visible(m[1] + m[2]) + 4)}${m[4]}`;
@@ -82339,7 +83314,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve21, sep as sep7 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -82523,10 +83498,10 @@ function merge(defaults, route, options) {
   if (options.url === "/graphql") {
     if (defaults && defaults.mediaType.previews?.length) {
       mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+        (preview2) => !mergedOptions.mediaType.previews.includes(preview2)
       ).concat(mergedOptions.mediaType.previews);
     }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview2) => preview2.replace(/-preview/, ""));
   }
   return mergedOptions;
 }
@@ -82726,9 +83701,9 @@ function parse2(options) {
     if (url.endsWith("/graphql")) {
       if (options.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
           const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format}`;
+          return `application/vnd.github.${preview2}-preview${format}`;
         }).join(",");
       }
     }
@@ -83623,8 +84598,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep5 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep5}${b64url}${sep5}${b64url}$`);
+var sep6 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep6}${b64url}${sep6}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -84373,7 +85348,8 @@ function pullRequestOf(env) {
   const number = payload.pull_request?.number ?? payload.number;
   if (typeof number !== "number" || !Number.isInteger(number) || number <= 0) return void 0;
   const sha = payload.pull_request?.head?.sha;
-  return { repository, issueNumber: number, ...typeof sha === "string" ? { headSha: sha } : {} };
+  const base = payload.pull_request?.base?.sha;
+  return { repository, issueNumber: number, ...typeof sha === "string" ? { headSha: sha } : {}, ...typeof base === "string" && /^[0-9a-f]{40,64}$/.test(base) ? { baseSha: base } : {} };
 }
 function commentMarker(command, tenant) {
   return `roleflow:${command}:${tenant.replace(/[^A-Za-z0-9._-]/g, "_")}`;
@@ -84440,12 +85416,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
+  return isAbsolute5(path) ? path : resolve21(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
-  const rel = relative7(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep6).join("/");
+  const abs = isAbsolute5(file) ? file : resolve21(ctx.inputs.workingDirectory, file);
+  const rel = relative8(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep7).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -84501,7 +85477,7 @@ function fitSummary(render3) {
     maxChars = Math.floor(maxChars * maxBytes / bytes) - 1;
   }
 }
-function fenced(text2, lang = "") {
+function fenced2(text2, lang = "") {
   const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
   return `${fence}${lang}
@@ -84522,12 +85498,12 @@ function failureMarkdown(opts) {
     `> [!CAUTION]`,
     `> ${opts.what} failed (exit code ${opts.code}).`,
     "",
-    ...said === "" ? [] : [fenced(said, "text")]
+    ...said === "" ? [] : [fenced2(said, "text")]
   ].join("\n");
 }
 function fitTable(top, tableHead, rows, maxChars, omission) {
   let budget = maxChars - top.length - 1 - tableHead.length;
-  if (rows.reduce((n, row) => n + row.length, 0) <= budget) return `${top}
+  if (rows.reduce((n, row2) => n + row2.length, 0) <= budget) return `${top}
 ${tableHead}${rows.join("")}`;
   budget -= omission(rows.length).length;
   let shown = 0;
@@ -84686,11 +85662,11 @@ function setPlanOutputs(ctx, plans) {
 async function publishPlanMarkdown(ctx, run2, render3) {
   const { kit } = ctx;
   const heading = `### roleflow plan for ${mdCode(ctx.tenant)}`;
-  const failed2 = () => failureMarkdown({ heading, what: "`roleflow plan`", code: run2.code, stderr: kit.redact(run2.stderr) });
-  await kit.appendSummary(render3 === void 0 ? failed2() : fitSummary((maxChars) => render3(maxChars)));
+  const failed3 = () => failureMarkdown({ heading, what: "`roleflow plan`", code: run2.code, stderr: kit.redact(run2.stderr) });
+  await kit.appendSummary(render3 === void 0 ? failed3() : fitSummary((maxChars) => render3(maxChars)));
   const footer = commentFooter(ctx, "plan");
   await postComment(ctx, "plan", (marker) => {
-    const body = render3 === void 0 ? failed2() : render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
+    const body = render3 === void 0 ? failed3() : render3(GITHUB_COMMENT_LIMIT - footer.length - 1, marker);
     return kit.redact(`${body}
 ${footer}`);
   });
@@ -84704,6 +85680,56 @@ function parsePlan(stdout) {
   } catch {
     return void 0;
   }
+}
+
+// action/src/preview-step.ts
+init_preview();
+import { existsSync as existsSync4, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+async function previewStep(ctx) {
+  const { kit } = ctx;
+  const base = ctx.inputs.base || ctx.pullRequest?.baseSha;
+  if (base === void 0 || base === "") {
+    return { failure: 'command: preview needs a base: the input "base" (a git ref), or a pull_request event whose base commit it takes' };
+  }
+  const html = ctx.inputs.htmlReport === "" ? void 0 : inWorkingDirectory(ctx, ctx.inputs.htmlReport);
+  if (html !== void 0) rmSync3(html, { force: true });
+  const argv = ["preview", "--json", "--base", base, ...html === void 0 ? [] : ["--reporter", `html=${html}`], ...ctx.inputs.failOnRegression ? ["--fail-on-regression"] : []];
+  const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
+  const outcome = exitOutcome(ctx, "preview", run2.code, [1, 3, 4]);
+  const doc = documentOf(run2, (value) => kit.redactValues(value));
+  if (doc !== void 0) {
+    const file = tempFileFor(ctx, "preview");
+    writeFileSync2(file, `${JSON.stringify(doc, null, 2)}
+`);
+    kit.setOutput("preview-file", file);
+    kit.setOutput("regressions", doc.summary.regressions);
+    await kit.appendSummary(fitSummary((maxChars) => renderPreviewMarkdown(doc, { maxChars })));
+  } else {
+    await kit.appendSummary(failed(ctx, run2));
+  }
+  if (html !== void 0 && existsSync4(html)) {
+    kit.setOutput("html-report", html);
+    await kit.appendSummary(`Both sides side by side: ${mdCode(repoPath(ctx, html))} (the step's \`html-report\` output): keep it with actions/upload-artifact.
+`);
+  }
+  const footer = commentFooter(ctx, "preview");
+  await postComment(ctx, "preview", (marker) => {
+    const body = doc === void 0 ? failed(ctx, run2) : renderPreviewMarkdown(doc, { marker, maxChars: GITHUB_COMMENT_LIMIT - footer.length - 1 });
+    return kit.redact(`${body}
+${footer}`);
+  });
+  return outcome;
+}
+function documentOf(run2, redactValues2) {
+  try {
+    const value = JSON.parse(run2.stdout);
+    return value.format_version === 1 && Array.isArray(value.tests) && value.summary !== void 0 ? redactValues2(value) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function failed(ctx, run2) {
+  return failureMarkdown({ heading: `### Behaviour diff — tenant ${mdCode(ctx.tenant)}`, what: "`roleflow preview`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
 
 // action/src/tenants/plan-tenants.ts
@@ -84747,12 +85773,12 @@ function isPlanError(value) {
 
 // action/src/tenants/promote-step.ts
 init_markdown_parts();
-import { existsSync as existsSync4, rmSync as rmSync3 } from "node:fs";
+import { existsSync as existsSync5, rmSync as rmSync4 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
   const promote = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
-  if (planFile !== void 0) rmSync3(planFile, { force: true });
+  if (planFile !== void 0) rmSync4(planFile, { force: true });
   const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
@@ -84763,7 +85789,7 @@ async function promoteStep(ctx) {
     await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
     return outcome;
   }
-  if (existsSync4(planFile)) kit.setOutput("plan-file", planFile);
+  if (existsSync5(planFile)) kit.setOutput("plan-file", planFile);
   const render3 = (maxChars, marker) => renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker);
   await kit.appendSummary(fitSummary((maxChars) => render3(maxChars)));
   const footer = commentFooter(ctx, "promote");
@@ -84782,18 +85808,18 @@ function renderPlannedMarkdown(ctx, run2, heading, status, maxChars, marker) {
 ${run2.stderr}`.trim()), 200, 1e3);
   const head = [...marker === void 0 ? [] : [markerLine(marker)], heading, "", ...VERDICT[status](mdCode(ctx.inputs.promote.to)), ""].join("\n");
   const text2 = `${head}
-${said === "" ? "" : fenced(said, "text")}`;
+${said === "" ? "" : fenced2(said, "text")}`;
   return text2.length <= maxChars ? text2 : `${head}
-${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
+${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 }
 
 // action/src/test-step.ts
 init_github();
-import { existsSync as existsSync6, readdirSync, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync5, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
 
 // action/src/test-compare.ts
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 
 // action/src/test-markdown.ts
 init_flows();
@@ -84806,8 +85832,8 @@ var MAX_MESSAGE = 300;
 function renderReportMarkdown(report, opts) {
   const head = headOf(report, opts.marker);
   const rank3 = (r) => r.status === "fail" || r.status === "error" ? 0 : r.status === "skip" ? 1 : 2;
-  const ordered3 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank3(a.r) - rank3(b.r) || a.i - b.i);
-  const rows = ordered3.map(({ r }) => rowOf(r));
+  const ordered4 = report.results.map((r, i) => ({ r, i })).sort((a, b) => rank3(a.r) - rank3(b.r) || a.i - b.i);
+  const rows = ordered4.map(({ r }) => rowOf(r));
   const omission = (hidden) => `
 … ${thousands(hidden)} more results not shown (passing ones last); the full report is in the job summary and the JSON report.
 `;
@@ -84858,7 +85884,7 @@ function cutToFit(text2, max, notice2) {
 function baselineOf(ctx) {
   if (ctx.inputs.baseline === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.baseline);
-  if (existsSync5(file)) return { file };
+  if (existsSync6(file)) return { file };
   ctx.kit.warning(`No baseline report at ${ctx.inputs.baseline}: relative budgets are skipped and nothing is compared.`);
   return { missing: ctx.inputs.baseline };
 }
@@ -84897,7 +85923,7 @@ ${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of i
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync4(reportFile, { force: true });
+  rmSync5(reportFile, { force: true });
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
   const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
@@ -84907,7 +85933,7 @@ async function testStep(ctx) {
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync4(reportFile, { force: true });
+  rmSync5(reportFile, { force: true });
   const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
@@ -84936,9 +85962,9 @@ async function publishReport(ctx, command, run2, files) {
     }
   } else {
     if (run2.code === 1) await annotateInvalidFiles(ctx);
-    await kit.appendSummary(failed(ctx, run2));
+    await kit.appendSummary(failed2(ctx, run2));
   }
-  if (html !== void 0 && existsSync6(html)) {
+  if (html !== void 0 && existsSync7(html)) {
     kit.setOutput("html-report", html);
     await kit.appendSummary(`The HTML report is ${mdCode(repoPath(ctx, html))} (the step's \`html-report\` output): keep it with actions/upload-artifact.
 `);
@@ -84947,7 +85973,7 @@ async function publishReport(ctx, command, run2, files) {
   await postComment(ctx, "test", (marker) => {
     const section2 = comparisonSection(baseline, comparison, Math.floor(GITHUB_COMMENT_LIMIT / 2));
     const maxChars = GITHUB_COMMENT_LIMIT - footer.length - section2.length - 1;
-    const body = report === void 0 ? failed(ctx, run2) : renderReportMarkdown(report, { maxChars, marker });
+    const body = report === void 0 ? failed2(ctx, run2) : renderReportMarkdown(report, { maxChars, marker });
     return kit.redact(`${body}${section2}
 ${footer}`);
   });
@@ -84957,17 +85983,17 @@ ${footer}`);
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  rmSync4(file, { force: true });
+  rmSync5(file, { force: true });
   return file;
 }
 function htmlReporter(html) {
   return html === void 0 ? [] : ["--reporter", `html=${html}`];
 }
-function failed(ctx, run2) {
+function failed2(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
 function readReport(file, redactValues2) {
-  if (!existsSync6(file)) return void 0;
+  if (!existsSync7(file)) return void 0;
   try {
     const value = JSON.parse(readFileSync3(file, "utf8"));
     return value.summary !== void 0 && Array.isArray(value.results) && value.tenant !== void 0 ? redactValues2(value) : void 0;
@@ -85002,7 +86028,7 @@ async function run() {
       pullRequest: pullRequestOf(kit.env)
     };
     const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
+    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);

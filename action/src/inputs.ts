@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { checkTenantInputs, parseTenantNames, type PromoteInputs, type TenantSelection } from './tenants/tenant-inputs.js';
 import { ActionInputError, type Toolkit } from './toolkit.js';
 
-const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote'] as const;
+const COMMANDS = ['plan', 'apply', 'test', 'merge', 'promote', 'preview'] as const;
 export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The `with:` of the step, checked (see action.yml for what each means). */
@@ -31,6 +31,8 @@ export interface ActionInputs {
   failOnRegression: boolean;
   /** test, merge: `report compare --threshold`. '' for roleflow's default. */
   regressionThreshold: string;
+  /** preview: the git ref of the base Roles. '' for the pull request's base commit. */
+  base: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
   const githubToken = core.getInput('github-token');
   kit.setSecret(githubToken);
   const command = COMMANDS.find((c) => c === core.getInput('command'));
-  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge or promote, not "${kit.redact(core.getInput('command'))}"`);
+  if (command === undefined) throw new ActionInputError(`input "command" must be plan, apply, test, merge, promote or preview, not "${kit.redact(core.getInput('command'))}"`);
   const args = splitArgs(core.getInput('args'));
   const workspace = kit.env['GITHUB_WORKSPACE'] || process.cwd();
   const dir = core.getInput('working-directory') || '.';
@@ -63,6 +65,7 @@ export function readInputs(kit: Toolkit): ActionInputs {
     htmlReport: core.getInput('html-report'),
     failOnRegression: getBooleanInput('fail-on-regression', false, kit),
     regressionThreshold: core.getInput('regression-threshold'),
+    base: core.getInput('base'),
   };
 }
 

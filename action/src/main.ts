@@ -6,6 +6,7 @@ import { tenantNameOf } from '../../src/tenant/open-tenant.js';
 import { applyStep } from './apply-step.js';
 import { optionValue, readInputs, type ActionInputs } from './inputs.js';
 import { planStep } from './plan-step.js';
+import { previewStep } from './preview-step.js';
 import { pullRequestOf } from './sticky-comment.js';
 import { planTenantsStep } from './tenants/plan-tenants.js';
 import { promoteStep } from './tenants/promote-step.js';
@@ -33,7 +34,7 @@ export async function run(): Promise<number> {
       pullRequest: pullRequestOf(kit.env),
     };
     const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep }[inputs.command];
+    const step = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
     const outcome: StepOutcome = await step(ctx);
     if (outcome.failure === undefined) return 0;
     kit.setFailed(outcome.failure);

@@ -19,7 +19,7 @@ export interface StepContext {
   workspace: string;
   /** Where the plan and the report are written (`$RUNNER_TEMP`). */
   tempDir: string;
-  pullRequest: (CommentTarget & { headSha?: string }) | undefined;
+  pullRequest: (CommentTarget & { headSha?: string; baseSha?: string }) | undefined;
 }
 
 /** How the step ends: `failure` fails it with that one line; the outputs are set either way. */
@@ -84,7 +84,7 @@ export async function postComment(ctx: StepContext, command: string, body: (mark
 }
 
 /** `$RUNNER_TEMP/roleflow-plan-<tenant>.json`: one per tenant, so several steps of a job can plan several tenants. */
-export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report'): string {
+export function tempFileFor(ctx: StepContext, kind: 'plan' | 'report' | 'preview'): string {
   return join(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
 }
 

@@ -5,13 +5,13 @@ import type { CommentTarget, GitHubClient, IssueComment } from './github.js';
  * The pull request the workflow runs for, from the event file the runner writes; undefined for
  * any other event (push, schedule, workflow_dispatch), where nothing is commented.
  */
-export function pullRequestOf(env: Record<string, string | undefined>): (CommentTarget & { headSha?: string }) | undefined {
+export function pullRequestOf(env: Record<string, string | undefined>): (CommentTarget & { headSha?: string; baseSha?: string }) | undefined {
   const event = env['GITHUB_EVENT_NAME'];
   if (event !== 'pull_request' && event !== 'pull_request_target') return undefined;
   const repository = env['GITHUB_REPOSITORY'];
   const path = env['GITHUB_EVENT_PATH'];
   if (!repository || !path) return undefined;
-  let payload: { number?: unknown; pull_request?: { number?: unknown; head?: { sha?: unknown } } };
+  let payload: { number?: unknown; pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } } };
   try {
     payload = JSON.parse(readFileSync(path, 'utf8')) as typeof payload;
   } catch {
@@ -21,7 +21,8 @@ export function pullRequestOf(env: Record<string, string | undefined>): (Comment
   if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) return undefined;
   // GITHUB_SHA of a pull-request run is a merge commit nobody pushed; the head is what was reviewed.
   const sha = payload.pull_request?.head?.sha;
-  return { repository, issueNumber: number, ...(typeof sha === 'string' ? { headSha: sha } : {}) };
+  const base = payload.pull_request?.base?.sha;
+  return { repository, issueNumber: number, ...(typeof sha === 'string' ? { headSha: sha } : {}), ...(typeof base === 'string' && /^[0-9a-f]{40,64}$/.test(base) ? { baseSha: base } : {}) };
 }
 
 /** `roleflow:plan:staging`: one sticky comment per command and tenant. */

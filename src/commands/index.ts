@@ -4,6 +4,7 @@ import { HelpCommand } from './help.js';
 import { InitCommand } from './init.js';
 import type { RoleflowContext } from './base.js';
 import { PlanCommand } from './roles/plan.js';
+import { PreviewCommand } from './preview.js';
 import { PromoteCommand } from './roles/promote.js';
 import { PullCommand } from './roles/pull.js';
 import { ReportCompareCommand } from './report/compare.js';
@@ -13,4 +14,4 @@ import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];

@@ -26,13 +26,19 @@ export class InitCommand extends RoleflowCommand {
       repository that already has \`roleflow.config.yaml\`, that is how a second tenant is added:
       the tenant goes under \`tenants:\`, every comment and key of the file kept, and the files
       that exist (the workflow too) are left as they are. A config that already has the tenant, or
-      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter).
+      that is not a YAML mapping, is left alone, saying so (exit 1 for the latter). The workflow
+      init wrote for the embedded tenant, if unedited, is replaced by the one for the tenant.
+
+      \`--preview-tenant NAME\` marks NAME \`preview: true\` in the config (\`local\`: the embedded
+      tenant; otherwise a tenant of the config, or the one \`--tenant\` adds).
     `,
     examples: [
       ['Scaffold the current repository', 'roleflow init'],
       ['Scaffold another folder', 'roleflow init path/to/repo'],
       ['With a staging tenant', 'roleflow init --tenant staging --base-url https://flows.example.com/t/acme --ws-url wss://flows.example.com/t/acme/ws'],
       ['Add a production tenant to an existing config', 'roleflow init --tenant production --base-url https://flows.example.com/t/acme-prod'],
+      ['A tenant set aside for previews, and the pull-request job that previews on it', 'roleflow init --tenant preview --base-url https://flows.example.com/t/acme-preview --preview-tenant preview'],
+      ['Previews on the embedded tenant', 'roleflow init --preview-tenant local'],
       ['Write the templates again over existing files', 'roleflow init --force'],
     ],
   });
@@ -41,13 +47,18 @@ export class InitCommand extends RoleflowCommand {
   tenant = Option.String('--tenant', { description: 'A tenant to configure beside the embedded one (needs --base-url)' });
   baseUrl = Option.String('--base-url', { description: "That tenant's base URL" });
   wsUrl = Option.String('--ws-url', { description: "That tenant's WebSocket URL" });
+  previewTenant = Option.String('--preview-tenant', { description: 'Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)' });
   force = Option.Boolean('--force', false, { description: 'Overwrite files that exist (settings and .gitignore are still merged)' });
   json = Option.Boolean('--json', false, { description: 'Print what was done as JSON on stdout' });
 
   async execute(): Promise<number> {
     const { initRepository } = await import('../run/init.js');
     const dir = resolve(this.context.cwd, this.dir ?? '.');
-    const steps = await initRepository(dir, { force: this.force, ...this.tenantOption() });
+    const tenant = this.tenantOption();
+    if (this.previewTenant !== undefined && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
+      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, 'usage');
+    }
+    const steps = await initRepository(dir, { force: this.force, ...tenant, ...(this.previewTenant !== undefined && { previewTenant: this.previewTenant }) });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
       return 0;
@@ -55,7 +66,9 @@ export class InitCommand extends RoleflowCommand {
     const width = Math.max(...steps.map((s) => s.status.length));
     this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === undefined ? '' : `  (${s.note})`}`).join('\n'));
     const config = steps.find((s) => s.tenant !== undefined);
-    if (config?.tenant === 'added') {
+    if (config?.tenant === 'added' && this.tenant === undefined) {
+      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
+    } else if (config?.tenant === 'added') {
       this.io.err(
         `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and ` +
           'promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").',

@@ -16,7 +16,8 @@ export interface Config {
   tenants: Record<string, TenantConfig>;
   roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; allowEmptyPrune?: boolean; concurrency: number };
   flows: { dir: string; concurrency: number; strictEnd: boolean };
-  local: { flowsConfig?: string; data: string };
+  local: { flowsConfig?: string; data: string; preview: boolean };
+  preview: { maxExecutions: number };
 }
 
 export interface TenantConfig {
@@ -29,6 +30,8 @@ export interface TenantConfig {
   api: ApiForms;
   /** This tenant's own `vars`, which win over the top-level ones. */
   vars?: Record<string, string>;
+  /** Set aside for `roleflow preview`, which applies other Roles to it and prunes. */
+  preview?: true;
 }
 
 export const DEFAULT_TOKEN_ENV = 'ROLEFLOW_TOKEN';
@@ -42,6 +45,7 @@ interface RawTenant {
   retries?: number;
   api?: ApiForms;
   vars?: Record<string, string>;
+  preview?: boolean;
 }
 interface RawConfig {
   default_tenant?: string;
@@ -57,7 +61,8 @@ interface RawConfig {
     concurrency?: number;
   };
   flows?: { dir?: string; concurrency?: number; strict_end?: boolean };
-  local?: { flows_config?: string; data?: string };
+  local?: { flows_config?: string; data?: string; preview?: boolean };
+  preview?: { max_executions?: number };
 }
 
 /** Parse and validate config text; issues name the file, line and key. */
@@ -106,7 +111,9 @@ export function parseConfig(text: string, file: string, schema: object): Result<
       local: {
         ...(raw.local?.flows_config === undefined ? {} : { flowsConfig: raw.local.flows_config }),
         data: raw.local?.data ?? base.local.data,
+        preview: raw.local?.preview ?? false,
       },
+      preview: { maxExecutions: raw.preview?.max_executions ?? base.preview.maxExecutions },
     },
   };
 }
@@ -118,7 +125,8 @@ export function defaultConfig(file?: string): Config {
     tenants: {},
     roles: { dir: 'roles', prune: false, protect: [], ignore: [], concurrency: 4 },
     flows: { dir: 'flows', concurrency: 4, strictEnd: false },
-    local: { data: '.roleflow/local.json' },
+    local: { data: '.roleflow/local.json', preview: false },
+    preview: { maxExecutions: 500 },
   };
 }
 
@@ -186,5 +194,6 @@ function tenantConfig(t: RawTenant): TenantConfig {
     retries: t.retries ?? 4,
     api: t.api ?? {},
     ...(t.vars === undefined ? {} : { vars: t.vars }),
+    ...(t.preview === true && { preview: true as const }),
   };
 }

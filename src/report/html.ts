@@ -11,24 +11,28 @@ import type { RunReport } from './model.js';
  * redacted before they reach it.
  */
 export function renderHtml(report: RunReport): string {
+  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join('\n');
+  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+}
+
+/**
+ * A self-contained page: its Content-Security-Policy forbids every request, so it opens from
+ * file:// and as a CI artifact; the only style and script are the inline ones given.
+ */
+export function htmlPage(title: string, assets: { style: string; script?: string }, body: string): string {
+  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === undefined ? '' : " script-src 'unsafe-inline';"} img-src data:`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>roleflow test report · ${esc(report.tenant.name)}</title>
-<style>${HTML_STYLE}</style>
+<title>${esc(title)}</title>
+<style>${assets.style}</style>
 </head>
 <body>
-${runHeader(report)}
-${matrix(report)}
-${failures(report)}
-${filters(report)}
-${distributions(report)}
-${results(report)}
-<script>${HTML_SCRIPT}</script>
-</body>
+${body}
+${assets.script === undefined ? '' : `<script>${assets.script}</script>\n`}</body>
 </html>
 `;
 }

@@ -15,11 +15,12 @@ import {
   type ExecutionResult,
   type FlowTest,
   type FlowTestFile,
+  leakTexts,
   type RoleText,
   type SnapshotBaseline,
   type Transport,
 } from '../core/flows/index.js';
-import { plural } from '../core/roles/index.js';
+import { plural, type RoleFile } from '../core/roles/index.js';
 import { loadRoleTexts, rolesDirOf } from '../files/role-files.js';
 import { readSnapshotFile, snapshotFileOf, writeSnapshotFile } from '../files/snapshot-files.js';
 import type { SourceFile } from '../files/source-files.js';
@@ -34,6 +35,10 @@ export interface AssertionSetupOptions {
   env: Record<string, string | undefined>;
   /** The tenant the run is against: `not_leaks` looks for the Roles as rendered for it. */
   tenant: string;
+  /** The role files `not_leaks` looks for, when not the roles folder's (`preview`'s base: another commit's). */
+  roleFiles?: readonly RoleFile[];
+  /** Write no snapshot file (`preview`): a missing snapshot is compared within the run only. */
+  readOnly?: boolean;
 }
 
 interface SnapshotFileState {
@@ -62,6 +67,7 @@ export class AssertionFiles {
     private readonly snapshots: Map<string, SnapshotFileState>,
     private readonly update: boolean,
     private readonly ci: boolean,
+    private readonly readOnly: boolean,
   ) {}
 
   static async prepare(options: AssertionSetupOptions): Promise<AssertionFiles> {
@@ -69,7 +75,8 @@ export class AssertionFiles {
     let roles: RoleText[] = [];
     if (usesOperator(options.flows, 'not_leaks')) {
       const dir = rolesDirOf(options.cwd, options.config, undefined);
-      const loaded = await loadRoleTexts(options.cwd, dir, tenantVars(options.config, options.tenant));
+      const vars = tenantVars(options.config, options.tenant);
+      const loaded = options.roleFiles ? { ok: true as const, value: leakTexts(options.roleFiles, vars) } : await loadRoleTexts(options.cwd, dir, vars);
       if (loaded.ok) {
         roles = loaded.value;
         issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
@@ -91,7 +98,7 @@ export class AssertionFiles {
       snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: new Set(), changed: 0 });
     }
     if (issues.length > 0) throw new InvalidFilesError(issues);
-    return new AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots);
+    return new AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
   }
 
   /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
@@ -135,6 +142,7 @@ export class AssertionFiles {
   /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
   async finish(): Promise<string[]> {
     const notes: string[] = [];
+    if (this.readOnly) return notes;
     for (const state of this.snapshots.values()) {
       const removed = this.update ? state.obsolete.length : 0;
       if (state.changed > 0 || removed > 0) {

@@ -1,8 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
-import { addTenantToConfig } from '../core/init/add-tenant.js';
-import { editorSchemas, GITIGNORE_LINE, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
+import { addTenantToConfig, configuredPreviewTenant, markPreviewTenant } from '../core/init/add-tenant.js';
+import { editorSchemas, embeddedWorkflows, GITIGNORE_LINE, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
 import { writeFileAtomic } from '../files/role-files.js';
 
 /** What `init` did with one file: written anew, overwritten (`--force`), merged into, or left as it was. */
@@ -13,24 +13,39 @@ export interface InitStep {
   status: InitStatus;
   /** Why a file was left, or what a merge added. */
   note?: string;
-  /** The config, when `--tenant` was given and it existed: the tenant added, there already, or not added. */
+  /** The config, when `--tenant` or `--preview-tenant` was given and it existed: the tenant added (or marked), there already, or not. */
   tenant?: 'added' | 'present' | 'not-added';
 }
 
 const CONFIG = 'roleflow.config.yaml';
+const WORKFLOW = '.github/workflows/roleflow.yml';
 
 /**
  * `roleflow init`: writes the templates into `dir` (created if missing). A file that exists is
  * left as it is unless `force`; `.vscode/settings.json` and `.gitignore` are merged into, never
  * replaced: only the schema mappings and the `.roleflow/` line they lack are added.
  */
-export async function initRepository(dir: string, options: InitOptions & { force: boolean }): Promise<InitStep[]> {
+export async function initRepository(dir: string, given: InitOptions & { force: boolean }): Promise<InitStep[]> {
   const steps: InitStep[] = [];
+  const config = given.force ? undefined : await readIfThere(join(dir, CONFIG));
+  const marks = given.previewTenant;
+  if (marks !== undefined && marks !== 'local' && marks !== given.tenant?.name && config === undefined) {
+    throw new RoleflowError(`--preview-tenant ${marks}: there is no config with tenant "${marks}" yet: add it in the same run with --tenant ${marks} --base-url URL (or preview on the embedded tenant: --preview-tenant local)`, 'usage');
+  }
+  // A config that marks a preview tenant keeps its preview job in the workflow written for it.
+  const previewTenant = given.previewTenant ?? (config === undefined ? undefined : configuredPreviewTenant(config));
+  const options = { ...given, ...(previewTenant !== undefined && { previewTenant }) };
   for (const file of initFiles(options)) {
     const abs = join(dir, file.path);
     const existing = await readIfThere(abs);
-    if (existing !== undefined && !options.force && file.path === CONFIG && options.tenant !== undefined) {
-      steps.push(await addTenant(abs, existing, options.tenant));
+    if (existing !== undefined && !options.force && file.path === CONFIG && (options.tenant !== undefined || given.previewTenant !== undefined)) {
+      steps.push(await editConfig(abs, existing, options.tenant, given.previewTenant));
+      continue;
+    }
+    // The embedded tenant's workflow, as init wrote it, gives way to the one for the tenant now configured.
+    if (existing !== undefined && !options.force && file.path === WORKFLOW && (options.tenant !== undefined || given.previewTenant !== undefined) && embeddedWorkflows().includes(existing) && existing !== file.text) {
+      await writeFile(abs, file.text);
+      steps.push({ path: file.path, status: 'overwritten', note: `init's workflow for the embedded tenant, unedited: replaced by the one for ${options.tenant === undefined ? `preview tenant "${previewTenant}"` : `tenant "${options.tenant.name}"`}` });
       continue;
     }
     if (existing !== undefined && !options.force) {
@@ -45,14 +60,32 @@ export async function initRepository(dir: string, options: InitOptions & { force
   return steps;
 }
 
-/** `--tenant` in a repository that has a config: the tenant is added to it, comments and all. */
-async function addTenant(abs: string, text: string, tenant: NonNullable<InitOptions['tenant']>): Promise<InitStep> {
-  const outcome = addTenantToConfig(text, tenant);
-  if (!outcome.added) {
-    return { path: CONFIG, status: 'left', note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? 'present' : 'not-added' };
+/**
+ * `--tenant` and `--preview-tenant` in a repository that has a config: the tenant is added to it,
+ * or marked `preview: true`, comments and all.
+ */
+async function editConfig(abs: string, text: string, tenant: InitOptions['tenant'], preview: string | undefined): Promise<InitStep> {
+  let next = text;
+  const notes: string[] = [];
+  if (tenant !== undefined) {
+    const outcome = addTenantToConfig(text, tenant, preview === tenant.name);
+    if (!outcome.added) {
+      return { path: CONFIG, status: 'left', note: `tenant "${tenant.name}" not added: ${outcome.reason}`, tenant: outcome.present ? 'present' : 'not-added' };
+    }
+    next = outcome.text;
+    notes.push(`added tenant "${tenant.name}"${preview === tenant.name ? ' (preview: true)' : ''}, its token from ${tokenEnvFor(tenant.name)}`);
   }
-  await writeFile(abs, outcome.text);
-  return { path: CONFIG, status: 'merged', note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: 'added' };
+  if (preview !== undefined && preview !== tenant?.name) {
+    const marked = markPreviewTenant(next, preview);
+    if (!marked.marked && !marked.already) return { path: CONFIG, status: 'left', note: `not marked as the preview tenant: ${marked.reason}`, tenant: 'not-added' };
+    if (marked.marked) {
+      next = marked.text;
+      notes.push(`marked "${preview}" preview: true`);
+    }
+  }
+  if (next === text) return { path: CONFIG, status: 'left', note: `"${preview}" is marked preview: true already`, tenant: 'present' };
+  await writeFile(abs, next);
+  return { path: CONFIG, status: 'merged', note: notes.join('; '), tenant: 'added' };
 }
 
 const SETTINGS = '.vscode/settings.json';

@@ -4,6 +4,7 @@ import { membershipNotes, quote, roleFilesForTenant, showName, unmatchedTenantWa
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
+import type { Role } from '../core/model.js';
 import { readSavedPlan } from '../files/plan-file.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { displayPath, type SourceDir } from '../files/source-files.js';
@@ -19,6 +20,8 @@ export interface FreshPlan {
   tenant: OpenTenant;
   /** Warnings about the role files' `tenants:` (a name no tenant has, `tenants: []`): the same for every tenant. */
   warnings: Issue[];
+  /** The tenant's Roles as listed for the plan. */
+  remote: Role[];
 }
 
 /**
@@ -71,7 +74,7 @@ export async function makeFreshPlan(opts: {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [...new Set(['local', ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote };
   } catch (err) {
     await tenant.close();
     throw err;

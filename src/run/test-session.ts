@@ -5,6 +5,7 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { FlowTestFile, Transport } from '../core/flows/index.js';
 import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
+import type { RoleFile } from '../core/roles/index.js';
 import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
 import { buildRunReport } from '../report/run-report.js';
 import type { RunReport, RunSelection } from '../report/model.js';
@@ -67,9 +68,9 @@ export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string },
+  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }) });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */

@@ -47,7 +47,7 @@ describe('the Action: tenant inputs', () => {
     [{ command: 'merge', 'all-tenants': 'true' }, 'command: merge works on one tenant: several tenants (all-tenants) are for plan and apply'],
     [{ command: 'plan', tenant: 'staging production' }, 'input "tenant": "staging production" is not a tenant name (one name per line)'],
     [{ command: 'plan', 'all-tenants': 'yes please' }, 'input "all-tenants" must be true or false'],
-    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge or promote, not "deploy"'],
+    [{ command: 'deploy' }, 'input "command" must be plan, apply, test, merge, promote or preview, not "deploy"'],
   ])('refuses %j in one line, running nothing', async (inputs, message) => {
     const run = await action(inputs);
     expect(run.code).toBe(1);

@@ -54,6 +54,58 @@ describe('roleflow init', () => {
     expect((await runBin(['validate'], { cwd: dir })).code).toBe(0);
   });
 
+  it('without a real tenant, writes a pull-request workflow only: plan, apply to the embedded tenant, tests; no apply on merge, no drift', async () => {
+    const dir = await emptyRepo();
+    expect((await runBin(['init'], { cwd: dir })).code).toBe(0);
+    const text = await read(dir, '.github/workflows/roleflow.yml');
+    expect(await lint('roleflow.yml', text)).toEqual([]);
+    const workflow = parse(text) as { on: Record<string, unknown>; jobs: Record<string, { steps: { with?: Record<string, string> }[] }> };
+    expect(Object.keys(workflow.on)).toEqual(['pull_request']);
+    expect(Object.keys(workflow.jobs)).toEqual(['checks']);
+    expect(workflow.jobs['checks']!.steps.flatMap((s) => (s.with ? [`${s.with['command']} ${s.with['tenant']}`] : []))).toEqual(['plan local', 'apply local', 'test local']);
+    expect(text).toContain('npx roleflow init --tenant NAME --base-url URL');
+    // Adding a real tenant replaces that workflow while it is as init wrote it.
+    const added = await runBin(['init', '--tenant', 'staging', '--base-url', 'https://flows.example.com/t/acme'], { cwd: dir });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^overwritten +\.github\/workflows\/roleflow\.yml +\(init's workflow for the embedded tenant, unedited: replaced by the one for tenant "staging"\)$/m);
+    expect(Object.keys((parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs)).toEqual(['plan-and-test', 'apply', 'drift']);
+  });
+
+  it('with --preview-tenant, marks the tenant preview: true and writes a preview job, queued per preview tenant, that passes actionlint', async () => {
+    const dir = await emptyRepo();
+    const r = await runBin(['init', '--tenant', 'preview', '--base-url', 'https://flows.example.com/t/preview', '--preview-tenant', 'preview'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const text = await read(dir, '.github/workflows/roleflow.yml');
+    expect(await lint('roleflow.yml', text)).toEqual([]);
+    type Job = { if: string; concurrency?: unknown; steps: { uses?: string; with?: Record<string, string | number | boolean>; env?: Record<string, string> }[] };
+    const jobs = (parse(text) as { jobs: Record<string, Job> }).jobs;
+    expect(Object.keys(jobs)).toEqual(['plan-and-test', 'apply', 'drift', 'preview']);
+    const job = jobs['preview']!;
+    expect(job.if).toBe("github.event_name == 'pull_request'");
+    expect(job.concurrency).toEqual({ group: 'roleflow-preview-preview', 'cancel-in-progress': false });
+    expect(job.steps[0]).toEqual({ uses: 'actions/checkout@v5', with: { 'fetch-depth': 0 } });
+    expect(job.steps[1]).toMatchObject({ with: { command: 'preview', tenant: 'preview', 'fail-on-regression': true }, env: { ROLEFLOW_TOKEN_PREVIEW: '${{ secrets.ROLEFLOW_TOKEN_PREVIEW }}' } });
+    expect((parse(await read(dir, 'roleflow.config.yaml')) as { tenants: Record<string, unknown> }).tenants['preview']).toMatchObject({ preview: true });
+    expect((await runBin(['validate'], { cwd: dir })).code).toBe(0);
+    // A second tenant added later keeps the preview job: the config marks the preview tenant.
+    const workflow = await read(dir, '.github/workflows/roleflow.yml');
+    expect((await runBin(['init', '--tenant', 'prod', '--base-url', 'https://flows.example.com/t/prod'], { cwd: dir })).code).toBe(0);
+    expect(await read(dir, '.github/workflows/roleflow.yml')).toBe(workflow);
+  });
+
+  it('previews on the embedded tenant with --preview-tenant local, and refuses a preview tenant no config has', async () => {
+    const dir = await emptyRepo();
+    expect((await runBin(['init', '--preview-tenant', 'local'], { cwd: dir })).code).toBe(0);
+    expect((parse(await read(dir, 'roleflow.config.yaml')) as { local: unknown }).local).toEqual({ preview: true });
+    const jobs = (parse(await read(dir, '.github/workflows/roleflow.yml')) as { jobs: object }).jobs;
+    expect(Object.keys(jobs)).toEqual(['checks', 'preview']);
+    const other = await emptyRepo();
+    const refused = await runBin(['init', '--preview-tenant', 'staging'], { cwd: other });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('error: --preview-tenant staging: there is no config with tenant "staging" yet: add it in the same run with --tenant staging --base-url URL (or preview on the embedded tenant: --preview-tenant local)\n');
+    expect(await readdir(other)).toEqual([]);
+  });
+
   it('never overwrites without --force, and merges into editor settings and .gitignore', async () => {
     const dir = await emptyRepo();
     await mkdir(join(dir, 'roles'), { recursive: true });

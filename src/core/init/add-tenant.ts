@@ -17,7 +17,7 @@ export type AddTenantOutcome =
  * API, which keeps comments. A config that is not a YAML mapping, whose `tenants` is not a mapping,
  * or that already has the tenant, is left alone with the reason.
  */
-export function addTenantToConfig(text: string, tenant: Tenant): AddTenantOutcome {
+export function addTenantToConfig(text: string, tenant: Tenant, preview = false): AddTenantOutcome {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return { added: false, present: false, reason: `not valid YAML (${doc.errors[0]!.message.split('\n')[0]})` };
   if (doc.contents !== null && !isMap(doc.contents)) return { added: false, present: false, reason: 'not a YAML mapping' };
@@ -25,6 +25,7 @@ export function addTenantToConfig(text: string, tenant: Tenant): AddTenantOutcom
     base_url: tenant.baseUrl,
     ...(tenant.wsUrl === undefined ? {} : { ws_url: tenant.wsUrl }),
     token_env: tokenEnvFor(tenant.name),
+    ...(preview && { preview: true }),
   };
   const tenants = doc.get('tenants', true);
   if (tenants !== undefined && tenants !== null && !(isScalar(tenants) && tenants.value === null) && !isMap(tenants)) {
@@ -42,7 +43,7 @@ export function addTenantToConfig(text: string, tenant: Tenant): AddTenantOutcom
 }
 
 /** The tenant's lines put into `text`: after a block `tenants:`'s last line, or a new `tenants:` at the end. */
-function insertLines(text: string, doc: Document, name: string, entry: Record<string, string>): string | undefined {
+function insertLines(text: string, doc: Document, name: string, entry: Record<string, string | boolean>): string | undefined {
   const block = (indent: string): string => stringify({ [name]: entry }, { lineWidth: 0 }).replace(/^(?=.)/gm, indent);
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
   const tenants = doc.get('tenants', true);
@@ -66,4 +67,30 @@ function insertLines(text: string, doc: Document, name: string, entry: Record<st
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * `init --preview-tenant NAME` in a repository that has a config: `preview: true` set on tenant
+ * NAME (`local`: `local.preview`), through the `yaml` package's Document API, which keeps comments.
+ * A tenant the config does not have is left alone with the reason; one already marked too.
+ */
+export function markPreviewTenant(text: string, name: string): { marked: true; text: string } | { marked: false; reason: string; already: boolean } {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) return { marked: false, reason: 'not a YAML mapping', already: false };
+  const path = name === 'local' ? ['local', 'preview'] : ['tenants', name, 'preview'];
+  if (name !== 'local' && !isMap(doc.getIn(['tenants', name], true))) {
+    return { marked: false, reason: `it has no tenant "${name}": add it with --tenant ${name} --base-url URL`, already: false };
+  }
+  if (doc.getIn(path) === true) return { marked: false, reason: `"${name}" is marked preview: true already`, already: true };
+  doc.setIn(path, true);
+  return { marked: true, text: doc.toString({ lineWidth: 0 }) };
+}
+
+/** The tenant a config marks `preview: true` (the first of its tenants, else `local` with `local.preview`), if any. */
+export function configuredPreviewTenant(text: string): string | undefined {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) return undefined;
+  const value = doc.toJS() as { tenants?: Record<string, { preview?: unknown } | null>; local?: { preview?: unknown } | null } | null;
+  const marked = Object.entries(value?.tenants ?? {}).find(([, tenant]) => tenant?.preview === true);
+  return marked?.[0] ?? (value?.local?.preview === true ? 'local' : undefined);
 }

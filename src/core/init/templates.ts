@@ -1,3 +1,5 @@
+import { workflowText } from './workflow.js';
+
 /**
  * What `roleflow init` writes into a repository, as data: each file's path (with `/`) and text.
  * Pure: `run/init.ts` decides what to write, keep or merge. Everything here passes `validate`,
@@ -7,6 +9,8 @@
 export interface InitOptions {
   /** A real tenant to configure beside the embedded one (`--tenant NAME --base-url URL`). */
   tenant?: { name: string; baseUrl: string; wsUrl?: string };
+  /** `--preview-tenant NAME`: the tenant marked `preview: true`, which the pull-request workflow previews on (`local`: the embedded one). */
+  previewTenant?: string;
 }
 
 export interface InitFile {
@@ -27,11 +31,22 @@ export function initFiles(options: InitOptions): InitFile[] {
     { path: 'roleflow.config.yaml', text: configText(options) },
     { path: 'roles/example-assistant.md', text: ROLE },
     { path: 'flows/example.yaml', text: FLOW },
-    { path: '.github/workflows/roleflow.yml', text: workflowText(options) },
+    { path: '.github/workflows/roleflow.yml', text: initWorkflow(options) },
   ];
 }
 
-function configText({ tenant }: InitOptions): string {
+/** The workflow for these options; the preview job's token is the configured tenant's, when it is that one. */
+export function initWorkflow({ tenant, previewTenant }: InitOptions): string {
+  const preview = previewTenant === undefined ? undefined : { name: previewTenant, ...(previewTenant === 'local' ? {} : { tokenEnv: tokenEnvFor(previewTenant) }) };
+  return workflowText({ ...(tenant && { tenant: { name: tenant.name, tokenEnv: tokenEnvFor(tenant.name) } }), ...(preview && { preview }) });
+}
+
+/** The workflows init writes without a real tenant: one of them, unedited, is replaced when `--tenant` adds one. */
+export function embeddedWorkflows(): string[] {
+  return [initWorkflow({}), initWorkflow({ previewTenant: 'local' })];
+}
+
+function configText({ tenant, previewTenant }: InitOptions): string {
   const lines = [
     `# yaml-language-server: $schema=./${SCHEMAS}/config.schema.json`,
     '#',
@@ -46,8 +61,10 @@ function configText({ tenant }: InitOptions): string {
       `    base_url: ${JSON.stringify(tenant.baseUrl)}`,
       ...(tenant.wsUrl === undefined ? [] : [`    ws_url: ${JSON.stringify(tenant.wsUrl)}`]),
       `    token_env: ${tokenEnvFor(tenant.name)}   # the token comes from this variable, never from this file`,
+      ...(previewTenant === tenant.name ? ['    preview: true          # set aside for roleflow preview, which applies pull requests\' Roles to it'] : []),
     );
   }
+  if (previewTenant === 'local') lines.push('local:', '  preview: true          # roleflow preview --tenant local: the behaviour diff on the embedded tenant');
   lines.push(
     'roles:',
     '  dir: roles',
@@ -84,67 +101,6 @@ tests:
       outputs:
         - { path: "results[0].greeting", equals: hello }
 `;
-
-function workflowText({ tenant }: InitOptions): string {
-  const name = tenant?.name ?? 'local';
-  const env = tenant === undefined ? [] : ['        env:', `          ${tokenEnvFor(name)}: \${{ secrets.${tokenEnvFor(name)} }}`];
-  const step = (title: string, id: string, command: string, extra: string[] = []): string[] => [
-    `      - name: ${title}`,
-    `        id: ${id}`,
-    '        uses: roleflow/roleflow@v1',
-    '        with:',
-    `          command: ${command}`,
-    `          tenant: ${name}`,
-    ...extra,
-    ...env,
-  ];
-  return [
-    '# Written by `roleflow init`. Pull requests: a plan of what merging would change and the flow',
-    '# tests, each in one sticky comment. The default branch: apply, one at a time per tenant.',
-    '# Every morning: a drift check that fails when the tenant no longer matches the files.',
-    'name: roleflow',
-    '',
-    'on:',
-    '  pull_request:',
-    '  push:',
-    '    branches: [main]',
-    '  schedule:',
-    "    - cron: '17 6 * * *'",
-    '  workflow_dispatch:',
-    '',
-    'permissions:',
-    '  contents: read',
-    '  pull-requests: write # the sticky comments',
-    '',
-    'jobs:',
-    '  plan-and-test:',
-    "    if: github.event_name == 'pull_request'",
-    '    runs-on: ubuntu-latest',
-    '    steps:',
-    '      - uses: actions/checkout@v5',
-    ...step('Plan', 'plan', 'plan'),
-    ...step('Flow tests', 'test', 'test'),
-    '',
-    '  apply:',
-    "    if: github.event_name == 'push'",
-    '    runs-on: ubuntu-latest',
-    '    # One apply at a time per tenant: a second merge queues behind the first, never cancels it.',
-    '    concurrency:',
-    `      group: roleflow-apply-${name}`,
-    '      cancel-in-progress: false',
-    '    steps:',
-    '      - uses: actions/checkout@v5',
-    ...step('Apply', 'apply', 'apply'),
-    '',
-    '  drift:',
-    "    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'",
-    '    runs-on: ubuntu-latest',
-    '    steps:',
-    '      - uses: actions/checkout@v5',
-    ...step('Plan against the tenant', 'drift', 'plan', ['          args: --detailed-exitcode']),
-    '',
-  ].join('\n');
-}
 
 /** The `yaml.schemas` entries of `.vscode/settings.json` (the Red Hat YAML extension). */
 export function editorSchemas(): Record<string, string[]> {
