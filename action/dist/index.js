@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
-  const relative8 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
-  if (relative8) {
-    const plus = relative8[2] === void 0 ? 0 : Number(relative8[2]);
-    const shown = `${relative8[1]} baseline${relative8[2] === void 0 ? "" : ` + ${relative8[2]}%`}`;
-    return { ok: true, value: { op: relative8[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative9) {
+    const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
+    const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
+    return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
@@ -3173,7 +3173,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve19.call(this, root, ref2);
+      let _sch = resolve20.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3200,7 +3200,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve19(root, ref2) {
+    function resolve20(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4064,7 +4064,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve19(baseURI, relativeURI, options) {
+    function resolve20(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4100,50 +4100,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative8, options, skipNormalization) {
+    function resolveComponent(base, relative9, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative8 = parse4(serialize(relative8, options), options);
+        relative9 = parse4(serialize(relative9, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative8.scheme) {
-        target.scheme = relative8.scheme;
-        target.userinfo = relative8.userinfo;
-        target.host = relative8.host;
-        target.port = relative8.port;
-        target.path = removeDotSegments(relative8.path || "");
-        target.query = relative8.query;
+      if (!options.tolerant && relative9.scheme) {
+        target.scheme = relative9.scheme;
+        target.userinfo = relative9.userinfo;
+        target.host = relative9.host;
+        target.port = relative9.port;
+        target.path = removeDotSegments(relative9.path || "");
+        target.query = relative9.query;
       } else {
-        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
-          target.userinfo = relative8.userinfo;
-          target.host = relative8.host;
-          target.port = relative8.port;
-          target.path = removeDotSegments(relative8.path || "");
-          target.query = relative8.query;
+        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
+          target.userinfo = relative9.userinfo;
+          target.host = relative9.host;
+          target.port = relative9.port;
+          target.path = removeDotSegments(relative9.path || "");
+          target.query = relative9.query;
         } else {
-          if (!relative8.path) {
+          if (!relative9.path) {
             target.path = base.path;
-            if (relative8.query !== void 0) {
-              target.query = relative8.query;
+            if (relative9.query !== void 0) {
+              target.query = relative9.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative8.path[0] === "/") {
-              target.path = removeDotSegments(relative8.path);
+            if (relative9.path[0] === "/") {
+              target.path = removeDotSegments(relative9.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative8.path;
+                target.path = "/" + relative9.path;
               } else if (!base.path) {
-                target.path = relative8.path;
+                target.path = relative9.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative8.query;
+            target.query = relative9.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4151,7 +4151,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative8.fragment;
+      target.fragment = relative9.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4455,7 +4455,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve19,
+      resolve: resolve20,
       resolveComponent,
       equal,
       serialize,
@@ -11255,10 +11255,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11272,7 +11272,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep8) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11296,7 +11296,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11312,7 +11312,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11403,7 +11403,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep8 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11417,13 +11417,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep8 + cb;
+              sep8 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep8 += source;
               hasSpace = true;
               break;
             default:
@@ -11466,18 +11466,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep8 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11531,8 +11531,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap3 && !sep8 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11544,7 +11544,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11555,8 +11555,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st of sep7) {
+              if (sep8)
+                for (const st of sep8) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11573,7 +11573,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11753,7 +11753,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep8 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11770,24 +11770,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep8 === " ")
+            sep8 = "\n";
+          else if (!prevMoreIndented && sep8 === "\n")
+            sep8 = "\n\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep8 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep8 + content;
+          sep8 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11970,25 +11970,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep8 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep8 === "\n")
+            res += sep8;
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep8 + lm;
+          sep8 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep8 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12798,14 +12798,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep8, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st of sep7)
+      if (sep8)
+        for (const st of sep8)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13972,18 +13972,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep8;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep8 = scalar.end;
+            sep8.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep8 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep8 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14136,15 +14136,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep7 = it.sep;
-                  sep7.push(this.sourceToken);
+                  const sep8 = it.sep;
+                  sep8.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep8 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14338,13 +14338,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep8 = fc.end.splice(1, fc.end.length);
+            sep8.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep8 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -14850,8 +14850,8 @@ function scalarValue(raw) {
   const first = raw[0];
   if (first === '"' || first === "'") {
     if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return quotedInsideIsSimple(inside) ? inside : void 0;
+    const inside2 = raw.slice(1, -1);
+    return quotedInsideIsSimple(inside2) ? inside2 : void 0;
   }
   if (!plainIsSimple(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
   return raw;
@@ -14859,8 +14859,8 @@ function scalarValue(raw) {
 function plainIsSimple(raw) {
   return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : plainPattern().test(raw);
 }
-function quotedInsideIsSimple(inside) {
-  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && quotedInsidePattern().test(inside);
+function quotedInsideIsSimple(inside2) {
+  return QUOTED_ASCII.test(inside2) || !ALL_ASCII.test(inside2) && quotedInsidePattern().test(inside2);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -15345,7 +15345,7 @@ __export(printed_url_exports, {
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep7, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep7}${key}=${MASK}` : whole
+    (whole, sep8, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep8}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -15775,7 +15775,7 @@ var init_read_ahead_threads = __esm({
         const index = this.at / this.batchFiles;
         const k = index % this.workers.length;
         const arrived = this.arrived[k];
-        while (arrived.length === 0 && !this.broken) await new Promise((resolve19) => this.wake = resolve19);
+        while (arrived.length === 0 && !this.broken) await new Promise((resolve20) => this.wake = resolve20);
         const batch = arrived.shift();
         if (batch !== void 0 && (batch.index !== index || batch.ends.length !== Math.min(this.batchFiles, this.sources.length - this.at))) this.broken = true;
         if (batch === void 0 || this.broken) {
@@ -15924,6 +15924,7 @@ async function dirExists(dir) {
 }
 async function listFilesUnder(cwd, dir, accept) {
   const found = [];
+  const links = /* @__PURE__ */ new Set();
   const root = resolve(dir);
   const walk = async (abs, rel) => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
@@ -15934,8 +15935,11 @@ async function listFilesUnder(cwd, dir, accept) {
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules") await walk(under(root, childRel), childRel);
-      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(under(root, childRel)))) {
+      } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
+      } else if (accept(entry.name) && entry.isSymbolicLink() && await isFile(under(root, childRel))) {
+        found.push(childRel);
+        links.add(childRel);
       }
     }
   };
@@ -15944,7 +15948,9 @@ async function listFilesUnder(cwd, dir, accept) {
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    const source = { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    if (links.has(rel)) source.link = true;
+    return source;
   });
 }
 function under(root, rel) {
@@ -19022,9 +19028,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve20, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve19(data2);
+              return err ? reject2(err) : resolve20(data2);
             });
           });
         }
@@ -19062,9 +19068,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve20, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve19(data2);
+              return err2 ? reject2(err2) : resolve20(data2);
             });
           });
         }
@@ -22570,8 +22576,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject2) => {
-        res = resolve19;
+      const promise = new Promise((resolve20, reject2) => {
+        res = resolve20;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23997,12 +24003,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve20, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve20;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24886,12 +24892,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve20, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve20;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25208,16 +25214,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve20) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve20;
           } else {
-            resolve19(null);
+            resolve20(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve20) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25230,7 +25236,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve20(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25637,8 +25643,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          return new Promise((resolve20) => {
+            this[kClosedResolve] = resolve20;
           });
         }
       }
@@ -26760,7 +26766,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve19, reject2) => {
+        const socket = await new Promise((resolve20, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26770,7 +26776,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve19(socket2);
+              resolve20(socket2);
             }
           });
         });
@@ -26780,14 +26786,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve19, reject2) => {
+        await new Promise((resolve20, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve20();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26796,14 +26802,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve19();
+            resolve20();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve19, reject2) => {
+        await new Promise((resolve20, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26811,7 +26817,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve20();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26854,8 +26860,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve19, reject2) => {
-                      finalSocket.once("secureConnect", resolve19);
+                    await new Promise((resolve20, reject2) => {
+                      finalSocket.once("secureConnect", resolve20);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27988,7 +27994,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -28002,11 +28008,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve19(null);
+                resolve20(null);
               }
             });
           } else {
-            this.on("close", resolve19);
+            this.on("close", resolve20);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -28034,7 +28040,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject2) => {
+      return new Promise((resolve20, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -28049,7 +28055,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve20,
               reject: reject2,
               length: 0,
               body: []
@@ -28123,18 +28129,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body, resolve: resolve20, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length, encoding));
+          resolve20(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve20(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve20(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve20(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve20(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28324,9 +28330,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -28538,9 +28544,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -28828,9 +28834,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -28923,9 +28929,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -30199,7 +30205,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname13, resolve: resolve19 } = __require("node:path");
+    var { dirname: dirname14, resolve: resolve20 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30400,7 +30406,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve19(path), "utf8");
+          const data2 = await readFile4(resolve20(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30429,8 +30435,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve19(path);
-        await mkdir8(dirname13(resolvedPath), { recursive: true });
+        const resolvedPath = resolve20(path);
+        await mkdir8(dirname14(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -35809,12 +35815,12 @@ var require_headers = __commonJS({
       append(name, value, isLowerCase) {
         this.sortedMap = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this.headersMap.get(lowercaseName);
-        if (exists3) {
+        const exists4 = this.headersMap.get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this.headersMap.set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this.headersMap.set(lowercaseName, { name, value });
@@ -38409,7 +38415,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve19, reject2) => agent.dispatch(
+        return new Promise((resolve20, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38497,7 +38503,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve20({
                 status,
                 statusText,
                 headersList,
@@ -38550,7 +38556,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve19({
+              resolve20({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38574,7 +38580,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve19({
+              resolve20({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42945,7 +42951,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43475,7 +43481,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47355,8 +47361,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve19, reject2) => {
-          const waiter = { resolve: resolve19, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve20, reject2) => {
+          const waiter = { resolve: resolve20, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47461,7 +47467,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve19, reject2) => {
+  return new Promise((resolve20, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47487,7 +47493,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve19(new Session(socket, shown, secrets));
+      resolve20(new Session(socket, shown, secrets));
     });
   });
 }
@@ -48859,7 +48865,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve19) => server.close(() => resolve19()));
+      const closed = new Promise((resolve20) => server.close(() => resolve20()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48898,12 +48904,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve19, reject2) => {
+  return new Promise((resolve20, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve19(server.address()));
+    server.listen(port, host, () => resolve20(server.address()));
   });
 }
 function displayHost(host) {
@@ -52887,9 +52893,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve20, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve19(data2);
+              return err ? reject2(err) : resolve20(data2);
             });
           });
         }
@@ -52927,12 +52933,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject2) => {
+          return new Promise((resolve20, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve19(data2);
+              ) : resolve20(data2);
             });
           });
         }
@@ -55199,8 +55205,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject2) => {
-        res = resolve19;
+      const promise = new Promise((resolve20, reject2) => {
+        res = resolve20;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -57451,12 +57457,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve20, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve20;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58126,12 +58132,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject2) => {
+      const waitForDrain = () => new Promise((resolve20, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve20;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58610,16 +58616,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve20) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve20;
           } else {
-            resolve19(null);
+            resolve20(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve20) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58630,7 +58636,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve20(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58681,7 +58687,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve19, reject2) => {
+        const socket = await new Promise((resolve20, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58693,7 +58699,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve19(socket2);
+              resolve20(socket2);
             }
           });
         });
@@ -59029,8 +59035,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          await new Promise((resolve20) => {
+            this[kClosedResolve] = resolve20;
           });
         }
       }
@@ -60299,7 +60305,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve19, reject2) => {
+        return await new Promise((resolve20, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60312,7 +60318,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve19(null);
+              resolve20(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60331,7 +60337,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject2) => {
+      return new Promise((resolve20, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60348,7 +60354,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve20,
               reject: reject2,
               length: 0,
               body: []
@@ -60418,18 +60424,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body, resolve: resolve20, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length));
+          resolve20(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length)));
+          resolve20(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve20(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve20(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve20(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60686,9 +60692,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -60911,9 +60917,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -61198,9 +61204,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -61292,9 +61298,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject2) => {
+        return new Promise((resolve20, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve19(data2);
+            return err ? reject2(err) : resolve20(data2);
           });
         });
       }
@@ -62761,12 +62767,12 @@ var require_headers2 = __commonJS({
       append(name, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this[kHeadersMap].get(lowercaseName);
-        if (exists3) {
+        const exists4 = this[kHeadersMap].get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value });
@@ -65157,7 +65163,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve19, reject2) => agent.dispatch(
+        return new Promise((resolve20, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65233,7 +65239,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve20({
                 status,
                 statusText,
                 headersList,
@@ -65276,7 +65282,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve19({
+              resolve20({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -69017,8 +69023,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve19) => {
-        setTimeout(resolve19, ms2).unref();
+      return new Promise((resolve20) => {
+        setTimeout(resolve20, ms2).unref();
       });
     }
     module.exports = {
@@ -72937,14 +72943,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve20) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve19(answer);
+      resolve20(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -73056,27 +73062,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve19, arguments_) => {
+  const run2 = async (function_, resolve20, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve19(result);
+    resolve20(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve19, reject2, arguments_) => {
+  const enqueue = (function_, resolve20, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve19, arguments_));
+    }).then(run2.bind(void 0, function_, resolve20, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve19, reject2) => {
-    enqueue(function_, resolve19, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve20, reject2) => {
+    enqueue(function_, resolve20, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -74965,6 +74971,57 @@ var init_flows = __esm({
   }
 });
 
+// src/files/repository-bounds.ts
+import { realpath, stat as stat4 } from "node:fs/promises";
+import { dirname as dirname7, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
+async function outsideRepository(dir, sources, noun) {
+  const realDir = await realpath(dir.abs).catch(() => dir.abs);
+  const links = sources.filter((s) => s.link === true);
+  if (links.length === 0 && realDir === resolve4(dir.abs)) return [];
+  const top = await gitTop(resolve4(dir.abs));
+  const root = await realpath(top ?? dir.abs).catch(() => top ?? dir.abs);
+  const where = top === void 0 ? `${dir.display}/` : "the repository";
+  if (!inside(root, realDir)) {
+    throw new RoleflowError(`${dir.display} resolves to ${realDir}, outside the repository ${top}: roleflow reads no ${noun} file from outside it; keep the ${noun} files in the repository`, "failed");
+  }
+  const issues = [];
+  for (const link of links) {
+    const target = await realpath(link.abs).catch(() => void 0);
+    if (target === void 0 || inside(root, target)) continue;
+    issues.push({
+      file: link.file,
+      line: 1,
+      col: 1,
+      message: `a symbolic link to ${target}, outside ${where}: roleflow reads no ${noun} file from outside it; put the file itself in ${where}`
+    });
+  }
+  return issues;
+}
+async function gitTop(path) {
+  for (let at = path; ; ) {
+    if (await exists3(join6(at, ".git"))) return at;
+    const parent = dirname7(at);
+    if (parent === at) return void 0;
+    at = parent;
+  }
+}
+function inside(root, path) {
+  const rel = relative3(root, path);
+  return rel === "" || !isAbsolute3(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
+}
+async function exists3(path) {
+  return stat4(path).then(
+    () => true,
+    () => false
+  );
+}
+var init_repository_bounds = __esm({
+  "src/files/repository-bounds.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/files/role-files.ts
 var role_files_exports = {};
 __export(role_files_exports, {
@@ -74975,7 +75032,7 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname8, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -74987,13 +75044,17 @@ async function loadRoleFiles(cwd, dir) {
     throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
   }
   const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  const outside = await outsideRepository(dir, sources, "role");
+  const away = new Set(outside.map((issue2) => issue2.file));
   const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  const read = away.size === 0 ? sources : sources.filter((source) => !away.has(source.file));
+  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  issues.unshift(...outside);
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join6(dirname7(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join7(dirname8(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -75021,6 +75082,7 @@ var init_role_files = __esm({
     init_flows();
     init_role_file();
     init_package_root();
+    init_repository_bounds();
     init_source_files();
     README = "readme.md";
   }
@@ -75034,7 +75096,7 @@ __export(plan_file_exports, {
   readSavedPlanFile: () => readSavedPlanFile,
   savePlan: () => savePlan
 });
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 async function savePlan(path, plan) {
   try {
     await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
@@ -75085,7 +75147,7 @@ function isPlanList(plan) {
   return Array.isArray(plan);
 }
 async function planNotSavedLine(abs, file, why) {
-  const older = await stat4(abs).then((s) => s.isFile(), () => false);
+  const older = await stat5(abs).then((s) => s.isFile(), () => false);
   return `The plan was not saved to ${file}: ${why}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
 }
 var MAX_PLAN_BYTES;
@@ -75114,7 +75176,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -75158,7 +75220,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -75177,7 +75239,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -75497,11 +75559,11 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8, join as join7 } from "node:path";
+import { dirname as dirname9, join as join8 } from "node:path";
 async function initRepository(dir, options) {
   const steps = [];
   for (const file of initFiles(options)) {
-    const abs = join7(dir, file.path);
+    const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force && file.path === CONFIG && options.tenant !== void 0) {
       steps.push(await addTenant(abs, existing, options.tenant));
@@ -75527,7 +75589,7 @@ async function addTenant(abs, text2, tenant) {
   return { path: CONFIG, status: "merged", note: `added tenant "${tenant.name}", its token from ${tokenEnvFor(tenant.name)}`, tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
-  const abs = join7(dir, SETTINGS);
+  const abs = join8(dir, SETTINGS);
   const text2 = await readIfThere2(abs);
   let settings = {};
   if (text2 !== void 0) {
@@ -75556,7 +75618,7 @@ async function mergeEditorSettings(dir, force) {
   return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
-  const abs = join7(dir, ".gitignore");
+  const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
@@ -75570,7 +75632,7 @@ async function mergeGitignore(dir) {
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
 async function writeFile3(abs, text2) {
-  await mkdir4(dirname8(abs), { recursive: true });
+  await mkdir4(dirname9(abs), { recursive: true });
   await writeFileAtomic(abs, text2);
 }
 async function readIfThere2(abs) {
@@ -75603,8 +75665,8 @@ __export(git_commit_exports, {
   treeState: () => treeState
 });
 import { execFile } from "node:child_process";
-import { realpath } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative3, sep as sep3 } from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative4, sep as sep4 } from "node:path";
 async function currentCommit(cwd, env) {
   const raw = env["GITHUB_SHA"];
   const fromEnv = raw?.trim().toLowerCase();
@@ -75621,15 +75683,15 @@ async function treeState(cwd, paths) {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) return void 0;
   const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside = [];
+  const inside2 = [];
   const outside = [];
   for (const path of paths) {
-    const rel = relative3(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep3}`) || isAbsolute3(rel) ? outside : inside).push(path);
+    const rel = relative4(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute4(rel) ? outside : inside2).push(path);
   }
   const state = { uncommitted: [], ignored: [], outside };
-  if (inside.length === 0) return state;
-  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
+  if (inside2.length === 0) return state;
+  const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
   if (!status.ok) return void 0;
   const entries = status.stdout.split("\0");
   for (let i = 0; i < entries.length; i++) {
@@ -75643,7 +75705,7 @@ async function treeState(cwd, paths) {
   return state;
 }
 function realOrSelf(path) {
-  return realpath(path).catch(() => path);
+  return realpath2(path).catch(() => path);
 }
 async function withHead(cwd, fromEnv) {
   const { sha } = await headCommit(cwd);
@@ -75658,13 +75720,13 @@ async function headCommit(cwd) {
 }
 async function whyNoHead(cwd, noGit) {
   if (noGit) return "git is not installed";
-  const inside = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+  const inside2 = await git(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git(cwd, args) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve20) => {
     execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve19({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve20({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -75680,7 +75742,7 @@ var init_git_commit = __esm({
 // src/files/cache-folder.ts
 import { statSync as statSync2 } from "node:fs";
 import { homedir } from "node:os";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 function cacheFolder(env) {
   return ownFolder(cacheDir(env));
 }
@@ -75690,9 +75752,9 @@ function runningBuild() {
 }
 function cacheDir(env) {
   if (env["NODE_DISABLE_COMPILE_CACHE"]) return void 0;
-  if (env["XDG_CACHE_HOME"]) return join8(env["XDG_CACHE_HOME"], "roleflow");
+  if (env["XDG_CACHE_HOME"]) return join9(env["XDG_CACHE_HOME"], "roleflow");
   const home = safeHome();
-  return home ? join8(home, ".cache", "roleflow") : void 0;
+  return home ? join9(home, ".cache", "roleflow") : void 0;
 }
 function safeHome() {
   try {
@@ -75704,9 +75766,9 @@ function safeHome() {
 function ownFolder(dir) {
   if (dir === void 0) return void 0;
   try {
-    const stat7 = statSync2(dir);
+    const stat8 = statSync2(dir);
     const uid = process.getuid?.();
-    return (uid === void 0 || stat7.uid === uid) && (stat7.mode & 18) === 0 ? dir : void 0;
+    return (uid === void 0 || stat8.uid === uid) && (stat8.mode & 18) === 0 ? dir : void 0;
   } catch (error2) {
     return error2.code === "ENOENT" ? dir : void 0;
   }
@@ -75721,7 +75783,7 @@ var init_cache_folder = __esm({
 
 // src/files/parse-cache.ts
 import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync2, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 function throughCache(cache, key, ways) {
   if (cache === void 0) return ways.make();
   const cached = cache.lookup(key);
@@ -75765,7 +75827,7 @@ var init_parse_cache = __esm({
       static open(env) {
         const build = runningBuild();
         const dir = build === void 0 ? void 0 : cacheFolder(env);
-        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join9(dir, "parsed"), build);
+        return dir === void 0 || build === void 0 ? void 0 : new _ParseCache(join10(dir, "parsed"), build);
       }
       /** The value stored for `kind` of the file at `abs` (shown as `file`) when it was made from `text`. */
       lookup({ kind, abs, file, text: text2 }) {
@@ -75802,7 +75864,7 @@ var init_parse_cache = __esm({
         try {
           const kept = [];
           for (const name of readdirSync(this.dir)) {
-            const path = join9(this.dir, name);
+            const path = join10(this.dir, name);
             const at = statSync3(path).mtimeMs;
             if (now - at > STALE_MS) rmSync2(path, { force: true });
             else kept.push({ path, at });
@@ -75813,7 +75875,7 @@ var init_parse_cache = __esm({
         }
       }
       entryPath(kind, abs) {
-        return join9(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
+        return join10(this.dir, `${entryName(`${kind}\0${abs}`)}.json`);
       }
     };
     STALE_MS = 7 * 24 * 3600 * 1e3;
@@ -75822,17 +75884,17 @@ var init_parse_cache = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname9, resolve as resolve8 } from "node:path";
+import { dirname as dirname10, resolve as resolve9 } from "node:path";
 async function attachSchemaFiles(flows, sources, cache) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname9(absOf.get(flow2.file) ?? resolve8(flow2.file));
+    const base = dirname10(absOf.get(flow2.file) ?? resolve9(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve8(base, a.expected);
+        const abs = resolve9(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected, cache);
@@ -75892,8 +75954,8 @@ __export(flow_files_exports, {
   isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve10 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -75903,8 +75965,8 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve9(cwd, path);
-    const info2 = await stat5(abs).catch(() => void 0);
+    const abs = resolve10(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
       const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -76079,7 +76141,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
+  const change2 = { p50: relative5(b?.p50, h?.p50), p95: relative5(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -76116,7 +76178,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative4(before, after2) {
+function relative5(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -76143,7 +76205,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve19 = (b, samples, what) => {
+  const resolve20 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -76156,8 +76218,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve19(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve19(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve20(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve20(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76670,12 +76732,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve10(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve11(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -76705,7 +76767,7 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
-import { basename as basename4, isAbsolute as isAbsolute4, relative as relative5, resolve as resolve11 } from "node:path";
+import { basename as basename4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve12 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -76740,7 +76802,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve11(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve12(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -76759,8 +76821,8 @@ async function treeReasons(opts) {
   return reasons;
 }
 function relativeOrAbsolute(cwd, path) {
-  const rel = relative5(cwd, path);
-  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
+  const rel = relative6(cwd, path);
+  return rel.startsWith("..") || isAbsolute5(rel) ? path : rel;
 }
 function uncommittedReason(files) {
   const named = files.slice(0, MAX_FILES).map(showName).join(", ");
@@ -76791,7 +76853,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir5, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, join as join10, resolve as resolve13 } from "node:path";
+import { basename as basename5, dirname as dirname11, join as join11, resolve as resolve14 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -76844,7 +76906,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve13(cwd, mine.file), text: kept });
+        writes.push({ path: resolve14(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -76887,11 +76949,11 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve13(dir, fileName);
-  if (dirname10(path) !== resolve13(dir) || basename5(path) !== fileName) {
+  const path = resolve14(dir, fileName);
+  if (dirname11(path) !== resolve14(dir) || basename5(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join10(dir, fileName);
+  return join11(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -77699,13 +77761,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir6, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname11, relative as relative6, resolve as resolve14, sep as sep4 } from "node:path";
+import { dirname as dirname12, relative as relative7, resolve as resolve15, sep as sep5 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve14(sinks.cwd, file);
+    const path = resolve15(sinks.cwd, file);
     try {
-      await mkdir6(dirname11(path), { recursive: true });
+      await mkdir6(dirname12(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -77742,7 +77804,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative6(workspace, resolve14(sinks.cwd, file)).split(sep4).join("/");
+  const rebase = (file) => relative7(workspace, resolve15(sinks.cwd, file)).split(sep5).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -77939,19 +78001,19 @@ var init_runs = __esm({
 });
 
 // src/files/snapshot-files.ts
-import { mkdir as mkdir7, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join11 } from "node:path";
+import { mkdir as mkdir7, rm as rm5, stat as stat7 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname13, join as join12 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename6(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join11(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join12(dirname13(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists3 = await stat6(file.abs).then(
+  const exists4 = await stat7(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
-  if (!exists3) return { ok: true, value: /* @__PURE__ */ new Map() };
+  if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
   const text2 = await readTextFile(file, SNAPSHOT_FILE);
   if (!text2.ok) return text2;
   return parseSnapshotFile(text2.value, file.file);
@@ -77961,7 +78023,7 @@ async function writeSnapshotFile(file, entries, flowFile) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir7(dirname12(file.abs), { recursive: true });
+  await mkdir7(dirname13(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -77976,7 +78038,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual4 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -78014,7 +78076,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve16(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve17(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -78113,7 +78175,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve19) => setTimeout(() => resolve19(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve20) => setTimeout(() => resolve20(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -78139,7 +78201,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve19) => setTimeout(resolve19, ms2))
+      sleep: (ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -78151,7 +78213,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve19) => stop2 = () => resolve19(INTERRUPTED));
+          this.stopped = new Promise((resolve20) => stop2 = () => resolve20(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -78179,8 +78241,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve19) => {
-              this.timer = setTimeout(() => resolve19(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve20) => {
+              this.timer = setTimeout(() => resolve20(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -78512,7 +78574,7 @@ __export(test_session_exports, {
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -78527,7 +78589,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve18(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -79207,8 +79269,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve19, reject2) {
-            return setTimeout(resolve19, t6);
+          return new this.Promise(function(resolve20, reject2) {
+            return setTimeout(resolve20, t6);
           });
         }
         computePenalty() {
@@ -79419,15 +79481,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve19, returned, task;
+          var args, cb, error2, reject2, resolve20, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve19, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve20, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve19(returned);
+                  return resolve20(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -79442,13 +79504,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve19;
-          resolve19 = reject2 = null;
+          var promise, reject2, resolve20;
+          resolve20 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve19 = _resolve;
+            resolve20 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve19, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve20, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -79849,14 +79911,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve19, reject2) => {
+              return new this.Promise((resolve20, reject2) => {
                 if (finished()) {
-                  return resolve19();
+                  return resolve20();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve19();
+                      return resolve20();
                     }
                   });
                 }
@@ -79949,9 +80011,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve19, reject2) {
+              return new this.Promise(function(resolve20, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve19)(args3);
+                  return (args3[0] != null ? reject2 : resolve20)(args3);
                 });
               });
             };
@@ -80084,7 +80146,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join14 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -80251,11 +80313,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve20) {
+      resolve20(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject2) {
+  return new (P || (P = Promise))(function(resolve20, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80271,7 +80333,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve20(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80550,11 +80612,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve20) {
+      resolve20(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject2) {
+  return new (P || (P = Promise))(function(resolve20, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80570,7 +80632,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve20(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80911,7 +80973,7 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // src/commands/roles/apply-saved.ts
 init_exit_codes();
@@ -81489,7 +81551,7 @@ var ApplyCommand = class extends PlanningCommand {
     if (several !== void 0) return this.applyFreshTenants(config, several, flags);
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
+      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
@@ -81592,7 +81654,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -81633,7 +81695,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve6(this.context.cwd, this.dir ?? ".");
+    const dir = resolve7(this.context.cwd, this.dir ?? ".");
     const steps = await initRepository2(dir, { force: this.force, ...this.tenantOption() });
     if (this.json) {
       this.io.outJson({ dir, files: steps });
@@ -81675,7 +81737,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/roles/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 init_errors();
 init_exit_codes();
 init_display();
@@ -81776,7 +81838,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, outFile), plan);
+      await savePlan2(resolve8(this.context.cwd, outFile), plan);
       const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
       const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
@@ -81838,7 +81900,7 @@ var PlanCommand = class extends PlanningCommand {
     }
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, this.outFile), planned);
+      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
@@ -81848,7 +81910,7 @@ var PlanCommand = class extends PlanningCommand {
   async notSaved(why) {
     if (this.outFile === void 0) return;
     const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why));
+    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -81864,7 +81926,7 @@ var import_clipanion8 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
   static usage = import_clipanion8.Command.Usage({
@@ -81921,7 +81983,7 @@ var PromoteCommand = class extends TenantAccessCommand {
   async execute() {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
     if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve12(this.context.cwd, this.outFile) === resolve12(this.context.cwd, this.report)) {
+    if (this.outFile !== void 0 && resolve13(this.context.cwd, this.outFile) === resolve13(this.context.cwd, this.report)) {
       throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
     }
     const config = await this.loadConfig();
@@ -81974,7 +82036,7 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve12(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve13(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -82197,7 +82259,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion12 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -82251,7 +82313,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve15(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve16(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -82261,7 +82323,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve15(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve16(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -82782,7 +82844,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join12, relative as relative7, resolve as resolve18, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join13, relative as relative8, resolve as resolve19, sep as sep7 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84066,8 +84128,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep5 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep5}${b64url}${sep5}${b64url}$`);
+var sep6 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep6}${b64url}${sep6}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -84872,7 +84934,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join13(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -84883,12 +84945,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve18(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve19(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve18(ctx.inputs.workingDirectory, file);
-  const rel = relative7(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep6).join("/");
+  const abs = isAbsolute6(file) ? file : resolve19(ctx.inputs.workingDirectory, file);
+  const rel = relative8(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep7).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -84982,7 +85044,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join14(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -85084,13 +85146,13 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join15(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync3(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -85233,7 +85295,7 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync6, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync5, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join15 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join16 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -85351,7 +85413,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join16(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -85419,14 +85481,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat7;
+  let stat8;
   try {
-    stat7 = statSync4(path);
+    stat8 = statSync4(path);
   } catch {
     return [path];
   }
-  if (!stat7.isDirectory()) return [path];
-  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
+  if (!stat8.isDirectory()) return [path];
+  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join16(path, entry.name)) : entry.name.endsWith(".json") ? [join16(path, entry.name)] : []);
 }
 
 // action/src/main.ts
