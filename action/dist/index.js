@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
-  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
-  if (relative9) {
-    const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
-    const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
-    return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative10 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative10) {
+    const plus = relative10[2] === void 0 ? 0 : Number(relative10[2]);
+    const shown = `${relative10[1]} baseline${relative10[2] === void 0 ? "" : ` + ${relative10[2]}%`}`;
+    return { ok: true, value: { op: relative10[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
@@ -3173,7 +3173,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve20.call(this, root, ref2);
+      let _sch = resolve21.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3200,7 +3200,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve20(root, ref2) {
+    function resolve21(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4064,7 +4064,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve20(baseURI, relativeURI, options) {
+    function resolve21(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4100,50 +4100,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative10, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative9 = parse4(serialize(relative9, options), options);
+        relative10 = parse4(serialize(relative10, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative10.scheme) {
+        target.scheme = relative10.scheme;
+        target.userinfo = relative10.userinfo;
+        target.host = relative10.host;
+        target.port = relative10.port;
+        target.path = removeDotSegments(relative10.path || "");
+        target.query = relative10.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative10.userinfo !== void 0 || relative10.host !== void 0 || relative10.port !== void 0) {
+          target.userinfo = relative10.userinfo;
+          target.host = relative10.host;
+          target.port = relative10.port;
+          target.path = removeDotSegments(relative10.path || "");
+          target.query = relative10.query;
         } else {
-          if (!relative9.path) {
+          if (!relative10.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative10.query !== void 0) {
+              target.query = relative10.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative10.path[0] === "/") {
+              target.path = removeDotSegments(relative10.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative10.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative10.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative10.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative10.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4151,7 +4151,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative10.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4455,7 +4455,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve20,
+      resolve: resolve21,
       resolveComponent,
       equal,
       serialize,
@@ -11255,10 +11255,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11272,7 +11272,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11296,7 +11296,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11312,7 +11312,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11403,7 +11403,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11417,13 +11417,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -11466,18 +11466,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11531,8 +11531,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap3 && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11544,7 +11544,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11555,8 +11555,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11573,7 +11573,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11753,7 +11753,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11770,24 +11770,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11970,25 +11970,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12798,14 +12798,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13972,18 +13972,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep9;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14136,15 +14136,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14338,13 +14338,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -15345,7 +15345,7 @@ __export(printed_url_exports, {
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep8, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep8}${key}=${MASK}` : whole
+    (whole, sep9, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep9}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -15775,7 +15775,7 @@ var init_read_ahead_threads = __esm({
         const index = this.at / this.batchFiles;
         const k = index % this.workers.length;
         const arrived = this.arrived[k];
-        while (arrived.length === 0 && !this.broken) await new Promise((resolve20) => this.wake = resolve20);
+        while (arrived.length === 0 && !this.broken) await new Promise((resolve21) => this.wake = resolve21);
         const batch = arrived.shift();
         if (batch !== void 0 && (batch.index !== index || batch.ends.length !== Math.min(this.batchFiles, this.sources.length - this.at))) this.broken = true;
         if (batch === void 0 || this.broken) {
@@ -19028,9 +19028,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve20, reject2) => {
+          return new Promise((resolve21, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve20(data2);
+              return err ? reject2(err) : resolve21(data2);
             });
           });
         }
@@ -19068,9 +19068,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve20, reject2) => {
+          return new Promise((resolve21, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve20(data2);
+              return err2 ? reject2(err2) : resolve21(data2);
             });
           });
         }
@@ -22576,8 +22576,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve20, reject2) => {
-        res = resolve20;
+      const promise = new Promise((resolve21, reject2) => {
+        res = resolve21;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -24003,12 +24003,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve20, reject2) => {
+      const waitForDrain = () => new Promise((resolve21, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve20;
+          callback = resolve21;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24892,12 +24892,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve20, reject2) => {
+      const waitForDrain = () => new Promise((resolve21, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve20;
+          callback = resolve21;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25214,16 +25214,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve20) => {
+        return new Promise((resolve21) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve20;
+            this[kClosedResolve] = resolve21;
           } else {
-            resolve20(null);
+            resolve21(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve20) => {
+        return new Promise((resolve21) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25236,7 +25236,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve20(null);
+            resolve21(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25643,8 +25643,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve20) => {
-            this[kClosedResolve] = resolve20;
+          return new Promise((resolve21) => {
+            this[kClosedResolve] = resolve21;
           });
         }
       }
@@ -26766,7 +26766,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve20, reject2) => {
+        const socket = await new Promise((resolve21, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26776,7 +26776,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve20(socket2);
+              resolve21(socket2);
             }
           });
         });
@@ -26786,14 +26786,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve20, reject2) => {
+        await new Promise((resolve21, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve20();
+            resolve21();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26802,14 +26802,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve20();
+            resolve21();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve20, reject2) => {
+        await new Promise((resolve21, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26817,7 +26817,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve20();
+            resolve21();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26860,8 +26860,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve20, reject2) => {
-                      finalSocket.once("secureConnect", resolve20);
+                    await new Promise((resolve21, reject2) => {
+                      finalSocket.once("secureConnect", resolve21);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27994,7 +27994,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -28008,11 +28008,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve20(null);
+                resolve21(null);
               }
             });
           } else {
-            this.on("close", resolve20);
+            this.on("close", resolve21);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -28040,7 +28040,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve20, reject2) => {
+      return new Promise((resolve21, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -28055,7 +28055,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve20,
+              resolve: resolve21,
               reject: reject2,
               length: 0,
               body: []
@@ -28129,18 +28129,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve20, stream, length } = consume2;
+      const { type, body, resolve: resolve21, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve20(chunksDecode(body, length, encoding));
+          resolve21(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve20(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve21(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve20(chunksConcat(body, length).buffer);
+          resolve21(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve20(new Blob(body, { type: stream[kContentType] }));
+          resolve21(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve20(chunksConcat(body, length));
+          resolve21(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28330,9 +28330,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -28544,9 +28544,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -28834,9 +28834,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -28929,9 +28929,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -30205,7 +30205,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname14, resolve: resolve20 } = __require("node:path");
+    var { dirname: dirname14, resolve: resolve21 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30406,7 +30406,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve20(path), "utf8");
+          const data2 = await readFile4(resolve21(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30435,7 +30435,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve20(path);
+        const resolvedPath = resolve21(path);
         await mkdir8(dirname14(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -38415,7 +38415,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve20, reject2) => agent.dispatch(
+        return new Promise((resolve21, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38503,7 +38503,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve20({
+              resolve21({
                 status,
                 statusText,
                 headersList,
@@ -38556,7 +38556,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve20({
+              resolve21({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38580,7 +38580,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve20({
+              resolve21({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42951,7 +42951,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve21) => setTimeout(resolve21, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43481,7 +43481,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve21) => setTimeout(resolve21, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47361,8 +47361,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve20, reject2) => {
-          const waiter = { resolve: resolve20, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve21, reject2) => {
+          const waiter = { resolve: resolve21, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47467,7 +47467,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve20, reject2) => {
+  return new Promise((resolve21, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47493,7 +47493,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve20(new Session(socket, shown, secrets));
+      resolve21(new Session(socket, shown, secrets));
     });
   });
 }
@@ -48865,7 +48865,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve20) => server.close(() => resolve20()));
+      const closed = new Promise((resolve21) => server.close(() => resolve21()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48904,12 +48904,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve20, reject2) => {
+  return new Promise((resolve21, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve20(server.address()));
+    server.listen(port, host, () => resolve21(server.address()));
   });
 }
 function displayHost(host) {
@@ -49913,6 +49913,21 @@ var init_fresh = __esm({
   }
 });
 
+// src/core/plan/roles-digest.ts
+function rolesDigest(roles, ignore = []) {
+  const ignored = globMatcher(ignore);
+  const fields = roles.filter((role) => ignored(role.name) === void 0).map((role) => [role.name, role.description, role.content]).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]));
+  return sha256(JSON.stringify(["roleflow.roles", ...fields]));
+}
+var init_roles_digest = __esm({
+  "src/core/plan/roles-digest.ts"() {
+    "use strict";
+    init_hash();
+    init_matching();
+    init_notes();
+  }
+});
+
 // src/core/plan/render-text.ts
 function renderPlanText(plan, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
@@ -50522,6 +50537,7 @@ __export(plan_exports, {
   renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
   renderTenantPlansText: () => renderTenantPlansText,
   roleStateHash: () => roleStateHash,
+  rolesDigest: () => rolesDigest,
   savedPlanRefusals: () => savedPlanRefusals,
   shareRoom: () => shareRoom,
   tenantPlansDigest: () => tenantPlansDigest,
@@ -50535,6 +50551,7 @@ var init_plan = __esm({
     init_glob();
     init_fresh();
     init_hash();
+    init_roles_digest();
     init_printed_url();
     init_content_diff();
     init_types();
@@ -52893,9 +52910,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve20, reject2) => {
+          return new Promise((resolve21, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve20(data2);
+              return err ? reject2(err) : resolve21(data2);
             });
           });
         }
@@ -52933,12 +52950,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve20, reject2) => {
+          return new Promise((resolve21, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve20(data2);
+              ) : resolve21(data2);
             });
           });
         }
@@ -55205,8 +55222,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve20, reject2) => {
-        res = resolve20;
+      const promise = new Promise((resolve21, reject2) => {
+        res = resolve21;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -57457,12 +57474,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve20, reject2) => {
+      const waitForDrain = () => new Promise((resolve21, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve20;
+          callback = resolve21;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58132,12 +58149,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve20, reject2) => {
+      const waitForDrain = () => new Promise((resolve21, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve20;
+          callback = resolve21;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58616,16 +58633,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve20) => {
+        return new Promise((resolve21) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve20;
+            this[kClosedResolve] = resolve21;
           } else {
-            resolve20(null);
+            resolve21(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve20) => {
+        return new Promise((resolve21) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58636,7 +58653,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve20(null);
+            resolve21(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58687,7 +58704,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve20, reject2) => {
+        const socket = await new Promise((resolve21, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58699,7 +58716,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve20(socket2);
+              resolve21(socket2);
             }
           });
         });
@@ -59035,8 +59052,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve20) => {
-            this[kClosedResolve] = resolve20;
+          await new Promise((resolve21) => {
+            this[kClosedResolve] = resolve21;
           });
         }
       }
@@ -60305,7 +60322,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve20, reject2) => {
+        return await new Promise((resolve21, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60318,7 +60335,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve20(null);
+              resolve21(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60337,7 +60354,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve20, reject2) => {
+      return new Promise((resolve21, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60354,7 +60371,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve20,
+              resolve: resolve21,
               reject: reject2,
               length: 0,
               body: []
@@ -60424,18 +60441,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve20, stream, length } = consume2;
+      const { type, body, resolve: resolve21, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve20(chunksDecode(body, length));
+          resolve21(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve20(JSON.parse(chunksDecode(body, length)));
+          resolve21(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve20(chunksConcat(body, length).buffer);
+          resolve21(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve20(new Blob(body, { type: stream[kContentType] }));
+          resolve21(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve20(chunksConcat(body, length));
+          resolve21(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60692,9 +60709,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -60917,9 +60934,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -61204,9 +61221,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -61298,9 +61315,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve20, reject2) => {
+        return new Promise((resolve21, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve20(data2);
+            return err ? reject2(err) : resolve21(data2);
           });
         });
       }
@@ -65163,7 +65180,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve20, reject2) => agent.dispatch(
+        return new Promise((resolve21, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65239,7 +65256,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve20({
+              resolve21({
                 status,
                 statusText,
                 headersList,
@@ -65282,7 +65299,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve20({
+              resolve21({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -69023,8 +69040,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve20) => {
-        setTimeout(resolve20, ms2).unref();
+      return new Promise((resolve21) => {
+        setTimeout(resolve21, ms2).unref();
       });
     }
     module.exports = {
@@ -72943,14 +72960,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve20(answer);
+      resolve21(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -73062,27 +73079,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve20, arguments_) => {
+  const run2 = async (function_, resolve21, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve20(result);
+    resolve21(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve20, reject2, arguments_) => {
+  const enqueue = (function_, resolve21, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve20, arguments_));
+    }).then(run2.bind(void 0, function_, resolve21, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve20, reject2) => {
-    enqueue(function_, resolve20, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve21, reject2) => {
+    enqueue(function_, resolve21, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -75662,6 +75679,8 @@ var init_init = __esm({
 var git_commit_exports = {};
 __export(git_commit_exports, {
   currentCommit: () => currentCommit,
+  git: () => git,
+  porcelainEntries: () => porcelainEntries,
   treeState: () => treeState
 });
 import { execFile } from "node:child_process";
@@ -75693,16 +75712,21 @@ async function treeState(cwd, paths) {
   if (inside2.length === 0) return state;
   const status = await git(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
   if (!status.ok) return void 0;
-  const entries = status.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
+  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
   state.uncommitted.sort();
   state.ignored.sort();
   return state;
+}
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
 }
 function realOrSelf(path) {
   return realpath2(path).catch(() => path);
@@ -75724,9 +75748,9 @@ async function whyNoHead(cwd, noGit) {
   return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git(cwd, args) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     execFile("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve20({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve21({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -75766,9 +75790,9 @@ function safeHome() {
 function ownFolder(dir) {
   if (dir === void 0) return void 0;
   try {
-    const stat8 = statSync2(dir);
+    const stat9 = statSync2(dir);
     const uid = process.getuid?.();
-    return (uid === void 0 || stat8.uid === uid) && (stat8.mode & 18) === 0 ? dir : void 0;
+    return (uid === void 0 || stat9.uid === uid) && (stat9.mode & 18) === 0 ? dir : void 0;
   } catch (error2) {
     return error2.code === "ENOENT" ? dir : void 0;
   }
@@ -76205,7 +76229,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve20 = (b, samples, what) => {
+  const resolve21 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -76218,8 +76242,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve20(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve20(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve21(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve21(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76260,6 +76284,230 @@ var init_compare2 = __esm({
     init_mann_whitney();
     init_compare();
     init_baseline();
+  }
+});
+
+// src/core/runs/ws-payload.ts
+function messagePayload(message2) {
+  const text2 = message2.messageText;
+  if (!JSON_START.test(text2)) return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+var JSON_START;
+var init_ws_payload = __esm({
+  "src/core/runs/ws-payload.ts"() {
+    "use strict";
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
+  }
+});
+
+// src/core/runs/end-rules.ts
+function httpsEndRule(test) {
+  const steps = test.until.steps ?? test.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
+}
+function wsEndRule(test) {
+  const { node, messages, quietMs } = test.until;
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
+}
+function httpsProgress(entries, history, rule, nowMs) {
+  const signature = JSON.stringify(entries);
+  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== "completed");
+  if (failedStep) {
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    return { state: "failed", history: next, step: failedStep, reason: reason2 };
+  }
+  if (rule.steps !== void 0) {
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
+  }
+  if (entries.length === 0) return { state: "running", history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
+  if (msLeft <= 0) return void 0;
+  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
+}
+function tallyWsMessage(tally, message2, rule) {
+  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
+  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  return next;
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
+  if (refused) {
+    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    return { state: "failed", message: refused, reason: reason2 };
+  }
+  const done = (by) => ({ state: "done", by });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+}
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
+  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
+}
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+  );
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+var init_end_rules = __esm({
+  "src/core/runs/end-rules.ts"() {
+    "use strict";
+    init_ws_payload();
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
+    MAX_POLL_MS = 1e3;
+  }
+});
+
+// src/core/runs/shard.ts
+function parseShard(text2) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+function selectShard(testIds, index, total) {
+  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}
+var init_shard = __esm({
+  "src/core/runs/shard.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/select.ts
+function selectRuns(files, options) {
+  const grep = options.grep;
+  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
+  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const secrets = /* @__PURE__ */ new Set();
+  const runs = [];
+  for (const { test, file } of matching) {
+    if (chosen && !chosen.has(test.id)) continue;
+    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+    for (const s of expanded.secrets) secrets.add(s);
+    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
+    const withRepeat = applyRepeat(test, options.repeat);
+    for (const transport of transportsOf(test, options)) {
+      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+      const run2 = { test: withRepeat, transport, inputs: expanded.values };
+      if (skip !== void 0) run2.skip = skip;
+      else if (error2 !== void 0) run2.error = error2;
+      runs.push(run2);
+    }
+  }
+  return { runs, matched: matching.length, secrets: [...secrets] };
+}
+function transportsOf(test, options) {
+  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+  const wanted = options.transport;
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+}
+function applyRepeat(test, repeat) {
+  if (repeat === void 0) return test;
+  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
+  return { ...test, repeat, minPass };
+}
+var init_select2 = __esm({
+  "src/core/runs/select.ts"() {
+    "use strict";
+    init_flows();
+    init_shard();
+  }
+});
+
+// src/core/runs/counts.ts
+function countResults(results2) {
+  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+  for (const result of results2) {
+    if (result.status === "pass") counts2.passed++;
+    else if (result.status === "fail") counts2.failed++;
+    else if (result.status === "error") {
+      counts2.failed++;
+      counts2.errored++;
+    } else if (result.status === "skip") counts2.skipped++;
+    else if (result.status === "not_run") counts2.not_run++;
+    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
+  }
+  return counts2;
+}
+var init_counts = __esm({
+  "src/core/runs/counts.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/tested-against.ts
+function combineWorkTrees(records) {
+  if (records.some((r) => r.state === "dirty")) {
+    const changed = [...new Set(records.flatMap((r) => r.changed ?? []))].sort().slice(0, MAX_CHANGED);
+    return { state: "dirty", changed };
+  }
+  return records.some((r) => r.state === "unknown") ? { state: "unknown" } : { state: "clean" };
+}
+function commonRolesDigest(records) {
+  const first = records[0];
+  if (first === void 0) return void 0;
+  const key = (r) => JSON.stringify([r.start, r.end, r.ignore ?? []]);
+  return records.every((r) => r !== void 0 && key(r) === key(first)) ? first : void 0;
+}
+var MAX_CHANGED;
+var init_tested_against = __esm({
+  "src/core/runs/tested-against.ts"() {
+    "use strict";
+    MAX_CHANGED = 10;
+  }
+});
+
+// src/core/runs/index.ts
+var init_runs = __esm({
+  "src/core/runs/index.ts"() {
+    "use strict";
+    init_end_rules();
+    init_ws_payload();
+    init_shard();
+    init_select2();
+    init_counts();
+    init_tested_against();
   }
 });
 
@@ -76306,6 +76554,8 @@ function buildRunReport(facts, redactor) {
     tenant: facts.tenant,
     ...facts.commit && { commit: facts.commit },
     ...facts.selection && { selection: facts.selection },
+    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
+    ...facts.workTree && { work_tree: facts.workTree },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -76336,20 +76586,12 @@ function redactResult(result, redactor) {
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 function summarise(results2) {
-  const count = (s) => results2.filter((r) => r.status === s).length;
-  return {
-    tests: results2.length,
-    passed: count("pass"),
-    failed: count("fail") + count("error"),
-    errored: count("error"),
-    skipped: count("skip"),
-    not_run: count("not_run"),
-    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
-  };
+  return countResults(results2);
 }
 var init_run_report = __esm({
   "src/report/run-report.ts"() {
     "use strict";
+    init_runs();
     init_safe_text();
     init_json_text();
     init_model();
@@ -76612,6 +76854,7 @@ var init_digest = __esm({
 var json_exports = {};
 __export(json_exports, {
   mergeReports: () => mergeReports,
+  mergeWarnings: () => mergeWarnings,
   parseReport: () => parseReport,
   renderJson: () => renderJson
 });
@@ -76658,11 +76901,26 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
+  const {
+    format_version,
+    tool,
+    tenant,
+    shard: _shard,
+    merged_shards: _merged,
+    missing_shards: _missing,
+    commit: _commit,
+    selection: _selection,
+    roles_digest: _roles,
+    work_tree: _tree,
+    ...base
+  } = first.report;
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : void 0;
   const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
   const selection = selections.size === 1 ? first.report.selection : void 0;
+  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
+  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
+  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
   return {
     ok: true,
     value: {
@@ -76672,6 +76930,8 @@ function mergeReports(inputs, options = {}) {
       tenant,
       ...commit !== void 0 && { commit },
       ...selection !== void 0 && { selection },
+      ...roles !== void 0 && { roles_digest: roles },
+      ...workTree !== void 0 && { work_tree: workTree },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -76684,6 +76944,22 @@ function mergeReports(inputs, options = {}) {
       results: results2
     }
   };
+}
+function mergeWarnings(inputs) {
+  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
+  const warnings = [];
+  const refused = "roleflow promote refuses it";
+  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+  if (differ((r) => selectionKey(r.selection))) {
+    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+  }
+  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
+    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+  }
+  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
+    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+  }
+  return warnings;
 }
 function shardsOf(inputs) {
   const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
@@ -76718,6 +76994,7 @@ function compare3(a, b) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
+    init_runs();
     init_schema();
     init_run_report();
     init_shown();
@@ -77821,185 +78098,6 @@ var init_write_reports = __esm({
   }
 });
 
-// src/core/runs/ws-payload.ts
-function messagePayload(message2) {
-  const text2 = message2.messageText;
-  if (!JSON_START.test(text2)) return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-var JSON_START;
-var init_ws_payload = __esm({
-  "src/core/runs/ws-payload.ts"() {
-    "use strict";
-    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
-  }
-});
-
-// src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
-}
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
-  const rule = {};
-  if (node !== void 0) rule.node = node;
-  if (messages !== void 0) rule.messages = messages;
-  rule.quietMs = quietMs;
-  return rule;
-}
-function httpsProgress(entries, history, rule, nowMs) {
-  const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
-  const failedStep = entries.find((e) => e.status !== "completed");
-  if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
-    return { state: "failed", history: next, step: failedStep, reason: reason2 };
-  }
-  if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
-  }
-  if (entries.length === 0) return { state: "running", history: next };
-  const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
-}
-function nextPollDelay(elapsedMs) {
-  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
-}
-function expectedEndMs(known, rule, logged) {
-  const steps = rule.steps ?? known?.length ?? 0;
-  if (!known || steps > known.length || logged >= steps) return void 0;
-  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
-}
-function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
-  if (msLeft <= 0) return void 0;
-  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
-}
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message2 };
-  if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
-  return next;
-}
-function wsProgress(tally, rule, msSinceLast) {
-  const refused = tally.refused;
-  if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
-    return { state: "failed", message: refused, reason: reason2 };
-  }
-  const done = (by) => ({ state: "done", by });
-  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
-  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
-  if (tally.completed === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
-}
-function tallyOutputs(tally) {
-  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
-  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
-}
-function quietEndedWsTests(file) {
-  return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
-  );
-}
-var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
-var init_end_rules = __esm({
-  "src/core/runs/end-rules.ts"() {
-    "use strict";
-    init_ws_payload();
-    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
-    POLL_FRACTION = 0.2;
-    MIN_POLL_MS = 25;
-    MAX_POLL_MS = 1e3;
-  }
-});
-
-// src/core/runs/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
-  if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
-  }
-  return { ok: true, value: { index, total } };
-}
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
-var init_shard = __esm({
-  "src/core/runs/shard.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/runs/select.ts
-function selectRuns(files, options) {
-  const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
-  const secrets = /* @__PURE__ */ new Set();
-  const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
-    for (const s of expanded.secrets) secrets.add(s);
-    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      const run2 = { test: withRepeat, transport, inputs: expanded.values };
-      if (skip !== void 0) run2.skip = skip;
-      else if (error2 !== void 0) run2.error = error2;
-      runs.push(run2);
-    }
-  }
-  return { runs, matched: matching.length, secrets: [...secrets] };
-}
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
-  const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
-}
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
-}
-var init_select2 = __esm({
-  "src/core/runs/select.ts"() {
-    "use strict";
-    init_flows();
-    init_shard();
-  }
-});
-
-// src/core/runs/index.ts
-var init_runs = __esm({
-  "src/core/runs/index.ts"() {
-    "use strict";
-    init_end_rules();
-    init_ws_payload();
-    init_shard();
-    init_select2();
-  }
-});
-
 // src/files/snapshot-files.ts
 import { mkdir as mkdir7, rm as rm5, stat as stat7 } from "node:fs/promises";
 import { basename as basename6, dirname as dirname13, join as join12 } from "node:path";
@@ -78175,7 +78273,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve20) => setTimeout(() => resolve20(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve21) => setTimeout(() => resolve21(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -78201,7 +78299,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve20) => setTimeout(resolve20, ms2))
+      sleep: (ms2) => new Promise((resolve21) => setTimeout(resolve21, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -78213,7 +78311,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve20) => stop2 = () => resolve20(INTERRUPTED));
+          this.stopped = new Promise((resolve21) => stop2 = () => resolve21(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -78241,8 +78339,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve20) => {
-              this.timer = setTimeout(() => resolve20(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve21) => {
+              this.timer = setTimeout(() => resolve21(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -78563,6 +78661,43 @@ var init_flow_tests = __esm({
   }
 });
 
+// src/run/tested-against.ts
+async function listRolesDigest(client, ignore, signal) {
+  if (signal.aborted) return void 0;
+  const listing = client.listRoles().then(
+    (roles) => ({ digest: rolesDigest(roles, ignore) }),
+    (error2) => {
+      if (error2 instanceof RoleflowError) return { problem: error2.message };
+      throw error2;
+    }
+  );
+  let stop2 = () => void 0;
+  const aborted = new Promise((resolve21) => {
+    stop2 = () => resolve21(void 0);
+    signal.addEventListener("abort", stop2, { once: true });
+  });
+  try {
+    return await Promise.race([listing, aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop2);
+  }
+}
+function rolesRecord(tenant, start, end, ignore) {
+  const problem = start && "problem" in start && start.problem || end && "problem" in end && end.problem;
+  if (problem) {
+    return { note: `note: could not list the Roles of tenant ${tenant} (${problem}): the report records no Roles digest, and roleflow promote refuses it` };
+  }
+  if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
+  return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
+}
+var init_tested_against2 = __esm({
+  "src/run/tested-against.ts"() {
+    "use strict";
+    init_plan();
+    init_errors();
+  }
+});
+
 // src/run/test-session.ts
 var test_session_exports = {};
 __export(test_session_exports, {
@@ -78621,9 +78756,10 @@ async function loadBaseline(cwd, file) {
 }
 async function runTestSession(opts) {
   const { tenant } = opts;
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
-  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -78635,10 +78771,15 @@ async function runTestSession(opts) {
     ...opts.baseline && { baseline: opts.baseline },
     ...opts.assertions && { assertions: opts.assertions }
   });
+  const finishedAt2 = /* @__PURE__ */ new Date();
+  const durationMs = performance.now() - started;
   const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
+  if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
     {
       version: packageVersion(),
@@ -78650,9 +78791,11 @@ async function runTestSession(opts) {
       ...opts.shard && { shard: opts.shard },
       ...opts.commit && { commit: opts.commit },
       ...opts.selection && { selection: opts.selection },
+      ...roles.record && { rolesDigest: roles.record },
+      workTree: combineWorkTrees(treeAtEnd === void 0 ? [treeAtStart] : [treeAtStart, treeAtEnd]),
       startedAt,
-      finishedAt: /* @__PURE__ */ new Date(),
-      durationMs: performance.now() - started,
+      finishedAt: finishedAt2,
+      durationMs,
       bailed: outcome.bailed,
       interrupted: outcome.interrupted,
       results: outcome.results
@@ -78674,6 +78817,7 @@ var init_test_session = __esm({
     init_package_root();
     init_assertions();
     init_flow_tests();
+    init_tested_against2();
     init_read_reports();
   }
 });
@@ -78710,6 +78854,55 @@ var init_test_tenants = __esm({
     "use strict";
     init_exit_codes();
     init_tenants();
+  }
+});
+
+// src/files/work-tree.ts
+var work_tree_exports = {};
+__export(work_tree_exports, {
+  workTreeState: () => workTreeState
+});
+import { realpath as realpath3, stat as stat8 } from "node:fs/promises";
+import { join as join13, relative as relative8, sep as sep6 } from "node:path";
+async function workTreeState(cwd, leaveOut = {}) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return { state: "unknown" };
+  const root = top.stdout.replace(/\r?\n$/, "");
+  const status = await statusEntries(root, ".", "normal");
+  if (status === void 0) return { state: "unknown" };
+  const realRoot = await realpath3(root).catch(() => root);
+  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative8(realRoot, await realpath3(path).catch(() => path)).split(sep6).join("/"))));
+  const changed = [];
+  for (const { path, untracked } of status) {
+    if (untracked && (left.has(path) || await isFile2(join13(root, path), leaveOut.file))) continue;
+    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
+      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
+      if (inside2 === void 0) return { state: "unknown" };
+      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
+      continue;
+    }
+    changed.push(path);
+  }
+  if (changed.length === 0) return { state: "clean" };
+  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
+}
+async function statusEntries(root, pathspec, untracked) {
+  const status = await git(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  if (!status.ok) return void 0;
+  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+}
+async function isFile2(path, file) {
+  if (file === void 0) return false;
+  const found = await stat8(path, { bigint: true }).catch(() => void 0);
+  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
+}
+var NOT_ROLEFLOW_STATE;
+var init_work_tree = __esm({
+  "src/files/work-tree.ts"() {
+    "use strict";
+    init_runs();
+    init_git_commit();
+    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
   }
 });
 
@@ -79269,8 +79462,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve20, reject2) {
-            return setTimeout(resolve20, t6);
+          return new this.Promise(function(resolve21, reject2) {
+            return setTimeout(resolve21, t6);
           });
         }
         computePenalty() {
@@ -79481,15 +79674,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve20, returned, task;
+          var args, cb, error2, reject2, resolve21, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve20, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve21, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve20(returned);
+                  return resolve21(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -79504,13 +79697,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve20;
-          resolve20 = reject2 = null;
+          var promise, reject2, resolve21;
+          resolve21 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve20 = _resolve;
+            resolve21 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve20, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve21, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -79911,14 +80104,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve20, reject2) => {
+              return new this.Promise((resolve21, reject2) => {
                 if (finished()) {
-                  return resolve20();
+                  return resolve21();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve20();
+                      return resolve21();
                     }
                   });
                 }
@@ -80011,9 +80204,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve20, reject2) {
+              return new this.Promise(function(resolve21, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve20)(args3);
+                  return (args3[0] != null ? reject2 : resolve21)(args3);
                 });
               });
             };
@@ -80146,7 +80339,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute7, join as join14 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join15 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -80313,11 +80506,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve20) {
-      resolve20(value);
+    return value instanceof P ? value : new P(function(resolve21) {
+      resolve21(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve20, reject2) {
+  return new (P || (P = Promise))(function(resolve21, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80333,7 +80526,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve20(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80612,11 +80805,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve20) {
-      resolve20(value);
+    return value instanceof P ? value : new P(function(resolve21) {
+      resolve21(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve20, reject2) {
+  return new (P || (P = Promise))(function(resolve21, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80632,7 +80825,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve20(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -82213,9 +82406,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
-      and has none otherwise (\`roleflow promote\` then refuses it).
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\`, the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) and the \`roles_digest\` (the
+      Roles the tenant held) when every report has the same, and has none otherwise, with a warning
+      (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.
@@ -82232,7 +82426,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
   reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
   allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
-    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
@@ -82246,6 +82440,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const inputs = await readJsonReports2(this.context.cwd, this.reports);
     const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
+    for (const warning2 of mergeWarnings2(inputs)) this.io.err(warning2);
     const report = redactReport2(merged.value, this.io.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
@@ -82346,6 +82541,7 @@ var t5 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
+import { resolve as resolve19 } from "node:path";
 var TestCommand = class extends ManyTenantsCommand {
   static paths = [["test"]];
   static usage = import_clipanion13.Command.Usage({
@@ -82364,9 +82560,11 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
-      report of the whole suite.
+      JSON reports of the shards. The JSON report records what the tests ran against, which
+      \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
+      arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
+      first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
+      (\`work_tree\`).
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -82441,7 +82639,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
+    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
   }
   /**
    * The flow tests against each tenant in turn, each as a run of its own: its console section under
@@ -82467,7 +82665,7 @@ var TestCommand = class extends ManyTenantsCommand {
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
     };
     return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
@@ -82481,8 +82679,23 @@ var TestCommand = class extends ManyTenantsCommand {
     });
     return this.testedCommit;
   }
+  treeAtStart;
+  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
+  reportsWritten = [];
+  /**
+   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
+   * is written; at the end of each run, leaving out the reports written so far. The file stdout
+   * was redirected to is never counted.
+   */
+  async workTree(when) {
+    const { workTreeState: workTreeState2 } = await Promise.resolve().then(() => (init_work_tree(), work_tree_exports));
+    const file = this.context.stdoutFile;
+    if (when === "end") return workTreeState2(this.context.cwd, { paths: this.reportsWritten, ...file && { file } });
+    this.treeAtStart ??= workTreeState2(this.context.cwd, file && { file });
+    return this.treeAtStart;
+  }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
+  async run(tenant, runs, reporters, { flows, roles }, { shard, selection }, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
@@ -82512,6 +82725,8 @@ var TestCommand = class extends ManyTenantsCommand {
       assertions,
       baseline,
       commit: await this.commit(),
+      rolesIgnore: roles.ignore,
+      workTree: (when) => this.workTree(when),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -82527,6 +82742,7 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
+    this.reportsWritten.push(...written.map((file) => resolve19(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
@@ -82844,7 +83060,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join13, relative as relative8, resolve as resolve19, sep as sep7 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join14, relative as relative9, resolve as resolve20, sep as sep8 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84128,8 +84344,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep6 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep6}${b64url}${sep6}${b64url}$`);
+var sep7 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep7}${b64url}${sep7}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -84934,7 +85150,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join13(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join14(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -84945,12 +85161,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve19(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve20(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve19(ctx.inputs.workingDirectory, file);
-  const rel = relative8(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep7).join("/");
+  const abs = isAbsolute6(file) ? file : resolve20(ctx.inputs.workingDirectory, file);
+  const rel = relative9(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep8).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -85044,7 +85260,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join14(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join15(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -85146,13 +85362,13 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join15(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join16(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync3(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -85295,7 +85511,7 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync6, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync5, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute8, join as join16 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join17 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -85413,7 +85629,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join16(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join17(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -85481,14 +85697,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat8;
+  let stat9;
   try {
-    stat8 = statSync4(path);
+    stat9 = statSync4(path);
   } catch {
     return [path];
   }
-  if (!stat8.isDirectory()) return [path];
-  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join16(path, entry.name)) : entry.name.endsWith(".json") ? [join16(path, entry.name)] : []);
+  if (!stat9.isDirectory()) return [path];
+  return readdirSync2(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join17(path, entry.name)) : entry.name.endsWith(".json") ? [join17(path, entry.name)] : []);
 }
 
 // action/src/main.ts
