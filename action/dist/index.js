@@ -16002,13 +16002,13 @@ __export(config_file_exports, {
 import { stat as stat2 } from "node:fs/promises";
 import { dirname as dirname3, join as join2, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 async function loadConfig(cwd, explicit, env = {}) {
-  const named = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
+  const named2 = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
   let file;
-  if (named !== void 0) {
-    if (!await exists(resolve2(cwd, named))) {
-      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
+  if (named2 !== void 0) {
+    if (!await exists(resolve2(cwd, named2))) {
+      throw new RoleflowError(`config file ${named2} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
     }
-    file = named;
+    file = named2;
   } else {
     const found = await findConfig(cwd, env["HOME"]);
     if (found === void 0) return defaultConfig();
@@ -50693,14 +50693,14 @@ var init_result = __esm({
 
 // src/core/apply/end.ts
 function applyEnd(run2, tenant) {
-  const named = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
+  const named2 = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
   const out = run2.resolved.map(duplicateLine);
-  const err = run2.warning === void 0 ? [] : [`warning: ${named(run2.warning)}`];
+  const err = run2.warning === void 0 ? [] : [`warning: ${named2(run2.warning)}`];
   if (ok) return { ok, status: "applied", out: [...out, line], err };
-  err.push(named(line));
+  err.push(named2(line));
   const notDone = run2.outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
   for (const o of notDone) err.push(`  ${outcomeLine(o)}`);
   if (summary2.unknown > 0) err.push(unknownOutcomeNote(summary2.unknown));
@@ -73380,110 +73380,129 @@ var init_apply_order = __esm({
   }
 });
 
-// src/core/tenants/promotion.ts
-function reportGateReasons(report, expected) {
-  const reasons = [];
-  const { tenant, summary: summary2 } = report;
-  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
-  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
-    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+// src/core/runs/ws-payload.ts
+function messagePayload(message2) {
+  const text2 = message2.messageText;
+  if (!JSON_START.test(text2)) return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
   }
-  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
-  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
-  else if (report.shard !== void 0 && report.merged_shards === void 0) {
-    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
-  }
-  reasons.push(...selectionReasons(report.selection));
-  if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) {
-    const why = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
-    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
-  }
-  if (summary2.tests === 0) reasons.push("the report holds no test");
-  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
-    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
-  }
-  if (summary2.failed > 0) {
-    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
-    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
-    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
-    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
-    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
-  }
-  if (report.commit === void 0) {
-    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
-  } else if (expected.commit === void 0) {
-    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
-  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
-  return reasons;
 }
-function selectionReasons(selection) {
-  if (selection === void 0) {
-    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
-  }
-  const reasons = [];
-  const { paths, flows_dir: folder } = selection;
-  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
-    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
-    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
-    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
-  }
-  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
-  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
-  return reasons;
-}
-function pathCovers(path, folder) {
-  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
-  const outer = segments(path);
-  const inner = segments(folder);
-  if (outer.every((s) => s === "..")) {
-    const climbs = inner.findIndex((s) => s !== "..");
-    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
-  }
-  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
-}
-var MAX_NAMED, MAX_PATHS;
-var init_promotion = __esm({
-  "src/core/tenants/promotion.ts"() {
+var JSON_START;
+var init_ws_payload = __esm({
+  "src/core/runs/ws-payload.ts"() {
     "use strict";
-    init_display();
-    MAX_NAMED = 5;
-    MAX_PATHS = 3;
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
 
-// src/core/tenants/tenant-errors.ts
-function isTenantFailure(error2) {
-  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+// src/core/runs/end-rules.ts
+function httpsEndRule(test) {
+  const steps = test.until.steps ?? test.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
 }
-function tenantError(tenant, error2) {
-  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+function wsEndRule(test) {
+  const { node, messages, quietMs } = test.until;
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
 }
-var init_tenant_errors = __esm({
-  "src/core/tenants/tenant-errors.ts"() {
+function httpsProgress(entries, history, rule, nowMs) {
+  const signature = JSON.stringify(entries);
+  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== "completed");
+  if (failedStep) {
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    return { state: "failed", history: next, step: failedStep, reason: reason2 };
+  }
+  if (rule.steps !== void 0) {
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
+  }
+  if (entries.length === 0) return { state: "running", history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
+  if (msLeft <= 0) return void 0;
+  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
+}
+function tallyWsMessage(tally, message2, rule) {
+  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
+  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  return next;
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
+  if (refused) {
+    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    return { state: "failed", message: refused, reason: reason2 };
+  }
+  const done = (by) => ({ state: "done", by });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+}
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
+  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
+}
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+  );
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+var init_end_rules = __esm({
+  "src/core/runs/end-rules.ts"() {
     "use strict";
-    init_errors();
-    init_display();
+    init_ws_payload();
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
+    MAX_POLL_MS = 1e3;
   }
 });
 
-// src/core/tenants/index.ts
-var tenants_exports = {};
-__export(tenants_exports, {
-  isTenantFailure: () => isTenantFailure,
-  pathCovers: () => pathCovers,
-  reportGateReasons: () => reportGateReasons,
-  selectTenants: () => selectTenants,
-  tenantError: () => tenantError,
-  tenantsApplyLine: () => tenantsApplyLine
-});
-var init_tenants = __esm({
-  "src/core/tenants/index.ts"() {
+// src/core/runs/shard.ts
+function parseShard(text2) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+function selectShard(testIds, index, total) {
+  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}
+var init_shard = __esm({
+  "src/core/runs/shard.ts"() {
     "use strict";
-    init_select();
-    init_apply_order();
-    init_promotion();
-    init_tenant_errors();
   }
 });
 
@@ -74988,6 +75007,280 @@ var init_flows = __esm({
   }
 });
 
+// src/core/runs/select.ts
+function selectRuns(files, options) {
+  const grep = options.grep;
+  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
+  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const secrets = /* @__PURE__ */ new Set();
+  const runs = [];
+  for (const { test, file } of matching) {
+    if (chosen && !chosen.has(test.id)) continue;
+    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+    for (const s of expanded.secrets) secrets.add(s);
+    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
+    const withRepeat = applyRepeat(test, options.repeat);
+    for (const transport of transportsOf(test, options)) {
+      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+      const run2 = { test: withRepeat, transport, inputs: expanded.values };
+      if (skip !== void 0) run2.skip = skip;
+      else if (error2 !== void 0) run2.error = error2;
+      runs.push(run2);
+    }
+  }
+  return { runs, matched: matching.length, secrets: [...secrets] };
+}
+function transportsOf(test, options) {
+  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+  const wanted = options.transport;
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+}
+function applyRepeat(test, repeat) {
+  if (repeat === void 0) return test;
+  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
+  return { ...test, repeat, minPass };
+}
+var init_select2 = __esm({
+  "src/core/runs/select.ts"() {
+    "use strict";
+    init_flows();
+    init_shard();
+  }
+});
+
+// src/core/runs/counts.ts
+function countResults(results2) {
+  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+  for (const result of results2) {
+    if (result.status === "pass") counts2.passed++;
+    else if (result.status === "fail") counts2.failed++;
+    else if (result.status === "error") {
+      counts2.failed++;
+      counts2.errored++;
+    } else if (result.status === "skip") counts2.skipped++;
+    else if (result.status === "not_run") counts2.not_run++;
+    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
+  }
+  return counts2;
+}
+var init_counts = __esm({
+  "src/core/runs/counts.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/tested-against.ts
+function combineWorkTrees(records) {
+  if (records.some((r) => r.state === "dirty")) {
+    const changed = [...new Set(records.flatMap((r) => r.changed ?? []))].sort().slice(0, MAX_CHANGED);
+    return { state: "dirty", changed };
+  }
+  return records.some((r) => r.state === "unknown") ? { state: "unknown" } : { state: "clean" };
+}
+function commonRolesDigest(records) {
+  const first = records[0];
+  if (first === void 0) return void 0;
+  const key = (r) => JSON.stringify([r.start, r.end, r.ignore ?? []]);
+  return records.every((r) => r !== void 0 && key(r) === key(first)) ? first : void 0;
+}
+var MAX_CHANGED;
+var init_tested_against = __esm({
+  "src/core/runs/tested-against.ts"() {
+    "use strict";
+    MAX_CHANGED = 10;
+  }
+});
+
+// src/core/runs/index.ts
+var init_runs = __esm({
+  "src/core/runs/index.ts"() {
+    "use strict";
+    init_end_rules();
+    init_ws_payload();
+    init_shard();
+    init_select2();
+    init_counts();
+    init_tested_against();
+  }
+});
+
+// src/core/tenants/tested-against.ts
+function rolesReasons(tenant, recorded, expected) {
+  const who = quote(tenant);
+  if (recorded === void 0) {
+    return [
+      `the report does not record the Roles ${who} held when its tests ran (a report of an older roleflow, a run that could not list them or was interrupted, or a merge of runs that saw different Roles): run the tests again`
+    ];
+  }
+  const globs = (list2) => list2.length === 0 ? "none" : list2.map(quote).join(", ");
+  if (globs(recorded.ignore ?? []) !== globs(expected.ignore)) {
+    return [`the report's Roles digest leaves out the Roles its run's roles.ignore matched (${globs(recorded.ignore ?? [])}), not those of the config here (${globs(expected.ignore)}): run the tests with this config`];
+  }
+  if (recorded.start !== recorded.end) {
+    return [`the Roles of ${who} changed while the tests ran (${short(recorded.start)} at the start, ${short(recorded.end)} at the end): test again while nothing changes them`];
+  }
+  if (recorded.start === expected.digest) return [];
+  const { unmanaged } = expected;
+  const others = unmanaged.length === 0 ? "" : `; ${who} also holds ${plural(unmanaged.length, "Role")} that no role file manages (${named(unmanaged)}): delete ${unmanaged.length === 1 ? "it" : "them"} (apply --prune) or match ${unmanaged.length === 1 ? "it" : "them"} with roles.ignore`;
+  return [
+    `the tests ran against other Roles than the role files give ${who} at this commit (${who} held ${short(recorded.start)}, the role files render to ${short(expected.digest)}): apply the role files to ${who}, then test again${others}`
+  ];
+}
+function workTreeReasons(tree) {
+  if (tree === void 0) {
+    return ["the report does not record whether its work tree was the commit (a report of an older roleflow, or a merge of reports some of which do not): run the tests again"];
+  }
+  if (tree.state === "unknown") {
+    return ["the report cannot tell whether the files its tests ran with were the commit (they ran outside a git checkout, or git could not tell): run them in a git checkout of the commit"];
+  }
+  if (tree.state === "dirty") {
+    const files = tree.changed ?? [];
+    const changed = files.length === 0 ? "" : ` (${files.slice(0, MAX_NAMED).map(showName).join(", ")}${files.length > MAX_NAMED ? ", …" : ""})`;
+    return [`the tests ran on a work tree with uncommitted changes${changed}: the report is not of the commit's files; commit or discard the changes, and test again`];
+  }
+  return [];
+}
+function summaryReasons(summary2, counted) {
+  const keys = Object.keys(counted);
+  const differ = keys.filter((key) => (summary2[key] ?? (key === "not_run" ? 0 : void 0)) !== counted[key]);
+  if (differ.length === 0) return [];
+  const says = differ.map((key) => `${key} ${String(summary2[key])}`).join(", ");
+  const is = differ.map((key) => `${key} ${counted[key]}`).join(", ");
+  return [`the report's summary does not match its results (it says ${says}; its results count ${is}): it was edited; promote a report as roleflow wrote it`];
+}
+function short(digest) {
+  return digest.length > 19 ? `${showName(digest.slice(0, 19))}…` : showName(digest);
+}
+function named(names) {
+  const shown = names.slice(0, MAX_NAMED).map(quote);
+  return names.length > MAX_NAMED ? `${shown.join(", ")}, and ${names.length - MAX_NAMED} more` : shown.join(", ");
+}
+var MAX_NAMED;
+var init_tested_against2 = __esm({
+  "src/core/tenants/tested-against.ts"() {
+    "use strict";
+    init_display();
+    MAX_NAMED = 3;
+  }
+});
+
+// src/core/tenants/promotion.ts
+function reportGateReasons(report, expected) {
+  const reasons = [];
+  const { tenant } = report;
+  const summary2 = countResults(report.results);
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== void 0 && report.merged_shards === void 0) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  reasons.push(...selectionReasons(report.selection, expected.flowsDir));
+  if (report.interrupted === true) reasons.push("the test run was interrupted");
+  if (summary2.not_run > 0) {
+    const why = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why})`);
+  }
+  if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
+  if (summary2.failed > 0) {
+    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
+    const named2 = failing.slice(0, MAX_NAMED2).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED2 ? `, and ${failing.length - MAX_NAMED2} more` : "";
+    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
+    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named2.join(", ")}${more}`);
+  }
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  reasons.push(...workTreeReasons(report.work_tree));
+  reasons.push(...rolesReasons(expected.from, report.roles_digest, expected.roles));
+  reasons.push(...summaryReasons(report.summary, summary2));
+  return reasons;
+}
+function selectionReasons(selection, flowsDir) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (folder !== flowsDir) {
+    reasons.push(`the run was of the flows folder ${showName(`${folder}/`)}, not of the config's ${showName(`${flowsDir}/`)} (another --config, or another working folder): run the config's whole suite from here`);
+  }
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named2 = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named2}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED2, MAX_PATHS;
+var init_promotion = __esm({
+  "src/core/tenants/promotion.ts"() {
+    "use strict";
+    init_display();
+    init_runs();
+    init_tested_against2();
+    MAX_NAMED2 = 5;
+    MAX_PATHS = 3;
+  }
+});
+
+// src/core/tenants/tenant-errors.ts
+function isTenantFailure(error2) {
+  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+}
+function tenantError(tenant, error2) {
+  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+}
+var init_tenant_errors = __esm({
+  "src/core/tenants/tenant-errors.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+  }
+});
+
+// src/core/tenants/index.ts
+var tenants_exports = {};
+__export(tenants_exports, {
+  isTenantFailure: () => isTenantFailure,
+  pathCovers: () => pathCovers,
+  reportGateReasons: () => reportGateReasons,
+  selectTenants: () => selectTenants,
+  tenantError: () => tenantError,
+  tenantsApplyLine: () => tenantsApplyLine
+});
+var init_tenants = __esm({
+  "src/core/tenants/index.ts"() {
+    "use strict";
+    init_select();
+    init_apply_order();
+    init_promotion();
+    init_tenant_errors();
+  }
+});
+
 // src/files/repository-bounds.ts
 import { realpath, stat as stat4 } from "node:fs/promises";
 import { dirname as dirname7, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
@@ -75227,7 +75520,7 @@ async function makeFreshPlan(opts) {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -76287,230 +76580,6 @@ var init_compare2 = __esm({
   }
 });
 
-// src/core/runs/ws-payload.ts
-function messagePayload(message2) {
-  const text2 = message2.messageText;
-  if (!JSON_START.test(text2)) return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-var JSON_START;
-var init_ws_payload = __esm({
-  "src/core/runs/ws-payload.ts"() {
-    "use strict";
-    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
-  }
-});
-
-// src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
-}
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
-  const rule = {};
-  if (node !== void 0) rule.node = node;
-  if (messages !== void 0) rule.messages = messages;
-  rule.quietMs = quietMs;
-  return rule;
-}
-function httpsProgress(entries, history, rule, nowMs) {
-  const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
-  const failedStep = entries.find((e) => e.status !== "completed");
-  if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
-    return { state: "failed", history: next, step: failedStep, reason: reason2 };
-  }
-  if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
-  }
-  if (entries.length === 0) return { state: "running", history: next };
-  const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
-}
-function nextPollDelay(elapsedMs) {
-  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
-}
-function expectedEndMs(known, rule, logged) {
-  const steps = rule.steps ?? known?.length ?? 0;
-  if (!known || steps > known.length || logged >= steps) return void 0;
-  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
-}
-function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
-  if (msLeft <= 0) return void 0;
-  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
-}
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message2 };
-  if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
-  return next;
-}
-function wsProgress(tally, rule, msSinceLast) {
-  const refused = tally.refused;
-  if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
-    return { state: "failed", message: refused, reason: reason2 };
-  }
-  const done = (by) => ({ state: "done", by });
-  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
-  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
-  if (tally.completed === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
-}
-function tallyOutputs(tally) {
-  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
-  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
-}
-function quietEndedWsTests(file) {
-  return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
-  );
-}
-var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
-var init_end_rules = __esm({
-  "src/core/runs/end-rules.ts"() {
-    "use strict";
-    init_ws_payload();
-    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
-    POLL_FRACTION = 0.2;
-    MIN_POLL_MS = 25;
-    MAX_POLL_MS = 1e3;
-  }
-});
-
-// src/core/runs/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
-  if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
-  }
-  return { ok: true, value: { index, total } };
-}
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
-var init_shard = __esm({
-  "src/core/runs/shard.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/runs/select.ts
-function selectRuns(files, options) {
-  const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
-  const secrets = /* @__PURE__ */ new Set();
-  const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
-    for (const s of expanded.secrets) secrets.add(s);
-    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      const run2 = { test: withRepeat, transport, inputs: expanded.values };
-      if (skip !== void 0) run2.skip = skip;
-      else if (error2 !== void 0) run2.error = error2;
-      runs.push(run2);
-    }
-  }
-  return { runs, matched: matching.length, secrets: [...secrets] };
-}
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
-  const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
-}
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
-}
-var init_select2 = __esm({
-  "src/core/runs/select.ts"() {
-    "use strict";
-    init_flows();
-    init_shard();
-  }
-});
-
-// src/core/runs/counts.ts
-function countResults(results2) {
-  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
-  for (const result of results2) {
-    if (result.status === "pass") counts2.passed++;
-    else if (result.status === "fail") counts2.failed++;
-    else if (result.status === "error") {
-      counts2.failed++;
-      counts2.errored++;
-    } else if (result.status === "skip") counts2.skipped++;
-    else if (result.status === "not_run") counts2.not_run++;
-    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
-  }
-  return counts2;
-}
-var init_counts = __esm({
-  "src/core/runs/counts.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/runs/tested-against.ts
-function combineWorkTrees(records) {
-  if (records.some((r) => r.state === "dirty")) {
-    const changed = [...new Set(records.flatMap((r) => r.changed ?? []))].sort().slice(0, MAX_CHANGED);
-    return { state: "dirty", changed };
-  }
-  return records.some((r) => r.state === "unknown") ? { state: "unknown" } : { state: "clean" };
-}
-function commonRolesDigest(records) {
-  const first = records[0];
-  if (first === void 0) return void 0;
-  const key = (r) => JSON.stringify([r.start, r.end, r.ignore ?? []]);
-  return records.every((r) => r !== void 0 && key(r) === key(first)) ? first : void 0;
-}
-var MAX_CHANGED;
-var init_tested_against = __esm({
-  "src/core/runs/tested-against.ts"() {
-    "use strict";
-    MAX_CHANGED = 10;
-  }
-});
-
-// src/core/runs/index.ts
-var init_runs = __esm({
-  "src/core/runs/index.ts"() {
-    "use strict";
-    init_end_rules();
-    init_ws_payload();
-    init_shard();
-    init_select2();
-    init_counts();
-    init_tested_against();
-  }
-});
-
 // src/report/json-text.ts
 function renderJson(report) {
   let text2 = rendered.get(report);
@@ -77069,7 +77138,18 @@ async function promotionRefusals(opts) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
+    const { ignore } = opts.config.roles;
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan.unmanaged.map((u) => u.name) };
+    reasons.push(
+      ...reportGateReasons(report, {
+        from: opts.from,
+        fromUrl: shownUrl(fresh.tenant.location),
+        flowsDir: flowsDirOf(opts.cwd, opts.config, void 0).display,
+        roles,
+        commit,
+        ...unknown !== void 0 && { commitUnknown: unknown }
+      })
+    );
   }
   reasons.push(...await treeReasons(opts));
   return reasons;
@@ -77102,9 +77182,9 @@ function relativeOrAbsolute(cwd, path) {
   return rel.startsWith("..") || isAbsolute5(rel) ? path : rel;
 }
 function uncommittedReason(files) {
-  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const named2 = files.slice(0, MAX_FILES).map(showName).join(", ");
   const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
-  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+  return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
 var init_promote = __esm({
@@ -77499,8 +77579,8 @@ function reportersOfTenant(specs, tenant) {
       if (file === void 0 || file === "-") return { ...spec, tenant };
       const dot = file.lastIndexOf(".");
       const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named, tenant };
+      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named2, tenant };
     })
   };
 }
@@ -78690,7 +78770,7 @@ function rolesRecord(tenant, start, end, ignore) {
   if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
   return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
 }
-var init_tested_against2 = __esm({
+var init_tested_against3 = __esm({
   "src/run/tested-against.ts"() {
     "use strict";
     init_plan();
@@ -78817,7 +78897,7 @@ var init_test_session = __esm({
     init_package_root();
     init_assertions();
     init_flow_tests();
-    init_tested_against2();
+    init_tested_against3();
     init_read_reports();
   }
 });
@@ -81238,8 +81318,8 @@ async function approveFreshPlans(command, plans, shown, flags) {
   else if (!flags.autoApprove && changes) command.io.err(shown);
   const refused = plans.filter((p) => p.guards.length > 0);
   if (refused.length > 0) {
-    const named = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    const named2 = plans.length > 1;
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
     return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
@@ -81292,9 +81372,9 @@ async function tenantTurn(command, plan, turn) {
     return await turn();
   } catch (error2) {
     if (!isTenantFailure2(error2)) throw error2;
-    const named = tenantError2(plan.tenant.name, error2);
-    command.io.err(`error: ${named.message}`);
-    return ended(named.exitCode, plan, "failed", [], [error2.message]);
+    const named2 = tenantError2(plan.tenant.name, error2);
+    command.io.err(`error: ${named2.message}`);
+    return ended(named2.exitCode, plan, "failed", [], [error2.message]);
   }
 }
 
@@ -81506,7 +81586,7 @@ var TenantAccessCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
   /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
-  async openTenantWith(config, flags, named = false) {
+  async openTenantWith(config, flags, named2 = false) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.io.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
@@ -81514,8 +81594,8 @@ var TenantAccessCommand = class extends RoleflowCommand {
       flags,
       env: this.context.env,
       cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(named ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
+      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named2 ? flags.tenant : void 0) } : {},
+      onRetry: (line) => this.io.err(named2 ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
     });
     this.io.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
@@ -81571,9 +81651,9 @@ var TenantCommand = class extends TenantAccessCommand {
   wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
   /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
   get tenant() {
-    const named = this.tenants ?? [];
-    if (new Set(named).size > 1) throw new RoleflowError(`--tenant is given ${named.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
-    return named[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
+    const named2 = this.tenants ?? [];
+    if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
+    return named2[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
   }
   /** `name`, or the tenant this command's flags name. */
   async openTenant(config, name) {
@@ -81587,13 +81667,13 @@ var ManyTenantsCommand = class extends TenantCommand {
    * once), checked against the config; undefined for a run over one tenant, as before.
    */
   async severalTenants(config) {
-    const named = this.tenants ?? [];
-    if (!this.allTenants && named.length <= 1) return void 0;
+    const named2 = this.tenants ?? [];
+    if (!this.allTenants && named2.length <= 1) return void 0;
     if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
       throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
     }
     const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    return selectTenants2(config, { named, all: this.allTenants });
+    return selectTenants2(config, { named: named2, all: this.allTenants });
   }
 };
 
@@ -81665,8 +81745,8 @@ function applyArgumentProblem(args, planFile, flags) {
 function savedPlanTenantProblem(planFile, tenants, flags) {
   const names = tenants.map((name) => showName(name)).join(", ");
   if (tenants.length === 1) {
-    const named = new Set(flags.tenant ?? []);
-    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+    const named2 = new Set(flags.tenant ?? []);
+    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
   }
   const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
   if (given.length === 0) return void 0;
@@ -82128,23 +82208,34 @@ var PromoteCommand = class extends TenantAccessCommand {
     details: `
       Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
       Nothing is sent to \`--to\` unless all of this holds; otherwise it exits 4 and names every
-      reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
-      there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
-      json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
-      the report records what its run was asked for, and a
-      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
-      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
-      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
-      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      reason at once, one line each. First, \`--from\` matches the role files: its fresh plan has
+      no change (apply there first).
+
+      Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+      \`roleflow report merge\` of its shards) of tenant \`--from\` that stands for the Roles being
+      promoted. The Roles: the tenant held those the role files render to for it at this commit
+      (its vars and \`tenants:\` membership, as the plan compares them) both when the tests started
+      and when they ended (the report's \`roles_digest\`), so tests run before the role files were
+      applied there are refused. The suite: the config's whole suite, its flows folder (not another
+      \`--config\`'s), not narrowed by PATH arguments, \`--grep\` or \`--transport\`, not one shard
+      alone, no shard missing, not interrupted, no test left unrun by \`--bail\` (the complete
+      shards of a whole run, merged, pass). The results: no failed or errored test and at least
+      one passed (skips alone checked nothing), counted from its results; a report whose
+      \`summary\` does not match them is refused. The commit: its \`commit\` (\`$GITHUB_SHA\` when
+      it is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
-      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
-      tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
-      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
-      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
-      it is a stand-in started for each command, and its tests cannot gate a real tenant.
+      checked out (in a git checkout: the files here are HEAD's). The work tree: clean where the
+      tests ran (the report's \`work_tree\`: no tracked file changed, no untracked file git does
+      not ignore, before the run and after it; \`.roleflow/\` and the run's own reports do not
+      count); a run outside a git checkout cannot tell, and is refused.
+
+      Third, in a git checkout, the role files, the flow tests and the config here have no
+      uncommitted change (staged, unstaged or untracked and not ignored), no file roleflow reads is
+      ignored by git, and none lies outside the checkout (outside a checkout, with \`$GITHUB_SHA\`
+      set, this is not checked). Role files that resolve outside the repository (a symbolic link
+      to a file elsewhere) are refused, as \`validate\` and \`plan\` refuse them. \`--from local\`,
+      the embedded tenant, is refused: it is a stand-in started for each command, and its tests
+      cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -82841,9 +82932,9 @@ function buildCli(opts) {
 }
 function commandsNamedBy(argv) {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return [];
-  const named = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
-  const help = named.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
-  return named.length > 0 && !help ? named : void 0;
+  const named2 = commandClasses.filter((command) => (command.paths ?? []).some((path) => path.length > 0 && path[0] === argv[0]));
+  const help = named2.includes(HelpCommand) || argv.some((word) => /^(-h|--help)(=|$)/.test(word));
+  return named2.length > 0 && !help ? named2 : void 0;
 }
 var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
@@ -82909,8 +83000,8 @@ var VALUE_NAMES = {
 };
 function namePlaceholders(text2) {
   if (!text2.includes("#0")) return text2;
-  const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
-  const lines2 = named.split("\n");
+  const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+  const lines2 = named2.split("\n");
   const row = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
   const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
@@ -82936,9 +83027,9 @@ async function main(argv, context) {
     context.stdout.write(buildCli({ colors }).usage());
     return ExitCode.Ok;
   }
-  const named = commandsNamedBy(argv);
-  if (named === void 0) return runCommand(buildCli({ colors }), argv, context);
-  return runCommand(buildCli({ colors, commands: named }), argv, context, () => buildCli({ colors }));
+  const named2 = commandsNamedBy(argv);
+  if (named2 === void 0) return runCommand(buildCli({ colors }), argv, context);
+  return runCommand(buildCli({ colors, commands: named2 }), argv, context, () => buildCli({ colors }));
 }
 async function runCommand(cli, argv, context, everyCommand) {
   let command;
@@ -82973,8 +83064,8 @@ function missingRequiredOptions(cli, argv) {
   const given = (flag) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
   const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith("-") && given(name)));
   if (missing.length === 0) return void 0;
-  const named = namePlaceholders(missing.join("\n")).split("\n");
-  const list2 = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  const named2 = namePlaceholders(missing.join("\n")).split("\n");
+  const list2 = named2.length === 1 ? named2[0] : `${named2.slice(0, -1).join(", ")} and ${named2.at(-1)}`;
   return `error: ${path.join(" ")} needs ${list2} (see roleflow ${path.join(" ")} --help)`;
 }
 function isCommandNotFound(error2) {

@@ -19,6 +19,8 @@ export interface FreshPlan {
   tenant: OpenTenant;
   /** Warnings about the role files' `tenants:` (a name no tenant has, `tenants: []`): the same for every tenant. */
   warnings: Issue[];
+  /** The role files of the tenant as it gets them (its `tenants:` membership, its vars): the plan's desired state. */
+  desired: RoleFile[];
 }
 
 /**
@@ -75,7 +77,7 @@ export async function makeFreshPlan(opts: {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [...new Set(['local', ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known) };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
