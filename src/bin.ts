@@ -29,6 +29,7 @@ main(argv, {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsPipe: isPipe(1),
+  ...fileAt(1),
   // The first SIGINT/SIGTERM asks for a clean stop; a second one kills the process as usual.
   waitForShutdown: () =>
     new Promise<void>((resolve) => {
@@ -57,5 +58,15 @@ function isPipe(fd: number): boolean {
     return stat.isFIFO() || stat.isSocket();
   } catch {
     return false;
+  }
+}
+
+// A regular file that stdout was redirected to by the shell, created before roleflow started.
+function fileAt(fd: number): { stdoutFile?: { dev: bigint; ino: bigint } } {
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    return stat.isFile() ? { stdoutFile: { dev: stat.dev, ino: stat.ino } } : {};
+  } catch {
+    return {};
   }
 }

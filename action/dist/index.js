@@ -52,11 +52,11 @@ function withinMax(ms2, shown) {
   return ms2 <= MAX_DURATION_MS ? { ok: true, value: ms2 } : { ok: false, error: `duration ${shown} is more than 24h, the longest roleflow accepts` };
 }
 function parseBudget(text2) {
-  const relative9 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
-  if (relative9) {
-    const plus = relative9[2] === void 0 ? 0 : Number(relative9[2]);
-    const shown = `${relative9[1]} baseline${relative9[2] === void 0 ? "" : ` + ${relative9[2]}%`}`;
-    return { ok: true, value: { op: relative9[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
+  const relative11 = /^(<=?)\s*baseline\s*(?:\+\s*(\d+(?:\.\d+)?)\s*%)?$/.exec(text2.trim());
+  if (relative11) {
+    const plus = relative11[2] === void 0 ? 0 : Number(relative11[2]);
+    const shown = `${relative11[1]} baseline${relative11[2] === void 0 ? "" : ` + ${relative11[2]}%`}`;
+    return { ok: true, value: { op: relative11[1], ms: 0, text: shown, baseline: { plus: plus / 100, skip: NO_BASELINE } } };
   }
   const m = /^(<=?)\s*(.*)$/s.exec(text2.trim());
   if (!m) {
@@ -3183,7 +3183,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve22.call(this, root, ref2);
+      let _sch = resolve24.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3210,7 +3210,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve22(root, ref2) {
+    function resolve24(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4074,7 +4074,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve22(baseURI, relativeURI, options) {
+    function resolve24(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4110,50 +4110,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative9, options, skipNormalization) {
+    function resolveComponent(base, relative11, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative9 = parse4(serialize(relative9, options), options);
+        relative11 = parse4(serialize(relative11, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative9.scheme) {
-        target.scheme = relative9.scheme;
-        target.userinfo = relative9.userinfo;
-        target.host = relative9.host;
-        target.port = relative9.port;
-        target.path = removeDotSegments(relative9.path || "");
-        target.query = relative9.query;
+      if (!options.tolerant && relative11.scheme) {
+        target.scheme = relative11.scheme;
+        target.userinfo = relative11.userinfo;
+        target.host = relative11.host;
+        target.port = relative11.port;
+        target.path = removeDotSegments(relative11.path || "");
+        target.query = relative11.query;
       } else {
-        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
-          target.userinfo = relative9.userinfo;
-          target.host = relative9.host;
-          target.port = relative9.port;
-          target.path = removeDotSegments(relative9.path || "");
-          target.query = relative9.query;
+        if (relative11.userinfo !== void 0 || relative11.host !== void 0 || relative11.port !== void 0) {
+          target.userinfo = relative11.userinfo;
+          target.host = relative11.host;
+          target.port = relative11.port;
+          target.path = removeDotSegments(relative11.path || "");
+          target.query = relative11.query;
         } else {
-          if (!relative9.path) {
+          if (!relative11.path) {
             target.path = base.path;
-            if (relative9.query !== void 0) {
-              target.query = relative9.query;
+            if (relative11.query !== void 0) {
+              target.query = relative11.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative9.path[0] === "/") {
-              target.path = removeDotSegments(relative9.path);
+            if (relative11.path[0] === "/") {
+              target.path = removeDotSegments(relative11.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative9.path;
+                target.path = "/" + relative11.path;
               } else if (!base.path) {
-                target.path = relative9.path;
+                target.path = relative11.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative11.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative9.query;
+            target.query = relative11.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -4161,7 +4161,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative9.fragment;
+      target.fragment = relative11.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -4465,7 +4465,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve22,
+      resolve: resolve24,
       resolveComponent,
       equal,
       serialize,
@@ -11265,10 +11265,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -11282,7 +11282,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -11306,7 +11306,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -11322,7 +11322,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -11413,7 +11413,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -11427,13 +11427,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -11476,18 +11476,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -11541,8 +11541,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap3 && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -11554,7 +11554,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -11565,8 +11565,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -11583,7 +11583,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -11763,7 +11763,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -11780,24 +11780,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -11980,25 +11980,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -12808,14 +12808,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -13982,18 +13982,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep10;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -14146,15 +14146,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -14348,13 +14348,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -14860,8 +14860,8 @@ function scalarValue(raw) {
   const first = raw[0];
   if (first === '"' || first === "'") {
     if (raw.length < 2 || raw[raw.length - 1] !== first) return void 0;
-    const inside = raw.slice(1, -1);
-    return quotedInsideIsSimple(inside) ? inside : void 0;
+    const inside2 = raw.slice(1, -1);
+    return quotedInsideIsSimple(inside2) ? inside2 : void 0;
   }
   if (!plainIsSimple(raw) || raw.endsWith(" ") || RESERVED.test(raw) || couldBeNumber(raw)) return void 0;
   return raw;
@@ -14869,8 +14869,8 @@ function scalarValue(raw) {
 function plainIsSimple(raw) {
   return ALL_ASCII.test(raw) ? PLAIN_ASCII.test(raw) : plainPattern().test(raw);
 }
-function quotedInsideIsSimple(inside) {
-  return QUOTED_ASCII.test(inside) || !ALL_ASCII.test(inside) && quotedInsidePattern().test(inside);
+function quotedInsideIsSimple(inside2) {
+  return QUOTED_ASCII.test(inside2) || !ALL_ASCII.test(inside2) && quotedInsidePattern().test(inside2);
 }
 function couldBeNumber(value) {
   if (!/^[0-9+.-][0-9a-fA-Fxo.+-]*$/.test(value)) return false;
@@ -15355,7 +15355,7 @@ __export(printed_url_exports, {
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
-    (whole, sep8, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep8}${key}=${MASK}` : whole
+    (whole, sep10, key) => SECRET_QUERY_KEY.test(decodeURIComponentSafe(key)) ? `${sep10}${key}=${MASK}` : whole
   );
 }
 function displayUrl(url) {
@@ -15740,6 +15740,7 @@ async function dirExists(dir) {
 }
 async function listFilesUnder(cwd, dir, accept) {
   const found = [];
+  const links = /* @__PURE__ */ new Set();
   const root = resolve(dir);
   const walk = async (abs, rel) => {
     const entries = await readdir(abs, { withFileTypes: true }).catch((err) => {
@@ -15750,8 +15751,11 @@ async function listFilesUnder(cwd, dir, accept) {
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules") await walk(under(root, childRel), childRel);
-      } else if (accept(entry.name) && (entry.isFile() || entry.isSymbolicLink() && await isFile(under(root, childRel)))) {
+      } else if (accept(entry.name) && entry.isFile()) {
         found.push(childRel);
+      } else if (accept(entry.name) && entry.isSymbolicLink() && await isFile(under(root, childRel))) {
+        found.push(childRel);
+        links.add(childRel);
       }
     }
   };
@@ -15760,7 +15764,9 @@ async function listFilesUnder(cwd, dir, accept) {
   const prefix = isStrictlyInside(dir, cwd) ? void 0 : shown === "." ? "" : `${shown}/`;
   return found.sort().map((rel) => {
     const abs = under(root, rel);
-    return { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    const source = { abs, file: prefix === void 0 ? displayPath(cwd, abs) : prefix + rel, seenAsFile: true };
+    if (links.has(rel)) source.link = true;
+    return source;
   });
 }
 function under(root, rel) {
@@ -15809,13 +15815,13 @@ __export(config_file_exports, {
 import { stat as stat2 } from "node:fs/promises";
 import { dirname as dirname3, join as join2, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
 async function loadConfig(cwd, explicit, env = {}) {
-  const named = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
+  const named2 = explicit ?? nonEmpty(env["ROLEFLOW_CONFIG"]);
   let file;
-  if (named !== void 0) {
-    if (!await exists(resolve2(cwd, named))) {
-      throw new RoleflowError(`config file ${named} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
+  if (named2 !== void 0) {
+    if (!await exists(resolve2(cwd, named2))) {
+      throw new RoleflowError(`config file ${named2} not found (given with ${explicit !== void 0 ? "--config" : "ROLEFLOW_CONFIG"})`, "config");
     }
-    file = named;
+    file = named2;
   } else {
     const found = await findConfig(cwd, env["HOME"]);
     if (found === void 0) return defaultConfig();
@@ -18835,9 +18841,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve22(data2);
+              return err ? reject2(err) : resolve24(data2);
             });
           });
         }
@@ -18875,9 +18881,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve22(data2);
+              return err2 ? reject2(err2) : resolve24(data2);
             });
           });
         }
@@ -22383,8 +22389,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject2) => {
-        res = resolve22;
+      const promise = new Promise((resolve24, reject2) => {
+        res = resolve24;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23810,12 +23816,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24699,12 +24705,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25021,16 +25027,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve24;
           } else {
-            resolve22(null);
+            resolve24(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25043,7 +25049,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve24(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25450,8 +25456,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          return new Promise((resolve24) => {
+            this[kClosedResolve] = resolve24;
           });
         }
       }
@@ -26573,7 +26579,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve22, reject2) => {
+        const socket = await new Promise((resolve24, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26583,7 +26589,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve22(socket2);
+              resolve24(socket2);
             }
           });
         });
@@ -26593,14 +26599,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve22, reject2) => {
+        await new Promise((resolve24, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve22();
+            resolve24();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26609,14 +26615,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve22();
+            resolve24();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve22, reject2) => {
+        await new Promise((resolve24, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26624,7 +26630,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve22();
+            resolve24();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26667,8 +26673,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve22, reject2) => {
-                      finalSocket.once("secureConnect", resolve22);
+                    await new Promise((resolve24, reject2) => {
+                      finalSocket.once("secureConnect", resolve24);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27801,7 +27807,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27815,11 +27821,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve22(null);
+                resolve24(null);
               }
             });
           } else {
-            this.on("close", resolve22);
+            this.on("close", resolve24);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27847,7 +27853,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject2) => {
+      return new Promise((resolve24, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27862,7 +27868,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve24,
               reject: reject2,
               length: 0,
               body: []
@@ -27936,18 +27942,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve22, stream, length } = consume2;
+      const { type, body, resolve: resolve24, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length, encoding));
+          resolve24(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve24(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length).buffer);
+          resolve24(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve24(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length));
+          resolve24(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28137,9 +28143,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28351,9 +28357,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28641,9 +28647,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -28736,9 +28742,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -30012,7 +30018,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname14, resolve: resolve22 } = __require("node:path");
+    var { dirname: dirname15, resolve: resolve24 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30213,7 +30219,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve22(path), "utf8");
+          const data2 = await readFile4(resolve24(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30242,8 +30248,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve22(path);
-        await mkdir8(dirname14(resolvedPath), { recursive: true });
+        const resolvedPath = resolve24(path);
+        await mkdir8(dirname15(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
@@ -35622,12 +35628,12 @@ var require_headers = __commonJS({
       append(name, value, isLowerCase) {
         this.sortedMap = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this.headersMap.get(lowercaseName);
-        if (exists3) {
+        const exists4 = this.headersMap.get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this.headersMap.set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this.headersMap.set(lowercaseName, { name, value });
@@ -38222,7 +38228,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve22, reject2) => agent.dispatch(
+        return new Promise((resolve24, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38310,7 +38316,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve24({
                 status,
                 statusText,
                 headersList,
@@ -38363,7 +38369,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38387,7 +38393,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -42758,7 +42764,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -43288,7 +43294,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47168,8 +47174,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve22, reject2) => {
-          const waiter = { resolve: resolve22, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve24, reject2) => {
+          const waiter = { resolve: resolve24, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47274,7 +47280,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve22, reject2) => {
+  return new Promise((resolve24, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47300,7 +47306,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve22(new Session(socket, shown, secrets));
+      resolve24(new Session(socket, shown, secrets));
     });
   });
 }
@@ -48672,7 +48678,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve22) => server.close(() => resolve22()));
+      const closed = new Promise((resolve24) => server.close(() => resolve24()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48711,12 +48717,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve22, reject2) => {
+  return new Promise((resolve24, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve22(server.address()));
+    server.listen(port, host, () => resolve24(server.address()));
   });
 }
 function displayHost(host) {
@@ -49734,6 +49740,21 @@ var init_fresh = __esm({
   }
 });
 
+// src/core/plan/roles-digest.ts
+function rolesDigest(roles, ignore = []) {
+  const ignored = globMatcher(ignore);
+  const fields = roles.filter((role) => ignored(role.name) === void 0).map((role) => [role.name, role.description, role.content]).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]));
+  return sha256(JSON.stringify(["roleflow.roles", ...fields]));
+}
+var init_roles_digest = __esm({
+  "src/core/plan/roles-digest.ts"() {
+    "use strict";
+    init_hash();
+    init_matching();
+    init_notes();
+  }
+});
+
 // src/core/plan/render-text.ts
 function renderPlanText(plan, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
@@ -50343,6 +50364,7 @@ __export(plan_exports, {
   renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
   renderTenantPlansText: () => renderTenantPlansText,
   roleStateHash: () => roleStateHash,
+  rolesDigest: () => rolesDigest,
   savedPlanRefusals: () => savedPlanRefusals,
   shareRoom: () => shareRoom,
   tenantPlansDigest: () => tenantPlansDigest,
@@ -50356,6 +50378,7 @@ var init_plan = __esm({
     init_glob();
     init_fresh();
     init_hash();
+    init_roles_digest();
     init_printed_url();
     init_content_diff();
     init_types();
@@ -50497,14 +50520,14 @@ var init_result = __esm({
 
 // src/core/apply/end.ts
 function applyEnd(run2, tenant) {
-  const named = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
+  const named2 = (text2) => tenant === void 0 ? text2 : `tenant ${quote(tenant)}: ${text2}`;
   const summary2 = summarizeOutcomes(run2.outcomes);
   const ok = applySucceeded(summary2);
   const line = applySummaryLine(summary2, run2.interrupted);
   const out = run2.resolved.map(duplicateLine);
-  const err = run2.warning === void 0 ? [] : [`warning: ${named(run2.warning)}`];
+  const err = run2.warning === void 0 ? [] : [`warning: ${named2(run2.warning)}`];
   if (ok) return { ok, status: "applied", out: [...out, line], err };
-  err.push(named(line));
+  err.push(named2(line));
   const notDone = run2.outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
   for (const o of notDone) err.push(`  ${outcomeLine(o)}`);
   if (summary2.unknown > 0) err.push(unknownOutcomeNote(summary2.unknown));
@@ -52714,9 +52737,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve22(data2);
+              return err ? reject2(err) : resolve24(data2);
             });
           });
         }
@@ -52754,12 +52777,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject2) => {
+          return new Promise((resolve24, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve22(data2);
+              ) : resolve24(data2);
             });
           });
         }
@@ -55026,8 +55049,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject2) => {
-        res = resolve22;
+      const promise = new Promise((resolve24, reject2) => {
+        res = resolve24;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -57278,12 +57301,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -57953,12 +57976,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject2) => {
+      const waitForDrain = () => new Promise((resolve24, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve24;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58437,16 +58460,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve24;
           } else {
-            resolve22(null);
+            resolve24(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve24) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58457,7 +58480,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve24(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58508,7 +58531,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve22, reject2) => {
+        const socket = await new Promise((resolve24, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58520,7 +58543,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve22(socket2);
+              resolve24(socket2);
             }
           });
         });
@@ -58856,8 +58879,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          await new Promise((resolve24) => {
+            this[kClosedResolve] = resolve24;
           });
         }
       }
@@ -60126,7 +60149,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve22, reject2) => {
+        return await new Promise((resolve24, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60139,7 +60162,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve22(null);
+              resolve24(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60158,7 +60181,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject2) => {
+      return new Promise((resolve24, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60175,7 +60198,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve24,
               reject: reject2,
               length: 0,
               body: []
@@ -60245,18 +60268,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve22, stream, length } = consume2;
+      const { type, body, resolve: resolve24, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length));
+          resolve24(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length)));
+          resolve24(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length).buffer);
+          resolve24(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve24(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length));
+          resolve24(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60513,9 +60536,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -60738,9 +60761,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -61025,9 +61048,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -61119,9 +61142,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject2) => {
+        return new Promise((resolve24, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve22(data2);
+            return err ? reject2(err) : resolve24(data2);
           });
         });
       }
@@ -62588,12 +62611,12 @@ var require_headers2 = __commonJS({
       append(name, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
-        const exists3 = this[kHeadersMap].get(lowercaseName);
-        if (exists3) {
+        const exists4 = this[kHeadersMap].get(lowercaseName);
+        if (exists4) {
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
-            name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            name: exists4.name,
+            value: `${exists4.value}${delimiter}${value}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value });
@@ -64984,7 +65007,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve22, reject2) => agent.dispatch(
+        return new Promise((resolve24, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65060,7 +65083,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve24({
                 status,
                 statusText,
                 headersList,
@@ -65103,7 +65126,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve22({
+              resolve24({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68844,8 +68867,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve22) => {
-        setTimeout(resolve22, ms2).unref();
+      return new Promise((resolve24) => {
+        setTimeout(resolve24, ms2).unref();
       });
     }
     module.exports = {
@@ -72764,14 +72787,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve22) => {
+  return new Promise((resolve24) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve22(answer);
+      resolve24(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72883,27 +72906,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve22, arguments_) => {
+  const run2 = async (function_, resolve24, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve22(result);
+    resolve24(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve22, reject2, arguments_) => {
+  const enqueue = (function_, resolve24, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve22, arguments_));
+    }).then(run2.bind(void 0, function_, resolve24, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve22, reject2) => {
-    enqueue(function_, resolve22, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve24, reject2) => {
+    enqueue(function_, resolve24, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -73184,110 +73207,129 @@ var init_apply_order = __esm({
   }
 });
 
-// src/core/tenants/promotion.ts
-function reportGateReasons(report, expected) {
-  const reasons = [];
-  const { tenant, summary: summary2 } = report;
-  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
-  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
-    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+// src/core/runs/ws-payload.ts
+function messagePayload(message2) {
+  const text2 = message2.messageText;
+  if (!JSON_START.test(text2)) return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
   }
-  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
-  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
-  else if (report.shard !== void 0 && report.merged_shards === void 0) {
-    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
-  }
-  reasons.push(...selectionReasons(report.selection));
-  if (report.interrupted === true) reasons.push("the test run was interrupted");
-  if (summary2.not_run > 0) {
-    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
-    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
-  }
-  if (summary2.tests === 0) reasons.push("the report holds no test");
-  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
-    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
-  }
-  if (summary2.failed > 0) {
-    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
-    const named = failing.slice(0, MAX_NAMED).map((r) => `${showName(r.id)} [${r.transport}]`);
-    const more = failing.length > MAX_NAMED ? `, and ${failing.length - MAX_NAMED} more` : "";
-    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
-    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named.join(", ")}${more}`);
-  }
-  if (report.commit === void 0) {
-    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
-  } else if (expected.commit === void 0) {
-    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
-  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
-  return reasons;
 }
-function selectionReasons(selection) {
-  if (selection === void 0) {
-    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
-  }
-  const reasons = [];
-  const { paths, flows_dir: folder } = selection;
-  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
-    const named = paths.slice(0, MAX_PATHS).map(showName).join(", ");
-    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
-    reasons.push(`the run was of ${named}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
-  }
-  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
-  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
-  return reasons;
-}
-function pathCovers(path, folder) {
-  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
-  const outer = segments(path);
-  const inner = segments(folder);
-  if (outer.every((s) => s === "..")) {
-    const climbs = inner.findIndex((s) => s !== "..");
-    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
-  }
-  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
-}
-var MAX_NAMED, MAX_PATHS;
-var init_promotion = __esm({
-  "src/core/tenants/promotion.ts"() {
+var JSON_START;
+var init_ws_payload = __esm({
+  "src/core/runs/ws-payload.ts"() {
     "use strict";
-    init_display();
-    MAX_NAMED = 5;
-    MAX_PATHS = 3;
+    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
   }
 });
 
-// src/core/tenants/tenant-errors.ts
-function isTenantFailure(error2) {
-  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+// src/core/runs/end-rules.ts
+function httpsEndRule(test) {
+  const steps = test.until.steps ?? test.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
 }
-function tenantError(tenant, error2) {
-  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+function wsEndRule(test) {
+  const { node, messages, quietMs } = test.until;
+  const rule = {};
+  if (node !== void 0) rule.node = node;
+  if (messages !== void 0) rule.messages = messages;
+  rule.quietMs = quietMs;
+  return rule;
 }
-var init_tenant_errors = __esm({
-  "src/core/tenants/tenant-errors.ts"() {
+function httpsProgress(entries, history, rule, nowMs) {
+  const signature = JSON.stringify(entries);
+  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
+  const failedStep = entries.find((e) => e.status !== "completed");
+  if (failedStep) {
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    return { state: "failed", history: next, step: failedStep, reason: reason2 };
+  }
+  if (rule.steps !== void 0) {
+    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
+  }
+  if (entries.length === 0) return { state: "running", history: next };
+  const quietFor = nowMs - next.changedAtMs;
+  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
+}
+function nextPollDelay(elapsedMs) {
+  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
+}
+function expectedEndMs(known, rule, logged) {
+  const steps = rule.steps ?? known?.length ?? 0;
+  if (!known || steps > known.length || logged >= steps) return void 0;
+  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
+}
+function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
+  if (msLeft <= 0) return void 0;
+  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
+  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
+  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
+}
+function tallyWsMessage(tally, message2, rule) {
+  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
+  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
+  const next = { completed: tally.completed + 1, lastCompleted: message2 };
+  if (refused) next.refused = refused;
+  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
+  return next;
+}
+function wsProgress(tally, rule, msSinceLast) {
+  const refused = tally.refused;
+  if (refused) {
+    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
+    return { state: "failed", message: refused, reason: reason2 };
+  }
+  const done = (by) => ({ state: "done", by });
+  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
+  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
+  if (tally.completed === 0) return { state: "running" };
+  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
+}
+function tallyOutputs(tally) {
+  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
+  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
+}
+function quietEndedWsTests(file) {
+  return file.tests.filter(
+    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+  );
+}
+var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
+var init_end_rules = __esm({
+  "src/core/runs/end-rules.ts"() {
     "use strict";
-    init_errors();
-    init_display();
+    init_ws_payload();
+    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
+    POLL_FRACTION = 0.2;
+    MIN_POLL_MS = 25;
+    MAX_POLL_MS = 1e3;
   }
 });
 
-// src/core/tenants/index.ts
-var tenants_exports = {};
-__export(tenants_exports, {
-  isTenantFailure: () => isTenantFailure,
-  pathCovers: () => pathCovers,
-  reportGateReasons: () => reportGateReasons,
-  selectTenants: () => selectTenants,
-  tenantError: () => tenantError,
-  tenantsApplyLine: () => tenantsApplyLine
-});
-var init_tenants = __esm({
-  "src/core/tenants/index.ts"() {
+// src/core/runs/shard.ts
+function parseShard(text2) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
+  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
+  if (index < 1 || index > total) {
+    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
+  }
+  return { ok: true, value: { index, total } };
+}
+function selectShard(testIds, index, total) {
+  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
+  return testIds.filter((id) => mine.has(id));
+}
+var init_shard = __esm({
+  "src/core/runs/shard.ts"() {
     "use strict";
-    init_select();
-    init_apply_order();
-    init_promotion();
-    init_tenant_errors();
   }
 });
 
@@ -74733,6 +74775,331 @@ var init_flows = __esm({
   }
 });
 
+// src/core/runs/select.ts
+function selectRuns(files, options) {
+  const grep = options.grep;
+  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
+  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const secrets = /* @__PURE__ */ new Set();
+  const runs = [];
+  for (const { test, file } of matching) {
+    if (chosen && !chosen.has(test.id)) continue;
+    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+    for (const s of expanded.secrets) secrets.add(s);
+    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
+    const withRepeat = applyRepeat(test, options.repeat);
+    for (const transport of transportsOf(test, options)) {
+      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+      const run2 = { test: withRepeat, transport, inputs: expanded.values };
+      if (skip !== void 0) run2.skip = skip;
+      else if (error2 !== void 0) run2.error = error2;
+      runs.push(run2);
+    }
+  }
+  return { runs, matched: matching.length, secrets: [...secrets] };
+}
+function transportsOf(test, options) {
+  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+  const wanted = options.transport;
+  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+}
+function applyRepeat(test, repeat) {
+  if (repeat === void 0) return test;
+  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
+  return { ...test, repeat, minPass };
+}
+var init_select2 = __esm({
+  "src/core/runs/select.ts"() {
+    "use strict";
+    init_flows();
+    init_shard();
+  }
+});
+
+// src/core/runs/counts.ts
+function countResults(results2) {
+  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+  for (const result of results2) {
+    if (result.status === "pass") counts2.passed++;
+    else if (result.status === "fail") counts2.failed++;
+    else if (result.status === "error") {
+      counts2.failed++;
+      counts2.errored++;
+    } else if (result.status === "skip") counts2.skipped++;
+    else if (result.status === "not_run") counts2.not_run++;
+    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
+  }
+  return counts2;
+}
+var init_counts = __esm({
+  "src/core/runs/counts.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/runs/tested-against.ts
+function combineWorkTrees(records) {
+  if (records.some((r) => r.state === "dirty")) {
+    const changed = [...new Set(records.flatMap((r) => r.changed ?? []))].sort().slice(0, MAX_CHANGED);
+    return { state: "dirty", changed };
+  }
+  return records.some((r) => r.state === "unknown") ? { state: "unknown" } : { state: "clean" };
+}
+function commonRolesDigest(records) {
+  const first = records[0];
+  if (first === void 0) return void 0;
+  const key = (r) => JSON.stringify([r.start, r.end, r.ignore ?? []]);
+  return records.every((r) => r !== void 0 && key(r) === key(first)) ? first : void 0;
+}
+var MAX_CHANGED;
+var init_tested_against = __esm({
+  "src/core/runs/tested-against.ts"() {
+    "use strict";
+    MAX_CHANGED = 10;
+  }
+});
+
+// src/core/runs/index.ts
+var init_runs = __esm({
+  "src/core/runs/index.ts"() {
+    "use strict";
+    init_end_rules();
+    init_ws_payload();
+    init_shard();
+    init_select2();
+    init_counts();
+    init_tested_against();
+  }
+});
+
+// src/core/tenants/tested-against.ts
+function rolesReasons(tenant, recorded, expected) {
+  const who = quote(tenant);
+  if (recorded === void 0) {
+    return [
+      `the report does not record the Roles ${who} held when its tests ran (a report of an older roleflow, a run that could not list them or was interrupted, or a merge of runs that saw different Roles): run the tests again`
+    ];
+  }
+  const globs = (list2) => list2.length === 0 ? "none" : list2.map(quote).join(", ");
+  if (globs(recorded.ignore ?? []) !== globs(expected.ignore)) {
+    return [`the report's Roles digest leaves out the Roles its run's roles.ignore matched (${globs(recorded.ignore ?? [])}), not those of the config here (${globs(expected.ignore)}): run the tests with this config`];
+  }
+  if (recorded.start !== recorded.end) {
+    return [`the Roles of ${who} changed while the tests ran (${short(recorded.start)} at the start, ${short(recorded.end)} at the end): test again while nothing changes them`];
+  }
+  if (recorded.start === expected.digest) return [];
+  const { unmanaged } = expected;
+  const others = unmanaged.length === 0 ? "" : `; ${who} also holds ${plural(unmanaged.length, "Role")} that no role file manages (${named(unmanaged)}): delete ${unmanaged.length === 1 ? "it" : "them"} (apply --prune) or match ${unmanaged.length === 1 ? "it" : "them"} with roles.ignore`;
+  return [
+    `the tests ran against other Roles than the role files give ${who} at this commit (${who} held ${short(recorded.start)}, the role files render to ${short(expected.digest)}): apply the role files to ${who}, then test again${others}`
+  ];
+}
+function workTreeReasons(tree) {
+  if (tree === void 0) {
+    return ["the report does not record whether its work tree was the commit (a report of an older roleflow, or a merge of reports some of which do not): run the tests again"];
+  }
+  if (tree.state === "unknown") {
+    return ["the report cannot tell whether the files its tests ran with were the commit (they ran outside a git checkout, or git could not tell): run them in a git checkout of the commit"];
+  }
+  if (tree.state === "dirty") {
+    const files = tree.changed ?? [];
+    const changed = files.length === 0 ? "" : ` (${files.slice(0, MAX_NAMED).map(showName).join(", ")}${files.length > MAX_NAMED ? ", …" : ""})`;
+    return [`the tests ran on a work tree with uncommitted changes${changed}: the report is not of the commit's files; commit or discard the changes, and test again`];
+  }
+  return [];
+}
+function summaryReasons(summary2, counted) {
+  const keys = Object.keys(counted);
+  const differ = keys.filter((key) => (summary2[key] ?? (key === "not_run" ? 0 : void 0)) !== counted[key]);
+  if (differ.length === 0) return [];
+  const says = differ.map((key) => `${key} ${String(summary2[key])}`).join(", ");
+  const is = differ.map((key) => `${key} ${counted[key]}`).join(", ");
+  return [`the report's summary does not match its results (it says ${says}; its results count ${is}): it was edited; promote a report as roleflow wrote it`];
+}
+function short(digest) {
+  return digest.length > 19 ? `${showName(digest.slice(0, 19))}…` : showName(digest);
+}
+function named(names) {
+  const shown = names.slice(0, MAX_NAMED).map(quote);
+  return names.length > MAX_NAMED ? `${shown.join(", ")}, and ${names.length - MAX_NAMED} more` : shown.join(", ");
+}
+var MAX_NAMED;
+var init_tested_against2 = __esm({
+  "src/core/tenants/tested-against.ts"() {
+    "use strict";
+    init_display();
+    MAX_NAMED = 3;
+  }
+});
+
+// src/core/tenants/promotion.ts
+function reportGateReasons(report, expected) {
+  const reasons = [];
+  const { tenant } = report;
+  const summary2 = countResults(report.results);
+  if (tenant.name !== expected.from) reasons.push(`the report is of tenant ${quote(tenant.name)}, not of ${quote(expected.from)}`);
+  else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
+    reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
+  }
+  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  else if (report.shard !== void 0 && report.merged_shards === void 0) {
+    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+  }
+  reasons.push(...selectionReasons(report.selection, expected.flowsDir));
+  if (report.interrupted === true) reasons.push("the test run was interrupted");
+  if (summary2.not_run > 0) {
+    const why2 = report.interrupted === true ? "the run was interrupted" : report.bailed === true ? "--bail stopped the run after a failure" : "--bail or an interruption";
+    reasons.push(`${plural(summary2.not_run, "test")} of the report did not run (${why2})`);
+  }
+  if (summary2.tests === 0) reasons.push("the report holds no test");
+  else if (summary2.passed === 0 && summary2.failed === 0 && summary2.not_run === 0) {
+    reasons.push(`no test of the report passed: all ${plural(summary2.tests, "test")} were skipped, so nothing was checked on ${quote(tenant.name)}`);
+  }
+  if (summary2.failed > 0) {
+    const failing = report.results.filter((r) => r.status === "fail" || r.status === "error");
+    const named2 = failing.slice(0, MAX_NAMED2).map((r) => `${showName(r.id)} [${r.transport}]`);
+    const more = failing.length > MAX_NAMED2 ? `, and ${failing.length - MAX_NAMED2} more` : "";
+    const errored = summary2.errored > 0 ? ` (${summary2.errored} errored)` : "";
+    reasons.push(`${plural(summary2.failed, "test")} failed${errored}: ${named2.join(", ")}${more}`);
+  }
+  if (report.commit === void 0) {
+    reasons.push("the report records no commit (its run had neither a full GITHUB_SHA nor a git commit): run the tests in a git checkout, or with GITHUB_SHA set to the full sha");
+  } else if (expected.commit === void 0) {
+    reasons.push(`the current commit is unknown (${expected.commitUnknown ?? "neither a full GITHUB_SHA nor a git commit"}): the report cannot be tied to these files`);
+  } else if (report.commit !== expected.commit) reasons.push(`the report was recorded at commit ${showName(report.commit)}, not at the current commit ${showName(expected.commit)}`);
+  reasons.push(...workTreeReasons(report.work_tree));
+  reasons.push(...rolesReasons(expected.from, report.roles_digest, expected.roles));
+  reasons.push(...summaryReasons(report.summary, summary2));
+  return reasons;
+}
+function selectionReasons(selection, flowsDir) {
+  if (selection === void 0) {
+    return ["the report does not record which tests its run was asked for (a report of an older roleflow, or a merge of runs asked for different tests): run the whole suite again"];
+  }
+  const reasons = [];
+  const { paths, flows_dir: folder } = selection;
+  if (folder !== flowsDir) {
+    reasons.push(`the run was of the flows folder ${showName(`${folder}/`)}, not of the config's ${showName(`${flowsDir}/`)} (another --config, or another working folder): run the config's whole suite from here`);
+  }
+  if (paths.length > 0 && !paths.some((path) => pathCovers(path, folder))) {
+    const named2 = paths.slice(0, MAX_PATHS).map(showName).join(", ");
+    const more = paths.length > MAX_PATHS ? `, and ${paths.length - MAX_PATHS} more` : "";
+    reasons.push(`the run was of ${named2}${more} only, not of the whole flows folder ${showName(`${folder}/`)}: run roleflow test without PATH arguments`);
+  }
+  if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
+  if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  return reasons;
+}
+function pathCovers(path, folder) {
+  const segments = (p) => p.split("/").filter((s, i) => s !== "." && (s !== "" || i === 0));
+  const outer = segments(path);
+  const inner = segments(folder);
+  if (outer.every((s) => s === "..")) {
+    const climbs = inner.findIndex((s) => s !== "..");
+    return inner[0] !== "" && (climbs === -1 ? inner.length : climbs) <= outer.length;
+  }
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+var MAX_NAMED2, MAX_PATHS;
+var init_promotion = __esm({
+  "src/core/tenants/promotion.ts"() {
+    "use strict";
+    init_display();
+    init_runs();
+    init_tested_against2();
+    MAX_NAMED2 = 5;
+    MAX_PATHS = 3;
+  }
+});
+
+// src/core/tenants/tenant-errors.ts
+function isTenantFailure(error2) {
+  return error2 instanceof RoleflowError && !(error2 instanceof InvalidFilesError) && error2.code !== "usage" && error2.code !== "config";
+}
+function tenantError(tenant, error2) {
+  return new RoleflowError(`tenant ${quote(tenant)}: ${error2.message}`, error2.code, { cause: error2 });
+}
+var init_tenant_errors = __esm({
+  "src/core/tenants/tenant-errors.ts"() {
+    "use strict";
+    init_errors();
+    init_display();
+  }
+});
+
+// src/core/tenants/index.ts
+var tenants_exports = {};
+__export(tenants_exports, {
+  isTenantFailure: () => isTenantFailure,
+  pathCovers: () => pathCovers,
+  reportGateReasons: () => reportGateReasons,
+  selectTenants: () => selectTenants,
+  tenantError: () => tenantError,
+  tenantsApplyLine: () => tenantsApplyLine
+});
+var init_tenants = __esm({
+  "src/core/tenants/index.ts"() {
+    "use strict";
+    init_select();
+    init_apply_order();
+    init_promotion();
+    init_tenant_errors();
+  }
+});
+
+// src/files/repository-bounds.ts
+import { realpath, stat as stat4 } from "node:fs/promises";
+import { dirname as dirname7, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
+async function outsideRepository(dir, sources, noun) {
+  const realDir = await realpath(dir.abs).catch(() => dir.abs);
+  const links = sources.filter((s) => s.link === true);
+  if (links.length === 0 && realDir === resolve4(dir.abs)) return [];
+  const top = await gitTop(resolve4(dir.abs));
+  const root = await realpath(top ?? dir.abs).catch(() => top ?? dir.abs);
+  const where = top === void 0 ? `${dir.display}/` : "the repository";
+  if (!inside(root, realDir)) {
+    throw new RoleflowError(`${dir.display} resolves to ${realDir}, outside the repository ${top}: roleflow reads no ${noun} file from outside it; keep the ${noun} files in the repository`, "failed");
+  }
+  const issues = [];
+  for (const link of links) {
+    const target = await realpath(link.abs).catch(() => void 0);
+    if (target === void 0 || inside(root, target)) continue;
+    issues.push({
+      file: link.file,
+      line: 1,
+      col: 1,
+      message: `a symbolic link to ${target}, outside ${where}: roleflow reads no ${noun} file from outside it; put the file itself in ${where}`
+    });
+  }
+  return issues;
+}
+async function gitTop(path) {
+  for (let at = path; ; ) {
+    if (await exists3(join6(at, ".git"))) return at;
+    const parent = dirname7(at);
+    if (parent === at) return void 0;
+    at = parent;
+  }
+}
+function inside(root, path) {
+  const rel = relative3(root, path);
+  return rel === "" || !isAbsolute3(rel) && rel !== ".." && !rel.startsWith(`..${sep3}`);
+}
+async function exists3(path) {
+  return stat4(path).then(
+    () => true,
+    () => false
+  );
+}
+var init_repository_bounds = __esm({
+  "src/files/repository-bounds.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/files/role-files.ts
 var role_files_exports = {};
 __export(role_files_exports, {
@@ -74743,7 +75110,7 @@ __export(role_files_exports, {
   writeFileAtomic: () => writeFileAtomic
 });
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname8, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
   return sourceDir(cwd, config, flag, config.roles.dir, "roles");
 }
@@ -74755,13 +75122,17 @@ async function loadRoleFiles(cwd, dir) {
     throw new RoleflowError(`roles folder ${dir.display} not found: create it, or point --roles (or roles.dir in the config) at your role files`);
   }
   const sources = await listFilesUnder(cwd, dir.abs, isRoleFileName);
+  const outside = await outsideRepository(dir, sources, "role");
+  const away = new Set(outside.map((issue2) => issue2.file));
   const schema = loadSchema("role");
-  const { values: files, issues } = await loadTextFiles(sources, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  const read = away.size === 0 ? sources : sources.filter((source) => !away.has(source.file));
+  const { values: files, issues } = await loadTextFiles(read, ROLE_FILE, (text2, file) => parseRoleFile(text2, file, schema));
+  issues.unshift(...outside);
   issues.push(...checkRoleSet(files));
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: files };
 }
 async function writeFileAtomic(path, text2) {
-  const tmp = join6(dirname7(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join7(dirname8(path), `.${basename3(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const handle = await open3(tmp, "wx", 420);
     try {
@@ -74789,6 +75160,7 @@ var init_role_files = __esm({
     init_flows();
     init_role_file();
     init_package_root();
+    init_repository_bounds();
     init_source_files();
     README = "readme.md";
   }
@@ -74802,7 +75174,7 @@ __export(plan_file_exports, {
   readSavedPlanFile: () => readSavedPlanFile,
   savePlan: () => savePlan
 });
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 async function savePlan(path, plan) {
   try {
     await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
@@ -74853,7 +75225,7 @@ function isPlanList(plan) {
   return Array.isArray(plan);
 }
 async function planNotSavedLine(abs, file, why2) {
-  const older = await stat4(abs).then((s) => s.isFile(), () => false);
+  const older = await stat5(abs).then((s) => s.isFile(), () => false);
   return `The plan was not saved to ${file}: ${why2}.${older ? ` ${file} was not written (an older ${file} is still there: it is not this plan).` : ""}`;
 }
 var MAX_PLAN_BYTES;
@@ -74882,7 +75254,7 @@ __export(plan_exports2, {
   planTenantOf: () => planTenantOf,
   refuseBrokenPlan: () => refuseBrokenPlan
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
 }
@@ -74915,7 +75287,7 @@ async function makeFreshPlan(opts) {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -74925,7 +75297,7 @@ function targetsOf(cwd, dir, files, targets, paths) {
   if (targets.length === 0 && paths.length === 0) return void 0;
   const byFile = new Map(files.map((f) => [f.file, f]));
   const names = paths.map((path) => {
-    const file = byFile.get(displayPath(cwd, resolve4(cwd, path)));
+    const file = byFile.get(displayPath(cwd, resolve5(cwd, path)));
     if (file === void 0) throw new RoleflowError(`${path} is not a role file in ${dir.display}/ (role files given as arguments must be among those the plan reads)`);
     return file.name;
   });
@@ -74944,7 +75316,7 @@ async function checkSavedPlan(plan, tenant) {
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve4(opts.cwd, opts.planFile), opts.planFile);
+  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
   const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
@@ -75313,10 +75685,10 @@ __export(init_exports, {
   initRepository: () => initRepository
 });
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname8, join as join7 } from "node:path";
+import { dirname as dirname9, join as join8 } from "node:path";
 async function initRepository(dir, given) {
   const steps = [];
-  const config = given.force ? void 0 : await readIfThere2(join7(dir, CONFIG));
+  const config = given.force ? void 0 : await readIfThere2(join8(dir, CONFIG));
   const marks = given.previewTenant;
   if (marks !== void 0 && marks !== "local" && marks !== given.tenant?.name && config === void 0) {
     throw new RoleflowError(`--preview-tenant ${marks}: there is no config with tenant "${marks}" yet: add it in the same run with --tenant ${marks} --base-url URL (or preview on the embedded tenant: --preview-tenant local)`, "usage");
@@ -75324,7 +75696,7 @@ async function initRepository(dir, given) {
   const previewTenant2 = given.previewTenant ?? (config === void 0 ? void 0 : configuredPreviewTenant(config));
   const options = { ...given, ...previewTenant2 !== void 0 && { previewTenant: previewTenant2 } };
   for (const file of initFiles(options)) {
-    const abs = join7(dir, file.path);
+    const abs = join8(dir, file.path);
     const existing = await readIfThere2(abs);
     if (existing !== void 0 && !options.force && file.path === CONFIG && (options.tenant !== void 0 || given.previewTenant !== void 0)) {
       steps.push(await editConfig(abs, existing, options.tenant, given.previewTenant));
@@ -75370,7 +75742,7 @@ async function editConfig(abs, text2, tenant, preview2) {
   return { path: CONFIG, status: "merged", note: notes.join("; "), tenant: "added" };
 }
 async function mergeEditorSettings(dir, force) {
-  const abs = join7(dir, SETTINGS);
+  const abs = join8(dir, SETTINGS);
   const text2 = await readIfThere2(abs);
   let settings = {};
   if (text2 !== void 0) {
@@ -75399,7 +75771,7 @@ async function mergeEditorSettings(dir, force) {
   return text2 === void 0 ? { path: SETTINGS, status: "written" } : { path: SETTINGS, status: "merged", note: `added ${added.join(", ")}` };
 }
 async function mergeGitignore(dir) {
-  const abs = join7(dir, ".gitignore");
+  const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
     await writeFile3(abs, `${GITIGNORE_LINE}
@@ -75413,7 +75785,7 @@ async function mergeGitignore(dir) {
   return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
 }
 async function writeFile3(abs, text2) {
-  await mkdir4(dirname8(abs), { recursive: true });
+  await mkdir4(dirname9(abs), { recursive: true });
   await writeFileAtomic(abs, text2);
 }
 async function readIfThere2(abs) {
@@ -75565,7 +75937,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
 function compareSamples(base, head, threshold) {
   const b = sampleStats(base);
   const h = sampleStats(head);
-  const change2 = { p50: relative3(b?.p50, h?.p50), p95: relative3(b?.p95, h?.p95) };
+  const change2 = { p50: relative4(b?.p50, h?.p50), p95: relative4(b?.p95, h?.p95) };
   if (!b || !h) return { base: b, head: h, change: change2, p: null, verdict: "no_samples" };
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
@@ -75602,7 +75974,7 @@ function sampleStats(samples) {
 function median(samples) {
   return percentile(samples, 50) ?? 0;
 }
-function relative3(before, after2) {
+function relative4(before, after2) {
   if (before === void 0 || after2 === void 0 || before === 0) return null;
   return (after2 - before) / before;
 }
@@ -75629,7 +76001,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve22 = (b, samples, what) => {
+  const resolve24 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -75642,8 +76014,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve22(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve22(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76025,8 +76397,8 @@ var init_preview = __esm({
 
 // src/files/git-tree.ts
 import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative4, resolve as resolve8, sep as sep3 } from "node:path";
-import { realpath } from "node:fs/promises";
+import { posix, relative as relative5, resolve as resolve9, sep as sep4 } from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
 async function resolveCommit(cwd, ref2) {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
@@ -76034,14 +76406,14 @@ async function resolveCommit(cwd, ref2) {
   if (!sha.ok || ref2.trim() === "") {
     throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
   }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath(top.stdout.trim()).catch(() => top.stdout.trim()) };
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
 }
 async function pathInRepository(root, abs) {
-  const real = await realpath(abs).catch(() => resolve8(abs));
-  const rel = relative4(root, real);
+  const real = await realpath2(abs).catch(() => resolve9(abs));
+  const rel = relative5(root, real);
   if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep3}`) || resolve8(root, rel) !== resolve8(real)) return void 0;
-  return rel.split(sep3).join("/");
+  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve9(root, rel) !== resolve9(real)) return void 0;
+  return rel.split(sep4).join("/");
 }
 async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
   const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
@@ -76136,11 +76508,11 @@ var init_git_tree = __esm({
 });
 
 // src/files/commit-roles.ts
-import { dirname as dirname9, posix as posix2, resolve as resolve9 } from "node:path";
+import { dirname as dirname10, posix as posix2, resolve as resolve10 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
   const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve9(cwd, rolesFlag) : resolve9(cwd, config.file === void 0 ? "." : dirname9(config.file), configAt.roles.dir);
+  const rolesAbs = rolesFlag !== void 0 ? resolve10(cwd, rolesFlag) : resolve10(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
   const rolesDir = await pathInRepository(at.root, rolesAbs);
   if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
   const schema = loadSchema("role");
@@ -76158,7 +76530,7 @@ async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   return { at, files, config: configAt };
 }
 async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve9(cwd, config.file));
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve10(cwd, config.file));
   const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
   if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
   const name = `${at.ref}:${posix2.normalize(found.path)}`;
@@ -76196,11 +76568,13 @@ var init_commit_roles = __esm({
 var git_commit_exports = {};
 __export(git_commit_exports, {
   currentCommit: () => currentCommit,
+  git: () => git2,
+  porcelainEntries: () => porcelainEntries,
   treeState: () => treeState
 });
 import { execFile as execFile2 } from "node:child_process";
-import { realpath as realpath2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative5, sep as sep4 } from "node:path";
+import { realpath as realpath3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
 async function currentCommit(cwd, env) {
   const raw = env["GITHUB_SHA"];
   const fromEnv = raw?.trim().toLowerCase();
@@ -76217,29 +76591,34 @@ async function treeState(cwd, paths) {
   const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) return void 0;
   const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside = [];
+  const inside2 = [];
   const outside = [];
   for (const path of paths) {
-    const rel = relative5(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute3(rel) ? outside : inside).push(path);
+    const rel = relative6(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
   }
   const state = { uncommitted: [], ignored: [], outside };
-  if (inside.length === 0) return state;
-  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside]);
+  if (inside2.length === 0) return state;
+  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
   if (!status.ok) return void 0;
-  const entries = status.stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    (entry.startsWith("!!") ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
+  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
   state.uncommitted.sort();
   state.ignored.sort();
   return state;
 }
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
+}
 function realOrSelf(path) {
-  return realpath2(path).catch(() => path);
+  return realpath3(path).catch(() => path);
 }
 async function withHead(cwd, fromEnv) {
   const { sha } = await headCommit(cwd);
@@ -76254,13 +76633,13 @@ async function headCommit(cwd) {
 }
 async function whyNoHead(cwd, noGit) {
   if (noGit) return "git is not installed";
-  const inside = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git2(cwd, args) {
-  return new Promise((resolve22) => {
+  return new Promise((resolve24) => {
     execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve22({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve24({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -76274,17 +76653,17 @@ var init_git_commit = __esm({
 });
 
 // src/files/schema-files.ts
-import { dirname as dirname10, resolve as resolve10 } from "node:path";
+import { dirname as dirname11, resolve as resolve11 } from "node:path";
 async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
   for (const flow2 of flows) {
-    const base = dirname10(absOf.get(flow2.file) ?? resolve10(flow2.file));
+    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
     for (const test of flow2.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve10(base, a.expected);
+        const abs = resolve11(base, a.expected);
         let schema = loaded.get(abs);
         if (schema === void 0) {
           schema = await loadSchemaFile(abs, a.expected);
@@ -76334,8 +76713,8 @@ __export(flow_files_exports, {
   isFlowFileName: () => isFlowFileName,
   loadFlowTestFiles: () => loadFlowTestFiles
 });
-import { stat as stat5 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve12 } from "node:path";
 function isFlowFileName(name) {
   return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
 }
@@ -76345,8 +76724,8 @@ function flowsDirOf(cwd, config, flag) {
 async function findFlowFiles(cwd, paths) {
   const found = /* @__PURE__ */ new Map();
   for (const path of paths) {
-    const abs = resolve11(cwd, path);
-    const info2 = await stat5(abs).catch(() => void 0);
+    const abs = resolve12(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
     if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
     if (info2.isDirectory()) {
       const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
@@ -76382,6 +76761,55 @@ var init_flow_files = __esm({
     init_schema_files();
     init_source_files();
     FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+  }
+});
+
+// src/files/work-tree.ts
+var work_tree_exports = {};
+__export(work_tree_exports, {
+  workTreeState: () => workTreeState
+});
+import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
+import { join as join9, relative as relative7, sep as sep6 } from "node:path";
+async function workTreeState(cwd, leaveOut = {}) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return { state: "unknown" };
+  const root = top.stdout.replace(/\r?\n$/, "");
+  const status = await statusEntries(root, ".", "normal");
+  if (status === void 0) return { state: "unknown" };
+  const realRoot = await realpath4(root).catch(() => root);
+  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
+  const changed = [];
+  for (const { path, untracked } of status) {
+    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
+    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
+      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
+      if (inside2 === void 0) return { state: "unknown" };
+      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
+      continue;
+    }
+    changed.push(path);
+  }
+  if (changed.length === 0) return { state: "clean" };
+  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
+}
+async function statusEntries(root, pathspec, untracked) {
+  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  if (!status.ok) return void 0;
+  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+}
+async function isFile2(path, file) {
+  if (file === void 0) return false;
+  const found = await stat7(path, { bigint: true }).catch(() => void 0);
+  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
+}
+var NOT_ROLEFLOW_STATE;
+var init_work_tree = __esm({
+  "src/files/work-tree.ts"() {
+    "use strict";
+    init_runs();
+    init_git_commit();
+    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
   }
 });
 
@@ -76428,6 +76856,8 @@ function buildRunReport(facts, redactor) {
     tenant: facts.tenant,
     ...facts.commit && { commit: facts.commit },
     ...facts.selection && { selection: facts.selection },
+    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
+    ...facts.workTree && { work_tree: facts.workTree },
     ...facts.shard && { shard: facts.shard },
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
@@ -76458,20 +76888,12 @@ function redactResult(result, redactor) {
   return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
 }
 function summarise(results2) {
-  const count = (s) => results2.filter((r) => r.status === s).length;
-  return {
-    tests: results2.length,
-    passed: count("pass"),
-    failed: count("fail") + count("error"),
-    errored: count("error"),
-    skipped: count("skip"),
-    not_run: count("not_run"),
-    executions: results2.reduce((n, r) => n + r.repeats.filter((x) => x.execution !== "not_run").length, 0)
-  };
+  return countResults(results2);
 }
 var init_run_report = __esm({
   "src/report/run-report.ts"() {
     "use strict";
+    init_runs();
     init_safe_text();
     init_json_text();
     init_model();
@@ -76734,6 +77156,7 @@ var init_digest = __esm({
 var json_exports = {};
 __export(json_exports, {
   mergeReports: () => mergeReports,
+  mergeWarnings: () => mergeWarnings,
   parseReport: () => parseReport,
   renderJson: () => renderJson
 });
@@ -76780,11 +77203,26 @@ function mergeReports(inputs, options = {}) {
   results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
   const started = inputs.map((i) => i.report.started_at).sort()[0];
   const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const { format_version, tool, tenant, shard: _shard, merged_shards: _merged, missing_shards: _missing, commit: _commit, selection: _selection, ...base } = first.report;
+  const {
+    format_version,
+    tool,
+    tenant,
+    shard: _shard,
+    merged_shards: _merged,
+    missing_shards: _missing,
+    commit: _commit,
+    selection: _selection,
+    roles_digest: _roles,
+    work_tree: _tree,
+    ...base
+  } = first.report;
   const commits = new Set(inputs.map((i) => i.report.commit));
   const commit = commits.size === 1 ? first.report.commit : void 0;
   const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
   const selection = selections.size === 1 ? first.report.selection : void 0;
+  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
+  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
+  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
   return {
     ok: true,
     value: {
@@ -76794,6 +77232,8 @@ function mergeReports(inputs, options = {}) {
       tenant,
       ...commit !== void 0 && { commit },
       ...selection !== void 0 && { selection },
+      ...roles !== void 0 && { roles_digest: roles },
+      ...workTree !== void 0 && { work_tree: workTree },
       ...base,
       ...merged.length > 0 && { merged_shards: merged },
       ...missing.length > 0 && { missing_shards: missing },
@@ -76806,6 +77246,22 @@ function mergeReports(inputs, options = {}) {
       results: results2
     }
   };
+}
+function mergeWarnings(inputs) {
+  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
+  const warnings = [];
+  const refused = "roleflow promote refuses it";
+  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+  if (differ((r) => selectionKey(r.selection))) {
+    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+  }
+  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
+    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+  }
+  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
+    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+  }
+  return warnings;
 }
 function shardsOf(inputs) {
   const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
@@ -76840,6 +77296,7 @@ function compare3(a, b) {
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
+    init_runs();
     init_schema();
     init_run_report();
     init_shown();
@@ -76854,12 +77311,12 @@ __export(read_reports_exports, {
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve12(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve13(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -76884,199 +77341,20 @@ var init_read_reports = __esm({
   }
 });
 
-// src/core/runs/ws-payload.ts
-function messagePayload(message2) {
-  const text2 = message2.messageText;
-  if (!JSON_START.test(text2)) return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-var JSON_START;
-var init_ws_payload = __esm({
-  "src/core/runs/ws-payload.ts"() {
-    "use strict";
-    JSON_START = /^[ \t\n\r]*[{["0-9tfn-]/;
-  }
-});
-
-// src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
-}
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
-  const rule = {};
-  if (node !== void 0) rule.node = node;
-  if (messages !== void 0) rule.messages = messages;
-  rule.quietMs = quietMs;
-  return rule;
-}
-function httpsProgress(entries, history, rule, nowMs) {
-  const signature = JSON.stringify(entries);
-  const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
-  const failedStep = entries.find((e) => e.status !== "completed");
-  if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
-    return { state: "failed", history: next, step: failedStep, reason: reason2 };
-  }
-  if (rule.steps !== void 0) {
-    return entries.length >= rule.steps ? { state: "done", history: next, by: "until" } : { state: "running", history: next };
-  }
-  if (entries.length === 0) return { state: "running", history: next };
-  const quietFor = nowMs - next.changedAtMs;
-  return quietFor >= rule.quietMs ? { state: "done", history: next, by: "quiet" } : { state: "running", history: next, quietEndsInMs: rule.quietMs - quietFor };
-}
-function nextPollDelay(elapsedMs) {
-  const proportional = Number.isNaN(elapsedMs) ? 0 : elapsedMs * POLL_FRACTION;
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, proportional));
-}
-function expectedEndMs(known, rule, logged) {
-  const steps = rule.steps ?? known?.length ?? 0;
-  if (!known || steps > known.length || logged >= steps) return void 0;
-  return known.slice(0, steps).reduce((sum, ms2) => sum + ms2, 0);
-}
-function httpsWaitMs(progress, elapsedMs, msLeft, endDueInMs) {
-  if (msLeft <= 0) return void 0;
-  const quiet = progress.state === "running" ? progress.quietEndsInMs ?? Infinity : Infinity;
-  const due = endDueInMs !== void 0 && endDueInMs > 0 ? endDueInMs : Infinity;
-  return Math.max(0, Math.min(nextPollDelay(elapsedMs), quiet, due, msLeft));
-}
-function tallyWsMessage(tally, message2, rule) {
-  const refused = tally.refused ?? (message2.statusCode !== 200 ? message2 : void 0);
-  if (message2.state !== "completed") return refused === tally.refused ? tally : { ...tally, ...refused && { refused } };
-  const next = { completed: tally.completed + 1, lastCompleted: message2 };
-  if (refused) next.refused = refused;
-  next.reachedNode = tally.reachedNode || rule.node !== void 0 && message2.nodeId === rule.node;
-  return next;
-}
-function wsProgress(tally, rule, msSinceLast) {
-  const refused = tally.refused;
-  if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
-    const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
-    return { state: "failed", message: refused, reason: reason2 };
-  }
-  const done = (by) => ({ state: "done", by });
-  if (rule.node !== void 0) return tally.reachedNode ? done("until") : { state: "running" };
-  if (rule.messages !== void 0) return tally.completed >= rule.messages ? done("until") : { state: "running" };
-  if (tally.completed === 0) return { state: "running" };
-  return msSinceLast >= rule.quietMs ? done("quiet") : { state: "running", quietEndsInMs: rule.quietMs - msSinceLast };
-}
-function tallyOutputs(tally) {
-  const payload = tally.lastCompleted === void 0 ? void 0 : messagePayload(tally.lastCompleted);
-  return typeof payload === "object" && payload !== null ? payload.outputs : void 0;
-}
-function quietEndedWsTests(file) {
-  return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
-  );
-}
-var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
-var init_end_rules = __esm({
-  "src/core/runs/end-rules.ts"() {
-    "use strict";
-    init_ws_payload();
-    EMPTY_WS_TALLY = { completed: 0, reachedNode: false };
-    POLL_FRACTION = 0.2;
-    MIN_POLL_MS = 25;
-    MAX_POLL_MS = 1e3;
-  }
-});
-
-// src/core/runs/shard.ts
-function parseShard(text2) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!m) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: write I/N, like 2/4 (shard 2 of 4)` };
-  const index = Number(m[1]);
-  const total = Number(m[2]);
-  if (total < 1) return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the number of shards must be at least 1` };
-  if (index < 1 || index > total) {
-    return { ok: false, error: `invalid --shard ${JSON.stringify(text2)}: the shard must be between 1 and ${total}` };
-  }
-  return { ok: true, value: { index, total } };
-}
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
-var init_shard = __esm({
-  "src/core/runs/shard.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/runs/select.ts
-function selectRuns(files, options) {
-  const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
-  const secrets = /* @__PURE__ */ new Set();
-  const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
-    for (const s of expanded.secrets) secrets.add(s);
-    const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
-      const run2 = { test: withRepeat, transport, inputs: expanded.values };
-      if (skip !== void 0) run2.skip = skip;
-      else if (error2 !== void 0) run2.error = error2;
-      runs.push(run2);
-    }
-  }
-  return { runs, matched: matching.length, secrets: [...secrets] };
-}
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
-  const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
-}
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
-}
-var init_select2 = __esm({
-  "src/core/runs/select.ts"() {
-    "use strict";
-    init_flows();
-    init_shard();
-  }
-});
-
-// src/core/runs/index.ts
-var init_runs = __esm({
-  "src/core/runs/index.ts"() {
-    "use strict";
-    init_end_rules();
-    init_ws_payload();
-    init_shard();
-    init_select2();
-  }
-});
-
 // src/files/snapshot-files.ts
-import { mkdir as mkdir5, rm as rm5, stat as stat6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname11, join as join8 } from "node:path";
+import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
 function snapshotFileOf(flow2) {
   const name = snapshotFileName(basename4(flow2.abs));
   const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join8(dirname11(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
-  const exists3 = await stat6(file.abs).then(
+  const exists4 = await stat8(file.abs).then(
     () => true,
     (err) => err.code !== "ENOENT"
   );
-  if (!exists3) return { ok: true, value: /* @__PURE__ */ new Map() };
+  if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
   const text2 = await readTextFile(file, SNAPSHOT_FILE);
   if (!text2.ok) return text2;
   return parseSnapshotFile(text2.value, file.file);
@@ -77086,7 +77364,7 @@ async function writeSnapshotFile(file, entries, flowFile) {
     await rm5(file.abs, { force: true });
     return;
   }
-  await mkdir5(dirname11(file.abs), { recursive: true });
+  await mkdir5(dirname12(file.abs), { recursive: true });
   await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
 }
 var SNAPSHOT_FILE;
@@ -77101,7 +77379,7 @@ var init_snapshot_files = __esm({
 });
 
 // src/run/assertions.ts
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -77141,7 +77419,7 @@ var init_assertions = __esm({
         }
         const snapshots = /* @__PURE__ */ new Map();
         for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve13(options.cwd, flow2.file), file: flow2.file });
+          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
@@ -77241,7 +77519,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve22) => setTimeout(() => resolve22(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve24) => setTimeout(() => resolve24(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77267,7 +77545,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve22) => setTimeout(resolve22, ms2))
+      sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77279,7 +77557,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve22) => stop2 = () => resolve22(INTERRUPTED));
+          this.stopped = new Promise((resolve24) => stop2 = () => resolve24(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77307,8 +77585,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve22) => {
-              this.timer = setTimeout(() => resolve22(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve24) => {
+              this.timer = setTimeout(() => resolve24(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -77629,6 +77907,43 @@ var init_flow_tests = __esm({
   }
 });
 
+// src/run/tested-against.ts
+async function listRolesDigest(client, ignore, signal) {
+  if (signal.aborted) return void 0;
+  const listing = client.listRoles().then(
+    (roles) => ({ digest: rolesDigest(roles, ignore) }),
+    (error2) => {
+      if (error2 instanceof RoleflowError) return { problem: error2.message };
+      throw error2;
+    }
+  );
+  let stop2 = () => void 0;
+  const aborted = new Promise((resolve24) => {
+    stop2 = () => resolve24(void 0);
+    signal.addEventListener("abort", stop2, { once: true });
+  });
+  try {
+    return await Promise.race([listing, aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop2);
+  }
+}
+function rolesRecord(tenant, start, end, ignore) {
+  const problem = start && "problem" in start && start.problem || end && "problem" in end && end.problem;
+  if (problem) {
+    return { note: `note: could not list the Roles of tenant ${tenant} (${problem}): the report records no Roles digest, and roleflow promote refuses it` };
+  }
+  if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
+  return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
+}
+var init_tested_against3 = __esm({
+  "src/run/tested-against.ts"() {
+    "use strict";
+    init_plan();
+    init_errors();
+  }
+});
+
 // src/run/test-session.ts
 var test_session_exports = {};
 __export(test_session_exports, {
@@ -77640,7 +77955,7 @@ __export(test_session_exports, {
   runTestSession: () => runTestSession,
   runsFor: () => runsFor
 });
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
@@ -77655,7 +77970,7 @@ function parseSelectionFlags(flags) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve14(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve15(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport }
   };
@@ -77687,9 +78002,10 @@ async function loadBaseline(cwd, file) {
 }
 async function runTestSession(opts) {
   const { tenant } = opts;
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
-  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -77701,10 +78017,15 @@ async function runTestSession(opts) {
     ...opts.baseline && { baseline: opts.baseline },
     ...opts.assertions && { assertions: opts.assertions }
   });
+  const finishedAt2 = /* @__PURE__ */ new Date();
+  const durationMs = performance.now() - started;
   const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
+  if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
     {
       version: packageVersion(),
@@ -77716,9 +78037,11 @@ async function runTestSession(opts) {
       ...opts.shard && { shard: opts.shard },
       ...opts.commit && { commit: opts.commit },
       ...opts.selection && { selection: opts.selection },
+      ...roles.record && { rolesDigest: roles.record },
+      workTree: combineWorkTrees(treeAtEnd === void 0 ? [treeAtStart] : [treeAtStart, treeAtEnd]),
       startedAt,
-      finishedAt: /* @__PURE__ */ new Date(),
-      durationMs: performance.now() - started,
+      finishedAt: finishedAt2,
+      durationMs,
       bailed: outcome.bailed,
       interrupted: outcome.interrupted,
       results: outcome.results
@@ -77739,6 +78062,7 @@ var init_test_session = __esm({
     init_package_root();
     init_assertions();
     init_flow_tests();
+    init_tested_against3();
     init_read_reports();
   }
 });
@@ -77838,7 +78162,9 @@ async function runSide(s) {
     shard: void 0,
     redactor: ports.redactor,
     assertions,
-    commit: s.commit
+    commit: s.commit,
+    rolesIgnore: s.config.roles.ignore,
+    workTree: () => workTreeState(opts.cwd, {})
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
   return { report, contamination, interrupted };
@@ -77882,6 +78208,7 @@ var init_preview2 = __esm({
     init_git_commit();
     init_flow_files();
     init_role_files();
+    init_work_tree();
     init_open_tenant();
     init_apply2();
     init_plan2();
@@ -78256,7 +78583,7 @@ __export(preview_page_exports, {
   previewHtmlFile: () => previewHtmlFile,
   writePreviewHtml: () => writePreviewHtml
 });
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 function previewHtmlFile(specs) {
   let file;
   for (const spec of specs) {
@@ -78267,7 +78594,7 @@ function previewHtmlFile(specs) {
   return { ok: true, value: file };
 }
 async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve15(cwd, file);
+  const abs = resolve16(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
   return displayPath(cwd, abs);
 }
@@ -78285,7 +78612,7 @@ var promote_exports = {};
 __export(promote_exports, {
   promotionRefusals: () => promotionRefusals
 });
-import { basename as basename5, isAbsolute as isAbsolute4, relative as relative6, resolve as resolve16 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve17 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -78310,7 +78637,18 @@ async function promotionRefusals(opts) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...unknown !== void 0 && { commitUnknown: unknown } }));
+    const { ignore } = opts.config.roles;
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan.unmanaged.map((u) => u.name) };
+    reasons.push(
+      ...reportGateReasons(report, {
+        from: opts.from,
+        fromUrl: shownUrl(fresh.tenant.location),
+        flowsDir: flowsDirOf(opts.cwd, opts.config, void 0).display,
+        roles,
+        commit,
+        ...unknown !== void 0 && { commitUnknown: unknown }
+      })
+    );
   }
   reasons.push(...await treeReasons(opts));
   return reasons;
@@ -78320,7 +78658,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve16(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve17(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -78339,13 +78677,13 @@ async function treeReasons(opts) {
   return reasons;
 }
 function relativeOrAbsolute(cwd, path) {
-  const rel = relative6(cwd, path);
-  return rel.startsWith("..") || isAbsolute4(rel) ? path : rel;
+  const rel = relative8(cwd, path);
+  return rel.startsWith("..") || isAbsolute5(rel) ? path : rel;
 }
 function uncommittedReason(files) {
-  const named = files.slice(0, MAX_FILES).map(showName).join(", ");
+  const named2 = files.slice(0, MAX_FILES).map(showName).join(", ");
   const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : "";
-  return `uncommitted changes to ${named}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
+  return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
 var init_promote = __esm({
@@ -78371,7 +78709,7 @@ __export(pull_exports, {
   pullRoles: () => pullRoles
 });
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, join as join9, resolve as resolve18 } from "node:path";
+import { basename as basename6, dirname as dirname13, join as join11, resolve as resolve19 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -78424,7 +78762,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve18(cwd, mine.file), text: kept });
+        writes.push({ path: resolve19(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -78467,11 +78805,11 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve18(dir, fileName);
-  if (dirname12(path) !== resolve18(dir) || basename6(path) !== fileName) {
+  const path = resolve19(dir, fileName);
+  if (dirname13(path) !== resolve19(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join9(dir, fileName);
+  return join11(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -78740,8 +79078,8 @@ function reportersOfTenant(specs, tenant) {
       if (file === void 0 || file === "-") return { ...spec, tenant };
       const dot = file.lastIndexOf(".");
       const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named, tenant };
+      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named2, tenant };
     })
   };
 }
@@ -78993,13 +79331,13 @@ __export(write_reports_exports, {
   writeReports: () => writeReports
 });
 import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname13, relative as relative7, resolve as resolve19, sep as sep5 } from "node:path";
+import { dirname as dirname14, relative as relative9, resolve as resolve20, sep as sep7 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve19(sinks.cwd, file);
+    const path = resolve20(sinks.cwd, file);
     try {
-      await mkdir7(dirname13(path), { recursive: true });
+      await mkdir7(dirname14(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -79036,7 +79374,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative7(workspace, resolve19(sinks.cwd, file)).split(sep5).join("/");
+  const rebase = (file) => relative9(workspace, resolve20(sinks.cwd, file)).split(sep7).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -79643,8 +79981,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve22, reject2) {
-            return setTimeout(resolve22, t6);
+          return new this.Promise(function(resolve24, reject2) {
+            return setTimeout(resolve24, t6);
           });
         }
         computePenalty() {
@@ -79855,15 +80193,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve22, returned, task;
+          var args, cb, error2, reject2, resolve24, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve22, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve24, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve22(returned);
+                  return resolve24(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -79878,13 +80216,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve22;
-          resolve22 = reject2 = null;
+          var promise, reject2, resolve24;
+          resolve24 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve22 = _resolve;
+            resolve24 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve22, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve24, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -80285,14 +80623,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve22, reject2) => {
+              return new this.Promise((resolve24, reject2) => {
                 if (finished()) {
-                  return resolve22();
+                  return resolve24();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve22();
+                      return resolve24();
                     }
                   });
                 }
@@ -80385,9 +80723,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve22, reject2) {
+              return new this.Promise(function(resolve24, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve22)(args3);
+                  return (args3[0] != null ? reject2 : resolve24)(args3);
                 });
               });
             };
@@ -80520,7 +80858,7 @@ import { tmpdir } from "node:os";
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute6, join as join11 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -80687,11 +81025,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject2) {
+  return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -80707,7 +81045,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -80986,11 +81324,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject2) {
+  return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81006,7 +81344,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81348,7 +81686,7 @@ var import_clipanion4 = __toESM(require_advanced(), 1);
 var t = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 
 // src/commands/roles/apply-saved.ts
 init_exit_codes();
@@ -81420,8 +81758,8 @@ async function approveFreshPlans(command, plans, shown, flags) {
   else if (!flags.autoApprove && changes) command.io.err(shown);
   const refused = plans.filter((p) => p.guards.length > 0);
   if (refused.length > 0) {
-    const named = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    const named2 = plans.length > 1;
+    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
     return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
   }
   if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
@@ -81474,9 +81812,9 @@ async function tenantTurn(command, plan, turn) {
     return await turn();
   } catch (error2) {
     if (!isTenantFailure2(error2)) throw error2;
-    const named = tenantError2(plan.tenant.name, error2);
-    command.io.err(`error: ${named.message}`);
-    return ended(named.exitCode, plan, "failed", [], [error2.message]);
+    const named2 = tenantError2(plan.tenant.name, error2);
+    command.io.err(`error: ${named2.message}`);
+    return ended(named2.exitCode, plan, "failed", [], [error2.message]);
   }
 }
 
@@ -81688,7 +82026,7 @@ var TenantAccessCommand = class extends RoleflowCommand {
   /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
   opened = /* @__PURE__ */ new Set();
   /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
-  async openTenantWith(config, flags, named = false) {
+  async openTenantWith(config, flags, named2 = false) {
     const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
     this.io.addSecrets(environmentSecrets(this.context.env));
     const tenant = await openTenant2({
@@ -81696,8 +82034,8 @@ var TenantAccessCommand = class extends RoleflowCommand {
       flags,
       env: this.context.env,
       cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(named ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
+      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named2 ? flags.tenant : void 0) } : {},
+      onRetry: (line) => this.io.err(named2 ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
     });
     this.io.addSecrets(tenant.secrets);
     const close = tenant.close.bind(tenant);
@@ -81753,9 +82091,9 @@ var TenantCommand = class extends TenantAccessCommand {
   wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
   /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
   get tenant() {
-    const named = this.tenants ?? [];
-    if (new Set(named).size > 1) throw new RoleflowError(`--tenant is given ${named.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
-    return named[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
+    const named2 = this.tenants ?? [];
+    if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
+    return named2[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
   }
   /** `name`, or the tenant this command's flags name. */
   async openTenant(config, name) {
@@ -81769,13 +82107,13 @@ var ManyTenantsCommand = class extends TenantCommand {
    * once), checked against the config; undefined for a run over one tenant, as before.
    */
   async severalTenants(config) {
-    const named = this.tenants ?? [];
-    if (!this.allTenants && named.length <= 1) return void 0;
+    const named2 = this.tenants ?? [];
+    if (!this.allTenants && named2.length <= 1) return void 0;
     if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
       throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
     }
     const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    return selectTenants2(config, { named, all: this.allTenants });
+    return selectTenants2(config, { named: named2, all: this.allTenants });
   }
 };
 
@@ -81847,8 +82185,8 @@ function applyArgumentProblem(args, planFile, flags) {
 function savedPlanTenantProblem(planFile, tenants, flags) {
   const names = tenants.map((name) => showName(name)).join(", ");
   if (tenants.length === 1) {
-    const named = new Set(flags.tenant ?? []);
-    return named.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+    const named2 = new Set(flags.tenant ?? []);
+    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
   }
   const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
   if (given.length === 0) return void 0;
@@ -81926,7 +82264,7 @@ var ApplyCommand = class extends PlanningCommand {
     if (several !== void 0) return this.applyFreshTenants(config, several, flags);
     if (this.planFile !== void 0) {
       const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve5(this.context.cwd, this.planFile), this.planFile);
+      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
       const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
       const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
       if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
@@ -82029,7 +82367,7 @@ var HelpCommand = class extends RoleflowCommand {
 var import_clipanion6 = __toESM(require_advanced(), 1);
 init_errors();
 init_url_safety();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
   static usage = import_clipanion6.Command.Usage({
@@ -82077,7 +82415,7 @@ var InitCommand = class extends RoleflowCommand {
   json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
   async execute() {
     const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve6(this.context.cwd, this.dir ?? ".");
+    const dir = resolve7(this.context.cwd, this.dir ?? ".");
     const tenant = this.tenantOption();
     if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
       throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
@@ -82125,7 +82463,7 @@ var InitCommand = class extends RoleflowCommand {
 // src/commands/roles/plan.ts
 var import_clipanion7 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 init_errors();
 init_exit_codes();
 init_display();
@@ -82226,7 +82564,7 @@ var PlanCommand = class extends PlanningCommand {
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, outFile), plan);
+      await savePlan2(resolve8(this.context.cwd, outFile), plan);
       const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
       const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
@@ -82288,7 +82626,7 @@ var PlanCommand = class extends PlanningCommand {
     }
     if (this.outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve7(this.context.cwd, this.outFile), planned);
+      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
       const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
     }
@@ -82298,7 +82636,7 @@ var PlanCommand = class extends PlanningCommand {
   async notSaved(why2) {
     if (this.outFile === void 0) return;
     const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve7(this.context.cwd, this.outFile), this.outFile, why2));
+    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why2));
   }
   /** The options of a plan that could not be made, for the tenant this run would have asked. */
   unreadableOptions(config, tenant) {
@@ -82425,7 +82763,7 @@ var import_clipanion9 = __toESM(require_advanced(), 1);
 var t3 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 var PromoteCommand = class extends TenantAccessCommand {
   static paths = [["promote"]];
   static usage = import_clipanion9.Command.Usage({
@@ -82434,23 +82772,34 @@ var PromoteCommand = class extends TenantAccessCommand {
     details: `
       Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
       Nothing is sent to \`--to\` unless all of this holds; otherwise it exits 4 and names every
-      reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
-      there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
-      json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
-      the report records what its run was asked for, and a
-      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
-      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
-      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
-      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      reason at once, one line each. First, \`--from\` matches the role files: its fresh plan has
+      no change (apply there first).
+
+      Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+      \`roleflow report merge\` of its shards) of tenant \`--from\` that stands for the Roles being
+      promoted. The Roles: the tenant held those the role files render to for it at this commit
+      (its vars and \`tenants:\` membership, as the plan compares them) both when the tests started
+      and when they ended (the report's \`roles_digest\`), so tests run before the role files were
+      applied there are refused. The suite: the config's whole suite, its flows folder (not another
+      \`--config\`'s), not narrowed by PATH arguments, \`--grep\` or \`--transport\`, not one shard
+      alone, no shard missing, not interrupted, no test left unrun by \`--bail\` (the complete
+      shards of a whole run, merged, pass). The results: no failed or errored test and at least
+      one passed (skips alone checked nothing), counted from its results; a report whose
+      \`summary\` does not match them is refused. The commit: its \`commit\` (\`$GITHUB_SHA\` when
+      it is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
-      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
-      tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
-      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
-      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
-      it is a stand-in started for each command, and its tests cannot gate a real tenant.
+      checked out (in a git checkout: the files here are HEAD's). The work tree: clean where the
+      tests ran (the report's \`work_tree\`: no tracked file changed, no untracked file git does
+      not ignore, before the run and after it; \`.roleflow/\` and the run's own reports do not
+      count); a run outside a git checkout cannot tell, and is refused.
+
+      Third, in a git checkout, the role files, the flow tests and the config here have no
+      uncommitted change (staged, unstaged or untracked and not ignored), no file roleflow reads is
+      ignored by git, and none lies outside the checkout (outside a checkout, with \`$GITHUB_SHA\`
+      set, this is not checked). Role files that resolve outside the repository (a symbolic link
+      to a file elsewhere) are refused, as \`validate\` and \`plan\` refuse them. \`--from local\`,
+      the embedded tenant, is refused: it is a stand-in started for each command, and its tests
+      cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there
@@ -82482,7 +82831,7 @@ var PromoteCommand = class extends TenantAccessCommand {
   async execute() {
     if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
     if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve17(this.context.cwd, this.outFile) === resolve17(this.context.cwd, this.report)) {
+    if (this.outFile !== void 0 && resolve18(this.context.cwd, this.outFile) === resolve18(this.context.cwd, this.report)) {
       throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
     }
     const config = await this.loadConfig();
@@ -82535,7 +82884,7 @@ var PromoteCommand = class extends TenantAccessCommand {
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve17(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve18(this.context.cwd, this.outFile), plan);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -82712,9 +83061,10 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
-      and has none otherwise (\`roleflow promote\` then refuses it).
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\`, the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) and the \`roles_digest\` (the
+      Roles the tenant held) when every report has the same, and has none otherwise, with a warning
+      (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.
@@ -82731,7 +83081,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
   reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
   allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   async execute() {
-    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
@@ -82745,6 +83095,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const inputs = await readJsonReports2(this.context.cwd, this.reports);
     const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
+    for (const warning2 of mergeWarnings2(inputs)) this.io.err(warning2);
     const report = redactReport2(merged.value, this.io.redactor);
     const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
@@ -82758,7 +83109,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion13 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -82812,7 +83163,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve20(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve21(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -82822,7 +83173,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve20(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve21(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -82845,6 +83196,7 @@ var t5 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
+import { resolve as resolve22 } from "node:path";
 var TestCommand = class extends ManyTenantsCommand {
   static paths = [["test"]];
   static usage = import_clipanion14.Command.Usage({
@@ -82863,9 +83215,11 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
-      report of the whole suite.
+      JSON reports of the shards. The JSON report records what the tests ran against, which
+      \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
+      arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
+      first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
+      (\`work_tree\`).
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -82940,7 +83294,7 @@ var TestCommand = class extends ManyTenantsCommand {
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
+    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
   }
   /**
    * The flow tests against each tenant in turn, each as a run of its own: its console section under
@@ -82966,7 +83320,7 @@ var TestCommand = class extends ManyTenantsCommand {
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
     };
     return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
@@ -82980,8 +83334,23 @@ var TestCommand = class extends ManyTenantsCommand {
     });
     return this.testedCommit;
   }
+  treeAtStart;
+  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
+  reportsWritten = [];
+  /**
+   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
+   * is written; at the end of each run, leaving out the reports written so far. The file stdout
+   * was redirected to is never counted.
+   */
+  async workTree(when) {
+    const { workTreeState: workTreeState2 } = await Promise.resolve().then(() => (init_work_tree(), work_tree_exports));
+    const file = this.context.stdoutFile;
+    if (when === "end") return workTreeState2(this.context.cwd, { paths: this.reportsWritten, ...file && { file } });
+    this.treeAtStart ??= workTreeState2(this.context.cwd, file && { file });
+    return this.treeAtStart;
+  }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
+  async run(tenant, runs, reporters, { flows, roles }, { shard, selection }, baseline, assertions, several) {
     const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
@@ -83011,6 +83380,8 @@ var TestCommand = class extends ManyTenantsCommand {
       assertions,
       baseline,
       commit: await this.commit(),
+      rolesIgnore: roles.ignore,
+      workTree: (when) => this.workTree(when),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -83026,6 +83397,7 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
+    this.reportsWritten.push(...written.map((file) => resolve22(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
@@ -83170,8 +83542,8 @@ var VALUE_NAMES = {
 };
 function namePlaceholders(text2) {
   if (!text2.includes("#0")) return text2;
-  const named = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
-  const lines2 = named.split("\n");
+  const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
+  const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
   const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
@@ -83227,8 +83599,8 @@ function missingRequiredOptions(cli, argv) {
   const given = (flag) => argv.some((word) => word === flag || word.startsWith(`${flag}=`));
   const missing = requiredOptionsOf(cli, path).required.filter((d) => !d.split(/[ ,]/).some((name) => name.startsWith("-") && given(name)));
   if (missing.length === 0) return void 0;
-  const named = namePlaceholders(missing.join("\n")).split("\n");
-  const list2 = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  const named2 = namePlaceholders(missing.join("\n")).split("\n");
+  const list2 = named2.length === 1 ? named2[0] : `${named2.slice(0, -1).join(", ")} and ${named2.at(-1)}`;
   return `error: ${path.join(" ")} needs ${list2} (see roleflow ${path.join(" ")} --help)`;
 }
 function isCommandNotFound(error2) {
@@ -83314,7 +83686,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute5, join as join10, relative as relative8, resolve as resolve21, sep as sep7 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join12, relative as relative10, resolve as resolve23, sep as sep9 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84598,8 +84970,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep6 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep6}${b64url}${sep6}${b64url}$`);
+var sep8 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep8}${b64url}${sep8}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -85405,7 +85777,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join10(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -85416,12 +85788,12 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute5(path) ? path : resolve21(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve23(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute5(file) ? file : resolve21(ctx.inputs.workingDirectory, file);
-  const rel = relative8(ctx.workspace, abs);
-  return rel.startsWith("..") || isAbsolute5(rel) ? file : rel.split(sep7).join("/");
+  const abs = isAbsolute6(file) ? file : resolve23(ctx.inputs.workingDirectory, file);
+  const rel = relative10(ctx.workspace, abs);
+  return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
 function exitOutcome(ctx, command, code3, failsOn) {
   ctx.kit.setOutput("exitcode", code3);
@@ -85515,7 +85887,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute6(inputs.planFile) ? inputs.planFile : join11(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -85617,13 +85989,13 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 // action/src/plan-step.ts
 init_plan();
 import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join14 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join12(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
   rmSync2(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
@@ -85816,7 +86188,7 @@ ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync5, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join15 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync6 } from "node:fs";
@@ -85934,7 +86306,7 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join13(ctx.inputs.workingDirectory, arg)));
+  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -86002,14 +86374,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat7;
+  let stat9;
   try {
-    stat7 = statSync2(path);
+    stat9 = statSync2(path);
   } catch {
     return [path];
   }
-  if (!stat7.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join13(path, entry.name)) : entry.name.endsWith(".json") ? [join13(path, entry.name)] : []);
+  if (!stat9.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
 }
 
 // action/src/main.ts

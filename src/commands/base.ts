@@ -8,6 +8,7 @@ import { useColor } from '../terminal/color.js';
 import { CommandOutput } from '../terminal/output.js';
 import { describeError } from './error-line.js';
 import { escapeControls } from '../core/safe-text.js';
+import type { FileIdentity } from '../files/work-tree.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
 export interface RoleflowContext extends BaseContext {
@@ -20,6 +21,8 @@ export interface RoleflowContext extends BaseContext {
    * time, so no progress line is drawn there that its output could land on.
    */
   stdoutIsPipe?: boolean;
+  /** stdout is redirected to a regular file (`roleflow test --json > report.json`): which one. */
+  stdoutFile?: FileIdentity;
   /**
    * Resolves when the user asks the process to stop (SIGINT/SIGTERM). Only long-running commands
    * call it, so every other command keeps the default Ctrl-C behaviour.

@@ -1,10 +1,11 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import type { Config } from '../core/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Baseline } from '../core/compare/index.js';
-import type { PlannedRun, Shard } from '../core/runs/index.js';
+import type { PlannedRun, Shard, WorkTreeRecord } from '../core/runs/index.js';
 import { MAX_REPEAT } from '../core/flows/types.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { RunSelection } from '../report/model.js';
@@ -30,9 +31,11 @@ export class TestCommand extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records the \`commit\` tested and the run's
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`): \`roleflow promote\` takes only a
-      report of the whole suite.
+      JSON reports of the shards. The JSON report records what the tests ran against, which
+      \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
+      arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
+      first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
+      (\`work_tree\`).
 
       Every execution records how it ended (\`ended_by\` in the JSON report): its \`until\` reached,
       \`quiet\` (nothing more came for \`until.quiet\`: the console line says so), \`failed_step\`,
@@ -110,7 +113,7 @@ export class TestCommand extends ManyTenantsCommand {
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
+    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
   }
 
   /**
@@ -139,7 +142,7 @@ export class TestCommand extends ManyTenantsCommand {
       this.io.addSecrets(secrets);
       // A heading only over console output of its own: reports in files are announced on stderr.
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
     };
     return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
@@ -156,12 +159,29 @@ export class TestCommand extends ManyTenantsCommand {
     return this.testedCommit;
   }
 
+  private treeAtStart: Promise<WorkTreeRecord> | undefined;
+  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
+  private readonly reportsWritten: string[] = [];
+
+  /**
+   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
+   * is written; at the end of each run, leaving out the reports written so far. The file stdout
+   * was redirected to is never counted.
+   */
+  private async workTree(when: 'start' | 'end'): Promise<WorkTreeRecord> {
+    const { workTreeState } = await import('../files/work-tree.js');
+    const file = this.context.stdoutFile;
+    if (when === 'end') return workTreeState(this.context.cwd, { paths: this.reportsWritten, ...(file && { file }) });
+    this.treeAtStart ??= workTreeState(this.context.cwd, file && { file });
+    return this.treeAtStart;
+  }
+
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
   private async run(
     tenant: OpenTenant,
     runs: PlannedRun[],
     reporters: ReporterSpec[],
-    flows: Config['flows'],
+    { flows, roles }: Config,
     { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
     baseline: Baseline | undefined,
     assertions: AssertionFiles,
@@ -196,6 +216,8 @@ export class TestCommand extends ManyTenantsCommand {
       assertions,
       baseline,
       commit: await this.commit(),
+      rolesIgnore: roles.ignore,
+      workTree: (when) => this.workTree(when),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),
         finished: (label, done, total) => progress?.finish(label, done, total),
@@ -211,6 +233,7 @@ export class TestCommand extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
+    this.reportsWritten.push(...written.map((file) => resolve(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
     return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;

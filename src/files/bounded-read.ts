@@ -14,6 +14,8 @@ export interface SourceFile {
   file: string;
   /** A folder walk found a regular file (or a link to one) here, just before: see `readSeenFile`. */
   seenAsFile?: boolean;
+  /** A folder walk found a symbolic link (to a file) here, which may lead out of the folder. */
+  link?: boolean;
 }
 
 /** Reads at most `limit.maxBytes` (see above). */

@@ -65,17 +65,27 @@ export async function treeState(cwd: string, paths: readonly string[]): Promise<
   if (inside.length === 0) return state;
   const status = await git(cwd, ['--literal-pathspecs', 'status', '--porcelain', '-z', '--ignored=traditional', '--untracked-files=all', '--', ...inside]);
   if (!status.ok) return undefined;
-  // `XY path` NUL-separated; a rename or copy is followed by its old path, which is not listed.
-  const entries = status.stdout.split('\0');
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    if (entry.length < 4) continue;
-    (entry.startsWith('!!') ? state.ignored : state.uncommitted).push(entry.slice(3));
-    if (entry[0] === 'R' || entry[0] === 'C') i++;
-  }
+  for (const { code, path } of porcelainEntries(status.stdout)) (code === '!!' ? state.ignored : state.uncommitted).push(path);
   state.uncommitted.sort();
   state.ignored.sort();
   return state;
+}
+
+/**
+ * The entries of `git status --porcelain -z`: each one's two status letters (`??` untracked, `!!`
+ * ignored) and path, from the repository's root. A rename or copy is followed by its old path,
+ * which is not listed.
+ */
+export function porcelainEntries(stdout: string): { code: string; path: string }[] {
+  const found: { code: string; path: string }[] = [];
+  const entries = stdout.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === 'R' || entry[0] === 'C') i++;
+  }
+  return found;
 }
 
 /** The path with symbolic links resolved (git names the checkout's real root), or as given when it does not exist. */
@@ -104,7 +114,8 @@ async function whyNoHead(cwd: string, noGit: boolean): Promise<string> {
   return inside.ok ? 'the git checkout has no commit yet' : `${cwd} is not in a git checkout`;
 }
 
-function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string; missing: boolean }> {
+/** `git ARGS` in `cwd`: whether it succeeded, its stdout, and whether there is no git at all. */
+export function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string; missing: boolean }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, timeout: 10_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
       resolve({ ok: error === null, stdout: String(stdout), missing: (error as { code?: unknown } | null)?.code === 'ENOENT' });

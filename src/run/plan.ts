@@ -22,6 +22,8 @@ export interface FreshPlan {
   warnings: Issue[];
   /** The tenant's Roles as listed for the plan. */
   remote: Role[];
+  /** The role files of the tenant as it gets them (its `tenants:` membership, its vars): the plan's desired state. */
+  desired: RoleFile[];
 }
 
 /**
@@ -74,7 +76,7 @@ export async function makeFreshPlan(opts: {
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [...new Set(['local', ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote };
+    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;

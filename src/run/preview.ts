@@ -10,6 +10,7 @@ import { loadCommitRoles } from '../files/commit-roles.js';
 import { currentCommit, treeState } from '../files/git-commit.js';
 import { flowsDirOf } from '../files/flow-files.js';
 import { loadRoleFiles, rolesDirOf } from '../files/role-files.js';
+import { workTreeState } from '../files/work-tree.js';
 import type { RunReport } from '../report/model.js';
 import { isEmbedded, type OpenTenant } from '../tenant/open-tenant.js';
 import { executePlan } from './apply.js';
@@ -177,6 +178,8 @@ async function runSide(s: {
     redactor: ports.redactor,
     assertions,
     commit: s.commit,
+    rolesIgnore: s.config.roles.ignore,
+    workTree: () => workTreeState(opts.cwd, {}),
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
   return { report, contamination, interrupted };

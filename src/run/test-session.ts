@@ -6,7 +6,7 @@ import type { FlowTestFile, Transport } from '../core/flows/index.js';
 import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
 import type { RoleFile } from '../core/roles/index.js';
-import { parseShard, selectRuns, type PlannedRun, type Shard } from '../core/runs/index.js';
+import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../core/runs/index.js';
 import { buildRunReport } from '../report/run-report.js';
 import type { RunReport, RunSelection } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
@@ -15,6 +15,7 @@ import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
 import { runTests, type RunEvents } from './flow-tests.js';
+import { listRolesDigest, rolesRecord } from './tested-against.js';
 import { readJsonReports } from './read-reports.js';
 
 /** `test`'s selection flags as typed: checked before any file is read. */
@@ -121,11 +122,17 @@ export async function runTestSession(opts: {
   commit?: string | undefined;
   /** `runSelection`: which tests the run was asked for. */
   selection?: RunSelection | undefined;
+  /** The config's `roles.ignore`: the Roles the report's digests leave out, as the plan does. */
+  rolesIgnore: readonly string[];
+  /** The work tree's state (`workTreeState`) before the first execution, and after the last. */
+  workTree: (when: 'start' | 'end') => Promise<WorkTreeRecord>;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  // What the tests run against: the tenant's Roles and the work tree, before the first execution…
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree('start')]);
   const startedAt = new Date();
   const started = performance.now();
-  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -137,11 +144,17 @@ export async function runTestSession(opts: {
     ...(opts.baseline && { baseline: opts.baseline }),
     ...(opts.assertions && { assertions: opts.assertions }),
   });
+  const finishedAt = new Date();
+  const durationMs = performance.now() - started;
   // One line per snapshot file written and per obsolete snapshot.
   const notes = opts.assertions ? await opts.assertions.finish() : [];
   if (outcome.tenantProblem !== undefined) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
+  // …and after the last (snapshots written included); an interruption does not wait for them.
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree('end')]);
+  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
+  if (roles.note !== undefined) notes.push(roles.note);
   const report = buildRunReport(
     {
       version: packageVersion(),
@@ -153,9 +166,11 @@ export async function runTestSession(opts: {
       ...(opts.shard && { shard: opts.shard }),
       ...(opts.commit && { commit: opts.commit }),
       ...(opts.selection && { selection: opts.selection }),
+      ...(roles.record && { rolesDigest: roles.record }),
+      workTree: combineWorkTrees(treeAtEnd === undefined ? [treeAtStart] : [treeAtStart, treeAtEnd]),
       startedAt,
-      finishedAt: new Date(),
-      durationMs: performance.now() - started,
+      finishedAt,
+      durationMs,
       bailed: outcome.bailed,
       interrupted: outcome.interrupted,
       results: outcome.results,

@@ -20,9 +20,10 @@ export class ReportMergeCommand extends RoleflowCommand {
       (\`shard 3/3 is missing\`); \`--allow-partial\` merges what is there, and the merged report
       lists the missing shards (\`missing_shards\`). Shards of different N, a shard or a test in two
       reports, and a whole-run report among shards are always errors. Reports of whole runs (no
-      \`--shard\`) merge without these checks. The merged report keeps the \`commit\` and the
-      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
-      and has none otherwise (\`roleflow promote\` then refuses it).
+      \`--shard\`) merge without these checks. The merged report keeps the \`commit\`, the
+      \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) and the \`roles_digest\` (the
+      Roles the tenant held) when every report has the same, and has none otherwise, with a warning
+      (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
       Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
       reports that are not the shards of one run.
@@ -41,7 +42,7 @@ export class ReportMergeCommand extends RoleflowCommand {
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
 
   async execute(): Promise<number> {
-    const [{ mergeReports }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
+    const [{ mergeReports, mergeWarnings }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
       import('../../report/json.js'),
       import('../../report/run-report.js'),
       import('../../report/digest.js'),
@@ -56,6 +57,7 @@ export class ReportMergeCommand extends RoleflowCommand {
     const inputs = await readJsonReports(this.context.cwd, this.reports);
     const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
     if (!merged.ok) throw new RoleflowError(merged.error);
+    for (const warning of mergeWarnings(inputs)) this.io.err(warning);
     const report = redactReport(merged.value, this.io.redactor);
     const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
     const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));

@@ -16,23 +16,34 @@ export class PromoteCommand extends TenantAccessCommand {
     details: `
       Test-gated promotion from tenant \`--from\` (say staging) to tenant \`--to\` (say production).
       Nothing is sent to \`--to\` unless all of this holds; otherwise it exits 4 and names every
-      reason at once. First, \`--from\` matches the role files: its fresh plan has no change (apply
-      there first). Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter
-      json=FILE\`, or a \`roleflow report merge\` of its shards) of tenant \`--from\`, of the whole
-      suite, with no failed or errored test and at least one passed (skips alone checked nothing):
-      the report records what its run was asked for, and a
-      run narrowed by PATH arguments (narrower than the flows folder), \`--grep\` or \`--transport\`
-      is refused, naming the filter; so is one shard alone, a shard missing, an interrupted run, or
-      tests \`--bail\` left unrun. The complete shards of a whole run, merged, pass.
-      Third, the report was recorded at the current commit: its \`commit\` (\`$GITHUB_SHA\` when it
-      is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
+      reason at once, one line each. First, \`--from\` matches the role files: its fresh plan has
+      no change (apply there first).
+
+      Second, \`--report FILE\` is a JSON test report (\`roleflow test --reporter json=FILE\`, or a
+      \`roleflow report merge\` of its shards) of tenant \`--from\` that stands for the Roles being
+      promoted. The Roles: the tenant held those the role files render to for it at this commit
+      (its vars and \`tenants:\` membership, as the plan compares them) both when the tests started
+      and when they ended (the report's \`roles_digest\`), so tests run before the role files were
+      applied there are refused. The suite: the config's whole suite, its flows folder (not another
+      \`--config\`'s), not narrowed by PATH arguments, \`--grep\` or \`--transport\`, not one shard
+      alone, no shard missing, not interrupted, no test left unrun by \`--bail\` (the complete
+      shards of a whole run, merged, pass). The results: no failed or errored test and at least
+      one passed (skips alone checked nothing), counted from its results; a report whose
+      \`summary\` does not match them is refused. The commit: its \`commit\` (\`$GITHUB_SHA\` when
+      it is a full sha, else \`git rev-parse HEAD\` where the tests ran) is the one here, found the
       same way; a report without one is refused, and so is a \`$GITHUB_SHA\` that is not the commit
-      checked out (in a git checkout: the files here are HEAD's). Fourth, in a git checkout, the role files, the flow
-      tests and the config have no uncommitted change (staged, unstaged or untracked and not
-      ignored), no file roleflow reads (role files, flow tests, the config) is ignored by git, and
-      none lies outside the checkout: "at this commit" means the files here are the commit (outside a checkout, with
-      \`$GITHUB_SHA\` set, this is not checked). \`--from local\`, the embedded tenant, is refused:
-      it is a stand-in started for each command, and its tests cannot gate a real tenant.
+      checked out (in a git checkout: the files here are HEAD's). The work tree: clean where the
+      tests ran (the report's \`work_tree\`: no tracked file changed, no untracked file git does
+      not ignore, before the run and after it; \`.roleflow/\` and the run's own reports do not
+      count); a run outside a git checkout cannot tell, and is refused.
+
+      Third, in a git checkout, the role files, the flow tests and the config here have no
+      uncommitted change (staged, unstaged or untracked and not ignored), no file roleflow reads is
+      ignored by git, and none lies outside the checkout (outside a checkout, with \`$GITHUB_SHA\`
+      set, this is not checked). Role files that resolve outside the repository (a symbolic link
+      to a file elsewhere) are refused, as \`validate\` and \`plan\` refuse them. \`--from local\`,
+      the embedded tenant, is refused: it is a stand-in started for each command, and its tests
+      cannot gate a real tenant.
 
       Then it plans \`--to\` as \`roleflow apply\` does and applies it: it asks on a terminal, refuses
       without \`--auto-approve\` when stdin is not one, and says \`No changes.\` (exit 0) when there

@@ -11,6 +11,7 @@
  *   an altered plan (its `digest`, see `planDigest`) or one today's guards refuse → exit 4.
  * - `planHasChanges(plan)` — for `--detailed-exitcode`.
  * - `globToRegExp(glob)`, `globMatcher(globs)` — the name globs of `protect` / `ignore`.
+ * - `rolesDigest(roles, ignore)` — the Roles as the plan compares them, one digest (the promotion gate).
  *
  * Rendering
  * - `renderPlanText(plan, {color, rolesDir?})`, `renderPlanJson(plan)`,
@@ -23,6 +24,7 @@ export { globMatcher, indexRoles, matchRoles, type Matching } from './matching.j
 export { globToRegExp } from '../glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './fresh.js';
 export { nameStateHash, roleStateHash } from './hash.js';
+export { rolesDigest } from './roles-digest.js';
 export { planBaseUrl } from '../printed-url.js';
 export { contentDiff } from './content-diff.js';
 export {

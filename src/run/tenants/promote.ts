@@ -1,6 +1,6 @@
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
-import { planSummaryLine } from '../../core/plan/index.js';
+import { planSummaryLine, rolesDigest } from '../../core/plan/index.js';
 import { shownUrl } from '../../core/printed-url.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
@@ -59,7 +59,19 @@ export async function promotionRefusals(opts: {
     // A GITHUB_SHA that is not the commit checked out: the files judged here are not the commit named.
     if (notCheckedOut !== undefined) reasons.push(notCheckedOut);
     else if (warning !== undefined) opts.warn(warning);
-    reasons.push(...reportGateReasons(report, { from: opts.from, fromUrl: shownUrl(fresh.tenant.location), commit, ...(unknown !== undefined && { commitUnknown: unknown }) }));
+    // The Roles the tests must have run against: those the role files give `from`, as the plan compares them.
+    const { ignore } = opts.config.roles;
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan.unmanaged.map((u) => u.name) };
+    reasons.push(
+      ...reportGateReasons(report, {
+        from: opts.from,
+        fromUrl: shownUrl(fresh.tenant.location),
+        flowsDir: flowsDirOf(opts.cwd, opts.config, undefined).display,
+        roles,
+        commit,
+        ...(unknown !== undefined && { commitUnknown: unknown }),
+      }),
+    );
   }
   reasons.push(...(await treeReasons(opts)));
   return reasons;
