@@ -63,9 +63,16 @@ const DEFAULT_IDENTITY = 'emulator';
 
 /** Parse and validate a flows file; every problem is located in `file`. Pure: text in, result out. */
 export function loadFlowsConfig(text: string, file: string): Result<FlowsConfig> {
+  const loaded = loadFlowsSource(text, file);
+  return loaded.ok ? { ok: true, value: loaded.value.config } : loaded;
+}
+
+/** `loadFlowsConfig`, with the parsed YAML to locate things in. */
+export function loadFlowsSource(text: string, file: string): Result<{ config: FlowsConfig; source: YamlSource }> {
   const parsed = parseYaml(text, { file });
   if (!parsed.ok) return parsed;
-  return validateFlows(parsed.value, file);
+  const checked = validateFlows(parsed.value, file);
+  return checked.ok ? { ok: true, value: { config: checked.value, source: parsed.value } } : checked;
 }
 
 /** Validate an already parsed flows object (positions are unknown, so issues point at 1:1). */
@@ -142,7 +149,7 @@ function valueIssues(source: YamlSource, file: string): Issue[] {
     for (const { text, at } of stringsIn(asRecord(flow)?.['outputs'])) {
       for (const template of roleTemplatesIn(text)) {
         if (!('problem' in template)) continue;
-        const pointer = ['', 'flows', name, 'outputs', ...at].map(escapePointer).join('/');
+        const pointer = pointerOf(['flows', name, 'outputs', ...at]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
       }
     }
@@ -151,7 +158,7 @@ function valueIssues(source: YamlSource, file: string): Issue[] {
     steps.forEach((raw: unknown, i) => {
       const step = asRecord(raw) ?? {};
       const at = (keys: string[], problem: string): void => {
-        const pointer = ['', 'flows', name, 'steps', String(i), ...keys].map(escapePointer).join('/');
+        const pointer = pointerOf(['flows', name, 'steps', String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
       const latency = step['latency'];
@@ -182,8 +189,9 @@ function regexProblem(source: string): string | undefined {
   }
 }
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/** The JSON pointer of these keys (`YamlSource.locate` takes one). */
+export function pointerOf(keys: readonly string[]): string {
+  return ['', ...keys].map((key) => key.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
 // A flow keeps the same id across restarts, as a deployed flow would, without being configured.

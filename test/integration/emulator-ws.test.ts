@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startEmulator, type FlowsConfig, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type FlowsConfig } from '../../src/emulator/index.js';
 import { emulatorPerFile } from '../helpers/emulator.js';
 import { exchange, open } from '../helpers/ws.js';
 

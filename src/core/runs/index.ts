@@ -45,3 +45,4 @@ export {
 export { messagePayload } from './ws-payload.js';
 export { parseShard, selectShard, type Shard } from './shard.js';
 export { selectRuns, type PlannedRun, type Selection, type SelectOptions } from './select.js';
+export { transportWarnings, type TenantTransports } from './transport-warnings.js';
