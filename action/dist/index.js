@@ -77889,6 +77889,41 @@ var init_write_reports = __esm({
   }
 });
 
+// src/report/no-tests.ts
+var no_tests_exports = {};
+__export(no_tests_exports, {
+  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
+  noTestRanError: () => noTestRanError,
+  noTestRanReason: () => noTestRanReason
+});
+function noTestRanReason(report) {
+  const results2 = report.results;
+  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
+  if (results2.length === 0) {
+    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+    const grep = report.selection?.grep;
+    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
+  }
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const why = r.status === "skip" ? r.message : "not run";
+    counts2.set(why, (counts2.get(why) ?? 0) + 1);
+  }
+  const whys = [...counts2].map(([why, n]) => `${n}: ${why}`).join("; ");
+  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
+  return `no test ran: ${all} skipped (${whys})`;
+}
+function noTestRanError(reason2) {
+  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
+}
+var PASS_WITH_NO_TESTS;
+var init_no_tests = __esm({
+  "src/report/no-tests.ts"() {
+    "use strict";
+    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
+  }
+});
+
 // src/core/runs/ws-payload.ts
 function messagePayload(message2) {
   const text2 = message2.messageText;
@@ -78727,7 +78762,10 @@ function runsFor(tenant, files, flags, parsed, env) {
     ...flags.transport && { transport: flags.transport },
     ...flags.repeat !== void 0 && { repeat: flags.repeat }
   });
-  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
+  if (selection.matched === 0 && !flags.passWithNoTests) {
+    const why = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
+    throw new RoleflowError(noTestRanError(`no test ran: ${why}`));
+  }
   return selection;
 }
 async function loadBaseline(cwd, file) {
@@ -78781,6 +78819,7 @@ var init_test_session = __esm({
     init_errors();
     init_printed_url();
     init_runs();
+    init_no_tests();
     init_run_report();
     init_flow_files();
     init_parse_cache();
@@ -78812,18 +78851,20 @@ async function testTenantsInOrder(names, testOne, say) {
       close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
       return error2.exitCode;
     }
-    went.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
+    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
     if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok) worst = code3;
+    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
   }
   close([]);
   return worst;
 }
+var WENT;
 var init_test_tenants = __esm({
   "src/run/tenants/test-tenants.ts"() {
     "use strict";
     init_exit_codes();
     init_tenants();
+    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
   }
 });
 
@@ -82408,8 +82449,12 @@ var ReportMergeCommand = class extends RoleflowCommand {
       \`selection\` (PATH arguments, \`--grep\`, \`--transport\`) when every report has the same,
       and has none otherwise (\`roleflow promote\` then refuses it).
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
-      reports that are not the shards of one run.
+      A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
+      why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
+      should test something.
+
+      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
@@ -82422,14 +82467,16 @@ var ReportMergeCommand = class extends RoleflowCommand {
   outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion11.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
   allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  passWithNoTests = import_clipanion11.Option.Boolean("--pass-with-no-tests", false, { description: "A merged run in which no test ran exits 0, not 1" });
   async execute() {
-    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports))
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
@@ -82442,7 +82489,11 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
     this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason2(report);
+    if (none === void 0) return ExitCode.Ok;
+    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError2(none)}`);
+    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
   }
 };
 
@@ -82580,8 +82631,14 @@ var TestCommand = class extends ManyTenantsCommand {
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
-      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
+      A run in which no test ran — every result skipped (by \`skip:\`, over a transport the tenant
+      lacks, or with every assertion skipped), \`--grep\` or the files matching no test, an empty
+      shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
+      reports are written either way).
+
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      interrupted.
     `,
     examples: [
       ["Run every test in flows/", "roleflow test"],
@@ -82616,11 +82673,14 @@ var TestCommand = class extends ManyTenantsCommand {
   baseline = import_clipanion13.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = import_clipanion13.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   updateSnapshots = import_clipanion13.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = import_clipanion13.Option.Boolean("--pass-with-no-tests", false, {
+    description: "A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1"
+  });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
@@ -82644,7 +82704,7 @@ var TestCommand = class extends ManyTenantsCommand {
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
     ]);
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets, this.context.env);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
@@ -82662,6 +82722,9 @@ var TestCommand = class extends ManyTenantsCommand {
     };
     return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
+  selectionFlags() {
+    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
+  }
   testedCommit;
   /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
   commit() {
@@ -82674,18 +82737,18 @@ var TestCommand = class extends ManyTenantsCommand {
   }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
   async run(tenant, runs, reporters, flows, { shard, selection }, baseline, assertions, several) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
+    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
+      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
     ]);
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
     this.io.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const signal = this.interruption(() => {
       progress?.clear();
       this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
@@ -82720,7 +82783,15 @@ var TestCommand = class extends ManyTenantsCommand {
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
     if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason2(report);
+    if (none === void 0) return ExitCode.Ok;
+    if (this.passWithNoTests) {
+      this.io.err(`${several === void 0 ? "" : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    this.io.err(`error: ${several === void 0 ? "" : `tenant ${several}: `}${noTestRanError2(none)}`);
+    return ExitCode.Error;
   }
 };
 function consoleOnStdout(r) {
@@ -85504,6 +85575,7 @@ ${fenced(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 
 // action/src/test-step.ts
 init_github();
+init_no_tests();
 import { existsSync as existsSync6, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync5, statSync as statSync4 } from "node:fs";
 import { isAbsolute as isAbsolute7, join as join15 } from "node:path";
 
@@ -85514,6 +85586,7 @@ import { existsSync as existsSync5 } from "node:fs";
 init_flows();
 init_markdown_parts();
 init_digest();
+init_no_tests();
 var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
 var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n";
@@ -85538,12 +85611,14 @@ function headOf(report, marker) {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : "";
   lines2.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, "");
-  const verdict2 = s.failed > 0 ? "❌" : s.tests === 0 ? "⚠️" : "✅";
+  const none = noTestRanReason(report);
+  const verdict2 = s.failed > 0 ? "❌" : none !== void 0 ? "⚠️" : "✅";
   const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : "";
   lines2.push(
     `${verdict2} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? "; stopped early by --bail" : ""}`,
     ""
   );
+  if (none !== void 0) lines2.push(`**Nothing was tested**: ${mdText(none)}.`, "");
   return lines2.join("\n");
 }
 function rowOf(r) {
@@ -85623,11 +85698,13 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
-  if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
+  const options = ctx.inputs.args.filter((arg) => arg.startsWith("-"));
+  const paths = ctx.inputs.args.filter((arg) => !arg.startsWith("-"));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute7(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
-  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  const run2 = await roleflow(ctx, ["report", "merge", ...files, ...options, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, { reportFile, baseline, html });
 }
 async function publishReport(ctx, command, run2, files) {
@@ -85667,6 +85744,8 @@ async function publishReport(ctx, command, run2, files) {
 ${footer}`);
   });
   const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
+  const none = report === void 0 || run2.code !== 1 ? void 0 : noTestRanReason(report);
+  if (none !== void 0) return { failure: `roleflow ${command}: ${none}; \`args: ${PASS_WITH_NO_TESTS}\` accepts a run that tests nothing` };
   return outcome.failure !== void 0 ? outcome : compared;
 }
 function htmlReportOf(ctx) {
