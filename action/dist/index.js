@@ -78940,11 +78940,15 @@ var init_flow_role_refs = __esm({
 });
 
 // src/run/embedded-flow-roles.ts
-async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
+async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir, cache) {
   if (!flows.own && tests === void 0) return [];
   const text2 = await readTextFile(flows, FLOWS_FILE);
   if (!text2.ok) return text2.issues;
-  const references = flowRoleReferences(text2.value, flows.file);
+  const references = throughCache(cache, { kind: "flow-role-references", abs: flows.abs, file: flows.file, text: text2.value }, {
+    make: () => flowRoleReferences(text2.value, flows.file),
+    revive: (value) => Array.isArray(value) && value.every(isReference) ? { ok: true, value } : void 0,
+    keep: (made) => made.ok ? JSON.stringify(made.value) : void 0
+  });
   if (!references.ok) return references.issues;
   const testedBy = /* @__PURE__ */ new Map();
   for (const test of tests ?? []) if (!testedBy.has(test.flow)) testedBy.set(test.flow, test.file);
@@ -78958,12 +78962,18 @@ async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
     return { file: ref2.file, line: ref2.line, col: ref2.col, message: `${used} ${why}` };
   });
 }
+function isReference(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const r = value;
+  return ["flow", "name", "by", "file"].every((k) => typeof r[k] === "string") && Number.isInteger(r["line"]) && Number.isInteger(r["col"]);
+}
 var FLOWS_FILE;
 var init_embedded_flow_roles = __esm({
   "src/run/embedded-flow-roles.ts"() {
     "use strict";
     init_roles();
     init_flow_role_refs();
+    init_parse_cache();
     init_source_files();
     init_open_tenant();
     FLOWS_FILE = { maxBytes: 4 * 1024 * 1024, noun: "an emulator flows file", holds: "YAML text" };
@@ -78984,6 +78994,7 @@ async function validateSources(cwd, roles, flows, options) {
     result.absent.push(dir.display);
     return false;
   };
+  const cache = ParseCache.open(options.env);
   const hasRoles = await present(roles, "roles");
   const hasFlows = await present(flows, "flows");
   if (!hasRoles && !hasFlows) {
@@ -79005,7 +79016,7 @@ async function validateSources(cwd, roles, flows, options) {
   let tests;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files, cache);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
@@ -79015,7 +79026,7 @@ async function validateSources(cwd, roles, flows, options) {
       result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
-  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
+  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display, cache));
   return result;
 }
 function quietEndWarnings(file) {

@@ -2,8 +2,9 @@ import type { Issue } from '../core/errors.js';
 import type { FlowTestFile } from '../core/flows/index.js';
 import { filesForTenant, notForTenantReason, quote, type RoleFile } from '../core/roles/index.js';
 import type { TextFileKind } from '../core/text-file.js';
-import { flowRoleReferences } from '../emulator/flow-role-refs.js';
+import { flowRoleReferences, type RoleReference } from '../emulator/flow-role-refs.js';
 import type { EmbeddedFlowsFile } from '../files/config-file.js';
+import { throughCache, type ParseCache } from '../files/parse-cache.js';
 import { readTextFile } from '../files/source-files.js';
 import { LOCAL_TENANT } from '../tenant/open-tenant.js';
 
@@ -15,18 +16,24 @@ const FLOWS_FILE: TextFileKind = { maxBytes: 4 * 1024 * 1024, noun: 'an emulator
  * is an error at the reference: `test` there would fail that step. Every flow of the config's own
  * flows file is checked; of the built-in file, which serves the example flows of roleflow and of
  * `init`, only the flows the flow tests (`tests`, when they loaded) run. A broken own file is
- * reported as such.
+ * reported as such. The references of a flows file unchanged since an earlier run come from the
+ * parse cache, as flow test files do (no YAML or schema to load).
  */
 export async function embeddedFlowRoleIssues(
   flows: EmbeddedFlowsFile,
   roles: readonly RoleFile[],
   tests: readonly FlowTestFile[] | undefined,
   rolesDir: string,
+  cache?: ParseCache,
 ): Promise<Issue[]> {
   if (!flows.own && tests === undefined) return [];
   const text = await readTextFile(flows, FLOWS_FILE);
   if (!text.ok) return text.issues;
-  const references = flowRoleReferences(text.value, flows.file);
+  const references = throughCache(cache, { kind: 'flow-role-references', abs: flows.abs, file: flows.file, text: text.value }, {
+    make: () => flowRoleReferences(text.value, flows.file),
+    revive: (value) => (Array.isArray(value) && value.every(isReference) ? { ok: true as const, value: value as RoleReference[] } : undefined),
+    keep: (made) => (made.ok ? JSON.stringify(made.value) : undefined),
+  });
   if (!references.ok) return references.issues;
   const testedBy = new Map<string, string>();
   for (const test of tests ?? []) if (!testedBy.has(test.flow)) testedBy.set(test.flow, test.file);
@@ -44,4 +51,10 @@ export async function embeddedFlowRoleIssues(
           : `is ${notForTenantReason(other, LOCAL_TENANT)}: the embedded tenant will not have it, and the flow fails there`;
       return { file: ref.file, line: ref.line, col: ref.col, message: `${used} ${why}` };
     });
+}
+
+function isReference(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  return ['flow', 'name', 'by', 'file'].every((k) => typeof r[k] === 'string') && Number.isInteger(r['line']) && Number.isInteger(r['col']);
 }

@@ -47,6 +47,7 @@ export async function validateSources(
     result.absent.push(dir.display);
     return false;
   };
+  const cache = ParseCache.open(options.env);
   const hasRoles = await present(roles, 'roles');
   const hasFlows = await present(flows, 'flows');
   if (!hasRoles && !hasFlows) {
@@ -71,7 +72,7 @@ export async function validateSources(
   let tests: FlowTestFile[] | undefined;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
-    const loaded = await loadFlowTestFiles(files, ParseCache.open(options.env));
+    const loaded = await loadFlowTestFiles(files, cache);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);
     // `not_leaks` names a Role of the role files (when they were read: `test` reads them anyway).
@@ -82,7 +83,7 @@ export async function validateSources(
       result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
-  if (options.embeddedFlows && roleFiles) result.issues.push(...(await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display)));
+  if (options.embeddedFlows && roleFiles) result.issues.push(...(await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display, cache)));
   return result;
 }
 
