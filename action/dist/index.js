@@ -15810,6 +15810,7 @@ __export(config_file_exports, {
   CONFIG_FILE: () => CONFIG_FILE,
   DEFAULT_CONFIG_FILE: () => DEFAULT_CONFIG_FILE,
   configRelative: () => configRelative,
+  embeddedFlowsOf: () => embeddedFlowsOf,
   loadConfig: () => loadConfig
 });
 import { stat as stat2 } from "node:fs/promises";
@@ -15849,6 +15850,11 @@ function nonEmpty(value) {
 }
 function configRelative(cwd, config, path) {
   return resolve2(cwd, config.file === void 0 ? "." : dirname3(config.file), path);
+}
+function embeddedFlowsOf(cwd, config) {
+  const own = config.local.flowsConfig;
+  const abs = own === void 0 ? join2(packageRoot, "emulator-flows.yaml") : configRelative(cwd, config, own);
+  return { abs, file: displayPath(cwd, abs), own: own !== void 0 };
 }
 async function exists(abs) {
   try {
@@ -43003,7 +43009,8 @@ var init_decode = __esm({
       execution_id: "executionId",
       identity: "identity",
       stop_execution: "stopExecution",
-      flow_id: "flowId"
+      flow_id: "flowId",
+      error: "error"
     };
     WS_MESSAGE_STRINGS = {
       service_type: "serviceType",
@@ -47831,13 +47838,72 @@ var init_data_log = __esm({
   }
 });
 
+// src/emulator/role-refs.ts
+function readRoleTemplate(inner) {
+  if (!inner.startsWith(ROLE_PREFIX)) return void 0;
+  const written = `\${${inner}}`;
+  const rest = inner.slice(ROLE_PREFIX.length);
+  const dot = rest.lastIndexOf(".");
+  if (dot === -1) return { problem: `${written}: expected \${role.NAME.content} or \${role.NAME.description}` };
+  const name = rest.slice(0, dot);
+  const field = rest.slice(dot + 1);
+  if (!ROLE_NAME.test(name)) return { problem: `${written}: ${JSON.stringify(name)} is not a Role name a flow can use (letters, digits, ".", "_", "-")` };
+  if (!ROLE_FIELDS.includes(field)) {
+    return { problem: `${written}: a Role has no field ${JSON.stringify(field)}; use content or description` };
+  }
+  return { name, field };
+}
+function roleTemplatesIn(text2) {
+  const found = [];
+  for (const match of text2.matchAll(TEMPLATE)) {
+    const template = readRoleTemplate(match[1]);
+    if (template !== void 0) found.push(template);
+  }
+  return found;
+}
+function stringsIn(value, at = []) {
+  if (typeof value === "string") return [{ text: value, at }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringsIn(v, [...at, String(i)]));
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => stringsIn(v, [...at, k]));
+  return [];
+}
+function missingRoleText(name, by) {
+  return `Role "${name}" not found on the tenant (used by ${by}): apply the role files first (roleflow apply)`;
+}
+var ROLE_NAME_PATTERN, ROLE_NAME, ROLE_FIELDS, TEMPLATE, ROLE_PREFIX;
+var init_role_refs = __esm({
+  "src/emulator/role-refs.ts"() {
+    "use strict";
+    ROLE_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9._-]*$";
+    ROLE_NAME = new RegExp(ROLE_NAME_PATTERN);
+    ROLE_FIELDS = ["content", "description"];
+    TEMPLATE = /\$\{([^}]*)\}/g;
+    ROLE_PREFIX = "role.";
+  }
+});
+
 // src/emulator/flow-run.ts
 import { randomUUID } from "node:crypto";
-function startExecution(flow2, inputs, now = Date.now()) {
-  const failing = flow2.steps.findIndex((s) => s.fails(inputs));
+function startExecution(flow2, inputs, lookup2, now = Date.now()) {
+  const roles = /* @__PURE__ */ new Map();
+  for (const name of flow2.roles) {
+    const role = lookup2(name);
+    if (role !== void 0) roles.set(name, role);
+  }
+  const last = flow2.steps.length - 1;
+  const why2 = (step3, i) => {
+    if (step3.role !== void 0 && !roles.has(step3.role)) return missingRoleText(step3.role, `step "${step3.service}"`);
+    const forOutputs = i === last ? flow2.outputRoles.find((name) => !roles.has(name)) : void 0;
+    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow2.name}"`);
+    return step3.fails(inputs) ? `${step3.service} failed` : void 0;
+  };
+  let error2;
+  const failing = flow2.steps.findIndex((step3, i) => (error2 = why2(step3, i)) !== void 0);
   const ran = failing === -1 ? flow2.steps : flow2.steps.slice(0, failing + 1);
   const stepIds = ran.map(() => randomUUID());
-  return { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds };
+  const execution = { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
+  if (error2 !== void 0) execution.error = error2;
+  return execution;
 }
 function stepStatus(execution, index) {
   const last = index === execution.ran.length - 1;
@@ -47850,6 +47916,7 @@ function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
   execution.ran.forEach((step3, i) => {
     if (execution.startedAt + step3.endsAtMs > now) return;
+    const status = stepStatus(execution, i);
     entries.push({
       count: String(i + 1),
       service: step3.service,
@@ -47857,9 +47924,11 @@ function execLogEntries(execution, form, now = Date.now()) {
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
       stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
-      status: stepStatus(execution, i),
+      status,
       latency: latencyObject(step3.latencyMs, form),
-      flow_id: execution.flow.flowId
+      flow_id: execution.flow.flowId,
+      // The interface shows no error member; a failed step says why in one, as the WebSocket does.
+      ...status === "completed" ? {} : { error: execution.error }
     });
   });
   return entries;
@@ -47868,24 +47937,28 @@ function latencyObject(ms2, form) {
   if (ms2 < 1e3) return { milliseconds: ms2 };
   return { seconds: Math.floor(ms2 / 1e3), milliseconds: form === "parts" ? ms2 % 1e3 : ms2 };
 }
-function renderOutputs(flow2, inputs) {
-  return { results: flow2.outputs.results.map((r) => render2(r, inputs)) };
+function renderOutputs(execution) {
+  return { results: execution.flow.outputs.results.map((r) => render2(r, execution.inputs, execution.roles)) };
 }
-function render2(template, inputs) {
+function render2(template, inputs, roles) {
   if (typeof template === "string") {
     if (template === "${*}") return { ...inputs };
-    return template.replace(/\$\{([^}]*)\}/g, (_, name) => Object.hasOwn(inputs, name) ? inputs[name] : "");
+    return template.replace(TEMPLATE, (_, inner) => {
+      const role = readRoleTemplate(inner);
+      if (role !== void 0) return "name" in role ? roles.get(role.name)?.[role.field] ?? "" : "";
+      return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
+    });
   }
-  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs));
+  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
   if (template !== null && typeof template === "object") {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs)]));
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
   return template;
 }
 function nodeOutputs(execution, index) {
   const status = stepStatus(execution, index);
   if (index === execution.flow.steps.length - 1 && status === "completed") {
-    return renderOutputs(execution.flow, execution.inputs);
+    return renderOutputs(execution);
   }
   return { results: [{ service: execution.ran[index].service, execution_id: execution.stepIds[index], status }] };
 }
@@ -47893,6 +47966,7 @@ var KEEP_FINISHED_MS, MAX_EXECUTIONS, ExecutionStore;
 var init_flow_run = __esm({
   "src/emulator/flow-run.ts"() {
     "use strict";
+    init_role_refs();
     KEEP_FINISHED_MS = 10 * 6e4;
     MAX_EXECUTIONS = 1e4;
     ExecutionStore = class {
@@ -48002,7 +48076,7 @@ var init_http_kit = __esm({
 });
 
 // src/emulator/flow-routes.ts
-function flowRoutes(flows, executions, form) {
+function flowRoutes(flows, roles, executions, form) {
   return [
     {
       method: "POST",
@@ -48014,7 +48088,7 @@ function flowRoutes(flows, executions, form) {
         if (!flow2) return message(404, `flow not found: ${req.param}`);
         const checked = checkInputs(flow2, req.body ?? {});
         if ("problem" in checked) return message(400, checked.problem);
-        const execution = startExecution(flow2, checked.inputs);
+        const execution = startExecution(flow2, checked.inputs, roles);
         executions.add(execution);
         return json(200, { flowId: flow2.flowId, executionId: execution.id });
       }
@@ -48062,6 +48136,7 @@ var latency, step, flow, flowsConfigSchema;
 var init_flows_config_schema = __esm({
   "src/emulator/flows-config.schema.ts"() {
     "use strict";
+    init_role_refs();
     latency = {
       description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
       type: ["string", "integer"],
@@ -48080,7 +48155,12 @@ var init_flows_config_schema = __esm({
           description: "Fails when the named input matches the regular expression",
           additionalProperties: { type: "string" }
         },
-        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' }
+        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' },
+        role: {
+          type: "string",
+          pattern: ROLE_NAME_PATTERN,
+          description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
+        }
       }
     };
     flow = {
@@ -48125,9 +48205,14 @@ var init_flows_config_schema = __esm({
 // src/emulator/flows-config.ts
 import { createHash } from "node:crypto";
 function loadFlowsConfig(text2, file) {
+  const loaded = loadFlowsSource(text2, file);
+  return loaded.ok ? { ok: true, value: loaded.value.config } : loaded;
+}
+function loadFlowsSource(text2, file) {
   const parsed = parseYaml(text2, { file });
   if (!parsed.ok) return parsed;
-  return validateFlows(parsed.value, file);
+  const checked = validateFlows(parsed.value, file);
+  return checked.ok ? { ok: true, value: { config: checked.value, source: parsed.value } } : checked;
 }
 function validateFlowsObject(value, label) {
   return validateFlows({ value, locate: () => ({ line: 1, col: 1 }) }, label);
@@ -48147,16 +48232,20 @@ function compileFlows(config) {
         latencyMs: latencyMs2,
         endsAtMs,
         failStatus: step3.fail_status ?? "failed",
+        ...step3.role === void 0 ? {} : { role: step3.role },
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
+    const outputRoles = outputRoleNames(flow2.outputs);
     compiled2.set(name, {
       name,
       flowId: flow2.flow_id ?? stableId(name),
       identity: flow2.identity ?? DEFAULT_IDENTITY,
       required: flow2.inputs ?? [],
       steps,
-      outputs: flow2.outputs
+      outputs: flow2.outputs,
+      outputRoles,
+      roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
     });
   }
   return compiled2;
@@ -48166,6 +48255,10 @@ function parseLatency(value) {
   const match = LATENCY.exec(value);
   if (!match) return void 0;
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
+}
+function outputRoleNames(outputs) {
+  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t6) => "name" in t6 ? [t6.name] : []));
+  return [...new Set(names)];
 }
 function validateFlows(source, file) {
   const checked = validateAgainst(flowsConfigSchema, source, file);
@@ -48177,12 +48270,19 @@ function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
   for (const [name, flow2] of Object.entries(flows)) {
+    for (const { text: text2, at } of stringsIn(asRecord(flow2)?.["outputs"])) {
+      for (const template of roleTemplatesIn(text2)) {
+        if (!("problem" in template)) continue;
+        const pointer = pointerOf(["flows", name, "outputs", ...at]);
+        issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
+      }
+    }
     const steps = asRecord(flow2)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
       const step3 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
-        const pointer = ["", "flows", name, "steps", String(i), ...keys].map(escapePointer).join("/");
+        const pointer = pointerOf(["flows", name, "steps", String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
       const latency2 = step3["latency"];
@@ -48210,8 +48310,8 @@ function regexProblem(source) {
     return `not a valid regular expression (${err instanceof Error ? err.message : String(err)})`;
   }
 }
-function escapePointer(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+function pointerOf(keys) {
+  return ["", ...keys].map((key) => key.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 }
 function stableId(name) {
   const hex = createHash("sha256").update(`roleflow-emulator-flow:${name}`).digest("hex");
@@ -48224,6 +48324,7 @@ var init_flows_config = __esm({
     init_schema();
     init_yaml_source();
     init_flows_config_schema();
+    init_role_refs();
     DEFAULT_IDENTITY = "emulator";
     MAX_LATENCY_MS = 36e5;
     LATENCY = /^([0-9]+(?:\.[0-9]+)?)(ms|s)$/;
@@ -48354,12 +48455,12 @@ var init_http_server = __esm({
 // src/emulator/role-routes.ts
 function roleRoutes(store, unknownId) {
   const create = (req) => {
-    const fields = stringFields(req.body, ROLE_FIELDS);
+    const fields = stringFields(req.body, ROLE_FIELDS2);
     if (!fields || fields.name === "") return message(400, MISSING_PARAMETERS);
     return json(200, { message: "Role created", id: store.create(fields) });
   };
   const update = (text2) => (req) => {
-    const fields = stringFields(req.body, ["id", ...ROLE_FIELDS]);
+    const fields = stringFields(req.body, ["id", ...ROLE_FIELDS2]);
     if (!fields || fields.id === "" || fields.name === "") return message(400, MISSING_PARAMETERS);
     if (!store.update(fields.id, fields)) return message(404, NOT_FOUND);
     return json(200, { message: text2, id: fields.id });
@@ -48399,12 +48500,12 @@ function get(store, req, unknownId) {
   if (unknownId === "empty") return { status: 200, body: "[]" };
   return message(unknownId === "404" ? 404 : 200, NOT_FOUND);
 }
-var ROLE_FIELDS, NOT_FOUND;
+var ROLE_FIELDS2, NOT_FOUND;
 var init_role_routes = __esm({
   "src/emulator/role-routes.ts"() {
     "use strict";
     init_http_kit();
-    ROLE_FIELDS = ["name", "description", "content"];
+    ROLE_FIELDS2 = ["name", "description", "content"];
     NOT_FOUND = "role not found";
   }
 });
@@ -48422,6 +48523,10 @@ var init_role_store = __esm({
         this.onChange = onChange;
       }
       byId = /* @__PURE__ */ new Map();
+      /** Each Role's name, in the same order as `byId`. */
+      nameById = /* @__PURE__ */ new Map();
+      /** What `byName` answered since the last change: executions of one flow share the same strings. */
+      named = /* @__PURE__ */ new Map();
       listBody;
       clock = new IsoClock();
       /** Put back Roles read from a data file, keeping their ids and timestamps. */
@@ -48437,6 +48542,22 @@ var init_role_store = __esm({
       /** One Role as the service answers it, or undefined. */
       json(id) {
         return this.byId.get(id);
+      }
+      /**
+       * The content and description of the Role named `name` (what a flow runs with), or undefined.
+       * Names are not unique: of several, the first created.
+       */
+      byName(name) {
+        if (this.named.has(name)) return this.named.get(name);
+        let found;
+        for (const [id, held] of this.nameById) {
+          if (held !== name) continue;
+          const { content, description } = JSON.parse(this.byId.get(id));
+          found = { content, description };
+          break;
+        }
+        this.named.set(name, found);
+        return found;
       }
       create(fields) {
         const now = this.clock.now();
@@ -48456,6 +48577,8 @@ var init_role_store = __esm({
       /** false when no Role has this id. */
       delete(id) {
         if (!this.byId.delete(id)) return false;
+        this.nameById.delete(id);
+        this.named.clear();
         this.changed({ delete: id });
         return true;
       }
@@ -48483,6 +48606,8 @@ var init_role_store = __esm({
           [this.lastUpdateField]: role.lastUpdated
         });
         this.byId.set(role.id, json2);
+        this.nameById.set(role.id, role.name);
+        this.named.clear();
         return json2;
       }
       changed(change2) {
@@ -48562,7 +48687,7 @@ function onFrame(conn, data2, options) {
   const checked = checkInputs(flow2, rest);
   if ("problem" in checked) return reject(conn, "400", name, checked.problem);
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
-  const execution = startExecution(flow2, checked.inputs);
+  const execution = startExecution(flow2, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
   execution.ran.forEach((step3, i) => {
     if (options.messages === "final" && i !== last) return;
@@ -48576,7 +48701,7 @@ function onFrame(conn, data2, options) {
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
   const step3 = execution.ran[index];
-  const payload = { outputs: nodeOutputs(execution, index), ...ok ? {} : { error: `${step3.service} failed` } };
+  const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send2(conn, {
     state: "completed",
     statusCode: ok ? "200" : "500",
@@ -48647,10 +48772,11 @@ async function startEmulator(options = {}) {
     writer = new DataLog(options.dataFile, () => store.listJson(), options.onDataFileError, loaded, options.dataLogCompactBytes);
     if (loaded.logBytes > 0) await writer.compact();
   }
+  const roleByName = (name) => store.byName(name);
   const log = new RequestLog();
   const routes = [
     ...roleRoutes(store, options.unknownId ?? "404"),
-    ...flowRoutes(flows, new ExecutionStore(), options.latencyForm ?? "parts")
+    ...flowRoutes(flows, roleByName, new ExecutionStore(), options.latencyForm ?? "parts")
   ];
   const faults = createFaults(options.failRate, options.lostRate, options.seed);
   const handler = createHttpHandler({
@@ -48663,7 +48789,7 @@ async function startEmulator(options = {}) {
     log,
     onRequest: options.onRequest
   });
-  const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? "per-node", maxPayload: maxBodyBytes });
+  const ws = createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? "per-node", maxPayload: maxBodyBytes });
   const server = createServer(handler);
   server.on("upgrade", ws.upgrade);
   const host = options.host ?? "127.0.0.1";
@@ -48787,7 +48913,7 @@ async function openTenant(opts) {
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
-      ...config.local.flowsConfig === void 0 ? {} : { flows: configRelative(opts.cwd, config, config.local.flowsConfig) }
+      flows: embeddedFlowsOf(opts.cwd, config).abs
     });
     const target2 = targetOf(LOCAL_TENANT, { baseUrl: emulator.baseUrl, wsUrl: emulator.wsUrl });
     const client2 = createClient2({ target: target2, token: emulator.token, ...hooks(opts) });
@@ -73243,7 +73369,8 @@ function httpsProgress(entries, history, rule, nowMs) {
   const next = history && history.signature === signature ? history : { signature, changedAtMs: nowMs };
   const failedStep = entries.find((e) => e.status !== "completed");
   if (failedStep) {
-    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}`;
+    const why2 = failedStep.error ? `: ${shortened(failedStep.error)}` : "";
+    const reason2 = `step "${failedStep.service}" ended with status ${JSON.stringify(failedStep.status)}${why2}`;
     return { state: "failed", history: next, step: failedStep, reason: reason2 };
   }
   if (rule.steps !== void 0) {
@@ -73279,7 +73406,8 @@ function tallyWsMessage(tally, message2, rule) {
 function wsProgress(tally, rule, msSinceLast) {
   const refused = tally.refused;
   if (refused) {
-    const text2 = refused.messageText.length > 200 ? `${refused.messageText.slice(0, 199)}…` : refused.messageText;
+    const payload = messagePayload(refused);
+    const text2 = shortened(typeof payload?.error === "string" ? payload.error : refused.messageText);
     const reason2 = `message from ${refused.service ?? "the service"} has statusCode ${String(refused.statusCode)}: ${text2}`;
     return { state: "failed", message: refused, reason: reason2 };
   }
@@ -73297,6 +73425,9 @@ function quietEndedWsTests(file) {
   return file.tests.filter(
     (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
   );
+}
+function shortened(text2) {
+  return text2.length > 200 ? `${text2.slice(0, 199)}…` : text2;
 }
 var EMPTY_WS_TALLY, POLL_FRACTION, MIN_POLL_MS, MAX_POLL_MS;
 var init_end_rules = __esm({
@@ -73812,7 +73943,7 @@ function checkSnapshot(a, found, using) {
 }
 function checkLeaks(a, value, index) {
   const expected = `no run of ${index.minChars}+ characters of ${a.expected === "*" ? "any Role" : `Role ${String(a.expected)}`}`;
-  for (const text2 of stringsIn(value)) {
+  for (const text2 of stringsIn2(value)) {
     const leak = index.find(text2);
     if (leak) {
       const actual = `${leak.text.length} characters of Role ${leak.role} (${leak.file}:${leak.line}): ${JSON.stringify(excerpt(leak.text.trim()))}`;
@@ -73821,10 +73952,10 @@ function checkLeaks(a, value, index) {
   }
   return { pass: true, expected, actual: "no leak", message: `${a.path}: ${expected}` };
 }
-function* stringsIn(value) {
+function* stringsIn2(value) {
   if (typeof value === "string") yield value;
-  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
-  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn(v);
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn2(v);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) yield* stringsIn2(v);
 }
 function show(value) {
   if (value === void 0) return "nothing";
@@ -74860,6 +74991,46 @@ var init_tested_against = __esm({
   }
 });
 
+// src/core/runs/transport-warnings.ts
+function transportWarnings(file, tenant) {
+  const available = tenant === void 0 || tenant.hasWs ? BOTH : ["https"];
+  const warnings = [];
+  for (const test of file.tests) {
+    if (test.skip !== void 0) continue;
+    const runs = (test.transports ?? available).filter((t6) => available.includes(t6));
+    const first = test.expect.outputs[0];
+    if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
+      const n = test.expect.outputs.length;
+      const them = n === 1 ? "its output assertion is" : `its ${n} output assertions are`;
+      const declared = test.transports !== void 0 && !test.transports.includes("ws");
+      const why2 = declared ? " (transport: https)" : `, as tenant ${tenant.name} has no ws_url,`;
+      const fix = declared ? "run it over ws too" : "give the tenant a ws_url";
+      warnings.push({
+        file: test.file,
+        line: first.line,
+        col: first.col,
+        message: `warning: test "${test.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
+      });
+    }
+    if (runs.length === 0) {
+      warnings.push({
+        file: test.file,
+        line: test.line,
+        col: test.col,
+        message: `warning: test "${test.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
+      });
+    }
+  }
+  return warnings;
+}
+var BOTH;
+var init_transport_warnings = __esm({
+  "src/core/runs/transport-warnings.ts"() {
+    "use strict";
+    BOTH = ["https", "ws"];
+  }
+});
+
 // src/core/runs/index.ts
 var init_runs = __esm({
   "src/core/runs/index.ts"() {
@@ -74870,6 +75041,7 @@ var init_runs = __esm({
     init_select2();
     init_counts();
     init_tested_against();
+    init_transport_warnings();
   }
 });
 
@@ -75580,25 +75752,29 @@ var init_templates = __esm({
     SCHEMAS = "node_modules/roleflow/schemas";
     ROLE = `---
 name: example-assistant
-description: A first Role managed by roleflow; rename or replace it
+description: Answers briefly, in the language of the question
 ---
 You are a helpful assistant. Answer briefly and accurately, in the language the user writes in.
 When you do not know, say so and suggest where to look.
 `;
     FLOW = `# yaml-language-server: $schema=../${SCHEMAS}/flow-test.schema.json
 #
-# A first flow test. The embedded tenant's \`echo\` flow returns its inputs as its one result;
-# point \`flow:\` at one of your tenant's flows and assert on what it returns.
-flow: echo
+# A first flow test. The embedded tenant's \`assistant\` flow runs with the Role example-assistant
+# (roles/example-assistant.md) and its answer carries that Role's description: edit the description,
+# \`roleflow apply\`, and this test fails until it expects the new one. Before the Role is applied
+# the flow's step fails ("Role ... not found on the tenant"): run \`roleflow apply\` first.
+# With your own tenant, point \`flow:\` at one of its flows and assert on what it returns.
+flow: assistant
 transport: ws
 tests:
-  - name: returns its inputs
-    inputs: { greeting: hello }
+  - name: answers as the example-assistant Role
+    inputs: { question: "Where is my order?" }
     until: { messages: 1 }          # one node: over at its completed message
     timeout: 10s
     expect:
       outputs:
-        - { path: "results[0].greeting", equals: hello }
+        - { path: "results[0].answer", contains: "Where is my order?" }
+        - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
     GITIGNORE_LINE = ".roleflow/";
   }
@@ -77341,6 +77517,41 @@ var init_read_reports = __esm({
   }
 });
 
+// src/report/no-tests.ts
+var no_tests_exports = {};
+__export(no_tests_exports, {
+  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
+  noTestRanError: () => noTestRanError,
+  noTestRanReason: () => noTestRanReason
+});
+function noTestRanReason(report) {
+  const results2 = report.results;
+  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
+  if (results2.length === 0) {
+    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+    const grep = report.selection?.grep;
+    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
+  }
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const why2 = r.status === "skip" ? r.message : "not run";
+    counts2.set(why2, (counts2.get(why2) ?? 0) + 1);
+  }
+  const whys = [...counts2].map(([why2, n]) => `${n}: ${why2}`).join("; ");
+  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
+  return `no test ran: ${all} skipped (${whys})`;
+}
+function noTestRanError(reason2) {
+  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
+}
+var PASS_WITH_NO_TESTS;
+var init_no_tests = __esm({
+  "src/report/no-tests.ts"() {
+    "use strict";
+    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
+  }
+});
+
 // src/files/snapshot-files.ts
 import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
@@ -77994,7 +78205,10 @@ function runsFor(tenant, files, flags, parsed, env) {
     ...flags.transport && { transport: flags.transport },
     ...flags.repeat !== void 0 && { repeat: flags.repeat }
   });
-  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : "no tests in the flow test files");
+  if (selection.matched === 0 && !flags.passWithNoTests) {
+    const why2 = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
+    throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
+  }
   return selection;
 }
 async function loadBaseline(cwd, file) {
@@ -78056,6 +78270,7 @@ var init_test_session = __esm({
     init_errors();
     init_printed_url();
     init_runs();
+    init_no_tests();
     init_run_report();
     init_flow_files();
     init_source_files();
@@ -79411,18 +79626,20 @@ async function testTenantsInOrder(names, testOne, say) {
       close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
       return error2.exitCode;
     }
-    went.push(`${name} ${code3 === ExitCode.Ok ? "passed" : code3 === ExitCode.TestsFailed ? "had failed tests" : "was interrupted"}`);
+    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
     if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok) worst = code3;
+    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
   }
   close([]);
   return worst;
 }
+var WENT;
 var init_test_tenants = __esm({
   "src/run/tenants/test-tenants.ts"() {
     "use strict";
     init_exit_codes();
     init_tenants();
+    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
   }
 });
 
@@ -79468,9 +79685,70 @@ var init_test_progress = __esm({
   }
 });
 
+// src/emulator/flow-role-refs.ts
+function flowRoleReferences(text2, file) {
+  const loaded = loadFlowsSource(text2, file);
+  if (!loaded.ok) return loaded;
+  const { config, source } = loaded.value;
+  const references = [];
+  const at = (flow2, name, by, keys) => {
+    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
+  };
+  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step3, i) => {
+      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
+    });
+    for (const { text: string, at: keys } of stringsIn(outputs)) {
+      for (const template of roleTemplatesIn(string)) {
+        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
+      }
+    }
+  }
+  return { ok: true, value: references };
+}
+var init_flow_role_refs = __esm({
+  "src/emulator/flow-role-refs.ts"() {
+    "use strict";
+    init_flows_config();
+    init_role_refs();
+  }
+});
+
+// src/run/embedded-flow-roles.ts
+async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
+  if (!flows.own && tests === void 0) return [];
+  const text2 = await readTextFile(flows, FLOWS_FILE);
+  if (!text2.ok) return text2.issues;
+  const references = flowRoleReferences(text2.value, flows.file);
+  if (!references.ok) return references.issues;
+  const testedBy = /* @__PURE__ */ new Map();
+  for (const test of tests ?? []) if (!testedBy.has(test.flow)) testedBy.set(test.flow, test.file);
+  const { kept, excluded } = filesForTenant(roles, LOCAL_TENANT);
+  const held = new Set(kept.map((r) => r.name));
+  return references.value.filter((ref2) => !held.has(ref2.name) && (flows.own || testedBy.has(ref2.flow))).map((ref2) => {
+    const tested = testedBy.get(ref2.flow);
+    const used = `Role ${quote(ref2.name)} (${ref2.by} of flow ${quote(ref2.flow)}${tested === void 0 ? "" : `, tested by ${tested}`})`;
+    const other = excluded.find((r) => r.name === ref2.name);
+    const why2 = other === void 0 ? `is in no role file of ${rolesDir}/: the embedded tenant will not have it, and the flow fails there` : `is ${notForTenantReason(other, LOCAL_TENANT)}: the embedded tenant will not have it, and the flow fails there`;
+    return { file: ref2.file, line: ref2.line, col: ref2.col, message: `${used} ${why2}` };
+  });
+}
+var FLOWS_FILE;
+var init_embedded_flow_roles = __esm({
+  "src/run/embedded-flow-roles.ts"() {
+    "use strict";
+    init_roles();
+    init_flow_role_refs();
+    init_source_files();
+    init_open_tenant();
+    FLOWS_FILE = { maxBytes: 4 * 1024 * 1024, noun: "an emulator flows file", holds: "YAML text" };
+  }
+});
+
 // src/run/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
+  testTenantOf: () => testTenantOf,
   validateSources: () => validateSources
 });
 async function validateSources(cwd, roles, flows, options) {
@@ -79487,9 +79765,11 @@ async function validateSources(cwd, roles, flows, options) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames;
+  let roleFiles = hasRoles ? void 0 : [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
+      roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
       const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
@@ -79497,6 +79777,7 @@ async function validateSources(cwd, roles, flows, options) {
       if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
     } else result.issues.push(...loaded.issues);
   }
+  let tests;
   if (hasFlows) {
     const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
     const loaded = await loadFlowTestFiles(files);
@@ -79504,7 +79785,12 @@ async function validateSources(cwd, roles, flows, options) {
     if (!loaded.ok) result.issues.push(...loaded.issues);
     else if (roleNames) result.issues.push(...unknownLeakRoles(loaded.value, roleNames, roles.display));
     if (loaded.ok && !options.strictEnd) result.warnings.push(...loaded.value.flatMap(quietEndWarnings));
+    if (loaded.ok) {
+      tests = loaded.value;
+      result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
+    }
   }
+  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
   return result;
 }
 function quietEndWarnings(file) {
@@ -79515,9 +79801,16 @@ function quietEndWarnings(file) {
     message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
+function testTenantOf(config, env) {
+  const name = env["ROLEFLOW_TENANT"] || config.defaultTenant || "local";
+  const configured = configuredTenant(config, name);
+  if (configured !== void 0) return { name, hasWs: configured.wsUrl !== void 0 };
+  return name === "local" ? { name, hasWs: true } : void 0;
+}
 var init_validate = __esm({
   "src/run/validate.ts"() {
     "use strict";
+    init_config();
     init_errors();
     init_flows();
     init_runs();
@@ -79525,6 +79818,7 @@ var init_validate = __esm({
     init_roles();
     init_role_files();
     init_source_files();
+    init_embedded_flow_roles();
   }
 });
 
@@ -82439,7 +82733,7 @@ var InitCommand = class extends RoleflowCommand {
       this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
       if (!present) return 1;
     }
-    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow test");
+    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
     return 0;
   }
   tenantOption() {
@@ -83066,8 +83360,12 @@ var ReportMergeCommand = class extends RoleflowCommand {
       Roles the tenant held) when every report has the same, and has none otherwise, with a warning
       (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
-      reports that are not the shards of one run.
+      A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
+      why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
+      should test something.
+
+      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
@@ -83080,14 +83378,16 @@ var ReportMergeCommand = class extends RoleflowCommand {
   outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
   allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  passWithNoTests = import_clipanion12.Option.Boolean("--pass-with-no-tests", false, { description: "A merged run in which no test ran exits 0, not 1" });
   async execute() {
-    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }] = await Promise.all([
+    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
       Promise.resolve().then(() => (init_json(), json_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports))
+      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
@@ -83101,7 +83401,11 @@ var ReportMergeCommand = class extends RoleflowCommand {
     const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
     this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason2(report);
+    if (none === void 0) return ExitCode.Ok;
+    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError2(none)}`);
+    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
   }
 };
 
@@ -83242,8 +83546,14 @@ var TestCommand = class extends ManyTenantsCommand {
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
-      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
+      A run in which no test ran — every result skipped (by \`skip:\`, over a transport the tenant
+      lacks, or with every assertion skipped), \`--grep\` or the files matching no test, an empty
+      shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
+      reports are written either way).
+
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      interrupted.
     `,
     examples: [
       ["Run every test in flows/", "roleflow test"],
@@ -83278,11 +83588,14 @@ var TestCommand = class extends ManyTenantsCommand {
   baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = import_clipanion14.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
   updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = import_clipanion14.Option.Boolean("--pass-with-no-tests", false, {
+    description: "A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1"
+  });
   async execute() {
     const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
@@ -83306,7 +83619,7 @@ var TestCommand = class extends ManyTenantsCommand {
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
     ]);
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
@@ -83323,6 +83636,9 @@ var TestCommand = class extends ManyTenantsCommand {
       return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
     };
     return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
+  }
+  selectionFlags() {
+    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
   }
   testedCommit;
   /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
@@ -83351,18 +83667,18 @@ var TestCommand = class extends ManyTenantsCommand {
   }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
   async run(tenant, runs, reporters, { flows, roles }, { shard, selection }, baseline, assertions, several) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }] = await Promise.all([
+    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports))
+      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
     ]);
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
     this.io.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const signal = this.interruption(() => {
       progress?.clear();
       this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
@@ -83400,7 +83716,15 @@ var TestCommand = class extends ManyTenantsCommand {
     this.reportsWritten.push(...written.map((file) => resolve22(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
     if (interrupted) return ExitCode.Interrupted;
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason2(report);
+    if (none === void 0) return ExitCode.Ok;
+    if (this.passWithNoTests) {
+      this.io.err(`${several === void 0 ? "" : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    this.io.err(`error: ${several === void 0 ? "" : `tenant ${several}: `}${noTestRanError2(none)}`);
+    return ExitCode.Error;
   }
 };
 function consoleOnStdout(r) {
@@ -83430,10 +83754,21 @@ var ValidateCommand = class extends RoleflowCommand {
       code is 1; \`--json\` prints them as JSON on stdout instead. The folders come from
       \`roles.dir\` and \`flows.dir\` of the config (default \`roles\` and \`flows\`).
 
-      A flow test that may run over WebSocket with no \`until.node\` or \`until.messages\` gets a
-      warning on stderr (the exit code is unchanged): only quiet ends it, so it passes even when a
-      later node never finishes. \`flows.strict_end: true\` turns the warning off, since a quiet end
-      is then an error of \`roleflow test\`.
+      When the embedded tenant is in use (as above) or the config has \`local.flows_config\`, every
+      Role its flows name (a step's \`role:\`, \`\${role.NAME.content}\`) must be in a role file that
+      is for \`local\`; one that is not is an error at the reference in the flows file, since the
+      flow fails there without it. Every flow of \`local.flows_config\` is checked; of the built-in
+      flows file, which serves the examples of roleflow and of \`init\`, the flows your flow tests run.
+
+      Warnings on stderr (the exit code is unchanged) about tests that would pass without testing
+      what they say: a test that may run over WebSocket with no \`until.node\` or \`until.messages\`
+      (only quiet ends it, so it passes even when a later node never finishes;
+      \`flows.strict_end: true\` turns this one off, since a quiet end is then an error of
+      \`roleflow test\`); a test that runs only over HTTPS and asserts on outputs (the execution log
+      has none: they are always skipped), at its first output assertion; a test that runs only over
+      WebSocket where the tenant has no ws_url (always skipped). The tenant is the one a plain
+      \`roleflow test\` would use: \`ROLEFLOW_TENANT\`, else \`default_tenant\`, else the embedded
+      \`local\` (which has a ws_url).
     `,
     examples: [
       ["Check roles/ and flows/", "roleflow validate"],
@@ -83447,7 +83782,7 @@ var ValidateCommand = class extends RoleflowCommand {
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const { validateSources: validateSources2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
+    const { validateSources: validateSources2, testTenantOf: testTenantOf2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
     const config = await this.loadConfig();
     const cwd = this.context.cwd;
     const roles = rolesDirOf2(cwd, config, this.roles);
@@ -83457,7 +83792,14 @@ var ValidateCommand = class extends RoleflowCommand {
     const usesLocal = configured.length === 0 || config.defaultTenant === "local";
     const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const result = await validateSources2(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
+    const { embeddedFlowsOf: embeddedFlowsOf2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+    const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf2(cwd, config) : void 0;
+    const result = await validateSources2(cwd, roles, flows, {
+      strictEnd: config.flows.strictEnd,
+      tenants,
+      testTenant: testTenantOf2(config, this.context.env),
+      ...embedded && { embeddedFlows: embedded }
+    });
     const valid = result.issues.length === 0;
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
     if (this.json) {
@@ -86187,6 +86529,7 @@ ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 
 // action/src/test-step.ts
 init_github();
+init_no_tests();
 import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync5, statSync as statSync2 } from "node:fs";
 import { isAbsolute as isAbsolute8, join as join15 } from "node:path";
 
@@ -86197,6 +86540,7 @@ import { existsSync as existsSync6 } from "node:fs";
 init_flows();
 init_markdown_parts();
 init_digest();
+init_no_tests();
 var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
 var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n";
@@ -86221,12 +86565,14 @@ function headOf(report, marker) {
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : "";
   lines2.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, "");
-  const verdict2 = s.failed > 0 ? "❌" : s.tests === 0 ? "⚠️" : "✅";
+  const none = noTestRanReason(report);
+  const verdict2 = s.failed > 0 ? "❌" : none !== void 0 ? "⚠️" : "✅";
   const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : "";
   lines2.push(
     `${verdict2} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? "; stopped early by --bail" : ""}`,
     ""
   );
+  if (none !== void 0) lines2.push(`**Nothing was tested**: ${mdText(none)}.`, "");
   return lines2.join("\n");
 }
 function rowOf(r) {
@@ -86306,11 +86652,13 @@ async function testStep(ctx) {
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
   rmSync5(reportFile, { force: true });
-  const files = ctx.inputs.args.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
-  if (files.length === 0) return { failure: `merge: no JSON reports found in ${ctx.inputs.args.join(", ") || "args (give the files or their folder)"}` };
+  const options = ctx.inputs.args.filter((arg) => arg.startsWith("-"));
+  const paths = ctx.inputs.args.filter((arg) => !arg.startsWith("-"));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
-  const run2 = await roleflow(ctx, ["report", "merge", ...files, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
+  const run2 = await roleflow(ctx, ["report", "merge", ...files, ...options, "--out", reportFile, ...htmlReporter(html)], { streamStdout: true, tenantCommand: false });
   return publishReport(ctx, "report merge", run2, { reportFile, baseline, html });
 }
 async function publishReport(ctx, command, run2, files) {
@@ -86350,6 +86698,8 @@ async function publishReport(ctx, command, run2, files) {
 ${footer}`);
   });
   const compared = comparison === void 0 ? {} : compareOutcome(ctx, comparison);
+  const none = report === void 0 || run2.code !== 1 ? void 0 : noTestRanReason(report);
+  if (none !== void 0) return { failure: `roleflow ${command}: ${none}; \`args: ${PASS_WITH_NO_TESTS}\` accepts a run that tests nothing` };
   return outcome.failure !== void 0 ? outcome : compared;
 }
 function htmlReportOf(ctx) {

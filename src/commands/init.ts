@@ -78,7 +78,7 @@ export class InitCommand extends RoleflowCommand {
       this.io.err(`${present ? 'note' : 'error'}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
       if (!present) return 1;
     }
-    this.io.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow test');
+    this.io.err('Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test');
     return 0;
   }
 

@@ -11,6 +11,7 @@ import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { RunSelection } from '../report/model.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import type { AssertionFiles } from '../run/assertions.js';
+import type { SelectionFlags } from '../run/test-session.js';
 import { ManyTenantsCommand } from './tenant-command.js';
 
 export class TestCommand extends ManyTenantsCommand {
@@ -58,8 +59,14 @@ export class TestCommand extends ManyTenantsCommand {
       Ctrl-C (SIGINT) or SIGTERM starts nothing new, ends the executions in flight as interrupted,
       writes every report (what did not finish is not run), prints the summary and exits 130.
 
-      Exit codes: 0 every test passed (or was skipped), 3 some test failed, 1 invalid files, bad
-      usage, or a tenant that cannot be reached or refuses the token, 130 interrupted.
+      A run in which no test ran — every result skipped (by \`skip:\`, over a transport the tenant
+      lacks, or with every assertion skipped), \`--grep\` or the files matching no test, an empty
+      shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
+      reports are written either way).
+
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      interrupted.
     `,
     examples: [
       ['Run every test in flows/', 'roleflow test'],
@@ -95,12 +102,15 @@ export class TestCommand extends ManyTenantsCommand {
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
+  passWithNoTests = Option.Boolean('--pass-with-no-tests', false, {
+    description: 'A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1',
+  });
 
   async execute(): Promise<number> {
     const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
     const reporters = parseReporters(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
@@ -126,7 +136,7 @@ export class TestCommand extends ManyTenantsCommand {
       import('../report/reporters.js'),
       import('../run/tenants/test-tenants.js'),
     ]);
-    const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
+    const flags = this.selectionFlags();
     const parsed = session.parseSelectionFlags(flags);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
@@ -145,6 +155,10 @@ export class TestCommand extends ManyTenantsCommand {
       return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
     };
     return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
+  }
+
+  private selectionFlags(): SelectionFlags {
+    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
   }
 
   private testedCommit: Promise<string | undefined> | undefined;
@@ -187,18 +201,18 @@ export class TestCommand extends ManyTenantsCommand {
     assertions: AssertionFiles,
     several?: string,
   ): Promise<number> {
-    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }] = await Promise.all([
+    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }, { noTestRanReason, noTestRanError }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/run-report.js'),
       import('../report/console.js'),
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),
+      import('../report/no-tests.js'),
     ]);
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
     this.io.showLiveLine(progress);
-    if (runs.length === 0 && shard) this.io.err(`shard ${shard.index}/${shard.total} holds no tests`);
     const signal = this.interruption(() => {
       progress?.clear();
       this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
@@ -236,7 +250,15 @@ export class TestCommand extends ManyTenantsCommand {
     this.reportsWritten.push(...written.map((file) => resolve(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
     if (interrupted) return ExitCode.Interrupted;
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason(report);
+    if (none === undefined) return ExitCode.Ok;
+    if (this.passWithNoTests) {
+      this.io.err(`${several === undefined ? '' : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    this.io.err(`error: ${several === undefined ? '' : `tenant ${several}: `}${noTestRanError(none)}`);
+    return ExitCode.Error;
   }
 }
 

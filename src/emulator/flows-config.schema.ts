@@ -2,6 +2,8 @@
  * JSON Schema of the emulator's flows file (`emulator-flows.yaml`). Kept as a TS object so the
  * emulator needs no file of its own at run time; the format is documented in that YAML's header.
  */
+import { ROLE_NAME_PATTERN } from './role-refs.js';
+
 // The string form ("120ms", "1.5s") is checked in flows-config.ts, which can say it in words.
 const latency = {
   description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
@@ -23,6 +25,11 @@ const step = {
       additionalProperties: { type: 'string' },
     },
     fail_status: { type: 'string', minLength: 1, description: 'Status logged when the step fails (default "failed")' },
+    role: {
+      type: 'string',
+      pattern: ROLE_NAME_PATTERN,
+      description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name',
+    },
   },
 } as const;
 

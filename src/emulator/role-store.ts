@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role, RoleFields } from '../core/model.js';
+import type { RoleText } from './role-refs.js';
 
 export type LastUpdateField = 'last_updated' | 'last_update';
 
@@ -14,6 +15,10 @@ export type RoleChange = { put: string } | { delete: string };
  */
 export class RoleStore {
   private readonly byId = new Map<string, string>();
+  /** Each Role's name, in the same order as `byId`. */
+  private readonly nameById = new Map<string, string>();
+  /** What `byName` answered since the last change: executions of one flow share the same strings. */
+  private readonly named = new Map<string, RoleText | undefined>();
   private listBody: Buffer | undefined;
   private readonly clock = new IsoClock();
 
@@ -39,6 +44,23 @@ export class RoleStore {
     return this.byId.get(id);
   }
 
+  /**
+   * The content and description of the Role named `name` (what a flow runs with), or undefined.
+   * Names are not unique: of several, the first created.
+   */
+  byName(name: string): RoleText | undefined {
+    if (this.named.has(name)) return this.named.get(name);
+    let found: RoleText | undefined;
+    for (const [id, held] of this.nameById) {
+      if (held !== name) continue;
+      const { content, description } = JSON.parse(this.byId.get(id)!) as RoleText;
+      found = { content, description };
+      break;
+    }
+    this.named.set(name, found);
+    return found;
+  }
+
   create(fields: RoleFields): string {
     const now = this.clock.now();
     const id = randomUUID();
@@ -59,6 +81,8 @@ export class RoleStore {
   /** false when no Role has this id. */
   delete(id: string): boolean {
     if (!this.byId.delete(id)) return false;
+    this.nameById.delete(id);
+    this.named.clear();
     this.changed({ delete: id });
     return true;
   }
@@ -88,6 +112,8 @@ export class RoleStore {
       [this.lastUpdateField]: role.lastUpdated,
     });
     this.byId.set(role.id, json);
+    this.nameById.set(role.id, role.name);
+    this.named.clear();
     return json;
   }
 

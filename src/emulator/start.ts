@@ -72,10 +72,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (loaded.logBytes > 0) await writer.compact();
   }
 
+  const roleByName = (name: string) => store.byName(name);
   const log = new RequestLog();
   const routes = [
     ...roleRoutes(store, options.unknownId ?? '404'),
-    ...flowRoutes(flows, new ExecutionStore(), options.latencyForm ?? 'parts'),
+    ...flowRoutes(flows, roleByName, new ExecutionStore(), options.latencyForm ?? 'parts'),
   ];
   const faults = createFaults(options.failRate, options.lostRate, options.seed);
   const handler = createHttpHandler({
@@ -88,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     onRequest: options.onRequest,
   });
-  const ws = createWsEndpoint({ tokenMatches, flows, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
+  const ws = createWsEndpoint({ tokenMatches, flows, roles: roleByName, messages: options.wsMessages ?? 'per-node', maxPayload: maxBodyBytes });
   const server = createServer(handler);
   server.on('upgrade', ws.upgrade);
   const host = options.host ?? '127.0.0.1';

@@ -7,6 +7,7 @@ import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
 import type { RoleFile } from '../core/roles/index.js';
 import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../core/runs/index.js';
+import { noTestRanError } from '../report/no-tests.js';
 import { buildRunReport } from '../report/run-report.js';
 import type { RunReport, RunSelection } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
@@ -24,6 +25,8 @@ export interface SelectionFlags {
   shard?: string | undefined;
   transport?: Transport | undefined;
   repeat?: number | undefined;
+  /** `--pass-with-no-tests`: a run that tests nothing is no error. */
+  passWithNoTests?: boolean | undefined;
 }
 
 /** `--grep` and `--shard` parsed; one line naming the flag when either is malformed. */
@@ -91,7 +94,10 @@ export function runsFor(
     ...(flags.transport && { transport: flags.transport }),
     ...(flags.repeat !== undefined && { repeat: flags.repeat }),
   });
-  if (selection.matched === 0) throw new RoleflowError(parsed.grep ? `no test matches --grep ${flags.grep}` : 'no tests in the flow test files');
+  if (selection.matched === 0 && !flags.passWithNoTests) {
+    const why = parsed.grep ? `no test matches --grep ${flags.grep}` : 'the flow test files hold no tests';
+    throw new RoleflowError(noTestRanError(`no test ran: ${why}`));
+  }
   return selection;
 }
 

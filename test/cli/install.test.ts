@@ -21,7 +21,7 @@ async function npx(cwd: string, args: string[]): Promise<{ code: number; stdout:
 }
 
 describe('the npm package', () => {
-  it('packs, installs into an empty project, and works there with npx: --version, init, validate, plan, test', async () => {
+  it('packs, installs into an empty project, and works there with npx: --version, init, validate, plan, apply, test', async () => {
     const packed = await tempDir('roleflow-pack-');
     onTestFinished(packed.cleanup);
     // --ignore-scripts: the package is packed from the dist/ this run built (`prepare` would rebuild
@@ -46,6 +46,8 @@ describe('the npm package', () => {
     const plan = await npx(project, ['plan', '--detailed-exitcode']);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+    // The example flow test runs with the example Role: applied first, as init says.
+    expect((await npx(project, ['apply', '--auto-approve'])).code).toBe(0);
     const test = await npx(project, ['test']);
     expect(test.code).toBe(0);
     expect(test.stdout).toContain('Tests: 1 passed, 0 failed');

@@ -25,8 +25,12 @@ export class ReportMergeCommand extends RoleflowCommand {
       Roles the tenant held) when every report has the same, and has none otherwise, with a warning
       (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
-      Exit codes: 0 every test passed, 3 some test failed, 1 an unreadable or invalid report, or
-      reports that are not the shards of one run.
+      A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
+      why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
+      should test something.
+
+      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ['Merge the shards and print the summary', 'roleflow report merge reports/*.json'],
@@ -40,15 +44,17 @@ export class ReportMergeCommand extends RoleflowCommand {
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
   reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
+  passWithNoTests = Option.Boolean('--pass-with-no-tests', false, { description: 'A merged run in which no test ran exits 0, not 1' });
 
   async execute(): Promise<number> {
-    const [{ mergeReports, mergeWarnings }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }] = await Promise.all([
+    const [{ mergeReports, mergeWarnings }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }, { noTestRanReason, noTestRanError }] = await Promise.all([
       import('../../report/json.js'),
       import('../../report/run-report.js'),
       import('../../report/digest.js'),
       import('../../report/reporters.js'),
       import('../../run/write-reports.js'),
       import('../../run/read-reports.js'),
+      import('../../report/no-tests.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.io.addSecrets(environmentSecrets(this.context.env));
@@ -63,6 +69,10 @@ export class ReportMergeCommand extends RoleflowCommand {
     const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
     const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
     this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
-    return report.summary.failed > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason(report);
+    if (none === undefined) return ExitCode.Ok;
+    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
+    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
   }
 }

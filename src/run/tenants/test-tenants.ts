@@ -1,11 +1,13 @@
 import { ExitCode } from '../../core/exit-codes.js';
 import { isTenantFailure } from '../../core/tenants/index.js';
 
+const WENT: Record<number, string> = { [ExitCode.Ok]: 'passed', [ExitCode.TestsFailed]: 'had failed tests', [ExitCode.Error]: 'ran no test' };
+
 /**
  * The flow tests against several tenants, one after the other (`testOne` is the run of one
  * tenant, ending in its exit code). A tenant that cannot run tests stops the run there (its error
  * said, exit of its kind); an interrupted one stops it (130); else 3 when any tenant had a failed
- * test. The closing `Tenants:` line says how each went, those not attempted included.
+ * test, else 1 when one ran no test (see `test`). The closing `Tenants:` line says how each went, those not attempted included.
  */
 export async function testTenantsInOrder(
   names: readonly string[],
@@ -26,9 +28,9 @@ export async function testTenantsInOrder(
       close([`${name} could not be tested`, ...(rest.length > 0 ? [`not attempted: ${rest.join(', ')}`] : [])]);
       return error.exitCode;
     }
-    went.push(`${name} ${code === ExitCode.Ok ? 'passed' : code === ExitCode.TestsFailed ? 'had failed tests' : 'was interrupted'}`);
+    went.push(`${name} ${WENT[code] ?? 'was interrupted'}`);
     if (code === ExitCode.Interrupted) return code;
-    if (code !== ExitCode.Ok) worst = code;
+    if (code !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code;
   }
   close([]);
   return worst;
