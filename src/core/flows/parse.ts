@@ -46,6 +46,7 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
   const root = rec(value);
   const flow = typeof root['flow'] === 'string' ? root['flow'] : '';
   const transports = loadTransports(root['transport']);
+  const fileTags = loadTags(root['tags']);
   const defaults = rec(root['defaults']);
   const inherited = (key: string): Setting | undefined =>
     defaults[key] === undefined ? undefined : { value: defaults[key], pointer: ptr('/defaults', key) };
@@ -87,11 +88,15 @@ function loadFile(value: unknown, file: string, ctx: LoadContext): FlowTestFile 
     } as FlowTest;
     if (testTransports) loaded.transports = testTransports;
     if (skip !== undefined) loaded.skip = skip;
+    const tags = [...new Set([...(fileTags ?? []), ...(loadTags(test['tags']) ?? [])])];
+    if (tags.length > 0) loaded.tags = tags;
     loaded.expect = loadExpect(test['expect'], ptr(pointer, 'expect'), ctx);
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  return { file, flow, secrets: arr(root['secrets']).map(String), tests };
+  const loadedFile: FlowTestFile = { file, flow, secrets: arr(root['secrets']).map(String), tests };
+  if (fileTags !== undefined) loadedFile.tags = fileTags;
+  return loadedFile;
 }
 
 function loadInputs(value: unknown, pointer: string, transports: Transport[] | undefined, ctx: LoadContext) {
@@ -121,6 +126,11 @@ function loadUntil(value: unknown, pointer: string, ctx: LoadContext): Partial<U
   if (messages !== undefined) until.messages = messages;
   if (quietMs !== undefined) until.quietMs = quietMs;
   return until;
+}
+
+/** `tags: [smoke, refunds]` (the schema checks each one). */
+function loadTags(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : undefined;
 }
 
 function loadTransports(value: unknown): Transport[] | undefined {

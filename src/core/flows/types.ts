@@ -41,6 +41,8 @@ export interface FlowTestFile {
   flow: string;
   /** Environment variables whose values are redacted from every report. */
   secrets: string[];
+  /** The file's `tags`: every test of it has them. */
+  tags?: string[];
   tests: FlowTest[];
 }
 
@@ -61,6 +63,8 @@ export interface FlowTest extends Located {
   transports?: Transport[];
   /** Set when the test is skipped: the reason given, or "skipped". */
   skip?: string;
+  /** The file's `tags` and the test's own (`--tag`, `--exclude-tag`); absent when neither has any. */
+  tags?: string[];
   expect: Expectations;
 }
 

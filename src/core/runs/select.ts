@@ -1,5 +1,7 @@
 import { expandInputs, type FlowTest, type FlowTestFile, type Transport } from '../flows/index.js';
-import { selectShard, type Shard } from './shard.js';
+import { rerunKey, tagsSelect, type TagFilter } from '../loop/index.js';
+import { estimatedDurations, roundRobinPlan, timedPlan, type ShardPlan } from '../shards/index.js';
+import type { Shard } from './shard.js';
 
 /**
  * Which test × transport pairs a `roleflow test` run holds, decided before anything is sent.
@@ -20,7 +22,13 @@ export interface PlannedRun {
 export interface SelectOptions {
   /** Matched against `file > name` and against the name alone. */
   grep?: RegExp;
+  /** `--tag`, `--exclude-tag`. */
+  tags?: TagFilter;
+  /** `--last-failed`, `--failed-from`: only these test × transport pairs (`rerunKey`). */
+  only?: ReadonlySet<string>;
   shard?: Shard;
+  /** `--timings`: past durations by test id; the shard plan deals tests by them (`timedPlan`). */
+  timings?: ReadonlyMap<string, number>;
   /** `--transport`: only this one. */
   transport?: Transport;
   /** `--repeat`: overrides every test's repeat. */
@@ -32,23 +40,29 @@ export interface SelectOptions {
 
 export interface Selection {
   runs: PlannedRun[];
-  /** Tests that matched `--grep` (before sharding): zero means the pattern matched nothing. */
+  /** Tests that matched `--grep`, the tags and a rerun (before sharding): zero means they matched nothing. */
   matched: number;
+  /** The plan `shard` is a slice of: every shard of the run makes the same one. */
+  plan?: ShardPlan;
   /** Values of the variables the files list under `secrets:` (set ones only). */
   secrets: string[];
 }
 
 export function selectRuns(files: readonly FlowTestFile[], options: SelectOptions): Selection {
-  const grep = options.grep;
+  const { grep, tags, only } = options;
   const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard
-    ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total))
-    : undefined;
+  const matching = tests.filter(
+    ({ test }) =>
+      (!grep || grep.test(test.id) || grep.test(test.name)) &&
+      (!tags || tagsSelect(test.tags, tags)) &&
+      (!only || (['https', 'ws'] as const).some((t) => only.has(rerunKey(test.id, t)))),
+  );
+  const plan = options.shard ? shardPlan(matching.map(({ test }) => test.id), options.shard.total, options.timings) : undefined;
+  const index = options.shard?.index;
   const secrets = new Set<string>();
   const runs: PlannedRun[] = [];
   for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
+    if (plan && plan.shardOf.get(test.id) !== index) continue;
     const expanded = expandInputs(test.inputs, options.env, file.secrets);
     for (const s of expanded.secrets) secrets.add(s);
     const error =
@@ -57,6 +71,7 @@ export function selectRuns(files: readonly FlowTestFile[], options: SelectOption
         : `environment variable${expanded.missing.length === 1 ? '' : 's'} ${expanded.missing.join(', ')} not set (used in inputs as \${env:NAME})`;
     const withRepeat = applyRepeat(test, options.repeat);
     for (const transport of transportsOf(test, options)) {
+      if (only && !only.has(rerunKey(test.id, transport))) continue;
       const skip =
         test.skip ?? (transport === 'ws' && !options.hasWs ? 'the tenant has no ws_url: the WebSocket transport is not available' : undefined);
       // Member by member, once per test and transport: conditional spreads cost a runtime call each.
@@ -66,7 +81,12 @@ export function selectRuns(files: readonly FlowTestFile[], options: SelectOption
       runs.push(run);
     }
   }
-  return { runs, matched: matching.length, secrets: [...secrets] };
+  return { runs, matched: matching.length, secrets: [...secrets], ...(plan && { plan }) };
+}
+
+/** The run's shard plan: by past duration with `--timings` (new tests at the median), else round-robin. */
+function shardPlan(ids: readonly string[], total: number, timings: ReadonlyMap<string, number> | undefined): ShardPlan {
+  return timings ? timedPlan(ids, estimatedDurations(ids, timings), total) : roundRobinPlan(ids, total);
 }
 
 /** The test's or file's `transport`, else both where the tenant has a ws_url; narrowed by `--transport`. */

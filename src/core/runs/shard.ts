@@ -1,3 +1,4 @@
+import { roundRobinPlan } from '../shards/balance.js';
 import type { Parsed } from '../flows/types.js';
 
 export interface Shard {
@@ -20,14 +21,13 @@ export function parseShard(text: string): Parsed<Shard> {
 }
 
 /**
- * The tests of shard `index` (1-based) of `total`, in their given order. The distinct ids are
- * sorted and dealt round-robin, so every id lands in exactly one shard, shards differ in size by
- * at most one test, and the slice depends only on the set of ids — not on the order files were
- * found in, which may differ between machines. (Adding a test moves the ones sorted after it;
- * every shard of one run sees the same list, so the slices still cover it exactly once.)
+ * The tests of shard `index` (1-based) of `total`, in their given order: the round-robin plan
+ * (`roundRobinPlan`: sorted ids dealt in turn), so the slice depends only on the set of ids — not
+ * on the order files were found in, which may differ between machines. (Adding a test moves the
+ * ones sorted after it; every shard of one run sees the same list, so the slices still cover it
+ * exactly once.)
  */
 export function selectShard(testIds: readonly string[], index: number, total: number): string[] {
-  const sorted = [...new Set(testIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
+  const { shardOf } = roundRobinPlan(testIds, total);
+  return testIds.filter((id) => shardOf.get(id) === index);
 }
