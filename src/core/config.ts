@@ -5,6 +5,7 @@ import { mergeVars, VAR_NAME, type TenantVars } from './roles/vars.js';
 import { validateAgainst } from './schema.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
 import { parseYaml } from './yaml-source.js';
+import { parsePassRate } from './loop/pass-rate.js';
 
 /** `roleflow.config.yaml`, validated and with every default filled in. */
 export interface Config {
@@ -15,7 +16,15 @@ export interface Config {
   vars: Record<string, string>;
   tenants: Record<string, TenantConfig>;
   roles: { dir: string; prune: boolean; protect: string[]; ignore: string[]; maxDeletes?: number; allowEmptyPrune?: boolean; concurrency: number };
-  flows: { dir: string; concurrency: number; strictEnd: boolean };
+  flows: {
+    dir: string;
+    concurrency: number;
+    strictEnd: boolean;
+    /** `flows.concurrency_total`: executions at once across the shards of a run (`shardConcurrency`). */
+    concurrencyTotal?: number;
+    /** `flows.min_pass_rate`, in percent: the suite is judged as a whole. */
+    minPassRate?: number;
+  };
   local: { flowsConfig?: string; data: string; preview: boolean };
   preview: { maxExecutions: number };
 }
@@ -32,6 +41,8 @@ export interface TenantConfig {
   vars?: Record<string, string>;
   /** Set aside for `roleflow preview`, which applies other Roles to it and prunes. */
   preview?: true;
+  /** `test --watch` applies changed role files to it. */
+  watchApply?: true;
 }
 
 export const DEFAULT_TOKEN_ENV = 'ROLEFLOW_TOKEN';
@@ -46,6 +57,7 @@ interface RawTenant {
   api?: ApiForms;
   vars?: Record<string, string>;
   preview?: boolean;
+  watch_apply?: boolean;
 }
 interface RawConfig {
   default_tenant?: string;
@@ -60,7 +72,7 @@ interface RawConfig {
     allow_empty_prune?: boolean;
     concurrency?: number;
   };
-  flows?: { dir?: string; concurrency?: number; strict_end?: boolean };
+  flows?: { dir?: string; concurrency?: number; strict_end?: boolean; concurrency_total?: number; min_pass_rate?: string | number };
   local?: { flows_config?: string; data?: string; preview?: boolean };
   preview?: { max_executions?: number };
 }
@@ -79,6 +91,8 @@ export function parseConfig(text: string, file: string, schema: object): Result<
     ...varNameIssues(raw.vars, '/vars', 'vars'),
     ...Object.entries(raw.tenants ?? {}).flatMap(([name, t]) => [...varNameIssues(t.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t)]),
   ];
+  const minPassRate = raw.flows?.min_pass_rate === undefined ? undefined : parsePassRate(raw.flows.min_pass_rate, 'flows.min_pass_rate');
+  if (minPassRate && !minPassRate.ok) issues.push({ pointer: '/flows/min_pass_rate', message: minPassRate.error });
   if (defaultTenant !== undefined && defaultTenant !== 'local' && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: '/default_tenant', message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
@@ -107,6 +121,8 @@ export function parseConfig(text: string, file: string, schema: object): Result<
         dir: raw.flows?.dir ?? base.flows.dir,
         concurrency: raw.flows?.concurrency ?? base.flows.concurrency,
         strictEnd: raw.flows?.strict_end ?? base.flows.strictEnd,
+        ...(raw.flows?.concurrency_total !== undefined && { concurrencyTotal: raw.flows.concurrency_total }),
+        ...(minPassRate?.ok && { minPassRate: minPassRate.value }),
       },
       local: {
         ...(raw.local?.flows_config === undefined ? {} : { flowsConfig: raw.local.flows_config }),
@@ -195,5 +211,6 @@ function tenantConfig(t: RawTenant): TenantConfig {
     api: t.api ?? {},
     ...(t.vars === undefined ? {} : { vars: t.vars }),
     ...(t.preview === true && { preview: true as const }),
+    ...(t.watch_apply === true && { watchApply: true as const }),
   };
 }

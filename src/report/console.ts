@@ -1,6 +1,6 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
 import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
-import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
+import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 
 /** ANSI colours, or plain text: the caller decides (colours only on a TTY, never with NO_COLOR). */
@@ -85,7 +85,7 @@ function quietNote(r: TestResult, style: Style): string {
 
 /** The table per flow × transport (client wall-clock percentiles) and the totals line. */
 export function renderSummary(report: RunReport, style: Style): string {
-  const rows = flowLatencyRows(report.results);
+  const rows = latencyRowsOf(report);
   // The "not run" column only after --bail stopped something: it is 0 in every other run.
   const notRun = report.summary.not_run > 0;
   const header = ['flow', 'transport', 'pass', 'fail', 'skip', ...(notRun ? ['not run'] : []), 'p50', 'p95'];

@@ -2,7 +2,7 @@ import type { AssertionResult, Transport } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
 import { escapeControls } from '../core/safe-text.js';
-import type { ExecutionIdsRecord, LatencyStats, TestResult } from './model.js';
+import type { ExecutionIdsRecord, FlowLatency, LatencyStats, RunReport, TestResult } from './model.js';
 
 /** One assertion as reporters list it: the first occurrence, and in how many repeats it came. */
 export interface AssertionGroup {
@@ -45,15 +45,41 @@ export interface FlowLatencyRow {
 }
 
 /** Results by flow × transport, in the order first seen, for the summary tables. */
-export function flowLatencyRows(results: readonly TestResult[]): FlowLatencyRow[] {
-  const rows = new Map<string, { row: FlowLatencyRow; walls: number[]; steps: Map<string, number[]> }>();
-  for (const r of results) {
+export function flowLatencyRows(results: Iterable<TestResult>): FlowLatencyRow[] {
+  const fold = new LatencyFold();
+  for (const r of results) fold.add(r);
+  return fold.rows();
+}
+
+/**
+ * The summary tables' rows of a report: a merged report's `latency` (computed from every
+ * execution of every shard as it was merged), else from its results.
+ */
+export function latencyRowsOf(report: Pick<RunReport, 'latency' | 'results'>): FlowLatencyRow[] {
+  if (report.latency === undefined) return flowLatencyRows(report.results);
+  return report.latency.map((l) => ({ flow: l.flow, transport: l.transport, pass: l.pass, fail: l.fail, skip: l.skip, notRun: l.not_run, wall: l.wall_ms, steps: l.step_latency_ms }));
+}
+
+/** Rows as a merged report records them (`RunReport.latency`). */
+export function latencyRecords(rows: readonly FlowLatencyRow[]): FlowLatency[] {
+  return rows.map((r) => ({ flow: r.flow, transport: r.transport, pass: r.pass, fail: r.fail, skip: r.skip, not_run: r.notRun, wall_ms: r.wall, step_latency_ms: r.steps }));
+}
+
+/**
+ * Results folded one at a time into the rows of `flowLatencyRows`: counts per flow × transport,
+ * and every execution's samples (client wall-clock of those that ended by their rule; each step's
+ * reported latency of those that ran to an end), so percentiles are of the executions themselves.
+ */
+export class LatencyFold {
+  private readonly entries = new Map<string, { row: FlowLatencyRow; walls: number[]; steps: Map<string, number[]> }>();
+
+  add(r: TestResult): void {
     const key = `${r.flow}\u0000${r.transport}`;
-    let entry = rows.get(key);
+    let entry = this.entries.get(key);
     if (!entry) {
       const row: FlowLatencyRow = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
       entry = { row, walls: [], steps: new Map() };
-      rows.set(key, entry);
+      this.entries.set(key, entry);
     }
     const { row } = entry;
     if (r.status === 'pass') row.pass += 1;
@@ -62,21 +88,28 @@ export function flowLatencyRows(results: readonly TestResult[]): FlowLatencyRow[
     else row.fail += 1;
     for (const repeat of r.repeats) {
       if (repeat.execution === 'ok' && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
-      if (repeat.execution === 'ok' || repeat.execution === 'failed') {
-        for (const s of repeat.steps) {
-          if (s.latency_ms !== null) entry.steps.set(s.service, [...(entry.steps.get(s.service) ?? []), s.latency_ms]);
-        }
+      if (repeat.execution !== 'ok' && repeat.execution !== 'failed') continue;
+      for (const s of repeat.steps) {
+        if (s.latency_ms === null) continue;
+        const samples = entry.steps.get(s.service);
+        if (samples) samples.push(s.latency_ms);
+        else entry.steps.set(s.service, [s.latency_ms]);
       }
     }
   }
-  return [...rows.values()].map(({ row, walls, steps }) => ({
-    ...row,
-    wall: stats(walls),
-    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
-      const s = stats(samples);
-      return s ? [[service, s]] : [];
-    })),
-  }));
+
+  rows(): FlowLatencyRow[] {
+    return [...this.entries.values()].map(({ row, walls, steps }) => ({
+      ...row,
+      wall: stats(walls),
+      steps: Object.fromEntries(
+        [...steps].flatMap(([service, samples]) => {
+          const s = stats(samples);
+          return s ? [[service, s]] : [];
+        }),
+      ),
+    }));
+  }
 }
 
 /** `shard 3/3 is missing`, `shards 2/4 and 4/4 are missing`. */

@@ -1,6 +1,6 @@
 import { formatMs } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/safe-text.js';
-import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
+import { latencyRowsOf, groupAssertions, missingShardsText } from './digest.js';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
 
 /**
@@ -50,7 +50,7 @@ export function renderStepSummary(report: RunReport, opts: { tenant?: string } =
     `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}${report.interrupted ? ' · ⚠️ interrupted: what did not finish is not run' : ''}`,
     '',
   ];
-  const rows = flowLatencyRows(report.results);
+  const rows = latencyRowsOf(report);
   if (rows.length > 0) {
     // The "not run" column only after --bail stopped something: it is 0 in every other run.
     const notRun = s.not_run > 0;

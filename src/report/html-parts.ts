@@ -1,6 +1,6 @@
 import { wallSamples, stepSamples } from '../core/compare/index.js';
 import { formatMs } from '../core/flows/index.js';
-import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
+import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from './digest.js';
 import { distributionSvg, esc, timelineSvg, waterfallSvg } from './html-charts.js';
 import type { RepeatResult, RunReport, TestResult } from './model.js';
 
@@ -25,7 +25,7 @@ export function runHeader(report: RunReport): string {
 
 /** Flows × transports: how many tests passed, failed, were skipped, were not run. */
 export function matrix(report: RunReport): string {
-  const rows = flowLatencyRows(report.results);
+  const rows = latencyRowsOf(report);
   if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
   const transports = [...new Set(rows.map((r) => r.transport))].sort();
   const flows = [...new Set(rows.map((r) => r.flow))];

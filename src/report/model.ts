@@ -1,7 +1,8 @@
 import type { AssertionResult, EndedBy, Transport } from '../core/flows/index.js';
+import type { PassRateGate } from '../core/loop/index.js';
 import type { RolesDigestRecord, RunCounts, Shard, WorkTreeRecord } from '../core/runs/index.js';
 
-export type { RolesDigestRecord, WorkTreeRecord };
+export type { PassRateGate, RolesDigestRecord, WorkTreeRecord };
 
 /**
  * The results of one `roleflow test` run as data: what the JSON reporter writes (the shape of
@@ -32,6 +33,11 @@ export interface RunReport {
   work_tree?: WorkTreeRecord;
   /** The slice this run was (`--shard I/N`). */
   shard?: Shard;
+  /**
+   * The plan `shard` is a slice of (the same in every shard of one run), and of a merge of such
+   * shards: `report merge` refuses shards of different plans.
+   */
+  shard_plan?: ShardPlanRecord;
   /** A merged report: the shards it combines. */
   merged_shards?: Shard[];
   /** A report merged with `--allow-partial`: the shards of the run that it lacks. */
@@ -47,8 +53,36 @@ export interface RunReport {
    */
   interrupted?: boolean;
   summary: RunSummary;
+  /** `--min-pass-rate` (or `flows.min_pass_rate`): the suite judged as a whole, from its results. */
+  gate?: PassRateGate;
+  /**
+   * A merged report: client wall-clock and server-reported step latency per flow × transport over
+   * every execution of every shard (from the executions, not from the shards' statistics).
+   */
+  latency?: FlowLatency[];
   /** One per test × transport, in the order the tests were found. */
   results: TestResult[];
+}
+
+/** How the shards of a run were dealt (`ShardPlan`): its digest, and by what. */
+export interface ShardPlanRecord {
+  digest: string;
+  by: 'timings' | 'ids';
+  /** `--timings REPORT`: the report the durations came from. */
+  timings?: string;
+}
+
+/** One flow × transport of a merged run: its results' counts and its executions' latency. */
+export interface FlowLatency {
+  flow: string;
+  transport: Transport;
+  pass: number;
+  /** Errors included. */
+  fail: number;
+  skip: number;
+  not_run: number;
+  wall_ms: LatencyStats | null;
+  step_latency_ms: Record<string, LatencyStats>;
 }
 
 export const REPORT_FORMAT_VERSION = 1;
@@ -61,6 +95,12 @@ export interface RunSelection {
   paths: string[];
   grep?: string;
   transport?: Transport;
+  /** `--tag`: only tests with one of these ran. */
+  tags?: string[];
+  /** `--exclude-tag`: tests with one of these did not run. */
+  exclude_tags?: string[];
+  /** `--last-failed` (`from`: the last-run file) or `--failed-from REPORT`: only those tests ran. */
+  rerun?: { from: string; only?: 'errors' };
 }
 
 /** The counts of the run's results (`countResults`): a report's `summary`. */
@@ -92,6 +132,23 @@ export interface TestResult {
   /** p50/p95/p99 budgets, judged over every repeat. */
   across_repeats: AssertionResult[];
   repeats: RepeatResult[];
+  /**
+   * A report merged with `--prefer-last`: this test's result in each report that held it, in the
+   * order given; the result above is the last one's.
+   */
+  history?: HistoryEntry[];
+}
+
+/** A test's result in one of the reports `report merge --prefer-last` combined. */
+export interface HistoryEntry {
+  /** The report file, as given to `report merge`. */
+  report: string;
+  /** When that report's run started. */
+  started_at: string;
+  status: TestStatus;
+  message: string;
+  passed: number;
+  repeat: number;
 }
 
 export interface LatencyStats {

@@ -129,3 +129,16 @@ describe('roleflow.config.yaml', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
+
+describe('roleflow.config.yaml: the test loop', () => {
+  it('reads flows.min_pass_rate, flows.concurrency_total and a tenant\'s watch_apply', () => {
+    const r = parse('flows: { min_pass_rate: 95%, concurrency_total: 16 }\ntenants:\n  dev: { base_url: "https://example.invalid", watch_apply: true }\n');
+    expect(r.ok && r.value.flows).toMatchObject({ minPassRate: 95, concurrencyTotal: 16 });
+    expect(r.ok && r.value.tenants['dev']?.watchApply).toBe(true);
+    expect(parse('flows: { min_pass_rate: 99.5 }\n')).toMatchObject({ ok: true, value: { flows: { minPassRate: 99.5 } } });
+  });
+
+  it('refuses a pass rate above 100% at its line', () => {
+    expect(problems('flows:\n  min_pass_rate: 120%\n')).toEqual(['roleflow.config.yaml:2:18: invalid flows.min_pass_rate "120%": write a percentage from 0% to 100%, like 95%']);
+  });
+});

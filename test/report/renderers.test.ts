@@ -129,7 +129,7 @@ describe('merging shard reports', () => {
     const a = shard(1, ['same']);
     expect(mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: a }])).toEqual({
       ok: false,
-      error: '"flows/t.yaml > same" [ws] is in both a.json and b.json: were two reports of the same shard given?',
+      error: '"flows/t.yaml > same" [ws] is in both a.json and b.json: were two reports of the same shard given? (a rerun: --prefer-last)',
     });
     const other = { ...shard(2, ['x']), tenant: { name: 'staging', base_url: 'https://s.example' } };
     expect(mergeReports([{ file: 'a.json', report: a }, { file: 'c.json', report: other }])).toMatchObject({ ok: false, error: expect.stringContaining('tenant staging') });

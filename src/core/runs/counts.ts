@@ -25,17 +25,25 @@ export interface RunCounts {
   executions: number;
 }
 
-export function countResults(results: readonly CountedResult[]): RunCounts {
-  const counts: RunCounts = { tests: results.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
-  for (const result of results) {
-    if (result.status === 'pass') counts.passed++;
-    else if (result.status === 'fail') counts.failed++;
-    else if (result.status === 'error') {
-      counts.failed++;
-      counts.errored++;
-    } else if (result.status === 'skip') counts.skipped++;
-    else if (result.status === 'not_run') counts.not_run++;
-    for (const repeat of result.repeats) if (repeat.execution !== 'not_run') counts.executions++;
-  }
+export function countResults(results: Iterable<CountedResult>): RunCounts {
+  const counts = emptyCounts();
+  for (const result of results) countResult(counts, result);
   return counts;
+}
+
+export function emptyCounts(): RunCounts {
+  return { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+}
+
+/** `result` added to `counts` (a run's results counted one at a time, as `report merge` reads them). */
+export function countResult(counts: RunCounts, result: CountedResult): void {
+  counts.tests++;
+  if (result.status === 'pass') counts.passed++;
+  else if (result.status === 'fail') counts.failed++;
+  else if (result.status === 'error') {
+    counts.failed++;
+    counts.errored++;
+  } else if (result.status === 'skip') counts.skipped++;
+  else if (result.status === 'not_run') counts.not_run++;
+  for (const repeat of result.repeats) if (repeat.execution !== 'not_run') counts.executions++;
 }

@@ -50,6 +50,6 @@ export {
 export { messagePayload } from './ws-payload.js';
 export { parseShard, selectShard, type Shard } from './shard.js';
 export { selectRuns, type PlannedRun, type Selection, type SelectOptions } from './select.js';
-export { countResults, type CountedResult, type RunCounts } from './counts.js';
+export { countResults, countResult, emptyCounts, type CountedResult, type RunCounts } from './counts.js';
 export { combineWorkTrees, commonRolesDigest, MAX_CHANGED, type RolesDigestRecord, type WorkTreeRecord } from './tested-against.js';
 export { transportWarnings, type TenantTransports } from './transport-warnings.js';

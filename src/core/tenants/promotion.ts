@@ -6,7 +6,7 @@ import { rolesReasons, summaryReasons, workTreeReasons, type ExpectedRoles } fro
 export interface GateReport {
   tenant: { name: string; base_url: string };
   commit?: string;
-  selection?: { flows_dir: string; paths: string[]; grep?: string; transport?: string };
+  selection?: { flows_dir: string; paths: string[]; grep?: string; transport?: string; tags?: string[]; exclude_tags?: string[]; rerun?: { from: string; only?: string } };
   roles_digest?: RolesDigestRecord;
   work_tree?: WorkTreeRecord;
   bailed?: boolean;
@@ -93,7 +93,8 @@ const MAX_PATHS = 3;
 
 /**
  * Why the run's selection is not the config's whole suite: another flows folder (another
- * `--config`), each filter `test` was given that narrowed it.
+ * `--config`), each filter `test` was given that narrowed it (PATH arguments, --grep,
+ * --transport, --tag, --exclude-tag, a rerun of what failed).
  */
 function selectionReasons(selection: GateReport['selection'], flowsDir: string): string[] {
   if (selection === undefined) {
@@ -111,6 +112,11 @@ function selectionReasons(selection: GateReport['selection'], flowsDir: string):
   }
   if (selection.grep !== undefined) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
   if (selection.transport !== undefined) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  if (selection.tags?.length) reasons.push(`the run was narrowed by --tag ${selection.tags.map(showName).join(', ')}: run the whole suite`);
+  if (selection.exclude_tags?.length) reasons.push(`the run left out --exclude-tag ${selection.exclude_tags.map(showName).join(', ')}: run the whole suite`);
+  if (selection.rerun !== undefined) {
+    reasons.push(`the run was a rerun of the tests that failed in ${showName(selection.rerun.from)} only: run the whole suite, or merge it into the first run's report (roleflow report merge FIRST RERUN --prefer-last)`);
+  }
   return reasons;
 }
 

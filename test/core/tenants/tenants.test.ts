@@ -148,6 +148,15 @@ describe('the promotion gate on the tests a run was asked for', () => {
     ]);
   });
 
+  it('names the tags and a rerun that narrowed the run', () => {
+    const narrowed = report({ selection: { flows_dir: 'flows', paths: [], tags: ['smoke'], exclude_tags: ['slow', 'flaky'], rerun: { from: '.roleflow/last-run.json' } } });
+    expect(reportGateReasons(narrowed, expected)).toEqual([
+      'the run was narrowed by --tag smoke: run the whole suite',
+      'the run left out --exclude-tag slow, flaky: run the whole suite',
+      'the run was a rerun of the tests that failed in .roleflow/last-run.json only: run the whole suite, or merge it into the first run\'s report (roleflow report merge FIRST RERUN --prefer-last)',
+    ]);
+  });
+
   it('says --bail when --bail left tests unrun', () => {
     const bailed = report({ bailed: true, results: [result('a', 'fail'), result('b', 'not_run')] });
     expect(reportGateReasons(bailed, expected)).toEqual(['1 test of the report did not run (--bail stopped the run after a failure)', '1 test failed: "f.yaml > a" [ws]']);
