@@ -1,6 +1,7 @@
 import type { AssertionResult, Transport } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
+import { NumberBuffer } from '../core/growable.js';
 import { escapeControls } from '../core/safe-text.js';
 import type { ExecutionIdsRecord, FlowLatency, LatencyStats, RunReport, TestResult } from './model.js';
 
@@ -71,14 +72,14 @@ export function latencyRecords(rows: readonly FlowLatencyRow[]): FlowLatency[] {
  * reported latency of those that ran to an end), so percentiles are of the executions themselves.
  */
 export class LatencyFold {
-  private readonly entries = new Map<string, { row: FlowLatencyRow; walls: number[]; steps: Map<string, number[]> }>();
+  private readonly entries = new Map<string, { row: FlowLatencyRow; walls: NumberBuffer; steps: Map<string, NumberBuffer> }>();
 
   add(r: TestResult): void {
     const key = `${r.flow}\u0000${r.transport}`;
     let entry = this.entries.get(key);
     if (!entry) {
       const row: FlowLatencyRow = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
-      entry = { row, walls: [], steps: new Map() };
+      entry = { row, walls: new NumberBuffer(), steps: new Map() };
       this.entries.set(key, entry);
     }
     const { row } = entry;
@@ -91,9 +92,9 @@ export class LatencyFold {
       if (repeat.execution !== 'ok' && repeat.execution !== 'failed') continue;
       for (const s of repeat.steps) {
         if (s.latency_ms === null) continue;
-        const samples = entry.steps.get(s.service);
-        if (samples) samples.push(s.latency_ms);
-        else entry.steps.set(s.service, [s.latency_ms]);
+        let samples = entry.steps.get(s.service);
+        if (!samples) entry.steps.set(s.service, (samples = new NumberBuffer()));
+        samples.push(s.latency_ms);
       }
     }
   }
@@ -101,10 +102,10 @@ export class LatencyFold {
   rows(): FlowLatencyRow[] {
     return [...this.entries.values()].map(({ row, walls, steps }) => ({
       ...row,
-      wall: stats(walls),
+      wall: stats(walls.toArray()),
       steps: Object.fromEntries(
         [...steps].flatMap(([service, samples]) => {
-          const s = stats(samples);
+          const s = stats(samples.toArray());
           return s ? [[service, s]] : [];
         }),
       ),

@@ -47,12 +47,22 @@ export class ReportMerge {
   }
 
   add(file: string, report: RunReport): Parsed<void> {
-    const { results, summary: _summary, latency: _latency, ...head } = report;
+    const { results, ...head } = report;
+    for (const result of results) this.addResult(result);
+    return this.endReport(file, head);
+  }
+
+  /** A result of the report being read (reports are read one after the other). */
+  addResult(result: TestResult): void {
+    this.spool.put(this.index.add(result, this.inputs), result);
+  }
+
+  /** The report whose results were just added is over: its head; an error when it is of another tenant. */
+  endReport(file: string, report: Omit<RunReport, 'results'>): Parsed<void> {
+    const { summary: _summary, latency: _latency, ...head } = report;
     const added = this.heads.add(file, head);
-    if (!added.ok) return added;
-    const input = this.inputs++;
-    for (const result of results) this.spool.put(this.index.add(result, input), result);
-    return { ok: true, value: undefined };
+    if (added.ok) this.inputs++;
+    return added;
   }
 
   warnings(): string[] {
@@ -68,9 +78,10 @@ export class ReportMerge {
     if (!resolved.ok) {
       const [earlier, later] = resolved.duplicate;
       const r = this.spool.get(later);
-      const [a, b] = [this.heads.fileAt(this.index.inputOf(earlier)), this.heads.fileAt(this.index.inputOf(later))];
-      const where = a === b ? `twice in ${a}` : `in both ${a} and ${b}`;
-      const hint = a === b ? '' : this.options.preferLast ? '' : ': were two reports of the same shard given? (a rerun: --prefer-last)';
+      const [x, y] = [this.index.inputOf(earlier), this.index.inputOf(later)];
+      const [a, b] = [this.heads.fileAt(x), this.heads.fileAt(y)];
+      const where = x === y ? `twice in ${a}` : `in both ${a} and ${b}`;
+      const hint = x === y ? '' : ': were two reports of the same shard given? (a rerun: --prefer-last)';
       return { ok: false, error: `"${r.id}" [${r.transport}] is ${where}${hint}` };
     }
     const head = this.heads.merged();

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Transport } from '../../core/flows/index.js';
+import { grown, grownSize } from '../../core/growable.js';
 
 /** What the index reads of a result as it goes by. */
 export interface IndexedResult {
@@ -18,19 +19,19 @@ export interface MergeOrder {
 }
 
 /**
- * The results of a merge indexed in a few numbers each (typed arrays, no string per result), so
- * that 50,000 results from 50 reports never need to be in memory at once: a 52-bit hash of the test
- * × transport, the test's file (interned: a suite has far fewer files than tests), line and
+ * The results of a merge indexed in 15 bytes each (typed arrays, no string per result), so that
+ * 50,000 results from 50 reports never need to be in memory at once: a 32-bit hash of the test ×
+ * transport, the test's file (interned: a suite has far fewer files than tests), line and
  * transport, and the report it came from. Entries are numbered as added; the caller keeps each
- * result where it can read it back by that number (`sameTest` compares two when hashes meet).
+ * result where it can read it back by that number (`sameTest` tells two apart when hashes meet).
  */
 export class ResultIndex {
   private size = 0;
-  private keys = new Float64Array(1024);
-  private files = new Int32Array(1024);
-  private lines = new Int32Array(1024);
+  private keys = new Uint32Array(1024);
+  private files = new Uint32Array(1024);
+  private lines = new Uint32Array(1024);
   private transports = new Uint8Array(1024);
-  private inputs = new Int32Array(1024);
+  private inputs = new Uint16Array(1024);
   private readonly fileNumbers = new Map<string, number>();
 
   get count(): number {
@@ -39,6 +40,7 @@ export class ResultIndex {
 
   /** The entry of `result`, from the report given `input`-th (0-based): its number. */
   add(result: IndexedResult, input: number): number {
+    if (input >= MAX_INPUTS) throw new RangeError(`report merge reads at most ${MAX_INPUTS} reports at once`);
     if (this.size === this.keys.length) this.grow();
     const i = this.size++;
     let file = this.fileNumbers.get(result.file);
@@ -105,22 +107,19 @@ export class ResultIndex {
   }
 
   private grow(): void {
-    const size = this.keys.length * 2;
-    const grown = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.keys = grown(this.keys, (s) => new Float64Array(s));
-    this.files = grown(this.files, (s) => new Int32Array(s));
-    this.lines = grown(this.lines, (s) => new Int32Array(s));
-    this.transports = grown(this.transports, (s) => new Uint8Array(s));
-    this.inputs = grown(this.inputs, (s) => new Int32Array(s));
+    const size = grownSize(this.keys.length);
+    this.keys = grown(this.keys, new Uint32Array(size));
+    this.files = grown(this.files, new Uint32Array(size));
+    this.lines = grown(this.lines, new Uint32Array(size));
+    this.transports = grown(this.transports, new Uint8Array(size));
+    this.inputs = grown(this.inputs, new Uint16Array(size));
   }
 }
 
-/** 52 bits of the SHA-1 of the test × transport: an exact integer in a double. */
+/** The reports one merge reads at most (their numbers are 16 bits). */
+export const MAX_INPUTS = 65_535;
+
+/** 32 bits of the SHA-1 of the test × transport. */
 function keyHash(id: string, transport: string): number {
-  const digest = hash('sha1', `${id}\u0000${transport}`, 'buffer') as Buffer;
-  return digest.readUIntBE(0, 6) * 16 + (digest[6]! >> 4);
+  return (hash('sha1', `${id}\u0000${transport}`, 'buffer') as Buffer).readUInt32BE(0);
 }
