@@ -2,7 +2,8 @@ import type { Redactor } from '../core/redact.js';
 import { countResults } from '../core/runs/index.js';
 import { jsonText } from '../core/safe-text.js';
 import { renderJson } from './json-text.js';
-import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type TestResult, type WorkTreeRecord } from './model.js';
+import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type ShardPlanRecord, type TestResult, type WorkTreeRecord } from './model.js';
+import { judgePassRate } from '../core/loop/index.js';
 
 /**
  * The report of a whole run from its tests' results (`build.ts` makes each result): the run's
@@ -17,6 +18,9 @@ export interface RunFacts {
   rolesDigest?: RolesDigestRecord;
   workTree?: WorkTreeRecord;
   shard?: { index: number; total: number };
+  shardPlan?: ShardPlanRecord;
+  /** `--min-pass-rate`: the report's gate, judged from its results. */
+  minPassRate?: number;
   startedAt: Date;
   finishedAt: Date;
   durationMs: number;
@@ -32,6 +36,7 @@ export interface RunFacts {
  * of every result, the run's most expensive function, is not needed.
  */
 export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
+  const summary = summarise(facts.results);
   const report: RunReport = {
     format_version: REPORT_FORMAT_VERSION,
     tool: { name: 'roleflow', version: facts.version },
@@ -41,12 +46,14 @@ export function buildRunReport(facts: RunFacts, redactor: Redactor): RunReport {
     ...(facts.rolesDigest && { roles_digest: facts.rolesDigest }),
     ...(facts.workTree && { work_tree: facts.workTree }),
     ...(facts.shard && { shard: facts.shard }),
+    ...(facts.shardPlan && { shard_plan: facts.shardPlan }),
     started_at: facts.startedAt.toISOString(),
     finished_at: facts.finishedAt.toISOString(),
     duration_ms: Math.round(facts.durationMs),
     bailed: facts.bailed,
     interrupted: facts.interrupted === true,
-    summary: summarise(facts.results),
+    summary,
+    ...(facts.minPassRate !== undefined && { gate: judgePassRate(summary, facts.minPassRate) }),
     results: facts.results,
   };
   if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;

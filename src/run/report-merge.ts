@@ -1,10 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import { jsonText } from '../core/safe-text.js';
 import { loadSchema } from '../files/package-root.js';
+import { writeFileAtomic } from '../files/role-files.js';
 import { TextSpool } from '../files/spool.js';
 import { parseReport, parseReportResult } from '../report/json.js';
 import { ReportMerge, mergedReport, type MergeTotals } from '../report/merge/merge.js';
@@ -136,22 +137,25 @@ async function writeMerged(opts: MergeFilesOptions, report: RunReport, body: str
     return;
   }
   const target = resolve(opts.cwd, opts.out);
-  const partial = `${target}.${process.pid}.partial`;
   try {
     await mkdir(dirname(target), { recursive: true });
-    const handle = await open(partial, 'w');
-    try {
-      await handle.write(before);
-      for await (const piece of createReadStream(body)) await handle.write(piece as Buffer);
-      await handle.write(after);
-    } finally {
-      await handle.close();
-    }
-    await rename(partial, target);
+    await writeFileAtomic(target, piecesOf(before, body, after));
   } catch (error) {
-    await rm(partial, { force: true });
     throw new RoleflowError(`cannot write report ${opts.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/** `before`, the file `body` 64 KB at a time, `after`: as UTF-8. */
+function* piecesOf(before: string, body: string, after: string): Generator<Uint8Array> {
+  yield Buffer.from(before, 'utf8');
+  const fd = openSync(body, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let read: number; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) yield Buffer.from(chunk.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  yield Buffer.from(after, 'utf8');
 }
 
 const FLUSH_CHARS = 64 * 1024;

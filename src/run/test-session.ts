@@ -6,10 +6,12 @@ import type { FlowTestFile, Transport } from '../core/flows/index.js';
 import { shownUrl } from '../core/printed-url.js';
 import type { Redactor } from '../core/redact.js';
 import type { RoleFile } from '../core/roles/index.js';
+import type { TagFilter } from '../core/loop/index.js';
 import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../core/runs/index.js';
+import { shardFromEnv, type ShardPlan } from '../core/shards/index.js';
 import { noTestRanError } from '../report/no-tests.js';
 import { buildRunReport } from '../report/run-report.js';
-import type { RunReport, RunSelection } from '../report/model.js';
+import type { RunReport, RunSelection, ShardPlanRecord } from '../report/model.js';
 import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
 import { displayPath } from '../files/source-files.js';
 import { packageVersion } from '../files/package-root.js';
@@ -27,11 +29,29 @@ export interface SelectionFlags {
   repeat?: number | undefined;
   /** `--pass-with-no-tests`: a run that tests nothing is no error. */
   passWithNoTests?: boolean | undefined;
+  /** `--shard-total N`, for `--shard auto` in a Kubernetes Indexed Job. */
+  shardTotal?: number | undefined;
+  /** `--tag`, `--exclude-tag` (as the report records them). */
+  tags?: readonly string[] | undefined;
+  excludeTags?: readonly string[] | undefined;
+  /** `--last-failed`, `--failed-from`: where the tests rerun came from (as the report records it). */
+  rerun?: { from: string; only?: 'errors' } | undefined;
 }
 
-/** `--grep` and `--shard` parsed; one line naming the flag when either is malformed. */
-export function parseSelectionFlags(flags: SelectionFlags): { grep?: RegExp; shard?: Shard } {
-  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+/** What `selectRuns` takes besides `parseSelectionFlags`: tags, a rerun's tests, timings. */
+export interface LoopSelection {
+  tags?: TagFilter;
+  only?: ReadonlySet<string>;
+  timings?: ReadonlyMap<string, number>;
+}
+
+/**
+ * `--grep` and `--shard` parsed (`--shard auto`: from the CI system's variables in `env`, see
+ * `shardFromEnv`); one line naming the flag when either is malformed.
+ */
+export function parseSelectionFlags(flags: SelectionFlags, env: Record<string, string | undefined> = {}): { grep?: RegExp; shard?: Shard } {
+  if (flags.shardTotal !== undefined && flags.shard !== 'auto') throw new RoleflowError('--shard-total goes with --shard auto (a Kubernetes Indexed Job names only its index)', 'usage');
+  const shard = flags.shard === undefined ? undefined : flags.shard.trim() === 'auto' ? shardFromEnv(env, flags.shardTotal) : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, 'usage');
   let grep: RegExp | undefined;
   try {
@@ -49,6 +69,9 @@ export function runSelection(cwd: string, config: Config, paths: readonly string
     paths: paths.map((path) => displayPath(cwd, resolve(cwd, path))),
     ...(flags.grep !== undefined && { grep: flags.grep }),
     ...(flags.transport !== undefined && { transport: flags.transport }),
+    ...(flags.tags?.length && { tags: [...flags.tags] }),
+    ...(flags.excludeTags?.length && { exclude_tags: [...flags.excludeTags] }),
+    ...(flags.rerun && { rerun: flags.rerun }),
   };
 }
 
@@ -82,9 +105,9 @@ export function runsFor(
   tenant: OpenTenant,
   files: readonly FlowTestFile[],
   flags: SelectionFlags,
-  parsed: { grep?: RegExp; shard?: Shard },
+  parsed: { grep?: RegExp; shard?: Shard } & LoopSelection,
   env: Record<string, string | undefined>,
-): { runs: PlannedRun[]; secrets: string[] } {
+): { runs: PlannedRun[]; secrets: string[]; plan?: ShardPlan } {
   const hasWs = tenant.target.wsUrl !== undefined;
   if (flags.transport === 'ws' && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, 'usage');
   const selection = selectRuns(files, {
@@ -95,10 +118,19 @@ export function runsFor(
     ...(flags.repeat !== undefined && { repeat: flags.repeat }),
   });
   if (selection.matched === 0 && !flags.passWithNoTests) {
-    const why = parsed.grep ? `no test matches --grep ${flags.grep}` : 'the flow test files hold no tests';
+    const why = parsed.only
+      ? `none of the tests to rerun (${parsed.only.size}) is in the flow test files${parsed.grep || parsed.tags ? ' and the filters' : ''}`
+      : parsed.grep || parsed.tags
+        ? `no test matches ${[parsed.grep && `--grep ${flags.grep}`, parsed.tags && tagFlags(parsed.tags)].filter(Boolean).join(' and ')}`
+        : 'the flow test files hold no tests';
     throw new RoleflowError(noTestRanError(`no test ran: ${why}`));
   }
   return selection;
+}
+
+/** `--tag smoke --exclude-tag slow`, as given. */
+function tagFlags(tags: TagFilter): string {
+  return [...tags.include.map((t) => `--tag ${t}`), ...tags.exclude.map((t) => `--exclude-tag ${t}`)].join(' ');
 }
 
 /** `--baseline FILE` read and checked (see `readJsonReports`); none without the flag. */
@@ -132,6 +164,10 @@ export async function runTestSession(opts: {
   rolesIgnore: readonly string[];
   /** The work tree's state (`workTreeState`) before the first execution, and after the last. */
   workTree: (when: 'start' | 'end') => Promise<WorkTreeRecord>;
+  /** The plan the shard is a slice of (`runsFor`), as the report records it. */
+  shardPlan?: ShardPlanRecord | undefined;
+  /** `--min-pass-rate`, `flows.min_pass_rate`: the report's gate. */
+  minPassRate?: number | undefined;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
@@ -170,6 +206,8 @@ export async function runTestSession(opts: {
         ...(tenant.target.wsUrl !== undefined && { ws_url: shownUrl(tenant.target.wsUrl) }),
       },
       ...(opts.shard && { shard: opts.shard }),
+      ...(opts.shardPlan && { shardPlan: opts.shardPlan }),
+      ...(opts.minPassRate !== undefined && { minPassRate: opts.minPassRate }),
       ...(opts.commit && { commit: opts.commit }),
       ...(opts.selection && { selection: opts.selection }),
       ...(roles.record && { rolesDigest: roles.record }),

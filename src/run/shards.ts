@@ -1,0 +1,48 @@
+import type { Config } from '../core/config.js';
+import { RoleflowError } from '../core/errors.js';
+import { durationsOf, estimatedDurations, planShards, shardMatrix, type ShardMatrix, type TenantShards } from '../core/shards/index.js';
+import { readJsonReports } from './read-reports.js';
+import { loadFlowTests } from './test-session.js';
+
+export interface ShardsOptions {
+  cwd: string;
+  config: Config;
+  /** `--timings REPORT`: the past durations. */
+  timings: string;
+  targetMinutes: number;
+  maxJobs: number;
+  /** The tenants of the matrix (`--tenant`, `--all-tenants`, else the default one). */
+  tenants: readonly string[];
+}
+
+/**
+ * `roleflow shards`: how many shards each tenant's suite needs to end within the target (see
+ * `planShards`), the tests of the config's flows folder weighed by the timings report (those it
+ * lacks at the median), as a GitHub Actions matrix.
+ */
+export async function planShardMatrix(opts: ShardsOptions): Promise<{ plans: TenantShards[]; matrix: ShardMatrix; tests: number; timed: number }> {
+  const files = await loadFlowTests(opts.cwd, opts.config, []);
+  const ids = files.flatMap((f) => f.tests.map((t) => t.id));
+  const recorded = durationsOf((await readJsonReports(opts.cwd, [opts.timings]))[0]!.report.results);
+  const durations = estimatedDurations(ids, recorded);
+  const { flows } = opts.config;
+  const planned = planShards(
+    opts.tenants.map((tenant) => ({ tenant, durations, concurrency: flows.concurrency, concurrencyTotal: flows.concurrencyTotal })),
+    { targetMinutes: opts.targetMinutes, maxJobs: opts.maxJobs },
+  );
+  if (!planned.ok) throw new RoleflowError(planned.error, 'usage');
+  return { plans: planned.value, matrix: shardMatrix(planned.value), tests: ids.length, timed: ids.filter((id) => recorded.has(id)).length };
+}
+
+/** One line per tenant: `staging: 4 shards of about 9.5 minutes (4 at once each)`, then the matrix's size. */
+export function shardsText(result: Awaited<ReturnType<typeof planShardMatrix>>, targetMinutes: number): string {
+  const lines = result.plans.map(
+    (p) =>
+      `${p.tenant}: ${p.shards} shard${p.shards === 1 ? '' : 's'} of about ${p.estimatedMinutes} minutes (${p.concurrency} execution${p.concurrency === 1 ? '' : 's'} at once each)${p.withinTarget ? '' : ` — more than ${targetMinutes} minutes: more shards would not make it shorter within --max-jobs and flows.concurrency_total`}`,
+  );
+  const untimed = result.tests - result.timed;
+  return [
+    ...lines,
+    `${result.matrix.include.length} job${result.matrix.include.length === 1 ? '' : 's'} for ${result.tests} tests${untimed > 0 ? ` (${untimed} not in the timings report: counted at the median)` : ''}; --json prints the matrix.`,
+  ].join('\n');
+}
