@@ -1,0 +1,123 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/core/config.js';
+import { describeError } from '../../src/commands/error-line.js';
+import { loadFlowTests } from '../../src/run/test-session.js';
+import { watchTests } from '../../src/run/watch.js';
+import { openTenant } from '../../src/tenant/open-tenant.js';
+import { tempDir } from '../helpers/cli.js';
+
+const FLOW = (name: string) => `flow: echo\ntests:\n  - name: ${name}\n`;
+
+/** Resolves once `check` holds, polling; rejects after `ms`. */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('test --watch, the loop', () => {
+  it('runs again the file saved, goes on after an invalid file and a failing run, ignores a save that changed nothing, and ends with 130', async () => {
+    const { dir, cleanup } = await tempDir('roleflow-watch-');
+    const controller = new AbortController();
+    try {
+      await mkdir(join(dir, 'flows'));
+      await writeFile(join(dir, 'flows/a.yaml'), FLOW('one'));
+      await writeFile(join(dir, 'flows/b.yaml'), FLOW('two'));
+      const config = { ...defaultConfig(join(dir, 'roleflow.config.yaml')) };
+      const runs: (readonly string[] | undefined)[] = [];
+      const out: string[] = [];
+      const err: string[] = [];
+      const watching = watchTests(
+        { cwd: dir, config, paths: [], embedded: true, debounceMs: 50 },
+        {
+          run: async (paths) => {
+            runs.push(paths);
+            // As a run does: every file loaded first, an invalid one stops it.
+            await loadFlowTests(dir, config, paths ?? []);
+            if (runs.length === 2) throw new Error('the tenant went away');
+            return 0;
+          },
+          openTenant: () => openTenant({ config, flags: {}, env: {}, cwd: dir }),
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+          describe: (error) => describeError(error, false, ['test']),
+          signal: controller.signal,
+          now: () => new Date(),
+        },
+      );
+      await until(() => runs.length === 1 && out.some((l) => l.startsWith('Watching')));
+      expect(runs[0]).toBeUndefined();
+
+      await writeFile(join(dir, 'flows/a.yaml'), FLOW('one, renamed'));
+      await until(() => runs.length === 2);
+      expect(runs[1]).toEqual(['flows/a.yaml']);
+      await until(() => err.some((l) => l.includes('the tenant went away')));
+
+      await writeFile(join(dir, 'flows/b.yaml'), 'flow: echo\ntests: [\n');
+      await until(() => err.some((l) => l.includes('flows/b.yaml:')));
+      expect(runs[2]).toEqual(['flows/b.yaml']);
+
+      await writeFile(join(dir, 'flows/b.yaml'), FLOW('two, fixed'));
+      await until(() => runs.length === 4);
+      expect(runs[3]).toEqual(['flows/b.yaml']);
+      await until(() => out.filter((l) => l.startsWith('Watching')).length === 4);
+
+      // The same content saved again is no change.
+      await writeFile(join(dir, 'flows/b.yaml'), FLOW('two, fixed'));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(runs).toHaveLength(4);
+
+      controller.abort();
+      expect(await watching).toBe(130);
+    } finally {
+      controller.abort();
+      await cleanup();
+    }
+  });
+
+  it('applies a saved role file to the embedded tenant and reruns the tests whose flows use it', async () => {
+    const { dir, cleanup } = await tempDir('roleflow-watch-roles-');
+    const controller = new AbortController();
+    try {
+      await mkdir(join(dir, 'flows'));
+      await mkdir(join(dir, 'roles'));
+      await writeFile(join(dir, 'emulator-flows.yaml'), 'flows:\n  support:\n    steps:\n      - { service: llm, role: helper }\n    outputs: { results: [{ text: "${role.helper.content}" }] }\n  echo:\n    steps:\n      - { service: echo }\n    outputs: { results: [] }\n');
+      await writeFile(join(dir, 'roleflow.config.yaml'), 'local: { flows_config: emulator-flows.yaml }\n');
+      await writeFile(join(dir, 'flows/support.yaml'), 'flow: support\ntests:\n  - name: answers\n');
+      await writeFile(join(dir, 'flows/echo.yaml'), FLOW('echoes'));
+      await writeFile(join(dir, 'roles/helper.md'), '---\nname: helper\ndescription: helps\n---\nBe kind.\n');
+      const { loadConfig } = await import('../../src/files/config-file.js');
+      const config = await loadConfig(dir, undefined, {});
+      const runs: (readonly string[] | undefined)[] = [];
+      const out: string[] = [];
+      const err: string[] = [];
+      const watching = watchTests(
+        { cwd: dir, config, paths: [], embedded: true, debounceMs: 50 },
+        {
+          run: async (paths) => (runs.push(paths), 0),
+          openTenant: () => openTenant({ config, flags: {}, env: {}, cwd: dir }),
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+          describe: (error) => describeError(error, false, ['test']),
+          signal: controller.signal,
+          now: () => new Date(),
+        },
+      );
+      await until(() => out.some((l) => l.startsWith('Watching')));
+      await writeFile(join(dir, 'roles/helper.md'), '---\nname: helper\ndescription: helps\n---\nBe very kind.\n');
+      await until(() => runs.length === 2);
+      expect(runs[1]).toEqual(['flows/support.yaml']);
+      expect(out.join('\n')).toContain('roles/helper.md: applied to the embedded tenant (Plan: 1 to create, 0 to update, 0 to delete.)');
+      expect(err).toEqual([]);
+      controller.abort();
+      expect(await watching).toBe(130);
+    } finally {
+      controller.abort();
+      await cleanup();
+    }
+  });
+});
