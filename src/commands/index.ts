@@ -10,8 +10,9 @@ import { PullCommand } from './roles/pull.js';
 import { ReportCompareCommand } from './report/compare.js';
 import { ReportMergeCommand } from './report/merge.js';
 import { ServeCommand } from './serve.js';
+import { ShardsCommand } from './shards.js';
 import { TestCommand } from './test.js';
 import { ValidateCommand } from './validate.js';
 
 /** Every roleflow command, in the order `--help` lists them. */
-export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+export const commandClasses: CommandClass<RoleflowContext>[] = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];

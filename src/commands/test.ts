@@ -11,7 +11,10 @@ import type { OpenTenant } from '../tenant/open-tenant.js';
 import type { RunSelection } from '../report/model.js';
 import type { ReporterSpec } from '../report/reporters.js';
 import type { AssertionFiles } from '../run/assertions.js';
-import type { SelectionFlags } from '../run/test-session.js';
+import type { LoopSelection, SelectionFlags } from '../run/test-session.js';
+import type { LoopFlags, TestLoop } from '../run/test-loop.js';
+import type { RerunSet } from '../core/loop/index.js';
+import type { ShardPlan } from '../core/shards/index.js';
 import { ManyTenantsCommand } from './tenant-command.js';
 
 export class TestCommand extends ManyTenantsCommand {
@@ -92,7 +95,19 @@ export class TestCommand extends ManyTenantsCommand {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
     validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, MAX_REPEAT)]),
   });
-  shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
+  shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables' });
+  shardTotal = Option.String('--shard-total', {
+    description: '--shard auto in a Kubernetes Indexed Job: the number of shards (the Job\'s completions)',
+    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100_000)]),
+  });
+  timings = Option.String('--timings', { description: 'A JSON report: --shard deals the tests by their duration there (longest first), not round-robin' });
+  tag = Option.Array('--tag', [], { description: 'Only tests with this tag (repeatable: any of them)' });
+  excludeTag = Option.Array('--exclude-tag', [], { description: 'Not the tests with this tag (repeatable)' });
+  lastFailed = Option.Boolean('--last-failed', false, { description: 'Only the tests that failed or errored in the last run (.roleflow/last-run.json)' });
+  failedFrom = Option.String('--failed-from', { description: 'Only the tests that failed or errored in this JSON report' });
+  only = Option.String('--only', { description: 'With --last-failed or --failed-from: errors (only tenant or network failures, not assertions)' });
+  minPassRate = Option.String('--min-pass-rate', { description: 'Judge the suite as a whole: exit 0 when at least this share passed (95%); default flows.min_pass_rate' });
+  watch = Option.Boolean('--watch', false, { description: 'Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it' });
   grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });
   bail = Option.Boolean('--bail', false, { description: 'Start no new execution after the first failed test' });
   strictEnd = Option.Boolean('--strict-end', {
@@ -107,40 +122,81 @@ export class TestCommand extends ManyTenantsCommand {
   });
 
   async execute(): Promise<number> {
-    const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
+    const [{ parseReporters }, session, { readTestLoop }] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js'), import('../run/test-loop.js')]);
     const reporters = parseReporters(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
+    session.parseSelectionFlags(this.selectionFlags(), this.context.env);
     const config = await this.loadConfig();
+    const loop = await readTestLoop(this.context.cwd, config, this.loopFlags());
     const several = await this.severalTenants(config);
-    if (several !== undefined) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    if (several !== undefined) {
+      if (this.watch) throw new RoleflowError('--watch runs the tests of one tenant: not with several (--all-tenants, --tenant more than once)', 'usage');
+      return this.testTenants(config, several, reporters.value, loop);
+    }
+    if (this.watch) return this.watchTests(config, loop, reporters.value);
+    return this.testOnce(config, loop, reporters.value, this.targets);
+  }
+
+  /** The tests of `targets` against the one tenant, once. */
+  private async testOnce(config: Config, loop: TestLoop, reporters: ReporterSpec[], targets: readonly string[]): Promise<number> {
+    const session = await import('../run/test-session.js');
+    const flags = this.selectionFlags();
+    const parsed = session.parseSelectionFlags(flags, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
     const tenant = await this.openTenant(config);
+    const rerun = await loop.rerun?.(tenant.target.name);
+    if (rerun?.nothing !== undefined) {
+      this.io.err(rerun.nothing);
+      await tenant.close();
+      return ExitCode.Ok;
+    }
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+    const { runs, secrets, plan } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
     this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
+    const selection = session.runSelection(this.context.cwd, config, targets, { ...flags, ...(rerun && { rerun: rerunRecord(rerun) }) });
+    return this.run(tenant, runs, reporters, config, { shard: parsed.shard, selection, plan }, baseline, assertions, loop);
   }
+
+  /** `--watch`: the tests once, then again on every saved change (see `watchTests`), until Ctrl-C. */
+  private async watchTests(config: Config, loop: TestLoop, reporters: ReporterSpec[]): Promise<number> {
+    const [{ watchTests }, { isEmbedded }, { describeError }] = await Promise.all([import('../run/watch.js'), import('../tenant/open-tenant.js'), import('./error-line.js')]);
+    this.watchSignal = this.interruption(() => this.io.err('Interrupted: ending the executions in flight; the watch ends.'));
+    return watchTests(
+      { cwd: this.context.cwd, config, paths: this.targets, embedded: isEmbedded(config, { tenant: this.tenant, baseUrl: this.baseUrl }) },
+      {
+        run: (paths) => {
+          this.treeAtStart = undefined;
+          return this.testOnce(config, loop, reporters, paths ?? this.targets);
+        },
+        openTenant: () => this.openTenant(config),
+        out: (line) => this.io.out(line),
+        err: (line) => this.io.err(line),
+        describe: (error) => describeError(error, this.verbose, this.path),
+        signal: this.watchSignal,
+        now: () => new Date(),
+      },
+    );
+  }
+
+  /** The one Ctrl-C signal of a watch, shared by its runs. */
+  private watchSignal: AbortSignal | undefined;
 
   /**
    * The flow tests against each tenant in turn, each as a run of its own: its console section under
    * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
    */
-  private async testTenants(config: Config, names: string[], reporters: ReporterSpec[]): Promise<number> {
+  private async testTenants(config: Config, names: string[], reporters: ReporterSpec[], loop: TestLoop): Promise<number> {
     const [session, { reportersOfTenant }, { testTenantsInOrder }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/reporters.js'),
       import('../run/tenants/test-tenants.js'),
     ]);
     const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
+    const parsed = session.parseSelectionFlags(flags, this.context.env);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     // Every tenant's config and token before any test starts anywhere.
     const opened = await this.openTenants(config, names);
     const testOne = async (name: string, i: number): Promise<number> => {
@@ -148,17 +204,45 @@ export class TestCommand extends ManyTenantsCommand {
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
       const tenant = opened[i]!;
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+      const rerun = await loop.rerun?.(name);
+      if (rerun?.nothing !== undefined) {
+        this.io.err(`tenant ${name}: ${rerun.nothing}`);
+        return ExitCode.Ok;
+      }
+      const { runs, secrets, plan } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
       this.io.addSecrets(secrets);
+      const selection = session.runSelection(this.context.cwd, config, this.targets, { ...flags, ...(rerun && { rerun: rerunRecord(rerun) }) });
       // A heading only over console output of its own: reports in files are announced on stderr.
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection, plan }, baseline, assertions, loop, name);
     };
     return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
 
   private selectionFlags(): SelectionFlags {
-    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
+    return {
+      grep: this.grep,
+      shard: this.shard,
+      shardTotal: this.shardTotal,
+      transport: this.transport,
+      repeat: this.repeat,
+      passWithNoTests: this.passWithNoTests,
+      tags: this.tag,
+      excludeTags: this.excludeTag,
+    };
+  }
+
+  private loopFlags(): LoopFlags {
+    return {
+      tags: this.tag,
+      excludeTags: this.excludeTag,
+      lastFailed: this.lastFailed,
+      failedFrom: this.failedFrom,
+      only: this.only,
+      minPassRate: this.minPassRate,
+      timings: this.timings,
+      shard: this.shard,
+    };
   }
 
   private testedCommit: Promise<string | undefined> | undefined;
@@ -173,6 +257,7 @@ export class TestCommand extends ManyTenantsCommand {
     return this.testedCommit;
   }
 
+  /** Looked at once per run of the command (a watch looks again each time it runs). */
   private treeAtStart: Promise<WorkTreeRecord> | undefined;
   /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
   private readonly reportsWritten: string[] = [];
@@ -196,36 +281,41 @@ export class TestCommand extends ManyTenantsCommand {
     runs: PlannedRun[],
     reporters: ReporterSpec[],
     { flows, roles }: Config,
-    { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
+    { shard, selection, plan }: { shard: Shard | undefined; selection: RunSelection; plan: ShardPlan | undefined },
     baseline: Baseline | undefined,
     assertions: AssertionFiles,
+    loop: TestLoop,
     several?: string,
   ): Promise<number> {
-    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }, { noTestRanReason, noTestRanError }] = await Promise.all([
+    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }, { noTestRanReason, noTestRanError }, { shardConcurrency }, { recordRun }] = await Promise.all([
       import('../run/test-session.js'),
       import('../report/run-report.js'),
       import('../report/console.js'),
       import('../run/write-reports.js'),
       import('../terminal/test-progress.js'),
       import('../report/no-tests.js'),
+      import('../core/shards/index.js'),
+      import('../run/test-loop.js'),
     ]);
     const style = { color: this.colorFor('stdout'), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
     this.io.showLiveLine(progress);
-    const signal = this.interruption(() => {
+    const signal = this.watchSignal ?? this.interruption(() => {
       progress?.clear();
       this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
     });
     const { report, interrupted, notes } = await runTestSession({
       tenant,
       runs,
-      concurrency: this.concurrency ?? flows.concurrency,
+      concurrency: shardConcurrency({ requested: this.concurrency, configured: flows.concurrency, total: flows.concurrencyTotal, shards: shard?.total ?? 1 }),
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
       selection,
+      ...(plan && { shardPlan: { digest: plan.digest, by: plan.by, ...(loop.timings && { timings: loop.timings.file }) } }),
+      minPassRate: loop.minPassRate,
       redactor: this.io.redactor,
       assertions,
       baseline,
@@ -249,8 +339,10 @@ export class TestCommand extends ManyTenantsCommand {
     const written = await writeReports(report, reporters, this.reportSinks(style, live));
     this.reportsWritten.push(...written.map((file) => resolve(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
+    await recordRun(loop, report);
     if (interrupted) return ExitCode.Interrupted;
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    // --min-pass-rate: the failures are reported; the exit code follows the rate.
+    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
     const none = noTestRanReason(report);
     if (none === undefined) return ExitCode.Ok;
     if (this.passWithNoTests) {
@@ -260,6 +352,15 @@ export class TestCommand extends ManyTenantsCommand {
     this.io.err(`error: ${several === undefined ? '' : `tenant ${several}: `}${noTestRanError(none)}`);
     return ExitCode.Error;
   }
+}
+
+/** What a run's selection takes from the loop flags: tags, the tests to rerun, timings. */
+function loopSelection(loop: TestLoop, rerun: RerunSet | undefined): LoopSelection {
+  return { ...(loop.tags && { tags: loop.tags }), ...(rerun && { only: rerun.keys }), ...(loop.timings && { timings: loop.timings.durations }) };
+}
+
+function rerunRecord(rerun: RerunSet): { from: string; only?: 'errors' } {
+  return { from: rerun.from, ...(rerun.only && { only: rerun.only }) };
 }
 
 function consoleOnStdout(r: ReporterSpec): boolean {

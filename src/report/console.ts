@@ -1,5 +1,6 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
 import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
+import { passRateText } from '../core/loop/index.js';
 import { latencyRowsOf, groupAssertions, idsText, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 
@@ -83,8 +84,12 @@ function quietNote(r: TestResult, style: Style): string {
   return ` ${paint(style, 'yellow', `(ended by quiet${which}, no until reached)`)}`;
 }
 
-/** The table per flow × transport (client wall-clock percentiles) and the totals line. */
-export function renderSummary(report: RunReport, style: Style): string {
+/**
+ * The table per flow × transport (client wall-clock percentiles) and the totals line.
+ * `skippedChecks`: the skipped assertions, for a report whose results went by one at a time
+ * (`report merge`); else counted from its results.
+ */
+export function renderSummary(report: RunReport, style: Style, skippedChecks?: number): string {
   const rows = latencyRowsOf(report);
   // The "not run" column only after --bail stopped something: it is 0 in every other run.
   const notRun = report.summary.not_run > 0;
@@ -116,9 +121,10 @@ export function renderSummary(report: RunReport, style: Style): string {
   const partial = report.missing_shards?.length ? `\n${paint(style, 'yellow', `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : '';
   // Assertions a transport could not check are listed under their test; the totals count them
   // too, so a run whose checks were mostly skipped never reads as fully green.
-  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, 'skip').length, 0);
-  const checks = skippedChecks === 0 ? '' : `; ${paint(style, 'yellow', `${skippedChecks} ${skippedChecks === 1 ? 'assertion' : 'assertions'} skipped`)}`;
-  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+  const skipped = skippedChecks ?? report.results.reduce((n, r) => n + groupAssertions(r, 'skip').length, 0);
+  const checks = skipped === 0 ? '' : `; ${paint(style, 'yellow', `${skipped} ${skipped === 1 ? 'assertion' : 'assertions'} skipped`)}`;
+  const gate = report.gate ? `\n${paint(style, report.gate.passed ? 'green' : 'red', `Pass rate: ${passRateText(report.gate)}`)}` : '';
+  return `${table}${paint(style, 'bold', 'Tests:')} ${parts.join(', ')} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}${gate}`;
 }
 
 /** The whole console report, for a file or for `report merge`: every result, then the summary. */

@@ -1,5 +1,6 @@
 import { formatMs } from '../core/flows/index.js';
 import { escapeControls, safeText } from '../core/safe-text.js';
+import { passRateText } from '../core/loop/index.js';
 import { latencyRowsOf, groupAssertions, missingShardsText } from './digest.js';
 import type { LatencyStats, RunReport, TestResult } from './model.js';
 
@@ -38,7 +39,7 @@ const MAX_FAILURES_LISTED = 50;
  */
 export function renderStepSummary(report: RunReport, opts: { tenant?: string } = {}): string {
   const s = report.summary;
-  const icon = s.failed > 0 ? '❌' : '✅';
+  const icon = (report.gate ? !report.gate.passed : s.failed > 0) ? '❌' : '✅';
   const where = [
     `tenant \`${code(report.tenant.name)}\``,
     ...(report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : []),
@@ -47,7 +48,7 @@ export function renderStepSummary(report: RunReport, opts: { tenant?: string } =
   const parts = [
     `## ${icon} roleflow test${opts.tenant === undefined ? '' : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ''}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ''} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     '',
-    `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}${report.interrupted ? ' · ⚠️ interrupted: what did not finish is not run' : ''}`,
+    `${where.join(' · ')}${report.bailed ? ' · stopped early by --bail' : ''}${report.interrupted ? ' · ⚠️ interrupted: what did not finish is not run' : ''}${report.gate ? ` · ${report.gate.passed ? '✅' : '❌'} pass rate ${passRateText(report.gate)}` : ''}`,
     '',
   ];
   const rows = latencyRowsOf(report);

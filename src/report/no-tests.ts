@@ -1,4 +1,4 @@
-import type { RunReport } from './model.js';
+import type { RunReport, TestResult } from './model.js';
 
 /** What a user adds to accept a run that tested nothing (vitest's and Jest's name for it). */
 export const PASS_WITH_NO_TESTS = '--pass-with-no-tests';
@@ -11,21 +11,38 @@ export const PASS_WITH_NO_TESTS = '--pass-with-no-tests';
  * `--pass-with-no-tests`) and for the Action's comment.
  */
 export function noTestRanReason(report: Pick<RunReport, 'results' | 'shard' | 'selection'>): string | undefined {
-  const results = report.results;
-  if (results.some((r) => r.repeats.some((repeat) => repeat.execution !== 'not_run'))) return undefined;
-  if (results.length === 0) {
-    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
-    const grep = report.selection?.grep;
-    return grep === undefined ? 'no test ran: no test was selected' : `no test ran: no test matches --grep ${grep}`;
-  }
-  const counts = new Map<string, number>();
-  for (const r of results) {
+  const tally = new NoTestsTally();
+  for (const r of report.results) tally.add(r);
+  return tally.reason(report);
+}
+
+/** `noTestRanReason` over results that go by one at a time (`report merge`). */
+export class NoTestsTally {
+  private executed = false;
+  private count = 0;
+  private readonly whys = new Map<string, number>();
+
+  add(r: TestResult): void {
+    this.count++;
+    if (this.executed || r.repeats.some((repeat) => repeat.execution !== 'not_run')) {
+      this.executed = true;
+      return;
+    }
     const why = r.status === 'skip' ? r.message : 'not run';
-    counts.set(why, (counts.get(why) ?? 0) + 1);
+    this.whys.set(why, (this.whys.get(why) ?? 0) + 1);
   }
-  const whys = [...counts].map(([why, n]) => `${n}: ${why}`).join('; ');
-  const all = results.length === 1 ? 'its one test × transport was' : `all ${results.length} tests × transports were`;
-  return `no test ran: ${all} skipped (${whys})`;
+
+  reason(report: Pick<RunReport, 'shard' | 'selection'>): string | undefined {
+    if (this.executed) return undefined;
+    if (this.count === 0) {
+      if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+      const grep = report.selection?.grep;
+      return grep === undefined ? 'no test ran: no test was selected' : `no test ran: no test matches --grep ${grep}`;
+    }
+    const whys = [...this.whys].map(([why, n]) => `${n}: ${why}`).join('; ');
+    const all = this.count === 1 ? 'its one test × transport was' : `all ${this.count} tests × transports were`;
+    return `no test ran: ${all} skipped (${whys})`;
+  }
 }
 
 /** The error `test` and `report merge` end with when nothing was tested (`error: ` goes before it). */

@@ -59,7 +59,7 @@ export function parseSelectionFlags(flags: SelectionFlags, env: Record<string, s
   } catch (error) {
     throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${(error as Error).message}`, 'usage');
   }
-  return { ...(grep && { grep }), ...(shard?.ok && { shard: shard.value }) };
+  return { ...(grep && { grep }), ...(shard?.ok && { shard: { index: shard.value.index, total: shard.value.total } }) };
 }
 
 /** What the report records of the run's selection (`RunSelection`): the PATH arguments resolved, the filters. */

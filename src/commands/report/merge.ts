@@ -44,33 +44,53 @@ export class ReportMergeCommand extends RoleflowCommand {
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
   reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
+  preferLast = Option.Boolean('--prefer-last', false, { description: 'A run, then reruns: a test in several reports keeps the last one\'s result, all of them in its history' });
+  minPassRate = Option.String('--min-pass-rate', { description: 'Judge the merged suite as a whole (95%); default: the reports\' own' });
   passWithNoTests = Option.Boolean('--pass-with-no-tests', false, { description: 'A merged run in which no test ran exits 0, not 1' });
 
   async execute(): Promise<number> {
-    const [{ mergeReports, mergeWarnings }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }, { noTestRanReason, noTestRanError }] = await Promise.all([
-      import('../../report/json.js'),
-      import('../../report/run-report.js'),
+    const [{ mergeReportFiles }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }, { noTestRanError }, { renderTestResult, renderSummary }, { parsePassRate }] = await Promise.all([
+      import('../../run/report-merge.js'),
       import('../../report/digest.js'),
       import('../../report/reporters.js'),
       import('../../run/write-reports.js'),
       import('../../run/read-reports.js'),
       import('../../report/no-tests.js'),
+      import('../../report/console.js'),
+      import('../../core/loop/index.js'),
     ]);
     // The reports were redacted when written; credentials in the environment are hidden here too.
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports(this.context.cwd, this.reports);
-    const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    for (const warning of mergeWarnings(inputs)) this.io.err(warning);
-    const report = redactReport(merged.value, this.io.redactor);
-    const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
-    const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
+    const rate = this.minPassRate === undefined ? undefined : parsePassRate(this.minPassRate, '--min-pass-rate');
+    if (rate && !rate.ok) throw new RoleflowError(rate.error, 'usage');
+    const out = this.outFile ?? 'roleflow-report.json';
+    const style = { color: this.colorFor('stdout') };
+    // The console prints each result as the merge writes it; the other reporters read the merged report.
+    const consoleLive = reporters.value.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
+    const others = reporters.value.filter((r) => !(r.name === 'console' && (r.file === undefined || r.file === '-')));
+    const merged = await mergeReportFiles(
+      { cwd: this.context.cwd, files: this.reports, out, allowPartial: this.allowPartial, preferLast: this.preferLast, minPassRate: rate?.ok ? rate.value : undefined, redactor: this.io.redactor },
+      {
+        ...(consoleLive && { result: (r) => this.io.out(renderTestResult(r, style)) }),
+        stdout: (piece) => this.io.outDataBytes(piece, (p) => [Buffer.from(p, 'utf8')]),
+      },
+    );
+    for (const warning of merged.warnings) this.io.err(warning);
+    const { report } = merged;
+    if (consoleLive) this.io.out(`\n${renderSummary(report, style, merged.totals.skippedChecks)}`);
+    const written = out === '-' ? [] : [out];
+    if (others.length > 0) {
+      const full = out === '-' ? undefined : (await readJsonReports(this.context.cwd, [out]))[0]!.report;
+      if (full === undefined) throw new RoleflowError('--out - writes the merged report on stdout: give it a file to render it with other reporters too');
+      written.push(...(await writeReports(full, others, this.reportSinks(style, false))));
+    }
     const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason(report);
+    const inputs = this.reports.length;
+    this.io.err(`merged ${inputs} ${inputs === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`);
+    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
+    const none = merged.totals.noTestRan;
     if (none === undefined) return ExitCode.Ok;
     this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
     return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;

@@ -41,6 +41,11 @@ export class MergeHeads {
     return { ok: true, value: undefined };
   }
 
+  /** Shards of the run dealt by different plans, as one line (checked before anything else: it explains the rest). */
+  planConflict(): string | undefined {
+    return planConflict(this.run());
+  }
+
   /** When the report given `index`-th (0-based) started. */
   startedAt(index: number): string {
     return this.heads[index]!.head.started_at;
@@ -150,14 +155,9 @@ function shardsOf(held: readonly { file: string; head: ReportHead }[]): Parsed<{
   if (whole) {
     return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run (a rerun of some tests: --prefer-last)` };
   }
+  const conflict = planConflict(held);
+  if (conflict !== undefined) return { ok: false, error: conflict };
   const planned = held.find((h) => h.head.shard_plan !== undefined);
-  const otherPlan = planned && held.find((h) => h.head.shard_plan !== undefined && h.head.shard_plan.digest !== planned.head.shard_plan!.digest);
-  if (planned && otherPlan) {
-    return {
-      ok: false,
-      error: `${otherPlan.file} and ${planned.file} are shards of different plans (their shard_plan digests differ: other tests, other --timings, or another roleflow dealt them): merge the shards of one run`,
-    };
-  }
   const byIndex = new Map<number, string>();
   for (const { file, head } of held) {
     for (const s of shardsHeld(head)) {
@@ -173,6 +173,15 @@ function shardsOf(held: readonly { file: string; head: ReportHead }[]): Parsed<{
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
   const plan = planned?.head.shard_plan;
   return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)), ...(plan && { plan }) } };
+}
+
+/** Two reports of shards dealt by different plans (those that record theirs), as one line; undefined when none differ. */
+function planConflict(held: readonly { file: string; head: ReportHead }[]): string | undefined {
+  const sharded = held.filter((h) => shardsHeld(h.head).length > 0);
+  const planned = sharded.find((h) => h.head.shard_plan !== undefined);
+  const other = planned && sharded.find((h) => h.head.shard_plan !== undefined && h.head.shard_plan.digest !== planned.head.shard_plan!.digest);
+  if (!planned || !other) return undefined;
+  return `${other.file} and ${planned.file} are shards of different plans (their shard_plan digests differ: other tests, other --timings, or another roleflow dealt them): merge the shards of one run`;
 }
 
 function selectionKey(selection: RunSelection | undefined): string {

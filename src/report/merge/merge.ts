@@ -3,6 +3,7 @@ import { judgePassRate } from '../../core/loop/index.js';
 import { countResult, emptyCounts } from '../../core/runs/index.js';
 import { groupAssertions, LatencyFold, latencyRecords } from '../digest.js';
 import type { HistoryEntry, RunReport, TestResult } from '../model.js';
+import { NoTestsTally } from '../no-tests.js';
 import { MergeHeads, type MergedHead, type MergeOptions } from './heads.js';
 import { ResultIndex } from './results-index.js';
 
@@ -26,6 +27,8 @@ export interface MergeTotals {
   gate?: NonNullable<RunReport['gate']>;
   /** Skipped assertions, as the console summary counts them. */
   skippedChecks: number;
+  /** Why no test ran in the merged run (`noTestRanReason`); undefined when one did. */
+  noTestRan: string | undefined;
 }
 
 /**
@@ -70,6 +73,8 @@ export class ReportMerge {
   }
 
   finish(): Parsed<MergedResults> {
+    const conflict = this.heads.planConflict();
+    if (conflict !== undefined) return { ok: false, error: conflict };
     const sameTest = (a: number, b: number) => {
       const [x, y] = [this.spool.get(a), this.spool.get(b)];
       return x.id === y.id && x.transport === y.transport;
@@ -90,6 +95,7 @@ export class ReportMerge {
     const counts = emptyCounts();
     const latency = new LatencyFold();
     let skippedChecks = 0;
+    const noTests = new NoTestsTally();
     const minPassRate = this.options.minPassRate ?? this.heads.minPassRate();
     const self = this;
     return {
@@ -102,6 +108,7 @@ export class ReportMerge {
             countResult(counts, result);
             latency.add(result);
             skippedChecks += groupAssertions(result, 'skip').length;
+            noTests.add(result);
             yield result;
           }
         },
@@ -110,6 +117,7 @@ export class ReportMerge {
           latency: latencyRecords(latency.rows()),
           ...(minPassRate !== undefined && { gate: judgePassRate(counts, minPassRate) }),
           skippedChecks,
+          noTestRan: noTests.reason(head.value),
         }),
       },
     };
