@@ -35,7 +35,29 @@ export class TestCommand extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records what the tests ran against, which
+      JSON reports of the shards. \`--timings REPORT\` deals the tests by their duration in that
+      report (longest first, each to the least loaded shard; a test it lacks at the median) instead
+      of round-robin; every shard's report records the plan's digest, and \`report merge\` refuses
+      shards of different plans. \`--shard auto\` reads the shard from Kubernetes
+      (\`JOB_COMPLETION_INDEX\`, with \`--shard-total N\`), Buildkite (\`BUILDKITE_PARALLEL_JOB\`,
+      \`BUILDKITE_PARALLEL_JOB_COUNT\`) or CircleCI (\`CIRCLE_NODE_INDEX\`, \`CIRCLE_NODE_TOTAL\`).
+      With \`flows.concurrency_total: T\`, each of N shards runs max(1, floor(T / N)) executions at
+      once (\`--concurrency\` only lowers it). \`roleflow shards\` plans the matrix.
+
+      Every run records its failed, errored and skipped tests in \`.roleflow/last-run.json\` (beside
+      the config, git-ignored). \`--last-failed\` runs the failed and errored ones again (none: it says
+      so and exits 0); \`--failed-from REPORT\` takes them from a JSON report; \`--only errors\` keeps
+      only those the tenant or the network failed (status error), not an assertion.
+      \`report merge FIRST RERUN --prefer-last\` then makes one report of both. \`tags: [smoke]\` on a
+      file or a test: \`--tag\` runs the tests with any tag given, \`--exclude-tag\` leaves those out.
+      \`--min-pass-rate 95%\` (or \`flows.min_pass_rate\`) judges the suite as a whole: every failure
+      is reported, and the exit code is 0 when passed ÷ (passed + failed) reaches the rate.
+
+      \`--watch\`: the tests run, then again whenever a flow test file, a schema or snapshot file it
+      uses, or a role file is saved: a test file reruns its tests; a role file is applied first (to
+      the embedded tenant, or a tenant marked \`watch_apply: true\`) and reruns the tests whose flows
+      use that Role (the embedded tenant's flows file says which; else every test). An invalid file
+      or a failing run shows its error and the watch goes on; Ctrl-C ends it with 130. The JSON report records what the tests ran against, which
       \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
       arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
       first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
@@ -67,8 +89,8 @@ export class TestCommand extends ManyTenantsCommand {
       shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
       reports are written either way).
 
-      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
-      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      Exit codes: 0 every test that ran passed (some may be skipped), or the pass rate reached
+      --min-pass-rate, 3 some test failed, 1 no test ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
       interrupted.
     `,
     examples: [
@@ -81,6 +103,11 @@ export class TestCommand extends ManyTenantsCommand {
       ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
       ['Against every configured tenant: report.staging.json, report.production.json, …', 'roleflow test --all-tenants --reporter console --reporter json=report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
+      ['Shard 2 of 8, the tests dealt by their durations in the last merged report', 'roleflow test --shard 2/8 --timings roleflow-timings.json --reporter json=report-2.json'],
+      ['Again, only the tests that failed last time', 'roleflow test --last-failed'],
+      ['Only the tests a tenant or network problem failed in a report', 'roleflow test --failed-from report.json --only errors'],
+      ['The smoke tests, not the slow ones; 95% passing is a pass', 'roleflow test --tag smoke --exclude-tag slow --min-pass-rate 95%'],
+      ['Run again on every save', 'roleflow test --watch flows/'],
     ],
   });
 

@@ -288,7 +288,7 @@ describe('roleflow promote and the tests the run was asked for', () => {
     const mixing = await t.cli(['report', 'merge', 'grep-1.json', 'shard-2.json', '--out', 'mixed.json']);
     expect(mixing.code).toBe(0);
     expect(mixing.stderr).toContain(
-      'warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and roleflow promote refuses it\n',
+      'warning: the runs were asked for different tests (PATH arguments, --grep, --transport, tags, a rerun, or a flows folder): the merged report records no selection, and roleflow promote refuses it\n',
     );
     const mixed = await promote(t, 'mixed.json', ['--auto-approve']);
     expect(mixed.code).toBe(4);

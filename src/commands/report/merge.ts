@@ -25,11 +25,22 @@ export class ReportMergeCommand extends RoleflowCommand {
       Roles the tenant held) when every report has the same, and has none otherwise, with a warning
       (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
+      \`--prefer-last\`: a run, then reruns of some of its tests (\`test --last-failed\`): a test in
+      several reports keeps the last one's result, and its \`history\` lists each report's. The
+      reports holding shards are the run (else the first report is); the others are its reruns.
+      Shards dealt by different plans (their \`shard_plan\` digests differ) are refused.
+
+      The reports are read one result at a time and the merged JSON is written as the results go by,
+      so memory does not grow with the number of reports; the pass rate (\`--min-pass-rate\`, else the
+      reports' own) and the latency per flow (\`latency\`) are computed from every execution, not from
+      the shards' summaries. The console reporter prints as the merge goes; junit, github and html
+      read the merged report back.
+
       A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
       why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
       should test something.
 
-      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      Exit codes: 0 every test that ran passed (or the pass rate reached --min-pass-rate), 3 some test failed, 1 no test ran, an unreadable or
       invalid report, or reports that are not the shards of one run.
     `,
     examples: [
@@ -37,6 +48,7 @@ export class ReportMergeCommand extends RoleflowCommand {
       ['Merge, then JUnit and the GitHub job summary', 'roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github'],
       ['Merge, then one HTML report of the whole run', 'roleflow report merge shard-*/roleflow-report.json --reporter html=report.html'],
       ['Merge the shards that finished, even if some did not', 'roleflow report merge reports/*.json --allow-partial'],
+      ['A run and its rerun of what failed: each test once, both results in its history', 'roleflow report merge first.json rerun.json --prefer-last --out merged.json'],
     ],
   });
 
