@@ -153,6 +153,9 @@ export class TestCommand extends ManyTenantsCommand {
     const reporters = parseReporters(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
     session.parseSelectionFlags(this.selectionFlags(), this.context.env);
+    if (this.watch && (this.lastFailed || this.failedFrom !== undefined)) {
+      throw new RoleflowError('--watch reruns the tests whose files change: not with --last-failed or --failed-from', 'usage');
+    }
     const config = await this.loadConfig();
     const loop = await readTestLoop(this.context.cwd, config, this.loopFlags());
     const several = await this.severalTenants(config);

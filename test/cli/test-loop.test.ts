@@ -150,3 +150,14 @@ describe('shards balanced by time', () => {
     expect(text.stdout).toMatch(/^local: 1 shard of about [\d.]+ minutes \(4 executions at once each\)\n1 job for 6 tests; --json prints the matrix\.\n$/);
   });
 });
+
+describe('report merge to stdout', () => {
+  it('--out - prints the merged JSON alone, and refuses a reporter that would share stdout', async () => {
+    const s = await suite({ 'flows/greet.yaml': GREET });
+    await s.test(['--reporter', 'json=r.json']);
+    const r = await s.run(['report', 'merge', 'r.json', '--out', '-']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { tests: 4, passed: 4 } });
+    expect((await s.run(['report', 'merge', 'r.json', '--out', '-', '--reporter', 'console'])).stderr).toContain('--out - writes the merged report on stdout');
+  });
+});

@@ -78,6 +78,11 @@ export class ReportMergeCommand extends RoleflowCommand {
     const rate = this.minPassRate === undefined ? undefined : parsePassRate(this.minPassRate, '--min-pass-rate');
     if (rate && !rate.ok) throw new RoleflowError(rate.error, 'usage');
     const out = this.outFile ?? 'roleflow-report.json';
+    // `--out -` alone: the merged JSON is all of stdout.
+    if (out === '-' && this.reporter.length === 0) reporters.value.splice(0);
+    if (out === '-' && reporters.value.some((r) => r.name === 'github' || r.file === undefined || r.file === '-')) {
+      throw new RoleflowError('--out - writes the merged report on stdout: give the other reporters a file each (--reporter NAME=FILE)', 'usage');
+    }
     const style = { color: this.colorFor('stdout') };
     // The console prints each result as the merge writes it; the other reporters read the merged report.
     const consoleLive = reporters.value.some((r) => r.name === 'console' && (r.file === undefined || r.file === '-'));
