@@ -1260,10 +1260,10 @@ var require_util = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr2) {
-      const hash2 = {};
+      const hash5 = {};
       for (const item of arr2)
-        hash2[item] = true;
-      return hash2;
+        hash5[item] = true;
+      return hash5;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
@@ -1400,8 +1400,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber5 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber5 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber5 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber6 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber6 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber6 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1741,7 +1741,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
+      return coerceTypes ? types.filter((t7) => COERCIBLE.has(t7) || coerceTypes === "array" && t7 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1751,9 +1751,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t6 of coerceTo) {
-        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t6);
+      for (const t7 of coerceTo) {
+        if (COERCIBLE.has(t7) || t7 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t7);
         }
       }
       gen.else();
@@ -1763,8 +1763,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t6) {
-        switch (t6) {
+      function coerceSpecificType(t7) {
+        switch (t7) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1836,8 +1836,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t6 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
+      for (const t7 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t7, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2419,20 +2419,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -2752,9 +2752,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t6) => {
-        if (!includesType(it.dataTypes, t6)) {
-          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t7) => {
+        if (!includesType(it.dataTypes, t7)) {
+          strictTypesError(it, `type "${t7}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2770,7 +2770,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
+          if (type.length && !type.some((t7) => hasApplicableType(ts, t7))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2779,15 +2779,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t6) {
-      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
+    function includesType(ts, t7) {
+      return ts.includes(t7) || t7 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t6 of it.dataTypes) {
-        if (includesType(withTypes, t6))
-          ts.push(t6);
-        else if (withTypes.includes("integer") && t6 === "number")
+      for (const t7 of it.dataTypes) {
+        if (includesType(withTypes, t7))
+          ts.push(t7);
+        else if (withTypes.includes("integer") && t7 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3183,7 +3183,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve24.call(this, root, ref2);
+      let _sch = resolve28.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3210,7 +3210,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve24(root, ref2) {
+    function resolve28(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4074,7 +4074,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve24(baseURI, relativeURI, options) {
+    function resolve28(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4465,7 +4465,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve24,
+      resolve: resolve28,
       resolveComponent,
       equal,
       serialize,
@@ -4851,7 +4851,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t7) => addRule.call(this, k, definition, t7)));
         return this;
       }
       getKeyword(keyword) {
@@ -5050,7 +5050,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t7 }) => t7 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5598,7 +5598,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t7) => t7 === "object" || t7 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -5970,8 +5970,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -5984,16 +5984,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -7870,8 +7870,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -7979,13 +7979,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -8037,13 +8037,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t6) => t6.tag === tagName);
-        const tagObj = match.find((t6) => !t6.format) ?? match[0];
+        const match = tags.filter((t7) => t7.tag === tagName);
+        const tagObj = match.find((t7) => !t7.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t6) => t6.identify?.(value) && !t6.format);
+      return tags.find((t7) => t7.identify?.(value) && !t7.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8670,10 +8670,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t6 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t6);
+        const t7 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t7);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t6}`);
+          throw new Error(`Unsupported default string type ${t7}`);
       }
       return res;
     }
@@ -8733,24 +8733,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t6) => t6.tag === item.tag);
+        const match = tags.filter((t7) => t7.tag === item.tag);
         if (match.length > 0)
-          return match.find((t6) => t6.format === item.format) ?? match[0];
+          return match.find((t7) => t7.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t6) => t6.identify?.(obj));
+        let match = tags.filter((t7) => t7.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t6) => t6.test);
+          const testMatch = match.filter((t7) => t7.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
+        tagObj = match.find((t7) => t7.format === item.format) ?? match.find((t7) => !t7.format);
       } else {
         obj = item;
-        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
+        tagObj = tags.find((t7) => t7.nodeClass && obj instanceof t7.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -10938,8 +10938,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -11016,12 +11016,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error2.message += `:
 
 ${lineStr}
@@ -11679,7 +11679,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
+      let tag = ctx.schema.tags.find((t7) => t7.tag === tagName && t7.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -15142,7 +15142,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t7) => JSON.stringify(t7)).join(", ")}`;
   let message2;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15445,6 +15445,29 @@ var init_url_safety = __esm({
   }
 });
 
+// src/core/loop/pass-rate.ts
+function parsePassRate(value, where) {
+  const text2 = String(value).trim();
+  const m = /^(\d{1,3}(?:\.\d+)?)\s*%?$/.exec(text2);
+  const rate = m ? Number(m[1]) : NaN;
+  if (!(rate >= 0 && rate <= 100)) return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: write a percentage from 0% to 100%, like 95%` };
+  return { ok: true, value: rate };
+}
+function judgePassRate(counts2, min) {
+  const judged = counts2.passed + counts2.failed;
+  const rate = judged === 0 ? null : counts2.passed / judged * 100;
+  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: rate !== null && rate >= min };
+}
+function passRateText(gate) {
+  const rate = gate.pass_rate === null ? "no test passed or failed" : `${gate.pass_rate}% passed`;
+  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? "met" : "not met"})`;
+}
+var init_pass_rate = __esm({
+  "src/core/loop/pass-rate.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/config.ts
 var config_exports = {};
 __export(config_exports, {
@@ -15464,8 +15487,10 @@ function parseConfig(text2, file, schema) {
   const defaultTenant = raw.default_tenant;
   const issues = [
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t7]) => [...varNameIssues(t7.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t7)])
   ];
+  const minPassRate = raw.flows?.min_pass_rate === void 0 ? void 0 : parsePassRate(raw.flows.min_pass_rate, "flows.min_pass_rate");
+  if (minPassRate && !minPassRate.ok) issues.push({ pointer: "/flows/min_pass_rate", message: minPassRate.error });
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
   }
@@ -15480,7 +15505,7 @@ function parseConfig(text2, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t7]) => [name, tenantConfig(t7)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15493,7 +15518,9 @@ function parseConfig(text2, file, schema) {
       flows: {
         dir: raw.flows?.dir ?? base.flows.dir,
         concurrency: raw.flows?.concurrency ?? base.flows.concurrency,
-        strictEnd: raw.flows?.strict_end ?? base.flows.strictEnd
+        strictEnd: raw.flows?.strict_end ?? base.flows.strictEnd,
+        ...raw.flows?.concurrency_total !== void 0 && { concurrencyTotal: raw.flows.concurrency_total },
+        ...minPassRate?.ok && { minPassRate: minPassRate.value }
       },
       local: {
         ...raw.local?.flows_config === void 0 ? {} : { flowsConfig: raw.local.flows_config },
@@ -15527,16 +15554,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t6) {
+function tenantIssues(name, t7) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t6.timeout !== void 0) {
-    const timeout = parseDuration(t6.timeout);
+  if (t7.timeout !== void 0) {
+    const timeout = parseDuration(t7.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t6[key];
+    const raw = t7[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15550,18 +15577,19 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t6) {
-  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
+function tenantConfig(t7) {
+  const timeout = t7.timeout === void 0 ? void 0 : parseDuration(t7.timeout);
   return {
-    baseUrl: t6.base_url.replace(/\/+$/, ""),
-    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
-    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t6.ws_auth ?? "header",
+    baseUrl: t7.base_url.replace(/\/+$/, ""),
+    ...t7.ws_url === void 0 ? {} : { wsUrl: t7.ws_url },
+    tokenEnv: t7.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t7.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t6.retries ?? 4,
-    api: t6.api ?? {},
-    ...t6.vars === void 0 ? {} : { vars: t6.vars },
-    ...t6.preview === true && { preview: true }
+    retries: t7.retries ?? 4,
+    api: t7.api ?? {},
+    ...t7.vars === void 0 ? {} : { vars: t7.vars },
+    ...t7.preview === true && { preview: true },
+    ...t7.watch_apply === true && { watchApply: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -15573,6 +15601,7 @@ var init_config = __esm({
     init_schema();
     init_url_safety();
     init_yaml_source();
+    init_pass_rate();
     DEFAULT_TOKEN_ENV = "ROLEFLOW_TOKEN";
   }
 });
@@ -15699,6 +15728,9 @@ function readInto(fd, buffer, size3) {
     got += n;
   }
   return got;
+}
+function checkReadableFile(abs, file) {
+  return withOpenFile(abs, file, { maxBytes: Number.MAX_SAFE_INTEGER, noun: "a file" }, () => ({ ok: true, value: void 0 }));
 }
 function cannotRead(file, why2) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why2})` }] };
@@ -15875,6 +15907,31 @@ var init_config_file = __esm({
     init_source_files();
     DEFAULT_CONFIG_FILE = "roleflow.config.yaml";
     CONFIG_FILE = { maxBytes: 1024 * 1024, noun: "a config file", holds: "YAML text" };
+  }
+});
+
+// src/files/state-folder.ts
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname as dirname4, join as join3 } from "node:path";
+function stateFolderOf(cwd, config) {
+  return dirname4(configRelative(cwd, config, config.local.data));
+}
+async function ensureStateFolder(dir) {
+  let made;
+  try {
+    made = await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new RoleflowError(`cannot create roleflow's state folder ${dir}: ${err.code ?? String(err)}`);
+  }
+  if (made !== void 0 && basename(dir) === ".roleflow") {
+    await writeFile(join3(dir, ".gitignore"), "# State of roleflow's embedded tenant and last run: local only.\n*\n").catch(() => void 0);
+  }
+}
+var init_state_folder = __esm({
+  "src/files/state-folder.ts"() {
+    "use strict";
+    init_errors();
+    init_config_file();
   }
 });
 
@@ -18847,9 +18904,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve28, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve28(data2);
             });
           });
         }
@@ -18887,9 +18944,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve28, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve24(data2);
+              return err2 ? reject2(err2) : resolve28(data2);
             });
           });
         }
@@ -22395,8 +22452,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve28, reject2) => {
+        res = resolve28;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23822,12 +23879,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve28, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve28;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24711,12 +24768,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve28, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve28;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25033,16 +25090,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve28) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve28;
           } else {
-            resolve24(null);
+            resolve28(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve28) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25055,7 +25112,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve28(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25462,8 +25519,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          return new Promise((resolve28) => {
+            this[kClosedResolve] = resolve28;
           });
         }
       }
@@ -25658,9 +25715,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t7 = b;
         b = a % b;
-        a = t6;
+        a = t7;
       }
       return a;
     }
@@ -26585,7 +26642,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve28, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26595,7 +26652,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve28(socket2);
             }
           });
         });
@@ -26605,14 +26662,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve28, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve28();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26621,14 +26678,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve24();
+            resolve28();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve28, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26636,7 +26693,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve28();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26679,8 +26736,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve24, reject2) => {
-                      finalSocket.once("secureConnect", resolve24);
+                    await new Promise((resolve28, reject2) => {
+                      finalSocket.once("secureConnect", resolve28);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27813,7 +27870,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27827,11 +27884,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve24(null);
+                resolve28(null);
               }
             });
           } else {
-            this.on("close", resolve24);
+            this.on("close", resolve28);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27859,7 +27916,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve28, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27874,7 +27931,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve28,
               reject: reject2,
               length: 0,
               body: []
@@ -27948,18 +28005,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve28, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length, encoding));
+          resolve28(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve28(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve28(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve28(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve28(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28149,9 +28206,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -28363,9 +28420,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -28653,9 +28710,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -28748,9 +28805,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -30023,8 +30080,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname15, resolve: resolve24 } = __require("node:path");
+    var { writeFile: writeFile5, readFile: readFile7, mkdir: mkdir9 } = __require("node:fs/promises");
+    var { dirname: dirname18, resolve: resolve28 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30150,7 +30207,7 @@ var require_snapshot_recorder = __commonJS({
           return;
         }
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
+        const hash5 = createRequestHash(request2);
         const normalizedHeaders = normalizeHeaders(response.headers);
         const responseData = {
           statusCode: response.statusCode,
@@ -30158,16 +30215,16 @@ var require_snapshot_recorder = __commonJS({
           body: Buffer.isBuffer(response.body) ? response.body.toString("base64") : Buffer.from(String(response.body || "")).toString("base64"),
           trailers: response.trailers
         };
-        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash2)) {
+        if (this.#snapshots.size >= this.#maxSnapshots && !this.#snapshots.has(hash5)) {
           const oldestKey = this.#snapshots.keys().next().value;
           this.#snapshots.delete(oldestKey);
         }
-        const existingSnapshot = this.#snapshots.get(hash2);
+        const existingSnapshot = this.#snapshots.get(hash5);
         if (existingSnapshot && existingSnapshot.responses) {
           existingSnapshot.responses.push(responseData);
           existingSnapshot.timestamp = (/* @__PURE__ */ new Date()).toISOString();
         } else {
-          this.#snapshots.set(hash2, {
+          this.#snapshots.set(hash5, {
             request: request2,
             responses: [responseData],
             // Always store as array for consistency
@@ -30203,8 +30260,8 @@ var require_snapshot_recorder = __commonJS({
           return void 0;
         }
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
-        const snapshot = this.#snapshots.get(hash2);
+        const hash5 = createRequestHash(request2);
+        const snapshot = this.#snapshots.get(hash5);
         if (!snapshot) return void 0;
         const currentCallCount = snapshot.callCount || 0;
         const responseIndex = Math.min(currentCallCount, snapshot.responses.length - 1);
@@ -30225,12 +30282,12 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve24(path), "utf8");
+          const data2 = await readFile7(resolve28(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
-            for (const { hash: hash2, snapshot } of parsed) {
-              this.#snapshots.set(hash2, snapshot);
+            for (const { hash: hash5, snapshot } of parsed) {
+              this.#snapshots.set(hash5, snapshot);
             }
           } else {
             this.#snapshots = new Map(Object.entries(parsed));
@@ -30254,10 +30311,10 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve24(path);
-        await mkdir8(dirname15(resolvedPath), { recursive: true });
-        const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
-          hash: hash2,
+        const resolvedPath = resolve28(path);
+        await mkdir9(dirname18(resolvedPath), { recursive: true });
+        const data2 = Array.from(this.#snapshots.entries()).map(([hash5, snapshot]) => ({
+          hash: hash5,
           snapshot
         }));
         await writeFile5(resolvedPath, JSON.stringify(data2, null, 2), { flush: true });
@@ -30299,8 +30356,8 @@ var require_snapshot_recorder = __commonJS({
        */
       deleteSnapshot(requestOpts) {
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
-        return this.#snapshots.delete(hash2);
+        const hash5 = createRequestHash(request2);
+        return this.#snapshots.delete(hash5);
       }
       /**
        * Gets information about a specific snapshot
@@ -30309,11 +30366,11 @@ var require_snapshot_recorder = __commonJS({
        */
       getSnapshotInfo(requestOpts) {
         const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
-        const snapshot = this.#snapshots.get(hash2);
+        const hash5 = createRequestHash(request2);
+        const snapshot = this.#snapshots.get(hash5);
         if (!snapshot) return null;
         return {
-          hash: hash2,
+          hash: hash5,
           request: snapshot.request,
           responseCount: snapshot.responses ? snapshot.responses.length : snapshot.response ? 1 : 0,
           // .response for legacy snapshots
@@ -30329,8 +30386,8 @@ var require_snapshot_recorder = __commonJS({
       replaceSnapshots(snapshotData) {
         this.#snapshots.clear();
         if (Array.isArray(snapshotData)) {
-          for (const { hash: hash2, snapshot } of snapshotData) {
-            this.#snapshots.set(hash2, snapshot);
+          for (const { hash: hash5, snapshot } of snapshotData) {
+            this.#snapshots.set(hash5, snapshot);
           }
         } else if (snapshotData && typeof snapshotData === "object") {
           this.#snapshots = new Map(Object.entries(snapshotData));
@@ -38234,7 +38291,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve28, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38322,7 +38379,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve28({
                 status,
                 statusText,
                 headersList,
@@ -38375,7 +38432,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve24({
+              resolve28({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38399,7 +38456,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve24({
+              resolve28({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -41823,8 +41880,8 @@ var require_eventsource_stream = __commonJS({
     var BOM = [239, 187, 191];
     var LF = 10;
     var CR = 13;
-    var COLON = 58;
-    var SPACE = 32;
+    var COLON2 = 58;
+    var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
     var DATA = Buffer.from("data");
     var EVENT = Buffer.from("event");
@@ -42008,7 +42065,7 @@ var require_eventsource_stream = __commonJS({
         if (line.length === 0) {
           return;
         }
-        const colonPosition = line.indexOf(COLON);
+        const colonPosition = line.indexOf(COLON2);
         if (colonPosition === 0) {
           return;
         }
@@ -42017,7 +42074,7 @@ var require_eventsource_stream = __commonJS({
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line[valueStart] === SPACE2) {
             ++valueStart;
           }
         }
@@ -42171,15 +42228,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -42770,7 +42827,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42945,9 +43002,9 @@ function toExecLogs(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of log entries, got ${kindOf(body)}`);
   return body.map((item, index) => {
     if (!isObject(item)) throw shapeError(where, `log entry #${index + 1} is ${kindOf(item)}, not an object`);
-    const count = Number(item.count);
+    const count2 = Number(item.count);
     const entry = {
-      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count) ? count : index + 1,
+      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count2) ? count2 : index + 1,
       service: stringOr(item.service, ""),
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
@@ -43181,10 +43238,10 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
+  const list2 = (file.tenants ?? []).map((t7) => showName(t7)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
-function membershipNotes(excluded, remote, tenant, plan) {
+function membershipNotes(excluded, remote, tenant, plan2) {
   if (excluded.length === 0) return [];
   const notes = [];
   const byName = groupBy(remote, (r) => r.name);
@@ -43192,7 +43249,7 @@ function membershipNotes(excluded, remote, tenant, plan) {
   for (const file of excluded) {
     const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
-      const outcome = plan.deleted.has(role.id) ? "is deleted from" : plan.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      const outcome = plan2.deleted.has(role.id) ? "is deleted from" : plan2.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
       if (outcome === void 0) continue;
       notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
     }
@@ -43215,7 +43272,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t7) => quote(t7)).join(", ")})` });
     });
   }
   return warnings;
@@ -43301,7 +43358,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -46590,7 +46647,7 @@ var require_stream = __commonJS({
       };
       duplex._final = function(callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._final(callback);
           });
           return;
@@ -46611,7 +46668,7 @@ var require_stream = __commonJS({
       };
       duplex._write = function(chunk, encoding, callback) {
         if (ws.readyState === ws.CONNECTING) {
-          ws.once("open", function open4() {
+          ws.once("open", function open5() {
             duplex._write(chunk, encoding, callback);
           });
           return;
@@ -47181,8 +47238,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve24, reject2) => {
-          const waiter = { resolve: resolve24, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve28, reject2) => {
+          const waiter = { resolve: resolve28, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47287,7 +47344,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve28, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47313,7 +47370,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve24(new Session(socket, shown, secrets));
+      resolve28(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47554,10 +47611,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t6 = a;
-    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
-    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
-    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
+    let t7 = a;
+    t7 = Math.imul(t7 ^ t7 >>> 15, t7 | 1);
+    t7 ^= t7 + Math.imul(t7 ^ t7 >>> 7, t7 | 61);
+    return ((t7 ^ t7 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47568,7 +47625,7 @@ var init_auth_and_faults = __esm({
 
 // src/emulator/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
-import { basename, dirname as dirname4, join as join3 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 async function loadDataFile(file) {
   const text2 = await readIfThere(file);
   let value = [];
@@ -47635,10 +47692,10 @@ function corrupt(file, why2) {
   return new RoleflowError(`emulator data file ${file} is ${why2}; fix or remove it (it was left untouched)`);
 }
 async function removeStaleTemps(file) {
-  const name = basename(file);
+  const name = basename2(file);
   let entries;
   try {
-    entries = await readdir2(dirname4(file));
+    entries = await readdir2(dirname5(file));
   } catch {
     return;
   }
@@ -47646,7 +47703,7 @@ async function removeStaleTemps(file) {
     if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
     const pid = /^\.(\d+)\.\d+\.tmp$/.exec(entry.slice(name.length))?.[1];
     if (pid === void 0 || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-    await rm(join3(dirname4(file), entry), { force: true }).catch(() => void 0);
+    await rm(join4(dirname5(file), entry), { force: true }).catch(() => void 0);
   }
 }
 function processAlive(pid) {
@@ -47669,8 +47726,8 @@ var init_data_file = __esm({
 
 // src/emulator/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { mkdir as mkdir2, open, rename, rm as rm2 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
   "src/emulator/data-log.ts"() {
@@ -47715,7 +47772,7 @@ var init_data_log = __esm({
         if (this.failure || this.closed) return;
         try {
           if (this.fd === void 0) {
-            mkdirSync(dirname5(this.log), { recursive: true });
+            mkdirSync(dirname6(this.log), { recursive: true });
             this.fd = openSync2(this.log, "a");
           }
           const data2 = Buffer.from(line);
@@ -47769,7 +47826,7 @@ var init_data_log = __esm({
       async writeSnapshot(data2) {
         const tmp = this.tmpName();
         try {
-          await mkdir(dirname5(this.file), { recursive: true });
+          await mkdir2(dirname6(this.file), { recursive: true });
           const handle = await open(tmp, "w");
           try {
             await handle.writeFile(data2);
@@ -47949,7 +48006,7 @@ function render2(template, inputs, roles) {
       return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
     });
   }
-  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
+  if (Array.isArray(template)) return template.map((t7) => render2(t7, inputs, roles));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
@@ -48257,7 +48314,7 @@ function parseLatency(value) {
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
 function outputRoleNames(outputs) {
-  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t6) => "name" in t6 ? [t6.name] : []));
+  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t7) => "name" in t7 ? [t7.name] : []));
   return [...new Set(names)];
 }
 function validateFlows(source, file) {
@@ -48804,7 +48861,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve24) => server.close(() => resolve24()));
+      const closed = new Promise((resolve28) => server.close(() => resolve28()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48843,12 +48900,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve28, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve24(server.address()));
+    server.listen(port, host, () => resolve28(server.address()));
   });
 }
 function displayHost(host) {
@@ -48900,8 +48957,6 @@ __export(open_tenant_exports, {
   tenantNameOf: () => tenantNameOf
 });
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { basename as basename2, dirname as dirname6, join as join4 } from "node:path";
-import { mkdir as mkdir2, writeFile } from "node:fs/promises";
 async function openTenant(opts) {
   const { config, flags, env } = opts;
   const name = tenantNameOf(config, flags);
@@ -48909,7 +48964,7 @@ async function openTenant(opts) {
   if (isEmbedded(config, flags)) {
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const dataFile = configRelative(opts.cwd, config, config.local.data);
-    await stateFolder(dirname6(dataFile));
+    await ensureStateFolder(stateFolderOf(opts.cwd, config));
     const emulator = await startEmulator2({
       dataFile,
       token: randomBytes2(24).toString("base64url"),
@@ -48957,27 +49012,16 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-async function stateFolder(dir) {
-  let made;
-  try {
-    made = await mkdir2(dir, { recursive: true });
-  } catch (err) {
-    throw new RoleflowError(`cannot create the embedded tenant's folder ${dir}: ${err.code ?? String(err)}`);
-  }
-  if (made !== void 0 && basename2(dir) === ".roleflow") {
-    await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
-  }
-}
-function targetOf(name, t6) {
+function targetOf(name, t7) {
   return {
     name,
-    baseUrl: t6.baseUrl,
-    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
-    wsAuth: t6.wsAuth ?? "header",
-    api: t6.api ?? {},
-    timeoutMs: t6.timeoutMs ?? 3e4,
-    retries: t6.retries ?? 4,
-    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
+    baseUrl: t7.baseUrl,
+    ...t7.wsUrl === void 0 ? {} : { wsUrl: t7.wsUrl },
+    wsAuth: t7.wsAuth ?? "header",
+    api: t7.api ?? {},
+    timeoutMs: t7.timeoutMs ?? 3e4,
+    retries: t7.retries ?? 4,
+    ...t7.tokenEnv === void 0 ? {} : { tokenEnv: t7.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -48990,6 +49034,7 @@ var init_open_tenant = __esm({
     init_config();
     init_errors();
     init_config_file();
+    init_state_folder();
     init_url_safety();
     init_schema();
     LOCAL_TENANT = "local";
@@ -49471,9 +49516,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
 }
 function lineCount(text2) {
-  let count = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count++;
-  return count;
+  let count2 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count2++;
+  return count2;
 }
 var MAX_STEPS, CONTEXT;
 var init_content_diff = __esm({
@@ -49499,7 +49544,7 @@ function rolesById(roles) {
   return byId;
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const { byName, count } = holdersByName(remote, ignored);
+  const { byName, count: count2 } = holdersByName(remote, ignored);
   let byId;
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -49545,7 +49590,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
     for (const r of free) claimed.add(r.id);
   }
   const orphans = [];
-  if (claimed.size < count) {
+  if (claimed.size < count2) {
     for (const held of byName.values()) {
       if (!Array.isArray(held)) {
         if (!claimed.has(held.id)) orphans.push(held);
@@ -49560,16 +49605,16 @@ function matchRoles(files, remote, ignored, tenantName2) {
 }
 function holdersByName(remote, ignored) {
   const byName = /* @__PURE__ */ new Map();
-  let count = 0;
+  let count2 = 0;
   for (const role of remote) {
     if (ignored(role.name) !== void 0) continue;
-    count++;
+    count2++;
     const held = byName.get(role.name);
     if (held === void 0) byName.set(role.name, role);
     else if (Array.isArray(held)) held.push(role);
     else byName.set(role.name, [held, role]);
   }
-  return { byName, count };
+  return { byName, count: count2 };
 }
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
@@ -49827,16 +49872,16 @@ var init_compute_plan = __esm({
 });
 
 // src/core/plan/fresh.ts
-function checkPlanFresh(plan, remote, tenant) {
+function checkPlanFresh(plan2, remote, tenant) {
   const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
-  const checkName = (name, hash2) => {
-    if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
+  const checkName = (name, hash5) => {
+    if (nameStateHash(name, byName.get(name) ?? []) !== hash5) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change2 of plan.changes) {
+  for (const change2 of plan2.changes) {
     if (change2.action === "create") {
       checkName(change2.name, change2.remote_hash);
       continue;
@@ -49853,8 +49898,8 @@ function checkPlanFresh(plan, remote, tenant) {
   }
   return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
 }
-function planHasChanges(plan) {
-  return plan.changes.length > 0;
+function planHasChanges(plan2) {
+  return plan2.changes.length > 0;
 }
 var init_fresh = __esm({
   "src/core/plan/fresh.ts"() {
@@ -49882,28 +49927,28 @@ var init_roles_digest = __esm({
 });
 
 // src/core/plan/render-text.ts
-function renderPlanText(plan, opts) {
+function renderPlanText(plan2, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
-  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
-  if (plan.unmanaged.length > 0) {
+  const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
+  for (const change2 of plan2.changes) out.push(...changeLines(change2, paint2), "");
+  if (plan2.unmanaged.length > 0) {
     out.push(
-      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      `Unmanaged: ${plural(plan2.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan2.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
       ""
     );
   }
-  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan, opts.rolesDir));
+  section(out, "Notes:", plan2.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan2.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan2.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan2, opts.rolesDir));
   return `${out.join("\n")}
 `;
 }
-function planSummaryLine(plan, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan.summary;
-  if (plan.issues.length > 0 && plan.changes.length === 0) return "Nothing was planned: the role files have problems.";
-  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+function planSummaryLine(plan2, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan2.summary;
+  if (plan2.issues.length > 0 && plan2.changes.length === 0) return "Nothing was planned: the role files have problems.";
+  if (plan2.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
 function changeLines(change2, paint2) {
@@ -49997,18 +50042,18 @@ var init_text_parts = __esm({
 // src/core/plan/render-json.ts
 import { Buffer as Buffer4 } from "node:buffer";
 import { createHash as createHash2 } from "node:crypto";
-function renderPlanJson(plan) {
-  const body = bodyText(plan);
+function renderPlanJson(plan2) {
+  const body = bodyText(plan2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(sha256(body))}
 }
 `;
 }
-function planDigest(plan) {
-  return sha256(bodyText(plan));
+function planDigest(plan2) {
+  return sha256(bodyText(plan2));
 }
 function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
+  const tenants = plans.map((plan2) => isTenantPlanError(plan2) ? plan2 : JSON.parse(renderPlanJson(plan2)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
@@ -50018,16 +50063,16 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
-  const { digest: _digest, changes, ...rest } = plan;
+function* planJsonBytes(plan2, { redactor, partChars = PART_CHARS } = {}) {
+  const { digest: _digest, changes, ...rest } = plan2;
   const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
-  const hash2 = createHash2("sha256");
-  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash2.update(bytes));
+  const hash5 = createHash2("sha256");
+  yield* encodedInPieces(bodyParts(frame.slice(0, at), changes, partChars, redactor), (bytes) => hash5.update(bytes));
   const tail = frame.slice(at + 2);
-  hash2.update(tail);
+  hash5.update(tail);
   yield Buffer4.from(`${tail.slice(0, -2)},
-  "digest": ${JSON.stringify(`sha256:${hash2.digest("hex")}`)}
+  "digest": ${JSON.stringify(`sha256:${hash5.digest("hex")}`)}
 }
 `);
 }
@@ -50054,8 +50099,8 @@ function charsOf(change2) {
   const { before, after: after2, diff } = change2;
   return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
 }
-function bodyText(plan) {
-  const { digest: _digest, ...rest } = plan;
+function bodyText(plan2) {
+  const { digest: _digest, ...rest } = plan2;
   return jsonText(ordered2(rest), 2);
 }
 function ordered2(value) {
@@ -50159,18 +50204,18 @@ var init_render_json = __esm({
 });
 
 // src/core/plan/saved.ts
-function savedPlanRefusals(plan, today) {
+function savedPlanRefusals(plan2, today) {
   const reasons = [];
-  if (plan.digest === void 0) {
+  if (plan2.digest === void 0) {
     reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
-  } else if (planDigest(plan) !== plan.digest) {
+  } else if (planDigest(plan2) !== plan2.digest) {
     reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
   }
-  const { create, update } = plan.summary;
-  const managed = plan.summary.unchanged + create + update;
-  const guards = planGuards(plan.changes, managed, {
+  const { create, update } = plan2.summary;
+  const managed = plan2.summary.unchanged + create + update;
+  const guards = planGuards(plan2.changes, managed, {
     ...today,
-    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
+    allowEmptyPrune: today.allowEmptyPrune === true || plan2.options.allow_empty_prune === true
   });
   reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
   return reasons;
@@ -50190,35 +50235,35 @@ function mdText(text2) {
 function mdCode(text2) {
   return `<code>${mdText(text2)}</code>`;
 }
-function headMarkdown(plan, marker) {
+function headMarkdown(plan2, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
-  const deletes = plan.changes.filter((c) => c.action === "delete");
+  lines2.push(`### roleflow plan for ${mdCode(plan2.tenant.name)}`, "", `**${planSummaryLine(plan2)}**`, "");
+  const deletes = plan2.changes.filter((c) => c.action === "delete");
   if (deletes.length > 0) {
     const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
     lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
   }
-  if (plan.guards.length > 0) {
+  if (plan2.guards.length > 0) {
     lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    for (const g of listed(plan2.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
     lines2.push("");
   }
-  if (plan.issues.length > 0) {
+  if (plan2.issues.length > 0) {
     lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    for (const i of listed(plan2.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
     lines2.push("");
   }
   return lines2.join("\n");
 }
-function tailMarkdown(plan) {
+function tailMarkdown(plan2) {
   const lines2 = [];
-  if (plan.unmanaged.length > 0) {
-    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  if (plan2.unmanaged.length > 0) {
+    const names = listed(plan2.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan2.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
   }
-  if (plan.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  if (plan2.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan2.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
   }
   return lines2.join("\n");
 }
@@ -50283,15 +50328,15 @@ function fullPlan(tenant) {
   if (tenant === void 0) return "run `roleflow plan` for the full plan";
   return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
 }
-function renderPlanMarkdown(plan, opts = {}) {
+function renderPlanMarkdown(plan2, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
-  const seeAll = fullPlan(plan.tenant.name);
-  if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
-  const rows = plan.changes.map(tableRow);
+  const head = headMarkdown(plan2, opts.marker);
+  const tail = tailMarkdown(plan2);
+  const seeAll = fullPlan(plan2.tenant.name);
+  if (plan2.changes.length === 0) return fitMarkdown([head, tail], max, plan2.tenant.name);
+  const rows = plan2.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
+  const withDiffs = plan2.changes.filter((c) => c.diff !== void 0);
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
@@ -50319,7 +50364,7 @@ function renderPlanMarkdown(plan, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max, plan.tenant.name);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan2.tenant.name);
 }
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
@@ -50375,9 +50420,9 @@ var init_render_markdown = __esm({
 
 // src/core/plan/render-tenants.ts
 function renderTenantPlansText(plans, opts) {
-  const sections = plans.map((plan) => `=== tenant ${showName(plan.tenant.name)} ===
-${isTenantPlanError(plan) ? `${notPlanned(plan)}
-` : renderPlanText(plan, opts)}`);
+  const sections = plans.map((plan2) => `=== tenant ${showName(plan2.tenant.name)} ===
+${isTenantPlanError(plan2) ? `${notPlanned(plan2)}
+` : renderPlanText(plan2, opts)}`);
   const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
   const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
   return `${sections.join("\n")}
@@ -50388,10 +50433,10 @@ ${lines2.join("\n")}
 function notPlanned(entry) {
   return `Not planned: ${escapeControls(entry.error.message)}`;
 }
-function tenantVerdict(plan, rolesDir) {
-  if (isTenantPlanError(plan)) return notPlanned(plan);
-  const line = planSummaryLine(plan, rolesDir);
-  return plan.guards.length === 0 ? line : `${line} Refused by ${plan.guards.length === 1 ? "a guard" : `${plan.guards.length} guards`}.`;
+function tenantVerdict(plan2, rolesDir) {
+  if (isTenantPlanError(plan2)) return notPlanned(plan2);
+  const line = planSummaryLine(plan2, rolesDir);
+  return plan2.guards.length === 0 ? line : `${line} Refused by ${plan2.guards.length === 1 ? "a guard" : `${plan2.guards.length} guards`}.`;
 }
 function renderTenantPlansMarkdown(plans, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
@@ -50401,9 +50446,9 @@ function renderTenantPlansMarkdown(plans, opts = {}) {
     return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
 `], max);
   }
-  const section2 = (plan, maxChars) => isTenantPlanError(plan) ? notPlannedMarkdown(plan) : renderPlanMarkdown(plan, { maxChars });
+  const section2 = (plan2, maxChars) => isTenantPlanError(plan2) ? notPlannedMarkdown(plan2) : renderPlanMarkdown(plan2, { maxChars });
   const budgets = shareRoom(plans.map((p) => section2(p, Infinity).length), room);
-  const sections = plans.map((plan, i) => section2(plan, budgets[i]));
+  const sections = plans.map((plan2, i) => section2(plan2, budgets[i]));
   return `${head}
 ${sections.join("\n")}`;
 }
@@ -50436,14 +50481,14 @@ function summaryMarkdown(entries, marker) {
   const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed3 > 0 ? [`${thousands(failed3)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
-  for (const plan of entries) {
-    if (isTenantPlanError(plan)) {
-      lines2.push(`| ${mdCode(plan.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan.error.message)} |`);
+  for (const plan2 of entries) {
+    if (isTenantPlanError(plan2)) {
+      lines2.push(`| ${mdCode(plan2.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan2.error.message)} |`);
       continue;
     }
-    const { create, update, delete: del } = plan.summary;
-    const guards = plan.guards.length === 0 ? plan.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan.guards.length)} refused`;
-    lines2.push(`| ${mdCode(plan.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
+    const { create, update, delete: del } = plan2.summary;
+    const guards = plan2.guards.length === 0 ? plan2.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan2.guards.length)} refused`;
+    lines2.push(`| ${mdCode(plan2.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
   }
   return `${lines2.join("\n")}
 `;
@@ -50620,10 +50665,10 @@ function applySummaryLine(summary2, interrupted = false) {
   const failed3 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
   return `Apply failed: ${failed3}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
-function applyResultJson(plan, status, outcomes, reasons = []) {
+function applyResultJson(plan2, status, outcomes, reasons = []) {
   const document = {
     format_version: 1,
-    tenant: plan.tenant,
+    tenant: plan2.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
     results: [...outcomes],
@@ -52863,9 +52908,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve28, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve28(data2);
             });
           });
         }
@@ -52903,12 +52948,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve28, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve24(data2);
+              ) : resolve28(data2);
             });
           });
         }
@@ -54794,7 +54839,7 @@ var require_util9 = __commonJS({
     try {
       crypto2 = __require("node:crypto");
       const possibleRelevantHashes = ["sha256", "sha384", "sha512"];
-      supportedHashes = crypto2.getHashes().filter((hash2) => possibleRelevantHashes.includes(hash2));
+      supportedHashes = crypto2.getHashes().filter((hash5) => possibleRelevantHashes.includes(hash5));
     } catch {
     }
     function responseURL(response) {
@@ -55175,8 +55220,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve28, reject2) => {
+        res = resolve28;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55669,12 +55714,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t6 = options.type;
+        const t7 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t6,
+          type: t7,
           lastModified: d
         };
       }
@@ -57427,12 +57472,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve28, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve28;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58102,12 +58147,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve28, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve28;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58586,16 +58631,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve28) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve28;
           } else {
-            resolve24(null);
+            resolve28(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve28) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58606,7 +58651,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve28(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58657,7 +58702,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve28, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58669,7 +58714,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve28(socket2);
             }
           });
         });
@@ -59005,8 +59050,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          await new Promise((resolve28) => {
+            this[kClosedResolve] = resolve28;
           });
         }
       }
@@ -59186,9 +59231,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t7 = b;
         b = a % b;
-        a = t6;
+        a = t7;
       }
       return a;
     }
@@ -60275,7 +60320,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve24, reject2) => {
+        return await new Promise((resolve28, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60288,7 +60333,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve24(null);
+              resolve28(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60307,7 +60352,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve28, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60324,7 +60369,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve28,
               reject: reject2,
               length: 0,
               body: []
@@ -60394,18 +60439,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve28, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length));
+          resolve28(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length)));
+          resolve28(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve28(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve28(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve28(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60662,9 +60707,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -60887,9 +60932,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -61174,9 +61219,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -61268,9 +61313,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve28, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve28(data2);
           });
         });
       }
@@ -61939,11 +61984,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural3;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -65133,7 +65178,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve28, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65209,7 +65254,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve28({
                 status,
                 statusText,
                 headersList,
@@ -65252,7 +65297,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve24({
+              resolve28({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -68993,8 +69038,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve24) => {
-        setTimeout(resolve24, ms2).unref();
+      return new Promise((resolve28) => {
+        setTimeout(resolve28, ms2).unref();
       });
     }
     module.exports = {
@@ -69015,8 +69060,8 @@ var require_eventsource_stream2 = __commonJS({
     var BOM = [239, 187, 191];
     var LF = 10;
     var CR = 13;
-    var COLON = 58;
-    var SPACE = 32;
+    var COLON2 = 58;
+    var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
     var DATA = Buffer.from("data");
     var EVENT = Buffer.from("event");
@@ -69199,7 +69244,7 @@ var require_eventsource_stream2 = __commonJS({
         if (line.length === 0) {
           return;
         }
-        const colonPosition = line.indexOf(COLON);
+        const colonPosition = line.indexOf(COLON2);
         if (colonPosition === 0) {
           return;
         }
@@ -69208,7 +69253,7 @@ var require_eventsource_stream2 = __commonJS({
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line[valueStart] === SPACE2) {
             ++valueStart;
           }
         }
@@ -69362,15 +69407,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -69968,8 +70013,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t6 = 0; t6 <= 24; ++t6)
-      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
+    for (let t7 = 0; t7 <= 24; ++t7)
+      richLine[richLine.length - t7] = `\x1B[38;5;${232 + t7}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70241,7 +70286,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber5() {
+    function isNumber6() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -70358,8 +70403,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
+            valid = spec(value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70383,7 +70428,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t7) => val !== originalValues[t7]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70424,7 +70469,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t7) => val[0] !== originalValues[t7][0] || val[1] !== originalValues[t7][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70478,8 +70523,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
-            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t7 = 0, T = value.length; t7 < T && t7 < spec.length; ++t7) {
+            valid = spec[t7](value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70508,8 +70553,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
-            const key = keys[t6];
+          for (let t7 = 0, T = keys.length; t7 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t7) {
+            const key = keys[t7];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70531,7 +70576,7 @@ var require_lib = __commonJS({
     function isDict(spec, opts = {}) {
       return isRecord(spec, opts);
     }
-    function isObject3(props, { extra: extraSpec = null } = {}) {
+    function isObject4(props, { extra: extraSpec = null } = {}) {
       const specKeys = Object.keys(props);
       const validator = makeValidator({
         test: (value, state) => {
@@ -70572,7 +70617,7 @@ var require_lib = __commonJS({
       });
     }
     function isPartial(props) {
-      return isObject3(props, { extra: isRecord(isUnknown()) });
+      return isObject4(props, { extra: isRecord(isUnknown()) });
     }
     var isInstanceOf = (constructor) => makeValidator({
       test: (value, state) => {
@@ -70586,11 +70631,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
+        for (let t7 = 0, T = specs.length; t7 < T; ++t7) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
-            matches.push([`#${t6 + 1}`, subCoercions]);
+          if (specs[t7](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t7 + 1}` }))) {
+            matches.push([`#${t7 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70716,8 +70761,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            const sub = value[t6];
+          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
+            const sub = value[t7];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -70768,7 +70813,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange5(a, b) {
+    function isInInclusiveRange6(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -70777,7 +70822,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInExclusiveRange(a, b) {
+    function isInExclusiveRange2(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value < b))
@@ -70786,7 +70831,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger5({ unsafe = false } = {}) {
+    function isInteger6({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -70874,7 +70919,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade5(spec, ...followups) {
+    function cascade6(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -70910,7 +70955,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade5(spec, resolvedFollowups);
+      return cascade6(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -71042,7 +71087,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade5;
+    exports.cascade = cascade6;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -71063,18 +71108,18 @@ var require_lib = __commonJS({
     exports.isEnum = isEnum3;
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
-    exports.isInExclusiveRange = isInExclusiveRange;
-    exports.isInInclusiveRange = isInInclusiveRange5;
+    exports.isInExclusiveRange = isInExclusiveRange2;
+    exports.isInInclusiveRange = isInInclusiveRange6;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger5;
+    exports.isInteger = isInteger6;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber5;
-    exports.isObject = isObject3;
+    exports.isNumber = isNumber6;
+    exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
     exports.isPartial = isPartial;
@@ -71119,7 +71164,7 @@ var require_Command = __commonJS({
       n["default"] = e;
       return Object.freeze(n);
     }
-    var Command15 = class {
+    var Command16 = class {
       constructor() {
         this.help = false;
       }
@@ -71139,12 +71184,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade5 = commandClass.schema;
-        if (Array.isArray(cascade5)) {
+        const cascade6 = commandClass.schema;
+        if (Array.isArray(cascade6)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade5);
+          const schema = applyCascade(isDict(isUnknown()), cascade6);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -71153,7 +71198,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade5 != null) {
+        } else if (cascade6 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -71164,9 +71209,9 @@ var require_Command = __commonJS({
         }
       }
     };
-    Command15.isOption = advanced_options_utils.isOptionSymbol;
-    Command15.Default = [];
-    exports.Command = Command15;
+    Command16.isOption = advanced_options_utils.isOptionSymbol;
+    Command16.Default = [];
+    exports.Command = Command16;
   }
 });
 
@@ -71204,9 +71249,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t6 = 0; t6 < input.nodes.length; ++t6)
-          if (!isTerminalNode(t6))
-            output.nodes.push(cloneNode(input.nodes[t6], offset));
+        for (let t7 = 0; t7 < input.nodes.length; ++t7)
+          if (!isTerminalNode(t7))
+            output.nodes.push(cloneNode(input.nodes[t7], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71259,8 +71304,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
-          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
+        for (let t7 = 0; t7 < machine.nodes.length; ++t7) {
+          debug2(`${prefix}  ${t7}: ${JSON.stringify(machine.nodes[t7])}`);
         }
       }
     }
@@ -71279,8 +71324,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t6 = 0; t6 < tokens.length; ++t6) {
-        const segment = tokens[t6];
+      for (let t7 = 0; t7 < tokens.length; ++t7) {
+        const segment = tokens[t7];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71292,7 +71337,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t7 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71709,7 +71754,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t6 = 0; t6 < required; ++t6)
+        for (let t7 = 0; t7 < required; ++t7)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71740,8 +71785,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t6 = 0; t6 < arity; ++t6)
-              args.push(` #${t6}`);
+            for (let t7 = 0; t7 < arity; ++t7)
+              args.push(` #${t7}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71778,9 +71823,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t6 = 0; t6 < path.length; ++t6) {
+          for (let t7 = 0; t7 < path.length; ++t7) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t7], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71793,11 +71838,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
+          for (let t7 = 0; t7 < this.arity.leading.length; ++t7) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t7 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t7 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71814,9 +71859,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
+              for (let t7 = 0; t7 < this.arity.extra.length; ++t7) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t6 > 0)
+                if (!this.arity.proxy || t7 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71828,11 +71873,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
+          for (let t7 = 0; t7 < this.arity.trailing.length; ++t7) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t6 + 1 < this.arity.trailing.length)
+            if (t7 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71866,7 +71911,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t6 = 0; t6 < option.arity; ++t6) {
+            for (let t7 = 0; t7 < option.arity; ++t7) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -72736,10 +72781,10 @@ var require_Rest = __commonJS({
               return true;
             return false;
           };
-          let count = 0;
-          while (count < state.positionals.length && isRestPositional(count))
-            count += 1;
-          return state.positionals.splice(0, count).map(({ value }) => value);
+          let count2 = 0;
+          while (count2 < state.positionals.length && isRestPositional(count2))
+            count2 += 1;
+          return state.positionals.splice(0, count2).map(({ value }) => value);
         }
       });
     }
@@ -72876,6 +72921,39 @@ var require_advanced = __commonJS({
   }
 });
 
+// src/commands/error-line.ts
+var error_line_exports = {};
+__export(error_line_exports, {
+  describeError: () => describeError,
+  describeUsageError: () => describeUsageError,
+  isUsageError: () => isUsageError
+});
+function describeError(error2, verbose, commandPath) {
+  if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
+  if (error2 instanceof RoleflowError) return `error: ${escapeControls(error2.message)}`;
+  if (isUsageError(error2)) return describeUsageError(error2, commandPath);
+  const message2 = error2 instanceof Error ? error2.message || error2.name : String(error2);
+  if (verbose && error2 instanceof Error && error2.stack) return `error: ${error2.stack.replace(/^Error: /, "")}`;
+  return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
+}
+function isUsageError(error2) {
+  const name = error2?.name;
+  return name === "UsageError" || error2?.clipanion !== void 0;
+}
+function describeUsageError(error2, commandPath) {
+  const message2 = error2?.message ?? String(error2);
+  const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
+  if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
+  return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
+}
+var init_error_line = __esm({
+  "src/commands/error-line.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+  }
+});
+
 // src/terminal/progress-line.ts
 var ProgressLine;
 var init_progress_line = __esm({
@@ -72913,14 +72991,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve24) => {
+  return new Promise((resolve28) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve24(answer);
+      resolve28(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -73032,27 +73110,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve24, arguments_) => {
+  const run2 = async (function_, resolve28, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve24(result);
+    resolve28(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve24, reject2, arguments_) => {
+  const enqueue = (function_, resolve28, reject2, arguments_) => {
     const queueItem = { reject: reject2 };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve24, arguments_));
+    }).then(run2.bind(void 0, function_, resolve28, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve24, reject2) => {
-    enqueue(function_, resolve24, reject2, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve28, reject2) => {
+    enqueue(function_, resolve28, reject2, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -73127,22 +73205,22 @@ var init_p_limit = __esm({
 });
 
 // src/run/apply.ts
-async function executePlan(plan, client, opts) {
-  const outcomes = new Array(plan.changes.length);
+async function executePlan(plan2, client, opts) {
+  const outcomes = new Array(plan2.changes.length);
   const failedToFree = /* @__PURE__ */ new Map();
-  const total = plan.changes.length;
+  const total = plan2.changes.length;
   let ended2 = 0;
   const record = (index, outcome) => {
     outcomes[index] = outcome;
     ended2++;
     opts.onOutcome?.(outcome, ended2, total);
   };
-  for (const phase of applyPhases(plan.changes)) {
+  for (const phase of applyPhases(plan2.changes)) {
     const limit = pLimit(Math.max(1, opts.concurrency));
     await Promise.all(
       phase.map(
         (index) => limit(async () => {
-          const change2 = plan.changes[index];
+          const change2 = plan2.changes[index];
           if (opts.stopped?.()) {
             outcomes[index] = outcomeOf(change2, "not_started");
             return;
@@ -73158,7 +73236,7 @@ async function executePlan(plan, client, opts) {
       )
     );
   }
-  return outcomes.map((o, i) => o ?? outcomeOf(plan.changes[i], "not_started"));
+  return outcomes.map((o, i) => o ?? outcomeOf(plan2.changes[i], "not_started"));
 }
 async function runChange(change2, client) {
   try {
@@ -73200,7 +73278,7 @@ var init_apply2 = __esm({
 });
 
 // src/run/dedupe.ts
-async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
+async function removeConcurrentDuplicates(plan2, outcomes, client, protect) {
   const result = { outcomes: [...outcomes], changed: [] };
   if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
   let remote;
@@ -73211,9 +73289,9 @@ async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
     return result;
   }
   const protectedBy = globMatcher([...protect]);
-  for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
+  for (const found of concurrentDuplicates(plan2.changes, outcomes, remote)) {
     const outcome = outcomes[found.index];
-    const change2 = plan.changes[found.index];
+    const change2 = plan2.changes[found.index];
     if (change2.action !== "create") continue;
     result.changed.push(found.index);
     const glob = protectedBy(outcome.name);
@@ -73257,10 +73335,10 @@ var apply_session_exports = {};
 __export(apply_session_exports, {
   applyPlan: () => applyPlan
 });
-async function applyPlan(plan, client, opts) {
-  const applied = await executePlan(plan, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
+async function applyPlan(plan2, client, opts) {
+  const applied = await executePlan(plan2, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
   if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
-  const checked = await removeConcurrentDuplicates(plan, applied, client, opts.protect);
+  const checked = await removeConcurrentDuplicates(plan2, applied, client, opts.protect);
   const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
   return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
 }
@@ -73423,7 +73501,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+    (t7) => t7.skip === void 0 && (t7.transports?.includes("ws") ?? true) && t7.until.node === void 0 && t7.until.messages === void 0
   );
 }
 function shortened(text2) {
@@ -73441,6 +73519,112 @@ var init_end_rules = __esm({
   }
 });
 
+// src/core/shards/balance.ts
+import { hash as hash2 } from "node:crypto";
+function durationsOf(results2) {
+  const durations = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    let ms2 = 0;
+    let timed = false;
+    for (const repeat of r.repeats) {
+      if (repeat.wall_ms === null || !Number.isFinite(repeat.wall_ms)) continue;
+      ms2 += Math.max(0, repeat.wall_ms);
+      timed = true;
+    }
+    if (timed) durations.set(r.id, (durations.get(r.id) ?? 0) + ms2);
+  }
+  return durations;
+}
+function estimatedDurations(ids, recorded) {
+  const known = ids.flatMap((id) => recorded.has(id) ? [recorded.get(id)] : []);
+  const fallback = median(known.length > 0 ? known : [...recorded.values()]) ?? 1;
+  return new Map(ids.map((id) => [id, recorded.get(id) ?? fallback]));
+}
+function median(values) {
+  if (values.length === 0) return void 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length - 1 >> 1];
+}
+function timedPlan(ids, durations, total) {
+  const unique = [...new Set(ids)];
+  const ms2 = (id) => durations.get(id) ?? 0;
+  unique.sort((a, b) => ms2(b) - ms2(a) || compareText(a, b));
+  const heap = new LoadHeap(total);
+  const shardOf = /* @__PURE__ */ new Map();
+  for (const id of unique) shardOf.set(id, heap.take(ms2(id)) + 1);
+  return plan(total, "timings", shardOf, heap.loads);
+}
+function longestShardMs(sortedDurations, total) {
+  const heap = new LoadHeap(total);
+  for (const ms2 of sortedDurations) heap.take(ms2);
+  return Math.max(...heap.loads);
+}
+function roundRobinPlan(ids, total) {
+  const sorted = [...new Set(ids)].sort(compareText);
+  const shardOf = /* @__PURE__ */ new Map();
+  const loads = new Array(total).fill(0);
+  sorted.forEach((id, i) => {
+    shardOf.set(id, i % total + 1);
+    loads[i % total] += 1;
+  });
+  return plan(total, "ids", shardOf, loads);
+}
+function shardLoads(shardOf, durations, total) {
+  const loads = new Array(total).fill(0);
+  for (const [id, shard] of shardOf) loads[shard - 1] += durations.get(id) ?? 0;
+  return loads;
+}
+function plan(total, by, shardOf, loads) {
+  return { total, by, shardOf, loads, digest: shardPlanDigest(total, shardOf) };
+}
+function shardPlanDigest(total, shardOf) {
+  const pairs = [...shardOf].sort(([a], [b]) => compareText(a, b));
+  return `sha256:${hash2("sha256", JSON.stringify(["roleflow.shard-plan", total, pairs]), "hex")}`;
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var LoadHeap;
+var init_balance = __esm({
+  "src/core/shards/balance.ts"() {
+    "use strict";
+    LoadHeap = class {
+      loads;
+      heap;
+      constructor(total) {
+        this.loads = new Array(total).fill(0);
+        this.heap = Array.from({ length: total }, (_, i) => i);
+      }
+      /** The least loaded shard (0-based) gets `ms`. */
+      take(ms2) {
+        const shard = this.heap[0];
+        this.loads[shard] += ms2;
+        this.sinkFrom(0);
+        return shard;
+      }
+      before(a, b) {
+        const la = this.loads[a];
+        const lb = this.loads[b];
+        return la < lb || la === lb && a < b;
+      }
+      sinkFrom(start) {
+        const heap = this.heap;
+        let i = start;
+        for (; ; ) {
+          const left = 2 * i + 1;
+          const right = left + 1;
+          let least = i;
+          if (left < heap.length && this.before(heap[left], heap[least])) least = left;
+          if (right < heap.length && this.before(heap[right], heap[least])) least = right;
+          if (least === i) return;
+          [heap[i], heap[least]] = [heap[least], heap[i]];
+          i = least;
+        }
+      }
+    };
+  }
+});
+
 // src/core/runs/shard.ts
 function parseShard(text2) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
@@ -73453,14 +73637,10 @@ function parseShard(text2) {
   }
   return { ok: true, value: { index, total } };
 }
-function selectShard(testIds, index, total) {
-  const sorted = [...new Set(testIds)].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const mine = new Set(sorted.filter((_, i) => i % total === index - 1));
-  return testIds.filter((id) => mine.has(id));
-}
 var init_shard = __esm({
   "src/core/runs/shard.ts"() {
     "use strict";
+    init_balance();
   }
 });
 
@@ -74104,8 +74284,8 @@ function loadAssertion(value, pointer, ctx) {
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
-  const count = int(s["count"]);
-  if (count !== void 0) steps.count = located(count, ctx.at(ptr(pointer, "count")));
+  const count2 = int(s["count"]);
+  if (count2 !== void 0) steps.count = located(count2, ctx.at(ptr(pointer, "count")));
   if (Array.isArray(s["sequence"])) steps.sequence = located(s["sequence"].map(String), ctx.at(ptr(pointer, "sequence")));
   if (s["each"] !== void 0) {
     const each = Object.fromEntries(Object.entries(rec(s["each"])).map(([k, v]) => [k, String(v)]));
@@ -74491,6 +74671,7 @@ function loadFile(value, file, ctx) {
   const root = rec(value);
   const flow2 = typeof root["flow"] === "string" ? root["flow"] : "";
   const transports = loadTransports(root["transport"]);
+  const fileTags = loadTags(root["tags"]);
   const defaults = rec(root["defaults"]);
   const inherited = (key) => defaults[key] === void 0 ? void 0 : { value: defaults[key], pointer: ptr("/defaults", key) };
   const base = {
@@ -74499,9 +74680,9 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t6, i) => {
+  const tests = arr(root["tests"]).map((t7, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t6);
+    const test = rec(t7);
     const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
     const name = typeof test["name"] === "string" ? test["name"] : "";
     const testTransports = loadTransports(test["transport"]) ?? transports;
@@ -74528,11 +74709,15 @@ function loadFile(value, file, ctx) {
     };
     if (testTransports) loaded.transports = testTransports;
     if (skip !== void 0) loaded.skip = skip;
+    const tags = [.../* @__PURE__ */ new Set([...fileTags ?? [], ...loadTags(test["tags"]) ?? []])];
+    if (tags.length > 0) loaded.tags = tags;
     loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  const loadedFile = { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  if (fileTags !== void 0) loadedFile.tags = fileTags;
+  return loadedFile;
 }
 function loadInputs(value, pointer, transports, ctx) {
   const inputs = {};
@@ -74559,17 +74744,20 @@ function loadUntil(value, pointer, ctx) {
   if (quietMs !== void 0) until.quietMs = quietMs;
   return until;
 }
+function loadTags(value) {
+  return Array.isArray(value) ? value.filter((t7) => typeof t7 === "string") : void 0;
+}
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
+  return list2?.filter((t7) => t7 === "https" || t7 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t6, i) => {
-    const first = seen.get(t6.name);
-    if (first && t6.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
-    } else seen.set(t6.name, t6);
+  tests.forEach((t7, i) => {
+    const first = seen.get(t7.name);
+    if (first && t7.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t7.name}" (also on line ${first.line})`);
+    } else seen.set(t7.name, t7);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74834,13 +75022,13 @@ var init_repeats = __esm({
 
 // src/core/flows/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t7) => t7.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t7) => t7.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -74850,10 +75038,10 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t6 of file.tests) {
-    for (const a of t6.expect.outputs) {
+  for (const t7 of file.tests) {
+    for (const a of t7.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
+      for (const transport of t7.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t7.name, transport, a.path));
     }
   }
   return keys;
@@ -74906,21 +75094,255 @@ var init_flows = __esm({
   }
 });
 
+// src/core/loop/rerun.ts
+function rerunKey(id, transport) {
+  return `${id}\0${transport}`;
+}
+function lastRunRecord(tenant, finishedAt2, results2) {
+  const notPassed = results2.flatMap(
+    (r) => r.status === "fail" || r.status === "error" || r.status === "skip" || r.status === "not_run" ? [{ id: r.id, transport: r.transport, status: r.status }] : []
+  );
+  return { tenant, finished_at: finishedAt2, tests: results2.length, not_passed: notPassed };
+}
+function withLastRun(file, record) {
+  const others = (file?.runs ?? []).filter((r) => r.tenant !== record.tenant);
+  return { format_version: 1, runs: [...others, record].sort((a, b) => a.tenant < b.tenant ? -1 : a.tenant > b.tenant ? 1 : 0) };
+}
+function parseLastRun(value, file) {
+  const bad = (why2) => ({ ok: false, error: `${file}: ${why2}: run roleflow test again to record the last run` });
+  if (!isObject2(value) || value["format_version"] !== 1 || !Array.isArray(value["runs"])) return bad("not a last-run record of this roleflow");
+  const runs = [];
+  for (const run2 of value["runs"]) {
+    if (!isObject2(run2) || typeof run2["tenant"] !== "string" || typeof run2["finished_at"] !== "string" || typeof run2["tests"] !== "number" || !Array.isArray(run2["not_passed"])) {
+      return bad("a run without its tenant, time or tests");
+    }
+    const tests = run2["not_passed"].filter(
+      (t7) => isObject2(t7) && typeof t7["id"] === "string" && (t7["transport"] === "https" || t7["transport"] === "ws") && ["fail", "error", "skip", "not_run"].includes(t7["status"])
+    );
+    if (tests.length !== run2["not_passed"].length) return bad("a test without its id, transport or status");
+    runs.push({ tenant: run2["tenant"], finished_at: run2["finished_at"], tests: run2["tests"], not_passed: tests });
+  }
+  return { ok: true, value: { format_version: 1, runs } };
+}
+function lastFailed(file, tenant, from, onlyErrors) {
+  const run2 = file?.runs.find((r) => r.tenant === tenant);
+  if (run2 === void 0) {
+    return { ok: false, error: `--last-failed: no run of tenant ${tenant} is recorded in ${from}: run roleflow test first` };
+  }
+  const set = failedIn(run2.not_passed, from, onlyErrors);
+  if (set.keys.size > 0) return { ok: true, value: set };
+  const what = onlyErrors ? "errored" : "failed";
+  return { ok: true, value: { ...set, nothing: `nothing to rerun: no test ${what} in the last run of tenant ${tenant} (${run2.tests} tests × transports, finished ${run2.finished_at})` } };
+}
+function failedIn(results2, from, onlyErrors) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const r of results2) {
+    if (r.status === "error" || !onlyErrors && r.status === "fail") keys.add(rerunKey(r.id, r.transport));
+  }
+  return { keys, from, ...onlyErrors && { only: "errors" } };
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var init_rerun = __esm({
+  "src/core/loop/rerun.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/loop/tags.ts
+function tagsSelect(tags, filter) {
+  const has = (tag) => tags?.includes(tag) === true;
+  if (filter.exclude.some(has)) return false;
+  return filter.include.length === 0 || filter.include.some(has);
+}
+function badTagFlag(flag, tags) {
+  const bad = tags.find((t7) => !TAG_PATTERN.test(t7));
+  return bad === void 0 ? void 0 : `invalid ${flag} ${JSON.stringify(bad)}: a tag is one word (no space or comma); give ${flag} once per tag`;
+}
+var TAG_PATTERN;
+var init_tags = __esm({
+  "src/core/loop/tags.ts"() {
+    "use strict";
+    TAG_PATTERN = /^[^\s,]+$/;
+  }
+});
+
+// src/core/loop/index.ts
+var loop_exports = {};
+__export(loop_exports, {
+  TAG_PATTERN: () => TAG_PATTERN,
+  badTagFlag: () => badTagFlag,
+  failedIn: () => failedIn,
+  judgePassRate: () => judgePassRate,
+  lastFailed: () => lastFailed,
+  lastRunRecord: () => lastRunRecord,
+  parseLastRun: () => parseLastRun,
+  parsePassRate: () => parsePassRate,
+  passRateText: () => passRateText,
+  rerunKey: () => rerunKey,
+  tagsSelect: () => tagsSelect,
+  withLastRun: () => withLastRun
+});
+var init_loop = __esm({
+  "src/core/loop/index.ts"() {
+    "use strict";
+    init_rerun();
+    init_tags();
+    init_pass_rate();
+  }
+});
+
+// src/core/shards/auto.ts
+function shardFromEnv(env, shardTotal) {
+  const set = (name) => env[name] !== void 0 && env[name] !== "";
+  if (set("JOB_COMPLETION_INDEX")) {
+    if (shardTotal === void 0) {
+      return { ok: false, error: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job), which does not say how many shards there are: add --shard-total N (the Job's completions)" };
+    }
+    return fromZeroBased("Kubernetes", "JOB_COMPLETION_INDEX", env["JOB_COMPLETION_INDEX"], "--shard-total", String(shardTotal));
+  }
+  const systems = [
+    ["Buildkite", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"],
+    ["CircleCI", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL"]
+  ];
+  for (const [system, index, total] of systems) {
+    if (!set(index)) continue;
+    if (!set(total)) return { ok: false, error: `--shard auto: ${index} is set (${system}) but ${total} is not` };
+    return fromZeroBased(system, index, env[index], total, env[total]);
+  }
+  return {
+    ok: false,
+    error: "--shard auto: no shard index in the environment (JOB_COMPLETION_INDEX with --shard-total for Kubernetes, BUILDKITE_PARALLEL_JOB for Buildkite, CIRCLE_NODE_INDEX for CircleCI); elsewhere give --shard I/N"
+  };
+}
+function fromZeroBased(system, indexName, indexText, totalName, totalText) {
+  const index = count(indexText);
+  const total = count(totalText);
+  if (index === void 0) return { ok: false, error: `--shard auto: ${indexName}=${JSON.stringify(indexText)} is not a shard index (0, 1, 2, …)` };
+  if (total === void 0 || total < 1) return { ok: false, error: `--shard auto: ${totalName}=${JSON.stringify(totalText)} is not a number of shards (1 or more)` };
+  if (index >= total) return { ok: false, error: `--shard auto: ${indexName}=${index} is not one of the ${total} shards (${totalName}=${total}; the index counts from 0)` };
+  return { ok: true, value: { index: index + 1, total, source: `${system}: ${indexName}=${index}, ${totalName}=${total}` } };
+}
+function count(text2) {
+  return /^\s*\d{1,9}\s*$/.test(text2) ? Number(text2) : void 0;
+}
+var init_auto = __esm({
+  "src/core/shards/auto.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/shards/budget.ts
+function shardConcurrency(opts) {
+  if (opts.total === void 0) return opts.requested ?? opts.configured;
+  const share = Math.max(1, Math.floor(opts.total / Math.max(1, opts.shards)));
+  return opts.requested === void 0 ? share : Math.min(opts.requested, share);
+}
+var init_budget = __esm({
+  "src/core/shards/budget.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/shards/matrix.ts
+function planShards(suites, limits) {
+  if (suites.length > limits.maxJobs) {
+    return { ok: false, error: `${suites.length} tenants need at least ${suites.length} jobs, more than --max-jobs ${limits.maxJobs}` };
+  }
+  const targetMs = limits.targetMinutes * 6e4;
+  const sorted = suites.map((s) => [...s.durations.values()].sort((a, b) => b - a));
+  const estimate = (i, shards) => {
+    const suite = suites[i];
+    const concurrency = shardConcurrency({ configured: suite.concurrency, total: suite.concurrencyTotal, shards });
+    return { concurrency, ms: longestShardMs(sorted[i], shards) / concurrency };
+  };
+  const counts2 = suites.map((suite, i) => {
+    const most = Math.max(1, Math.min(limits.maxJobs, suite.durations.size));
+    let best = 1;
+    let bestMs = estimate(i, 1).ms;
+    for (let shards = 1; shards <= most; shards++) {
+      const { ms: ms2 } = estimate(i, shards);
+      if (ms2 < bestMs) [best, bestMs] = [shards, ms2];
+      if (ms2 <= targetMs) return shards;
+    }
+    return best;
+  });
+  while (counts2.reduce((a, b) => a + b, 0) > limits.maxJobs) {
+    let widest = 0;
+    counts2.forEach((n, i) => {
+      if (n > counts2[widest] || n === counts2[widest] && suites[i].tenant < suites[widest].tenant) widest = i;
+    });
+    counts2[widest] -= 1;
+  }
+  return {
+    ok: true,
+    value: suites.map((suite, i) => {
+      const shards = counts2[i];
+      const { concurrency, ms: ms2 } = estimate(i, shards);
+      return { tenant: suite.tenant, shards, concurrency, estimatedMinutes: round2(ms2 / 6e4), tests: suite.durations.size, withinTarget: ms2 <= targetMs };
+    })
+  };
+}
+function shardMatrix(plans) {
+  return { include: plans.flatMap((p) => Array.from({ length: p.shards }, (_, i) => ({ tenant: p.tenant, shard: `${i + 1}/${p.shards}` }))) };
+}
+function round2(minutes) {
+  return Math.round(minutes * 100) / 100;
+}
+var init_matrix = __esm({
+  "src/core/shards/matrix.ts"() {
+    "use strict";
+    init_balance();
+    init_budget();
+  }
+});
+
+// src/core/shards/index.ts
+var shards_exports = {};
+__export(shards_exports, {
+  durationsOf: () => durationsOf,
+  estimatedDurations: () => estimatedDurations,
+  longestShardMs: () => longestShardMs,
+  median: () => median,
+  planShards: () => planShards,
+  roundRobinPlan: () => roundRobinPlan,
+  shardConcurrency: () => shardConcurrency,
+  shardFromEnv: () => shardFromEnv,
+  shardLoads: () => shardLoads,
+  shardMatrix: () => shardMatrix,
+  shardPlanDigest: () => shardPlanDigest,
+  timedPlan: () => timedPlan
+});
+var init_shards = __esm({
+  "src/core/shards/index.ts"() {
+    "use strict";
+    init_balance();
+    init_auto();
+    init_budget();
+    init_matrix();
+  }
+});
+
 // src/core/runs/select.ts
 function selectRuns(files, options) {
-  const grep = options.grep;
+  const { grep, tags, only } = options;
   const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const matching = tests.filter(
+    ({ test }) => (!grep || grep.test(test.id) || grep.test(test.name)) && (!tags || tagsSelect(test.tags, tags)) && (!only || ["https", "ws"].some((t7) => only.has(rerunKey(test.id, t7))))
+  );
+  const plan2 = options.shard ? shardPlan(matching.map(({ test }) => test.id), options.shard.total, options.timings) : void 0;
+  const index = options.shard?.index;
   const secrets = /* @__PURE__ */ new Set();
   const runs = [];
   for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
+    if (plan2 && plan2.shardOf.get(test.id) !== index) continue;
     const expanded = expandInputs(test.inputs, options.env, file.secrets);
     for (const s of expanded.secrets) secrets.add(s);
     const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
     const withRepeat = applyRepeat(test, options.repeat);
     for (const transport of transportsOf(test, options)) {
+      if (only && !only.has(rerunKey(test.id, transport))) continue;
       const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
       const run2 = { test: withRepeat, transport, inputs: expanded.values };
       if (skip !== void 0) run2.skip = skip;
@@ -74928,12 +75350,15 @@ function selectRuns(files, options) {
       runs.push(run2);
     }
   }
-  return { runs, matched: matching.length, secrets: [...secrets] };
+  return { runs, matched: matching.length, secrets: [...secrets], ...plan2 && { plan: plan2 } };
+}
+function shardPlan(ids, total, timings) {
+  return timings ? timedPlan(ids, estimatedDurations(ids, timings), total) : roundRobinPlan(ids, total);
 }
 function transportsOf(test, options) {
   const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+  return ["https", "ws"].filter((t7) => declared.includes(t7) && (wanted === void 0 || wanted === t7));
 }
 function applyRepeat(test, repeat) {
   if (repeat === void 0) return test;
@@ -74944,24 +75369,30 @@ var init_select2 = __esm({
   "src/core/runs/select.ts"() {
     "use strict";
     init_flows();
-    init_shard();
+    init_loop();
+    init_shards();
   }
 });
 
 // src/core/runs/counts.ts
 function countResults(results2) {
-  const counts2 = { tests: results2.length, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
-  for (const result of results2) {
-    if (result.status === "pass") counts2.passed++;
-    else if (result.status === "fail") counts2.failed++;
-    else if (result.status === "error") {
-      counts2.failed++;
-      counts2.errored++;
-    } else if (result.status === "skip") counts2.skipped++;
-    else if (result.status === "not_run") counts2.not_run++;
-    for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
-  }
+  const counts2 = emptyCounts();
+  for (const result of results2) countResult(counts2, result);
   return counts2;
+}
+function emptyCounts() {
+  return { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 };
+}
+function countResult(counts2, result) {
+  counts2.tests++;
+  if (result.status === "pass") counts2.passed++;
+  else if (result.status === "fail") counts2.failed++;
+  else if (result.status === "error") {
+    counts2.failed++;
+    counts2.errored++;
+  } else if (result.status === "skip") counts2.skipped++;
+  else if (result.status === "not_run") counts2.not_run++;
+  for (const repeat of result.repeats) if (repeat.execution !== "not_run") counts2.executions++;
 }
 var init_counts = __esm({
   "src/core/runs/counts.ts"() {
@@ -74997,7 +75428,7 @@ function transportWarnings(file, tenant) {
   const warnings = [];
   for (const test of file.tests) {
     if (test.skip !== void 0) continue;
-    const runs = (test.transports ?? available).filter((t6) => available.includes(t6));
+    const runs = (test.transports ?? available).filter((t7) => available.includes(t7));
     const first = test.expect.outputs[0];
     if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
       const n = test.expect.outputs.length;
@@ -75162,6 +75593,11 @@ function selectionReasons(selection, flowsDir) {
   }
   if (selection.grep !== void 0) reasons.push(`the run was narrowed by --grep ${showName(selection.grep)}: run the whole suite`);
   if (selection.transport !== void 0) reasons.push(`the run was of --transport ${showName(selection.transport)} only: run every transport`);
+  if (selection.tags?.length) reasons.push(`the run was narrowed by --tag ${selection.tags.map(showName).join(", ")}: run the whole suite`);
+  if (selection.exclude_tags?.length) reasons.push(`the run left out --exclude-tag ${selection.exclude_tags.map(showName).join(", ")}: run the whole suite`);
+  if (selection.rerun !== void 0) {
+    reasons.push(`the run was a rerun of the tests that failed in ${showName(selection.rerun.from)} only: run the whole suite, or merge it into the first run's report (roleflow report merge FIRST RERUN --prefer-last)`);
+  }
   return reasons;
 }
 function pathCovers(path, folder) {
@@ -75347,9 +75783,9 @@ __export(plan_file_exports, {
   savePlan: () => savePlan
 });
 import { stat as stat5 } from "node:fs/promises";
-async function savePlan(path, plan) {
+async function savePlan(path, plan2) {
   try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
+    await writeFileAtomic(path, isPlanList(plan2) ? renderTenantPlansJson(plan2) : planJsonBytes(plan2));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
   }
@@ -75393,8 +75829,8 @@ async function readSavedPlanFile(abs, file) {
 function notAPlan(file, why2) {
   return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
 }
-function isPlanList(plan) {
-  return Array.isArray(plan);
+function isPlanList(plan2) {
+  return Array.isArray(plan2);
 }
 async function planNotSavedLine(abs, file, why2) {
   const older = await stat5(abs).then((s) => s.isFile(), () => false);
@@ -75443,7 +75879,7 @@ async function makeFreshPlan(opts) {
     const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const plan = computePlan(kept, remote, {
+    const plan2 = computePlan(kept, remote, {
       prune: opts.prune ?? roles.prune,
       protect: roles.protect,
       ignore: roles.ignore,
@@ -75455,11 +75891,11 @@ async function makeFreshPlan(opts) {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true
     });
-    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
-    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
-    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
+    const deleted = new Set(plan2.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan2.unmanaged.map((u) => u.id));
+    plan2.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
+    return { plan: plan2, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -75475,40 +75911,40 @@ function targetsOf(cwd, dir, files, targets, paths) {
   });
   return [.../* @__PURE__ */ new Set([...targets, ...names])];
 }
-async function checkSavedPlan(plan, tenant) {
+async function checkSavedPlan(plan2, tenant) {
   const here = planTenantOf(tenant);
   const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+  if (here.name !== plan2.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan2.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
     return reasons;
   }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
+  const fresh = checkPlanFresh(plan2, await tenant.client.listRoles());
   if (!fresh.fresh) reasons.push(...fresh.reasons);
   return reasons;
 }
 async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan);
+  const plan2 = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan2);
   const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals, otherTenant: false } };
+  const refusals = savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan: plan2, what: "is refused", reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons;
   try {
-    reasons = await checkSavedPlan(plan, tenant);
+    reasons = await checkSavedPlan(plan2, tenant);
   } catch (err) {
     await tenant.close();
     throw err;
   }
-  if (reasons.length === 0) return { plan, tenant };
+  if (reasons.length === 0) return { plan: plan2, tenant };
   await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan.tenant.name } };
+  return { refused: { plan: plan2, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan2.tenant.name } };
 }
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
+function refuseBrokenPlan(plan2) {
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan2.guards.map((g) => g.message).join("; ")}`, "guard");
   }
 }
 var init_plan2 = __esm({
@@ -75574,10 +76010,10 @@ async function checkSavedTenants(steps) {
   const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
   const limit = pLimit2(TENANTS_AT_ONCE2);
   return Promise.all(
-    steps.map(({ plan, tenant }) => limit(async () => {
-      const name = plan.tenant.name;
+    steps.map(({ plan: plan2, tenant }) => limit(async () => {
+      const name = plan2.tenant.name;
       try {
-        return { name, reasons: await checkSavedPlan2(plan, tenant) };
+        return { name, reasons: await checkSavedPlan2(plan2, tenant) };
       } catch (error2) {
         if (!isTenantFailure2(error2)) throw error2;
         return { name, reasons: [], failure: error2 };
@@ -75592,11 +76028,11 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
-  for (const [i, plan] of plans.entries()) {
+  for (const [i, plan2] of plans.entries()) {
     const { reasons, failure } = checks[i];
-    if (failure !== void 0) ends.push({ plan, status: "failed", code: failure.exitCode, reasons: [failure.message] });
-    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
-    else notAttempted.push(plan.tenant.name);
+    if (failure !== void 0) ends.push({ plan: plan2, status: "failed", code: failure.exitCode, reasons: [failure.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan2.tenant.name);
   }
   return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
@@ -76018,8 +76454,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t6 = end - start + 1;
-    tieTerm += t6 * t6 * t6 - t6;
+    const t7 = end - start + 1;
+    tieTerm += t7 * t7 * t7 - t7;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -76054,9 +76490,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t6 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t6 * Math.exp(
-    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
+  const t7 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t7 * Math.exp(
+    -x * x - 1.26551223 + t7 * (1.00002368 + t7 * (0.37409196 + t7 * (0.09678418 + t7 * (-0.18628806 + t7 * (0.27886807 + t7 * (-1.13520398 + t7 * (1.48851587 + t7 * (-0.82215223 + t7 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -76096,7 +76532,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t7) => n + [t7.wall, ...t7.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -76118,8 +76554,8 @@ function compareSamples(base, head, threshold) {
   if (b.count < MIN_SAMPLES || h.count < MIN_SAMPLES) return { base: b, head: h, change: change2, p: null, verdict: "not_enough_samples" };
   const { p } = mannWhitneyU(head, base, "two-sided");
   const changes = [change2.p50, change2.p95].filter((c) => c !== null);
-  const slower = changes.some((c) => c > threshold) && median(head) > median(base);
-  const faster = changes.some((c) => c < -threshold) && median(head) < median(base);
+  const slower = changes.some((c) => c > threshold) && median2(head) > median2(base);
+  const faster = changes.some((c) => c < -threshold) && median2(head) < median2(base);
   const verdict2 = p < ALPHA && slower ? "regression" : p < ALPHA && faster ? "improvement" : "unchanged";
   return { base: b, head: h, change: change2, p, verdict: verdict2 };
 }
@@ -76147,7 +76583,7 @@ function sampleStats(samples) {
   if (finite.length === 0) return null;
   return { count: finite.length, p50: percentile(finite, 50), p95: percentile(finite, 95) };
 }
-function median(samples) {
+function median2(samples) {
   return percentile(samples, 50) ?? 0;
 }
 function relative4(before, after2) {
@@ -76177,7 +76613,7 @@ function resolveBaselineBudgets(test, transport, baseline) {
   const latency2 = test.expect.latency;
   if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve24 = (b, samples, what) => {
+  const resolve28 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
     if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
@@ -76190,8 +76626,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve28(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve28(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76260,7 +76696,7 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const latency2 = new Map(runs.tests.map((t7) => [keyOf2(t7), t7]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
@@ -76268,14 +76704,14 @@ function comparePreview(base, head, threshold) {
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t6) {
-  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
+function isRegression(t7) {
+  return t7.base?.verdict === "passed" && t7.head?.verdict === "failed";
 }
-function verdictChanged(t6) {
-  return t6.base?.verdict !== t6.head?.verdict;
+function verdictChanged(t7) {
+  return t7.base?.verdict !== t7.head?.verdict;
 }
-function latencyChanged(t6) {
-  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
+function latencyChanged(t7) {
+  return t7.wall !== null && isSignificant(t7.wall) || t7.step_latency.length > 0;
 }
 function testPreview(b, h, latency2) {
   const any = h ?? b;
@@ -76323,16 +76759,16 @@ function isSignificant(m) {
   return m.verdict === "regression" || m.verdict === "improvement";
 }
 function summarize(tests) {
-  const count = (f) => tests.filter(f).length;
+  const count2 = (f) => tests.filter(f).length;
   return {
     tests: tests.length,
-    regressions: count(isRegression),
-    fixed: count((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
-    verdict_changed: count(verdictChanged),
-    outputs_changed: count((t6) => t6.outputs_changed),
-    steps_changed: count((t6) => t6.steps_changed),
-    latency_changed: count(latencyChanged),
-    unchanged: count((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
+    regressions: count2(isRegression),
+    fixed: count2((t7) => t7.base?.verdict === "failed" && t7.head?.verdict === "passed"),
+    verdict_changed: count2(verdictChanged),
+    outputs_changed: count2((t7) => t7.outputs_changed),
+    steps_changed: count2((t7) => t7.steps_changed),
+    latency_changed: count2(latencyChanged),
+    unchanged: count2((t7) => !verdictChanged(t7) && !t7.outputs_changed && !t7.steps_changed && !latencyChanged(t7))
   };
 }
 function keyOf2(r) {
@@ -76369,13 +76805,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t6 of ordered3(doc.tests)) {
-    if (!isNotable(t6)) continue;
-    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
-    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
-    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t6)) out.push(`  ${m}`);
+  for (const t7 of ordered3(doc.tests)) {
+    if (!isNotable(t7)) continue;
+    out.push(`${kindOf2(t7).padEnd(10)} ${escapeControls(`${t7.file}:${t7.line}`)}  ${escapeControls(t7.id)} [${t7.transport}]  ${verdicts(t7)}`);
+    if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") out.push(`  head: ${escapeControls(t7.head.message)}`);
+    if (t7.steps_changed) out.push(`  steps: ${(t7.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t7.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t7.outputs_diff !== void 0) for (const line of t7.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t7)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -76435,19 +76871,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text2 + more(rows.length - shown) : text2;
 }
-function tableRow2(t6) {
+function tableRow2(t7) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t7)]} | ${mdCode(`${t7.id} [${t7.transport}]`)} | ${shown(t7.base)} | ${shown(t7.head)} |`;
 }
-function detailsOf(t6) {
+function detailsOf(t7) {
   const body = [];
-  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
-  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t6);
+  if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") body.push(`Head: ${mdText(t7.head.message)}`);
+  if (t7.steps_changed) body.push(`Steps: ${mdText((t7.base_steps ?? []).join(" → "))} ⇒ ${mdText((t7.head_steps ?? []).join(" → "))}`);
+  const latency2 = latencyLines(t7);
   if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
+  if (t7.outputs_diff !== void 0) body.push(fenced(t7.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
+  return `<details${isRegression(t7) ? " open" : ""}><summary>${mdCode(`${t7.id} [${t7.transport}]`)}: ${kindOf2(t7)}</summary>
 
 ${body.join("\n\n")}
 
@@ -76461,28 +76897,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t6) {
-  if (isRegression(t6)) return "REGRESSION";
-  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t6)) return "verdict";
-  if (t6.outputs_changed) return "outputs";
-  if (t6.steps_changed) return "steps";
-  if (latencyChanged(t6)) return "latency";
+function kindOf2(t7) {
+  if (isRegression(t7)) return "REGRESSION";
+  if (t7.base?.verdict === "failed" && t7.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t7)) return "verdict";
+  if (t7.outputs_changed) return "outputs";
+  if (t7.steps_changed) return "steps";
+  if (latencyChanged(t7)) return "latency";
   return "unchanged";
 }
-function isNotable(t6) {
-  return kindOf2(t6) !== "unchanged";
+function isNotable(t7) {
+  return kindOf2(t7) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
+  return tests.map((t7, i) => ({ t: t7, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t7 }) => t7);
 }
-function verdicts(t6) {
-  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
+function verdicts(t7) {
+  return `${t7.base?.verdict ?? "(not in base)"} → ${t7.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t6) {
+function latencyLines(t7) {
   const lines2 = [];
-  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
-  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t7.wall !== null && (t7.wall.verdict === "regression" || t7.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t7.wall));
+  for (const s of t7.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -76813,9 +77249,9 @@ async function whyNoHead(cwd, noGit) {
   return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
 }
 function git2(cwd, args) {
-  return new Promise((resolve24) => {
+  return new Promise((resolve28) => {
     execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve24({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+      resolve28({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
     });
   });
 }
@@ -76861,11 +77297,11 @@ async function loadSchemaFile(abs, shown) {
     return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
   }
   const value = parsed.value.value;
-  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
+  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
   const compiled2 = compileUserSchema(value);
   return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
 }
-function isObject2(value) {
+function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 var SCHEMA_FILE;
@@ -76989,93 +77425,6 @@ var init_work_tree = __esm({
   }
 });
 
-// src/report/json-text.ts
-function renderJson(report) {
-  let text2 = rendered.get(report);
-  if (text2 === void 0) {
-    text2 = `${jsonText(report, 2)}
-`;
-    rendered.set(report, text2);
-  }
-  return text2;
-}
-var rendered;
-var init_json_text = __esm({
-  "src/report/json-text.ts"() {
-    "use strict";
-    init_safe_text();
-    rendered = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/report/model.ts
-var REPORT_FORMAT_VERSION;
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    REPORT_FORMAT_VERSION = 1;
-  }
-});
-
-// src/report/run-report.ts
-var run_report_exports = {};
-__export(run_report_exports, {
-  buildRunReport: () => buildRunReport,
-  redactReport: () => redactReport,
-  redactResult: () => redactResult,
-  summarise: () => summarise
-});
-function buildRunReport(facts, redactor) {
-  const report = {
-    format_version: REPORT_FORMAT_VERSION,
-    tool: { name: "roleflow", version: facts.version },
-    tenant: facts.tenant,
-    ...facts.commit && { commit: facts.commit },
-    ...facts.selection && { selection: facts.selection },
-    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
-    ...facts.workTree && { work_tree: facts.workTree },
-    ...facts.shard && { shard: facts.shard },
-    started_at: facts.startedAt.toISOString(),
-    finished_at: facts.finishedAt.toISOString(),
-    duration_ms: Math.round(facts.durationMs),
-    bailed: facts.bailed,
-    interrupted: facts.interrupted === true,
-    summary: summarise(facts.results),
-    results: facts.results
-  };
-  if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;
-  return redactReport(report, redactor);
-}
-function redactReport(report, redactor) {
-  if (redactor.none) return report;
-  const { results: results2, ...head } = report;
-  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
-}
-function redactResult(result, redactor) {
-  if (redactor.none || !redactor.mayHoldSecret(jsonText(result))) return result;
-  const clean = redactor.values(result);
-  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
-  let repeats = clean.repeats;
-  clean.repeats.forEach((repeat, i) => {
-    if (repeat.outputs === void 0) return;
-    const outputs = redactor.values(repeat.outputs, { keys: true });
-    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
-  });
-  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
-}
-function summarise(results2) {
-  return countResults(results2);
-}
-var init_run_report = __esm({
-  "src/report/run-report.ts"() {
-    "use strict";
-    init_runs();
-    init_safe_text();
-    init_json_text();
-    init_model();
-  }
-});
-
 // src/report/shown.ts
 function withShownMessages(result) {
   return {
@@ -77109,6 +77458,25 @@ var init_shown = __esm({
   "src/report/shown.ts"() {
     "use strict";
     init_safe_text();
+  }
+});
+
+// src/report/json-text.ts
+function renderJson(report) {
+  let text2 = rendered.get(report);
+  if (text2 === void 0) {
+    text2 = `${jsonText(report, 2)}
+`;
+    rendered.set(report, text2);
+  }
+  return text2;
+}
+var rendered;
+var init_json_text = __esm({
+  "src/report/json-text.ts"() {
+    "use strict";
+    init_safe_text();
+    rendered = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -77167,10 +77535,10 @@ function stats(samples) {
   if (sorted.length === 0) return null;
   return {
     count: sorted.length,
-    min: round2(sorted[0]),
-    p50: round2(percentile(sorted, 50)),
-    p95: round2(percentile(sorted, 95)),
-    max: round2(sorted.at(-1))
+    min: round3(sorted[0]),
+    p50: round3(percentile(sorted, 50)),
+    p95: round3(percentile(sorted, 95)),
+    max: round3(sorted.at(-1))
   };
 }
 function testStatus(summary2, repeats, across, incomplete) {
@@ -77187,7 +77555,7 @@ function repeatResult(i, e, assertions) {
   const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
   result.ended_by = e.endedBy;
   if (e.error !== void 0) result.error = escapeControls(e.error);
-  result.wall_ms = round2(e.wallMs);
+  result.wall_ms = round3(e.wallMs);
   result.steps = (e.steps ?? []).map(stepRecord);
   result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
   if (e.outputs !== void 0) result.outputs = e.outputs;
@@ -77218,7 +77586,7 @@ function stepStats(executions) {
   }
   return out;
 }
-function round2(ms2) {
+function round3(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
 function stepRecord(s) {
@@ -77231,7 +77599,7 @@ function messageRecord(m, atMs) {
   const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
   if (m.nodeId !== void 0) message2.node_id = m.nodeId;
   if (m.messageId !== void 0) message2.message_id = m.messageId;
-  if (atMs !== void 0) message2.at_ms = round2(atMs);
+  if (atMs !== void 0) message2.at_ms = round3(atMs);
   return message2;
 }
 function idsRecord(ids) {
@@ -77251,12 +77619,45 @@ var init_build = __esm({
   }
 });
 
+// src/core/growable.ts
+function grownSize(size3) {
+  return Math.ceil(size3 * 1.25) + 64;
+}
+function grown(from, to) {
+  to.set(from);
+  return to;
+}
+var NumberBuffer;
+var init_growable = __esm({
+  "src/core/growable.ts"() {
+    "use strict";
+    NumberBuffer = class {
+      values = new Float64Array(16);
+      size = 0;
+      push(value) {
+        if (this.size === this.values.length) this.values = grown(this.values, new Float64Array(grownSize(this.size)));
+        this.values[this.size++] = value;
+      }
+      get length() {
+        return this.size;
+      }
+      /** The values, as a plain array (for a computation over all of them once they are in). */
+      toArray() {
+        return Array.from(this.values.subarray(0, this.size));
+      }
+    };
+  }
+});
+
 // src/report/digest.ts
 var digest_exports = {};
 __export(digest_exports, {
+  LatencyFold: () => LatencyFold,
   flowLatencyRows: () => flowLatencyRows,
   groupAssertions: () => groupAssertions,
   idsText: () => idsText,
+  latencyRecords: () => latencyRecords,
+  latencyRowsOf: () => latencyRowsOf,
   missingShardsText: () => missingShardsText
 });
 function groupAssertions(r, status) {
@@ -77273,37 +77674,16 @@ function groupAssertions(r, status) {
   return [...groups2.values()];
 }
 function flowLatencyRows(results2) {
-  const rows = /* @__PURE__ */ new Map();
-  for (const r of results2) {
-    const key = `${r.flow}\0${r.transport}`;
-    let entry = rows.get(key);
-    if (!entry) {
-      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
-      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
-      rows.set(key, entry);
-    }
-    const { row: row2 } = entry;
-    if (r.status === "pass") row2.pass += 1;
-    else if (r.status === "skip") row2.skip += 1;
-    else if (r.status === "not_run") row2.notRun += 1;
-    else row2.fail += 1;
-    for (const repeat of r.repeats) {
-      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
-      if (repeat.execution === "ok" || repeat.execution === "failed") {
-        for (const s of repeat.steps) {
-          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
-        }
-      }
-    }
-  }
-  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
-    ...row2,
-    wall: stats(walls),
-    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
-      const s = stats(samples);
-      return s ? [[service, s]] : [];
-    }))
-  }));
+  const fold = new LatencyFold();
+  for (const r of results2) fold.add(r);
+  return fold.rows();
+}
+function latencyRowsOf(report) {
+  if (report.latency === void 0) return flowLatencyRows(report.results);
+  return report.latency.map((l) => ({ flow: l.flow, transport: l.transport, pass: l.pass, fail: l.fail, skip: l.skip, notRun: l.not_run, wall: l.wall_ms, steps: l.step_latency_ms }));
+}
+function latencyRecords(rows) {
+  return rows.map((r) => ({ flow: r.flow, transport: r.transport, pass: r.pass, fail: r.fail, skip: r.skip, not_run: r.notRun, wall_ms: r.wall, step_latency_ms: r.steps }));
 }
 function missingShardsText(missing) {
   const labels = missing.map((s) => `${s.index}/${s.total}`);
@@ -77320,137 +77700,122 @@ function idsText(ids) {
   ];
   return escapeControls(parts.join(", "));
 }
+var LatencyFold;
 var init_digest = __esm({
   "src/report/digest.ts"() {
     "use strict";
     init_build();
+    init_growable();
     init_safe_text();
+    LatencyFold = class {
+      entries = /* @__PURE__ */ new Map();
+      add(r) {
+        const key = `${r.flow}\0${r.transport}`;
+        let entry = this.entries.get(key);
+        if (!entry) {
+          const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
+          entry = { row: row3, walls: new NumberBuffer(), steps: /* @__PURE__ */ new Map() };
+          this.entries.set(key, entry);
+        }
+        const { row: row2 } = entry;
+        if (r.status === "pass") row2.pass += 1;
+        else if (r.status === "skip") row2.skip += 1;
+        else if (r.status === "not_run") row2.notRun += 1;
+        else row2.fail += 1;
+        for (const repeat of r.repeats) {
+          if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
+          if (repeat.execution !== "ok" && repeat.execution !== "failed") continue;
+          for (const s of repeat.steps) {
+            if (s.latency_ms === null) continue;
+            let samples = entry.steps.get(s.service);
+            if (!samples) entry.steps.set(s.service, samples = new NumberBuffer());
+            samples.push(s.latency_ms);
+          }
+        }
+      }
+      rows() {
+        return [...this.entries.values()].map(({ row: row2, walls, steps }) => ({
+          ...row2,
+          wall: stats(walls.toArray()),
+          steps: Object.fromEntries(
+            [...steps].flatMap(([service, samples]) => {
+              const s = stats(samples.toArray());
+              return s ? [[service, s]] : [];
+            })
+          )
+        }));
+      }
+    };
   }
 });
 
-// src/report/json.ts
-var json_exports = {};
-__export(json_exports, {
-  mergeReports: () => mergeReports,
-  mergeWarnings: () => mergeWarnings,
-  parseReport: () => parseReport,
-  renderJson: () => renderJson
+// src/report/no-tests.ts
+var no_tests_exports = {};
+__export(no_tests_exports, {
+  NoTestsTally: () => NoTestsTally,
+  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
+  noTestRanError: () => noTestRanError,
+  noTestRanReason: () => noTestRanReason
 });
-function parseReport(text2, file, schema) {
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (error2) {
-    return { ok: false, error: `${file}: not JSON: ${error2.message}` };
-  }
-  const validate = compileSchema(schema);
-  if (!validate(value)) {
-    const first = validate.errors?.[0];
-    const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
-    return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
-  }
-  const report = value;
-  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
+function noTestRanReason(report) {
+  const tally = new NoTestsTally();
+  for (const r of report.results) tally.add(r);
+  return tally.reason(report);
 }
-function mergeReports(inputs, options = {}) {
-  const first = inputs[0];
-  if (!first) return { ok: false, error: "no reports to merge" };
-  const other = inputs.find((i) => i.report.tenant.name !== first.report.tenant.name);
-  if (other) {
-    return { ok: false, error: `${other.file} is a report on tenant ${other.report.tenant.name}, ${first.file} on ${first.report.tenant.name}: merge the reports of one tenant` };
-  }
-  const seen = /* @__PURE__ */ new Map();
-  const results2 = [];
-  for (const { file, report } of inputs) {
-    for (const r of report.results) {
-      const key = `${r.id}\0${r.transport}`;
-      const earlier = seen.get(key);
-      if (earlier !== void 0) return { ok: false, error: `"${r.id}" [${r.transport}] is in both ${earlier} and ${file}: were two reports of the same shard given?` };
-      seen.set(key, file);
-      results2.push(r);
-    }
-  }
-  const shards = shardsOf(inputs);
-  if (!shards.ok) return shards;
-  const { merged, missing } = shards.value;
-  if (missing.length > 0 && !options.allowPartial) {
-    return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
-  }
-  results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
-  const started = inputs.map((i) => i.report.started_at).sort()[0];
-  const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const {
-    format_version,
-    tool,
-    tenant,
-    shard: _shard,
-    merged_shards: _merged,
-    missing_shards: _missing,
-    commit: _commit,
-    selection: _selection,
-    roles_digest: _roles,
-    work_tree: _tree,
-    ...base
-  } = first.report;
-  const commits = new Set(inputs.map((i) => i.report.commit));
-  const commit = commits.size === 1 ? first.report.commit : void 0;
-  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
-  const selection = selections.size === 1 ? first.report.selection : void 0;
-  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
-  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
-  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
-  return {
-    ok: true,
-    value: {
-      // Keys in the order of a run's report: the commit after the tenant.
-      format_version,
-      tool,
-      tenant,
-      ...commit !== void 0 && { commit },
-      ...selection !== void 0 && { selection },
-      ...roles !== void 0 && { roles_digest: roles },
-      ...workTree !== void 0 && { work_tree: workTree },
-      ...base,
-      ...merged.length > 0 && { merged_shards: merged },
-      ...missing.length > 0 && { missing_shards: missing },
-      started_at: started,
-      finished_at: finished,
-      duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
-      bailed: inputs.some((i) => i.report.bailed),
-      interrupted: inputs.some((i) => i.report.interrupted === true),
-      summary: summarise(results2),
-      results: results2
-    }
-  };
+function noTestRanError(reason2) {
+  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
 }
-function mergeWarnings(inputs) {
-  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
-  const warnings = [];
-  const refused = "roleflow promote refuses it";
-  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
-  if (differ((r) => selectionKey(r.selection))) {
-    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+var PASS_WITH_NO_TESTS, NoTestsTally;
+var init_no_tests = __esm({
+  "src/report/no-tests.ts"() {
+    "use strict";
+    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
+    NoTestsTally = class {
+      executed = false;
+      count = 0;
+      whys = /* @__PURE__ */ new Map();
+      add(r) {
+        this.count++;
+        if (this.executed || r.repeats.some((repeat) => repeat.execution !== "not_run")) {
+          this.executed = true;
+          return;
+        }
+        const why2 = r.status === "skip" ? r.message : "not run";
+        this.whys.set(why2, (this.whys.get(why2) ?? 0) + 1);
+      }
+      reason(report) {
+        if (this.executed) return void 0;
+        if (this.count === 0) {
+          if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+          const grep = report.selection?.grep;
+          return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
+        }
+        const whys = [...this.whys].map(([why2, n]) => `${n}: ${why2}`).join("; ");
+        const all = this.count === 1 ? "its one test × transport was" : `all ${this.count} tests × transports were`;
+        return `no test ran: ${all} skipped (${whys})`;
+      }
+    };
   }
-  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
-    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
-  }
-  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
-    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
-  }
-  return warnings;
+});
+
+// src/report/merge/heads.ts
+function shardsHeld(head) {
+  return head.merged_shards ?? (head.shard ? [head.shard] : []);
 }
-function shardsOf(inputs) {
-  const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
-  const first = held.find((h) => h.shards.length > 0);
+function shardsOf(held) {
+  const first = held.find((h) => shardsHeld(h.head).length > 0);
   if (!first) return { ok: true, value: { merged: [], missing: [] } };
-  const reference = first.shards[0];
-  const whole = held.find((h) => h.shards.length === 0);
+  const reference = shardsHeld(first.head)[0];
+  const whole = held.find((h) => shardsHeld(h.head).length === 0);
   if (whole) {
-    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run` };
+    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run (a rerun of some tests: --prefer-last)` };
   }
+  const conflict = planConflict(held);
+  if (conflict !== void 0) return { ok: false, error: conflict };
+  const planned = held.find((h) => h.head.shard_plan !== void 0);
   const byIndex = /* @__PURE__ */ new Map();
-  for (const { file, shards } of held) {
-    for (const s of shards) {
+  for (const { file, head } of held) {
+    for (const s of shardsHeld(head)) {
       if (s.index > s.total) return { ok: false, error: `${file} holds shard ${s.index}/${s.total}, which no --shard I/N run makes` };
       if (s.total !== reference.total) {
         return { ok: false, error: `${file} holds shard ${s.index}/${s.total} and ${first.file} shard ${reference.index}/${reference.total}: the shards of one run share their total N (--shard I/N)` };
@@ -77461,23 +77826,388 @@ function shardsOf(inputs) {
     }
   }
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
-  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
+  const plan2 = planned?.head.shard_plan;
+  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)), ...plan2 && { plan: plan2 } } };
+}
+function planConflict(held) {
+  const sharded = held.filter((h) => shardsHeld(h.head).length > 0);
+  const planned = sharded.find((h) => h.head.shard_plan !== void 0);
+  const other = planned && sharded.find((h) => h.head.shard_plan !== void 0 && h.head.shard_plan.digest !== planned.head.shard_plan.digest);
+  if (!planned || !other) return void 0;
+  return `${other.file} and ${planned.file} are shards of different plans (their shard_plan digests differ: other tests, other --timings, or another roleflow dealt them): merge the shards of one run`;
 }
 function selectionKey(selection) {
-  return selection === void 0 ? "" : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
+  if (selection === void 0) return "";
+  const { flows_dir, paths, grep, transport, tags, exclude_tags, rerun } = selection;
+  return JSON.stringify([flows_dir, paths, grep ?? null, transport ?? null, tags ?? [], exclude_tags ?? [], rerun ?? null]);
 }
-function compare3(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
+var MergeHeads;
+var init_heads = __esm({
+  "src/report/merge/heads.ts"() {
+    "use strict";
+    init_runs();
+    init_digest();
+    MergeHeads = class {
+      constructor(options = {}) {
+        this.options = options;
+      }
+      heads = [];
+      /** The report's head; an error when it is of another tenant than the first. */
+      add(file, head) {
+        const first = this.heads[0];
+        if (first && head.tenant.name !== first.head.tenant.name) {
+          return { ok: false, error: `${file} is a report on tenant ${head.tenant.name}, ${first.file} on ${first.head.tenant.name}: merge the reports of one tenant` };
+        }
+        this.heads.push({ file, head });
+        return { ok: true, value: void 0 };
+      }
+      /** Shards of the run dealt by different plans, as one line (checked before anything else: it explains the rest). */
+      planConflict() {
+        return planConflict(this.run());
+      }
+      /** When the report given `index`-th (0-based) started. */
+      startedAt(index) {
+        return this.heads[index].head.started_at;
+      }
+      /** The file of the report given `index`-th (0-based). */
+      fileAt(index) {
+        return this.heads[index].file;
+      }
+      /**
+       * The merged head: a commit, a selection and a Roles digest only when every report (with
+       * --prefer-last: every report of the run, for the selection) has the same one; the work tree
+       * dirty when any is (none when any lacks one); the earliest start and the latest finish.
+       */
+      merged() {
+        const all = this.heads;
+        const first = all[0];
+        if (!first) return { ok: false, error: "no reports to merge" };
+        const run2 = this.run();
+        const shards = shardsOf(run2);
+        if (!shards.ok) return shards;
+        const { merged, missing, plan: plan2 } = shards.value;
+        if (missing.length > 0 && !this.options.allowPartial) {
+          return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
+        }
+        const agreed = (values, key = String) => new Set(values.map(key)).size === 1 ? values[0] : void 0;
+        const commit = agreed(all.map((h) => h.head.commit));
+        const selection = agreed(run2.map((h) => h.head.selection), selectionKey);
+        const roles = commonRolesDigest(all.map((h) => h.head.roles_digest));
+        const trees = all.flatMap((h) => h.head.work_tree ? [h.head.work_tree] : []);
+        const workTree = trees.length === all.length ? combineWorkTrees(trees) : void 0;
+        const started = all.map((h) => h.head.started_at).sort()[0];
+        const finished = all.map((h) => h.head.finished_at).sort().at(-1);
+        const { format_version, tool, tenant } = first.head;
+        return {
+          ok: true,
+          value: {
+            format_version,
+            tool,
+            tenant,
+            ...commit !== void 0 && { commit },
+            ...selection !== void 0 && { selection },
+            ...roles !== void 0 && { roles_digest: roles },
+            ...workTree !== void 0 && { work_tree: workTree },
+            ...merged.length > 0 && { merged_shards: merged },
+            ...missing.length > 0 && { missing_shards: missing },
+            ...plan2 !== void 0 && { shard_plan: plan2 },
+            started_at: started,
+            finished_at: finished,
+            duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
+            bailed: all.some((h) => h.head.bailed),
+            interrupted: all.some((h) => h.head.interrupted === true)
+          }
+        };
+      }
+      /**
+       * What the merge leaves out because the reports disagree, one line each for stderr: they were
+       * not one run of one commit, one selection, one set of Roles, and `promote` refuses the merge.
+       */
+      warnings() {
+        const differ = (heads, key) => new Set(heads.map((h) => key(h.head))).size > 1;
+        const all = this.heads;
+        const warnings = [];
+        const refused = "roleflow promote refuses it";
+        if (differ(all, (r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+        if (differ(this.run(), (r) => selectionKey(r.selection))) {
+          warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, tags, a rerun, or a flows folder): the merged report records no selection, and ${refused}`);
+        }
+        if (differ(all, (r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
+          warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+        }
+        if (all.some((h) => h.head.work_tree === void 0) && all.some((h) => h.head.work_tree !== void 0)) {
+          warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+        }
+        return warnings;
+      }
+      /** The least pass rate the reports were judged by, when every report judged by one judged by the same. */
+      minPassRate() {
+        const rates = new Set(this.heads.flatMap((h) => h.head.gate ? [h.head.gate.min_pass_rate] : []));
+        return rates.size === 1 ? [...rates][0] : void 0;
+      }
+      /** The reports of the run: all of them; with --prefer-last, those holding shards (else the first). */
+      run() {
+        if (!this.options.preferLast) return this.heads;
+        const sharded = this.heads.filter((h) => shardsHeld(h.head).length > 0);
+        return sharded.length > 0 ? sharded : this.heads.slice(0, 1);
+      }
+    };
+  }
+});
+
+// src/report/merge/results-index.ts
+import { hash as hash3 } from "node:crypto";
+function keyHash(id, transport) {
+  return hash3("sha1", `${id}\0${transport}`, "buffer").readUInt32BE(0);
 }
+var ResultIndex, MAX_INPUTS;
+var init_results_index = __esm({
+  "src/report/merge/results-index.ts"() {
+    "use strict";
+    init_growable();
+    ResultIndex = class {
+      size = 0;
+      keys = new Uint32Array(1024);
+      files = new Uint32Array(1024);
+      lines = new Uint32Array(1024);
+      transports = new Uint8Array(1024);
+      inputs = new Uint16Array(1024);
+      fileNumbers = /* @__PURE__ */ new Map();
+      get count() {
+        return this.size;
+      }
+      /** The entry of `result`, from the report given `input`-th (0-based): its number. */
+      add(result, input) {
+        if (input >= MAX_INPUTS) throw new RangeError(`report merge reads at most ${MAX_INPUTS} reports at once`);
+        if (this.size === this.keys.length) this.grow();
+        const i = this.size++;
+        let file = this.fileNumbers.get(result.file);
+        if (file === void 0) this.fileNumbers.set(result.file, file = this.fileNumbers.size);
+        this.keys[i] = keyHash(result.id, result.transport);
+        this.files[i] = file;
+        this.lines[i] = result.line;
+        this.transports[i] = result.transport === "https" ? 0 : 1;
+        this.inputs[i] = input;
+        return i;
+      }
+      /** The report entry `i` came from (0-based). */
+      inputOf(i) {
+        return this.inputs[i];
+      }
+      /**
+       * The merge's order. A test × transport in two reports is an error naming both (`duplicate`:
+       * the first entry that repeats an earlier one, as read) unless `preferLast`: then the last
+       * report's result is kept and the group lists them all. Twice in one report is always an error.
+       * `sameTest(a, b)`: whether entries a and b are the same test × transport (hashes may meet).
+       */
+      resolve(preferLast, sameTest) {
+        const n = this.size;
+        const byKey = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => this.keys[a] - this.keys[b] || a - b);
+        const dropped = new Uint8Array(n);
+        const groups2 = /* @__PURE__ */ new Map();
+        let firstRepeat;
+        for (let start = 0; start < n; ) {
+          let end = start + 1;
+          while (end < n && this.keys[byKey[end]] === this.keys[byKey[start]]) end++;
+          let rest = Array.from(byKey.subarray(start, end));
+          while (rest.length > 0) {
+            const head = rest[0];
+            const group2 = rest.filter((e) => e === head || sameTest(head, e));
+            rest = rest.filter((e) => !group2.includes(e));
+            if (group2.length === 1) continue;
+            for (let k = 1; k < group2.length; k++) {
+              const repeat = [group2[k - 1], group2[k]];
+              const inOneReport = this.inputs[repeat[0]] === this.inputs[repeat[1]];
+              if ((!preferLast || inOneReport) && (firstRepeat === void 0 || repeat[1] < firstRepeat[1])) firstRepeat = repeat;
+            }
+            for (const e of group2.slice(0, -1)) dropped[e] = 1;
+            groups2.set(group2.at(-1), group2);
+          }
+          start = end;
+        }
+        if (firstRepeat) return { ok: false, duplicate: firstRepeat };
+        const fileRank = this.fileRanks();
+        const kept = Int32Array.from({ length: n }, (_, i) => i).filter((i) => dropped[i] === 0);
+        kept.sort((a, b) => fileRank[this.files[a]] - fileRank[this.files[b]] || this.lines[a] - this.lines[b] || this.transports[a] - this.transports[b] || a - b);
+        return { ok: true, value: { order: kept, groups: groups2 } };
+      }
+      /** Each file number's place when the file names are sorted (code-unit order). */
+      fileRanks() {
+        const names = [...this.fileNumbers.keys()];
+        const sorted = names.map((name, number) => ({ name, number })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+        const ranks = new Int32Array(names.length);
+        sorted.forEach(({ number }, rank3) => ranks[number] = rank3);
+        return ranks;
+      }
+      grow() {
+        const size3 = grownSize(this.keys.length);
+        this.keys = grown(this.keys, new Uint32Array(size3));
+        this.files = grown(this.files, new Uint32Array(size3));
+        this.lines = grown(this.lines, new Uint32Array(size3));
+        this.transports = grown(this.transports, new Uint8Array(size3));
+        this.inputs = grown(this.inputs, new Uint16Array(size3));
+      }
+    };
+    MAX_INPUTS = 65535;
+  }
+});
+
+// src/report/merge/merge.ts
+function historyEntry(r, report, startedAt) {
+  return { report, started_at: startedAt, status: r.status, message: r.message, passed: r.passed, repeat: r.repeat };
+}
+function mergedReport(head, totals, results2) {
+  return { ...head, summary: totals.summary, ...totals.gate && { gate: totals.gate }, latency: totals.latency, results: results2 };
+}
+var ReportMerge;
+var init_merge = __esm({
+  "src/report/merge/merge.ts"() {
+    "use strict";
+    init_loop();
+    init_runs();
+    init_digest();
+    init_no_tests();
+    init_heads();
+    init_results_index();
+    ReportMerge = class {
+      constructor(spool, options = {}) {
+        this.spool = spool;
+        this.options = options;
+        this.heads = new MergeHeads(options);
+      }
+      heads;
+      index = new ResultIndex();
+      inputs = 0;
+      add(file, report) {
+        const { results: results2, ...head } = report;
+        for (const result of results2) this.addResult(result);
+        return this.endReport(file, head);
+      }
+      /** A result of the report being read (reports are read one after the other). */
+      addResult(result) {
+        this.spool.put(this.index.add(result, this.inputs), result);
+      }
+      /** The report whose results were just added is over: its head; an error when it is of another tenant. */
+      endReport(file, report) {
+        const { summary: _summary2, latency: _latency, ...head } = report;
+        const added = this.heads.add(file, head);
+        if (added.ok) this.inputs++;
+        return added;
+      }
+      warnings() {
+        return this.heads.warnings();
+      }
+      finish() {
+        const conflict = this.heads.planConflict();
+        if (conflict !== void 0) return { ok: false, error: conflict };
+        const sameTest = (a, b) => {
+          const [x, y] = [this.spool.get(a), this.spool.get(b)];
+          return x.id === y.id && x.transport === y.transport;
+        };
+        const resolved = this.index.resolve(this.options.preferLast === true, sameTest);
+        if (!resolved.ok) {
+          const [earlier, later] = resolved.duplicate;
+          const r = this.spool.get(later);
+          const [x, y] = [this.index.inputOf(earlier), this.index.inputOf(later)];
+          const [a, b] = [this.heads.fileAt(x), this.heads.fileAt(y)];
+          const where = x === y ? `twice in ${a}` : `in both ${a} and ${b}`;
+          const hint = x === y ? "" : ": were two reports of the same shard given? (a rerun: --prefer-last)";
+          return { ok: false, error: `"${r.id}" [${r.transport}] is ${where}${hint}` };
+        }
+        const head = this.heads.merged();
+        if (!head.ok) return head;
+        const { order, groups: groups2 } = resolved.value;
+        const counts2 = emptyCounts();
+        const latency2 = new LatencyFold();
+        let skippedChecks = 0;
+        const noTests = new NoTestsTally();
+        const minPassRate = this.options.minPassRate ?? this.heads.minPassRate();
+        const self2 = this;
+        return {
+          ok: true,
+          value: {
+            head: head.value,
+            *results() {
+              for (const entry of order) {
+                const result = self2.withHistory(entry, groups2.get(entry));
+                countResult(counts2, result);
+                latency2.add(result);
+                skippedChecks += groupAssertions(result, "skip").length;
+                noTests.add(result);
+                yield result;
+              }
+            },
+            totals: () => ({
+              summary: counts2,
+              latency: latencyRecords(latency2.rows()),
+              ...minPassRate !== void 0 && { gate: judgePassRate(counts2, minPassRate) },
+              skippedChecks,
+              noTestRan: noTests.reason(head.value)
+            })
+          }
+        };
+      }
+      /** The kept result of `entry`; with --prefer-last, the results it replaces go into its history. */
+      withHistory(entry, group2) {
+        const result = this.spool.get(entry);
+        if (group2 === void 0) return result;
+        const history = group2.flatMap((e) => {
+          const r = e === entry ? result : this.spool.get(e);
+          const input = this.index.inputOf(e);
+          return r.history ?? [historyEntry(r, this.heads.fileAt(input), this.heads.startedAt(input))];
+        });
+        return { ...result, history };
+      }
+    };
+  }
+});
+
+// src/report/json.ts
+function parseReport(text2, file, schema) {
+  const value = parseJson(text2, file);
+  if (!value.ok) return value;
+  const checked = checkedBy(compileSchema(schema), value.value, file, "");
+  if (!checked.ok) return checked;
+  const report = checked.value;
+  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
+}
+function parseReportResult(text2, file, index, schema) {
+  const value = parseJson(text2, `${file} (results[${index}])`);
+  if (!value.ok) return value;
+  const checked = checkedBy(resultValidator(schema), value.value, file, `/results/${index}`);
+  return checked.ok ? { ok: true, value: withShownMessages(checked.value) } : checked;
+}
+function resultValidator(schema) {
+  let sub = resultSchemas.get(schema);
+  if (!sub) {
+    sub = { $ref: "#/definitions/testResult", definitions: schema.definitions };
+    resultSchemas.set(schema, sub);
+  }
+  return compileSchema(sub);
+}
+function parseJson(text2, where) {
+  try {
+    return { ok: true, value: JSON.parse(text2) };
+  } catch (error2) {
+    return { ok: false, error: `${where}: not JSON: ${error2.message}` };
+  }
+}
+function checkedBy(validate, value, file, at) {
+  if (validate(value)) return { ok: true, value };
+  const first = validate.errors?.[0];
+  const pointer = `${at}${first?.instancePath ?? ""}`;
+  const where = pointer ? `${pointerToPath(pointer)}: ` : "";
+  return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
+}
+var resultSchemas;
 var init_json = __esm({
   "src/report/json.ts"() {
     "use strict";
-    init_runs();
     init_schema();
-    init_run_report();
     init_shown();
-    init_digest();
     init_json_text();
+    init_merge();
+    resultSchemas = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -77517,38 +78247,75 @@ var init_read_reports = __esm({
   }
 });
 
-// src/report/no-tests.ts
-var no_tests_exports = {};
-__export(no_tests_exports, {
-  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
-  noTestRanError: () => noTestRanError,
-  noTestRanReason: () => noTestRanReason
-});
-function noTestRanReason(report) {
-  const results2 = report.results;
-  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
-  if (results2.length === 0) {
-    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
-    const grep = report.selection?.grep;
-    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
-  }
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const r of results2) {
-    const why2 = r.status === "skip" ? r.message : "not run";
-    counts2.set(why2, (counts2.get(why2) ?? 0) + 1);
-  }
-  const whys = [...counts2].map(([why2, n]) => `${n}: ${why2}`).join("; ");
-  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
-  return `no test ran: ${all} skipped (${whys})`;
-}
-function noTestRanError(reason2) {
-  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
-}
-var PASS_WITH_NO_TESTS;
-var init_no_tests = __esm({
-  "src/report/no-tests.ts"() {
+// src/report/model.ts
+var REPORT_FORMAT_VERSION;
+var init_model = __esm({
+  "src/report/model.ts"() {
     "use strict";
-    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
+    REPORT_FORMAT_VERSION = 1;
+  }
+});
+
+// src/report/run-report.ts
+var run_report_exports = {};
+__export(run_report_exports, {
+  buildRunReport: () => buildRunReport,
+  redactReport: () => redactReport,
+  redactResult: () => redactResult,
+  summarise: () => summarise
+});
+function buildRunReport(facts, redactor) {
+  const summary2 = summarise(facts.results);
+  const report = {
+    format_version: REPORT_FORMAT_VERSION,
+    tool: { name: "roleflow", version: facts.version },
+    tenant: facts.tenant,
+    ...facts.commit && { commit: facts.commit },
+    ...facts.selection && { selection: facts.selection },
+    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
+    ...facts.workTree && { work_tree: facts.workTree },
+    ...facts.shard && { shard: facts.shard },
+    ...facts.shardPlan && { shard_plan: facts.shardPlan },
+    started_at: facts.startedAt.toISOString(),
+    finished_at: facts.finishedAt.toISOString(),
+    duration_ms: Math.round(facts.durationMs),
+    bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
+    summary: summary2,
+    ...facts.minPassRate !== void 0 && { gate: judgePassRate(summary2, facts.minPassRate) },
+    results: facts.results
+  };
+  if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;
+  return redactReport(report, redactor);
+}
+function redactReport(report, redactor) {
+  if (redactor.none) return report;
+  const { results: results2, ...head } = report;
+  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
+}
+function redactResult(result, redactor) {
+  if (redactor.none || !redactor.mayHoldSecret(jsonText(result))) return result;
+  const clean = redactor.values(result);
+  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
+  let repeats = clean.repeats;
+  clean.repeats.forEach((repeat, i) => {
+    if (repeat.outputs === void 0) return;
+    const outputs = redactor.values(repeat.outputs, { keys: true });
+    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
+  });
+  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
+}
+function summarise(results2) {
+  return countResults(results2);
+}
+var init_run_report = __esm({
+  "src/report/run-report.ts"() {
+    "use strict";
+    init_runs();
+    init_safe_text();
+    init_json_text();
+    init_model();
+    init_loop();
   }
 });
 
@@ -77730,7 +78497,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve24) => setTimeout(() => resolve24(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve28) => setTimeout(() => resolve28(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -77756,7 +78523,7 @@ var init_flow_shared = __esm({
     init_stop_signal();
     realClock = {
       now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
+      sleep: (ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -77768,7 +78535,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve24) => stop2 = () => resolve24(INTERRUPTED));
+          this.stopped = new Promise((resolve28) => stop2 = () => resolve28(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -77796,8 +78563,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve24) => {
-              this.timer = setTimeout(() => resolve24(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve28) => {
+              this.timer = setTimeout(() => resolve28(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -78129,8 +78896,8 @@ async function listRolesDigest(client, ignore, signal) {
     }
   );
   let stop2 = () => void 0;
-  const aborted = new Promise((resolve24) => {
-    stop2 = () => resolve24(void 0);
+  const aborted = new Promise((resolve28) => {
+    stop2 = () => resolve28(void 0);
     signal.addEventListener("abort", stop2, { once: true });
   });
   try {
@@ -78167,8 +78934,9 @@ __export(test_session_exports, {
   runsFor: () => runsFor
 });
 import { resolve as resolve15 } from "node:path";
-function parseSelectionFlags(flags) {
-  const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
+function parseSelectionFlags(flags, env = {}) {
+  if (flags.shardTotal !== void 0 && flags.shard !== "auto") throw new RoleflowError("--shard-total goes with --shard auto (a Kubernetes Indexed Job names only its index)", "usage");
+  const shard = flags.shard === void 0 ? void 0 : flags.shard.trim() === "auto" ? shardFromEnv(env, flags.shardTotal) : parseShard(flags.shard);
   if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
   let grep;
   try {
@@ -78176,14 +78944,17 @@ function parseSelectionFlags(flags) {
   } catch (error2) {
     throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
   }
-  return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+  return { ...grep && { grep }, ...shard?.ok && { shard: { index: shard.value.index, total: shard.value.total } } };
 }
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
     paths: paths.map((path) => displayPath(cwd, resolve15(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
-    ...flags.transport !== void 0 && { transport: flags.transport }
+    ...flags.transport !== void 0 && { transport: flags.transport },
+    ...flags.tags?.length && { tags: [...flags.tags] },
+    ...flags.excludeTags?.length && { exclude_tags: [...flags.excludeTags] },
+    ...flags.rerun && { rerun: flags.rerun }
   };
 }
 async function loadFlowTests(cwd, config, paths) {
@@ -78206,10 +78977,13 @@ function runsFor(tenant, files, flags, parsed, env) {
     ...flags.repeat !== void 0 && { repeat: flags.repeat }
   });
   if (selection.matched === 0 && !flags.passWithNoTests) {
-    const why2 = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
+    const why2 = parsed.only ? `none of the tests to rerun (${parsed.only.size}) is in the flow test files${parsed.grep || parsed.tags ? " and the filters" : ""}` : parsed.grep || parsed.tags ? `no test matches ${[parsed.grep && `--grep ${flags.grep}`, parsed.tags && tagFlags(parsed.tags)].filter(Boolean).join(" and ")}` : "the flow test files hold no tests";
     throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
   }
   return selection;
+}
+function tagFlags(tags) {
+  return [...tags.include.map((t7) => `--tag ${t7}`), ...tags.exclude.map((t7) => `--exclude-tag ${t7}`)].join(" ");
 }
 async function loadBaseline(cwd, file) {
   return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
@@ -78249,6 +79023,8 @@ async function runTestSession(opts) {
         ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
       },
       ...opts.shard && { shard: opts.shard },
+      ...opts.shardPlan && { shardPlan: opts.shardPlan },
+      ...opts.minPassRate !== void 0 && { minPassRate: opts.minPassRate },
       ...opts.commit && { commit: opts.commit },
       ...opts.selection && { selection: opts.selection },
       ...roles.record && { rolesDigest: roles.record },
@@ -78270,6 +79046,7 @@ var init_test_session = __esm({
     init_errors();
     init_printed_url();
     init_runs();
+    init_shards();
     init_no_tests();
     init_run_report();
     init_flow_files();
@@ -78594,7 +79371,7 @@ function runHeader(report) {
   return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
 }
 function matrix(report) {
-  const rows = flowLatencyRows(report.results);
+  const rows = latencyRowsOf(report);
   if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
   const transports = [...new Set(rows.map((r) => r.transport))].sort();
   const flows = [...new Set(rows.map((r) => r.flow))];
@@ -78608,7 +79385,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t7) => `<th>${t7}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -78724,7 +79501,7 @@ function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
   const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const changed = doc.tests.filter((t7) => t7.base?.verdict !== t7.head?.verdict || t7.outputs_changed || t7.steps_changed);
   const s = doc.summary;
   const body = `<main>
 <header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
@@ -78736,24 +79513,24 @@ ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests
 ${doc.tests.map(row).join("\n")}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t7) => sideBySide(t7, base.get(key(t7)), head.get(key(t7)))).join("\n")}
 </section>
 </main>`;
   return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
 }
-function row(t6) {
-  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+function row(t7) {
+  const what = [t7.base?.verdict !== t7.head?.verdict && "verdict", t7.outputs_changed && "outputs", t7.steps_changed && "steps", (t7.wall?.verdict === "regression" || t7.wall?.verdict === "improvement" || t7.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t7.base?.verdict !== t7.head?.verdict}"><td class="mono">${esc(t7.id)}</td><td>${t7.transport}</td>${verdictCell(t7.base)}${verdictCell(t7.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
 }
 function verdictCell(side2) {
   if (side2 === null) return '<td class="muted">not run</td>';
   const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
   return `<td class="${cls}">${side2.verdict}</td>`;
 }
-function sideBySide(t6, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
-<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
-${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+function sideBySide(t7, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t7.id}-${t7.transport}`))}"><h3 class="mono">${esc(t7.id)} [${t7.transport}] <span class="muted">${esc(`${t7.file}:${t7.line}`)}</span></h3>
+<div class="sides">${side("Base", t7.base, b)}${side("Head", t7.head, h)}</div>
+${t7.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t7.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
 </article>`;
 }
 function side(label, verdict2, r) {
@@ -78843,17 +79620,17 @@ async function promotionRefusals(opts) {
   );
   const fresh = await opts.planFrom();
   await fresh.tenant.close();
-  const { plan } = fresh;
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.changes.length > 0) {
-    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
+  const { plan: plan2 } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan2)}): apply them there and test again`);
   }
   if (report !== void 0) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
     const { ignore } = opts.config.roles;
-    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan.unmanaged.map((u) => u.name) };
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan2.unmanaged.map((u) => u.name) };
     reasons.push(
       ...reportGateReasons(report, {
         from: opts.from,
@@ -78952,7 +79729,7 @@ async function pullRoles(opts) {
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
+  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   const after2 = new Map(local.map((f) => [f.file, f]));
@@ -79003,8 +79780,8 @@ async function pullRoles(opts) {
   for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
-    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
@@ -79062,7 +79839,7 @@ ${a.diff.replace(/\n$/, "").split("\n").map(escapeControls).join("\n")}`;
 }
 function renderStepSummary(report, opts = {}) {
   const s = report.summary;
-  const icon = s.failed > 0 ? "❌" : "✅";
+  const icon = (report.gate ? !report.gate.passed : s.failed > 0) ? "❌" : "✅";
   const where = [
     `tenant \`${code(report.tenant.name)}\``,
     ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
@@ -79071,10 +79848,10 @@ function renderStepSummary(report, opts = {}) {
   const parts = [
     `## ${icon} roleflow test${opts.tenant === void 0 ? "" : ` on ${cell(opts.tenant)}`}: ${s.passed} passed, ${s.failed} failed${s.errored > 0 ? ` (${s.errored} errored)` : ""}, ${s.skipped} skipped${s.not_run > 0 ? `, ${s.not_run} not run` : ""} (${s.tests}) in ${formatMs(report.duration_ms)}`,
     "",
-    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}`,
+    `${where.join(" · ")}${report.bailed ? " · stopped early by --bail" : ""}${report.interrupted ? " · ⚠️ interrupted: what did not finish is not run" : ""}${report.gate ? ` · ${report.gate.passed ? "✅" : "❌"} pass rate ${passRateText(report.gate)}` : ""}`,
     ""
   ];
-  const rows = flowLatencyRows(report.results);
+  const rows = latencyRowsOf(report);
   if (rows.length > 0) {
     const notRun2 = s.not_run > 0;
     parts.push(
@@ -79138,6 +79915,7 @@ var init_github = __esm({
     "use strict";
     init_flows();
     init_safe_text();
+    init_loop();
     init_digest();
     MAX_FAILURES_LISTED = 50;
     MARK2 = { pass: "✅", fail: "❌", error: "❌", skip: "⏭️", not_run: "⏹️" };
@@ -79158,10 +79936,10 @@ function renderComparison(c, files, format) {
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t6 of c.tests) {
-    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
-    out.push(`  ${metricText("wall-clock", t6.wall)}`);
-    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t7 of c.tests) {
+    out.push(`${escapeControls(t7.id)} [${t7.transport}]  ${passRate(t7.base)} → ${passRate(t7.head)}`);
+    out.push(`  ${metricText("wall-clock", t7.wall)}`);
+    for (const s of t7.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -79180,11 +79958,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t6 of c.tests) {
-      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t7 of c.tests) {
+      const rows = [["wall-clock", t7.wall], ...t7.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t7.base)} → ${passRate(t7.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t7.id) : ""} | ${i === 0 ? t7.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -79205,7 +79983,7 @@ function criteria(c) {
   return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
 }
 function verdictLine(c) {
-  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const n = (count2, word) => `${count2} ${word}${count2 === 1 ? "" : "s"}`;
   const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(", ");
 }
@@ -79230,7 +80008,7 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t7) => t7.id === r.id && t7.transport === r.transport)?.head.message ?? "";
 }
 function code2(text2) {
   return escapeControls(text2).replace(/`/g, "'");
@@ -79250,6 +80028,301 @@ var init_compare4 = __esm({
       not_enough_samples: "not enough samples",
       no_samples: "no samples"
     };
+  }
+});
+
+// src/files/spool.ts
+import { closeSync as closeSync3, mkdtempSync, openSync as openSync3, readSync as readSync2, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join12 } from "node:path";
+var TextSpool, FLUSH_BYTES;
+var init_spool = __esm({
+  "src/files/spool.ts"() {
+    "use strict";
+    init_growable();
+    TextSpool = class {
+      dir;
+      fd;
+      /** Where each text starts; it ends where the next one starts (the last one, at `written` + pending). */
+      offsets = new Float64Array(1024);
+      size = 0;
+      written = 0;
+      pending = [];
+      pendingBytes = 0;
+      constructor(prefix = "roleflow-merge-") {
+        this.dir = mkdtempSync(join12(tmpdir(), prefix));
+        this.fd = openSync3(join12(this.dir, "spool"), "w+");
+      }
+      /** Keep `text` as number `n` (numbers come in order 0, 1, 2, …). */
+      put(n, text2) {
+        if (n !== this.size) throw new Error(`spool: text ${n} put after ${this.size - 1}`);
+        if (n === this.offsets.length) this.grow();
+        const bytes = Buffer.from(text2, "utf8");
+        this.offsets[n] = this.written + this.pendingBytes;
+        this.size++;
+        this.pending.push(bytes);
+        this.pendingBytes += bytes.length;
+        if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+      }
+      get(n) {
+        if (n >= this.size) throw new Error(`spool: no text ${n}`);
+        this.flush();
+        const end = n + 1 < this.size ? this.offsets[n + 1] : this.written;
+        const buffer = Buffer.allocUnsafe(end - this.offsets[n]);
+        let read = 0;
+        while (read < buffer.length) read += readSync2(this.fd, buffer, read, buffer.length - read, this.offsets[n] + read);
+        return buffer.toString("utf8");
+      }
+      close() {
+        closeSync3(this.fd);
+        rmSync2(this.dir, { recursive: true, force: true });
+      }
+      flush() {
+        if (this.pendingBytes === 0) return;
+        const chunk = Buffer.concat(this.pending, this.pendingBytes);
+        let done = 0;
+        while (done < chunk.length) done += writeSync2(this.fd, chunk, done, chunk.length - done, this.written + done);
+        this.written += chunk.length;
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      grow() {
+        this.offsets = grown(this.offsets, new Float64Array(grownSize(this.offsets.length)));
+      }
+    };
+    FLUSH_BYTES = 64 * 1024;
+  }
+});
+
+// src/report/merge/scan.ts
+var ReportScanner, BACKSLASH, QUOTE, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, SPACE;
+var init_scan = __esm({
+  "src/report/merge/scan.ts"() {
+    "use strict";
+    ReportScanner = class {
+      constructor(onResult) {
+        this.onResult = onResult;
+      }
+      head = [];
+      depth = 0;
+      inString = false;
+      escaped = false;
+      /** The text of the string being read at depth 1 (a key, when a colon follows). */
+      keyText = "";
+      lastString = "";
+      key = "";
+      /** Inside the results array: the depth of its elements, and the element being read. */
+      resultsDepth = -1;
+      element = [];
+      elementStarted = false;
+      count = 0;
+      feed(chunk) {
+        let from = 0;
+        const inResults = () => this.resultsDepth !== -1;
+        for (let i = 0; i < chunk.length; i++) {
+          const c = chunk.charCodeAt(i);
+          if (this.inString) {
+            if (this.escaped) this.escaped = false;
+            else if (c === BACKSLASH) this.escaped = true;
+            else if (c === QUOTE) {
+              this.inString = false;
+              if (this.depth === 1 && !inResults()) this.lastString = this.keyText + chunk.slice(from, i);
+            }
+            continue;
+          }
+          if (inResults() && this.depth === this.resultsDepth) {
+            if (c === COMMA || c === CLOSE_BRACKET) {
+              this.element.push(chunk.slice(from, i));
+              this.endElement();
+              from = i + 1;
+              if (c === CLOSE_BRACKET) {
+                this.depth--;
+                this.resultsDepth = -1;
+                this.head.push("[]");
+                from = i + 1;
+              }
+              continue;
+            }
+          }
+          if (c === QUOTE) {
+            this.inString = true;
+            if (this.depth === 1 && !inResults()) {
+              this.keyText = "";
+              this.head.push(chunk.slice(from, i + 1));
+              from = i + 1;
+            }
+            if (inResults()) this.elementStarted = true;
+          } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+            if (c === OPEN_BRACKET && this.depth === 1 && !inResults() && this.key === "results") {
+              this.head.push(chunk.slice(from, i));
+              from = i + 1;
+              this.depth++;
+              this.resultsDepth = this.depth;
+              continue;
+            }
+            this.depth++;
+            if (inResults()) this.elementStarted = true;
+          } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+            this.depth--;
+          } else if (c === COLON && this.depth === 1 && !inResults()) {
+            this.key = this.lastString;
+          } else if (c === COMMA && this.depth === 1) {
+            this.key = "";
+          } else if (inResults() && c > SPACE) {
+            this.elementStarted = true;
+          }
+        }
+        const rest = chunk.slice(from);
+        if (this.inString && this.depth === 1 && !inResults()) this.keyText += rest;
+        if (inResults()) this.element.push(rest);
+        else this.head.push(rest);
+      }
+      /** The report without its results' texts (`"results": []`), once the whole text was fed. */
+      end() {
+        return { head: this.head.join(""), results: this.count };
+      }
+      endElement() {
+        const text2 = this.element.join("");
+        this.element = [];
+        if (this.elementStarted || text2.trim() !== "") this.onResult(text2, this.count++);
+        this.elementStarted = false;
+      }
+    };
+    BACKSLASH = 92;
+    QUOTE = 34;
+    COMMA = 44;
+    COLON = 58;
+    OPEN_BRACE = 123;
+    CLOSE_BRACE = 125;
+    OPEN_BRACKET = 91;
+    CLOSE_BRACKET = 93;
+    SPACE = 32;
+  }
+});
+
+// src/run/report-merge.ts
+var report_merge_exports = {};
+__export(report_merge_exports, {
+  mergeReportFiles: () => mergeReportFiles
+});
+import { closeSync as closeSync4, createReadStream, openSync as openSync4, readSync as readSync3 } from "node:fs";
+import { mkdir as mkdir7, open as open4 } from "node:fs/promises";
+import { dirname as dirname14, join as join13, resolve as resolve20 } from "node:path";
+async function mergeReportFiles(opts, ports = {}) {
+  const spool = new TextSpool();
+  const store = { put: (n, r) => spool.put(n, JSON.stringify(r)), get: (n) => JSON.parse(spool.get(n)) };
+  try {
+    const merge2 = new ReportMerge(store, { allowPartial: opts.allowPartial, preferLast: opts.preferLast, minPassRate: opts.minPassRate });
+    const schema = loadSchema("report");
+    for (const file of opts.files) {
+      const head = await readReport(resolve20(opts.cwd, file), file, schema, (result) => merge2.addResult(redactResult(result, opts.redactor)));
+      const ended2 = merge2.endReport(file, opts.redactor.values(head.report));
+      if (!ended2.ok) throw new RoleflowError(ended2.error);
+      ports.read?.(file, head.results);
+    }
+    const merged = merge2.finish();
+    if (!merged.ok) throw new RoleflowError(merged.error);
+    const body = join13(spool.dir, "results");
+    await writeResults(body, merged.value.results(), ports);
+    const totals = merged.value.totals();
+    const report = mergedReport(merged.value.head, totals, []);
+    await writeMerged(opts, report, body, ports);
+    return { report, totals, warnings: merge2.warnings() };
+  } finally {
+    spool.close();
+  }
+}
+async function readReport(abs, file, schema, onResult) {
+  const scanner = new ReportScanner((text2, index) => {
+    const result = parseReportResult(text2, file, index, schema);
+    if (!result.ok) throw new RoleflowError(result.error);
+    onResult(result.value);
+  });
+  const readable = checkReadableFile(abs, file);
+  if (!readable.ok) throw new InvalidFilesError(readable.issues);
+  try {
+    for await (const chunk of createReadStream(abs, { encoding: "utf8", highWaterMark: 64 * 1024 })) scanner.feed(chunk);
+  } catch (error2) {
+    if (error2 instanceof RoleflowError) throw error2;
+    throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${error2.code ?? String(error2)})` }]);
+  }
+  const { head, results: results2 } = scanner.end();
+  const parsed = parseReport(head, file, schema);
+  if (!parsed.ok) throw new RoleflowError(parsed.error);
+  const { results: _none, ...report } = parsed.value;
+  return { report, results: results2 };
+}
+async function writeResults(path, results2, ports) {
+  const handle = await open4(path, "w");
+  try {
+    let pending = [];
+    let size3 = 0;
+    let first = true;
+    for (const result of results2) {
+      ports.result?.(result);
+      const text2 = `${first ? "" : ",\n"}    ${jsonText(result, 2).replace(/\n/g, "\n    ")}`;
+      first = false;
+      pending.push(text2);
+      size3 += text2.length;
+      if (size3 >= FLUSH_CHARS) {
+        await handle.write(pending.join(""));
+        pending = [];
+        size3 = 0;
+      }
+    }
+    await handle.write(pending.join(""));
+  } finally {
+    await handle.close();
+  }
+}
+async function writeMerged(opts, report, body, ports) {
+  const text2 = `${jsonText(report, 2)}
+`;
+  const empty = text2.lastIndexOf('"results": []');
+  if (empty === -1) throw new Error("report merge: the results are not where the report ends");
+  const hasResults = report.summary.tests > 0;
+  const before = `${text2.slice(0, empty)}"results": [${hasResults ? "\n" : ""}`;
+  const after2 = `${hasResults ? "\n  " : ""}]${text2.slice(empty + '"results": []'.length)}`;
+  if (opts.out === "-") {
+    ports.stdout?.(before);
+    for await (const piece of createReadStream(body, { encoding: "utf8" })) ports.stdout?.(piece);
+    ports.stdout?.(after2);
+    return;
+  }
+  const target = resolve20(opts.cwd, opts.out);
+  try {
+    await mkdir7(dirname14(target), { recursive: true });
+    await writeFileAtomic(target, piecesOf(before, body, after2));
+  } catch (error2) {
+    throw new RoleflowError(`cannot write report ${opts.out}: ${error2.code ?? String(error2)}`);
+  }
+}
+function* piecesOf(before, body, after2) {
+  yield Buffer.from(before, "utf8");
+  const fd = openSync4(body, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let read; (read = readSync3(fd, chunk, 0, chunk.length, null)) > 0; ) yield Buffer.from(chunk.subarray(0, read));
+  } finally {
+    closeSync4(fd);
+  }
+  yield Buffer.from(after2, "utf8");
+}
+var FLUSH_CHARS;
+var init_report_merge = __esm({
+  "src/run/report-merge.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+    init_bounded_read();
+    init_package_root();
+    init_role_files();
+    init_spool();
+    init_json();
+    init_merge();
+    init_scan();
+    init_run_report();
+    FLUSH_CHARS = 64 * 1024;
   }
 });
 
@@ -79361,8 +80434,8 @@ function quietNote(r, style) {
   const which2 = r.repeat > 1 ? ` in ${quiet} of ${r.repeat} repeats` : "";
   return ` ${paint(style, "yellow", `(ended by quiet${which2}, no until reached)`)}`;
 }
-function renderSummary(report, style) {
-  const rows = flowLatencyRows(report.results);
+function renderSummary(report, style, skippedChecks) {
+  const rows = latencyRowsOf(report);
   const notRun2 = report.summary.not_run > 0;
   const header = ["flow", "transport", "pass", "fail", "skip", ...notRun2 ? ["not run"] : [], "p50", "p95"];
   const body = rows.map((row2) => [
@@ -79393,9 +80466,11 @@ ${paint(style, "yellow", "Interrupted: no new execution started, those in flight
   const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.total})` : "";
   const partial = report.missing_shards?.length ? `
 ${paint(style, "yellow", `Partial: ${missingShardsText(report.missing_shards)} (merged with --allow-partial)`)}` : "";
-  const skippedChecks = report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
-  const checks = skippedChecks === 0 ? "" : `; ${paint(style, "yellow", `${skippedChecks} ${skippedChecks === 1 ? "assertion" : "assertions"} skipped`)}`;
-  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}`;
+  const skipped2 = skippedChecks ?? report.results.reduce((n, r) => n + groupAssertions(r, "skip").length, 0);
+  const checks = skipped2 === 0 ? "" : `; ${paint(style, "yellow", `${skipped2} ${skipped2 === 1 ? "assertion" : "assertions"} skipped`)}`;
+  const gate = report.gate ? `
+${paint(style, report.gate.passed ? "green" : "red", `Pass rate: ${passRateText(report.gate)}`)}` : "";
+  return `${table}${paint(style, "bold", "Tests:")} ${parts.join(", ")} (${s.tests}) in ${formatMs(report.duration_ms)}${checks}${shard}${bail}${interrupted}${partial}${gate}`;
 }
 function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
@@ -79417,6 +80492,7 @@ var init_console = __esm({
     "use strict";
     init_flows();
     init_safe_text();
+    init_loop();
     init_digest();
     MARK3 = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
     CODES = { green: 32, red: 31, yellow: 33, dim: 2, bold: 1 };
@@ -79478,21 +80554,21 @@ function renderCase({ result, repeat, outcome }) {
   const name = `${safeText(result.name)} [${result.transport}]${result.repeat > 1 ? ` (repeat ${repeat.index}/${result.repeat})` : ""}`;
   const time = ((repeat.wall_ms ?? 0) / 1e3).toFixed(3);
   const file = safeText(result.file);
-  const open4 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
+  const open5 = `    <testcase classname="${attr(`${file} > ${safeText(result.flow)}`)}" name="${attr(name)}" time="${time}" file="${attr(file)}" line="${result.line}"`;
   const ids = idProperties(repeat);
   switch (outcome.kind) {
     case "pass":
-      if (outcome.note === void 0 && ids === "") return `${open4}/>`;
-      return `${open4}>${ids}${outcome.note === void 0 ? "" : `
+      if (outcome.note === void 0 && ids === "") return `${open5}/>`;
+      return `${open5}>${ids}${outcome.note === void 0 ? "" : `
       <system-out>${text(escapeControls(outcome.note))}</system-out>`}
     </testcase>`;
     case "skipped":
-      return `${open4}>${ids}
+      return `${open5}>${ids}
       <skipped message="${attr(escapeControls(outcome.message))}"/>
     </testcase>`;
     default: {
       const type = outcome.kind === "error" ? "ExecutionError" : "AssertionError";
-      return `${open4}>${ids}
+      return `${open5}>${ids}
       <${outcome.kind} message="${attr(escapeControls(outcome.message))}" type="${type}">${text(outcome.details)}</${outcome.kind}>
     </testcase>`;
     }
@@ -79545,14 +80621,14 @@ __export(write_reports_exports, {
   shownUrl: () => shownUrl,
   writeReports: () => writeReports
 });
-import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname14, relative as relative9, resolve as resolve20, sep as sep7 } from "node:path";
+import { appendFile as appendFile2, mkdir as mkdir8, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname15, relative as relative9, resolve as resolve21, sep as sep7 } from "node:path";
 async function writeReports(report, specs, sinks) {
   const written = [];
   const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve20(sinks.cwd, file);
+    const path = resolve21(sinks.cwd, file);
     try {
-      await mkdir7(dirname14(path), { recursive: true });
+      await mkdir8(dirname15(path), { recursive: true });
       await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
     } catch (error2) {
       throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
@@ -79589,7 +80665,7 @@ ${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
 function fromWorkspace(report, sinks) {
   const workspace = sinks.env["GITHUB_WORKSPACE"];
   if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve20(sinks.cwd, file)).split(sep7).join("/");
+  const rebase = (file) => relative9(workspace, resolve21(sinks.cwd, file)).split(sep7).join("/");
   return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
 }
 var init_write_reports = __esm({
@@ -79603,6 +80679,477 @@ var init_write_reports = __esm({
     init_junit();
     init_reporters();
     init_printed_url();
+  }
+});
+
+// src/run/shards.ts
+var shards_exports2 = {};
+__export(shards_exports2, {
+  planShardMatrix: () => planShardMatrix,
+  shardsText: () => shardsText
+});
+async function planShardMatrix(opts) {
+  const files = await loadFlowTests(opts.cwd, opts.config, []);
+  const ids = files.flatMap((f) => f.tests.map((t7) => t7.id));
+  const recorded = durationsOf((await readJsonReports(opts.cwd, [opts.timings]))[0].report.results);
+  const durations = estimatedDurations(ids, recorded);
+  const { flows } = opts.config;
+  const planned = planShards(
+    opts.tenants.map((tenant) => ({ tenant, durations, concurrency: flows.concurrency, concurrencyTotal: flows.concurrencyTotal })),
+    { targetMinutes: opts.targetMinutes, maxJobs: opts.maxJobs }
+  );
+  if (!planned.ok) throw new RoleflowError(planned.error, "usage");
+  return { plans: planned.value, matrix: shardMatrix(planned.value), tests: ids.length, timed: ids.filter((id) => recorded.has(id)).length };
+}
+function shardsText(result, targetMinutes) {
+  const lines2 = result.plans.map(
+    (p) => `${p.tenant}: ${p.shards} shard${p.shards === 1 ? "" : "s"} of about ${p.estimatedMinutes} minutes (${p.concurrency} execution${p.concurrency === 1 ? "" : "s"} at once each)${p.withinTarget ? "" : ` — more than ${targetMinutes} minutes: more shards would not make it shorter within --max-jobs and flows.concurrency_total`}`
+  );
+  const untimed = result.tests - result.timed;
+  return [
+    ...lines2,
+    `${result.matrix.include.length} job${result.matrix.include.length === 1 ? "" : "s"} for ${result.tests} tests${untimed > 0 ? ` (${untimed} not in the timings report: counted at the median)` : ""}; --json prints the matrix.`
+  ].join("\n");
+}
+var init_shards2 = __esm({
+  "src/run/shards.ts"() {
+    "use strict";
+    init_errors();
+    init_shards();
+    init_read_reports();
+    init_test_session();
+  }
+});
+
+// src/files/last-run.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { join as join14 } from "node:path";
+function lastRunFileOf(cwd, config) {
+  const folder = stateFolderOf(cwd, config);
+  const abs = join14(folder, "last-run.json");
+  return { abs, display: displayPath(cwd, abs), folder };
+}
+async function readLastRun(file) {
+  let text2;
+  try {
+    text2 = await readFile4(file.abs, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new RoleflowError(`cannot read ${file.display}: ${err.code ?? String(err)}`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    value = void 0;
+  }
+  const parsed = parseLastRun(value, file.display);
+  if (!parsed.ok) throw new RoleflowError(parsed.error, "invalid_files");
+  return parsed.value;
+}
+async function recordLastRun(file, record) {
+  const before = await readLastRun(file).catch(() => void 0);
+  await ensureStateFolder(file.folder);
+  try {
+    await writeFileAtomic(file.abs, `${JSON.stringify(withLastRun(before, record), null, 2)}
+`);
+  } catch (err) {
+    throw new RoleflowError(`cannot write ${file.display}: ${err.code ?? String(err)}`);
+  }
+}
+var init_last_run = __esm({
+  "src/files/last-run.ts"() {
+    "use strict";
+    init_errors();
+    init_loop();
+    init_role_files();
+    init_source_files();
+    init_state_folder();
+  }
+});
+
+// src/run/test-loop.ts
+var test_loop_exports = {};
+__export(test_loop_exports, {
+  readTestLoop: () => readTestLoop,
+  recordRun: () => recordRun
+});
+import { resolve as resolve23 } from "node:path";
+async function readTestLoop(cwd, config, flags) {
+  const usage = (line) => new RoleflowError(line, "usage");
+  for (const [flag, tags2] of [["--tag", flags.tags], ["--exclude-tag", flags.excludeTags]]) {
+    const bad = badTagFlag(flag, tags2 ?? []);
+    if (bad !== void 0) throw usage(bad);
+  }
+  if (flags.lastFailed && flags.failedFrom !== void 0) throw usage("--last-failed and --failed-from both name the tests to rerun: give one of them");
+  if (flags.only !== void 0 && flags.only !== "errors") throw usage(`invalid --only ${JSON.stringify(flags.only)}: the one choice is --only errors (rerun only the tests the tenant or the network failed)`);
+  if (flags.only !== void 0 && !flags.lastFailed && flags.failedFrom === void 0) throw usage("--only errors narrows a rerun: give it with --last-failed or --failed-from REPORT");
+  if (flags.timings !== void 0 && flags.shard === void 0) throw usage("--timings deals the tests of a sharded run: give --shard I/N (or --shard auto) with it");
+  const rate = flags.minPassRate === void 0 ? void 0 : parsePassRate(flags.minPassRate, "--min-pass-rate");
+  if (rate && !rate.ok) throw usage(rate.error);
+  const minPassRate = rate?.ok ? rate.value : config.flows.minPassRate;
+  const tags = (flags.tags?.length ?? 0) + (flags.excludeTags?.length ?? 0) > 0 ? { include: [...flags.tags ?? []], exclude: [...flags.excludeTags ?? []] } : void 0;
+  const timings = flags.timings === void 0 ? void 0 : { file: flags.timings, durations: durationsOf((await readJsonReports(cwd, [flags.timings]))[0].report.results) };
+  const lastRun = lastRunFileOf(cwd, config);
+  const onlyErrors = flags.only === "errors";
+  let rerun;
+  if (flags.lastFailed) {
+    rerun = async (tenant) => {
+      const picked = lastFailed(await readLastRun(lastRun), tenant, lastRun.display, onlyErrors);
+      if (!picked.ok) throw new RoleflowError(picked.error);
+      return picked.value;
+    };
+  } else if (flags.failedFrom !== void 0) {
+    const from = flags.failedFrom;
+    const report = (await readJsonReports(cwd, [from]))[0].report;
+    const set = failedIn(report.results, displayPath(cwd, resolve23(cwd, from)), onlyErrors);
+    const nothing = `nothing to rerun: no test ${onlyErrors ? "errored" : "failed"} in ${from} (${report.summary.tests} tests × transports)`;
+    rerun = async () => set.keys.size > 0 ? set : { ...set, nothing };
+  }
+  return { lastRun, ...tags && { tags }, ...timings && { timings }, ...minPassRate !== void 0 && { minPassRate }, ...rerun && { rerun } };
+}
+function recordRun(loop, report) {
+  return recordLastRun(loop.lastRun, lastRunRecord(report.tenant.name, report.finished_at, report.results));
+}
+var init_test_loop = __esm({
+  "src/run/test-loop.ts"() {
+    "use strict";
+    init_errors();
+    init_loop();
+    init_shards();
+    init_last_run();
+    init_source_files();
+    init_read_reports();
+  }
+});
+
+// src/core/loop/watch.ts
+function classifyChange(abs, roots) {
+  if (roots.schemas.has(abs)) return { kind: "schema", abs };
+  const name = abs.slice(abs.lastIndexOf("/") + 1);
+  const parent = abs.slice(0, abs.lastIndexOf("/"));
+  if (within(abs, roots.rolesDir) && name.endsWith(".md") && name !== "README.md") return { kind: "role", abs };
+  if (!roots.flows.some((root) => root === abs || within(abs, root))) return void 0;
+  if (parent.endsWith(`/${SNAPSHOT_DIR}`) && name.endsWith(".snap.yaml")) {
+    return { kind: "snapshot", abs, flowFile: `${parent.slice(0, -SNAPSHOT_DIR.length - 1)}/${name.slice(0, -".snap.yaml".length)}` };
+  }
+  if (/\.ya?ml$/.test(name) && !abs.includes(`/${SNAPSHOT_DIR}/`)) return { kind: "flow-file", abs };
+  return void 0;
+}
+function watchedFile(abs, file, schemaAbs) {
+  const flows = /* @__PURE__ */ new Set([file.flow]);
+  const schemas2 = /* @__PURE__ */ new Set();
+  const leakRoles = /* @__PURE__ */ new Set();
+  for (const test of file.tests) {
+    for (const a of test.expect.outputs) {
+      if (a.operator === "schema" && typeof a.expected === "string") schemas2.add(schemaAbs(a.expected));
+      if (a.operator === "not_leaks") leakRoles.add(String(a.expected));
+    }
+  }
+  return { abs, flows, schemas: schemas2, leakRoles };
+}
+function rerunScope(changes, known, roles, shown) {
+  const files = /* @__PURE__ */ new Set();
+  const reasons = [];
+  for (const change2 of changes) {
+    if (change2.kind === "flow-file") files.add(change2.abs);
+    else if (change2.kind === "snapshot") files.add(change2.flowFile);
+    else if (change2.kind === "schema") {
+      for (const f of known) if (f.schemas.has(change2.abs)) files.add(f.abs);
+    }
+    if (change2.kind !== "role") reasons.push(`${shown(change2.abs)} changed`);
+  }
+  if (changes.some((c) => c.kind === "role")) {
+    const names = [...roles.names];
+    reasons.push(`Role${names.length === 1 ? "" : "s"} ${names.join(", ") || "(unnamed)"} changed`);
+    if (roles.flowsOfRole === void 0) return { files: "all", reasons };
+    const flows = new Set(names.flatMap((n) => [...roles.flowsOfRole.get(n) ?? []]));
+    for (const f of known) {
+      if ([...f.flows].some((flow2) => flows.has(flow2)) || f.leakRoles.has("*") || names.some((n) => f.leakRoles.has(n))) files.add(f.abs);
+    }
+  }
+  return files.size === 0 && !changes.some((c) => c.kind === "role") ? void 0 : { files: [...files].sort(), reasons };
+}
+function within(abs, dir) {
+  return abs.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+}
+var init_watch = __esm({
+  "src/core/loop/watch.ts"() {
+    "use strict";
+    init_snapshot();
+  }
+});
+
+// src/emulator/flow-role-refs.ts
+function flowRoleReferences(text2, file) {
+  const loaded = loadFlowsSource(text2, file);
+  if (!loaded.ok) return loaded;
+  const { config, source } = loaded.value;
+  const references = [];
+  const at = (flow2, name, by, keys) => {
+    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
+  };
+  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step3, i) => {
+      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
+    });
+    for (const { text: string, at: keys } of stringsIn(outputs)) {
+      for (const template of roleTemplatesIn(string)) {
+        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
+      }
+    }
+  }
+  return { ok: true, value: references };
+}
+var init_flow_role_refs = __esm({
+  "src/emulator/flow-role-refs.ts"() {
+    "use strict";
+    init_flows_config();
+    init_role_refs();
+  }
+});
+
+// src/files/watch-files.ts
+import { hash as hash4 } from "node:crypto";
+import { statSync as statSync2, watch } from "node:fs";
+import { readFile as readFile5, stat as stat9 } from "node:fs/promises";
+import { dirname as dirname16, resolve as resolve24 } from "node:path";
+async function filesUnder(cwd, paths) {
+  const found = [];
+  for (const path of paths) {
+    const kind = await stat9(path).catch(() => void 0);
+    if (kind?.isDirectory()) {
+      found.push(...(await listFilesUnder(cwd, path, () => true).catch(() => [])).map((f) => f.abs));
+    } else if (kind?.isFile()) found.push(path);
+  }
+  return found;
+}
+async function digestOf(abs) {
+  const bytes = await readFile5(abs).catch(() => null);
+  return bytes === null ? null : hash4("sha1", bytes);
+}
+function startWatchers(paths, onSave, err) {
+  const watchers = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    let dir = path;
+    let recursive = true;
+    try {
+      if (!statSyncIsDir(path)) [dir, recursive] = [dirname16(path), false];
+    } catch {
+      continue;
+    }
+    if (seen.has(`${dir}\0${recursive}`)) continue;
+    seen.add(`${dir}\0${recursive}`);
+    try {
+      const watcher = watch(dir, { recursive }, (_event, name) => {
+        if (name) onSave(resolve24(dir, name.toString()));
+      });
+      watcher.on("error", () => void 0);
+      watchers.push(watcher);
+    } catch (error2) {
+      err(`warning: cannot watch ${dir}: ${error2.code ?? String(error2)}`);
+    }
+  }
+  return watchers;
+}
+function statSyncIsDir(path) {
+  return statSync2(path).isDirectory();
+}
+var init_watch_files = __esm({
+  "src/files/watch-files.ts"() {
+    "use strict";
+    init_source_files();
+  }
+});
+
+// src/run/watch-roles.ts
+function watchApplies(config, tenant) {
+  if (tenant.location.startsWith("embedded:")) return true;
+  return configuredTenant(config, tenant.target.name)?.watchApply === true;
+}
+async function applyChangedRoles(opts) {
+  const { tenant } = opts;
+  const fresh = await makeFreshPlan({
+    cwd: opts.cwd,
+    config: opts.config,
+    rolesDir: opts.rolesDir,
+    prune: false,
+    allowEmptyPrune: false,
+    // The watch's own tenant: the plan must not close it.
+    open: () => Promise.resolve({ ...tenant, close: async () => void 0 }),
+    now: opts.now,
+    roleFiles: opts.changed,
+    files: Promise.resolve({ ok: true, value: [...opts.files] })
+  });
+  refuseBrokenPlan(fresh.plan);
+  const where = tenant.target.name === LOCAL_TENANT ? "the embedded tenant" : `tenant ${tenant.target.name}`;
+  if (fresh.plan.changes.length === 0) return `${where} already holds ${opts.changed.length === 1 ? "this Role" : "these Roles"}`;
+  const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: opts.config.roles.concurrency, stopped: () => opts.signal.aborted });
+  const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
+  if (failed3.length > 0) {
+    const first = failed3[0];
+    throw new RoleflowError(`applying to ${where} did not complete: ${first.name} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
+  }
+  return `applied to ${where} (${planSummaryLine(fresh.plan)})`;
+}
+var init_watch_roles = __esm({
+  "src/run/watch-roles.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_plan();
+    init_open_tenant();
+    init_apply2();
+    init_plan2();
+  }
+});
+
+// src/run/watch.ts
+var watch_exports = {};
+__export(watch_exports, {
+  watchTests: () => watchTests
+});
+import { readFile as readFile6 } from "node:fs/promises";
+import { dirname as dirname17, resolve as resolve25 } from "node:path";
+async function watchTests(opts, ports) {
+  const { cwd, config } = opts;
+  const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve25(cwd, p));
+  const rolesDir = rolesDirOf(cwd, config, void 0);
+  const shown = (abs) => displayPath(cwd, abs);
+  let known = await knownFiles(cwd, opts.paths, config);
+  let roles = await roleFiles(cwd, rolesDir);
+  const roots = () => ({ flows: flowRoots, rolesDir: rolesDir.abs, schemas: new Set(known.flatMap((f) => [...f.schemas])) });
+  const digests = /* @__PURE__ */ new Map();
+  for (const abs of await filesUnder(cwd, [...flowRoots, rolesDir.abs, ...roots().schemas])) digests.set(abs, await digestOf(abs));
+  const saved = /* @__PURE__ */ new Set();
+  let wake;
+  let timer;
+  const onSave = (abs) => {
+    saved.add(abs);
+    clearTimeout(timer);
+    timer = setTimeout(() => wake?.(), opts.debounceMs ?? 150);
+  };
+  const watchers = startWatchers([...flowRoots, rolesDir.abs, ...roots().schemas], onSave, ports.err);
+  const stop2 = () => wake?.();
+  ports.signal.addEventListener("abort", stop2);
+  const runOnce = async (paths) => {
+    try {
+      await ports.run(paths);
+    } catch (error2) {
+      ports.err(ports.describe(error2));
+    }
+    for (const [abs] of digests) if (abs.includes("/__snapshots__/")) digests.set(abs, await digestOf(abs));
+    if (!ports.signal.aborted) ports.out("Watching for changes (Ctrl-C to stop)…");
+  };
+  try {
+    await runOnce(void 0);
+    while (!ports.signal.aborted) {
+      if (saved.size === 0) await new Promise((done) => wake = done);
+      if (ports.signal.aborted) break;
+      const batch = [...saved];
+      saved.clear();
+      const changes = [];
+      for (const abs of batch) {
+        const change2 = classifyChange(abs, roots());
+        if (change2 === void 0) continue;
+        const digest = await digestOf(abs);
+        if (digests.has(abs) && digests.get(abs) === digest) continue;
+        digests.set(abs, digest);
+        if (change2.kind !== "flow-file" || digest !== null) changes.push(change2);
+      }
+      if (changes.length === 0) continue;
+      const roleChanges = changes.filter((c) => c.kind === "role").map((c) => c.abs);
+      let names = /* @__PURE__ */ new Set();
+      if (roleChanges.length > 0) {
+        const applied = await applyRoles(roleChanges);
+        if (applied === void 0) continue;
+        names = applied;
+      }
+      known = await knownFiles(cwd, opts.paths, config);
+      const scope = rerunScope(changes, known, { names, flowsOfRole: roleChanges.length > 0 ? await flowsOfRole() : void 0 }, shown);
+      if (scope === void 0) continue;
+      if (scope.files !== "all" && scope.files.length === 0) {
+        ports.out(`${scope.reasons.join("; ")}: no test uses ${names.size === 1 ? "it" : "them"}`);
+        continue;
+      }
+      const which2 = scope.files === "all" ? "every test" : scope.files.map(shown).join(", ");
+      ports.out(`
+↻ ${scope.reasons.join("; ")}: running ${which2}`);
+      await runOnce(scope.files === "all" ? void 0 : scope.files.map(shown));
+    }
+  } finally {
+    clearTimeout(timer);
+    ports.signal.removeEventListener("abort", stop2);
+    for (const w of watchers) w.close();
+  }
+  return ExitCode.Interrupted;
+  async function applyRoles(changed) {
+    const before = roles;
+    const now = await roleFiles(cwd, rolesDir);
+    if (!now.ok) {
+      ports.err(ports.describe(new InvalidFilesError(now.issues)));
+      return void 0;
+    }
+    roles = now;
+    const byFile = (files) => new Map(files.map((r) => [resolve25(cwd, r.file), r.name]));
+    const [old, current] = [byFile(before.ok ? before.value : []), byFile(now.value)];
+    const names = new Set(changed.flatMap((abs) => [old.get(abs), current.get(abs)].filter((n) => n !== void 0)));
+    const present = changed.filter((abs) => current.has(abs));
+    if (present.length === 0) return names;
+    try {
+      const tenant = await ports.openTenant();
+      try {
+        if (!watchApplies(config, tenant)) {
+          ports.out(`${present.map(shown).join(", ")} changed: not applied to tenant ${tenant.target.name} (only the embedded tenant, or one marked watch_apply: true, gets saved Roles)`);
+          return names;
+        }
+        const line = await applyChangedRoles({ cwd, config, rolesDir, files: now.value, changed: present.map(shown), tenant, now: ports.now(), signal: ports.signal });
+        ports.out(`${present.map(shown).join(", ")}: ${line}`);
+      } finally {
+        await tenant.close();
+      }
+    } catch (error2) {
+      ports.err(ports.describe(error2));
+      return void 0;
+    }
+    return names;
+  }
+  async function flowsOfRole() {
+    if (!opts.embedded) return void 0;
+    const flows = embeddedFlowsOf(cwd, config);
+    const refs = flowRoleReferences(await readFile6(flows.abs, "utf8").catch(() => ""), flows.file);
+    if (!refs.ok) return void 0;
+    const map = /* @__PURE__ */ new Map();
+    for (const ref2 of refs.value) map.set(ref2.name, (map.get(ref2.name) ?? /* @__PURE__ */ new Set()).add(ref2.flow));
+    return map;
+  }
+}
+async function knownFiles(cwd, paths, config) {
+  const sources = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]).catch(() => []);
+  const known = [];
+  for (const source of sources) {
+    const loaded = await loadFlowTestFiles([source]);
+    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0], (rel) => resolve25(dirname17(source.abs), rel)));
+  }
+  return known;
+}
+async function roleFiles(cwd, dir) {
+  return loadRoleFiles(cwd, dir).catch((error2) => ({ ok: false, issues: [{ file: dir.display, line: 1, col: 1, message: String(error2) }] }));
+}
+var init_watch2 = __esm({
+  "src/run/watch.ts"() {
+    "use strict";
+    init_errors();
+    init_exit_codes();
+    init_watch();
+    init_flow_role_refs();
+    init_config_file();
+    init_flow_files();
+    init_role_files();
+    init_source_files();
+    init_watch_files();
+    init_watch_roles();
   }
 });
 
@@ -79685,35 +81232,6 @@ var init_test_progress = __esm({
   }
 });
 
-// src/emulator/flow-role-refs.ts
-function flowRoleReferences(text2, file) {
-  const loaded = loadFlowsSource(text2, file);
-  if (!loaded.ok) return loaded;
-  const { config, source } = loaded.value;
-  const references = [];
-  const at = (flow2, name, by, keys) => {
-    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
-  };
-  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
-    steps.forEach((step3, i) => {
-      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
-    });
-    for (const { text: string, at: keys } of stringsIn(outputs)) {
-      for (const template of roleTemplatesIn(string)) {
-        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
-      }
-    }
-  }
-  return { ok: true, value: references };
-}
-var init_flow_role_refs = __esm({
-  "src/emulator/flow-role-refs.ts"() {
-    "use strict";
-    init_flows_config();
-    init_role_refs();
-  }
-});
-
 // src/run/embedded-flow-roles.ts
 async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
   if (!flows.own && tests === void 0) return [];
@@ -79765,16 +81283,16 @@ async function validateSources(cwd, roles, flows, options) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames;
-  let roleFiles = hasRoles ? void 0 : [];
+  let roleFiles2 = hasRoles ? void 0 : [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
-      roleFiles = loaded.value;
+      roleFiles2 = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
+      const tenants = (options.tenants ?? []).map((t7) => ({ ...t7, files: filesForTenant(loaded.value, t7.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t7) => t7.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   let tests;
@@ -79790,15 +81308,15 @@ async function validateSources(cwd, roles, flows, options) {
       result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
-  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
+  if (options.embeddedFlows && roleFiles2) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles2, tests, roles.display));
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t6) => ({
-    file: t6.file,
-    line: t6.line,
-    col: t6.col,
-    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t7) => ({
+    file: t7.file,
+    line: t7.line,
+    col: t7.col,
+    message: `warning: test "${t7.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 function testTenantOf(config, env) {
@@ -80274,9 +81792,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve24, reject2) {
-            return setTimeout(resolve24, t6);
+        yieldLoop(t7 = 0) {
+          return new this.Promise(function(resolve28, reject2) {
+            return setTimeout(resolve28, t7);
           });
         }
         computePenalty() {
@@ -80487,15 +82005,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve24, returned, task;
+          var args, cb, error2, reject2, resolve28, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve24, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve28, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve24(returned);
+                  return resolve28(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -80510,13 +82028,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve24;
-          resolve24 = reject2 = null;
+          var promise, reject2, resolve28;
+          resolve28 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve24 = _resolve;
+            resolve28 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve24, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve28, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -80917,14 +82435,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve24, reject2) => {
+              return new this.Promise((resolve28, reject2) => {
                 if (finished()) {
-                  return resolve24();
+                  return resolve28();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve24();
+                      return resolve28();
                     }
                   });
                 }
@@ -81017,9 +82535,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve24, reject2) {
+              return new this.Promise(function(resolve28, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve24)(args3);
+                  return (args3[0] != null ? reject2 : resolve28)(args3);
                 });
               });
             };
@@ -81146,13 +82664,13 @@ init_config();
 init_redact();
 init_config_file();
 init_open_tenant();
-import { tmpdir } from "node:os";
+import { tmpdir as tmpdir2 } from "node:os";
 
 // action/src/apply-step.ts
 init_apply();
 init_plan();
 init_markdown_parts();
-import { isAbsolute as isAbsolute7, join as join13 } from "node:path";
+import { isAbsolute as isAbsolute7, join as join16 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -81319,11 +82837,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve28) {
+      resolve28(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve28, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81339,7 +82857,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81618,11 +83136,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve28) {
+      resolve28(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve28, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81638,7 +83156,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81937,31 +83455,8 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
-
-// src/commands/error-line.ts
-init_errors();
-init_safe_text();
-function describeError(error2, verbose, commandPath) {
-  if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
-  if (error2 instanceof RoleflowError) return `error: ${escapeControls(error2.message)}`;
-  if (isUsageError(error2)) return describeUsageError(error2, commandPath);
-  const message2 = error2 instanceof Error ? error2.message || error2.name : String(error2);
-  if (verbose && error2 instanceof Error && error2.stack) return `error: ${error2.stack.replace(/^Error: /, "")}`;
-  return `error: ${escapeControls(message2.split("\n")[0])} (internal error; run with --verbose for details)`;
-}
-function isUsageError(error2) {
-  const name = error2?.name;
-  return name === "UsageError" || error2?.clipanion !== void 0;
-}
-function describeUsageError(error2, commandPath) {
-  const message2 = error2?.message ?? String(error2);
-  const first = message2.split("\n")[0].trim().replace(/[.:;]$/, "");
-  if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
-  return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
-}
-
-// src/cli.ts
+var import_clipanion17 = __toESM(require_advanced(), 1);
+init_error_line();
 init_redact();
 
 // src/terminal/color.ts
@@ -82043,8 +83538,8 @@ var LiveResults = class {
 var QUESTION = "Apply these changes? Only 'yes' is accepted:";
 var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
 var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
-function ended(code3, plan, status, outcomes = [], reasons = []) {
-  return { code: code3, plan, status, outcomes, reasons };
+function ended(code3, plan2, status, outcomes = [], reasons = []) {
+  return { code: code3, plan: plan2, status, outcomes, reasons };
 }
 async function approveFreshPlans(command, plans, shown, flags) {
   const changes = plans.some((p) => p.changes.length > 0);
@@ -82064,8 +83559,8 @@ async function approveFreshPlans(command, plans, shown, flags) {
   command.io.err("Apply cancelled: nothing was changed.");
   return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
 }
-async function carryOutPlan(command, plan, tenant, flags, several = false) {
-  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
+async function carryOutPlan(command, plan2, tenant, flags, several = false) {
+  if (plan2.changes.length === 0) return ended(ExitCode.Ok, plan2, "no_changes");
   const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
   const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
   command.io.showLiveLine(live);
@@ -82073,8 +83568,8 @@ async function carryOutPlan(command, plan, tenant, flags, several = false) {
     live.setStatus(void 0);
     command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
   });
-  live.count("applying", 0, plan.changes.length);
-  const run2 = await applyPlan2(plan, tenant.client, {
+  live.count("applying", 0, plan2.changes.length);
+  const run2 = await applyPlan2(plan2, tenant.client, {
     concurrency: flags.concurrency,
     protect: flags.protect,
     stopped: () => interruption.aborted,
@@ -82085,10 +83580,10 @@ async function carryOutPlan(command, plan, tenant, flags, several = false) {
   });
   live.finish();
   command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2, several ? plan.tenant.name : void 0);
+  const end = applyEnd2(run2, several ? plan2.tenant.name : void 0);
   if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
   if (end.err.length > 0) command.io.err(end.err.join("\n"));
-  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
+  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan2, end.status, run2.outcomes);
 }
 async function printApplyJson(command, ends, several) {
   const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
@@ -82100,15 +83595,15 @@ async function printApplyJson(command, ends, several) {
   }
   command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
 }
-async function tenantTurn(command, plan, turn) {
+async function tenantTurn(command, plan2, turn) {
   const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
   try {
     return await turn();
   } catch (error2) {
     if (!isTenantFailure2(error2)) throw error2;
-    const named2 = tenantError2(plan.tenant.name, error2);
+    const named2 = tenantError2(plan2.tenant.name, error2);
     command.io.err(`error: ${named2.message}`);
-    return ended(named2.exitCode, plan, "failed", [], [error2.message]);
+    return ended(named2.exitCode, plan2, "failed", [], [error2.message]);
   }
 }
 
@@ -82117,12 +83612,12 @@ async function applySavedTenants(command, config, planFile, saved, flags) {
   const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
   const { roles } = config;
   const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-  const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+  const guarded = saved.tenants.map((plan2) => ({ name: plan2.tenant.name, reasons: savedPlanRefusals2(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
   if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(command, planFile, saved, altered, guarded);
   const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-  const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
+  const steps = saved.tenants.map((plan2, i) => ({ plan: plan2, tenant: opened[i] }));
   const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
+  const closeAll = () => Promise.all(opened.map((t7) => t7.close().catch(() => void 0)));
   const checks = await checkSavedTenants2(steps).catch(async (error2) => {
     await closeAll();
     throw error2;
@@ -82131,9 +83626,9 @@ async function applySavedTenants(command, config, planFile, saved, flags) {
     await closeAll();
     return refuseSavedTenants(command, planFile, saved, [], checks);
   }
-  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
-    command.tenantHeading(plan.tenant.name);
-    return tenantTurn(command, plan, () => applySaved(command, config, planFile, plan, flags, tenant));
+  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan: plan2, tenant }) => {
+    command.tenantHeading(plan2.tenant.name);
+    return tenantTurn(command, plan2, () => applySaved(command, config, planFile, plan2, flags, tenant));
   });
   return command.finish(run2.ended, run2);
 }
@@ -82144,18 +83639,18 @@ async function refuseSavedTenants(command, planFile, saved, whole, checks) {
   await command.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
   return refusal.code;
 }
-async function applySaved(command, config, planFile, plan, flags, opened) {
+async function applySaved(command, config, planFile, plan2, flags, opened) {
   const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const open4 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
-  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open4 });
+  const open5 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan2.tenant.name) : Promise.resolve(opened);
+  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan: plan2, open: open5 });
   const several = opened !== void 0;
   if ("refused" in checked) {
     const { what, reasons, otherTenant } = checked.refused;
-    const tenant = showName(plan.tenant.name);
+    const tenant = showName(plan2.tenant.name);
     const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several ? ` (tenant ${plan.tenant.name})` : "";
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
-    return ended(ExitCode.Refused, plan, "refused", [], reasons);
+    const where = several ? ` (tenant ${plan2.tenant.name})` : "";
+    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    return ended(ExitCode.Refused, plan2, "refused", [], reasons);
   }
   const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
   if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
@@ -82258,6 +83753,7 @@ var CommandOutput = class {
 };
 
 // src/commands/base.ts
+init_error_line();
 init_safe_text();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
@@ -82412,7 +83908,7 @@ var ManyTenantsCommand = class extends TenantCommand {
 };
 
 // src/commands/roles/planning.ts
-async function freshPlanFor(command, config, selection, open4, shared) {
+async function freshPlanFor(command, config, selection, open5, shared) {
   const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
   const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
   const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
@@ -82423,7 +83919,7 @@ async function freshPlanFor(command, config, selection, open4, shared) {
     rolesDir,
     prune: selection.prune,
     allowEmptyPrune: selection.allowEmptyPrune,
-    open: open4,
+    open: open5,
     now: /* @__PURE__ */ new Date(),
     targets: selection.targets,
     roleFiles: selection.roleFiles
@@ -82445,8 +83941,8 @@ var PlanningCommand = class extends ManyTenantsCommand {
   prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
   allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
   /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
-  async freshPlanOf(config, roleFiles, tenant) {
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+  async freshPlanOf(config, roleFiles2, tenant) {
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles: roleFiles2 };
     return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
   }
   /**
@@ -82454,11 +83950,11 @@ var PlanningCommand = class extends ManyTenantsCommand {
    * one or a missing token stops the run before anything is sent), then listed in parallel (a few
    * at once). A tenant that cannot be listed gets its error instead of a plan.
    */
-  async freshPlansOf(config, roleFiles, names) {
+  async freshPlansOf(config, roleFiles2, names) {
     const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
     const { loadRoleFiles: loadRoleFiles2, rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const opened = await this.openTenants(config, names);
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles: roleFiles2 };
     const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
     const shared = { rolesDir, files: loadRoleFiles2(this.context.cwd, rolesDir) };
     const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]), shared));
@@ -82570,12 +84066,12 @@ var ApplyCommand = class extends PlanningCommand {
     }
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const fresh = await this.freshPlanOf(config, this.args);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
+    const { plan: plan2, rolesDir } = fresh;
+    if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+    const shown = renderPlanText2(plan2, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+    const approved = await approveFreshPlans(this, [plan2], shown, flags);
     if (approved !== "approved") return this.finish(approved, void 0);
-    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], void 0);
+    return this.finish([await carryOutPlan(this, plan2, fresh.tenant, flags)], void 0);
   }
   /**
    * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
@@ -82831,10 +84327,10 @@ var PlanCommand = class extends PlanningCommand {
     const config = await this.loadConfig();
     const several = await this.severalTenants(config);
     if (several !== void 0) return this.planTenants(config, several, format);
-    const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outDataBytes(plan2, (p, redactor) => plans.planJsonBytes(p, { redactor }));
-      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
-      else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
+    const show2 = (plan3, rolesDir2) => {
+      if (format === "json") this.io.outDataBytes(plan3, (p, redactor) => plans.planJsonBytes(p, { redactor }));
+      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan3));
+      else this.io.out(plans.renderPlanText(plan3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
     };
     let fresh;
     try {
@@ -82843,27 +84339,27 @@ var PlanCommand = class extends PlanningCommand {
       if (error2 instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
       throw error2;
     }
-    const { plan, tenant, rolesDir } = fresh;
+    const { plan: plan2, tenant, rolesDir } = fresh;
     await tenant.close();
-    if (plan.issues.length > 0) {
-      if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError(plan.issues);
+    if (plan2.issues.length > 0) {
+      if (format !== "text") show2(plan2, "");
+      throw new InvalidFilesError(plan2.issues);
     }
-    show2(plan, `${rolesDir.display}/`);
-    if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
+    show2(plan2, `${rolesDir.display}/`);
+    if (plan2.guards.length > 0) {
+      for (const guard of plan2.guards) this.io.err(`error: ${guard.message}`);
       await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
     const outFile = this.outFile;
     if (outFile !== void 0) {
       const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, outFile), plan);
+      await savePlan2(resolve8(this.context.cwd, outFile), plan2);
       const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
       const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
       this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
     }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
+    return this.detailedExitcode && plans.planHasChanges(plan2) ? ExitCode.Changes : ExitCode.Ok;
   }
   /**
    * A run over several tenants: each planned as one is (listed a few at once), shown as one
@@ -82914,7 +84410,7 @@ var PlanCommand = class extends PlanningCommand {
     const planned = list2.filter((p) => !plans.isTenantPlanError(p));
     const refused = planned.filter((p) => p.guards.length > 0);
     if (refused.length > 0) {
-      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
+      for (const plan2 of refused) for (const guard of plan2.guards) this.io.err(`error: tenant ${quote(plan2.tenant.name)}: ${guard.message}`);
       await this.notSaved("guards refuse it");
       return ExitCode.Refused;
     }
@@ -83157,28 +84653,28 @@ var PromoteCommand = class extends TenantAccessCommand {
     }
     const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
     const fresh = await planOf(this.to);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
+    const { plan: plan2, rolesDir } = fresh;
+    if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
     this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (this.outFile !== void 0) return this.savePlan(shown, plan);
+    const shown = renderPlanText2(plan2, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+    if (this.outFile !== void 0) return this.savePlan(shown, plan2);
     const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
     const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
     const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
+    const approved = await approveFreshPlans(this, [plan2], shown, flags);
+    const ends = approved === "approved" ? [await carryOutPlan(this, plan2, fresh.tenant, flags)] : approved;
     if (this.json) await printApplyJson(this, ends, void 0);
     return ends[0].code;
   }
   /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
-  async savePlan(shown, plan) {
+  async savePlan(shown, plan2) {
     this.io.out(shown);
-    if (plan.guards.length > 0) {
-      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
+    if (plan2.guards.length > 0) {
+      this.io.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
       return ExitCode.Refused;
     }
     const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve18(this.context.cwd, this.outFile), plan);
+    await savePlan2(resolve18(this.context.cwd, this.outFile), plan2);
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }
@@ -83236,16 +84732,16 @@ var PullCommand = class extends TenantCommand {
       await tenant.close();
     }
     const label = planTenantOf2(tenant);
-    const count = (status) => result.roles.filter((r) => r.status === status).length;
-    const written = count("written") + count("overwritten");
+    const count2 = (status) => result.roles.filter((r) => r.status === status).length;
+    const written = count2("written") + count2("overwritten");
     const pulled = result.roles.length;
     for (const r of result.roles) {
       const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
       if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
       else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
     }
-    for (const { name, count: count2 } of result.sharedNames) {
-      this.io.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
+    for (const { name, count: count3 } of result.sharedNames) {
+      this.io.err(`warning: the tenant holds ${count3} Roles named ${showName2(name)} (pinned by id in the files)`);
     }
     for (const a of result.ambiguous) {
       this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
@@ -83261,7 +84757,7 @@ var PullCommand = class extends TenantCommand {
       const document = {
         tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
         dir: dir.display,
-        summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
+        summary: { written, unchanged: count2("unchanged"), skipped: count2("skipped") },
         roles: result.roles,
         local_only: result.localOnly,
         not_for_tenant: result.notForTenant
@@ -83269,7 +84765,7 @@ var PullCommand = class extends TenantCommand {
       this.io.outJson(document);
     } else {
       this.io.out(
-        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
+        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`
       );
     }
     return 0;
@@ -83360,49 +84856,85 @@ var ReportMergeCommand = class extends RoleflowCommand {
       Roles the tenant held) when every report has the same, and has none otherwise, with a warning
       (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
+      \`--prefer-last\`: a run, then reruns of some of its tests (\`test --last-failed\`): a test in
+      several reports keeps the last one's result, and its \`history\` lists each report's. The
+      reports holding shards are the run (else the first report is); the others are its reruns.
+      Shards dealt by different plans (their \`shard_plan\` digests differ) are refused.
+
+      The reports are read one result at a time and the merged JSON is written as the results go by,
+      so memory does not grow with the number of reports; the pass rate (\`--min-pass-rate\`, else the
+      reports' own) and the latency per flow (\`latency\`) are computed from every execution, not from
+      the shards' summaries. The console reporter prints as the merge goes; junit, github and html
+      read the merged report back.
+
       A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
       why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
       should test something.
 
-      Exit codes: 0 every test that ran passed, 3 some test failed, 1 no test ran, an unreadable or
+      Exit codes: 0 every test that ran passed (or the pass rate reached --min-pass-rate), 3 some test failed, 1 no test ran, an unreadable or
       invalid report, or reports that are not the shards of one run.
     `,
     examples: [
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
       ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"],
       ["Merge, then one HTML report of the whole run", "roleflow report merge shard-*/roleflow-report.json --reporter html=report.html"],
-      ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
+      ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"],
+      ["A run and its rerun of what failed: each test once, both results in its history", "roleflow report merge first.json rerun.json --prefer-last --out merged.json"]
     ]
   });
   reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
   outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
   reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
   allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  preferLast = import_clipanion12.Option.Boolean("--prefer-last", false, { description: "A run, then reruns: a test in several reports keeps the last one's result, all of them in its history" });
+  minPassRate = import_clipanion12.Option.String("--min-pass-rate", { description: "Judge the merged suite as a whole (95%); default: the reports' own" });
   passWithNoTests = import_clipanion12.Option.Boolean("--pass-with-no-tests", false, { description: "A merged run in which no test ran exits 0, not 1" });
   async execute() {
-    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_json(), json_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
+    const [{ mergeReportFiles: mergeReportFiles2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanError: noTestRanError2 }, { renderTestResult: renderTestResult2, renderSummary: renderSummary2 }, { parsePassRate: parsePassRate2 }] = await Promise.all([
+      Promise.resolve().then(() => (init_report_merge(), report_merge_exports)),
       Promise.resolve().then(() => (init_digest(), digest_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports)),
+      Promise.resolve().then(() => (init_console(), console_exports)),
+      Promise.resolve().then(() => (init_loop(), loop_exports))
     ]);
     this.io.addSecrets(environmentSecrets(this.context.env));
     const reporters = parseReporters2(this.reporter, false);
     if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports2(this.context.cwd, this.reports);
-    const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    for (const warning2 of mergeWarnings2(inputs)) this.io.err(warning2);
-    const report = redactReport2(merged.value, this.io.redactor);
-    const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
-    const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
+    const rate = this.minPassRate === void 0 ? void 0 : parsePassRate2(this.minPassRate, "--min-pass-rate");
+    if (rate && !rate.ok) throw new RoleflowError(rate.error, "usage");
+    const out = this.outFile ?? "roleflow-report.json";
+    if (out === "-" && this.reporter.length === 0) reporters.value.splice(0);
+    if (out === "-" && reporters.value.some((r) => r.name === "github" || r.file === void 0 || r.file === "-")) {
+      throw new RoleflowError("--out - writes the merged report on stdout: give the other reporters a file each (--reporter NAME=FILE)", "usage");
+    }
+    const style = { color: this.colorFor("stdout") };
+    const consoleLive = reporters.value.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
+    const others = reporters.value.filter((r) => !(r.name === "console" && (r.file === void 0 || r.file === "-")));
+    const merged = await mergeReportFiles2(
+      { cwd: this.context.cwd, files: this.reports, out, allowPartial: this.allowPartial, preferLast: this.preferLast, minPassRate: rate?.ok ? rate.value : void 0, redactor: this.io.redactor },
+      {
+        ...consoleLive && { result: (r) => this.io.out(renderTestResult2(r, style)) },
+        stdout: (piece) => this.io.outDataBytes(piece, (p) => [Buffer.from(p, "utf8")])
+      }
+    );
+    for (const warning2 of merged.warnings) this.io.err(warning2);
+    const { report } = merged;
+    if (consoleLive) this.io.out(`
+${renderSummary2(report, style, merged.totals.skippedChecks)}`);
+    const written = out === "-" ? [] : [out];
+    if (others.length > 0) {
+      const full = out === "-" ? void 0 : (await readJsonReports2(this.context.cwd, [out]))[0].report;
+      if (full === void 0) throw new RoleflowError("--out - writes the merged report on stdout: give it a file to render it with other reporters too");
+      written.push(...await writeReports2(full, others, this.reportSinks(style, false)));
+    }
     const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason2(report);
+    const inputs = this.reports.length;
+    this.io.err(`merged ${inputs} ${inputs === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.join(", ")}` : ""}`);
+    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
+    const none = merged.totals.noTestRan;
     if (none === void 0) return ExitCode.Ok;
     this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError2(none)}`);
     return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
@@ -83413,7 +84945,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
 var import_clipanion13 = __toESM(require_advanced(), 1);
 var t4 = __toESM(require_lib(), 1);
 init_exit_codes();
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 var DEV_TOKEN = "roleflow-dev-token";
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
@@ -83467,7 +84999,7 @@ var ServeCommand = class extends RoleflowCommand {
     if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
     const config = await this.loadConfig();
     const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve21(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
+    const flows = this.flowsConfig !== void 0 ? resolve22(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
     const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
     const emulator = await startEmulator2({
       host: this.host,
@@ -83477,7 +85009,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve21(this.context.cwd, this.data) },
+      ...this.data === void 0 ? {} : { dataFile: resolve22(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
       onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
@@ -83494,16 +85026,64 @@ var ServeCommand = class extends RoleflowCommand {
   }
 };
 
-// src/commands/test.ts
+// src/commands/shards.ts
 var import_clipanion14 = __toESM(require_advanced(), 1);
 var t5 = __toESM(require_lib(), 1);
+var ShardsCommand = class extends ManyTenantsCommand {
+  static paths = [["shards"]];
+  static usage = import_clipanion14.Command.Usage({
+    category: "Flow tests",
+    description: "A CI matrix of tenants × shards, balanced by past durations",
+    details: `
+      Weighs every test of the flows folder by its duration in \`--timings REPORT\` (a JSON report,
+      usually the merged one of the last run on the default branch; a test it lacks counts as the
+      median) and finds, for each tenant, the fewest shards whose longest ends within
+      \`--target-minutes\` (default 10) — the tests dealt as \`roleflow test --shard I/N --timings
+      REPORT\` deals them, longest first, each shard running \`flows.concurrency\` executions at once,
+      or its share of \`flows.concurrency_total\` (max(1, floor(total / N))): past that budget, more
+      shards do not make the run shorter. The whole matrix holds at most \`--max-jobs\` jobs (default
+      256, GitHub's limit for one matrix).
+
+      \`--json\` prints a GitHub Actions matrix, \`{"include":[{"tenant":"staging","shard":"1/8"}, …]}\`
+      (no \`format_version\`: GitHub would read it as a dimension of the matrix;
+      \`schemas/shards.schema.json\`); without it, one line per tenant. Tenants: \`--tenant\`
+      (repeatable), \`--all-tenants\`, else the default one.
+
+      Exit codes: 0 the matrix is printed, 1 an unreadable report or flow test, bad usage.
+    `,
+    examples: [
+      ["The matrix for staging, shards of at most 10 minutes", "roleflow shards --timings roleflow-timings.json --tenant staging --json"],
+      ["Every tenant, at most 40 jobs in all", "roleflow shards --timings roleflow-timings.json --all-tenants --max-jobs 40 --json"]
+    ]
+  });
+  timings = import_clipanion14.Option.String("--timings", { required: true, description: "A JSON report whose durations weigh the tests" });
+  targetMinutes = import_clipanion14.Option.String("--target-minutes", "10", {
+    description: "Each shard should end within this many minutes (default 10)",
+    validator: t5.cascade(t5.isNumber(), [t5.isInExclusiveRange(0, 1e5)])
+  });
+  maxJobs = import_clipanion14.Option.String("--max-jobs", "256", { description: "The most jobs in the matrix (default 256)", validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 1e5)]) });
+  json = import_clipanion14.Option.Boolean("--json", false, { description: "The GitHub Actions matrix as JSON" });
+  async execute() {
+    const [{ planShardMatrix: planShardMatrix2, shardsText: shardsText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([Promise.resolve().then(() => (init_shards2(), shards_exports2)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))]);
+    const config = await this.loadConfig();
+    const tenants = await this.severalTenants(config) ?? [tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
+    const result = await planShardMatrix2({ cwd: this.context.cwd, config, timings: this.timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants });
+    if (this.json) this.io.outJson(result.matrix, 0);
+    else this.io.out(shardsText2(result, Number(this.targetMinutes)));
+    return 0;
+  }
+};
+
+// src/commands/test.ts
+var import_clipanion15 = __toESM(require_advanced(), 1);
+var t6 = __toESM(require_lib(), 1);
 init_errors();
 init_exit_codes();
 init_types2();
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve26 } from "node:path";
 var TestCommand = class extends ManyTenantsCommand {
   static paths = [["test"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion15.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -83519,7 +85099,29 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. The JSON report records what the tests ran against, which
+      JSON reports of the shards. \`--timings REPORT\` deals the tests by their duration in that
+      report (longest first, each to the least loaded shard; a test it lacks at the median) instead
+      of round-robin; every shard's report records the plan's digest, and \`report merge\` refuses
+      shards of different plans. \`--shard auto\` reads the shard from Kubernetes
+      (\`JOB_COMPLETION_INDEX\`, with \`--shard-total N\`), Buildkite (\`BUILDKITE_PARALLEL_JOB\`,
+      \`BUILDKITE_PARALLEL_JOB_COUNT\`) or CircleCI (\`CIRCLE_NODE_INDEX\`, \`CIRCLE_NODE_TOTAL\`).
+      With \`flows.concurrency_total: T\`, each of N shards runs max(1, floor(T / N)) executions at
+      once (\`--concurrency\` only lowers it). \`roleflow shards\` plans the matrix.
+
+      Every run records its failed, errored and skipped tests in \`.roleflow/last-run.json\` (beside
+      the config, git-ignored). \`--last-failed\` runs the failed and errored ones again (none: it says
+      so and exits 0); \`--failed-from REPORT\` takes them from a JSON report; \`--only errors\` keeps
+      only those the tenant or the network failed (status error), not an assertion.
+      \`report merge FIRST RERUN --prefer-last\` then makes one report of both. \`tags: [smoke]\` on a
+      file or a test: \`--tag\` runs the tests with any tag given, \`--exclude-tag\` leaves those out.
+      \`--min-pass-rate 95%\` (or \`flows.min_pass_rate\`) judges the suite as a whole: every failure
+      is reported, and the exit code is 0 when passed ÷ (passed + failed) reaches the rate.
+
+      \`--watch\`: the tests run, then again whenever a flow test file, a schema or snapshot file it
+      uses, or a role file is saved: a test file reruns its tests; a role file is applied first (to
+      the embedded tenant, or a tenant marked \`watch_apply: true\`) and reruns the tests whose flows
+      use that Role (the embedded tenant's flows file says which; else every test). An invalid file
+      or a failing run shows its error and the watch goes on; Ctrl-C ends it with 130. The JSON report records what the tests ran against, which
       \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
       arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
       first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
@@ -83551,8 +85153,8 @@ var TestCommand = class extends ManyTenantsCommand {
       shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
       reports are written either way).
 
-      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
-      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      Exit codes: 0 every test that ran passed (some may be skipped), or the pass rate reached
+      --min-pass-rate, 3 some test failed, 1 no test ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
       interrupted.
     `,
     examples: [
@@ -83564,81 +85166,166 @@ var TestCommand = class extends ManyTenantsCommand {
       ["Without the line of each assertion a transport cannot check", "roleflow test --quiet"],
       ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
       ["Against every configured tenant: report.staging.json, report.production.json, …", "roleflow test --all-tenants --reporter console --reporter json=report.json"],
-      ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
+      ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"],
+      ["Shard 2 of 8, the tests dealt by their durations in the last merged report", "roleflow test --shard 2/8 --timings roleflow-timings.json --reporter json=report-2.json"],
+      ["Again, only the tests that failed last time", "roleflow test --last-failed"],
+      ["Only the tests a tenant or network problem failed in a report", "roleflow test --failed-from report.json --only errors"],
+      ["The smoke tests, not the slow ones; 95% passing is a pass", "roleflow test --tag smoke --exclude-tag slow --min-pass-rate 95%"],
+      ["Run again on every save", "roleflow test --watch flows/"]
     ]
   });
-  targets = import_clipanion14.Option.Rest({ name: "path" });
-  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
-  reporter = import_clipanion14.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion14.Option.String("--concurrency", {
+  targets = import_clipanion15.Option.Rest({ name: "path" });
+  transport = import_clipanion15.Option.String("--transport", { description: "Only this transport: https or ws", validator: t6.isEnum(["https", "ws"]) });
+  reporter = import_clipanion15.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
+  concurrency = import_clipanion15.Option.String("--concurrency", {
     description: "Executions at once (default: flows.concurrency, 4)",
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 256)])
+    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, 256)])
   });
-  repeat = import_clipanion14.Option.String("--repeat", {
+  repeat = import_clipanion15.Option.String("--repeat", {
     description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, MAX_REPEAT)])
+    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, MAX_REPEAT)])
   });
-  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion14.Option.Boolean("--strict-end", {
+  shard = import_clipanion15.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables" });
+  shardTotal = import_clipanion15.Option.String("--shard-total", {
+    description: "--shard auto in a Kubernetes Indexed Job: the number of shards (the Job's completions)",
+    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, 1e5)])
+  });
+  timings = import_clipanion15.Option.String("--timings", { description: "A JSON report: --shard deals the tests by their duration there (longest first), not round-robin" });
+  tag = import_clipanion15.Option.Array("--tag", [], { description: "Only tests with this tag (repeatable: any of them)" });
+  excludeTag = import_clipanion15.Option.Array("--exclude-tag", [], { description: "Not the tests with this tag (repeatable)" });
+  lastFailed = import_clipanion15.Option.Boolean("--last-failed", false, { description: "Only the tests that failed or errored in the last run (.roleflow/last-run.json)" });
+  failedFrom = import_clipanion15.Option.String("--failed-from", { description: "Only the tests that failed or errored in this JSON report" });
+  only = import_clipanion15.Option.String("--only", { description: "With --last-failed or --failed-from: errors (only tenant or network failures, not assertions)" });
+  minPassRate = import_clipanion15.Option.String("--min-pass-rate", { description: "Judge the suite as a whole: exit 0 when at least this share passed (95%); default flows.min_pass_rate" });
+  watch = import_clipanion15.Option.Boolean("--watch", false, { description: "Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it" });
+  grep = import_clipanion15.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion15.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion15.Option.Boolean("--strict-end", {
     description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
   });
-  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion14.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
-  passWithNoTests = import_clipanion14.Option.Boolean("--pass-with-no-tests", false, {
+  quiet = import_clipanion15.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion15.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = import_clipanion15.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
+  updateSnapshots = import_clipanion15.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = import_clipanion15.Option.Boolean("--pass-with-no-tests", false, {
     description: "A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1"
   });
   async execute() {
-    const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
+    const [{ parseReporters: parseReporters2 }, session, { readTestLoop: readTestLoop2 }] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports)), Promise.resolve().then(() => (init_test_loop(), test_loop_exports))]);
     const reporters = parseReporters2(this.reporter, this.json);
     if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
+    session.parseSelectionFlags(this.selectionFlags(), this.context.env);
+    if (this.watch && (this.lastFailed || this.failedFrom !== void 0)) {
+      throw new RoleflowError("--watch reruns the tests whose files change: not with --last-failed or --failed-from", "usage");
+    }
     const config = await this.loadConfig();
+    const loop = await readTestLoop2(this.context.cwd, config, this.loopFlags());
     const several = await this.severalTenants(config);
-    if (several !== void 0) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
+    if (several !== void 0) {
+      if (this.watch) throw new RoleflowError("--watch runs the tests of one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+      return this.testTenants(config, several, reporters.value, loop);
+    }
+    if (this.watch) return this.watchTests(config, loop, reporters.value);
+    return this.testOnce(config, loop, reporters.value, this.targets);
+  }
+  /** The tests of `targets` against the one tenant, once. */
+  async testOnce(config, loop, reporters, targets) {
+    const session = await Promise.resolve().then(() => (init_test_session(), test_session_exports));
+    const flags = this.selectionFlags();
+    const parsed = session.parseSelectionFlags(flags, this.context.env);
+    const files = await session.loadFlowTests(this.context.cwd, config, targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     const tenant = await this.openTenant(config);
+    const rerun = await loop.rerun?.(tenant.target.name);
+    if (rerun?.nothing !== void 0) {
+      this.io.err(rerun.nothing);
+      await tenant.close();
+      return ExitCode.Ok;
+    }
     const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+    const { runs, secrets, plan: plan2 } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
     this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
+    const selection = session.runSelection(this.context.cwd, config, targets, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
+    return this.run(tenant, runs, reporters, config, { shard: parsed.shard, selection, plan: plan2 }, baseline, assertions, loop);
   }
+  /** `--watch`: the tests once, then again on every saved change (see `watchTests`), until Ctrl-C. */
+  async watchTests(config, loop, reporters) {
+    const [{ watchTests: watchTests2 }, { isEmbedded: isEmbedded2 }, { describeError: describeError2 }] = await Promise.all([Promise.resolve().then(() => (init_watch2(), watch_exports)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)), Promise.resolve().then(() => (init_error_line(), error_line_exports))]);
+    this.watchSignal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; the watch ends."));
+    return watchTests2(
+      { cwd: this.context.cwd, config, paths: this.targets, embedded: isEmbedded2(config, { tenant: this.tenant, baseUrl: this.baseUrl }) },
+      {
+        run: (paths) => {
+          this.treeAtStart = void 0;
+          return this.testOnce(config, loop, reporters, paths ?? this.targets);
+        },
+        openTenant: () => this.openTenant(config),
+        out: (line) => this.io.out(line),
+        err: (line) => this.io.err(line),
+        describe: (error2) => describeError2(error2, this.verbose, this.path),
+        signal: this.watchSignal,
+        now: () => /* @__PURE__ */ new Date()
+      }
+    );
+  }
+  /** The one Ctrl-C signal of a watch, shared by its runs. */
+  watchSignal;
   /**
    * The flow tests against each tenant in turn, each as a run of its own: its console section under
    * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
    */
-  async testTenants(config, names, reporters) {
+  async testTenants(config, names, reporters, loop) {
     const [session, { reportersOfTenant: reportersOfTenant2 }, { testTenantsInOrder: testTenantsInOrder2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_reporters(), reporters_exports)),
       Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
     ]);
     const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
+    const parsed = session.parseSelectionFlags(flags, this.context.env);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
     const opened = await this.openTenants(config, names);
     const testOne = async (name, i) => {
       const specs = reportersOfTenant2(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, "usage");
       const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
       const tenant = opened[i];
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
+      const rerun = await loop.rerun?.(name);
+      if (rerun?.nothing !== void 0) {
+        this.io.err(`tenant ${name}: ${rerun.nothing}`);
+        return ExitCode.Ok;
+      }
+      const { runs, secrets, plan: plan2 } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
       this.io.addSecrets(secrets);
+      const selection = session.runSelection(this.context.cwd, config, this.targets, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection, plan: plan2 }, baseline, assertions, loop, name);
     };
     return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
   selectionFlags() {
-    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
+    return {
+      grep: this.grep,
+      shard: this.shard,
+      shardTotal: this.shardTotal,
+      transport: this.transport,
+      repeat: this.repeat,
+      passWithNoTests: this.passWithNoTests,
+      tags: this.tag,
+      excludeTags: this.excludeTag
+    };
+  }
+  loopFlags() {
+    return {
+      tags: this.tag,
+      excludeTags: this.excludeTag,
+      lastFailed: this.lastFailed,
+      failedFrom: this.failedFrom,
+      only: this.only,
+      minPassRate: this.minPassRate,
+      timings: this.timings,
+      shard: this.shard
+    };
   }
   testedCommit;
   /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
@@ -83650,6 +85337,7 @@ var TestCommand = class extends ManyTenantsCommand {
     });
     return this.testedCommit;
   }
+  /** Looked at once per run of the command (a watch looks again each time it runs). */
   treeAtStart;
   /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
   reportsWritten = [];
@@ -83666,32 +85354,36 @@ var TestCommand = class extends ManyTenantsCommand {
     return this.treeAtStart;
   }
   /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, { flows, roles }, { shard, selection }, baseline, assertions, several) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
+  async run(tenant, runs, reporters, { flows, roles }, { shard, selection, plan: plan2 }, baseline, assertions, loop, several) {
+    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }, { shardConcurrency: shardConcurrency2 }, { recordRun: recordRun2 }] = await Promise.all([
       Promise.resolve().then(() => (init_test_session(), test_session_exports)),
       Promise.resolve().then(() => (init_run_report(), run_report_exports)),
       Promise.resolve().then(() => (init_console(), console_exports)),
       Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
       Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
+      Promise.resolve().then(() => (init_no_tests(), no_tests_exports)),
+      Promise.resolve().then(() => (init_shards(), shards_exports)),
+      Promise.resolve().then(() => (init_test_loop(), test_loop_exports))
     ]);
     const style = { color: this.colorFor("stdout"), quiet: this.quiet };
     const live = reporters.some(consoleOnStdout);
     const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
     this.io.showLiveLine(progress);
-    const signal = this.interruption(() => {
+    const signal = this.watchSignal ?? this.interruption(() => {
       progress?.clear();
       this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
     });
     const { report, interrupted, notes } = await runTestSession2({
       tenant,
       runs,
-      concurrency: this.concurrency ?? flows.concurrency,
+      concurrency: shardConcurrency2({ requested: this.concurrency, configured: flows.concurrency, total: flows.concurrencyTotal, shards: shard?.total ?? 1 }),
       bail: this.bail,
       strictEnd: this.strictEnd ?? flows.strictEnd,
       signal,
       shard,
       selection,
+      ...plan2 && { shardPlan: { digest: plan2.digest, by: plan2.by, ...loop.timings && { timings: loop.timings.file } } },
+      minPassRate: loop.minPassRate,
       redactor: this.io.redactor,
       assertions,
       baseline,
@@ -83713,10 +85405,11 @@ var TestCommand = class extends ManyTenantsCommand {
     for (const note of notes) this.io.err(note);
     await tenant.close();
     const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    this.reportsWritten.push(...written.map((file) => resolve22(this.context.cwd, file)));
+    this.reportsWritten.push(...written.map((file) => resolve26(this.context.cwd, file)));
     if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
+    await recordRun2(loop, report);
     if (interrupted) return ExitCode.Interrupted;
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
     const none = noTestRanReason2(report);
     if (none === void 0) return ExitCode.Ok;
     if (this.passWithNoTests) {
@@ -83727,16 +85420,22 @@ var TestCommand = class extends ManyTenantsCommand {
     return ExitCode.Error;
   }
 };
+function loopSelection(loop, rerun) {
+  return { ...loop.tags && { tags: loop.tags }, ...rerun && { only: rerun.keys }, ...loop.timings && { timings: loop.timings.durations } };
+}
+function rerunRecord(rerun) {
+  return { from: rerun.from, ...rerun.only && { only: rerun.only } };
+}
 function consoleOnStdout(r) {
   return r.name === "console" && (r.file === void 0 || r.file === "-");
 }
 
 // src/commands/validate.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
+var import_clipanion16 = __toESM(require_advanced(), 1);
 init_errors();
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion15.Command.Usage({
+  static usage = import_clipanion16.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -83776,9 +85475,9 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion15.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion15.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = import_clipanion16.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+  flows = import_clipanion16.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = import_clipanion16.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
   async execute() {
     const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
     const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
@@ -83818,7 +85517,7 @@ function plural2(n, noun) {
 }
 
 // src/commands/index.ts
-var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
+var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];
 
 // src/cli.ts
 init_exit_codes();
@@ -83831,12 +85530,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion16.Builtins.HelpCommand);
-  cli.register(import_clipanion16.Builtins.VersionCommand);
+  cli.register(import_clipanion17.Builtins.HelpCommand);
+  cli.register(import_clipanion17.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion16.Cli {
+var RoleflowCli = class extends import_clipanion17.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -83873,7 +85572,16 @@ var VALUE_NAMES = {
   "--format": "FORMAT",
   "--threshold": "PERCENT",
   "--transport": "https|ws",
-  "--shard": "I/N",
+  "--shard": "I/N|auto",
+  "--shard-total": "N",
+  "--timings": "REPORT",
+  "--tag": "TAG",
+  "--exclude-tag": "TAG",
+  "--failed-from": "REPORT",
+  "--only": "errors",
+  "--min-pass-rate": "PERCENT",
+  "--target-minutes": "M",
+  "--max-jobs": "J",
   "--grep": "REGEX",
   "--concurrency": "N",
   "--repeat": "N",
@@ -83887,7 +85595,7 @@ function namePlaceholders(text2) {
   const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t7) => t7.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -84028,7 +85736,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join12, relative as relative10, resolve as resolve23, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join15, relative as relative10, resolve as resolve27, sep as sep9 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84467,7 +86175,7 @@ var SEMI = 59;
 var EQ = 61;
 var DQUOTE = 34;
 var BSLASH = 92;
-var COMMA = 44;
+var COMMA2 = 44;
 var LOWER_CASE = 1;
 var OWS = 2;
 var SEMI_FLAG = 4;
@@ -84479,7 +86187,7 @@ var CHAR_MAP = new Uint8Array(256);
 CHAR_MAP[HTAB] |= OWS;
 CHAR_MAP[SP] |= OWS;
 CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
+CHAR_MAP[COMMA2] |= COMMA_FLAG;
 for (let code3 = 128; code3 <= 255; code3++) {
   CHAR_MAP[code3] |= LOWER_CASE;
 }
@@ -84664,8 +86372,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject3 = val !== null && typeof val === "object";
-    const hasToJSON = isObject3 && typeof val.toJSON === "function";
+    const isObject4 = val !== null && typeof val === "object";
+    const hasToJSON = isObject4 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -84888,9 +86596,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text2, reviver) => {
   return JSON.parse(text2, (key, value, context) => {
-    const isNumber5 = typeof value === "number";
+    const isNumber6 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber5 && isOutOfBounds;
+    const isBigNumber = isNumber6 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -85956,7 +87664,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
+      log: { debug: (t7) => log.debug(t7), info: (t7) => log.debug(t7), warn: (t7) => log.info(t7), error: (t7) => log.info(t7) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -85973,11 +87681,11 @@ var GitHubClient = class {
         issue_number: target.issueNumber,
         per_page: 100
       });
-      let count = 0;
+      let count2 = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError("listing comments: the answer is not a list of comments", void 0);
         const found = page.data.find(matches);
-        if (found !== void 0 || ++count >= 200) return found;
+        if (found !== void 0 || ++count2 >= 200) return found;
       }
       return void 0;
     });
@@ -86105,7 +87813,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t7) => ctx.kit.info(t7), debug: (t7) => ctx.kit.debug(t7) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -86119,7 +87827,7 @@ async function postComment(ctx, command, body) {
   }
 }
 function tempFileFor(ctx, kind) {
-  return join12(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
+  return join15(ctx.tempDir, `roleflow-${kind}-${ctx.tenant.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
 }
 function commentFooter(ctx, command) {
   const env = ctx.kit.env;
@@ -86130,10 +87838,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve23(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve27(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve23(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve27(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
@@ -86229,7 +87937,7 @@ ${tableHead}${rows.slice(0, shown).join("")}${omission(rows.length - shown)}`;
 // action/src/apply-step.ts
 async function applyStep(ctx) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join13(inputs.workingDirectory, inputs.planFile);
+  const planFile = inputs.planFile === "" ? void 0 : isAbsolute7(inputs.planFile) ? inputs.planFile : join16(inputs.workingDirectory, inputs.planFile);
   const argv = planFile === void 0 ? ["apply", "--auto-approve", "--json"] : ["apply", planFile, "--json"];
   const selectTenants2 = planFile === void 0 || !isSeveral(inputs.tenants);
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true, selectTenants: selectTenants2 });
@@ -86330,15 +88038,15 @@ function renderApplyMarkdown(result, heading, maxChars, marker) {
 
 // action/src/plan-step.ts
 init_plan();
-import { existsSync as existsSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join14 } from "node:path";
+import { existsSync as existsSync3, rmSync as rmSync3 } from "node:fs";
+import { join as join17 } from "node:path";
 async function planStep(ctx) {
   return runPlan(ctx, publishPlan);
 }
 async function runPlan(ctx, publish) {
   const { inputs } = ctx;
-  const planFile = inputs.planFile !== "" ? join14(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
-  rmSync2(planFile, { force: true });
+  const planFile = inputs.planFile !== "" ? join17(inputs.workingDirectory, inputs.planFile) : tempFileFor(ctx, "plan");
+  rmSync3(planFile, { force: true });
   const argv = ["plan", "--out", planFile, "--json"];
   if (inputs.failOnChanges && !inputs.args.includes("--detailed-exitcode")) argv.push("--detailed-exitcode");
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
@@ -86350,23 +88058,23 @@ async function runPlan(ctx, publish) {
 async function publishPlan(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
-  const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  if (plan !== void 0) {
-    await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
-    setPlanOutputs(ctx, [plan]);
+  const plan2 = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
+  if (plan2 !== void 0) {
+    await kit.untrusted(() => kit.info(renderPlanText(plan2, { color: false })));
+    setPlanOutputs(ctx, [plan2]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  await publishPlanMarkdown(ctx, run2, plan === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan, { maxChars, ...marker === void 0 ? {} : { marker } }));
+  await publishPlanMarkdown(ctx, run2, plan2 === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan2, { maxChars, ...marker === void 0 ? {} : { marker } }));
 }
 function setPlanOutputs(ctx, plans) {
   const { kit } = ctx;
-  const sum = (key) => plans.reduce((n, plan) => n + plan.summary[key], 0);
-  for (const plan of plans) {
-    if (planHasChanges(plan)) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${plan.tenant.name}` });
-    for (const guard of plan.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan.tenant.name}` : ""}: ${guard.message}`);
+  const sum = (key) => plans.reduce((n, plan2) => n + plan2.summary[key], 0);
+  for (const plan2 of plans) {
+    if (planHasChanges(plan2)) kit.notice(planSummaryLine(plan2), { title: `roleflow plan for ${plan2.tenant.name}` });
+    for (const guard of plan2.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan2.tenant.name}` : ""}: ${guard.message}`);
   }
   kit.setOutput("has-changes", plans.some(planHasChanges));
   kit.setOutput("creates", sum("create"));
@@ -86398,7 +88106,7 @@ function parsePlan(stdout) {
 
 // action/src/preview-step.ts
 init_preview();
-import { existsSync as existsSync4, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { existsSync as existsSync4, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
 async function previewStep(ctx) {
   const { kit } = ctx;
   const base = ctx.inputs.base || ctx.pullRequest?.baseSha;
@@ -86406,7 +88114,7 @@ async function previewStep(ctx) {
     return { failure: 'command: preview needs a base: the input "base" (a git ref), or a pull_request event whose base commit it takes' };
   }
   const html = ctx.inputs.htmlReport === "" ? void 0 : inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  if (html !== void 0) rmSync3(html, { force: true });
+  if (html !== void 0) rmSync4(html, { force: true });
   const argv = ["preview", "--json", "--base", base, ...html === void 0 ? [] : ["--reporter", `html=${html}`], ...ctx.inputs.failOnRegression ? ["--fail-on-regression"] : []];
   const run2 = await roleflow(ctx, argv, { streamStdout: false, tenantCommand: true });
   const outcome = exitOutcome(ctx, "preview", run2.code, [1, 3, 4]);
@@ -86455,12 +88163,12 @@ async function publishTenantPlans(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parseTenantPlans(run2.stdout));
   const planned = printed?.filter((entry) => !isTenantPlanError(entry)) ?? [];
-  const issues = planned.flatMap((plan) => plan.issues);
+  const issues = planned.flatMap((plan2) => plan2.issues);
   const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
   if (plans !== void 0) {
     await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
     setPlanOutputs(ctx, planned);
-    kit.setOutput("changed-tenants", planned.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+    kit.setOutput("changed-tenants", planned.filter((plan2) => plan2.changes.length > 0).map((plan2) => plan2.tenant.name).join("\n"));
   } else if (printed !== void 0) {
     annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
   } else if (run2.code === 1) {
@@ -86474,8 +88182,8 @@ function parseTenantPlans(stdout) {
   try {
     const value = JSON.parse(stdout.trim());
     if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
-    const plans = value.tenants.map((plan) => isPlanError(plan) ? plan : parsePlan(JSON.stringify(plan)));
-    return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
+    const plans = value.tenants.map((plan2) => isPlanError(plan2) ? plan2 : parsePlan(JSON.stringify(plan2)));
+    return plans.every((plan2) => plan2 !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
@@ -86487,12 +88195,12 @@ function isPlanError(value) {
 
 // action/src/tenants/promote-step.ts
 init_markdown_parts();
-import { existsSync as existsSync5, rmSync as rmSync4 } from "node:fs";
+import { existsSync as existsSync5, rmSync as rmSync5 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
   const promote = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
-  if (planFile !== void 0) rmSync4(planFile, { force: true });
+  if (planFile !== void 0) rmSync5(planFile, { force: true });
   const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
@@ -86530,8 +88238,8 @@ ${fenced2(tailLines(said, 20, 300), "text")}`.slice(0, maxChars);
 // action/src/test-step.ts
 init_github();
 init_no_tests();
-import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync5, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute8, join as join15 } from "node:path";
+import { existsSync as existsSync7, readdirSync, readFileSync as readFileSync3, rmSync as rmSync6, statSync as statSync3 } from "node:fs";
+import { isAbsolute as isAbsolute8, join as join18 } from "node:path";
 
 // action/src/test-compare.ts
 import { existsSync as existsSync6 } from "node:fs";
@@ -86541,6 +88249,7 @@ init_flows();
 init_markdown_parts();
 init_digest();
 init_no_tests();
+init_loop();
 var STATUS = { pass: "✅ pass", fail: "❌ fail", error: "💥 error", skip: "⏭️ skip", not_run: "⏹️ not run" };
 var TRANSPORT = { https: "HTTPS", ws: "WebSocket" };
 var TABLE_HEAD2 = "| | Test | Why | Transport | Repeats | p50 | p95 |\n|---|---|---|---|---|---|---|\n";
@@ -86566,12 +88275,13 @@ function headOf(report, marker) {
   const merged = report.merged_shards?.length ? ` (${report.merged_shards.length} shards merged)` : "";
   lines2.push(`### roleflow test on ${mdCode(report.tenant.name)}${shard}${merged}`, "");
   const none = noTestRanReason(report);
-  const verdict2 = s.failed > 0 ? "❌" : none !== void 0 ? "⚠️" : "✅";
+  const verdict2 = (report.gate ? !report.gate.passed : s.failed > 0) ? "❌" : none !== void 0 ? "⚠️" : "✅";
   const errored = s.errored > 0 ? ` (${thousands(s.errored)} errors)` : "";
   lines2.push(
     `${verdict2} **${thousands(s.passed)} passed, ${thousands(s.failed)} failed${errored}, ${thousands(s.skipped)} skipped** of ${thousands(s.tests)} (tests × transports), ${thousands(s.executions)} executions in ${formatMs(report.duration_ms)}${report.bailed ? "; stopped early by --bail" : ""}`,
     ""
   );
+  if (report.gate) lines2.push(`Pass rate: ${mdText(passRateText(report.gate))}.`, "");
   if (none !== void 0) lines2.push(`**Nothing was tested**: ${mdText(none)}.`, "");
   return lines2.join("\n");
 }
@@ -86641,7 +88351,7 @@ ${comparison.markdown}`, maxChars, "\n… the comparison is cut to fit; all of i
 // action/src/test-step.ts
 async function testStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync5(reportFile, { force: true });
+  rmSync6(reportFile, { force: true });
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
   const argv = ["test", "--reporter", "console", "--reporter", `json=${reportFile}`, ...htmlReporter(html)];
@@ -86651,10 +88361,10 @@ async function testStep(ctx) {
 }
 async function mergeStep(ctx) {
   const reportFile = tempFileFor(ctx, "report");
-  rmSync5(reportFile, { force: true });
+  rmSync6(reportFile, { force: true });
   const options = ctx.inputs.args.filter((arg) => arg.startsWith("-"));
   const paths = ctx.inputs.args.filter((arg) => !arg.startsWith("-"));
-  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join15(ctx.inputs.workingDirectory, arg)));
+  const files = paths.flatMap((arg) => reportFilesUnder(isAbsolute8(arg) ? arg : join18(ctx.inputs.workingDirectory, arg)));
   if (files.length === 0) return { failure: `merge: no JSON reports found in ${paths.join(", ") || "args (give the files or their folder)"}` };
   const baseline = baselineOf(ctx);
   const html = htmlReportOf(ctx);
@@ -86664,7 +88374,7 @@ async function mergeStep(ctx) {
 async function publishReport(ctx, command, run2, files) {
   const { kit } = ctx;
   const { reportFile, baseline, html } = files;
-  const report = readReport(reportFile, (value) => kit.redactValues(value));
+  const report = readReport2(reportFile, (value) => kit.redactValues(value));
   const outcome = exitOutcome(ctx, command, run2.code, [1, 3]);
   let comparison;
   if (report !== void 0) {
@@ -86705,7 +88415,7 @@ ${footer}`);
 function htmlReportOf(ctx) {
   if (ctx.inputs.htmlReport === "") return void 0;
   const file = inWorkingDirectory(ctx, ctx.inputs.htmlReport);
-  rmSync5(file, { force: true });
+  rmSync6(file, { force: true });
   return file;
 }
 function htmlReporter(html) {
@@ -86714,7 +88424,7 @@ function htmlReporter(html) {
 function failed2(ctx, run2) {
   return failureMarkdown({ heading: `### roleflow test on ${mdCode(ctx.tenant)}`, what: "`roleflow test`", code: run2.code, stderr: ctx.kit.redact(run2.stderr) });
 }
-function readReport(file, redactValues2) {
+function readReport2(file, redactValues2) {
   if (!existsSync7(file)) return void 0;
   try {
     const value = JSON.parse(readFileSync3(file, "utf8"));
@@ -86724,14 +88434,14 @@ function readReport(file, redactValues2) {
   }
 }
 function reportFilesUnder(path) {
-  let stat9;
+  let stat10;
   try {
-    stat9 = statSync2(path);
+    stat10 = statSync3(path);
   } catch {
     return [path];
   }
-  if (!stat9.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join15(path, entry.name)) : entry.name.endsWith(".json") ? [join15(path, entry.name)] : []);
+  if (!stat10.isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1).flatMap((entry) => entry.isDirectory() ? reportFilesUnder(join18(path, entry.name)) : entry.name.endsWith(".json") ? [join18(path, entry.name)] : []);
 }
 
 // action/src/main.ts
@@ -86746,11 +88456,11 @@ async function run() {
       inputs,
       tenant: tenantName(inputs, config, kit.env),
       workspace: kit.env["GITHUB_WORKSPACE"] || process.cwd(),
-      tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
+      tempDir: kit.env["RUNNER_TEMP"] || tmpdir2(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step3 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);

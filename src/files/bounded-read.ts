@@ -167,6 +167,14 @@ function readInto(fd: number, buffer: Buffer, size: number): number {
   return got;
 }
 
+/**
+ * Whether `abs` is a regular file that can be opened (a folder, a FIFO, a missing file: the issue
+ * every read of it would give), for a reader that then streams it (`report merge`).
+ */
+export function checkReadableFile(abs: string, file: string): Result<void> {
+  return withOpenFile(abs, file, { maxBytes: Number.MAX_SAFE_INTEGER, noun: 'a file' }, () => ({ ok: true, value: undefined }));
+}
+
 function cannotRead(file: string, why: string): { ok: false; issues: Issue[] } {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why})` }] };
 }

@@ -1,9 +1,10 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { RoleflowError } from '../core/errors.js';
+import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
 import { jsonText } from '../core/safe-text.js';
+import { checkReadableFile } from '../files/bounded-read.js';
 import { loadSchema } from '../files/package-root.js';
 import { writeFileAtomic } from '../files/role-files.js';
 import { TextSpool } from '../files/spool.js';
@@ -80,11 +81,13 @@ async function readReport(abs: string, file: string, schema: object, onResult: (
     if (!result.ok) throw new RoleflowError(result.error);
     onResult(result.value);
   });
+  const readable = checkReadableFile(abs, file);
+  if (!readable.ok) throw new InvalidFilesError(readable.issues);
   try {
     for await (const chunk of createReadStream(abs, { encoding: 'utf8', highWaterMark: 64 * 1024 })) scanner.feed(chunk as string);
   } catch (error) {
     if (error instanceof RoleflowError) throw error;
-    throw new RoleflowError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'invalid_files');
+    throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
   }
   const { head, results } = scanner.end();
   const parsed = parseReport(head, file, schema);
