@@ -7293,10 +7293,43 @@ function nulIssue(text2, file, kind) {
   const col = at - before.lastIndexOf("\n");
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
-var MIB, UTF8;
+var TextStreamDecoder, MIB, UTF8;
 var init_text_file = __esm({
   "src/core/text-file.ts"() {
     "use strict";
+    TextStreamDecoder = class {
+      constructor(file, kind) {
+        this.file = file;
+        this.kind = kind;
+      }
+      decoder = new TextDecoder("utf-8", { fatal: true });
+      bytes = 0;
+      lines = 1;
+      /** Characters on the current line so far. */
+      column = 0;
+      decode(piece, last = false) {
+        this.bytes += piece.length;
+        if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
+        let text2;
+        try {
+          text2 = this.decoder.decode(piece, { stream: !last });
+        } catch {
+          return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
+        }
+        const binary = nulIssue(text2, this.file, this.kind);
+        if (binary) {
+          const col = binary.line === 1 ? this.column + binary.col : binary.col;
+          return { ok: false, issues: [{ ...binary, line: this.lines + binary.line - 1, col }] };
+        }
+        const lastBreak = text2.lastIndexOf("\n");
+        if (lastBreak === -1) this.column += text2.length;
+        else {
+          for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) this.lines++;
+          this.column = text2.length - lastBreak - 1;
+        }
+        return { ok: true, value: text2 };
+      }
+    };
     MIB = 1024 * 1024;
     UTF8 = new TextDecoder("utf-8", { fatal: true });
   }
@@ -78214,6 +78247,7 @@ var init_json = __esm({
 // src/run/read-reports.ts
 var read_reports_exports = {};
 __export(read_reports_exports, {
+  JSON_REPORT: () => JSON_REPORT,
   compareReportFiles: () => compareReportFiles,
   readJsonReports: () => readJsonReports
 });
@@ -80240,8 +80274,15 @@ async function readReport(abs, file, schema, onResult) {
   });
   const readable = checkReadableFile(abs, file);
   if (!readable.ok) throw new InvalidFilesError(readable.issues);
+  const decoder = new TextStreamDecoder(file, JSON_REPORT);
+  const feed = (piece, last = false) => {
+    const text2 = decoder.decode(piece, last);
+    if (!text2.ok) throw new InvalidFilesError(text2.issues);
+    scanner.feed(text2.value);
+  };
   try {
-    for await (const chunk of createReadStream(abs, { encoding: "utf8", highWaterMark: 64 * 1024 })) scanner.feed(chunk);
+    for await (const chunk of createReadStream(abs, { highWaterMark: 64 * 1024 })) feed(chunk);
+    feed(new Uint8Array(0), true);
   } catch (error2) {
     if (error2 instanceof RoleflowError) throw error2;
     throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${error2.code ?? String(error2)})` }]);
@@ -80313,6 +80354,8 @@ var init_report_merge = __esm({
   "src/run/report-merge.ts"() {
     "use strict";
     init_errors();
+    init_text_file();
+    init_read_reports();
     init_safe_text();
     init_bounded_read();
     init_package_root();

@@ -46,6 +46,46 @@ export function nulIssue(text: string, file: string, kind: TextFileKind): Issue 
   return { file, line, col, message: `binary file (contains a NUL byte): ${kind.noun} is ${kind.holds}` };
 }
 
+/**
+ * `decodeText` for a file read in pieces: each piece's text, or the issue `decodeText` would give
+ * the whole file (its size over the limit, invalid UTF-8, a NUL byte at its line and column).
+ */
+export class TextStreamDecoder {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private bytes = 0;
+  private lines = 1;
+  /** Characters on the current line so far. */
+  private column = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly kind: TextFileKind,
+  ) {}
+
+  decode(piece: Uint8Array, last = false): Result<string> {
+    this.bytes += piece.length;
+    if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
+    let text: string;
+    try {
+      text = this.decoder.decode(piece, { stream: !last });
+    } catch {
+      return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
+    }
+    const binary = nulIssue(text, this.file, this.kind);
+    if (binary) {
+      const col = binary.line === 1 ? this.column + binary.col : binary.col;
+      return { ok: false, issues: [{ ...binary, line: this.lines + binary.line - 1, col }] };
+    }
+    const lastBreak = text.lastIndexOf('\n');
+    if (lastBreak === -1) this.column += text.length;
+    else {
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lines++;
+      this.column = text.length - lastBreak - 1;
+    }
+    return { ok: true, value: text };
+  }
+}
+
 const MIB = 1024 * 1024;
 
 // One decoder for every file: a call without `stream` starts afresh, even after a refused one.

@@ -8,7 +8,7 @@ import { parseReport } from '../report/json.js';
 import type { RunReport } from '../report/model.js';
 
 /** Far above the report of any real suite; read like every other input file, within a limit. */
-const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
+export const JSON_REPORT: TextFileKind = { maxBytes: 256 * 1024 * 1024, noun: 'a JSON report', holds: 'JSON text' };
 
 /**
  * JSON reports read from files named from `cwd` and checked against `schemas/report.schema.json`

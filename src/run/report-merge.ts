@@ -2,6 +2,8 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
+import { TextStreamDecoder } from '../core/text-file.js';
+import { JSON_REPORT } from './read-reports.js';
 import type { Redactor } from '../core/redact.js';
 import { jsonText } from '../core/safe-text.js';
 import { checkReadableFile } from '../files/bounded-read.js';
@@ -83,8 +85,15 @@ async function readReport(abs: string, file: string, schema: object, onResult: (
   });
   const readable = checkReadableFile(abs, file);
   if (!readable.ok) throw new InvalidFilesError(readable.issues);
+  const decoder = new TextStreamDecoder(file, JSON_REPORT);
+  const feed = (piece: Uint8Array, last = false) => {
+    const text = decoder.decode(piece, last);
+    if (!text.ok) throw new InvalidFilesError(text.issues);
+    scanner.feed(text.value);
+  };
   try {
-    for await (const chunk of createReadStream(abs, { encoding: 'utf8', highWaterMark: 64 * 1024 })) scanner.feed(chunk as string);
+    for await (const chunk of createReadStream(abs, { highWaterMark: 64 * 1024 })) feed(chunk as Buffer);
+    feed(new Uint8Array(0), true);
   } catch (error) {
     if (error instanceof RoleflowError) throw error;
     throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../src/core/errors.js';
-import { decodeText, type TextFileKind } from '../../src/core/text-file.js';
+import fc from 'fast-check';
+import { decodeText, TextStreamDecoder, type TextFileKind } from '../../src/core/text-file.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const problems = (bytes: Uint8Array, kind: TextFileKind): string[] => {
@@ -34,5 +35,33 @@ describe('decodeText', () => {
     expect(decodeText(Uint8Array.from([0xac, 0x20, 0x61]), 'flows/a.yaml', kind).ok).toBe(false);
     expect(decodeText(enc('€ a'), 'flows/a.yaml', kind)).toEqual({ ok: true, value: '€ a' });
     expect(decodeText(Uint8Array.from([0xef, 0xbb, 0xbf, ...enc('b')]), 'flows/a.yaml', kind)).toEqual({ ok: true, value: 'b' });
+  });
+});
+
+describe('TextStreamDecoder', () => {
+  const kind = { maxBytes: 64, noun: 'a JSON report', holds: 'JSON text' };
+  test('gives the text, or the issue, decodeText gives the whole file, however the bytes are cut', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 40 }).map((t) => new TextEncoder().encode(t)), fc.uint8Array({ maxLength: 70 })), fc.array(fc.nat(), { maxLength: 4 }), (bytes, cuts) => {
+        const whole = decodeText(bytes, 'f.json', kind);
+        const decoder = new TextStreamDecoder('f.json', kind);
+        let text = '';
+        let from = 0;
+        for (const cut of [...cuts.map((c) => c % (bytes.length + 1)), bytes.length].sort((a, b) => a - b)) {
+          const piece = decoder.decode(bytes.subarray(from, cut), cut === bytes.length);
+          from = cut;
+          if (!piece.ok) {
+            // The whole file is refused too; a piece refused for its size names the bytes read so far.
+            expect(whole.ok).toBe(false);
+            const tooLarge = (m: string) => m.startsWith('file is too large');
+            if (!whole.ok && !tooLarge(whole.issues[0]!.message)) expect(piece.issues).toEqual(whole.issues);
+            return;
+          }
+          text += piece.value;
+          if (cut === bytes.length) break;
+        }
+        expect(whole).toEqual({ ok: true, value: text });
+      }),
+    );
   });
 });
