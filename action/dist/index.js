@@ -7307,6 +7307,9 @@ var init_text_file = __esm({
       lines = 1;
       /** Characters on the current line so far. */
       column = 0;
+      /** The first NUL byte's issue: said once the whole file is known to be UTF-8, as `decodeText` says it. */
+      nul;
+      /** The text of `piece` (none after a NUL byte); `last`: the file ends with it. */
       decode(piece, last = false) {
         this.bytes += piece.length;
         if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
@@ -7316,18 +7319,23 @@ var init_text_file = __esm({
         } catch {
           return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
         }
-        const binary = nulIssue(text2, this.file, this.kind);
-        if (binary) {
-          const col = binary.line === 1 ? this.column + binary.col : binary.col;
-          return { ok: false, issues: [{ ...binary, line: this.lines + binary.line - 1, col }] };
+        if (this.nul === void 0) {
+          const binary = nulIssue(text2, this.file, this.kind);
+          if (binary) this.nul = { ...binary, line: this.lines + binary.line - 1, col: binary.line === 1 ? this.column + binary.col : binary.col };
+          else this.advance(text2);
         }
-        const lastBreak = text2.lastIndexOf("\n");
-        if (lastBreak === -1) this.column += text2.length;
-        else {
-          for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) this.lines++;
-          this.column = text2.length - lastBreak - 1;
-        }
+        if (this.nul !== void 0) return last ? { ok: false, issues: [this.nul] } : { ok: true, value: "" };
         return { ok: true, value: text2 };
+      }
+      /** Where the next piece starts: its line, and the characters before it on that line. */
+      advance(text2) {
+        const lastBreak = text2.lastIndexOf("\n");
+        if (lastBreak === -1) {
+          this.column += text2.length;
+          return;
+        }
+        for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) this.lines++;
+        this.column = text2.length - lastBreak - 1;
       }
     };
     MIB = 1024 * 1024;
@@ -15762,8 +15770,8 @@ function readInto(fd, buffer, size3) {
   }
   return got;
 }
-function checkReadableFile(abs, file) {
-  return withOpenFile(abs, file, { maxBytes: Number.MAX_SAFE_INTEGER, noun: "a file" }, () => ({ ok: true, value: void 0 }));
+function checkReadableFile(abs, file, limit) {
+  return withOpenFile(abs, file, limit, () => ({ ok: true, value: void 0 }));
 }
 function cannotRead(file, why2) {
   return { ok: false, issues: [{ file, line: 1, col: 1, message: `cannot read the file (${why2})` }] };
@@ -80272,7 +80280,7 @@ async function readReport(abs, file, schema, onResult) {
     if (!result.ok) throw new RoleflowError(result.error);
     onResult(result.value);
   });
-  const readable = checkReadableFile(abs, file);
+  const readable = checkReadableFile(abs, file, JSON_REPORT);
   if (!readable.ok) throw new InvalidFilesError(readable.issues);
   const decoder = new TextStreamDecoder(file, JSON_REPORT);
   const feed = (piece, last = false) => {

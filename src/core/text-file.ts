@@ -48,7 +48,8 @@ export function nulIssue(text: string, file: string, kind: TextFileKind): Issue 
 
 /**
  * `decodeText` for a file read in pieces: each piece's text, or the issue `decodeText` would give
- * the whole file (its size over the limit, invalid UTF-8, a NUL byte at its line and column).
+ * the whole file (its size over the limit — check it first, as a read does, to say the file's
+ * size —, invalid UTF-8, else a NUL byte at its line and column).
  */
 export class TextStreamDecoder {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
@@ -62,6 +63,10 @@ export class TextStreamDecoder {
     private readonly kind: TextFileKind,
   ) {}
 
+  /** The first NUL byte's issue: said once the whole file is known to be UTF-8, as `decodeText` says it. */
+  private nul: Issue | undefined;
+
+  /** The text of `piece` (none after a NUL byte); `last`: the file ends with it. */
   decode(piece: Uint8Array, last = false): Result<string> {
     this.bytes += piece.length;
     if (this.bytes > this.kind.maxBytes) return { ok: false, issues: [tooLargeIssue(this.file, this.bytes, this.kind)] };
@@ -71,18 +76,24 @@ export class TextStreamDecoder {
     } catch {
       return { ok: false, issues: [{ file: this.file, line: 1, col: 1, message: `binary file (not valid UTF-8): ${this.kind.noun} is ${this.kind.holds}` }] };
     }
-    const binary = nulIssue(text, this.file, this.kind);
-    if (binary) {
-      const col = binary.line === 1 ? this.column + binary.col : binary.col;
-      return { ok: false, issues: [{ ...binary, line: this.lines + binary.line - 1, col }] };
+    if (this.nul === undefined) {
+      const binary = nulIssue(text, this.file, this.kind);
+      if (binary) this.nul = { ...binary, line: this.lines + binary.line - 1, col: binary.line === 1 ? this.column + binary.col : binary.col };
+      else this.advance(text);
     }
-    const lastBreak = text.lastIndexOf('\n');
-    if (lastBreak === -1) this.column += text.length;
-    else {
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lines++;
-      this.column = text.length - lastBreak - 1;
-    }
+    if (this.nul !== undefined) return last ? { ok: false, issues: [this.nul] } : { ok: true, value: '' };
     return { ok: true, value: text };
+  }
+
+  /** Where the next piece starts: its line, and the characters before it on that line. */
+  private advance(text: string): void {
+    const lastBreak = text.lastIndexOf('\n');
+    if (lastBreak === -1) {
+      this.column += text.length;
+      return;
+    }
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lines++;
+    this.column = text.length - lastBreak - 1;
   }
 }
 

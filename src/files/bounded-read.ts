@@ -168,11 +168,12 @@ function readInto(fd: number, buffer: Buffer, size: number): number {
 }
 
 /**
- * Whether `abs` is a regular file that can be opened (a folder, a FIFO, a missing file: the issue
- * every read of it would give), for a reader that then streams it (`report merge`).
+ * Whether `abs` is a regular file within the kind's limit that can be opened (a folder, a FIFO, a
+ * missing file, one too large: the issue every read of it would give), for a reader that then
+ * streams it (`report merge`).
  */
-export function checkReadableFile(abs: string, file: string): Result<void> {
-  return withOpenFile(abs, file, { maxBytes: Number.MAX_SAFE_INTEGER, noun: 'a file' }, () => ({ ok: true, value: undefined }));
+export function checkReadableFile(abs: string, file: string, limit: Pick<TextFileKind, 'maxBytes' | 'noun'>): Result<void> {
+  return withOpenFile(abs, file, limit, () => ({ ok: true, value: undefined }));
 }
 
 function cannotRead(file: string, why: string): { ok: false; issues: Issue[] } {

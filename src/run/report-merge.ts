@@ -83,7 +83,7 @@ async function readReport(abs: string, file: string, schema: object, onResult: (
     if (!result.ok) throw new RoleflowError(result.error);
     onResult(result.value);
   });
-  const readable = checkReadableFile(abs, file);
+  const readable = checkReadableFile(abs, file, JSON_REPORT);
   if (!readable.ok) throw new InvalidFilesError(readable.issues);
   const decoder = new TextStreamDecoder(file, JSON_REPORT);
   const feed = (piece: Uint8Array, last = false) => {
