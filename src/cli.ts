@@ -1,6 +1,6 @@
 import { Builtins, Cli } from 'clipanion';
 import type { RoleflowCommand, RoleflowContext } from './commands/base.js';
-import { describeUsageError } from './commands/error-line.js';
+import { describeUsageError } from './terminal/error-line.js';
 import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
 import { useColor } from './terminal/color.js';
 import { commandClasses } from './commands/index.js';

@@ -1,11 +1,8 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { ExitCode } from '../core/exit-codes.js';
+import { DEV_TOKEN } from '../run/serve.js';
 import { RoleflowCommand } from './base.js';
-
-/** The fixed token of a `serve` started without one: a development value, not a secret. */
-export const DEV_TOKEN = 'roleflow-dev-token';
+import { jsonOption, numberOptionOr } from './options.js';
 
 export class ServeCommand extends RoleflowCommand {
   static override paths = [['serve']];
@@ -44,51 +41,20 @@ export class ServeCommand extends RoleflowCommand {
     ],
   });
 
-  port = Option.String('--port', '8787', { description: 'Port (0 = a free one)', validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(0, 65535)]) });
+  port = numberOptionOr('--port', '8787', 'Port (0 = a free one)', { min: 0, max: 65535, integer: true });
   host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on (clients send a token over plain http only to loopback)' });
   data = Option.String('--data', { description: 'Load and persist Roles in this JSON file' });
   token = Option.String('--token', { description: 'Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)' });
   flowsConfig = Option.String('--flows-config', { description: 'Simulated flows YAML file (default: local.flows_config, else the built-in one)' });
-  latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms (at most 1 h)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 3_600_000)]) });
-  failRate = Option.String('--fail-rate', '0', { description: 'Share of answers that fail with 500/503 (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
-  lostRate = Option.String('--lost-rate', '0', { description: 'Share of Role changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
+  latency = numberOptionOr('--latency', '0', 'Added latency per answer, in ms (at most 1 h)', { min: 0, max: 3_600_000 });
+  failRate = numberOptionOr('--fail-rate', '0', 'Share of answers that fail with 500/503 (0..1)', { min: 0, max: 1 });
+  lostRate = numberOptionOr('--lost-rate', '0', 'Share of Role changes whose answer is lost (0..1)', { min: 0, max: 1 });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });
-  json = Option.Boolean('--json', false, { description: 'Print the URLs as one JSON line' });
+  json = jsonOption('Print the URLs as one JSON line');
 
   async execute(): Promise<number> {
-    const fromEnv = this.context.env['ROLEFLOW_TOKEN'];
-    const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== undefined ? '--token' : undefined);
-    // Like every command, serve reads the config (a broken one is an error): its local.flows_config
-    // is the default flows file, so `serve` runs the flows the in-process local tenant runs.
-    const config = await this.loadConfig();
-    const { configRelative } = await import('../files/config-file.js');
-    const flows =
-      this.flowsConfig !== undefined
-        ? resolve(this.context.cwd, this.flowsConfig)
-        : config.local.flowsConfig !== undefined
-          ? configRelative(this.context.cwd, config, config.local.flowsConfig)
-          : undefined;
-
-    const { startEmulator } = await import('../emulator/index.js');
-    const emulator = await startEmulator({
-      host: this.host,
-      port: this.port,
-      token,
-      latencyMs: this.latency,
-      failRate: this.failRate,
-      lostRate: this.lostRate,
-      ...(this.seed === undefined ? {} : { seed: this.seed }),
-      ...(this.data === undefined ? {} : { dataFile: resolve(this.context.cwd, this.data) }),
-      ...(flows === undefined ? {} : { flows }),
-      ...(this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status }) } : {}),
-      onDataFileError: (error) => this.io.err(`warning: ${error.message}; retrying`),
-    });
-    const auth = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== undefined ? '--token' : 'ROLEFLOW_TOKEN'}`;
-    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.io.out(`roleflow serve: listening\n  base URL:      ${emulator.baseUrl}\n  WebSocket URL: ${emulator.wsUrl}\n  auth:          ${auth}`);
-    await this.context.waitForShutdown();
-    await emulator.close();
-    return ExitCode.Ok;
+    const { serve } = await import('../run/serve.js');
+    const { port, host, data, token, flowsConfig, latency, failRate, lostRate, seed, json } = this;
+    return serve({ ...this.common, port, host, data, token, flowsConfig, latency, failRate, lostRate, seed, json }, this.ports);
   }
 }

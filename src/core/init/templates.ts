@@ -2,7 +2,7 @@ import { workflowText } from './workflow.js';
 
 /**
  * What `roleflow init` writes into a repository, as data: each file's path (with `/`) and text.
- * Pure: `run/init.ts` decides what to write, keep or merge. Everything here passes `validate`,
+ * Pure: `files/init-files.ts` decides what to write, keep or merge. Everything here passes `validate`,
  * `plan`, `apply` and then `test` against the embedded tenant as written (the example flow test
  * needs the example Role on the tenant), and the workflow passes actionlint.
  */

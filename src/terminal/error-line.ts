@@ -1,4 +1,5 @@
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
 import { escapeControls } from '../core/safe-text.js';
 
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */
@@ -28,4 +29,9 @@ export function describeUsageError(error: unknown, commandPath: readonly string[
   const first = message.split('\n')[0]!.trim().replace(/[.:;]$/, '');
   if (first.startsWith('Command not found')) return 'error: unknown command; roleflow --help lists the commands';
   return `error: ${escapeControls(first)} (see ${['roleflow', ...(commandPath ?? []), '--help'].join(' ')})`;
+}
+
+/** A command's failure: its line for stderr and its exit code. */
+export function failure(error: unknown, verbose: boolean, commandPath?: readonly string[]): { line: string; code: number } {
+  return { line: describeError(error, verbose, commandPath), code: error instanceof RoleflowError ? error.exitCode : ExitCode.Error };
 }
