@@ -1,8 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { RoleflowError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import { environmentSecrets } from '../../core/redact.js';
 import { RoleflowCommand } from '../base.js';
+import { passWithNoTestsOption, reporterOption } from '../options.js';
 
 export class ReportMergeCommand extends RoleflowCommand {
   static override paths = [['report', 'merge']];
@@ -42,37 +40,13 @@ export class ReportMergeCommand extends RoleflowCommand {
 
   reports = Option.Rest({ name: 'FILE', required: 1 });
   outFile = Option.String('--out', { description: 'The merged JSON report (default: roleflow-report.json)' });
-  reporter = Option.Array('--reporter', [], { description: 'console, junit, github, json or html, with =FILE for a file (repeatable)' });
+  reporter = reporterOption('console, junit, github, json or html, with =FILE for a file (repeatable)');
   allowPartial = Option.Boolean('--allow-partial', false, { description: 'Merge even when shards of the run are missing (the report lists them)' });
-  passWithNoTests = Option.Boolean('--pass-with-no-tests', false, { description: 'A merged run in which no test ran exits 0, not 1' });
+  passWithNoTests = passWithNoTestsOption('A merged run in which no test ran exits 0, not 1');
 
   async execute(): Promise<number> {
-    const [{ mergeReports, mergeWarnings }, { redactReport }, { missingShardsText }, { parseReporters }, { writeReports }, { readJsonReports }, { noTestRanReason, noTestRanError }] = await Promise.all([
-      import('../../report/json.js'),
-      import('../../report/run-report.js'),
-      import('../../report/digest.js'),
-      import('../../report/reporters.js'),
-      import('../../run/write-reports.js'),
-      import('../../run/read-reports.js'),
-      import('../../report/no-tests.js'),
-    ]);
-    // The reports were redacted when written; credentials in the environment are hidden here too.
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const reporters = parseReporters(this.reporter, false);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports(this.context.cwd, this.reports);
-    const merged = mergeReports(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    for (const warning of mergeWarnings(inputs)) this.io.err(warning);
-    const report = redactReport(merged.value, this.io.redactor);
-    const specs = [{ name: 'json' as const, file: this.outFile ?? 'roleflow-report.json' }, ...reporters.value];
-    const written = await writeReports(report, specs, this.reportSinks({ color: this.colorFor('stdout') }, false));
-    const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason(report);
-    if (none === undefined) return ExitCode.Ok;
-    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
-    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+    const { reportMerge } = await import('../../run/report.js');
+    const { reports, allowPartial, passWithNoTests } = this;
+    return reportMerge({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, passWithNoTests }, this.ports);
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { formatIssue, InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { Role } from '../core/model.js';
+import { formatIssue, InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import type { Role } from '../../core/model.js';
 import {
   checkRoleSet,
   escapeVars,
@@ -15,11 +15,11 @@ import {
   serializeRoleFile,
   type RoleFile,
   type TenantVars,
-} from '../core/roles/index.js';
-import { globMatcher } from '../core/plan/index.js';
-import { loadSchema } from '../files/package-root.js';
-import { loadRoleFiles, writeFileAtomic } from '../files/role-files.js';
-import { dirExists, displayPath, type SourceDir } from '../files/source-files.js';
+} from '../../core/roles/index.js';
+import { globMatcher } from '../../core/plan/index.js';
+import { loadSchema } from '../../files/package-root.js';
+import { loadRoleFiles, writeFileAtomic } from '../../files/role-files.js';
+import { dirExists, displayPath, type SourceDir } from '../../files/source-files.js';
 
 export type PullStatus = 'written' | 'overwritten' | 'unchanged' | 'skipped';
 

@@ -1,0 +1,81 @@
+import { parseThreshold } from '../core/compare/index.js';
+import { RoleflowError } from '../core/errors.js';
+import { environmentSecrets } from '../core/redact.js';
+import { COMPARE_FORMATS, renderComparison } from '../report/compare.js';
+import { missingShardsText } from '../report/digest.js';
+import { mergeReports, mergeWarnings } from '../report/json.js';
+import { noTestRanError, noTestRanReason } from '../report/no-tests.js';
+import { parseReporters } from '../report/reporters.js';
+import { redactReport } from '../report/run-report.js';
+import { ExitCode, type CommonOptions, type Ports } from './ports.js';
+import { compareReportFiles, readJsonReports } from './read-reports.js';
+import { writeReports } from './write-reports.js';
+
+export interface ReportMergeOptions extends CommonOptions {
+  /** The JSON reports of the shards. */
+  reports: readonly string[];
+  /** `--out`: the merged JSON report (default roleflow-report.json). */
+  out?: string | undefined;
+  /** `--reporter NAME[=FILE]`: the merged report rendered again. */
+  reporters: readonly string[];
+  allowPartial: boolean;
+  passWithNoTests: boolean;
+}
+
+/**
+ * `roleflow report merge`: the JSON reports of a sharded run, checked to be its shards, merged
+ * into one report and written with every reporter. Exit 3 when a test failed, 1 when none ran.
+ */
+export async function reportMerge(options: ReportMergeOptions, ports: Ports): Promise<number> {
+  const { output } = ports;
+  // The reports were redacted when written; credentials in the environment are hidden here too.
+  output.addSecrets(environmentSecrets(ports.env));
+  const reporters = parseReporters(options.reporters, false);
+  if (!reporters.ok) throw new RoleflowError(reporters.error);
+  const inputs = await readJsonReports(ports.cwd, options.reports);
+  const merged = mergeReports(inputs, { allowPartial: options.allowPartial });
+  if (!merged.ok) throw new RoleflowError(merged.error);
+  for (const warning of mergeWarnings(inputs)) output.err(warning);
+  const report = redactReport(merged.value, output.redactor);
+  const specs = [{ name: 'json' as const, file: options.out ?? 'roleflow-report.json' }, ...reporters.value];
+  const written = await writeReports(report, specs, {
+    cwd: ports.cwd,
+    env: ports.env,
+    stdout: (text) => output.out(text),
+    data: (value, render) => output.data(value, render),
+    style: { color: output.color('stdout') },
+    consoleWasLive: false,
+    redactor: output.redactor,
+  });
+  const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
+  output.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
+  if (report.summary.failed > 0) return ExitCode.TestsFailed;
+  const none = noTestRanReason(report);
+  if (none === undefined) return ExitCode.Ok;
+  output.err(options.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
+  return options.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+}
+
+export interface ReportCompareOptions extends CommonOptions {
+  base: string;
+  head: string;
+  format: string;
+  /** `--threshold`: the p50/p95 increase that may be a regression (`20%`). */
+  threshold: string;
+  failOnRegression: boolean;
+}
+
+/** `roleflow report compare BASE HEAD`: latency changes and new failures; exit 3 with `--fail-on-regression` when there are some. */
+export async function reportCompare(options: ReportCompareOptions, ports: Ports): Promise<number> {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const format = COMPARE_FORMATS.find((f) => f === options.format);
+  if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(', ')}`, 'usage');
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, 'usage');
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const files = { base: options.base, head: options.head };
+  if (format === 'json') output.data(comparison, (c) => renderComparison(c, files, 'json'));
+  else output.out(renderComparison(comparison, files, format));
+  return options.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+}
