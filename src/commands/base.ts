@@ -1,6 +1,6 @@
 import { Command, Option, type BaseContext } from 'clipanion';
 import type { CommonOptions, Ports, PortsContext } from '../run/ports.js';
-import { makePorts, requestLine } from '../run/ports.js';
+import { makePorts } from '../run/ports.js';
 import { failure } from '../terminal/error-line.js';
 
 /** What commands may use of the outside world; tests pass their own. Commands never touch `process`. */
@@ -39,36 +39,6 @@ export abstract class RoleflowCommand extends Command<RoleflowContext> {
   /** The options of every verb. */
   get common(): CommonOptions {
     return { config: this.configFile, verbose: this.verbose };
-  }
-
-  // Transitional: the members below go once every command calls its verb in run/.
-  get io(): import('../terminal/output.js').CommandOutput {
-    void this.ports;
-    return this.made!.io;
-  }
-  colorFor(stream: 'stdout' | 'stderr'): boolean {
-    return this.ports.output.color(stream);
-  }
-  canShowProgress(): boolean {
-    return this.ports.terminal.canShowProgress;
-  }
-  reportSinks(style: import('../report/console.js').Style, consoleWasLive: boolean): import('../run/write-reports.js').ReportSinks {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text) => this.io.out(text),
-      data: (value, render) => this.io.outData(value, render),
-      style,
-      consoleWasLive,
-      redactor: this.io.redactor,
-    };
-  }
-  protected requestLine(r: import('../run/ports.js').RequestLine, tenant?: string): void {
-    if (this.verbose) this.io.err(requestLine(r, tenant));
-  }
-  async loadConfig(): Promise<import('../core/config.js').Config> {
-    const { loadConfig } = await import('../files/config-file.js');
-    return loadConfig(this.context.cwd, this.configFile, this.context.env);
   }
 
   /** Called by `main()` once the command has ended, however it ended: closes the tenants left open. */

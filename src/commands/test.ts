@@ -1,20 +1,10 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { Config } from '../core/config.js';
-import { RoleflowError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import type { Baseline } from '../core/compare/index.js';
-import type { PlannedRun, Shard, WorkTreeRecord } from '../core/runs/index.js';
-import { MAX_REPEAT } from '../core/flows/types.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
-import type { RunSelection } from '../report/model.js';
-import type { ReporterSpec } from '../report/reporters.js';
-import type { AssertionFiles } from '../run/assertions.js';
-import type { SelectionFlags } from '../run/test-session.js';
-import { ManyTenantsCommand } from './tenant-command.js';
+import { MAX_REPEAT } from '../run/ports.js';
+import { RoleflowCommand } from './base.js';
+import { allTenantsOption, baseUrlOption, concurrencyOption, jsonOption, numberOption, passWithNoTestsOption, reporterOption, tenantsOption, wsUrlOption } from './options.js';
 
-export class TestCommand extends ManyTenantsCommand {
+export class TestCommand extends RoleflowCommand {
   static override paths = [['test']];
   static override usage = Command.Usage({
     category: 'Flow tests',
@@ -81,187 +71,29 @@ export class TestCommand extends ManyTenantsCommand {
     ],
   });
 
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
   targets = Option.Rest({ name: 'path' });
   transport = Option.String('--transport', { description: 'Only this transport: https or ws', validator: t.isEnum(['https', 'ws'] as const) });
-  reporter = Option.Array('--reporter', [], { description: 'console, json, junit, github or html, with =FILE for a file (repeatable)' });
-  concurrency = Option.String('--concurrency', {
-    description: 'Executions at once (default: flows.concurrency, 4)',
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 256)]),
-  });
-  repeat = Option.String('--repeat', {
-    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, MAX_REPEAT)]),
-  });
+  reporter = reporterOption('console, json, junit, github or html, with =FILE for a file (repeatable)');
+  concurrency = concurrencyOption('Executions at once (default: flows.concurrency, 4)', 256);
+  repeat = numberOption('--repeat', `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
   shard = Option.String('--shard', { description: 'Run slice I of N (e.g. 2/4)' });
   grep = Option.String('--grep', { description: 'Only tests whose "file > name" or name matches this regular expression' });
   bail = Option.Boolean('--bail', false, { description: 'Start no new execution after the first failed test' });
-  strictEnd = Option.Boolean('--strict-end', {
-    description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)',
-  });
+  strictEnd = Option.Boolean('--strict-end', { description: 'An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)' });
   quiet = Option.Boolean('--quiet', false, { description: 'No line per skipped assertion on the console (the totals still count them)' });
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
+  json = jsonOption('The JSON report on stdout (same as --reporter json=-)');
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
-  passWithNoTests = Option.Boolean('--pass-with-no-tests', false, {
-    description: 'A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1',
-  });
+  passWithNoTests = passWithNoTestsOption('A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1');
 
   async execute(): Promise<number> {
-    const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
-    const reporters = parseReporters(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error, 'usage');
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== undefined) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
-    const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-    this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
+    const { test } = await import('../run/tests/test.js');
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests };
+    return test({ ...this.common, ...options }, this.ports);
   }
-
-  /**
-   * The flow tests against each tenant in turn, each as a run of its own: its console section under
-   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
-   */
-  private async testTenants(config: Config, names: string[], reporters: ReporterSpec[]): Promise<number> {
-    const [session, { reportersOfTenant }, { testTenantsInOrder }] = await Promise.all([
-      import('../run/test-session.js'),
-      import('../report/reporters.js'),
-      import('../run/tenants/test-tenants.js'),
-    ]);
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    // Every tenant's config and token before any test starts anywhere.
-    const opened = await this.openTenants(config, names);
-    const testOne = async (name: string, i: number): Promise<number> => {
-      const specs = reportersOfTenant(reporters, name);
-      if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = opened[i]!;
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-      this.io.addSecrets(secrets);
-      // A heading only over console output of its own: reports in files are announced on stderr.
-      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
-    };
-    return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
-  }
-
-  private selectionFlags(): SelectionFlags {
-    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
-  }
-
-  private testedCommit: Promise<string | undefined> | undefined;
-
-  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
-  private commit(): Promise<string | undefined> {
-    this.testedCommit ??= import('../files/git-commit.js').then(async ({ currentCommit }) => {
-      const lookup = await currentCommit(this.context.cwd, this.context.env);
-      if (lookup.warning !== undefined) this.io.err(lookup.warning);
-      return lookup.commit;
-    });
-    return this.testedCommit;
-  }
-
-  private treeAtStart: Promise<WorkTreeRecord> | undefined;
-  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
-  private readonly reportsWritten: string[] = [];
-
-  /**
-   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
-   * is written; at the end of each run, leaving out the reports written so far. The file stdout
-   * was redirected to is never counted.
-   */
-  private async workTree(when: 'start' | 'end'): Promise<WorkTreeRecord> {
-    const { workTreeState } = await import('../files/work-tree.js');
-    const file = this.context.stdoutFile;
-    if (when === 'end') return workTreeState(this.context.cwd, { paths: this.reportsWritten, ...(file && { file }) });
-    this.treeAtStart ??= workTreeState(this.context.cwd, file && { file });
-    return this.treeAtStart;
-  }
-
-  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  private async run(
-    tenant: OpenTenant,
-    runs: PlannedRun[],
-    reporters: ReporterSpec[],
-    { flows, roles }: Config,
-    { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
-    baseline: Baseline | undefined,
-    assertions: AssertionFiles,
-    several?: string,
-  ): Promise<number> {
-    const [{ runTestSession }, { redactResult }, { renderTestResult, progressLine }, { writeReports }, { Progress }, { noTestRanReason, noTestRanError }] = await Promise.all([
-      import('../run/test-session.js'),
-      import('../report/run-report.js'),
-      import('../report/console.js'),
-      import('../run/write-reports.js'),
-      import('../terminal/test-progress.js'),
-      import('../report/no-tests.js'),
-    ]);
-    const style = { color: this.colorFor('stdout'), quiet: this.quiet };
-    const live = reporters.some(consoleOnStdout);
-    const progress = live && this.canShowProgress() ? new Progress(this.context.stderr, (...a) => this.io.redact(progressLine(...a))) : undefined;
-    this.io.showLiveLine(progress);
-    const signal = this.interruption(() => {
-      progress?.clear();
-      this.io.err('Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).');
-    });
-    const { report, interrupted, notes } = await runTestSession({
-      tenant,
-      runs,
-      concurrency: this.concurrency ?? flows.concurrency,
-      bail: this.bail,
-      strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal,
-      shard,
-      selection,
-      redactor: this.io.redactor,
-      assertions,
-      baseline,
-      commit: await this.commit(),
-      rolesIgnore: roles.ignore,
-      workTree: (when) => this.workTree(when),
-      events: {
-        started: (label, done, total) => progress?.start(label, done, total),
-        finished: (label, done, total) => progress?.finish(label, done, total),
-        tested: (result) => {
-          if (!live) return;
-          progress?.clear();
-          this.io.out(renderTestResult(redactResult(result, this.io.redactor), style));
-          progress?.draw();
-        },
-      },
-    });
-    progress?.clear();
-    for (const note of notes) this.io.err(note);
-    await tenant.close();
-    const written = await writeReports(report, reporters, this.reportSinks(style, live));
-    this.reportsWritten.push(...written.map((file) => resolve(this.context.cwd, file)));
-    if (written.length > 0 && (live || several !== undefined)) this.io.err(`${live || several === undefined ? '' : `tenant ${several}: `}wrote ${written.join(', ')}`);
-    if (interrupted) return ExitCode.Interrupted;
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason(report);
-    if (none === undefined) return ExitCode.Ok;
-    if (this.passWithNoTests) {
-      this.io.err(`${several === undefined ? '' : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
-      return ExitCode.Ok;
-    }
-    this.io.err(`error: ${several === undefined ? '' : `tenant ${several}: `}${noTestRanError(none)}`);
-    return ExitCode.Error;
-  }
-}
-
-function consoleOnStdout(r: ReporterSpec): boolean {
-  return r.name === 'console' && (r.file === undefined || r.file === '-');
 }

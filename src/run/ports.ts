@@ -8,7 +8,10 @@ import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 import { useColor } from '../terminal/color.js';
 import { CommandOutput, type LiveLine } from '../terminal/output.js';
 import { ProgressLine } from '../terminal/progress-line.js';
+// What commands need of core/, here so that commands import run/ and not core/.
 export { ExitCode } from '../core/exit-codes.js';
+export { RoleflowError } from '../core/errors.js';
+export { MAX_REPEAT } from '../core/flows/types.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -110,7 +113,7 @@ export function requestLine(r: RequestLine, tenant?: string): string {
  * tracked until closed: `close` closes those left open, however the command ended), the clock,
  * Ctrl-C and the terminal.
  */
-export function makePorts(context: PortsContext, flags: { color?: boolean | undefined; verbose: boolean }): { ports: Ports; io: CommandOutput; close(): Promise<void> } {
+export function makePorts(context: PortsContext, flags: { color?: boolean | undefined; verbose: boolean }): { ports: Ports; close(): Promise<void> } {
   const colorFor = (stream: 'stdout' | 'stderr') => useColor(context.env, stream === 'stdout' ? context.stdoutIsTTY : context.stderrIsTTY, flags.color);
   const io = new CommandOutput(context, colorFor);
   const output: Output = {
@@ -178,7 +181,6 @@ export function makePorts(context: PortsContext, flags: { color?: boolean | unde
   };
   return {
     ports,
-    io,
     // An embedded tenant left open would keep the process alive after the command has failed.
     close: async () => {
       for (const tenant of [...opened]) await tenant.close().catch(() => undefined);

@@ -1,15 +1,17 @@
 import { parseThreshold } from '../core/compare/index.js';
 import { RoleflowError } from '../core/errors.js';
 import { environmentSecrets } from '../core/redact.js';
+import { writeReportFile } from '../files/report-file.js';
+import { resolve } from 'node:path';
 import { COMPARE_FORMATS, renderComparison } from '../report/compare.js';
 import { missingShardsText } from '../report/digest.js';
 import { mergeReports, mergeWarnings } from '../report/json.js';
 import { noTestRanError, noTestRanReason } from '../report/no-tests.js';
-import { parseReporters } from '../report/reporters.js';
+import { createReporters, parseReporters } from '../report/reporters.js';
+import type { ReportSinks } from '../report/reporter.js';
 import { redactReport } from '../report/run-report.js';
 import { ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { compareReportFiles, readJsonReports } from './read-reports.js';
-import { writeReports } from './write-reports.js';
 
 export interface ReportMergeOptions extends CommonOptions {
   /** The JSON reports of the shards. */
@@ -38,15 +40,9 @@ export async function reportMerge(options: ReportMergeOptions, ports: Ports): Pr
   for (const warning of mergeWarnings(inputs)) output.err(warning);
   const report = redactReport(merged.value, output.redactor);
   const specs = [{ name: 'json' as const, file: options.out ?? 'roleflow-report.json' }, ...reporters.value];
-  const written = await writeReports(report, specs, {
-    cwd: ports.cwd,
-    env: ports.env,
-    stdout: (text) => output.out(text),
-    data: (value, render) => output.data(value, render),
-    style: { color: output.color('stdout') },
-    consoleWasLive: false,
-    redactor: output.redactor,
-  });
+  const sinks = reportSinks(ports);
+  for (const reporter of createReporters(specs, sinks, { style: { color: output.color('stdout') }, live: false })) await reporter.onRunEnd(report);
+  const { written } = sinks;
   const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : '';
   output.err(`merged ${inputs.length} ${inputs.length === 1 ? 'report' : 'reports'} (${report.summary.tests} results)${partial}; wrote ${written.join(', ')}`);
   if (report.summary.failed > 0) return ExitCode.TestsFailed;
@@ -78,4 +74,28 @@ export async function reportCompare(options: ReportCompareOptions, ports: Ports)
   if (format === 'json') output.data(comparison, (c) => renderComparison(c, files, 'json'));
   else output.out(renderComparison(comparison, files, format));
   return options.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+}
+
+/**
+ * Where reporters write: the command's output, and report files named from `cwd` (human text
+ * masked once more; JSON, JUnit and workflow commands are not, so a secret that is a common word
+ * cannot break their syntax). `written`: the files written, in order.
+ */
+export function reportSinks(ports: Ports): ReportSinks & { written: string[] } {
+  const { output } = ports;
+  const written: string[] = [];
+  return {
+    cwd: ports.cwd,
+    env: ports.env,
+    out: (text) => output.out(text),
+    data: (report, render) => output.data(report, render),
+    async file(name, text, kind, append) {
+      await writeReportFile(resolve(ports.cwd, name), name, kind === 'human' ? output.redactor.text(text) : text, append);
+      written.push(name);
+    },
+    get redactor() {
+      return output.redactor;
+    },
+    written,
+  };
 }
