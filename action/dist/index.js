@@ -113,16 +113,6 @@ var init_first_use = __esm({
 });
 
 // src/core/safe-text.ts
-var safe_text_exports = {};
-__export(safe_text_exports, {
-  escapeChar: () => escapeChar,
-  escapeControls: () => escapeControls,
-  escapeStray: () => escapeStray,
-  fitColumns: () => fitColumns,
-  hasUnsafe: () => hasUnsafe,
-  jsonText: () => jsonText,
-  safeText: () => safeText
-});
 import { Buffer as Buffer2 } from "node:buffer";
 function hasUnsafe(text2) {
   return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
@@ -1400,8 +1390,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber5 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber5 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber5 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1741,7 +1731,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t6) => COERCIBLE.has(t6) || coerceTypes === "array" && t6 === "array") : [];
+      return coerceTypes ? types.filter((t5) => COERCIBLE.has(t5) || coerceTypes === "array" && t5 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1751,9 +1741,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t6 of coerceTo) {
-        if (COERCIBLE.has(t6) || t6 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t6);
+      for (const t5 of coerceTo) {
+        if (COERCIBLE.has(t5) || t5 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t5);
         }
       }
       gen.else();
@@ -1763,8 +1753,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t6) {
-        switch (t6) {
+      function coerceSpecificType(t5) {
+        switch (t5) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1836,8 +1826,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t6 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t6, data2, strictNums, correct));
+      for (const t5 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t5, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2069,8 +2059,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -2419,20 +2409,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -2752,9 +2742,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t6) => {
-        if (!includesType(it.dataTypes, t6)) {
-          strictTypesError(it, `type "${t6}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t5) => {
+        if (!includesType(it.dataTypes, t5)) {
+          strictTypesError(it, `type "${t5}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2770,7 +2760,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t6) => hasApplicableType(ts, t6))) {
+          if (type.length && !type.some((t5) => hasApplicableType(ts, t5))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2779,15 +2769,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t6) {
-      return ts.includes(t6) || t6 === "integer" && ts.includes("number");
+    function includesType(ts, t5) {
+      return ts.includes(t5) || t5 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t6 of it.dataTypes) {
-        if (includesType(withTypes, t6))
-          ts.push(t6);
-        else if (withTypes.includes("integer") && t6 === "number")
+      for (const t5 of it.dataTypes) {
+        if (includesType(withTypes, t5))
+          ts.push(t5);
+        else if (withTypes.includes("integer") && t5 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3143,28 +3133,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -3183,7 +3173,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve24.call(this, root, ref2);
+      let _sch = resolve26.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3210,7 +3200,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve24(root, ref2) {
+    function resolve26(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4074,7 +4064,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve24(baseURI, relativeURI, options) {
+    function resolve26(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4465,7 +4455,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve24,
+      resolve: resolve26,
       resolveComponent,
       equal,
       serialize,
@@ -4851,7 +4841,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t6) => addRule.call(this, k, definition, t6)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t5) => addRule.call(this, k, definition, t5)));
         return this;
       }
       getKeyword(keyword) {
@@ -5050,7 +5040,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t6 }) => t6 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t5 }) => t5 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5598,7 +5588,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t6) => t6 === "object" || t6 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t5) => t5 === "object" || t5 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -5970,8 +5960,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -5984,16 +5974,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -7162,18 +7152,18 @@ __export(schema_exports, {
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = validatorOf(schema);
-    compiled.set(schema, validate);
+  let validate2 = compiled.get(schema);
+  if (!validate2) {
+    validate2 = validatorOf(schema);
+    compiled.set(schema, validate2);
   }
-  return validate;
+  return validate2;
 }
 function validateAgainst(schema, source, file) {
-  const validate = compileSchema(schema);
-  if (validate(source.value)) return { ok: true, value: source.value };
+  const validate2 = compileSchema(schema);
+  if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
+    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
       const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
@@ -7870,8 +7860,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -7979,13 +7969,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -8037,13 +8027,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t6) => t6.tag === tagName);
-        const tagObj = match.find((t6) => !t6.format) ?? match[0];
+        const match = tags.filter((t5) => t5.tag === tagName);
+        const tagObj = match.find((t5) => !t5.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t6) => t6.identify?.(value) && !t6.format);
+      return tags.find((t5) => t5.identify?.(value) && !t5.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8637,9 +8627,9 @@ ${indent}${start}${value}${end}`;
       const str = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test2 = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        if (tags.some(test2) || compat?.some(test2))
           return quotedString(value, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -8670,10 +8660,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t6 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t6);
+        const t5 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t5);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t6}`);
+          throw new Error(`Unsupported default string type ${t5}`);
       }
       return res;
     }
@@ -8733,24 +8723,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t6) => t6.tag === item.tag);
+        const match = tags.filter((t5) => t5.tag === item.tag);
         if (match.length > 0)
-          return match.find((t6) => t6.format === item.format) ?? match[0];
+          return match.find((t5) => t5.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t6) => t6.identify?.(obj));
+        let match = tags.filter((t5) => t5.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t6) => t6.test);
+          const testMatch = match.filter((t5) => t5.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t6) => t6.format === item.format) ?? match.find((t6) => !t6.format);
+        tagObj = match.find((t5) => t5.format === item.format) ?? match.find((t5) => !t5.format);
       } else {
         obj = item;
-        tagObj = tags.find((t6) => t6.nodeClass && obj instanceof t6.nodeClass);
+        tagObj = tags.find((t5) => t5.nodeClass && obj instanceof t5.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -10938,8 +10928,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -11016,12 +11006,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error2.message += `:
 
 ${lineStr}
@@ -11679,7 +11669,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t6) => t6.tag === tagName && t6.collection === expType);
+      let tag = ctx.schema.tags.find((t5) => t5.tag === tagName && t5.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -13566,10 +13556,10 @@ var require_lexer = __commonJS({
         }
         return n;
       }
-      *pushUntil(test) {
+      *pushUntil(test2) {
         let i = this.pos;
         let ch = this.buffer[i];
-        while (!test(ch))
+        while (!test2(ch))
           ch = this.buffer[++i];
         return yield* this.pushToIndex(i, false);
       }
@@ -14929,9 +14919,6 @@ var init_simple_front_matter = __esm({
 });
 
 // src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
 function parseRoleFile(text2, file, schema) {
   const size3 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
   if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
@@ -15142,7 +15129,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t6) => JSON.stringify(t6)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t5) => JSON.stringify(t5)).join(", ")}`;
   let message2;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15200,13 +15187,6 @@ var init_exit_codes = __esm({
 });
 
 // src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
@@ -15345,13 +15325,6 @@ var init_redact = __esm({
 });
 
 // src/core/printed-url.ts
-var printed_url_exports = {};
-__export(printed_url_exports, {
-  displayUrl: () => displayUrl,
-  planBaseUrl: () => planBaseUrl,
-  redactUrl: () => redactUrl,
-  shownUrl: () => shownUrl
-});
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -15446,14 +15419,6 @@ var init_url_safety = __esm({
 });
 
 // src/core/config.ts
-var config_exports = {};
-__export(config_exports, {
-  DEFAULT_TOKEN_ENV: () => DEFAULT_TOKEN_ENV,
-  configuredTenant: () => configuredTenant,
-  defaultConfig: () => defaultConfig,
-  parseConfig: () => parseConfig,
-  tenantVars: () => tenantVars
-});
 function parseConfig(text2, file, schema) {
   const source = parseYaml(text2, { file });
   if (!source.ok) return source;
@@ -15464,7 +15429,7 @@ function parseConfig(text2, file, schema) {
   const defaultTenant = raw.default_tenant;
   const issues = [
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t6]) => [...varNameIssues(t6.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t6)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => [...varNameIssues(t5.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t5)])
   ];
   if (defaultTenant !== void 0 && defaultTenant !== "local" && !Object.hasOwn(raw.tenants ?? {}, defaultTenant)) {
     issues.unshift({ pointer: "/default_tenant", message: `default_tenant: no tenant named "${defaultTenant}" under tenants` });
@@ -15480,7 +15445,7 @@ function parseConfig(text2, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t6]) => [name, tenantConfig(t6)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t5]) => [name, tenantConfig(t5)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15527,16 +15492,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t6) {
+function tenantIssues(name, t5) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t6.timeout !== void 0) {
-    const timeout = parseDuration(t6.timeout);
+  if (t5.timeout !== void 0) {
+    const timeout = parseDuration(t5.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t6[key];
+    const raw = t5[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15550,18 +15515,18 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t6) {
-  const timeout = t6.timeout === void 0 ? void 0 : parseDuration(t6.timeout);
+function tenantConfig(t5) {
+  const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
   return {
-    baseUrl: t6.base_url.replace(/\/+$/, ""),
-    ...t6.ws_url === void 0 ? {} : { wsUrl: t6.ws_url },
-    tokenEnv: t6.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t6.ws_auth ?? "header",
+    baseUrl: t5.base_url.replace(/\/+$/, ""),
+    ...t5.ws_url === void 0 ? {} : { wsUrl: t5.ws_url },
+    tokenEnv: t5.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t5.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t6.retries ?? 4,
-    api: t6.api ?? {},
-    ...t6.vars === void 0 ? {} : { vars: t6.vars },
-    ...t6.preview === true && { preview: true }
+    retries: t5.retries ?? 4,
+    api: t5.api ?? {},
+    ...t5.vars === void 0 ? {} : { vars: t5.vars },
+    ...t5.preview === true && { preview: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
@@ -15934,21 +15899,21 @@ function failureCode(error2, timedOut) {
   const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
   return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
 }
-function describeFailure(request2, failure, base, attempts, timeoutMs) {
+function describeFailure(request2, failure2, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
-  if (TLS.test(failure.code)) {
-    return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
+  if (TLS.test(failure2.code)) {
+    return `cannot reach ${base}: TLS certificate not trusted (${failure2.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
-  if (INVALID.test(failure.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure.detail, 160)}`;
-  if (CLOSED.has(failure.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
-  if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after2}`;
-  const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
+  if (INVALID.test(failure2.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure2.detail, 160)}`;
+  if (CLOSED.has(failure2.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
+  if (!failure2.sent) return `cannot reach ${base}: ${failure2.code}${after2}`;
+  const what = failure2.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure2.code}: ${oneLine(failure2.detail, 120)})`;
   return `${request2.method} ${request2.path}: ${what}${after2}`;
 }
-function failureKind(failure) {
-  if (TLS.test(failure.code)) return "unreachable";
-  if (INVALID.test(failure.code) || CLOSED.has(failure.code)) return "failed";
-  return failure.sent ? "no_answer" : "unreachable";
+function failureKind(failure2) {
+  if (TLS.test(failure2.code)) return "unreachable";
+  if (INVALID.test(failure2.code) || CLOSED.has(failure2.code)) return "failed";
+  return failure2.sent ? "no_answer" : "unreachable";
 }
 function backoffMs(attempt, retryAfter, random = Math.random) {
   const asked = retryAfterMs(retryAfter);
@@ -18847,9 +18812,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve26, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve26(data2);
             });
           });
         }
@@ -18887,9 +18852,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve26, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve24(data2);
+              return err2 ? reject2(err2) : resolve26(data2);
             });
           });
         }
@@ -20553,8 +20518,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message2.header}: ${message2.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural3 = opts.types.length === 1 ? "" : " one of";
-      const message2 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
+      const plural2 = opts.types.length === 1 ? "" : " one of";
+      const message2 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message: message2
@@ -22395,8 +22360,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve26, reject2) => {
+        res = resolve26;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23822,12 +23787,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve26, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve26;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24711,12 +24676,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve26, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve26;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25033,16 +24998,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve26) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve26;
           } else {
-            resolve24(null);
+            resolve26(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve26) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25055,7 +25020,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve26(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25462,8 +25427,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          return new Promise((resolve26) => {
+            this[kClosedResolve] = resolve26;
           });
         }
       }
@@ -25658,9 +25623,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t5 = b;
         b = a % b;
-        a = t6;
+        a = t5;
       }
       return a;
     }
@@ -26585,7 +26550,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve26, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26595,7 +26560,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve26(socket2);
             }
           });
         });
@@ -26605,14 +26570,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve26, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve26();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26621,14 +26586,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve24();
+            resolve26();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve24, reject2) => {
+        await new Promise((resolve26, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26636,7 +26601,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve24();
+            resolve26();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26679,8 +26644,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve24, reject2) => {
-                      finalSocket.once("secureConnect", resolve24);
+                    await new Promise((resolve26, reject2) => {
+                      finalSocket.once("secureConnect", resolve26);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27813,7 +27778,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27827,11 +27792,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve24(null);
+                resolve26(null);
               }
             });
           } else {
-            this.on("close", resolve24);
+            this.on("close", resolve26);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27859,7 +27824,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve26, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27874,7 +27839,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve26,
               reject: reject2,
               length: 0,
               body: []
@@ -27948,18 +27913,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve26, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length, encoding));
+          resolve26(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve26(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve26(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve26(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve26(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28149,9 +28114,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -28363,9 +28328,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -28653,9 +28618,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -28748,9 +28713,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -30024,7 +29989,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile4, mkdir: mkdir8 } = __require("node:fs/promises");
-    var { dirname: dirname15, resolve: resolve24 } = __require("node:path");
+    var { dirname: dirname15, resolve: resolve26 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30225,7 +30190,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile4(resolve24(path), "utf8");
+          const data2 = await readFile4(resolve26(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30254,7 +30219,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve24(path);
+        const resolvedPath = resolve26(path);
         await mkdir8(dirname15(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -35602,13 +35567,13 @@ var require_headers = __commonJS({
       cookies = null;
       sortedMap;
       headersMap;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this.headersMap = new Map(init.headersMap);
-          this.sortedMap = init.sortedMap;
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this.headersMap = new Map(init2.headersMap);
+          this.sortedMap = init2.sortedMap;
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this.headersMap = new Map(init);
+          this.headersMap = new Map(init2);
           this.sortedMap = null;
         }
       }
@@ -35774,16 +35739,16 @@ var require_headers = __commonJS({
        * @param {HeadersInit|Symbol} [init]
        * @returns
        */
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers constructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -35996,17 +35961,17 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = void 0) {
+      static json(data2, init2 = void 0) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -36030,7 +35995,7 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = void 0) {
+      constructor(body = null, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -36038,7 +36003,7 @@ var require_response = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body, "Response", "body");
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this.#state = makeResponse({});
         this.#headers = new Headers2(kConstruct);
         setHeadersGuard(this.#headers, "response");
@@ -36048,7 +36013,7 @@ var require_response = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -36198,7 +36163,7 @@ var require_response = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -36209,9 +36174,9 @@ var require_response = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -36281,23 +36246,23 @@ var require_response = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        getResponseState(response).status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        getResponseState(response).status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        getResponseState(response).statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        getResponseState(response).statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(getResponseHeaders(response), init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(getResponseHeaders(response), init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -36456,7 +36421,7 @@ var require_request2 = __commonJS({
       #headers;
       #state;
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = void 0) {
+      constructor(input, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -36464,13 +36429,13 @@ var require_request2 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input);
-        init = webidl.converters.RequestInit(init);
+        init2 = webidl.converters.RequestInit(init2);
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this.#dispatcher = init.dispatcher;
+          this.#dispatcher = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -36488,17 +36453,17 @@ var require_request2 = __commonJS({
           assert(webidl.is.Request(input));
           request2 = input.#state;
           signal = input.#signal;
-          this.#dispatcher = init.dispatcher || input.#dispatcher;
+          this.#dispatcher = init2.dispatcher || input.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
         let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -36544,7 +36509,7 @@ var require_request2 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -36557,8 +36522,8 @@ var require_request2 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -36575,12 +36540,12 @@ var require_request2 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -36593,28 +36558,28 @@ var require_request2 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -36636,8 +36601,8 @@ var require_request2 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this.#state = request2;
         const ac = new AbortController();
@@ -36669,7 +36634,7 @@ var require_request2 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this.#headers);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -36681,13 +36646,13 @@ var require_request2 = __commonJS({
           }
         }
         const inputBody = webidl.is.Request(input) ? input.#state.body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -36697,7 +36662,7 @@ var require_request2 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -36941,48 +36906,48 @@ var require_request2 = __commonJS({
     Reflect.deleteProperty(Request, "getRequestState");
     Reflect.deleteProperty(Request, "setRequestState");
     mixinBody(Request, getRequestState);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        useURLCredentials: init.useURLCredentials ?? void 0,
-        traversableForUserPrompts: init.traversableForUserPrompts ?? "client",
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        useURLCredentials: init2.useURLCredentials ?? void 0,
+        traversableForUserPrompts: init2.traversableForUserPrompts ?? "client",
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -37382,12 +37347,12 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -38234,7 +38199,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve26, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38322,7 +38287,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve26({
                 status,
                 statusText,
                 headersList,
@@ -38375,7 +38340,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve24({
+              resolve26({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38399,7 +38364,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve24({
+              resolve26({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -39665,9 +39630,9 @@ var require_events = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -39950,7 +39915,7 @@ var require_util6 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -40316,10 +40281,10 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code3, reason2, validate = false) {
+    function closeWebSocketConnection(object, code3, reason2, validate2 = false) {
       code3 ??= null;
       reason2 ??= "";
-      if (validate) validateCloseCodeAndReason(code3, reason2);
+      if (validate2) validateCloseCodeAndReason(code3, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
@@ -41280,11 +41245,11 @@ var require_websocket = __commonJS({
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code3 = 1006;
-          fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
+          fireEvent("error", this, (type, init2) => new ErrorEvent(type, init2), {
             error: new TypeError(reason2)
           });
         }
-        fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
+        fireEvent("close", this, (type, init2) => new CloseEvent(type, init2), {
           wasClean,
           code: code3,
           reason: reason2
@@ -41429,16 +41394,16 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message2 = "", init = void 0) {
+      constructor(message2 = "", init2 = void 0) {
         message2 = webidl.converters.DOMString(message2, "WebSocketError", "message");
         super(message2, "WebSocketError");
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
-        } else if (init !== null) {
-          init = webidl.converters.WebSocketCloseInfo(init);
+        } else if (init2 !== null) {
+          init2 = webidl.converters.WebSocketCloseInfo(init2);
         }
-        let code3 = init.closeCode ?? null;
-        const reason2 = init.reason ?? "";
+        let code3 = init2.closeCode ?? null;
+        const reason2 = init2.reason ?? "";
         validateCloseCodeAndReason(code3, reason2);
         if (reason2.length !== 0 && code3 === null) {
           code3 = 1e3;
@@ -42171,15 +42136,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -42666,8 +42631,8 @@ var require_undici = __commonJS({
       err.stack = stack ? `${stack}
 ${captureLines}` : capture.stack;
     }
-    module.exports.fetch = function fetch(init, options = void 0) {
-      return fetchImpl(init, options).catch((err) => {
+    module.exports.fetch = function fetch(init2, options = void 0) {
+      return fetchImpl(init2, options).catch((err) => {
         if (currentFilename) {
           appendFetchStackTrace(err, currentFilename);
         } else if (err && typeof err === "object") {
@@ -42770,7 +42735,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve26) => setTimeout(resolve26, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42945,9 +42910,9 @@ function toExecLogs(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of log entries, got ${kindOf(body)}`);
   return body.map((item, index) => {
     if (!isObject(item)) throw shapeError(where, `log entry #${index + 1} is ${kindOf(item)}, not an object`);
-    const count = Number(item.count);
+    const count2 = Number(item.count);
     const entry = {
-      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count) ? count : index + 1,
+      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count2) ? count2 : index + 1,
       service: stringOr(item.service, ""),
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
@@ -43181,10 +43146,10 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t6) => showName(t6)).join(", ");
+  const list2 = (file.tenants ?? []).map((t5) => showName(t5)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
-function membershipNotes(excluded, remote, tenant, plan) {
+function membershipNotes(excluded, remote, tenant, plan2) {
   if (excluded.length === 0) return [];
   const notes = [];
   const byName = groupBy(remote, (r) => r.name);
@@ -43192,7 +43157,7 @@ function membershipNotes(excluded, remote, tenant, plan) {
   for (const file of excluded) {
     const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
-      const outcome = plan.deleted.has(role.id) ? "is deleted from" : plan.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      const outcome = plan2.deleted.has(role.id) ? "is deleted from" : plan2.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
       if (outcome === void 0) continue;
       notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
     }
@@ -43215,7 +43180,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t6) => quote(t6)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
     });
   }
   return warnings;
@@ -43231,38 +43196,6 @@ var init_membership = __esm({
 });
 
 // src/core/roles/index.ts
-var roles_exports = {};
-__export(roles_exports, {
-  MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
-  MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
-  MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
-  VAR_NAME: () => VAR_NAME,
-  checkRoleSet: () => checkRoleSet,
-  decodeRoleFile: () => decodeRoleFile,
-  escapeVars: () => escapeVars,
-  fileNameKey: () => fileNameKey,
-  filesForTenant: () => filesForTenant,
-  isForTenant: () => isForTenant,
-  membershipNotes: () => membershipNotes,
-  mergeVars: () => mergeVars,
-  notForTenantReason: () => notForTenantReason,
-  parseRoleFile: () => parseRoleFile,
-  plural: () => plural,
-  printableLine: () => printableLine,
-  quote: () => quote,
-  renderRoleFiles: () => renderRoleFiles,
-  renderVars: () => renderVars,
-  renderVarsWithOrigin: () => renderVarsWithOrigin,
-  roleFileName: () => roleFileName,
-  roleFilesForTenant: () => roleFilesForTenant,
-  serializeRoleFile: () => serializeRoleFile,
-  showName: () => showName,
-  splitFrontMatter: () => splitFrontMatter,
-  thousands: () => thousands,
-  unmatchedTenantWarnings: () => unmatchedTenantWarnings,
-  varIssuesOfTenants: () => varIssuesOfTenants,
-  withoutFinalLineBreak: () => withoutFinalLineBreak
-});
 var init_roles = __esm({
   "src/core/roles/index.ts"() {
     "use strict";
@@ -43301,7 +43234,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve26) => setTimeout(resolve26, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47181,8 +47114,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve24, reject2) => {
-          const waiter = { resolve: resolve24, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve26, reject2) => {
+          const waiter = { resolve: resolve26, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47287,7 +47220,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve26, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47313,7 +47246,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve24(new Session(socket, shown, secrets));
+      resolve26(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47554,10 +47487,10 @@ function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t6 = a;
-    t6 = Math.imul(t6 ^ t6 >>> 15, t6 | 1);
-    t6 ^= t6 + Math.imul(t6 ^ t6 >>> 7, t6 | 61);
-    return ((t6 ^ t6 >>> 14) >>> 0) / 4294967296;
+    let t5 = a;
+    t5 = Math.imul(t5 ^ t5 >>> 15, t5 | 1);
+    t5 ^= t5 + Math.imul(t5 ^ t5 >>> 7, t5 | 61);
+    return ((t5 ^ t5 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47949,7 +47882,7 @@ function render2(template, inputs, roles) {
       return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
     });
   }
-  if (Array.isArray(template)) return template.map((t6) => render2(t6, inputs, roles));
+  if (Array.isArray(template)) return template.map((t5) => render2(t5, inputs, roles));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
@@ -48257,7 +48190,7 @@ function parseLatency(value) {
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
 function outputRoleNames(outputs) {
-  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t6) => "name" in t6 ? [t6.name] : []));
+  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t5) => "name" in t5 ? [t5.name] : []));
   return [...new Set(names)];
 }
 function validateFlows(source, file) {
@@ -48365,9 +48298,9 @@ function createHttpHandler(options) {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    const failure = faults.failure();
-    if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
-    if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const failure2 = faults.failure();
+    if (failure2 === 500) return reply(res, method, path, started, INTERNAL_ERROR);
+    if (failure2 === 503) return reply(res, method, path, started, UNAVAILABLE);
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
     const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
     if ("status" in found) return reply(res, method, path, started, found);
@@ -48635,7 +48568,7 @@ import { randomUUID as randomUUID3 } from "node:crypto";
 function createWsEndpoint(options) {
   const wss = new import_websocket_server.default({ noServer: true, maxPayload: options.maxPayload });
   const connections = /* @__PURE__ */ new Set();
-  const serve = (ws) => {
+  const serve2 = (ws) => {
     const conn = { ws, id: randomUUID3(), timers: /* @__PURE__ */ new Set() };
     connections.add(conn);
     ws.on("message", (data2) => onFrame(conn, data2, options));
@@ -48656,7 +48589,7 @@ function createWsEndpoint(options) {
       const queryToken = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get("token");
       const allowed = options.tokenMatches(bearerToken(req.headers.authorization)) || options.tokenMatches(queryToken ?? void 0);
       if (!allowed) return refuse(socket, "403 Forbidden");
-      wss.handleUpgrade(req, socket, head, serve);
+      wss.handleUpgrade(req, socket, head, serve2);
     },
     close() {
       for (const conn of connections) {
@@ -48804,7 +48737,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve24) => server.close(() => resolve24()));
+      const closed = new Promise((resolve26) => server.close(() => resolve26()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48843,12 +48776,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve24, reject2) => {
+  return new Promise((resolve26, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve24(server.address()));
+    server.listen(port, host, () => resolve26(server.address()));
   });
 }
 function displayHost(host) {
@@ -48968,16 +48901,16 @@ async function stateFolder(dir) {
     await writeFile(join4(dir, ".gitignore"), "# State of roleflow's embedded tenant: local only.\n*\n").catch(() => void 0);
   }
 }
-function targetOf(name, t6) {
+function targetOf(name, t5) {
   return {
     name,
-    baseUrl: t6.baseUrl,
-    ...t6.wsUrl === void 0 ? {} : { wsUrl: t6.wsUrl },
-    wsAuth: t6.wsAuth ?? "header",
-    api: t6.api ?? {},
-    timeoutMs: t6.timeoutMs ?? 3e4,
-    retries: t6.retries ?? 4,
-    ...t6.tokenEnv === void 0 ? {} : { tokenEnv: t6.tokenEnv }
+    baseUrl: t5.baseUrl,
+    ...t5.wsUrl === void 0 ? {} : { wsUrl: t5.wsUrl },
+    wsAuth: t5.wsAuth ?? "header",
+    api: t5.api ?? {},
+    timeoutMs: t5.timeoutMs ?? 3e4,
+    retries: t5.retries ?? 4,
+    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -49471,9 +49404,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
 }
 function lineCount(text2) {
-  let count = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count++;
-  return count;
+  let count2 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count2++;
+  return count2;
 }
 var MAX_STEPS, CONTEXT;
 var init_content_diff = __esm({
@@ -49499,7 +49432,7 @@ function rolesById(roles) {
   return byId;
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const { byName, count } = holdersByName(remote, ignored);
+  const { byName, count: count2 } = holdersByName(remote, ignored);
   let byId;
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -49545,7 +49478,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
     for (const r of free) claimed.add(r.id);
   }
   const orphans = [];
-  if (claimed.size < count) {
+  if (claimed.size < count2) {
     for (const held of byName.values()) {
       if (!Array.isArray(held)) {
         if (!claimed.has(held.id)) orphans.push(held);
@@ -49560,16 +49493,16 @@ function matchRoles(files, remote, ignored, tenantName2) {
 }
 function holdersByName(remote, ignored) {
   const byName = /* @__PURE__ */ new Map();
-  let count = 0;
+  let count2 = 0;
   for (const role of remote) {
     if (ignored(role.name) !== void 0) continue;
-    count++;
+    count2++;
     const held = byName.get(role.name);
     if (held === void 0) byName.set(role.name, role);
     else if (Array.isArray(held)) held.push(role);
     else byName.set(role.name, [held, role]);
   }
-  return { byName, count };
+  return { byName, count: count2 };
 }
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
@@ -49827,16 +49760,16 @@ var init_compute_plan = __esm({
 });
 
 // src/core/plan/fresh.ts
-function checkPlanFresh(plan, remote, tenant) {
+function checkPlanFresh(plan2, remote, tenant) {
   const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
   const checkName = (name, hash2) => {
     if (nameStateHash(name, byName.get(name) ?? []) !== hash2) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change2 of plan.changes) {
+  for (const change2 of plan2.changes) {
     if (change2.action === "create") {
       checkName(change2.name, change2.remote_hash);
       continue;
@@ -49853,8 +49786,8 @@ function checkPlanFresh(plan, remote, tenant) {
   }
   return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
 }
-function planHasChanges(plan) {
-  return plan.changes.length > 0;
+function planHasChanges(plan2) {
+  return plan2.changes.length > 0;
 }
 var init_fresh = __esm({
   "src/core/plan/fresh.ts"() {
@@ -49882,28 +49815,28 @@ var init_roles_digest = __esm({
 });
 
 // src/core/plan/render-text.ts
-function renderPlanText(plan, opts) {
+function renderPlanText(plan2, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
-  const out = [`Tenant ${showName(plan.tenant.name)} (${showName(plan.tenant.base_url)})`, ""];
-  for (const change2 of plan.changes) out.push(...changeLines(change2, paint2), "");
-  if (plan.unmanaged.length > 0) {
+  const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
+  for (const change2 of plan2.changes) out.push(...changeLines(change2, paint2), "");
+  if (plan2.unmanaged.length > 0) {
     out.push(
-      `Unmanaged: ${plural(plan.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      `Unmanaged: ${plural(plan2.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan2.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
       ""
     );
   }
-  section(out, "Notes:", plan.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan, opts.rolesDir));
+  section(out, "Notes:", plan2.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan2.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan2.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan2, opts.rolesDir));
   return `${out.join("\n")}
 `;
 }
-function planSummaryLine(plan, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan.summary;
-  if (plan.issues.length > 0 && plan.changes.length === 0) return "Nothing was planned: the role files have problems.";
-  if (plan.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+function planSummaryLine(plan2, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan2.summary;
+  if (plan2.issues.length > 0 && plan2.changes.length === 0) return "Nothing was planned: the role files have problems.";
+  if (plan2.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
 function changeLines(change2, paint2) {
@@ -49997,18 +49930,18 @@ var init_text_parts = __esm({
 // src/core/plan/render-json.ts
 import { Buffer as Buffer4 } from "node:buffer";
 import { createHash as createHash2 } from "node:crypto";
-function renderPlanJson(plan) {
-  const body = bodyText(plan);
+function renderPlanJson(plan2) {
+  const body = bodyText(plan2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(sha256(body))}
 }
 `;
 }
-function planDigest(plan) {
-  return sha256(bodyText(plan));
+function planDigest(plan2) {
+  return sha256(bodyText(plan2));
 }
 function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan) => isTenantPlanError(plan) ? plan : JSON.parse(renderPlanJson(plan)));
+  const tenants = plans.map((plan2) => isTenantPlanError(plan2) ? plan2 : JSON.parse(renderPlanJson(plan2)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
@@ -50018,8 +49951,8 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan, { redactor, partChars = PART_CHARS } = {}) {
-  const { digest: _digest, changes, ...rest } = plan;
+function* planJsonBytes(plan2, { redactor, partChars = PART_CHARS } = {}) {
+  const { digest: _digest, changes, ...rest } = plan2;
   const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash2 = createHash2("sha256");
@@ -50054,8 +49987,8 @@ function charsOf(change2) {
   const { before, after: after2, diff } = change2;
   return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
 }
-function bodyText(plan) {
-  const { digest: _digest, ...rest } = plan;
+function bodyText(plan2) {
+  const { digest: _digest, ...rest } = plan2;
   return jsonText(ordered2(rest), 2);
 }
 function ordered2(value) {
@@ -50159,18 +50092,18 @@ var init_render_json = __esm({
 });
 
 // src/core/plan/saved.ts
-function savedPlanRefusals(plan, today) {
+function savedPlanRefusals(plan2, today) {
   const reasons = [];
-  if (plan.digest === void 0) {
+  if (plan2.digest === void 0) {
     reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
-  } else if (planDigest(plan) !== plan.digest) {
+  } else if (planDigest(plan2) !== plan2.digest) {
     reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
   }
-  const { create, update } = plan.summary;
-  const managed = plan.summary.unchanged + create + update;
-  const guards = planGuards(plan.changes, managed, {
+  const { create, update } = plan2.summary;
+  const managed = plan2.summary.unchanged + create + update;
+  const guards = planGuards(plan2.changes, managed, {
     ...today,
-    allowEmptyPrune: today.allowEmptyPrune === true || plan.options.allow_empty_prune === true
+    allowEmptyPrune: today.allowEmptyPrune === true || plan2.options.allow_empty_prune === true
   });
   reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
   return reasons;
@@ -50190,35 +50123,35 @@ function mdText(text2) {
 function mdCode(text2) {
   return `<code>${mdText(text2)}</code>`;
 }
-function headMarkdown(plan, marker) {
+function headMarkdown(plan2, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan.tenant.name)}`, "", `**${planSummaryLine(plan)}**`, "");
-  const deletes = plan.changes.filter((c) => c.action === "delete");
+  lines2.push(`### roleflow plan for ${mdCode(plan2.tenant.name)}`, "", `**${planSummaryLine(plan2)}**`, "");
+  const deletes = plan2.changes.filter((c) => c.action === "delete");
   if (deletes.length > 0) {
     const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
     lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
   }
-  if (plan.guards.length > 0) {
+  if (plan2.guards.length > 0) {
     lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    for (const g of listed(plan2.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
     lines2.push("");
   }
-  if (plan.issues.length > 0) {
+  if (plan2.issues.length > 0) {
     lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    for (const i of listed(plan2.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
     lines2.push("");
   }
   return lines2.join("\n");
 }
-function tailMarkdown(plan) {
+function tailMarkdown(plan2) {
   const lines2 = [];
-  if (plan.unmanaged.length > 0) {
-    const names = listed(plan.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  if (plan2.unmanaged.length > 0) {
+    const names = listed(plan2.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan2.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
   }
-  if (plan.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  if (plan2.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan2.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
   }
   return lines2.join("\n");
 }
@@ -50283,15 +50216,15 @@ function fullPlan(tenant) {
   if (tenant === void 0) return "run `roleflow plan` for the full plan";
   return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
 }
-function renderPlanMarkdown(plan, opts = {}) {
+function renderPlanMarkdown(plan2, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan, opts.marker);
-  const tail = tailMarkdown(plan);
-  const seeAll = fullPlan(plan.tenant.name);
-  if (plan.changes.length === 0) return fitMarkdown([head, tail], max, plan.tenant.name);
-  const rows = plan.changes.map(tableRow);
+  const head = headMarkdown(plan2, opts.marker);
+  const tail = tailMarkdown(plan2);
+  const seeAll = fullPlan(plan2.tenant.name);
+  if (plan2.changes.length === 0) return fitMarkdown([head, tail], max, plan2.tenant.name);
+  const rows = plan2.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan.changes.filter((c) => c.diff !== void 0);
+  const withDiffs = plan2.changes.filter((c) => c.diff !== void 0);
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
@@ -50319,7 +50252,7 @@ function renderPlanMarkdown(plan, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max, plan.tenant.name);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan2.tenant.name);
 }
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
@@ -50375,9 +50308,9 @@ var init_render_markdown = __esm({
 
 // src/core/plan/render-tenants.ts
 function renderTenantPlansText(plans, opts) {
-  const sections = plans.map((plan) => `=== tenant ${showName(plan.tenant.name)} ===
-${isTenantPlanError(plan) ? `${notPlanned(plan)}
-` : renderPlanText(plan, opts)}`);
+  const sections = plans.map((plan2) => `=== tenant ${showName(plan2.tenant.name)} ===
+${isTenantPlanError(plan2) ? `${notPlanned(plan2)}
+` : renderPlanText(plan2, opts)}`);
   const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
   const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
   return `${sections.join("\n")}
@@ -50388,10 +50321,10 @@ ${lines2.join("\n")}
 function notPlanned(entry) {
   return `Not planned: ${escapeControls(entry.error.message)}`;
 }
-function tenantVerdict(plan, rolesDir) {
-  if (isTenantPlanError(plan)) return notPlanned(plan);
-  const line = planSummaryLine(plan, rolesDir);
-  return plan.guards.length === 0 ? line : `${line} Refused by ${plan.guards.length === 1 ? "a guard" : `${plan.guards.length} guards`}.`;
+function tenantVerdict(plan2, rolesDir) {
+  if (isTenantPlanError(plan2)) return notPlanned(plan2);
+  const line = planSummaryLine(plan2, rolesDir);
+  return plan2.guards.length === 0 ? line : `${line} Refused by ${plan2.guards.length === 1 ? "a guard" : `${plan2.guards.length} guards`}.`;
 }
 function renderTenantPlansMarkdown(plans, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
@@ -50401,9 +50334,9 @@ function renderTenantPlansMarkdown(plans, opts = {}) {
     return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
 `], max);
   }
-  const section2 = (plan, maxChars) => isTenantPlanError(plan) ? notPlannedMarkdown(plan) : renderPlanMarkdown(plan, { maxChars });
+  const section2 = (plan2, maxChars) => isTenantPlanError(plan2) ? notPlannedMarkdown(plan2) : renderPlanMarkdown(plan2, { maxChars });
   const budgets = shareRoom(plans.map((p) => section2(p, Infinity).length), room);
-  const sections = plans.map((plan, i) => section2(plan, budgets[i]));
+  const sections = plans.map((plan2, i) => section2(plan2, budgets[i]));
   return `${head}
 ${sections.join("\n")}`;
 }
@@ -50436,14 +50369,14 @@ function summaryMarkdown(entries, marker) {
   const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed3 > 0 ? [`${thousands(failed3)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
-  for (const plan of entries) {
-    if (isTenantPlanError(plan)) {
-      lines2.push(`| ${mdCode(plan.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan.error.message)} |`);
+  for (const plan2 of entries) {
+    if (isTenantPlanError(plan2)) {
+      lines2.push(`| ${mdCode(plan2.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan2.error.message)} |`);
       continue;
     }
-    const { create, update, delete: del } = plan.summary;
-    const guards = plan.guards.length === 0 ? plan.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan.guards.length)} refused`;
-    lines2.push(`| ${mdCode(plan.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
+    const { create, update, delete: del } = plan2.summary;
+    const guards = plan2.guards.length === 0 ? plan2.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan2.guards.length)} refused`;
+    lines2.push(`| ${mdCode(plan2.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
   }
   return `${lines2.join("\n")}
 `;
@@ -50463,39 +50396,6 @@ var init_render_tenants = __esm({
 });
 
 // src/core/plan/index.ts
-var plan_exports = {};
-__export(plan_exports, {
-  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
-  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
-  checkPlanFresh: () => checkPlanFresh,
-  compare: () => compare,
-  computePlan: () => computePlan,
-  contentDiff: () => contentDiff,
-  globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
-  indexRoles: () => indexRoles,
-  isTenantPlanError: () => isTenantPlanError,
-  matchRoles: () => matchRoles,
-  nameStateHash: () => nameStateHash,
-  planBaseUrl: () => planBaseUrl,
-  planDigest: () => planDigest,
-  planGuards: () => planGuards,
-  planHasChanges: () => planHasChanges,
-  planJsonBytes: () => planJsonBytes,
-  planSummaryLine: () => planSummaryLine,
-  renderPlanJson: () => renderPlanJson,
-  renderPlanMarkdown: () => renderPlanMarkdown,
-  renderPlanText: () => renderPlanText,
-  renderTenantPlansJson: () => renderTenantPlansJson,
-  renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
-  renderTenantPlansText: () => renderTenantPlansText,
-  roleStateHash: () => roleStateHash,
-  rolesDigest: () => rolesDigest,
-  savedPlanRefusals: () => savedPlanRefusals,
-  shareRoom: () => shareRoom,
-  tenantPlansDigest: () => tenantPlansDigest,
-  unreadablePlan: () => unreadablePlan
-});
 var init_plan = __esm({
   "src/core/plan/index.ts"() {
     "use strict";
@@ -50620,10 +50520,10 @@ function applySummaryLine(summary2, interrupted = false) {
   const failed3 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
   return `Apply failed: ${failed3}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
-function applyResultJson(plan, status, outcomes, reasons = []) {
+function applyResultJson(plan2, status, outcomes, reasons = []) {
   const document = {
     format_version: 1,
-    tenant: plan.tenant,
+    tenant: plan2.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
     results: [...outcomes],
@@ -50711,23 +50611,6 @@ var init_phases = __esm({
 });
 
 // src/core/apply/index.ts
-var apply_exports = {};
-__export(apply_exports, {
-  applyEnd: () => applyEnd,
-  applyPhases: () => applyPhases,
-  applyResultJson: () => applyResultJson,
-  applySucceeded: () => applySucceeded,
-  applySummaryLine: () => applySummaryLine,
-  blockedReason: () => blockedReason,
-  concurrentDuplicates: () => concurrentDuplicates,
-  duplicateLine: () => duplicateLine,
-  freedName: () => freedName,
-  outcomeLine: () => outcomeLine,
-  outcomeOf: () => outcomeOf,
-  summarizeOutcomes: () => summarizeOutcomes,
-  takenName: () => takenName,
-  unknownOutcomeNote: () => unknownOutcomeNote
-});
 var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
@@ -52863,9 +52746,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve26, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve24(data2);
+              return err ? reject2(err) : resolve26(data2);
             });
           });
         }
@@ -52903,12 +52786,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve24, reject2) => {
+          return new Promise((resolve26, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve24(data2);
+              ) : resolve26(data2);
             });
           });
         }
@@ -54371,8 +54254,8 @@ var require_webidl2 = __commonJS({
       return new TypeError(`${message2.header}: ${message2.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural3 = context.types.length === 1 ? "" : " one of";
-      const message2 = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
+      const plural2 = context.types.length === 1 ? "" : " one of";
+      const message2 = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message: message2
@@ -55175,8 +55058,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve24, reject2) => {
-        res = resolve24;
+      const promise = new Promise((resolve26, reject2) => {
+        res = resolve26;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55669,12 +55552,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t6 = options.type;
+        const t5 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t6,
+          type: t5,
           lastModified: d
         };
       }
@@ -57427,12 +57310,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve26, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve26;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58102,12 +57985,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve24, reject2) => {
+      const waitForDrain = () => new Promise((resolve26, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve24;
+          callback = resolve26;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58586,16 +58469,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve24) => {
+        return new Promise((resolve26) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve24;
+            this[kClosedResolve] = resolve26;
           } else {
-            resolve24(null);
+            resolve26(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve24) => {
+        return new Promise((resolve26) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58606,7 +58489,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve24(null);
+            resolve26(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58657,7 +58540,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve24, reject2) => {
+        const socket = await new Promise((resolve26, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58669,7 +58552,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve24(socket2);
+              resolve26(socket2);
             }
           });
         });
@@ -59005,8 +58888,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve24) => {
-            this[kClosedResolve] = resolve24;
+          await new Promise((resolve26) => {
+            this[kClosedResolve] = resolve26;
           });
         }
       }
@@ -59186,9 +59069,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t6 = b;
+        const t5 = b;
         b = a % b;
-        a = t6;
+        a = t5;
       }
       return a;
     }
@@ -60275,7 +60158,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve24, reject2) => {
+        return await new Promise((resolve26, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60288,7 +60171,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve24(null);
+              resolve26(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60307,7 +60190,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve24, reject2) => {
+      return new Promise((resolve26, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60324,7 +60207,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve24,
+              resolve: resolve26,
               reject: reject2,
               length: 0,
               body: []
@@ -60394,18 +60277,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve24, stream, length } = consume2;
+      const { type, body, resolve: resolve26, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve24(chunksDecode(body, length));
+          resolve26(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve24(JSON.parse(chunksDecode(body, length)));
+          resolve26(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve24(chunksConcat(body, length).buffer);
+          resolve26(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve24(new Blob(body, { type: stream[kContentType] }));
+          resolve26(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve24(chunksConcat(body, length));
+          resolve26(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60662,9 +60545,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -60887,9 +60770,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -61174,9 +61057,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -61268,9 +61151,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve24, reject2) => {
+        return new Promise((resolve26, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve24(data2);
+            return err ? reject2(err) : resolve26(data2);
           });
         });
       }
@@ -61935,15 +61818,15 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural2) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -62705,13 +62588,13 @@ var require_headers2 = __commonJS({
     var HeadersList = class _HeadersList {
       /** @type {[string, string][]|null} */
       cookies = null;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this[kHeadersMap] = new Map(init[kHeadersMap]);
-          this[kHeadersSortedMap] = init[kHeadersSortedMap];
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this[kHeadersMap] = new Map(init2[kHeadersMap]);
+          this[kHeadersSortedMap] = init2[kHeadersSortedMap];
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this[kHeadersMap] = new Map(init);
+          this[kHeadersMap] = new Map(init2);
           this[kHeadersSortedMap] = null;
         }
       }
@@ -62870,16 +62753,16 @@ var require_headers2 = __commonJS({
     var Headers2 = class _Headers {
       #guard;
       #headersList;
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers contructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -63110,17 +62993,17 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = {}) {
+      static json(data2, init2 = {}) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -63144,7 +63027,7 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = {}) {
+      constructor(body = null, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -63152,7 +63035,7 @@ var require_response2 = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body);
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this[kState] = makeResponse({});
         this[kHeaders] = new Headers2(kConstruct);
         setHeadersGuard(this[kHeaders], "response");
@@ -63162,7 +63045,7 @@ var require_response2 = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -63281,7 +63164,7 @@ var require_response2 = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -63292,9 +63175,9 @@ var require_response2 = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -63364,23 +63247,23 @@ var require_response2 = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        response[kState].status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        response[kState].status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        response[kState].statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        response[kState].statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(response[kHeaders], init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(response[kHeaders], init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -63576,7 +63459,7 @@ var require_request4 = __commonJS({
     var patchMethodWarning = false;
     var Request = class _Request {
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = {}) {
+      constructor(input, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -63584,13 +63467,13 @@ var require_request4 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input, prefix, "input");
-        init = webidl.converters.RequestInit(init, prefix, "init");
+        init2 = webidl.converters.RequestInit(init2, prefix, "init");
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this[kDispatcher] = init.dispatcher;
+          this[kDispatcher] = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -63605,7 +63488,7 @@ var require_request4 = __commonJS({
           request2 = makeRequest({ urlList: [parsedURL] });
           fallbackMode = "cors";
         } else {
-          this[kDispatcher] = init.dispatcher || input[kDispatcher];
+          this[kDispatcher] = init2.dispatcher || input[kDispatcher];
           assert(input instanceof _Request);
           request2 = input[kState];
           signal = input[kSignal];
@@ -63615,10 +63498,10 @@ var require_request4 = __commonJS({
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -63664,7 +63547,7 @@ var require_request4 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -63677,8 +63560,8 @@ var require_request4 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -63695,12 +63578,12 @@ var require_request4 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -63713,28 +63596,28 @@ var require_request4 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -63756,8 +63639,8 @@ var require_request4 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this[kState] = request2;
         const ac = new AbortController();
@@ -63799,7 +63682,7 @@ var require_request4 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this[kHeaders]);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -63811,13 +63694,13 @@ var require_request4 = __commonJS({
           }
         }
         const inputBody = input instanceof _Request ? input[kState].body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -63827,7 +63710,7 @@ var require_request4 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -64022,46 +63905,46 @@ var require_request4 = __commonJS({
       }
     };
     mixinBody(Request);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -64310,12 +64193,12 @@ var require_fetch2 = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -65133,7 +65016,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve24, reject2) => agent.dispatch(
+        return new Promise((resolve26, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65209,7 +65092,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve24({
+              resolve26({
                 status,
                 statusText,
                 headersList,
@@ -65252,7 +65135,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve24({
+              resolve26({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67327,9 +67210,9 @@ var require_events2 = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -67628,7 +67511,7 @@ var require_util14 = __commonJS({
     function isClosed(ws) {
       return ws[kReadyState] === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -67706,7 +67589,7 @@ var require_util14 = __commonJS({
         response.socket.destroy();
       }
       if (reason2) {
-        fireEvent("error", ws, (type, init) => new ErrorEvent(type, init), {
+        fireEvent("error", ws, (type, init2) => new ErrorEvent(type, init2), {
           error: new Error(reason2),
           message: reason2
         });
@@ -68014,7 +67897,7 @@ var require_connection2 = __commonJS({
         code3 = 1006;
       }
       ws[kReadyState] = states.CLOSED;
-      fireEvent("close", ws, (type, init) => new CloseEvent(type, init), {
+      fireEvent("close", ws, (type, init2) => new CloseEvent(type, init2), {
         wasClean,
         code: code3,
         reason: reason2
@@ -68993,8 +68876,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve24) => {
-        setTimeout(resolve24, ms2).unref();
+      return new Promise((resolve26) => {
+        setTimeout(resolve26, ms2).unref();
       });
     }
     module.exports = {
@@ -69362,15 +69245,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -69803,9 +69686,9 @@ var require_undici2 = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch2().fetch;
-    module.exports.fetch = async function fetch(init, options = void 0) {
+    module.exports.fetch = async function fetch(init2, options = void 0) {
       try {
-        return await fetchImpl(init, options);
+        return await fetchImpl(init2, options);
       } catch (err) {
         if (err && typeof err === "object") {
           Error.captureStackTrace(err);
@@ -69968,8 +69851,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t6 = 0; t6 <= 24; ++t6)
-      richLine[richLine.length - t6] = `\x1B[38;5;${232 + t6}m━`;
+    for (let t5 = 0; t5 <= 24; ++t5)
+      richLine[richLine.length - t5] = `\x1B[38;5;${232 + t5}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70132,8 +70015,8 @@ var require_lib = __commonJS({
         return `${(_c = state === null || state === void 0 ? void 0 : state.p) !== null && _c !== void 0 ? _c : `.`}[${JSON.stringify(key)}]`;
       }
     }
-    function plural3(n, singular, plural4) {
-      return n === 1 ? singular : plural4;
+    function plural2(n, singular, plural3) {
+      return n === 1 ? singular : plural3;
     }
     var colorStringRegExp = /^#[0-9a-f]{6}$/i;
     var colorStringAlphaRegExp = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i;
@@ -70241,7 +70124,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber5() {
+    function isNumber3() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -70358,8 +70241,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            valid = spec(value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
+            valid = spec(value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70383,7 +70266,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val !== originalValues[t6]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t5) => val !== originalValues[t5]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70424,7 +70307,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t6) => val[0] !== originalValues[t6][0] || val[1] !== originalValues[t6][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t5) => val[0] !== originalValues[t5][0] || val[1] !== originalValues[t5][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70478,8 +70361,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t6 = 0, T = value.length; t6 < T && t6 < spec.length; ++t6) {
-            valid = spec[t6](value[t6], Object.assign(Object.assign({}, state), { p: computeKey(state, t6), coercion: makeCoercionFn(value, t6) })) && valid;
+          for (let t5 = 0, T = value.length; t5 < T && t5 < spec.length; ++t5) {
+            valid = spec[t5](value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70508,8 +70391,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t6 = 0, T = keys.length; t6 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t6) {
-            const key = keys[t6];
+          for (let t5 = 0, T = keys.length; t5 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t5) {
+            const key = keys[t5];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70586,11 +70469,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t6 = 0, T = specs.length; t6 < T; ++t6) {
+        for (let t5 = 0, T = specs.length; t5 < T; ++t5) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t6](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t6 + 1}` }))) {
-            matches.push([`#${t6 + 1}`, subCoercions]);
+          if (specs[t5](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t5 + 1}` }))) {
+            matches.push([`#${t5 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70616,8 +70499,8 @@ var require_lib = __commonJS({
         return value;
       };
     }
-    function makeValidator({ test }) {
-      return makeTrait(test)();
+    function makeValidator({ test: test2 }) {
+      return makeTrait(test2)();
     }
     var TypeAssertionError = class extends Error {
       constructor({ errors } = {}) {
@@ -70667,8 +70550,8 @@ var require_lib = __commonJS({
           throw new TypeAssertionError({ errors });
         }
       }
-      for (const [, apply2] of coercions)
-        apply2();
+      for (const [, apply3] of coercions)
+        apply3();
       if (throws) {
         return state.value;
       } else {
@@ -70716,8 +70599,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t6 = 0, T = value.length; t6 < T; ++t6) {
-            const sub = value[t6];
+          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
+            const sub = value[t5];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -70768,7 +70651,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange5(a, b) {
+    function isInInclusiveRange2(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -70786,7 +70669,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger5({ unsafe = false } = {}) {
+    function isInteger2({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -70874,7 +70757,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade5(spec, ...followups) {
+    function cascade2(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -70910,7 +70793,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade5(spec, resolvedFollowups);
+      return cascade2(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -70948,7 +70831,7 @@ var require_lib = __commonJS({
             if (!check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Missing required ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Missing required ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -70979,7 +70862,7 @@ var require_lib = __commonJS({
             if (check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Forbidden ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Forbidden ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -71032,7 +70915,7 @@ var require_lib = __commonJS({
             if ((check(keys, key, value) && !skipped2.has(value[key])) !== spec.expect)
               problems.push(key);
           if (problems.length >= 1)
-            return pushError(state, `Property "${subject}" ${spec.message} ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
+            return pushError(state, `Property "${subject}" ${spec.message} ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
           return true;
         }
       });
@@ -71042,7 +70925,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade5;
+    exports.cascade = cascade2;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -71064,16 +70947,16 @@ var require_lib = __commonJS({
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
     exports.isInExclusiveRange = isInExclusiveRange;
-    exports.isInInclusiveRange = isInInclusiveRange5;
+    exports.isInInclusiveRange = isInInclusiveRange2;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger5;
+    exports.isInteger = isInteger2;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber5;
+    exports.isNumber = isNumber3;
     exports.isObject = isObject3;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
@@ -71139,12 +71022,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade5 = commandClass.schema;
-        if (Array.isArray(cascade5)) {
+        const cascade2 = commandClass.schema;
+        if (Array.isArray(cascade2)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade5);
+          const schema = applyCascade(isDict(isUnknown()), cascade2);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -71153,7 +71036,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade5 != null) {
+        } else if (cascade2 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -71204,9 +71087,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t6 = 0; t6 < input.nodes.length; ++t6)
-          if (!isTerminalNode(t6))
-            output.nodes.push(cloneNode(input.nodes[t6], offset));
+        for (let t5 = 0; t5 < input.nodes.length; ++t5)
+          if (!isTerminalNode(t5))
+            output.nodes.push(cloneNode(input.nodes[t5], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71243,9 +71126,9 @@ var require_core3 = __commonJS({
               }
             }
           }
-          for (const [test, transition] of toDef.dynamics)
-            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test === otherTest && transition.to === to2))
-              nodeDef.dynamics.push([test, transition]);
+          for (const [test2, transition] of toDef.dynamics)
+            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test2 === otherTest && transition.to === to2))
+              nodeDef.dynamics.push([test2, transition]);
           for (const transition of toDef.shortcuts) {
             if (!shortcuts.has(transition.to)) {
               nodeDef.shortcuts.push(transition);
@@ -71259,8 +71142,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t6 = 0; t6 < machine.nodes.length; ++t6) {
-          debug2(`${prefix}  ${t6}: ${JSON.stringify(machine.nodes[t6])}`);
+        for (let t5 = 0; t5 < machine.nodes.length; ++t5) {
+          debug2(`${prefix}  ${t5}: ${JSON.stringify(machine.nodes[t5])}`);
         }
       }
     }
@@ -71279,8 +71162,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t6 = 0; t6 < tokens.length; ++t6) {
-        const segment = tokens[t6];
+      for (let t5 = 0; t5 < tokens.length; ++t5) {
+        const segment = tokens[t5];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71292,7 +71175,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t6 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t5 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71325,10 +71208,10 @@ var require_core3 = __commonJS({
             }
           }
           if (segment !== constants4.END_OF_INPUT) {
-            for (const [test, { to, reducer }] of nodeDef.dynamics) {
-              if (execute(tests, test, state, segment)) {
+            for (const [test2, { to, reducer }] of nodeDef.dynamics) {
+              if (execute(tests, test2, state, segment)) {
                 nextBranches.push({ node: to, state: typeof reducer !== `undefined` ? execute(reducers, reducer, state, segment) : state });
-                debug2(`      Dynamic transition to ${to} found (via ${test})`);
+                debug2(`      Dynamic transition to ${to} found (via ${test2})`);
               }
             }
           }
@@ -71417,10 +71300,10 @@ var require_core3 = __commonJS({
             traverseSuggestion([...prefix, candidate], node);
         if (!isFinished)
           continue;
-        for (const [test, { to }] of nodeDef.dynamics) {
+        for (const [test2, { to }] of nodeDef.dynamics) {
           if (to === constants4.NODE_ERRORED)
             continue;
-          const tokens = suggest(test, state);
+          const tokens = suggest(test2, state);
           if (tokens === null)
             continue;
           for (const token of tokens) {
@@ -71527,25 +71410,25 @@ var require_core3 = __commonJS({
     }
     function cloneNode(input, offset = 0) {
       const output = makeNode();
-      for (const [test, transition] of input.dynamics)
-        output.dynamics.push([test, cloneTransition(transition, offset)]);
+      for (const [test2, transition] of input.dynamics)
+        output.dynamics.push([test2, cloneTransition(transition, offset)]);
       for (const transition of input.shortcuts)
         output.shortcuts.push(cloneTransition(transition, offset));
       for (const [segment, transitions] of Object.entries(input.statics))
         output.statics[segment] = transitions.map((transition) => cloneTransition(transition, offset));
       return output;
     }
-    function registerDynamic(machine, from, test, to, reducer) {
+    function registerDynamic(machine, from, test2, to, reducer) {
       machine.nodes[from].dynamics.push([
-        test,
+        test2,
         { to, reducer }
       ]);
     }
     function registerShortcut(machine, from, to, reducer) {
       machine.nodes[from].shortcuts.push({ to, reducer });
     }
-    function registerStatic(machine, from, test, to, reducer) {
-      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test) ? machine.nodes[from].statics[test] = [] : machine.nodes[from].statics[test];
+    function registerStatic(machine, from, test2, to, reducer) {
+      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test2) ? machine.nodes[from].statics[test2] = [] : machine.nodes[from].statics[test2];
       store.push({ to, reducer });
     }
     function execute(store, callback, state, segment) {
@@ -71709,7 +71592,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t6 = 0; t6 < required; ++t6)
+        for (let t5 = 0; t5 < required; ++t5)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71740,8 +71623,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t6 = 0; t6 < arity; ++t6)
-              args.push(` #${t6}`);
+            for (let t5 = 0; t5 < arity; ++t5)
+              args.push(` #${t5}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71778,9 +71661,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t6 = 0; t6 < path.length; ++t6) {
+          for (let t5 = 0; t5 < path.length; ++t5) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t6], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t5], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71793,11 +71676,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t6 = 0; t6 < this.arity.leading.length; ++t6) {
+          for (let t5 = 0; t5 < this.arity.leading.length; ++t5) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t6 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t5 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t6 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t5 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71814,9 +71697,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t6 = 0; t6 < this.arity.extra.length; ++t6) {
+              for (let t5 = 0; t5 < this.arity.extra.length; ++t5) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t6 > 0)
+                if (!this.arity.proxy || t5 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71828,11 +71711,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t6 = 0; t6 < this.arity.trailing.length; ++t6) {
+          for (let t5 = 0; t5 < this.arity.trailing.length; ++t5) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t6 + 1 < this.arity.trailing.length)
+            if (t5 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71866,7 +71749,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t6 = 0; t6 < option.arity; ++t6) {
+            for (let t5 = 0; t5 < option.arity; ++t5) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -72736,10 +72619,10 @@ var require_Rest = __commonJS({
               return true;
             return false;
           };
-          let count = 0;
-          while (count < state.positionals.length && isRestPositional(count))
-            count += 1;
-          return state.positionals.splice(0, count).map(({ value }) => value);
+          let count2 = 0;
+          while (count2 < state.positionals.length && isRestPositional(count2))
+            count2 += 1;
+          return state.positionals.splice(0, count2).map(({ value }) => value);
         }
       });
     }
@@ -72876,6 +72759,107 @@ var require_advanced = __commonJS({
   }
 });
 
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+var init_color = __esm({
+  "src/terminal/color.ts"() {
+    "use strict";
+  }
+});
+
+// src/terminal/output.ts
+var CommandOutput;
+var init_output = __esm({
+  "src/terminal/output.ts"() {
+    "use strict";
+    init_redact();
+    init_safe_text();
+    CommandOutput = class {
+      constructor(streams, color) {
+        this.streams = streams;
+        this.color = color;
+      }
+      /** Values redacted from everything printed (`addSecrets`). */
+      secretValues = /* @__PURE__ */ new Set();
+      currentRedactor;
+      liveLine;
+      /** Write a result to stdout (secrets redacted, stray control characters escaped). */
+      out(text2) {
+        this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+      }
+      /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
+      err(text2) {
+        this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+      }
+      /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+      outJson(value, indent = 2) {
+        this.outData(value, (v) => jsonText(v, indent));
+      }
+      /**
+       * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+       * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+       * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+       * writes nothing.
+       */
+      outData(value, serialise) {
+        const text2 = serialise(this.redactor.values(value));
+        if (text2 !== "") this.write(this.streams.stdout, text2);
+      }
+      /**
+       * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
+       * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
+       * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
+       */
+      outDataBytes(value, serialise) {
+        this.liveLine?.clear();
+        for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
+        this.liveLine?.redraw?.();
+      }
+      /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
+      showLiveLine(line) {
+        this.liveLine = line;
+      }
+      redact(text2) {
+        return this.redactor.text(text2);
+      }
+      /** The redactor of every secret added so far. */
+      get redactor() {
+        return this.currentRedactor ??= makeRedactor(this.secretValues);
+      }
+      /**
+       * Redact these values from all that is printed from now on. A short one may also hide parts of
+       * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+       */
+      addSecrets(values, flag) {
+        const env = this.streams.env;
+        for (const value of values) {
+          if (!value || this.secretValues.has(value)) continue;
+          this.secretValues.add(value);
+          this.currentRedactor = void 0;
+          if (value.length < SHORT_SECRET_LENGTH) {
+            const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
+            this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+          }
+        }
+      }
+      write(stream, text2, endLine = true) {
+        this.liveLine?.clear();
+        stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
+`);
+        this.liveLine?.redraw?.();
+      }
+    };
+  }
+});
+
 // src/terminal/progress-line.ts
 var ProgressLine;
 var init_progress_line = __esm({
@@ -72906,6 +72890,30 @@ var init_progress_line = __esm({
   }
 });
 
+// src/core/flows/types.ts
+var MAX_REPEAT, OPERATORS;
+var init_types2 = __esm({
+  "src/core/flows/types.ts"() {
+    "use strict";
+    MAX_REPEAT = 1e4;
+    OPERATORS = [
+      "equals",
+      "contains",
+      "icontains",
+      "matches",
+      "exists",
+      "length",
+      "gt",
+      "gte",
+      "lt",
+      "lte",
+      "schema",
+      "snapshot",
+      "not_leaks"
+    ];
+  }
+});
+
 // src/terminal/prompt.ts
 var prompt_exports = {};
 __export(prompt_exports, {
@@ -72913,14 +72921,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve24) => {
+  return new Promise((resolve26) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve24(answer);
+      resolve26(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -72934,350 +72942,103 @@ var init_prompt = __esm({
   }
 });
 
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-var p_limit_exports = {};
-__export(p_limit_exports, {
-  default: () => pLimit,
-  limitFunction: () => limitFunction
-});
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run2 = async (function_, resolve24, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve24(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve24, reject2, arguments_) => {
-    const queueItem = { reject: reject2 };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve24, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve24, reject2) => {
-    enqueue(function_, resolve24, reject2, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
+// src/run/ports.ts
+import { setMaxListeners } from "node:events";
+function requestLine(r, tenant) {
+  const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
+  return `${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`;
+}
+function makePorts(context, flags) {
+  const colorFor = (stream) => useColor(context.env, stream === "stdout" ? context.stdoutIsTTY : context.stderrIsTTY, flags.color);
+  const io = new CommandOutput(context, colorFor);
+  const output = {
+    out: (text2) => io.out(text2),
+    err: (text2) => io.err(text2),
+    data: (value, render3) => io.outData(value, render3),
+    json: (value, indent) => io.outJson(value, indent),
+    dataBytes: (value, serialise) => io.outDataBytes(value, serialise),
+    addSecrets: (values, flag) => io.addSecrets(values, flag),
+    get redactor() {
+      return io.redactor;
     },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises3 = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises3.push(promise);
-            return promise;
-          });
-        } catch (error2) {
-          for (const promise of promises3) {
-            promise.catch(() => {
-            });
-          }
-          throw error2;
-        }
-        return Promise.all(promises3);
-      }
-    }
-  });
-  return generator;
-}
-function limitFunction(function_, options) {
-  const limit = pLimit(options);
-  const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-  Object.defineProperty(limitedFunction, "clearQueue", {
-    value: limit.clearQueue
-  });
-  return limitedFunction;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
-// src/run/apply.ts
-async function executePlan(plan, client, opts) {
-  const outcomes = new Array(plan.changes.length);
-  const failedToFree = /* @__PURE__ */ new Map();
-  const total = plan.changes.length;
-  let ended2 = 0;
-  const record = (index, outcome) => {
-    outcomes[index] = outcome;
-    ended2++;
-    opts.onOutcome?.(outcome, ended2, total);
+    showLiveLine: (line) => io.showLiveLine(line),
+    color: colorFor
   };
-  for (const phase of applyPhases(plan.changes)) {
-    const limit = pLimit(Math.max(1, opts.concurrency));
-    await Promise.all(
-      phase.map(
-        (index) => limit(async () => {
-          const change2 = plan.changes[index];
-          if (opts.stopped?.()) {
-            outcomes[index] = outcomeOf(change2, "not_started");
-            return;
-          }
-          const blocked = blockedReason(change2, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
-          if (outcome.status === "failed") {
-            const freed = freedName(change2);
-            if (freed !== void 0) failedToFree.set(freed, change2);
-          }
-          record(index, outcome);
-        })
-      )
-    );
-  }
-  return outcomes.map((o, i) => o ?? outcomeOf(plan.changes[i], "not_started"));
-}
-async function runChange(change2, client) {
-  try {
-    switch (change2.action) {
-      case "create": {
-        const { id } = await client.createRole(change2.after);
-        return { ...outcomeOf(change2, "created"), id };
-      }
-      case "update":
-        await client.updateRole(change2.id, change2.after);
-        return outcomeOf(change2, "updated");
-      case "delete":
-        return await deleteRole(change2, client);
-    }
-  } catch (err) {
-    const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    const code3 = err instanceof RoleflowError ? err.code : void 0;
-    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
-  }
-}
-async function deleteRole(change2, client) {
-  try {
-    await client.deleteRole(change2.id);
-    return outcomeOf(change2, "deleted");
-  } catch (err) {
-    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
-    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
-    throw err;
-  }
-}
-var init_apply2 = __esm({
-  "src/run/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_apply();
-    init_redact_messages();
-    init_errors();
-  }
-});
-
-// src/run/dedupe.ts
-async function removeConcurrentDuplicates(plan, outcomes, client, protect) {
-  const result = { outcomes: [...outcomes], changed: [] };
-  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
-  let remote;
-  try {
-    remote = await client.listRoles();
-  } catch (err) {
-    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
-    return result;
-  }
-  const protectedBy = globMatcher([...protect]);
-  for (const found of concurrentDuplicates(plan.changes, outcomes, remote)) {
-    const outcome = outcomes[found.index];
-    const change2 = plan.changes[found.index];
-    if (change2.action !== "create") continue;
-    result.changed.push(found.index);
-    const glob = protectedBy(outcome.name);
-    if (glob !== void 0 && found.remove.length > 0) {
-      result.outcomes[found.index] = {
-        ...outcome,
-        status: "failed",
-        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+  const opened = /* @__PURE__ */ new Set();
+  const canShowProgress = context.stderrIsTTY && context.stdoutIsPipe !== true;
+  const ports = {
+    cwd: context.cwd,
+    env: context.env,
+    output,
+    async openTenant(config, tenantFlags2, opts = {}) {
+      const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
+      io.addSecrets(environmentSecrets(context.env));
+      const named2 = opts.named === true ? tenantFlags2.tenant : void 0;
+      const tenant = await openTenant2({
+        config,
+        flags: tenantFlags2,
+        env: context.env,
+        cwd: context.cwd,
+        ...flags.verbose ? { onRequest: (r) => io.err(requestLine(r, named2)) } : {},
+        onRetry: (line) => io.err(opts.named === true ? `tenant ${escapeControls(tenantFlags2.tenant ?? "")}: ${line}` : line)
+      });
+      io.addSecrets(tenant.secrets);
+      const close = tenant.close.bind(tenant);
+      const tracked = {
+        ...tenant,
+        close: async () => {
+          opened.delete(tracked);
+          await close();
+        }
       };
-      continue;
+      opened.add(tracked);
+      return tracked;
+    },
+    clock: { now: () => /* @__PURE__ */ new Date() },
+    interruption(onInterrupt) {
+      const controller = new AbortController();
+      setMaxListeners(0, controller.signal);
+      void context.waitForShutdown().then(() => {
+        onInterrupt();
+        controller.abort();
+      });
+      return controller.signal;
+    },
+    terminal: {
+      stdinIsTTY: context.stdinIsTTY,
+      canShowProgress,
+      statusLine: () => new ProgressLine(context.stderr, canShowProgress),
+      confirm: async (question) => (await Promise.resolve().then(() => (init_prompt(), prompt_exports))).confirm(context.stdin, context.stderr, question),
+      ...context.stdoutFile && { stdoutFile: context.stdoutFile }
     }
-    const failures2 = [];
-    for (const id of found.remove) {
-      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
-      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
-      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
+  };
+  return {
+    ports,
+    // An embedded tenant left open would keep the process alive after the command has failed.
+    close: async () => {
+      for (const tenant of [...opened]) await tenant.close().catch(() => void 0);
     }
-    const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures2.length === 0 ? {
-      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
-      id: found.keep,
-      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
-      ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
-  }
-  return result;
+  };
 }
-var init_dedupe = __esm({
-  "src/run/dedupe.ts"() {
-    "use strict";
-    init_apply();
-    init_roles();
-    init_plan();
-    init_apply2();
-    init_redact_messages();
-  }
-});
-
-// src/run/apply-session.ts
-var apply_session_exports = {};
-__export(apply_session_exports, {
-  applyPlan: () => applyPlan
-});
-async function applyPlan(plan, client, opts) {
-  const applied = await executePlan(plan, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
-  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
-  const checked = await removeConcurrentDuplicates(plan, applied, client, opts.protect);
-  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
-  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+async function configOf(options, ports) {
+  const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  return loadConfig2(ports.cwd, options.config, ports.env);
 }
-var init_apply_session = __esm({
-  "src/run/apply-session.ts"() {
+var init_ports = __esm({
+  "src/run/ports.ts"() {
     "use strict";
-    init_apply2();
-    init_dedupe();
+    init_redact();
+    init_safe_text();
+    init_color();
+    init_output();
+    init_progress_line();
+    init_exit_codes();
+    init_errors();
+    init_types2();
   }
 });
 
 // src/core/tenants/select.ts
-var select_exports = {};
-__export(select_exports, {
-  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
-  selectTenants: () => selectTenants
-});
 function selectTenants(config, flags) {
   const known = [LOCAL, ...Object.keys(config.tenants)];
   for (const name of flags.named) {
@@ -73352,12 +73113,12 @@ var init_ws_payload = __esm({
 });
 
 // src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
+function httpsEndRule(test2) {
+  const steps = test2.until.steps ?? test2.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test2.until.quietMs };
 }
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
+function wsEndRule(test2) {
+  const { node, messages, quietMs } = test2.until;
   const rule = {};
   if (node !== void 0) rule.node = node;
   if (messages !== void 0) rule.messages = messages;
@@ -73423,7 +73184,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t6) => t6.skip === void 0 && (t6.transports?.includes("ws") ?? true) && t6.until.node === void 0 && t6.until.messages === void 0
+    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
   );
 }
 function shortened(text2) {
@@ -73461,30 +73222,6 @@ function selectShard(testIds, index, total) {
 var init_shard = __esm({
   "src/core/runs/shard.ts"() {
     "use strict";
-  }
-});
-
-// src/core/flows/types.ts
-var MAX_REPEAT, OPERATORS;
-var init_types2 = __esm({
-  "src/core/flows/types.ts"() {
-    "use strict";
-    MAX_REPEAT = 1e4;
-    OPERATORS = [
-      "equals",
-      "contains",
-      "icontains",
-      "matches",
-      "exists",
-      "length",
-      "gt",
-      "gte",
-      "lt",
-      "lte",
-      "schema",
-      "snapshot",
-      "not_leaks"
-    ];
   }
 });
 
@@ -73726,8 +73463,8 @@ function userSchemaCompiler(meta) {
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
     try {
-      const validate = ajv2.compile(anonymous);
-      check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
+      const validate2 = ajv2.compile(anonymous);
+      check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
     } finally {
@@ -73737,8 +73474,8 @@ function userSchemaCompiler(meta) {
     return { ok: true, check };
   };
 }
-function errorsOf(validate, value) {
-  return validate(value) ? null : validate.errors ?? [];
+function errorsOf(validate2, value) {
+  return validate2(value) ? null : validate2.errors ?? [];
 }
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
@@ -74104,8 +73841,8 @@ function loadAssertion(value, pointer, ctx) {
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
-  const count = int(s["count"]);
-  if (count !== void 0) steps.count = located(count, ctx.at(ptr(pointer, "count")));
+  const count2 = int(s["count"]);
+  if (count2 !== void 0) steps.count = located(count2, ctx.at(ptr(pointer, "count")));
   if (Array.isArray(s["sequence"])) steps.sequence = located(s["sequence"].map(String), ctx.at(ptr(pointer, "sequence")));
   if (s["each"] !== void 0) {
     const each = Object.fromEntries(Object.entries(rec(s["each"])).map(([k, v]) => [k, String(v)]));
@@ -74499,19 +74236,19 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t6, i) => {
+  const tests = arr(root["tests"]).map((t5, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t6);
-    const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
-    const name = typeof test["name"] === "string" ? test["name"] : "";
-    const testTransports = loadTransports(test["transport"]) ?? transports;
+    const test2 = rec(t5);
+    const own = (key) => test2[key] === void 0 ? void 0 : { value: test2[key], pointer: ptr(pointer, key) };
+    const name = typeof test2["name"] === "string" ? test2["name"] : "";
+    const testTransports = loadTransports(test2["transport"]) ?? transports;
     const repeat = int((own("repeat") ?? base.repeat)?.value) ?? 1;
     const minPassSetting = own("min_pass") ?? base.minPass;
     const minPass = int(minPassSetting?.value) ?? repeat;
     if (minPassSetting && minPass > repeat) {
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
-    const skip = test["skip"] === true ? "skipped" : typeof test["skip"] === "string" ? test["skip"] || "skipped" : void 0;
+    const skip = test2["skip"] === true ? "skipped" : typeof test2["skip"] === "string" ? test2["skip"] || "skipped" : void 0;
     const { line, col } = ctx.at(pointer);
     const loaded = {
       line,
@@ -74520,15 +74257,15 @@ function loadFile(value, file, ctx) {
       file,
       flow: flow2,
       name,
-      inputs: loadInputs(test["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
+      inputs: loadInputs(test2["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
       repeat,
       minPass,
-      timeoutMs: ctx.duration(test["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) }
+      timeoutMs: ctx.duration(test2["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test2["until"], ptr(pointer, "until"), ctx) }
     };
     if (testTransports) loaded.transports = testTransports;
     if (skip !== void 0) loaded.skip = skip;
-    loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
+    loaded.expect = loadExpect(test2["expect"], ptr(pointer, "expect"), ctx);
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
@@ -74561,15 +74298,15 @@ function loadUntil(value, pointer, ctx) {
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t6) => t6 === "https" || t6 === "ws");
+  return list2?.filter((t5) => t5 === "https" || t5 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t6, i) => {
-    const first = seen.get(t6.name);
-    if (first && t6.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t6.name}" (also on line ${first.line})`);
-    } else seen.set(t6.name, t6);
+  tests.forEach((t5, i) => {
+    const first = seen.get(t5.name);
+    if (first && t5.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t5.name}" (also on line ${first.line})`);
+    } else seen.set(t5.name, t5);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74624,8 +74361,8 @@ var init_result2 = __esm({
 });
 
 // src/core/flows/latency-check.ts
-function latencyResults(test, executions, kinds) {
-  const latency2 = test.expect.latency;
+function latencyResults(test2, executions, kinds) {
+  const latency2 = test2.expect.latency;
   if (!latency2) return [];
   const finished = executions.filter((e) => e.status !== "error");
   const results2 = [];
@@ -74683,11 +74420,11 @@ var init_latency_check = __esm({
 });
 
 // src/core/flows/evaluate.ts
-function evaluateTest(test, execution, context = {}) {
+function evaluateTest(test2, execution, context = {}) {
   const results2 = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
-    ...stepsResults(test.expect.steps, execution),
-    ...latencyResults(test, [execution], ["max"])
+    ...test2.expect.outputs.map((a) => outputResult(a, execution, test2, context)),
+    ...stepsResults(test2.expect.steps, execution),
+    ...latencyResults(test2, [execution], ["max"])
   ];
   if (execution.status === "ok") return results2;
   const error2 = execution.error ?? (execution.status === "failed" ? "the flow failed" : "the execution did not finish");
@@ -74696,20 +74433,20 @@ function evaluateTest(test, execution, context = {}) {
     label: "execution",
     status: "fail",
     message: error2,
-    line: test.line,
-    col: test.col
+    line: test2.line,
+    col: test2.col
   };
   if (execution.status === "failed") return [head, ...results2];
   return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
 }
-function outputResult(a, execution, test, context) {
+function outputResult(a, execution, test2, context) {
   const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
   if (execution.transport === "https" && execution.outputs === void 0) {
     return skipped("output", label, "the HTTPS execution logs carry no outputs", a);
   }
   const using = {};
   if (a.operator === "snapshot") {
-    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    const base = context.snapshots?.get(snapshotKey(test2.name, execution.transport, a.path));
     if (base) using.snapshot = base;
     if (context.ci) using.ci = true;
     if (context.mask) using.mask = context.mask;
@@ -74803,8 +74540,8 @@ var init_evaluate = __esm({
 });
 
 // src/core/flows/repeats.ts
-function evaluateLatencyAcrossRepeats(test, executions) {
-  return latencyResults(test, executions, ["p50", "p95", "p99"]);
+function evaluateLatencyAcrossRepeats(test2, executions) {
+  return latencyResults(test2, executions, ["p50", "p95", "p99"]);
 }
 function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
@@ -74834,13 +74571,13 @@ var init_repeats = __esm({
 
 // src/core/flows/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t6) => t6.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t6) => t6.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -74850,10 +74587,10 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t6 of file.tests) {
-    for (const a of t6.expect.outputs) {
+  for (const t5 of file.tests) {
+    for (const a of t5.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t6.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t6.name, transport, a.path));
+      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
     }
   }
   return keys;
@@ -74909,19 +74646,19 @@ var init_flows = __esm({
 // src/core/runs/select.ts
 function selectRuns(files, options) {
   const grep = options.grep;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
-  const matching = grep ? tests.filter(({ test }) => grep.test(test.id) || grep.test(test.name)) : tests;
-  const chosen = options.shard ? new Set(selectShard(matching.map(({ test }) => test.id), options.shard.index, options.shard.total)) : void 0;
+  const tests = files.flatMap((f) => f.tests.map((test2) => ({ test: test2, file: f })));
+  const matching = grep ? tests.filter(({ test: test2 }) => grep.test(test2.id) || grep.test(test2.name)) : tests;
+  const chosen = options.shard ? new Set(selectShard(matching.map(({ test: test2 }) => test2.id), options.shard.index, options.shard.total)) : void 0;
   const secrets = /* @__PURE__ */ new Set();
   const runs = [];
-  for (const { test, file } of matching) {
-    if (chosen && !chosen.has(test.id)) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+  for (const { test: test2, file } of matching) {
+    if (chosen && !chosen.has(test2.id)) continue;
+    const expanded = expandInputs(test2.inputs, options.env, file.secrets);
     for (const s of expanded.secrets) secrets.add(s);
     const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+    const withRepeat = applyRepeat(test2, options.repeat);
+    for (const transport of transportsOf(test2, options)) {
+      const skip = test2.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
       const run2 = { test: withRepeat, transport, inputs: expanded.values };
       if (skip !== void 0) run2.skip = skip;
       else if (error2 !== void 0) run2.error = error2;
@@ -74930,15 +74667,15 @@ function selectRuns(files, options) {
   }
   return { runs, matched: matching.length, secrets: [...secrets] };
 }
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+function transportsOf(test2, options) {
+  const declared = test2.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t6) => declared.includes(t6) && (wanted === void 0 || wanted === t6));
+  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
 }
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
+function applyRepeat(test2, repeat) {
+  if (repeat === void 0) return test2;
+  const minPass = test2.minPass >= test2.repeat ? repeat : Math.min(test2.minPass, repeat);
+  return { ...test2, repeat, minPass };
 }
 var init_select2 = __esm({
   "src/core/runs/select.ts"() {
@@ -74995,29 +74732,29 @@ var init_tested_against = __esm({
 function transportWarnings(file, tenant) {
   const available = tenant === void 0 || tenant.hasWs ? BOTH : ["https"];
   const warnings = [];
-  for (const test of file.tests) {
-    if (test.skip !== void 0) continue;
-    const runs = (test.transports ?? available).filter((t6) => available.includes(t6));
-    const first = test.expect.outputs[0];
+  for (const test2 of file.tests) {
+    if (test2.skip !== void 0) continue;
+    const runs = (test2.transports ?? available).filter((t5) => available.includes(t5));
+    const first = test2.expect.outputs[0];
     if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
-      const n = test.expect.outputs.length;
+      const n = test2.expect.outputs.length;
       const them = n === 1 ? "its output assertion is" : `its ${n} output assertions are`;
-      const declared = test.transports !== void 0 && !test.transports.includes("ws");
+      const declared = test2.transports !== void 0 && !test2.transports.includes("ws");
       const why2 = declared ? " (transport: https)" : `, as tenant ${tenant.name} has no ws_url,`;
       const fix = declared ? "run it over ws too" : "give the tenant a ws_url";
       warnings.push({
-        file: test.file,
+        file: test2.file,
         line: first.line,
         col: first.col,
-        message: `warning: test "${test.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
+        message: `warning: test "${test2.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
       });
     }
     if (runs.length === 0) {
       warnings.push({
-        file: test.file,
-        line: test.line,
-        col: test.col,
-        message: `warning: test "${test.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
+        file: test2.file,
+        line: test2.line,
+        col: test2.col,
+        message: `warning: test "${test2.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
       });
     }
   }
@@ -75273,14 +75010,6 @@ var init_repository_bounds = __esm({
 });
 
 // src/files/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
-  isRoleFileName: () => isRoleFileName,
-  loadRoleFiles: () => loadRoleFiles,
-  loadRoleTexts: () => loadRoleTexts,
-  rolesDirOf: () => rolesDirOf,
-  writeFileAtomic: () => writeFileAtomic
-});
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname8, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
@@ -75339,17 +75068,10 @@ var init_role_files = __esm({
 });
 
 // src/files/plan-file.ts
-var plan_file_exports = {};
-__export(plan_file_exports, {
-  planNotSavedLine: () => planNotSavedLine,
-  readSavedPlan: () => readSavedPlan,
-  readSavedPlanFile: () => readSavedPlanFile,
-  savePlan: () => savePlan
-});
 import { stat as stat5 } from "node:fs/promises";
-async function savePlan(path, plan) {
+async function savePlan(path, plan2) {
   try {
-    await writeFileAtomic(path, isPlanList(plan) ? renderTenantPlansJson(plan) : planJsonBytes(plan));
+    await writeFileAtomic(path, isPlanList(plan2) ? renderTenantPlansJson(plan2) : planJsonBytes(plan2));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
   }
@@ -75393,8 +75115,8 @@ async function readSavedPlanFile(abs, file) {
 function notAPlan(file, why2) {
   return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
 }
-function isPlanList(plan) {
-  return Array.isArray(plan);
+function isPlanList(plan2) {
+  return Array.isArray(plan2);
 }
 async function planNotSavedLine(abs, file, why2) {
   const older = await stat5(abs).then((s) => s.isFile(), () => false);
@@ -75417,15 +75139,186 @@ var init_plan_file = __esm({
   }
 });
 
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  openSavedPlan: () => openSavedPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
 });
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve26, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve26(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve26, reject2, arguments_) => {
+    const queueItem = { reject: reject2 };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve26, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve26, reject2) => {
+    enqueue(function_, resolve26, reject2, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises3 = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises3.push(promise);
+            return promise;
+          });
+        } catch (error2) {
+          for (const promise of promises3) {
+            promise.catch(() => {
+            });
+          }
+          throw error2;
+        }
+        return Promise.all(promises3);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
+  }
+});
+
+// src/run/roles/fresh-plan.ts
 import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
@@ -75443,7 +75336,7 @@ async function makeFreshPlan(opts) {
     const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const plan = computePlan(kept, remote, {
+    const plan2 = computePlan(kept, remote, {
       prune: opts.prune ?? roles.prune,
       protect: roles.protect,
       ignore: roles.ignore,
@@ -75455,11 +75348,11 @@ async function makeFreshPlan(opts) {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true
     });
-    const deleted = new Set(plan.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
-    const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
-    plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
+    const deleted = new Set(plan2.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan2.unmanaged.map((u) => u.id));
+    plan2.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
+    return { plan: plan2, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -75475,61 +75368,68 @@ function targetsOf(cwd, dir, files, targets, paths) {
   });
   return [.../* @__PURE__ */ new Set([...targets, ...names])];
 }
-async function checkSavedPlan(plan, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-async function openSavedPlan(opts) {
-  const plan = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan);
-  const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan, what: "is refused", reasons: refusals, otherTenant: false } };
-  const tenant = await opts.open();
-  let reasons;
-  try {
-    reasons = await checkSavedPlan(plan, tenant);
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-  if (reasons.length === 0) return { plan, tenant };
-  await tenant.close();
-  return { refused: { plan, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan.tenant.name } };
-}
-function refuseBrokenPlan(plan) {
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
+var init_fresh_plan = __esm({
+  "src/run/roles/fresh-plan.ts"() {
     "use strict";
     init_config();
     init_errors();
-    init_roles();
     init_plan();
-    init_plan_file();
+    init_roles();
     init_role_files();
     init_source_files();
   }
 });
 
-// src/run/tenants/plan-tenants.ts
-var plan_tenants_exports = {};
-__export(plan_tenants_exports, {
-  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
-  planTenants: () => planTenants
+// src/run/roles/saved-plan.ts
+import { resolve as resolve6 } from "node:path";
+async function checkSavedPlan(plan2, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan2.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan2.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan2.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
+  }
+  const fresh = checkPlanFresh(plan2, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
+}
+async function openSavedPlan(opts) {
+  const plan2 = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan2);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan: plan2, what: "is refused", reasons: refusals, otherTenant: false } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan2, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan: plan2, tenant };
+  await tenant.close();
+  return { refused: { plan: plan2, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan2.tenant.name } };
+}
+function refuseBrokenPlan(plan2) {
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan2.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_saved_plan = __esm({
+  "src/run/roles/saved-plan.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_roles();
+    init_plan_file();
+    init_fresh_plan();
+  }
 });
+
+// src/run/tenants/plan-tenants.ts
 async function planTenants(names, planOne) {
   const limit = pLimit(TENANTS_AT_ONCE);
   const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
@@ -75554,12 +75454,6 @@ var init_plan_tenants = __esm({
 });
 
 // src/run/tenants/apply-tenants.ts
-var apply_tenants_exports = {};
-__export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder,
-  checkSavedTenants: () => checkSavedTenants,
-  savedTenantsRefusal: () => savedTenantsRefusal
-});
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
   for (const [i, step3] of steps.entries()) {
@@ -75570,16 +75464,14 @@ async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   return { ended: ended2, notAttempted: [] };
 }
 async function checkSavedTenants(steps) {
-  const { checkSavedPlan: checkSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
-  const limit = pLimit2(TENANTS_AT_ONCE2);
+  const limit = pLimit(TENANTS_AT_ONCE);
   return Promise.all(
-    steps.map(({ plan, tenant }) => limit(async () => {
-      const name = plan.tenant.name;
+    steps.map(({ plan: plan2, tenant }) => limit(async () => {
+      const name = plan2.tenant.name;
       try {
-        return { name, reasons: await checkSavedPlan2(plan, tenant) };
+        return { name, reasons: await checkSavedPlan(plan2, tenant) };
       } catch (error2) {
-        if (!isTenantFailure2(error2)) throw error2;
+        if (!isTenantFailure(error2)) throw error2;
         return { name, reasons: [], failure: error2 };
       }
     }))
@@ -75592,19 +75484,547 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
-  for (const [i, plan] of plans.entries()) {
-    const { reasons, failure } = checks[i];
-    if (failure !== void 0) ends.push({ plan, status: "failed", code: failure.exitCode, reasons: [failure.message] });
-    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
-    else notAttempted.push(plan.tenant.name);
+  for (const [i, plan2] of plans.entries()) {
+    const { reasons, failure: failure2 } = checks[i];
+    if (failure2 !== void 0) ends.push({ plan: plan2, status: "failed", code: failure2.exitCode, reasons: [failure2.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan2.tenant.name);
   }
   return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
 var init_apply_tenants = __esm({
   "src/run/tenants/apply-tenants.ts"() {
     "use strict";
+    init_p_limit();
     init_exit_codes();
+    init_tenants();
     init_display();
+    init_saved_plan();
+    init_plan_tenants();
+  }
+});
+
+// src/run/tenants/open.ts
+function oneTenant(options, ports, verb) {
+  const named2 = options.tenants ?? [];
+  if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${verb} works on one tenant`, "usage");
+  return named2[0] ?? (ports.env["ROLEFLOW_TENANT"] || void 0);
+}
+function openOneTenant(ports, config, options, verb, name) {
+  return ports.openTenant(config, { tenant: name ?? oneTenant(options, ports, verb), baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+}
+async function severalTenants(config, options) {
+  const named2 = options.tenants ?? [];
+  if (options.allTenants !== true && named2.length <= 1) return void 0;
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
+    throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+  }
+  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+  return selectTenants2(config, { named: named2, all: options.allTenants === true });
+}
+async function openTenants(ports, config, names) {
+  const opened = [];
+  try {
+    for (const name of names) opened.push(await ports.openTenant(config, { tenant: name }, { named: true }));
+  } catch (error2) {
+    for (const tenant of opened) await tenant.close().catch(() => void 0);
+    throw error2;
+  }
+  return opened;
+}
+var init_open = __esm({
+  "src/run/tenants/open.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/terminal/live-results.ts
+var LiveResults;
+var init_live_results = __esm({
+  "src/terminal/live-results.ts"() {
+    "use strict";
+    LiveResults = class {
+      /** `progress` drawing nothing: the lines only, no status line (not a terminal, or stdout is a pipe). */
+      constructor(progress, print) {
+        this.progress = progress;
+        this.print = print;
+      }
+      pending = [];
+      status;
+      /** The status line's text; undefined wipes it. */
+      setStatus(text2) {
+        this.status = text2;
+        if (text2 === void 0) this.progress.clear();
+        else this.progress.show(text2);
+      }
+      /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+      count(verb, ended2, total) {
+        this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
+      }
+      add(line) {
+        if (this.pending.length === 0) setImmediate(() => this.flush());
+        this.pending.push(line);
+      }
+      /** Wipe the status line (before any other output); `redraw` draws it again. */
+      clear() {
+        this.progress.clear();
+      }
+      redraw() {
+        if (this.status !== void 0) this.progress.show(this.status);
+      }
+      /** Every pending line out, the status line gone. */
+      finish() {
+        this.status = void 0;
+        this.flush();
+        this.progress.clear();
+      }
+      flush() {
+        if (this.pending.length === 0) return;
+        const text2 = this.pending.join("\n");
+        this.pending.length = 0;
+        this.clear();
+        this.print(text2);
+        this.redraw();
+      }
+    };
+  }
+});
+
+// src/run/roles/apply-plan.ts
+async function executePlan(plan2, client, opts) {
+  const outcomes = new Array(plan2.changes.length);
+  const failedToFree = /* @__PURE__ */ new Map();
+  const total = plan2.changes.length;
+  let ended2 = 0;
+  const record = (index, outcome) => {
+    outcomes[index] = outcome;
+    ended2++;
+    opts.onOutcome?.(outcome, ended2, total);
+  };
+  for (const phase of applyPhases(plan2.changes)) {
+    const limit = pLimit(Math.max(1, opts.concurrency));
+    await Promise.all(
+      phase.map(
+        (index) => limit(async () => {
+          const change2 = plan2.changes[index];
+          if (opts.stopped?.()) {
+            outcomes[index] = outcomeOf(change2, "not_started");
+            return;
+          }
+          const blocked = blockedReason(change2, failedToFree);
+          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
+          if (outcome.status === "failed") {
+            const freed = freedName(change2);
+            if (freed !== void 0) failedToFree.set(freed, change2);
+          }
+          record(index, outcome);
+        })
+      )
+    );
+  }
+  return outcomes.map((o, i) => o ?? outcomeOf(plan2.changes[i], "not_started"));
+}
+async function runChange(change2, client) {
+  try {
+    switch (change2.action) {
+      case "create": {
+        const { id } = await client.createRole(change2.after);
+        return { ...outcomeOf(change2, "created"), id };
+      }
+      case "update":
+        await client.updateRole(change2.id, change2.after);
+        return outcomeOf(change2, "updated");
+      case "delete":
+        return await deleteRole(change2, client);
+    }
+  } catch (err) {
+    const error2 = oneLine(err instanceof Error ? err.message : String(err));
+    const code3 = err instanceof RoleflowError ? err.code : void 0;
+    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
+  }
+}
+async function deleteRole(change2, client) {
+  try {
+    await client.deleteRole(change2.id);
+    return outcomeOf(change2, "deleted");
+  } catch (err) {
+    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
+    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
+    throw err;
+  }
+}
+var init_apply_plan = __esm({
+  "src/run/roles/apply-plan.ts"() {
+    "use strict";
+    init_p_limit();
+    init_apply();
+    init_redact_messages();
+    init_errors();
+  }
+});
+
+// src/run/roles/dedupe.ts
+async function removeConcurrentDuplicates(plan2, outcomes, client, protect) {
+  const result = { outcomes: [...outcomes], changed: [] };
+  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
+  let remote;
+  try {
+    remote = await client.listRoles();
+  } catch (err) {
+    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+    return result;
+  }
+  const protectedBy = globMatcher([...protect]);
+  for (const found of concurrentDuplicates(plan2.changes, outcomes, remote)) {
+    const outcome = outcomes[found.index];
+    const change2 = plan2.changes[found.index];
+    if (change2.action !== "create") continue;
+    result.changed.push(found.index);
+    const glob = protectedBy(outcome.name);
+    if (glob !== void 0 && found.remove.length > 0) {
+      result.outcomes[found.index] = {
+        ...outcome,
+        status: "failed",
+        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+      };
+      continue;
+    }
+    const failures2 = [];
+    for (const id of found.remove) {
+      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
+      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
+      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
+    }
+    const { error: _unknownWhy, ...known } = outcome;
+    result.outcomes[found.index] = failures2.length === 0 ? {
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      id: found.keep,
+      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
+      ...found.gone === void 0 ? {} : { created_id: found.gone }
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
+  }
+  return result;
+}
+var init_dedupe = __esm({
+  "src/run/roles/dedupe.ts"() {
+    "use strict";
+    init_apply();
+    init_roles();
+    init_plan();
+    init_apply_plan();
+    init_redact_messages();
+  }
+});
+
+// src/run/roles/apply-session.ts
+async function applyPlan(plan2, client, opts) {
+  const applied = await executePlan(plan2, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
+  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
+  const checked = await removeConcurrentDuplicates(plan2, applied, client, opts.protect);
+  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
+  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+}
+var init_apply_session = __esm({
+  "src/run/roles/apply-session.ts"() {
+    "use strict";
+    init_apply_plan();
+    init_dedupe();
+  }
+});
+
+// src/run/roles/applying.ts
+function ended(code3, plan2, status, outcomes = [], reasons = []) {
+  return { code: code3, plan: plan2, status, outcomes, reasons };
+}
+async function approveFreshPlans(ports, plans, shown, flags) {
+  const { output } = ports;
+  const changes = plans.some((p) => p.changes.length > 0);
+  if (!flags.json) output.out(shown);
+  else if (!flags.autoApprove && changes) output.err(shown);
+  const refused = plans.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    const named2 = plans.length > 1;
+    output.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
+  }
+  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
+  if (flags.autoApprove) return "approved";
+  if (!ports.terminal.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
+  if (await ports.terminal.confirm(QUESTION)) return "approved";
+  output.err("Apply cancelled: nothing was changed.");
+  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
+}
+async function carryOutPlan(ports, plan2, tenant, flags, several = false) {
+  if (plan2.changes.length === 0) return ended(ExitCode.Ok, plan2, "no_changes");
+  const { output } = ports;
+  const live = new LiveResults(ports.terminal.statusLine(), (text2) => output.out(text2));
+  output.showLiveLine(live);
+  const interruption = ports.interruption(() => {
+    live.setStatus(void 0);
+    output.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+  });
+  live.count("applying", 0, plan2.changes.length);
+  const run2 = await applyPlan(plan2, tenant.client, {
+    concurrency: flags.concurrency,
+    protect: flags.protect,
+    stopped: () => interruption.aborted,
+    onOutcome: (outcome, done, total) => {
+      live.count("applying", done, total);
+      if (!flags.json) live.add(outcomeLine(outcome));
+    }
+  });
+  live.finish();
+  output.showLiveLine(void 0);
+  const end = applyEnd(run2, several ? plan2.tenant.name : void 0);
+  if (!flags.json && end.out.length > 0) output.out(end.out.join("\n"));
+  if (end.err.length > 0) output.err(end.err.join("\n"));
+  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan2, end.status, run2.outcomes);
+}
+function finishApply(ports, ends, several, json2) {
+  if (several !== void 0) {
+    const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+    const ok = ends.every((e) => e.code === ExitCode.Ok);
+    if (ok && !json2) ports.output.out(line);
+    else if (!ok) ports.output.err(line);
+  }
+  if (json2) printApplyJson(ports, ends, several);
+  return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+}
+function printApplyJson(ports, ends, several) {
+  const one = (e) => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
+  if (several === void 0 && ends.length === 1) {
+    const e = ends[0];
+    ports.output.data({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson(clean, e.status, clean.outcomes, clean.reasons));
+    return;
+  }
+  ports.output.json({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+}
+async function tenantTurn(ports, plan2, turn) {
+  try {
+    return await turn();
+  } catch (error2) {
+    if (!isTenantFailure(error2)) throw error2;
+    const named2 = tenantError(plan2.tenant.name, error2);
+    ports.output.err(`error: ${named2.message}`);
+    return ended(named2.exitCode, plan2, "failed", [], [error2.message]);
+  }
+}
+function tenantHeading(ports, name, json2) {
+  if (!json2) ports.output.out(`=== tenant ${name} ===`);
+}
+var QUESTION, NO_TTY, SAVE_AND_APPLY;
+var init_applying = __esm({
+  "src/run/roles/applying.ts"() {
+    "use strict";
+    init_apply();
+    init_errors();
+    init_display();
+    init_tenants();
+    init_live_results();
+    init_apply_session();
+    init_ports();
+    QUESTION = "Apply these changes? Only 'yes' is accepted:";
+    NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
+    SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
+  }
+});
+
+// src/run/roles/apply-saved.ts
+async function applySavedTenants(ports, config, planFile, saved, flags) {
+  const { roles } = config;
+  const altered = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+  const guarded = saved.tenants.map((plan2) => ({ name: plan2.tenant.name, reasons: savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(ports, planFile, saved, altered, guarded, flags);
+  const opened = await openTenants(ports, config, saved.tenants.map((p) => p.tenant.name));
+  const steps = saved.tenants.map((plan2, i) => ({ plan: plan2, tenant: opened[i] }));
+  const closeAll = () => Promise.all(opened.map((t5) => t5.close().catch(() => void 0)));
+  const checks = await checkSavedTenants(steps).catch(async (error2) => {
+    await closeAll();
+    throw error2;
+  });
+  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+    await closeAll();
+    return refuseSavedTenants(ports, planFile, saved, [], checks, flags);
+  }
+  const run2 = await applyTenantsInOrder(steps, (s) => s.plan.tenant.name, ({ plan: plan2, tenant }) => {
+    tenantHeading(ports, plan2.tenant.name, flags.json);
+    return tenantTurn(ports, plan2, () => applySaved(ports, config, planFile, plan2, flags, () => Promise.resolve(tenant), true));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function refuseSavedTenants(ports, planFile, saved, whole, checks, flags) {
+  const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
+  ports.output.err(refusal.message);
+  finishApply(ports, refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted }, flags.json);
+  return refusal.code;
+}
+async function applySaved(ports, config, planFile, plan2, flags, open4, several = false) {
+  const { output } = ports;
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan2, open: open4 });
+  if ("refused" in checked) {
+    const { what, reasons, otherTenant } = checked.refused;
+    const tenant = showName(plan2.tenant.name);
+    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
+    const where = several ? ` (tenant ${plan2.tenant.name})` : "";
+    output.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    return ended(ExitCode.Refused, plan2, "refused", [], reasons);
+  }
+  if (!flags.json) output.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
+}
+var init_apply_saved = __esm({
+  "src/run/roles/apply-saved.ts"() {
+    "use strict";
+    init_plan();
+    init_display();
+    init_saved_plan();
+    init_ports();
+    init_apply_tenants();
+    init_open();
+    init_applying();
+  }
+});
+
+// src/run/roles/planning.ts
+function planner(config, selection, ports) {
+  const shown = /* @__PURE__ */ new Set();
+  const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
+  const planFor = async (open4, files) => {
+    const fresh = await makeFreshPlan({
+      ...files && { files },
+      cwd: ports.cwd,
+      config,
+      rolesDir,
+      prune: selection.prune,
+      allowEmptyPrune: selection.allowEmptyPrune === true,
+      open: open4,
+      now: ports.clock.now(),
+      targets: selection.targets ?? [],
+      roleFiles: selection.roleFiles ?? []
+    });
+    for (const line of fresh.warnings.map(formatIssue)) {
+      if (shown.has(line)) continue;
+      shown.add(line);
+      ports.output.err(line);
+    }
+    return { ...fresh, rolesDir };
+  };
+  return {
+    one: (open4) => planFor(open4),
+    async several(names) {
+      const opened = await openTenants(ports, config, names);
+      const files = loadRoleFiles(ports.cwd, rolesDir);
+      const planned = await planTenants(names, (name) => planFor(() => Promise.resolve(opened[names.indexOf(name)]), files));
+      return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
+    }
+  };
+}
+var init_planning = __esm({
+  "src/run/roles/planning.ts"() {
+    "use strict";
+    init_errors();
+    init_role_files();
+    init_fresh_plan();
+    init_plan_tenants();
+    init_open();
+  }
+});
+
+// src/run/roles/apply.ts
+var apply_exports = {};
+__export(apply_exports, {
+  apply: () => apply2
+});
+import { resolve as resolve7 } from "node:path";
+async function apply2(options, ports) {
+  const { args } = options;
+  const planFile = args.length === 1 && !args[0].endsWith(".md") ? args[0] : void 0;
+  const problem = applyArgumentProblem(args, planFile, options);
+  if (problem !== void 0) throw new RoleflowError(problem, "usage");
+  const config = await configOf(options, ports);
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+  if (planFile !== void 0) return applyPlanFile(options, ports, config, planFile, flags);
+  const several = await severalTenants(config, options);
+  const selection = { ...options, roleFiles: args };
+  if (several !== void 0) return applyFreshTenants(ports, planner(config, selection, ports), several, flags);
+  const fresh = await planner(config, selection, ports).one(() => openOneTenant(ports, config, options, "apply"));
+  const { plan: plan2, rolesDir } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  const shown = renderPlanText(plan2, { color: ports.output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  if (approved !== "approved") return finishApply(ports, approved, void 0, options.json);
+  return finishApply(ports, [await carryOutPlan(ports, plan2, fresh.tenant, flags)], void 0, options.json);
+}
+async function applyPlanFile(options, ports, config, planFile, flags) {
+  const saved = await readSavedPlanFile(resolve7(ports.cwd, planFile), planFile);
+  const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+  const tenantProblem2 = savedPlanTenantProblem(planFile, tenants, { tenant: options.tenants, envTenant: ports.env["ROLEFLOW_TENANT"] || void 0, baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+  if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
+  const tenant = oneTenant(options, ports, "apply");
+  const gone = savedPlanUnknownTenant(planFile, "tenants" in saved || tenant === void 0 && options.baseUrl === void 0 ? tenants : [], config);
+  if (gone !== void 0) throw new RoleflowError(gone, "config");
+  if ("tenants" in saved) return applySavedTenants(ports, config, planFile, saved, flags);
+  const open4 = () => openOneTenant(ports, config, options, "apply", tenant ?? saved.tenant.name);
+  return finishApply(ports, [await applySaved(ports, config, planFile, saved, flags, open4)], void 0, flags.json);
+}
+async function applyFreshTenants(ports, plans, names, flags) {
+  const planned = await plans.several(names);
+  const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
+  const failed3 = planned.flatMap((e) => "error" in e ? [tenantError(e.name, e.error)] : []);
+  if (failed3.length > 0) {
+    ports.output.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
+    return ExitCode.Error;
+  }
+  const list2 = fresh.map((f) => f.plan);
+  const issues = [...new Map(list2.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  const shown = renderTenantPlansText(list2, { color: ports.output.color(flags.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, list2, shown, flags);
+  if (approved !== "approved") return finishApply(ports, approved, { notAttempted: list2.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  const run2 = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
+    tenantHeading(ports, f.plan.tenant.name, flags.json);
+    if (f.plan.changes.length === 0 && !flags.json) ports.output.out("No changes.");
+    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function applyArgumentProblem(args, planFile, options) {
+  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
+  if (planFile === void 0) return void 0;
+  if (options.targets !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
+  const given = [options.roles !== void 0 && "--roles", options.prune !== void 0 && (options.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
+  if (options.allowEmptyPrune === true) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  if (options.allTenants === true) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
+  return void 0;
+}
+function savedPlanTenantProblem(planFile, tenants, flags) {
+  const names = tenants.map((name) => showName(name)).join(", ");
+  if (tenants.length === 1) {
+    const named2 = new Set(flags.tenant ?? []);
+    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+  }
+  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  if (given.length === 0) return void 0;
+  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+var init_apply2 = __esm({
+  "src/run/roles/apply.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants();
+    init_select();
+    init_plan_file();
+    init_ports();
+    init_apply_tenants();
+    init_open();
+    init_apply_saved();
+    init_applying();
+    init_planning();
   }
 });
 
@@ -75855,11 +76275,7 @@ var init_add_tenant = __esm({
   }
 });
 
-// src/run/init.ts
-var init_exports = {};
-__export(init_exports, {
-  initRepository: () => initRepository
-});
+// src/files/init-files.ts
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
 import { dirname as dirname9, join as join8 } from "node:path";
 async function initRepository(dir, given) {
@@ -75975,8 +76391,8 @@ async function readIfThere2(abs) {
   }
 }
 var CONFIG, WORKFLOW, SETTINGS;
-var init_init = __esm({
-  "src/run/init.ts"() {
+var init_init_files = __esm({
+  "src/files/init-files.ts"() {
     "use strict";
     init_errors();
     init_add_tenant();
@@ -75985,6 +76401,196 @@ var init_init = __esm({
     CONFIG = "roleflow.config.yaml";
     WORKFLOW = ".github/workflows/roleflow.yml";
     SETTINGS = ".vscode/settings.json";
+  }
+});
+
+// src/run/init.ts
+var init_exports = {};
+__export(init_exports, {
+  init: () => init
+});
+import { resolve as resolve8 } from "node:path";
+async function init(options, ports) {
+  const { output } = ports;
+  const dir = resolve8(ports.cwd, options.dir ?? ".");
+  const tenant = tenantOf(options);
+  const preview2 = options.previewTenant;
+  if (preview2 !== void 0 && !TENANT_NAME.test(preview2)) {
+    throw new RoleflowError(`--preview-tenant "${preview2}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
+  }
+  const steps = await initRepository(dir, { force: options.force, ...tenant, ...preview2 !== void 0 && { previewTenant: preview2 } });
+  if (options.json) {
+    output.json({ dir, files: steps });
+    return ExitCode.Ok;
+  }
+  const width = Math.max(...steps.map((s) => s.status.length));
+  output.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+  const config = steps.find((s) => s.tenant !== void 0);
+  if (config?.tenant === "added" && options.tenant === void 0) {
+    output.err(`Marked "${preview2}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${preview2} --base origin/main).`);
+  } else if (config?.tenant === "added") {
+    output.err(
+      `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+    );
+  } else if (config !== void 0) {
+    const present = config.tenant === "present";
+    output.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+    if (!present) return ExitCode.Error;
+  }
+  output.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
+  return ExitCode.Ok;
+}
+function tenantOf(options) {
+  const { tenant, baseUrl, wsUrl } = options;
+  if (tenant === void 0) {
+    if (baseUrl !== void 0 || wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
+    return {};
+  }
+  if (!TENANT_NAME.test(tenant) || tenant === "local") {
+    throw new RoleflowError(`--tenant "${tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+  }
+  if (baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
+  for (const [flag, url, kind] of [["--base-url", baseUrl, "http"], ["--ws-url", wsUrl, "ws"]]) {
+    if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
+      throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
+    }
+  }
+  return { tenant: { name: tenant, baseUrl, ...wsUrl === void 0 ? {} : { wsUrl } } };
+}
+var TENANT_NAME;
+var init_init = __esm({
+  "src/run/init.ts"() {
+    "use strict";
+    init_errors();
+    init_url_safety();
+    init_init_files();
+    init_ports();
+    TENANT_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+  }
+});
+
+// src/run/roles/plan.ts
+var plan_exports = {};
+__export(plan_exports, {
+  plan: () => plan
+});
+import { resolve as resolve9 } from "node:path";
+async function plan(options, ports) {
+  if (options.json && options.format !== void 0 && options.format !== "json") {
+    throw new RoleflowError(`--json and --format ${options.format} ask for different outputs: use one of them`);
+  }
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+  const format = options.json ? "json" : options.format ?? "text";
+  const config = await configOf(options, ports);
+  const several = await severalTenants(config, options);
+  if (several !== void 0) return planSeveral(options, ports, config, several, format);
+  const { output } = ports;
+  const show2 = (plan3, rolesDir2) => {
+    if (format === "json") output.dataBytes(plan3, (p, redactor) => planJsonBytes(p, { redactor }));
+    else if (format === "markdown") output.out(renderPlanMarkdown(plan3));
+    else output.out(renderPlanText(plan3, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).one(() => openOneTenant(ports, config, options, "plan"));
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(unreadablePlan(error2.issues, unreadableOptions(options, ports, config)), "");
+    throw error2;
+  }
+  const { plan: plan2, tenant, rolesDir } = fresh;
+  await tenant.close();
+  if (plan2.issues.length > 0) {
+    if (format !== "text") show2(plan2, "");
+    throw new InvalidFilesError(plan2.issues);
+  }
+  show2(plan2, `${rolesDir.display}/`);
+  if (plan2.guards.length > 0) {
+    for (const guard of plan2.guards) output.err(`error: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve9(ports.cwd, options.out), plan2);
+    const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
+    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
+  }
+  return options.detailedExitcode && planHasChanges(plan2) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function planSeveral(options, ports, config, names, format) {
+  const { output } = ports;
+  const show2 = (list3, rolesDir2) => {
+    if (format === "json") output.data(list3, renderTenantPlansJson);
+    else if (format === "markdown") output.out(renderTenantPlansMarkdown(list3));
+    else output.out(renderTenantPlansText(list3, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).several(names);
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => unreadablePlan(error2.issues, unreadableOptions(options, ports, config, n))), "");
+    throw error2;
+  }
+  const list2 = [];
+  const failed3 = [];
+  let rolesDir = "";
+  for (const entry of fresh) {
+    if ("fresh" in entry) {
+      await entry.fresh.tenant.close();
+      list2.push(entry.fresh.plan);
+      rolesDir = `${entry.fresh.rolesDir.display}/`;
+      continue;
+    }
+    const baseUrl = planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
+    list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
+    failed3.push(`error: ${tenantError(entry.name, entry.error).message}`);
+  }
+  const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) {
+    if (format !== "text") show2(list2, "");
+    throw new InvalidFilesError(issues);
+  }
+  show2(list2, rolesDir);
+  if (failed3.length > 0) {
+    output.err(failed3.join("\n"));
+    await notSaved(options, ports, `${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
+    return ExitCode.Error;
+  }
+  const planned = list2.filter((p) => !isTenantPlanError(p));
+  const refused = planned.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    for (const plan2 of refused) for (const guard of plan2.guards) output.err(`error: tenant ${quote(plan2.tenant.name)}: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve9(ports.cwd, options.out), planned);
+    const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
+    output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${options.out}`);
+  }
+  return options.detailedExitcode && planned.some(planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function notSaved(options, ports, why2) {
+  if (options.out === void 0) return;
+  ports.output.err(await planNotSavedLine(resolve9(ports.cwd, options.out), options.out, why2));
+}
+function unreadableOptions(options, ports, config, tenant) {
+  const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
+  const baseUrl = options.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
+  const { roles } = config;
+  return { prune: options.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+}
+var init_plan2 = __esm({
+  "src/run/roles/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_printed_url();
+    init_display();
+    init_tenants();
+    init_plan_file();
+    init_ports();
+    init_open();
+    init_planning();
   }
 });
 
@@ -76018,8 +76624,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t6 = end - start + 1;
-    tieTerm += t6 * t6 * t6 - t6;
+    const t5 = end - start + 1;
+    tieTerm += t5 * t5 * t5 - t5;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -76054,9 +76660,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t6 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t6 * Math.exp(
-    -x * x - 1.26551223 + t6 * (1.00002368 + t6 * (0.37409196 + t6 * (0.09678418 + t6 * (-0.18628806 + t6 * (0.27886807 + t6 * (-1.13520398 + t6 * (1.48851587 + t6 * (-0.82215223 + t6 * 0.17087277))))))))
+  const t5 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t5 * Math.exp(
+    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -76096,7 +76702,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t6) => n + [t6.wall, ...t6.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -76173,25 +76779,25 @@ var init_compare = __esm({
 });
 
 // src/core/compare/baseline.ts
-function resolveBaselineBudgets(test, transport, baseline) {
-  const latency2 = test.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
-  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve24 = (b, samples, what) => {
+function resolveBaselineBudgets(test2, transport, baseline) {
+  const latency2 = test2.expect.latency;
+  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test2;
+  const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
+  const resolve26 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
-    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
     const value = statistic(samples(before), b.kind);
-    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test2.id}" [${transport}]` } } };
     return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
   };
   return {
-    ...test,
+    ...test2,
     expect: {
-      ...test.expect,
+      ...test2.expect,
       latency: {
-        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency2.total.map((b) => resolve26(b, wallSamples, "finished execution")),
+        steps: latency2.steps.map((b) => resolve26(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76211,21 +76817,6 @@ var init_baseline = __esm({
 });
 
 // src/core/compare/index.ts
-var compare_exports = {};
-__export(compare_exports, {
-  ALPHA: () => ALPHA,
-  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
-  EXACT_MAX: () => EXACT_MAX,
-  MIN_SAMPLES: () => MIN_SAMPLES,
-  compareRuns: () => compareRuns,
-  compareSamples: () => compareSamples,
-  mannWhitneyU: () => mannWhitneyU,
-  normalCdf: () => normalCdf,
-  parseThreshold: () => parseThreshold,
-  resolveBaselineBudgets: () => resolveBaselineBudgets,
-  stepSamples: () => stepSamples,
-  wallSamples: () => wallSamples
-});
 var init_compare2 = __esm({
   "src/core/compare/index.ts"() {
     "use strict";
@@ -76260,7 +76851,7 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const latency2 = new Map(runs.tests.map((t5) => [keyOf2(t5), t5]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
@@ -76268,14 +76859,14 @@ function comparePreview(base, head, threshold) {
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t6) {
-  return t6.base?.verdict === "passed" && t6.head?.verdict === "failed";
+function isRegression(t5) {
+  return t5.base?.verdict === "passed" && t5.head?.verdict === "failed";
 }
-function verdictChanged(t6) {
-  return t6.base?.verdict !== t6.head?.verdict;
+function verdictChanged(t5) {
+  return t5.base?.verdict !== t5.head?.verdict;
 }
-function latencyChanged(t6) {
-  return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
+function latencyChanged(t5) {
+  return t5.wall !== null && isSignificant(t5.wall) || t5.step_latency.length > 0;
 }
 function testPreview(b, h, latency2) {
   const any = h ?? b;
@@ -76323,16 +76914,16 @@ function isSignificant(m) {
   return m.verdict === "regression" || m.verdict === "improvement";
 }
 function summarize(tests) {
-  const count = (f) => tests.filter(f).length;
+  const count2 = (f) => tests.filter(f).length;
   return {
     tests: tests.length,
-    regressions: count(isRegression),
-    fixed: count((t6) => t6.base?.verdict === "failed" && t6.head?.verdict === "passed"),
-    verdict_changed: count(verdictChanged),
-    outputs_changed: count((t6) => t6.outputs_changed),
-    steps_changed: count((t6) => t6.steps_changed),
-    latency_changed: count(latencyChanged),
-    unchanged: count((t6) => !verdictChanged(t6) && !t6.outputs_changed && !t6.steps_changed && !latencyChanged(t6))
+    regressions: count2(isRegression),
+    fixed: count2((t5) => t5.base?.verdict === "failed" && t5.head?.verdict === "passed"),
+    verdict_changed: count2(verdictChanged),
+    outputs_changed: count2((t5) => t5.outputs_changed),
+    steps_changed: count2((t5) => t5.steps_changed),
+    latency_changed: count2(latencyChanged),
+    unchanged: count2((t5) => !verdictChanged(t5) && !t5.outputs_changed && !t5.steps_changed && !latencyChanged(t5))
   };
 }
 function keyOf2(r) {
@@ -76369,13 +76960,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t6 of ordered3(doc.tests)) {
-    if (!isNotable(t6)) continue;
-    out.push(`${kindOf2(t6).padEnd(10)} ${escapeControls(`${t6.file}:${t6.line}`)}  ${escapeControls(t6.id)} [${t6.transport}]  ${verdicts(t6)}`);
-    if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") out.push(`  head: ${escapeControls(t6.head.message)}`);
-    if (t6.steps_changed) out.push(`  steps: ${(t6.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t6.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t6.outputs_diff !== void 0) for (const line of t6.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t6)) out.push(`  ${m}`);
+  for (const t5 of ordered3(doc.tests)) {
+    if (!isNotable(t5)) continue;
+    out.push(`${kindOf2(t5).padEnd(10)} ${escapeControls(`${t5.file}:${t5.line}`)}  ${escapeControls(t5.id)} [${t5.transport}]  ${verdicts(t5)}`);
+    if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") out.push(`  head: ${escapeControls(t5.head.message)}`);
+    if (t5.steps_changed) out.push(`  steps: ${(t5.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t5.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t5.outputs_diff !== void 0) for (const line of t5.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t5)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -76435,19 +77026,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text2 + more(rows.length - shown) : text2;
 }
-function tableRow2(t6) {
+function tableRow2(t5) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t6)]} | ${mdCode(`${t6.id} [${t6.transport}]`)} | ${shown(t6.base)} | ${shown(t6.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t5)]} | ${mdCode(`${t5.id} [${t5.transport}]`)} | ${shown(t5.base)} | ${shown(t5.head)} |`;
 }
-function detailsOf(t6) {
+function detailsOf(t5) {
   const body = [];
-  if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
-  if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t6);
+  if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") body.push(`Head: ${mdText(t5.head.message)}`);
+  if (t5.steps_changed) body.push(`Steps: ${mdText((t5.base_steps ?? []).join(" → "))} ⇒ ${mdText((t5.head_steps ?? []).join(" → "))}`);
+  const latency2 = latencyLines(t5);
   if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
+  if (t5.outputs_diff !== void 0) body.push(fenced(t5.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
+  return `<details${isRegression(t5) ? " open" : ""}><summary>${mdCode(`${t5.id} [${t5.transport}]`)}: ${kindOf2(t5)}</summary>
 
 ${body.join("\n\n")}
 
@@ -76461,28 +77052,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t6) {
-  if (isRegression(t6)) return "REGRESSION";
-  if (t6.base?.verdict === "failed" && t6.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t6)) return "verdict";
-  if (t6.outputs_changed) return "outputs";
-  if (t6.steps_changed) return "steps";
-  if (latencyChanged(t6)) return "latency";
+function kindOf2(t5) {
+  if (isRegression(t5)) return "REGRESSION";
+  if (t5.base?.verdict === "failed" && t5.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t5)) return "verdict";
+  if (t5.outputs_changed) return "outputs";
+  if (t5.steps_changed) return "steps";
+  if (latencyChanged(t5)) return "latency";
   return "unchanged";
 }
-function isNotable(t6) {
-  return kindOf2(t6) !== "unchanged";
+function isNotable(t5) {
+  return kindOf2(t5) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t6, i) => ({ t: t6, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t6 }) => t6);
+  return tests.map((t5, i) => ({ t: t5, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t5 }) => t5);
 }
-function verdicts(t6) {
-  return `${t6.base?.verdict ?? "(not in base)"} → ${t6.head?.verdict ?? "(not in head)"}`;
+function verdicts(t5) {
+  return `${t5.base?.verdict ?? "(not in base)"} → ${t5.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t6) {
+function latencyLines(t5) {
   const lines2 = [];
-  if (t6.wall !== null && (t6.wall.verdict === "regression" || t6.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t6.wall));
-  for (const s of t6.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t5.wall !== null && (t5.wall.verdict === "regression" || t5.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t5.wall));
+  for (const s of t5.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -76550,17 +77141,6 @@ var init_roles2 = __esm({
 });
 
 // src/core/preview/index.ts
-var preview_exports = {};
-__export(preview_exports, {
-  PREVIEW_FORMAT_VERSION: () => PREVIEW_FORMAT_VERSION,
-  comparePreview: () => comparePreview,
-  isRegression: () => isRegression,
-  previewDocument: () => previewDocument,
-  renderPreviewMarkdown: () => renderPreviewMarkdown,
-  renderPreviewText: () => renderPreviewText,
-  rolesDiffer: () => rolesDiffer,
-  verdictOf: () => verdictOf
-});
 var init_preview = __esm({
   "src/core/preview/index.ts"() {
     "use strict";
@@ -76568,1868 +77148,6 @@ var init_preview = __esm({
     init_document();
     init_render();
     init_roles2();
-  }
-});
-
-// src/files/git-tree.ts
-import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative5, resolve as resolve9, sep as sep4 } from "node:path";
-import { realpath as realpath2 } from "node:fs/promises";
-async function resolveCommit(cwd, ref2) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
-  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
-  if (!sha.ok || ref2.trim() === "") {
-    throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
-  }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
-}
-async function pathInRepository(root, abs) {
-  const real = await realpath2(abs).catch(() => resolve9(abs));
-  const rel = relative5(root, real);
-  if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve9(root, rel) !== resolve9(real)) return void 0;
-  return rel.split(sep4).join("/");
-}
-async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
-  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
-  if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
-  const entries = [];
-  for (const line of listed2.stdout.split("\0")) {
-    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(line);
-    if (!match || match[2] !== "blob") continue;
-    const path = match[5];
-    const parts = path.split("/");
-    const under2 = dir === "" ? parts : parts.slice(dir.split("/").length);
-    if (under2.some((p) => p.startsWith(".") || p === "node_modules") || !accept(parts.at(-1))) continue;
-    entries.push({ mode: match[1], object: match[3], size: Number(match[4]), path });
-  }
-  entries.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  const links = entries.filter((e) => e.mode === "120000");
-  const targets = /* @__PURE__ */ new Map();
-  if (links.length > 0) {
-    const linkTexts = (await catBlobs(cwd, links.map((l) => l.object))).map((b) => Buffer.from(b).toString("utf8"));
-    for (const [i, link] of links.entries()) {
-      const target = posix.normalize(posix.join(posix.dirname(link.path), linkTexts[i]));
-      if (posix.isAbsolute(linkTexts[i]) || target === ".." || target.startsWith("../")) {
-        throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(linkTexts[i])}, outside the repository: role files must be in it`, "invalid_files");
-      }
-      const object = await objectAt(cwd, at.commit, target);
-      if (object === void 0) throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(target)}, which commit ${at.ref} does not hold as a file`, "invalid_files");
-      targets.set(link.path, object);
-    }
-  }
-  const files = entries.map((e) => ({ path: e.path, ...targets.get(e.path) ?? { object: e.object, size: e.size } }));
-  const small = files.filter((f) => f.size <= maxBytes);
-  const bytes = new Map((await catBlobs(cwd, small.map((f) => f.object))).map((b, i) => [small[i].path, b]));
-  return files.map((f) => ({ path: f.path, size: f.size, ...bytes.has(f.path) && { bytes: bytes.get(f.path) } }));
-}
-async function readCommitFile(cwd, at, path, maxBytes) {
-  const found = await objectAt(cwd, at.commit, path);
-  if (found === void 0) return void 0;
-  if (found.size > maxBytes) return { path, size: found.size };
-  return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
-}
-async function objectAt(cwd, commit, path) {
-  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
-  if (!found.ok) return void 0;
-  const object = found.stdout.trim();
-  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
-`);
-  const [type, size3] = info2.stdout.trim().split(" ");
-  return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
-}
-function catBlobs(cwd, objects) {
-  if (objects.length === 0) return Promise.resolve([]);
-  return new Promise((resolvePromise, reject2) => {
-    const child2 = spawn("git", ["cat-file", "--batch"], { cwd, windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
-    const chunks = [];
-    child2.stdout.on("data", (chunk) => chunks.push(chunk));
-    child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
-    child2.stdin.on("error", () => void 0);
-    child2.on("close", (code3) => {
-      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
-      const out = Buffer.concat(chunks);
-      const texts = [];
-      let at = 0;
-      for (let i = 0; i < objects.length; i++) {
-        const eol = out.indexOf(10, at);
-        const header = out.subarray(at, eol).toString("latin1").split(" ");
-        const size3 = Number(header[2]);
-        if (header[1] === "missing" || !Number.isInteger(size3)) return reject2(new RoleflowError(`git has no object ${objects[i]}`));
-        texts.push(out.subarray(eol + 1, eol + 1 + size3));
-        at = eol + 1 + size3 + 1;
-      }
-      resolvePromise(texts);
-    });
-    child2.stdin.end(objects.map((o) => `${o}
-`).join(""));
-  });
-}
-function git(cwd, args, input) {
-  return new Promise((resolvePromise) => {
-    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
-      resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child2.stdin?.on("error", () => void 0);
-    child2.stdin?.end(input ?? "");
-  });
-}
-var init_git_tree = __esm({
-  "src/files/git-tree.ts"() {
-    "use strict";
-    init_errors();
-    init_safe_text();
-  }
-});
-
-// src/files/commit-roles.ts
-import { dirname as dirname10, posix as posix2, resolve as resolve10 } from "node:path";
-async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
-  const at = await resolveCommit(cwd, ref2);
-  const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve10(cwd, rolesFlag) : resolve10(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
-  const rolesDir = await pathInRepository(at.root, rolesAbs);
-  if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
-  const schema = loadSchema("role");
-  const issues = [];
-  const files = [];
-  for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
-    const name = `${ref2}:${found.path}`;
-    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
-    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
-    if (parsed.ok) files.push(parsed.value);
-    else issues.push(...parsed.issues);
-  }
-  issues.push(...checkRoleSet(files));
-  if (issues.length > 0) throw new InvalidFilesError(issues);
-  return { at, files, config: configAt };
-}
-async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve10(cwd, config.file));
-  const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
-  if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
-  const name = `${at.ref}:${posix2.normalize(found.path)}`;
-  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
-  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
-  if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
-  const then = parsed.value;
-  return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
-}
-function withVars(config, varsOf) {
-  return Object.fromEntries(
-    Object.entries(config.tenants).map(([name, tenant]) => {
-      const { vars: _today, ...rest } = tenant;
-      const vars = varsOf(name);
-      return [name, vars === void 0 ? rest : { ...rest, vars }];
-    })
-  );
-}
-var init_commit_roles = __esm({
-  "src/files/commit-roles.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_roles();
-    init_role_file();
-    init_text_file();
-    init_config_file();
-    init_git_tree();
-    init_package_root();
-    init_role_files();
-  }
-});
-
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentCommit: () => currentCommit,
-  git: () => git2,
-  porcelainEntries: () => porcelainEntries,
-  treeState: () => treeState
-});
-import { execFile as execFile2 } from "node:child_process";
-import { realpath as realpath3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why2 = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside2 = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative6(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside2.length === 0) return state;
-  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
-  if (!status.ok) return void 0;
-  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function porcelainEntries(stdout) {
-  const found = [];
-  const entries = stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  return found;
-}
-function realOrSelf(path) {
-  return realpath3(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git2(cwd, args) {
-  return new Promise((resolve24) => {
-    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve24({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
-// src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve11 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve11(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-function isObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve12(cwd, path);
-    const info2 = await stat6(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under2) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
-    init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
-// src/files/work-tree.ts
-var work_tree_exports = {};
-__export(work_tree_exports, {
-  workTreeState: () => workTreeState
-});
-import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
-import { join as join9, relative as relative7, sep as sep6 } from "node:path";
-async function workTreeState(cwd, leaveOut = {}) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return { state: "unknown" };
-  const root = top.stdout.replace(/\r?\n$/, "");
-  const status = await statusEntries(root, ".", "normal");
-  if (status === void 0) return { state: "unknown" };
-  const realRoot = await realpath4(root).catch(() => root);
-  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
-  const changed = [];
-  for (const { path, untracked } of status) {
-    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
-    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
-      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
-      if (inside2 === void 0) return { state: "unknown" };
-      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
-      continue;
-    }
-    changed.push(path);
-  }
-  if (changed.length === 0) return { state: "clean" };
-  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
-}
-async function statusEntries(root, pathspec, untracked) {
-  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
-  if (!status.ok) return void 0;
-  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
-}
-async function isFile2(path, file) {
-  if (file === void 0) return false;
-  const found = await stat7(path, { bigint: true }).catch(() => void 0);
-  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
-}
-var NOT_ROLEFLOW_STATE;
-var init_work_tree = __esm({
-  "src/files/work-tree.ts"() {
-    "use strict";
-    init_runs();
-    init_git_commit();
-    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
-  }
-});
-
-// src/report/json-text.ts
-function renderJson(report) {
-  let text2 = rendered.get(report);
-  if (text2 === void 0) {
-    text2 = `${jsonText(report, 2)}
-`;
-    rendered.set(report, text2);
-  }
-  return text2;
-}
-var rendered;
-var init_json_text = __esm({
-  "src/report/json-text.ts"() {
-    "use strict";
-    init_safe_text();
-    rendered = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/report/model.ts
-var REPORT_FORMAT_VERSION;
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    REPORT_FORMAT_VERSION = 1;
-  }
-});
-
-// src/report/run-report.ts
-var run_report_exports = {};
-__export(run_report_exports, {
-  buildRunReport: () => buildRunReport,
-  redactReport: () => redactReport,
-  redactResult: () => redactResult,
-  summarise: () => summarise
-});
-function buildRunReport(facts, redactor) {
-  const report = {
-    format_version: REPORT_FORMAT_VERSION,
-    tool: { name: "roleflow", version: facts.version },
-    tenant: facts.tenant,
-    ...facts.commit && { commit: facts.commit },
-    ...facts.selection && { selection: facts.selection },
-    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
-    ...facts.workTree && { work_tree: facts.workTree },
-    ...facts.shard && { shard: facts.shard },
-    started_at: facts.startedAt.toISOString(),
-    finished_at: facts.finishedAt.toISOString(),
-    duration_ms: Math.round(facts.durationMs),
-    bailed: facts.bailed,
-    interrupted: facts.interrupted === true,
-    summary: summarise(facts.results),
-    results: facts.results
-  };
-  if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;
-  return redactReport(report, redactor);
-}
-function redactReport(report, redactor) {
-  if (redactor.none) return report;
-  const { results: results2, ...head } = report;
-  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
-}
-function redactResult(result, redactor) {
-  if (redactor.none || !redactor.mayHoldSecret(jsonText(result))) return result;
-  const clean = redactor.values(result);
-  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
-  let repeats = clean.repeats;
-  clean.repeats.forEach((repeat, i) => {
-    if (repeat.outputs === void 0) return;
-    const outputs = redactor.values(repeat.outputs, { keys: true });
-    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
-  });
-  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
-}
-function summarise(results2) {
-  return countResults(results2);
-}
-var init_run_report = __esm({
-  "src/report/run-report.ts"() {
-    "use strict";
-    init_runs();
-    init_safe_text();
-    init_json_text();
-    init_model();
-  }
-});
-
-// src/report/shown.ts
-function withShownMessages(result) {
-  return {
-    ...result,
-    message: escapeControls(result.message),
-    across_repeats: result.across_repeats.map(shownAssertion),
-    repeats: result.repeats.map((r) => ({
-      ...r,
-      ...r.error !== void 0 && { error: escapeControls(r.error) },
-      assertions: r.assertions.map(shownAssertion)
-    }))
-  };
-}
-function shownAssertion(a) {
-  const label = escapeControls(a.label);
-  const message2 = escapeControls(a.message);
-  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
-  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
-  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
-  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
-  return {
-    ...a,
-    label,
-    message: message2,
-    ...expected !== void 0 && { expected },
-    ...actual !== void 0 && { actual },
-    ...diff !== void 0 && { diff }
-  };
-}
-var init_shown = __esm({
-  "src/report/shown.ts"() {
-    "use strict";
-    init_safe_text();
-  }
-});
-
-// src/report/build.ts
-function notRunReason(stopped = "bail") {
-  return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
-}
-function buildTestResult(run2) {
-  const { test } = run2;
-  if (run2.skip !== void 0) {
-    const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
-    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
-  }
-  const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
-  const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
-  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
-  const summary2 = summariseRepeats(perRepeat, test.minPass, across);
-  let evaluated = 0;
-  const repeats = run2.executions.map(
-    (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
-  );
-  const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
-  const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
-  return testResult(run2, {
-    status,
-    message: escapeControls(message2),
-    passed: summary2.passed,
-    wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
-    step_latency_ms: stepStats(ran),
-    across_repeats: across,
-    repeats
-  });
-}
-function testResult({ test, transport }, judged) {
-  return {
-    id: test.id,
-    file: test.file,
-    line: test.line,
-    col: test.col,
-    flow: test.flow,
-    name: test.name,
-    transport,
-    repeat: test.repeat,
-    min_pass: test.minPass,
-    status: judged.status,
-    message: judged.message,
-    passed: judged.passed,
-    wall_ms: judged.wall_ms,
-    step_latency_ms: judged.step_latency_ms,
-    across_repeats: judged.across_repeats,
-    repeats: judged.repeats
-  };
-}
-function stats(samples) {
-  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  return {
-    count: sorted.length,
-    min: round2(sorted[0]),
-    p50: round2(percentile(sorted, 50)),
-    p95: round2(percentile(sorted, 95)),
-    max: round2(sorted.at(-1))
-  };
-}
-function testStatus(summary2, repeats, across, incomplete) {
-  const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
-  if (incomplete) {
-    if (failing.length === 0) return "not_run";
-  } else if (summary2 !== "fail") return summary2;
-  const acrossFailed = across.some((a) => a.status === "fail");
-  return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
-}
-function repeatResult(i, e, assertions) {
-  const failed3 = assertions.some((a) => a.status === "fail");
-  const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
-  const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
-  result.ended_by = e.endedBy;
-  if (e.error !== void 0) result.error = escapeControls(e.error);
-  result.wall_ms = round2(e.wallMs);
-  result.steps = (e.steps ?? []).map(stepRecord);
-  result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
-  if (e.outputs !== void 0) result.outputs = e.outputs;
-  result.assertions = assertions;
-  if (e.ids) result.ids = idsRecord(e.ids);
-  return result;
-}
-function cutShort(i, e) {
-  return { ...repeatResult(i, e, []), status: "not_run" };
-}
-function notRun(i) {
-  return { index: i + 1, status: "not_run", execution: "not_run", wall_ms: null, steps: [], messages: [], assertions: [] };
-}
-function stepStats(executions) {
-  const byService = /* @__PURE__ */ new Map();
-  for (const e of executions) {
-    if (e.status === "error") continue;
-    for (const s of e.steps ?? []) {
-      const samples = byService.get(s.service);
-      if (samples) samples.push(s.latencyMs);
-      else byService.set(s.service, [s.latencyMs]);
-    }
-  }
-  const out = {};
-  for (const [service, samples] of byService) {
-    const s = stats(samples);
-    if (s) out[service] = s;
-  }
-  return out;
-}
-function round2(ms2) {
-  return Math.round(ms2 * 10) / 10;
-}
-function stepRecord(s) {
-  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
-  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
-  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
-  return step3;
-}
-function messageRecord(m, atMs) {
-  const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
-  if (m.nodeId !== void 0) message2.node_id = m.nodeId;
-  if (m.messageId !== void 0) message2.message_id = m.messageId;
-  if (atMs !== void 0) message2.at_ms = round2(atMs);
-  return message2;
-}
-function idsRecord(ids) {
-  const record = {};
-  if (ids.flowId !== void 0) record.flow_id = ids.flowId;
-  if (ids.executionId !== void 0) record.execution_id = ids.executionId;
-  if (ids.connectionId !== void 0) record.connection_id = ids.connectionId;
-  if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
-  return record;
-}
-var init_build = __esm({
-  "src/report/build.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    init_shown();
-  }
-});
-
-// src/report/digest.ts
-var digest_exports = {};
-__export(digest_exports, {
-  flowLatencyRows: () => flowLatencyRows,
-  groupAssertions: () => groupAssertions,
-  idsText: () => idsText,
-  missingShardsText: () => missingShardsText
-});
-function groupAssertions(r, status) {
-  const groups2 = /* @__PURE__ */ new Map();
-  const add = (a, inRepeat) => {
-    if (a.status !== status) return;
-    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
-    const group2 = groups2.get(key);
-    if (group2) group2.repeats += inRepeat ? 1 : 0;
-    else groups2.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
-  };
-  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
-  for (const a of r.across_repeats) add(a, false);
-  return [...groups2.values()];
-}
-function flowLatencyRows(results2) {
-  const rows = /* @__PURE__ */ new Map();
-  for (const r of results2) {
-    const key = `${r.flow}\0${r.transport}`;
-    let entry = rows.get(key);
-    if (!entry) {
-      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
-      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
-      rows.set(key, entry);
-    }
-    const { row: row2 } = entry;
-    if (r.status === "pass") row2.pass += 1;
-    else if (r.status === "skip") row2.skip += 1;
-    else if (r.status === "not_run") row2.notRun += 1;
-    else row2.fail += 1;
-    for (const repeat of r.repeats) {
-      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
-      if (repeat.execution === "ok" || repeat.execution === "failed") {
-        for (const s of repeat.steps) {
-          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
-        }
-      }
-    }
-  }
-  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
-    ...row2,
-    wall: stats(walls),
-    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
-      const s = stats(samples);
-      return s ? [[service, s]] : [];
-    }))
-  }));
-}
-function missingShardsText(missing) {
-  const labels = missing.map((s) => `${s.index}/${s.total}`);
-  if (labels.length === 1) return `shard ${labels[0]} is missing`;
-  return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
-}
-function idsText(ids) {
-  if (!ids) return "";
-  const parts = [
-    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
-    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
-    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
-    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
-  ];
-  return escapeControls(parts.join(", "));
-}
-var init_digest = __esm({
-  "src/report/digest.ts"() {
-    "use strict";
-    init_build();
-    init_safe_text();
-  }
-});
-
-// src/report/json.ts
-var json_exports = {};
-__export(json_exports, {
-  mergeReports: () => mergeReports,
-  mergeWarnings: () => mergeWarnings,
-  parseReport: () => parseReport,
-  renderJson: () => renderJson
-});
-function parseReport(text2, file, schema) {
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (error2) {
-    return { ok: false, error: `${file}: not JSON: ${error2.message}` };
-  }
-  const validate = compileSchema(schema);
-  if (!validate(value)) {
-    const first = validate.errors?.[0];
-    const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
-    return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
-  }
-  const report = value;
-  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
-}
-function mergeReports(inputs, options = {}) {
-  const first = inputs[0];
-  if (!first) return { ok: false, error: "no reports to merge" };
-  const other = inputs.find((i) => i.report.tenant.name !== first.report.tenant.name);
-  if (other) {
-    return { ok: false, error: `${other.file} is a report on tenant ${other.report.tenant.name}, ${first.file} on ${first.report.tenant.name}: merge the reports of one tenant` };
-  }
-  const seen = /* @__PURE__ */ new Map();
-  const results2 = [];
-  for (const { file, report } of inputs) {
-    for (const r of report.results) {
-      const key = `${r.id}\0${r.transport}`;
-      const earlier = seen.get(key);
-      if (earlier !== void 0) return { ok: false, error: `"${r.id}" [${r.transport}] is in both ${earlier} and ${file}: were two reports of the same shard given?` };
-      seen.set(key, file);
-      results2.push(r);
-    }
-  }
-  const shards = shardsOf(inputs);
-  if (!shards.ok) return shards;
-  const { merged, missing } = shards.value;
-  if (missing.length > 0 && !options.allowPartial) {
-    return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
-  }
-  results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
-  const started = inputs.map((i) => i.report.started_at).sort()[0];
-  const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
-  const {
-    format_version,
-    tool,
-    tenant,
-    shard: _shard,
-    merged_shards: _merged,
-    missing_shards: _missing,
-    commit: _commit,
-    selection: _selection,
-    roles_digest: _roles,
-    work_tree: _tree,
-    ...base
-  } = first.report;
-  const commits = new Set(inputs.map((i) => i.report.commit));
-  const commit = commits.size === 1 ? first.report.commit : void 0;
-  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
-  const selection = selections.size === 1 ? first.report.selection : void 0;
-  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
-  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
-  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
-  return {
-    ok: true,
-    value: {
-      // Keys in the order of a run's report: the commit after the tenant.
-      format_version,
-      tool,
-      tenant,
-      ...commit !== void 0 && { commit },
-      ...selection !== void 0 && { selection },
-      ...roles !== void 0 && { roles_digest: roles },
-      ...workTree !== void 0 && { work_tree: workTree },
-      ...base,
-      ...merged.length > 0 && { merged_shards: merged },
-      ...missing.length > 0 && { missing_shards: missing },
-      started_at: started,
-      finished_at: finished,
-      duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
-      bailed: inputs.some((i) => i.report.bailed),
-      interrupted: inputs.some((i) => i.report.interrupted === true),
-      summary: summarise(results2),
-      results: results2
-    }
-  };
-}
-function mergeWarnings(inputs) {
-  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
-  const warnings = [];
-  const refused = "roleflow promote refuses it";
-  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
-  if (differ((r) => selectionKey(r.selection))) {
-    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
-  }
-  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
-    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
-  }
-  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
-    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
-  }
-  return warnings;
-}
-function shardsOf(inputs) {
-  const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
-  const first = held.find((h) => h.shards.length > 0);
-  if (!first) return { ok: true, value: { merged: [], missing: [] } };
-  const reference = first.shards[0];
-  const whole = held.find((h) => h.shards.length === 0);
-  if (whole) {
-    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run` };
-  }
-  const byIndex = /* @__PURE__ */ new Map();
-  for (const { file, shards } of held) {
-    for (const s of shards) {
-      if (s.index > s.total) return { ok: false, error: `${file} holds shard ${s.index}/${s.total}, which no --shard I/N run makes` };
-      if (s.total !== reference.total) {
-        return { ok: false, error: `${file} holds shard ${s.index}/${s.total} and ${first.file} shard ${reference.index}/${reference.total}: the shards of one run share their total N (--shard I/N)` };
-      }
-      const earlier = byIndex.get(s.index);
-      if (earlier !== void 0) return { ok: false, error: `shard ${s.index}/${s.total} is in both ${earlier} and ${file}` };
-      byIndex.set(s.index, file);
-    }
-  }
-  const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
-  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
-}
-function selectionKey(selection) {
-  return selection === void 0 ? "" : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
-}
-function compare3(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-var init_json = __esm({
-  "src/report/json.ts"() {
-    "use strict";
-    init_runs();
-    init_schema();
-    init_run_report();
-    init_shown();
-    init_digest();
-    init_json_text();
-  }
-});
-
-// src/run/read-reports.ts
-var read_reports_exports = {};
-__export(read_reports_exports, {
-  compareReportFiles: () => compareReportFiles,
-  readJsonReports: () => readJsonReports
-});
-import { resolve as resolve13 } from "node:path";
-async function readJsonReports(cwd, files) {
-  const schema = loadSchema("report");
-  const inputs = [];
-  for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve13(cwd, file), file }, JSON_REPORT);
-    if (!text2.ok) throw new InvalidFilesError(text2.issues);
-    const parsed = parseReport(text2.value, file, schema);
-    if (!parsed.ok) throw new RoleflowError(parsed.error);
-    inputs.push({ file, report: parsed.value });
-  }
-  return inputs;
-}
-async function compareReportFiles(cwd, baseFile, headFile, threshold) {
-  const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
-  return compareRuns(base.report, head.report, threshold);
-}
-var JSON_REPORT;
-var init_read_reports = __esm({
-  "src/run/read-reports.ts"() {
-    "use strict";
-    init_compare2();
-    init_errors();
-    init_package_root();
-    init_source_files();
-    init_json();
-    JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
-  }
-});
-
-// src/report/no-tests.ts
-var no_tests_exports = {};
-__export(no_tests_exports, {
-  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
-  noTestRanError: () => noTestRanError,
-  noTestRanReason: () => noTestRanReason
-});
-function noTestRanReason(report) {
-  const results2 = report.results;
-  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
-  if (results2.length === 0) {
-    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
-    const grep = report.selection?.grep;
-    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
-  }
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const r of results2) {
-    const why2 = r.status === "skip" ? r.message : "not run";
-    counts2.set(why2, (counts2.get(why2) ?? 0) + 1);
-  }
-  const whys = [...counts2].map(([why2, n]) => `${n}: ${why2}`).join("; ");
-  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
-  return `no test ran: ${all} skipped (${whys})`;
-}
-function noTestRanError(reason2) {
-  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
-}
-var PASS_WITH_NO_TESTS;
-var init_no_tests = __esm({
-  "src/report/no-tests.ts"() {
-    "use strict";
-    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
-  }
-});
-
-// src/files/snapshot-files.ts
-import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
-function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename4(flow2.abs));
-  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
-}
-async function readSnapshotFile(file) {
-  const exists4 = await stat8(file.abs).then(
-    () => true,
-    (err) => err.code !== "ENOENT"
-  );
-  if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
-  const text2 = await readTextFile(file, SNAPSHOT_FILE);
-  if (!text2.ok) return text2;
-  return parseSnapshotFile(text2.value, file.file);
-}
-async function writeSnapshotFile(file, entries, flowFile) {
-  if (entries.size === 0) {
-    await rm5(file.abs, { force: true });
-    return;
-  }
-  await mkdir5(dirname12(file.abs), { recursive: true });
-  await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
-}
-var SNAPSHOT_FILE;
-var init_snapshot_files = __esm({
-  "src/files/snapshot-files.ts"() {
-    "use strict";
-    init_flows();
-    init_role_files();
-    init_source_files();
-    SNAPSHOT_FILE = { maxBytes: 16 * 1024 * 1024, noun: "a snapshot file", holds: "YAML text" };
-  }
-});
-
-// src/run/assertions.ts
-import { resolve as resolve14 } from "node:path";
-import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
-function isCi(env) {
-  const v = env["CI"];
-  return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
-}
-var AssertionFiles;
-var init_assertions = __esm({
-  "src/run/assertions.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_flows();
-    init_roles();
-    init_role_files();
-    init_snapshot_files();
-    AssertionFiles = class _AssertionFiles {
-      constructor(roles, snapshots, update, ci, readOnly) {
-        this.roles = roles;
-        this.snapshots = snapshots;
-        this.update = update;
-        this.ci = ci;
-        this.readOnly = readOnly;
-      }
-      indexes = /* @__PURE__ */ new Map();
-      mask;
-      static async prepare(options) {
-        const issues = [];
-        let roles = [];
-        if (usesOperator(options.flows, "not_leaks")) {
-          const dir = rolesDirOf(options.cwd, options.config, void 0);
-          const vars = tenantVars(options.config, options.tenant);
-          const loaded = options.roleFiles ? { ok: true, value: leakTexts(options.roleFiles, vars) } : await loadRoleTexts(options.cwd, dir, vars);
-          if (loaded.ok) {
-            roles = loaded.value;
-            issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
-          } else issues.push(...loaded.issues);
-        }
-        const snapshots = /* @__PURE__ */ new Map();
-        for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
-          const stored = await readSnapshotFile(file);
-          if (!stored.ok) {
-            issues.push(...stored.issues);
-            continue;
-          }
-          const live = liveSnapshotKeys(flow2);
-          if (live.size === 0 && stored.value.size === 0) continue;
-          const obsolete = obsoleteKeys(stored.value, live);
-          const next = new Map(stored.value);
-          if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
-          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
-        }
-        if (issues.length > 0) throw new InvalidFilesError(issues);
-        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
-      }
-      /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
-      maskWith(mask) {
-        this.mask = mask;
-      }
-      /**
-       * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
-       * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
-       * written by `finish` — except under CI, where a missing snapshot fails.
-       */
-      contextFor(test, transport, executions = []) {
-        const baselines = /* @__PURE__ */ new Map();
-        const state = this.snapshots.get(test.file);
-        for (const a of test.expect.outputs) {
-          if (a.operator !== "snapshot" || !state) continue;
-          const key = snapshotKey(test.name, transport, a.path);
-          if (!this.update && state.stored.has(key)) {
-            baselines.set(key, { value: state.stored.get(key), source: "file" });
-            continue;
-          }
-          const first = executions.find((e) => e !== void 0 && e.status !== "error" && e.endedBy !== "interrupted" && valueAt(e.outputs, a.segments).found);
-          if (first === void 0) continue;
-          const kept = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
-          const value = this.mask ? this.mask(kept) : kept;
-          baselines.set(key, { value, source: this.update ? "update" : "new" });
-          if (this.ci || state.taken.has(key)) continue;
-          state.taken.add(key);
-          state.next.set(key, value);
-          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
-        }
-        const context = { snapshots: baselines };
-        if (this.ci) context.ci = true;
-        context.leaks = (role, minChars) => this.leakIndex(role, minChars);
-        if (this.mask) context.mask = this.mask;
-        return context;
-      }
-      /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
-      async finish() {
-        const notes = [];
-        if (this.readOnly) return notes;
-        for (const state of this.snapshots.values()) {
-          const removed = this.update ? state.obsolete.length : 0;
-          if (state.changed > 0 || removed > 0) {
-            await writeSnapshotFile(state.file, state.next, state.flowFile);
-            const parts = [state.changed > 0 && `${plural(state.changed, "snapshot")} written`, removed > 0 && `${plural(removed, "obsolete snapshot")} removed`];
-            notes.push(`${state.file.file}: ${parts.filter(Boolean).join(", ")}`);
-          }
-          if (!this.update) {
-            for (const key of state.obsolete) notes.push(`${state.file.file}: obsolete snapshot ${JSON.stringify(key)} (no test writes it; roleflow test -u removes it)`);
-          }
-        }
-        return notes;
-      }
-      leakIndex(role, minChars) {
-        const key = `${minChars}\0${role}`;
-        if (!this.indexes.has(key)) {
-          const texts = role === "*" ? this.roles : this.roles.filter((r) => r.name === role);
-          this.indexes.set(key, texts.length === 0 ? void 0 : new LeakIndex(texts, minChars));
-        }
-        return this.indexes.get(key);
-      }
-    };
-  }
-});
-
-// src/run/flow-shared.ts
-import { performance as performance4 } from "node:perf_hooks";
-function runError(flow2, transport, problem) {
-  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
-}
-function executionEnd(transport, flow2, status, endedBy, problem) {
-  const result = { transport, status, endedBy };
-  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
-  if (problem instanceof RoleflowError) result.errorCode = problem.code;
-  return result;
-}
-function strictEndProblem(transport, quietMs, closed = false) {
-  const how = closed ? "the service closed the connection" : `${formatMs(quietMs)} of quiet`;
-  const rule = transport === "https" ? "until.steps (or expect.steps.count)" : "until.node or until.messages";
-  return `ended by ${how}, not by an until rule (--strict-end): set ${rule} to say when the flow is over`;
-}
-function interruptedProblem(elapsedMs) {
-  return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
-}
-function after(ms2) {
-  return new Promise((resolve24) => setTimeout(() => resolve24(TIMED_OUT), wholeMs(ms2)).unref());
-}
-function settle2(promise) {
-  return promise.then(
-    (value) => ({ ok: true, value }),
-    (error2) => ({ ok: false, why: "error", error: error2 })
-  );
-}
-function wholeMs(ms2) {
-  return Math.max(0, Math.ceil(ms2));
-}
-function tenantProblem(result) {
-  if (result.status !== "error" || result.error === void 0) return void 0;
-  if (result.errorCode !== "unreachable" && result.errorCode !== "unauthorized") return void 0;
-  return result.error.replace(/^flow "[^"]*" over \w+: /, "");
-}
-var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
-var init_flow_shared = __esm({
-  "src/run/flow-shared.ts"() {
-    "use strict";
-    init_flows();
-    init_errors();
-    init_redact_messages();
-    init_stop_signal();
-    realClock = {
-      now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
-    };
-    TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
-    TIMED_OUT = { ok: false, why: "timeout" };
-    INTERRUPTED = { ok: false, why: "interrupted" };
-    Deadline = class {
-      constructor(clock, timeoutMs, signal) {
-        this.clock = clock;
-        this.signal = signal;
-        this.at = clock.now() + timeoutMs;
-        if (signal !== void 0) {
-          let stop2;
-          this.stopped = new Promise((resolve24) => stop2 = () => resolve24(INTERRUPTED));
-          if (signal.aborted) stop2();
-          else this.unlisten = onStop(signal, stop2);
-        }
-      }
-      at;
-      timer;
-      expired;
-      stopped;
-      unlisten;
-      get interrupted() {
-        return this.signal?.aborted === true;
-      }
-      msLeft(now = this.clock.now()) {
-        return this.at - now;
-      }
-      /**
-       * `promise`, unless the deadline passes or the run is interrupted first; with less than
-       * `graceMs` left, it has `graceMs`.
-       */
-      race(promise, graceMs = 0) {
-        const left = this.msLeft();
-        const racers = [settle2(promise)];
-        if (this.stopped) racers.push(this.stopped);
-        if (left < graceMs) {
-          racers.push(after(graceMs));
-        } else {
-          racers.push(
-            this.expired ??= new Promise((resolve24) => {
-              this.timer = setTimeout(() => resolve24(TIMED_OUT), wholeMs(left));
-            })
-          );
-        }
-        return Promise.race(racers);
-      }
-      /** Sleep `ms` on the run's clock; false when the run was interrupted meanwhile. */
-      async sleep(ms2) {
-        const slept = this.clock.sleep(wholeMs(ms2)).then(() => true);
-        return this.stopped ? Promise.race([slept, this.stopped.then(() => false)]) : slept;
-      }
-      clear() {
-        clearTimeout(this.timer);
-        this.unlisten?.();
-      }
-    };
-  }
-});
-
-// src/run/flow-https.ts
-async function runHttps(client, test, inputs, options = {}) {
-  const clock = options.clock ?? realClock;
-  const paces = options.paces ?? /* @__PURE__ */ new Map();
-  const startedAt = clock.now();
-  const deadline = new Deadline(clock, test.timeoutMs, options.signal);
-  let ids;
-  const end = (status, endedBy, problem, steps, at = clock.now()) => {
-    const result = executionEnd("https", test.flow, status, endedBy, problem);
-    if (ids) result.ids = ids;
-    if (steps) result.steps = steps;
-    result.wallMs = at - startedAt;
-    return result;
-  };
-  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
-  try {
-    const started = await deadline.race(client.startFlow(test.flow, inputs));
-    if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
-    const { executionId, flowId } = started.value;
-    ids = { flowId, executionId };
-    const answeredStartAt = clock.now();
-    const known = paces.get(test.flow);
-    const rule = httpsEndRule(test);
-    let history;
-    let steps = [];
-    for (; ; ) {
-      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
-      if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
-      const answeredAt = clock.now();
-      steps = polled.value;
-      const progress = httpsProgress(steps, history, rule, answeredAt);
-      history = progress.history;
-      if (progress.state === "done") {
-        rememberPace(paces, test.flow, steps);
-        if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
-        return end("ok", progress.by, void 0, steps, answeredAt);
-      }
-      if (progress.state === "failed") return end("failed", "failed_step", progress.reason, steps, answeredAt);
-      const endsAt = expectedEndMs(known, rule, steps.length);
-      const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
-      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
-      if (waitMs === void 0) return unfinished("timeout", steps, answeredAt);
-      if (!await deadline.sleep(waitMs)) return unfinished("interrupted", steps);
-    }
-  } finally {
-    deadline.clear();
-  }
-}
-function rememberPace(paces, flow2, steps) {
-  const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
-}
-function timeoutText(test, steps) {
-  const rule = httpsEndRule(test);
-  const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
-  const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
-  return `timed out after ${formatMs(test.timeoutMs)} waiting for ${wanted} (${logged})`;
-}
-var LAST_POLL_GRACE_MS;
-var init_flow_https = __esm({
-  "src/run/flow-https.ts"() {
-    "use strict";
-    init_flows();
-    init_runs();
-    init_flow_shared();
-    LAST_POLL_GRACE_MS = 500;
-  }
-});
-
-// src/run/flow-ws.ts
-async function runWs(client, test, inputs, options = {}) {
-  const run2 = new WsRun(test, options.clock ?? realClock, options);
-  try {
-    const opening = client.openWs();
-    const opened = await run2.deadline.race(opening);
-    if (!opened.ok) {
-      if (opened.why !== "error") opening.then((late) => late.close(), () => void 0);
-      return opened.why === "error" ? run2.end("error", "error", opened.error) : run2.unfinished(opened.why, "the connection to open");
-    }
-    try {
-      return await run2.converse(opened.value, inputs);
-    } finally {
-      opened.value.close();
-    }
-  } finally {
-    run2.deadline.clear();
-  }
-}
-function frameOf(inputs, flow2) {
-  const frame = {};
-  for (const key of Object.keys(inputs)) frame[key] = inputs[key];
-  frame["action"] = "message";
-  frame["service"] = flow2;
-  return frame;
-}
-function describeMessage(m) {
-  const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
-  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
-}
-function wsIds(messages) {
-  let connectionId;
-  const seen = /* @__PURE__ */ new Set();
-  for (const m of messages) {
-    if (connectionId === void 0 && m.connectionId) connectionId = m.connectionId;
-    if (m.messageId) seen.add(m.messageId);
-  }
-  const messageIds = [...seen];
-  if (connectionId === void 0 && messageIds.length === 0) return void 0;
-  const ids = {};
-  if (connectionId !== void 0) ids.connectionId = connectionId;
-  if (messageIds.length > 0) ids.messageIds = messageIds;
-  return ids;
-}
-var WsRun;
-var init_flow_ws = __esm({
-  "src/run/flow-ws.ts"() {
-    "use strict";
-    init_flows();
-    init_runs();
-    init_flow_shared();
-    WsRun = class {
-      constructor(test, clock, options) {
-        this.test = test;
-        this.clock = clock;
-        this.options = options;
-        this.startedAt = clock.now();
-        this.lastAt = this.startedAt;
-        this.deadline = new Deadline(clock, test.timeoutMs, options.signal);
-        this.rule = wsEndRule(test);
-      }
-      messages = [];
-      messageAtMs = [];
-      deadline;
-      tally = EMPTY_WS_TALLY;
-      rule;
-      startedAt;
-      /** When the last message arrived: the end of the wall-clock once the flow is over. */
-      lastAt;
-      async converse(session, inputs) {
-        try {
-          session.send(frameOf(inputs, this.test.flow));
-        } catch (error2) {
-          return this.end("error", "error", error2);
-        }
-        const first = await this.next(session, this.deadline.msLeft());
-        if (first instanceof Error) return this.end("error", "error", `${first.message} before an ack`);
-        if (first === "interrupted") return this.unfinished("interrupted", "an ack");
-        if (first === void 0) return this.unfinished("timeout", "an ack");
-        this.receive(first);
-        if (first.state !== "ack") return this.end("error", "error", `expected an ack first, got ${describeMessage(first)}`, this.lastAt);
-        for (; ; ) {
-          const now = this.clock.now();
-          const progress = wsProgress(this.tally, this.rule, now - this.lastAt);
-          if (progress.state === "done") return this.over(progress.by);
-          if (progress.state === "failed") return this.end("failed", "failed_step", progress.reason, this.lastAt);
-          const left = this.deadline.msLeft(now);
-          if (left <= 0) return this.unfinished("timeout", this.waitingFor());
-          const next = await this.next(session, Math.min(progress.quietEndsInMs ?? left, left));
-          if (next === "interrupted") return this.unfinished("interrupted");
-          if (next instanceof Error) {
-            const quietRule = this.rule.node === void 0 && this.rule.messages === void 0;
-            if (quietRule && this.tally.completed > 0) return this.over("quiet", true);
-            return this.end("error", "error", `${next.message} before the flow finished (${this.tally.completed} completed messages)`);
-          }
-          if (next !== void 0) this.receive(next);
-        }
-      }
-      /** Ended by the rule: a pass, unless only quiet (or a closed connection) said so under --strict-end. */
-      over(by, closed = false) {
-        if (by === "quiet" && this.options.strictEnd) return this.end("error", "quiet", strictEndProblem("ws", this.rule.quietMs, closed), this.lastAt);
-        return this.end("ok", by, void 0, this.lastAt);
-      }
-      unfinished(why2, waiting2 = this.waitingFor()) {
-        if (why2 === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
-        return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting2}`);
-      }
-      /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
-      end(status, endedBy, problem, at = this.clock.now()) {
-        const outputs = tallyOutputs(this.tally);
-        const ids = wsIds(this.messages);
-        const result = executionEnd("ws", this.test.flow, status, endedBy, problem);
-        if (outputs !== void 0) result.outputs = outputs;
-        result.messages = this.messages;
-        result.messageAtMs = this.messageAtMs;
-        result.wallMs = at - this.startedAt;
-        if (ids) result.ids = ids;
-        return result;
-      }
-      receive(message2) {
-        this.messages.push(message2);
-        this.messageAtMs.push(this.clock.now() - this.startedAt);
-        this.tally = tallyWsMessage(this.tally, message2, this.rule);
-        this.lastAt = this.clock.now();
-      }
-      /** The next message, `undefined` when none came in time, the error of a dropped connection, or the run's interruption. */
-      async next(session, ms2) {
-        try {
-          const message2 = await session.next(wholeMs(ms2), this.options.signal);
-          return message2 === void 0 && this.deadline.interrupted ? "interrupted" : message2;
-        } catch (error2) {
-          return error2 instanceof Error ? error2 : new Error(String(error2));
-        }
-      }
-      waitingFor() {
-        const rule = this.rule;
-        const got = `${this.tally.completed} completed messages so far`;
-        if (rule.node !== void 0) return `the completed message of node "${rule.node}" (${got})`;
-        if (rule.messages !== void 0) return `${rule.messages} completed messages (${got})`;
-        return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
-      }
-    };
-  }
-});
-
-// src/run/flow-tests.ts
-async function runTests(options) {
-  const { client, events = {} } = options;
-  const runs = options.runs.map((run2) => {
-    const test = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
-    return test === run2.test ? run2 : { ...run2, test };
-  });
-  const clock = options.clock ?? realClock;
-  const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
-  let done = 0;
-  let stop2;
-  let problem;
-  let leftOut = 0;
-  const paces = /* @__PURE__ */ new Map();
-  const signal = options.signal;
-  const runOptions = { clock, ...signal && { signal }, ...options.strictEnd && { strictEnd: true } };
-  const runOne = async (run2, repeat, failures2) => {
-    if (stop2 || signal?.aborted) {
-      leftOut += 1;
-      return void 0;
-    }
-    const label = `${run2.test.id} [${run2.transport}]${run2.test.repeat > 1 ? ` #${repeat + 1}` : ""}`;
-    events.started?.(label, done, total);
-    const result = run2.transport === "https" ? await runHttps(client, run2.test, run2.inputs, { ...runOptions, paces }) : await runWs(client, run2.test, run2.inputs, runOptions);
-    done += 1;
-    const down = tenantProblem(result);
-    if (down !== void 0) {
-      stop2 = "tenant";
-      problem ??= down;
-    }
-    const judged = () => evaluateTest(run2.test, result, options.assertions?.contextFor(run2.test, run2.transport));
-    if (options.bail && result.endedBy !== "interrupted" && judged().some((a) => a.status === "fail")) {
-      failures2.count += 1;
-      if (failures2.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
-    }
-    events.finished?.(label, done, total);
-    return result;
-  };
-  const results2 = new Array(runs.length);
-  const finish = (index, executions) => {
-    const run2 = runs[index];
-    const stopped = signal?.aborted ? "interrupt" : "bail";
-    const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
-    const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
-    if (run2.skip !== void 0) testRun.skip = run2.skip;
-    if (context) testRun.context = context;
-    const result = buildTestResult(testRun);
-    if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
-    events.tested?.(result);
-    results2[index] = result;
-  };
-  const queue = [];
-  const pending = [];
-  runs.forEach((run2, index) => {
-    if (run2.skip !== void 0) return finish(index, []);
-    if (run2.error !== void 0) return finish(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
-    pending[index] = { executions: new Array(run2.test.repeat), left: run2.test.repeat, failures: { count: 0 } };
-    for (let repeat = 0; repeat < run2.test.repeat; repeat++) queue.push(index, repeat);
-  });
-  let next = 0;
-  const worker = async () => {
-    while (next < queue.length) {
-      const index = queue[next++];
-      const repeat = queue[next++];
-      const test = pending[index];
-      test.executions[repeat] = await runOne(runs[index], repeat, test.failures);
-      if (--test.left === 0) finish(index, test.executions);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
-  const interrupted = signal?.aborted === true;
-  return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
-}
-function notStarted(run2, why2) {
-  return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
-}
-var init_flow_tests = __esm({
-  "src/run/flow-tests.ts"() {
-    "use strict";
-    init_flows();
-    init_build();
-    init_flow_https();
-    init_flow_shared();
-    init_flow_ws();
-    init_compare2();
-  }
-});
-
-// src/run/tested-against.ts
-async function listRolesDigest(client, ignore, signal) {
-  if (signal.aborted) return void 0;
-  const listing = client.listRoles().then(
-    (roles) => ({ digest: rolesDigest(roles, ignore) }),
-    (error2) => {
-      if (error2 instanceof RoleflowError) return { problem: error2.message };
-      throw error2;
-    }
-  );
-  let stop2 = () => void 0;
-  const aborted = new Promise((resolve24) => {
-    stop2 = () => resolve24(void 0);
-    signal.addEventListener("abort", stop2, { once: true });
-  });
-  try {
-    return await Promise.race([listing, aborted]);
-  } finally {
-    signal.removeEventListener("abort", stop2);
-  }
-}
-function rolesRecord(tenant, start, end, ignore) {
-  const problem = start && "problem" in start && start.problem || end && "problem" in end && end.problem;
-  if (problem) {
-    return { note: `note: could not list the Roles of tenant ${tenant} (${problem}): the report records no Roles digest, and roleflow promote refuses it` };
-  }
-  if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
-  return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
-}
-var init_tested_against3 = __esm({
-  "src/run/tested-against.ts"() {
-    "use strict";
-    init_plan();
-    init_errors();
-  }
-});
-
-// src/run/test-session.ts
-var test_session_exports = {};
-__export(test_session_exports, {
-  loadBaseline: () => loadBaseline,
-  loadFlowTests: () => loadFlowTests,
-  parseSelectionFlags: () => parseSelectionFlags,
-  prepareAssertions: () => prepareAssertions,
-  runSelection: () => runSelection,
-  runTestSession: () => runTestSession,
-  runsFor: () => runsFor
-});
-import { resolve as resolve15 } from "node:path";
-function parseSelectionFlags(flags) {
-  const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
-  if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
-  let grep;
-  try {
-    if (flags.grep !== void 0) grep = new RegExp(flags.grep);
-  } catch (error2) {
-    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
-  }
-  return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
-}
-function runSelection(cwd, config, paths, flags) {
-  return {
-    flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve15(cwd, path))),
-    ...flags.grep !== void 0 && { grep: flags.grep },
-    ...flags.transport !== void 0 && { transport: flags.transport }
-  };
-}
-async function loadFlowTests(cwd, config, paths) {
-  const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
-  const loaded = await loadFlowTestFiles(files);
-  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
-  return loaded.value;
-}
-function prepareAssertions(cwd, config, files, opts) {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true } });
-}
-function runsFor(tenant, files, flags, parsed, env) {
-  const hasWs = tenant.target.wsUrl !== void 0;
-  if (flags.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, "usage");
-  const selection = selectRuns(files, {
-    hasWs,
-    env,
-    ...parsed,
-    ...flags.transport && { transport: flags.transport },
-    ...flags.repeat !== void 0 && { repeat: flags.repeat }
-  });
-  if (selection.matched === 0 && !flags.passWithNoTests) {
-    const why2 = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
-    throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
-  }
-  return selection;
-}
-async function loadBaseline(cwd, file) {
-  return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
-}
-async function runTestSession(opts) {
-  const { tenant } = opts;
-  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
-  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
-  const startedAt = /* @__PURE__ */ new Date();
-  const started = performance.now();
-  const outcome = await runTests({
-    client: tenant.client,
-    runs: opts.runs,
-    concurrency: opts.concurrency,
-    bail: opts.bail,
-    strictEnd: opts.strictEnd,
-    signal: opts.signal,
-    events: opts.events,
-    ...opts.baseline && { baseline: opts.baseline },
-    ...opts.assertions && { assertions: opts.assertions }
-  });
-  const finishedAt2 = /* @__PURE__ */ new Date();
-  const durationMs = performance.now() - started;
-  const notes = opts.assertions ? await opts.assertions.finish() : [];
-  if (outcome.tenantProblem !== void 0) {
-    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
-  }
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
-  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
-  if (roles.note !== void 0) notes.push(roles.note);
-  const report = buildRunReport(
-    {
-      version: packageVersion(),
-      tenant: {
-        name: tenant.target.name,
-        base_url: shownUrl(tenant.location),
-        ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
-      },
-      ...opts.shard && { shard: opts.shard },
-      ...opts.commit && { commit: opts.commit },
-      ...opts.selection && { selection: opts.selection },
-      ...roles.record && { rolesDigest: roles.record },
-      workTree: combineWorkTrees(treeAtEnd === void 0 ? [treeAtStart] : [treeAtStart, treeAtEnd]),
-      startedAt,
-      finishedAt: finishedAt2,
-      durationMs,
-      bailed: outcome.bailed,
-      interrupted: outcome.interrupted,
-      results: outcome.results
-    },
-    opts.redactor
-  );
-  return { report, interrupted: outcome.interrupted, notes };
-}
-var init_test_session = __esm({
-  "src/run/test-session.ts"() {
-    "use strict";
-    init_errors();
-    init_printed_url();
-    init_runs();
-    init_no_tests();
-    init_run_report();
-    init_flow_files();
-    init_source_files();
-    init_package_root();
-    init_assertions();
-    init_flow_tests();
-    init_tested_against3();
-    init_read_reports();
-  }
-});
-
-// src/run/preview.ts
-var preview_exports2 = {};
-__export(preview_exports2, {
-  preview: () => preview,
-  previewTenant: () => previewTenant
-});
-async function preview(opts, ports) {
-  const name = previewTenant(opts.config, opts.tenant);
-  const { cwd, config } = opts;
-  const rolesDir = rolesDirOf(cwd, config, void 0);
-  const headFiles = await loadRoleFiles(cwd, rolesDir);
-  if (!headFiles.ok) throw new InvalidFilesError(headFiles.issues);
-  const baseRoles = "ref" in opts.base ? await loadCommitRoles(cwd, config, opts.base.ref, void 0) : void 0;
-  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, opts.now, ports.note) : void 0;
-  const flows = await loadFlowTests(cwd, config, opts.paths);
-  const tenant = await ports.open(name);
-  try {
-    const { runs, secrets } = runsFor(tenant, flows, {}, {}, opts.env);
-    ports.addSecrets(secrets);
-    const perSide = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
-    const executions = perSide * (baseRoles ? 2 : 1);
-    if (executions > config.preview.maxExecutions) {
-      throw new RoleflowError(
-        `preview would start ${executions} flow executions on tenant ${quote(name)} (${perSide} a side), more than preview.max_executions (${config.preview.maxExecutions}): narrow it with PATH arguments, or raise the limit in the config`,
-        "guard"
-      );
-    }
-    const head = await headState(cwd, config, opts.env);
-    ports.note(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
-    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
-    const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
-    const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
-    const headReport = after2?.report ?? emptyReport(base.report);
-    const comparison = comparePreview(base.report, headReport, opts.threshold);
-    const contamination = [...base.contamination.map((l) => `base: ${l}`), ...(after2?.contamination ?? []).map((l) => `head: ${l}`)];
-    const document = previewDocument(
-      {
-        tenant: name,
-        base: baseRoles ? { ref: baseRoles.at.ref, commit: baseRoles.at.commit } : { ref: null, commit: baseReport.report.commit ?? null, report: "report" in opts.base ? opts.base.report : "", age: baseReport.age },
-        head: { commit: head.commit ?? null, dirty: head.dirty },
-        contaminated: contamination.length > 0,
-        contamination,
-        executions: base.report.summary.executions * (baseRoles ? 1 : 0) + headReport.summary.executions
-      },
-      comparison
-    );
-    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after2?.interrupted ?? false) };
-  } finally {
-    await tenant.close();
-  }
-}
-function previewTenant(config, name) {
-  const how = "mark a tenant set aside for previews with `preview: true` under tenants.NAME in the config (the embedded tenant: local.preview: true), and name it with --tenant";
-  if (name === void 0) throw new RoleflowError(`preview applies other Roles to a tenant and prunes it: it needs --tenant NAME; ${how}`, "guard");
-  const marked = isEmbedded(config, { tenant: name }) ? config.local.preview : configuredTenant(config, name)?.preview === true;
-  if (!marked) throw new RoleflowError(`tenant ${quote(name)} is not marked preview: true: preview applies other Roles to it and prunes it, so it runs only on a tenant set aside for that; ${how}`, "guard");
-  return name;
-}
-async function runSide(s) {
-  const { tenant, ports, opts } = s;
-  const planned = () => makeFreshPlan({
-    cwd: opts.cwd,
-    config: s.config,
-    rolesDir: s.rolesDirAbs,
-    prune: true,
-    allowEmptyPrune: true,
-    open: () => Promise.resolve(tenant),
-    now: opts.now,
-    files: Promise.resolve({ ok: true, value: [...s.files] })
-  });
-  const fresh = await planned();
-  refuseBrokenPlan(fresh.plan);
-  if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted });
-    const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
-    if (failed3.length > 0) {
-      const first = failed3[0];
-      throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
-    }
-  }
-  ports.note(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
-  const check = await planned();
-  const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
-  const assertions = await prepareAssertions(opts.cwd, s.config, s.flows, { update: false, env: opts.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
-  const { report, interrupted } = await runTestSession({
-    tenant,
-    runs: s.runs,
-    concurrency: s.config.flows.concurrency,
-    bail: false,
-    strictEnd: s.config.flows.strictEnd,
-    signal: ports.signal,
-    events: ports.events ?? {},
-    shard: void 0,
-    redactor: ports.redactor,
-    assertions,
-    commit: s.commit,
-    rolesIgnore: s.config.roles.ignore,
-    workTree: () => workTreeState(opts.cwd, {})
-  });
-  contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
-  return { report, contamination, interrupted };
-}
-async function headState(cwd, config, env) {
-  const { commit } = await currentCommit(cwd, env);
-  const state = await treeState(cwd, [rolesDirOf(cwd, config, void 0).abs, flowsDirOf(cwd, config, void 0).abs]);
-  return { commit, dirty: state === void 0 ? null : state.uncommitted.length > 0 };
-}
-async function readBaseReport(cwd, file, tenant, now, note) {
-  const [read] = await readJsonReports(cwd, [file]);
-  const report = read.report;
-  if (report.tenant.name !== tenant) {
-    throw new RoleflowError(`${file} is a report of tenant ${quote(report.tenant.name)}, not of ${quote(tenant)}: the base must be a run on the preview tenant`, "usage");
-  }
-  const ms2 = now.getTime() - Date.parse(report.finished_at);
-  const age = Number.isFinite(ms2) ? ageText(ms2) : "unknown age";
-  note(`base: ${file}, a run at commit ${report.commit ?? "(none recorded)"}, ${age} old`);
-  if (ms2 > STALE_BASE_MS) note(`warning: ${file} is ${age} old: the tenant's flows may have changed since; a fresh base (--base REF) compares like with like`);
-  return { report, age };
-}
-function ageText(ms2) {
-  const minutes = Math.round(ms2 / 6e4);
-  if (minutes < 120) return plural(Math.max(0, minutes), "minute");
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? plural(hours, "hour") : plural(Math.round(hours / 24), "day");
-}
-function emptyReport(like) {
-  return { ...like, results: [], summary: { ...like.summary, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 } };
-}
-var STALE_BASE_MS;
-var init_preview2 = __esm({
-  "src/run/preview.ts"() {
-    "use strict";
-    init_plan();
-    init_config();
-    init_errors();
-    init_preview();
-    init_roles();
-    init_commit_roles();
-    init_git_commit();
-    init_flow_files();
-    init_role_files();
-    init_work_tree();
-    init_open_tenant();
-    init_apply2();
-    init_plan2();
-    init_read_reports();
-    init_test_session();
-    STALE_BASE_MS = 7 * 24 * 36e5;
   }
 });
 
@@ -78576,6 +77294,251 @@ var init_html_charts = __esm({
   }
 });
 
+// src/report/shown.ts
+function withShownMessages(result) {
+  return {
+    ...result,
+    message: escapeControls(result.message),
+    across_repeats: result.across_repeats.map(shownAssertion),
+    repeats: result.repeats.map((r) => ({
+      ...r,
+      ...r.error !== void 0 && { error: escapeControls(r.error) },
+      assertions: r.assertions.map(shownAssertion)
+    }))
+  };
+}
+function shownAssertion(a) {
+  const label = escapeControls(a.label);
+  const message2 = escapeControls(a.message);
+  const expected = a.expected === void 0 ? void 0 : escapeControls(a.expected);
+  const actual = a.actual === void 0 ? void 0 : escapeControls(a.actual);
+  const diff = a.diff === void 0 ? void 0 : a.diff.split("\n").map(escapeControls).join("\n");
+  if (label === a.label && message2 === a.message && expected === a.expected && actual === a.actual && diff === a.diff) return a;
+  return {
+    ...a,
+    label,
+    message: message2,
+    ...expected !== void 0 && { expected },
+    ...actual !== void 0 && { actual },
+    ...diff !== void 0 && { diff }
+  };
+}
+var init_shown = __esm({
+  "src/report/shown.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/report/build.ts
+function notRunReason(stopped = "bail") {
+  return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
+}
+function buildTestResult(run2) {
+  const { test: test2 } = run2;
+  if (run2.skip !== void 0) {
+    const repeats2 = Array.from({ length: test2.repeat }, (_, i) => notRun(i));
+    return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
+  }
+  const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
+  const perRepeat = ran.map((e) => evaluateTest(test2, e, run2.context).map(shownAssertion));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test2, ran).map(shownAssertion) : [];
+  const summary2 = summariseRepeats(perRepeat, test2.minPass, across);
+  let evaluated = 0;
+  const repeats = run2.executions.map(
+    (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
+  );
+  const status = testStatus(summary2.status, repeats, across, ran.length < run2.executions.length);
+  const message2 = status === "not_run" ? `${notRunReason(run2.stopped)} (${ran.length} of ${run2.executions.length} repeats ran)` : summary2.message;
+  return testResult(run2, {
+    status,
+    message: escapeControls(message2),
+    passed: summary2.passed,
+    wall_ms: stats(ran.filter((e) => e.status === "ok").map((e) => e.wallMs)),
+    step_latency_ms: stepStats(ran),
+    across_repeats: across,
+    repeats
+  });
+}
+function testResult({ test: test2, transport }, judged) {
+  return {
+    id: test2.id,
+    file: test2.file,
+    line: test2.line,
+    col: test2.col,
+    flow: test2.flow,
+    name: test2.name,
+    transport,
+    repeat: test2.repeat,
+    min_pass: test2.minPass,
+    status: judged.status,
+    message: judged.message,
+    passed: judged.passed,
+    wall_ms: judged.wall_ms,
+    step_latency_ms: judged.step_latency_ms,
+    across_repeats: judged.across_repeats,
+    repeats: judged.repeats
+  };
+}
+function stats(samples) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return {
+    count: sorted.length,
+    min: round2(sorted[0]),
+    p50: round2(percentile(sorted, 50)),
+    p95: round2(percentile(sorted, 95)),
+    max: round2(sorted.at(-1))
+  };
+}
+function testStatus(summary2, repeats, across, incomplete) {
+  const failing = repeats.filter((r) => r.status === "fail" || r.status === "error");
+  if (incomplete) {
+    if (failing.length === 0) return "not_run";
+  } else if (summary2 !== "fail") return summary2;
+  const acrossFailed = across.some((a) => a.status === "fail");
+  return !acrossFailed && failing.length > 0 && failing.every((r) => r.status === "error") ? "error" : "fail";
+}
+function repeatResult(i, e, assertions) {
+  const failed3 = assertions.some((a) => a.status === "fail");
+  const allSkipped = assertions.length > 0 && assertions.every((a) => a.status === "skip");
+  const result = { index: i + 1, status: e.status === "error" ? "error" : failed3 ? "fail" : allSkipped ? "skip" : "pass", execution: e.status };
+  result.ended_by = e.endedBy;
+  if (e.error !== void 0) result.error = escapeControls(e.error);
+  result.wall_ms = round2(e.wallMs);
+  result.steps = (e.steps ?? []).map(stepRecord);
+  result.messages = (e.messages ?? []).map((m, k) => messageRecord(m, e.messageAtMs?.[k]));
+  if (e.outputs !== void 0) result.outputs = e.outputs;
+  result.assertions = assertions;
+  if (e.ids) result.ids = idsRecord(e.ids);
+  return result;
+}
+function cutShort(i, e) {
+  return { ...repeatResult(i, e, []), status: "not_run" };
+}
+function notRun(i) {
+  return { index: i + 1, status: "not_run", execution: "not_run", wall_ms: null, steps: [], messages: [], assertions: [] };
+}
+function stepStats(executions) {
+  const byService = /* @__PURE__ */ new Map();
+  for (const e of executions) {
+    if (e.status === "error") continue;
+    for (const s of e.steps ?? []) {
+      const samples = byService.get(s.service);
+      if (samples) samples.push(s.latencyMs);
+      else byService.set(s.service, [s.latencyMs]);
+    }
+  }
+  const out = {};
+  for (const [service, samples] of byService) {
+    const s = stats(samples);
+    if (s) out[service] = s;
+  }
+  return out;
+}
+function round2(ms2) {
+  return Math.round(ms2 * 10) / 10;
+}
+function stepRecord(s) {
+  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
+  return step3;
+}
+function messageRecord(m, atMs) {
+  const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
+  if (m.nodeId !== void 0) message2.node_id = m.nodeId;
+  if (m.messageId !== void 0) message2.message_id = m.messageId;
+  if (atMs !== void 0) message2.at_ms = round2(atMs);
+  return message2;
+}
+function idsRecord(ids) {
+  const record = {};
+  if (ids.flowId !== void 0) record.flow_id = ids.flowId;
+  if (ids.executionId !== void 0) record.execution_id = ids.executionId;
+  if (ids.connectionId !== void 0) record.connection_id = ids.connectionId;
+  if (ids.messageIds !== void 0) record.message_ids = ids.messageIds;
+  return record;
+}
+var init_build = __esm({
+  "src/report/build.ts"() {
+    "use strict";
+    init_flows();
+    init_safe_text();
+    init_shown();
+  }
+});
+
+// src/report/digest.ts
+function groupAssertions(r, status) {
+  const groups2 = /* @__PURE__ */ new Map();
+  const add = (a, inRepeat) => {
+    if (a.status !== status) return;
+    const key = `${a.kind}:${a.line}:${a.col}:${a.kind === "execution" ? a.message : a.label}`;
+    const group2 = groups2.get(key);
+    if (group2) group2.repeats += inRepeat ? 1 : 0;
+    else groups2.set(key, { assertion: a, repeats: inRepeat ? 1 : 0 });
+  };
+  for (const repeat of r.repeats) for (const a of repeat.assertions) add(a, true);
+  for (const a of r.across_repeats) add(a, false);
+  return [...groups2.values()];
+}
+function flowLatencyRows(results2) {
+  const rows = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const key = `${r.flow}\0${r.transport}`;
+    let entry = rows.get(key);
+    if (!entry) {
+      const row3 = { flow: r.flow, transport: r.transport, pass: 0, fail: 0, skip: 0, notRun: 0, wall: null, steps: {} };
+      entry = { row: row3, walls: [], steps: /* @__PURE__ */ new Map() };
+      rows.set(key, entry);
+    }
+    const { row: row2 } = entry;
+    if (r.status === "pass") row2.pass += 1;
+    else if (r.status === "skip") row2.skip += 1;
+    else if (r.status === "not_run") row2.notRun += 1;
+    else row2.fail += 1;
+    for (const repeat of r.repeats) {
+      if (repeat.execution === "ok" && repeat.wall_ms !== null) entry.walls.push(repeat.wall_ms);
+      if (repeat.execution === "ok" || repeat.execution === "failed") {
+        for (const s of repeat.steps) {
+          if (s.latency_ms !== null) entry.steps.set(s.service, [...entry.steps.get(s.service) ?? [], s.latency_ms]);
+        }
+      }
+    }
+  }
+  return [...rows.values()].map(({ row: row2, walls, steps }) => ({
+    ...row2,
+    wall: stats(walls),
+    steps: Object.fromEntries([...steps].flatMap(([service, samples]) => {
+      const s = stats(samples);
+      return s ? [[service, s]] : [];
+    }))
+  }));
+}
+function missingShardsText(missing) {
+  const labels = missing.map((s) => `${s.index}/${s.total}`);
+  if (labels.length === 1) return `shard ${labels[0]} is missing`;
+  return `shards ${labels.slice(0, -1).join(", ")} and ${labels.at(-1)} are missing`;
+}
+function idsText(ids) {
+  if (!ids) return "";
+  const parts = [
+    ...ids.execution_id !== void 0 ? [`executionId ${ids.execution_id}`] : [],
+    ...ids.flow_id !== void 0 ? [`flowId ${ids.flow_id}`] : [],
+    ...ids.connection_id !== void 0 ? [`connectionId ${ids.connection_id}`] : [],
+    ...ids.message_ids?.length ? [`messageId${ids.message_ids.length > 1 ? "s" : ""} ${ids.message_ids.join(" ")}`] : []
+  ];
+  return escapeControls(parts.join(", "));
+}
+var init_digest = __esm({
+  "src/report/digest.ts"() {
+    "use strict";
+    init_build();
+    init_safe_text();
+  }
+});
+
 // src/report/html-parts.ts
 function runHeader(report) {
   const s = report.summary;
@@ -78608,7 +77571,7 @@ function matrix(report) {
     });
     return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
   });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
 function failures(report) {
   const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
@@ -78724,7 +77687,7 @@ function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
   const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t6) => t6.base?.verdict !== t6.head?.verdict || t6.outputs_changed || t6.steps_changed);
+  const changed = doc.tests.filter((t5) => t5.base?.verdict !== t5.head?.verdict || t5.outputs_changed || t5.steps_changed);
   const s = doc.summary;
   const body = `<main>
 <header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
@@ -78736,24 +77699,24 @@ ${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests
 ${doc.tests.map(row).join("\n")}
 </tbody></table></div></section>
 <section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t6) => sideBySide(t6, base.get(key(t6)), head.get(key(t6)))).join("\n")}
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t5) => sideBySide(t5, base.get(key(t5)), head.get(key(t5)))).join("\n")}
 </section>
 </main>`;
   return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
 }
-function row(t6) {
-  const what = [t6.base?.verdict !== t6.head?.verdict && "verdict", t6.outputs_changed && "outputs", t6.steps_changed && "steps", (t6.wall?.verdict === "regression" || t6.wall?.verdict === "improvement" || t6.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t6.base?.verdict !== t6.head?.verdict}"><td class="mono">${esc(t6.id)}</td><td>${t6.transport}</td>${verdictCell(t6.base)}${verdictCell(t6.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+function row(t5) {
+  const what = [t5.base?.verdict !== t5.head?.verdict && "verdict", t5.outputs_changed && "outputs", t5.steps_changed && "steps", (t5.wall?.verdict === "regression" || t5.wall?.verdict === "improvement" || t5.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t5.base?.verdict !== t5.head?.verdict}"><td class="mono">${esc(t5.id)}</td><td>${t5.transport}</td>${verdictCell(t5.base)}${verdictCell(t5.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
 }
 function verdictCell(side2) {
   if (side2 === null) return '<td class="muted">not run</td>';
   const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
   return `<td class="${cls}">${side2.verdict}</td>`;
 }
-function sideBySide(t6, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t6.id}-${t6.transport}`))}"><h3 class="mono">${esc(t6.id)} [${t6.transport}] <span class="muted">${esc(`${t6.file}:${t6.line}`)}</span></h3>
-<div class="sides">${side("Base", t6.base, b)}${side("Head", t6.head, h)}</div>
-${t6.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t6.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+function sideBySide(t5, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t5.id}-${t5.transport}`))}"><h3 class="mono">${esc(t5.id)} [${t5.transport}] <span class="muted">${esc(`${t5.file}:${t5.line}`)}</span></h3>
+<div class="sides">${side("Base", t5.base, b)}${side("Head", t5.head, h)}</div>
+${t5.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t5.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
 </article>`;
 }
 function side(label, verdict2, r) {
@@ -78792,42 +77755,1635 @@ var init_preview_html = __esm({
   }
 });
 
-// src/run/preview-page.ts
-var preview_page_exports = {};
-__export(preview_page_exports, {
-  previewHtmlFile: () => previewHtmlFile,
-  writePreviewHtml: () => writePreviewHtml
+// src/files/git-tree.ts
+import { execFile, spawn } from "node:child_process";
+import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
+async function resolveCommit(cwd, ref2) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
+  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
+  if (!sha.ok || ref2.trim() === "") {
+    throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
+  }
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
+}
+async function pathInRepository(root, abs) {
+  const real = await realpath2(abs).catch(() => resolve10(abs));
+  const rel = relative5(root, real);
+  if (rel === "") return "";
+  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve10(root, rel) !== resolve10(real)) return void 0;
+  return rel.split(sep4).join("/");
+}
+async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
+  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
+  if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
+  const entries = [];
+  for (const line of listed2.stdout.split("\0")) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(line);
+    if (!match || match[2] !== "blob") continue;
+    const path = match[5];
+    const parts = path.split("/");
+    const under2 = dir === "" ? parts : parts.slice(dir.split("/").length);
+    if (under2.some((p) => p.startsWith(".") || p === "node_modules") || !accept(parts.at(-1))) continue;
+    entries.push({ mode: match[1], object: match[3], size: Number(match[4]), path });
+  }
+  entries.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const links = entries.filter((e) => e.mode === "120000");
+  const targets = /* @__PURE__ */ new Map();
+  if (links.length > 0) {
+    const linkTexts = (await catBlobs(cwd, links.map((l) => l.object))).map((b) => Buffer.from(b).toString("utf8"));
+    for (const [i, link] of links.entries()) {
+      const target = posix.normalize(posix.join(posix.dirname(link.path), linkTexts[i]));
+      if (posix.isAbsolute(linkTexts[i]) || target === ".." || target.startsWith("../")) {
+        throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(linkTexts[i])}, outside the repository: role files must be in it`, "invalid_files");
+      }
+      const object = await objectAt(cwd, at.commit, target);
+      if (object === void 0) throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(target)}, which commit ${at.ref} does not hold as a file`, "invalid_files");
+      targets.set(link.path, object);
+    }
+  }
+  const files = entries.map((e) => ({ path: e.path, ...targets.get(e.path) ?? { object: e.object, size: e.size } }));
+  const small = files.filter((f) => f.size <= maxBytes);
+  const bytes = new Map((await catBlobs(cwd, small.map((f) => f.object))).map((b, i) => [small[i].path, b]));
+  return files.map((f) => ({ path: f.path, size: f.size, ...bytes.has(f.path) && { bytes: bytes.get(f.path) } }));
+}
+async function readCommitFile(cwd, at, path, maxBytes) {
+  const found = await objectAt(cwd, at.commit, path);
+  if (found === void 0) return void 0;
+  if (found.size > maxBytes) return { path, size: found.size };
+  return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
+}
+async function objectAt(cwd, commit, path) {
+  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
+  if (!found.ok) return void 0;
+  const object = found.stdout.trim();
+  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
+`);
+  const [type, size3] = info2.stdout.trim().split(" ");
+  return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
+}
+function catBlobs(cwd, objects) {
+  if (objects.length === 0) return Promise.resolve([]);
+  return new Promise((resolvePromise, reject2) => {
+    const child2 = spawn("git", ["cat-file", "--batch"], { cwd, windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks = [];
+    child2.stdout.on("data", (chunk) => chunks.push(chunk));
+    child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
+    child2.stdin.on("error", () => void 0);
+    child2.on("close", (code3) => {
+      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
+      const out = Buffer.concat(chunks);
+      const texts = [];
+      let at = 0;
+      for (let i = 0; i < objects.length; i++) {
+        const eol = out.indexOf(10, at);
+        const header = out.subarray(at, eol).toString("latin1").split(" ");
+        const size3 = Number(header[2]);
+        if (header[1] === "missing" || !Number.isInteger(size3)) return reject2(new RoleflowError(`git has no object ${objects[i]}`));
+        texts.push(out.subarray(eol + 1, eol + 1 + size3));
+        at = eol + 1 + size3 + 1;
+      }
+      resolvePromise(texts);
+    });
+    child2.stdin.end(objects.map((o) => `${o}
+`).join(""));
+  });
+}
+function git(cwd, args, input) {
+  return new Promise((resolvePromise) => {
+    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
+      resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child2.stdin?.on("error", () => void 0);
+    child2.stdin?.end(input ?? "");
+  });
+}
+var init_git_tree = __esm({
+  "src/files/git-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+  }
 });
+
+// src/files/commit-roles.ts
+import { dirname as dirname10, posix as posix2, resolve as resolve11 } from "node:path";
+async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
+  const at = await resolveCommit(cwd, ref2);
+  const configAt = await commitConfig(cwd, config, at);
+  const rolesAbs = rolesFlag !== void 0 ? resolve11(cwd, rolesFlag) : resolve11(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
+  const rolesDir = await pathInRepository(at.root, rolesAbs);
+  if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
+  const schema = loadSchema("role");
+  const issues = [];
+  const files = [];
+  for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
+    const name = `${ref2}:${found.path}`;
+    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
+    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
+    if (parsed.ok) files.push(parsed.value);
+    else issues.push(...parsed.issues);
+  }
+  issues.push(...checkRoleSet(files));
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  return { at, files, config: configAt };
+}
+async function commitConfig(cwd, config, at) {
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve11(cwd, config.file));
+  const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
+  if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
+  const name = `${at.ref}:${posix2.normalize(found.path)}`;
+  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
+  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
+  if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
+  const then = parsed.value;
+  return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
+}
+function withVars(config, varsOf) {
+  return Object.fromEntries(
+    Object.entries(config.tenants).map(([name, tenant]) => {
+      const { vars: _today, ...rest } = tenant;
+      const vars = varsOf(name);
+      return [name, vars === void 0 ? rest : { ...rest, vars }];
+    })
+  );
+}
+var init_commit_roles = __esm({
+  "src/files/commit-roles.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_roles();
+    init_role_file();
+    init_text_file();
+    init_config_file();
+    init_git_tree();
+    init_package_root();
+    init_role_files();
+  }
+});
+
+// src/files/git-commit.ts
+import { execFile as execFile2 } from "node:child_process";
+import { realpath as realpath3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside2 = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative6(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside2.length === 0) return state;
+  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
+  if (!status.ok) return void 0;
+  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
+}
+function realOrSelf(path) {
+  return realpath3(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git2(cwd, args) {
+  return new Promise((resolve26) => {
+    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve26({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/schema-files.ts
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow2 of flows) {
+    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
+    for (const test2 of flow2.tests) {
+      for (const a of test2.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve12(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (!isObject2(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/flow-files.ts
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve13 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve13(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under2) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+  }
+});
+
+// src/files/work-tree.ts
+import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
+import { join as join9, relative as relative7, sep as sep6 } from "node:path";
+async function workTreeState(cwd, leaveOut = {}) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return { state: "unknown" };
+  const root = top.stdout.replace(/\r?\n$/, "");
+  const status = await statusEntries(root, ".", "normal");
+  if (status === void 0) return { state: "unknown" };
+  const realRoot = await realpath4(root).catch(() => root);
+  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
+  const changed = [];
+  for (const { path, untracked } of status) {
+    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
+    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
+      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
+      if (inside2 === void 0) return { state: "unknown" };
+      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
+      continue;
+    }
+    changed.push(path);
+  }
+  if (changed.length === 0) return { state: "clean" };
+  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
+}
+async function statusEntries(root, pathspec, untracked) {
+  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  if (!status.ok) return void 0;
+  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+}
+async function isFile2(path, file) {
+  if (file === void 0) return false;
+  const found = await stat7(path, { bigint: true }).catch(() => void 0);
+  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
+}
+var NOT_ROLEFLOW_STATE;
+var init_work_tree = __esm({
+  "src/files/work-tree.ts"() {
+    "use strict";
+    init_runs();
+    init_git_commit();
+    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
+  }
+});
+
+// src/report/json-text.ts
+function renderJson(report) {
+  let text2 = rendered.get(report);
+  if (text2 === void 0) {
+    text2 = `${jsonText(report, 2)}
+`;
+    rendered.set(report, text2);
+  }
+  return text2;
+}
+var rendered;
+var init_json_text = __esm({
+  "src/report/json-text.ts"() {
+    "use strict";
+    init_safe_text();
+    rendered = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/report/model.ts
+var REPORT_FORMAT_VERSION;
+var init_model = __esm({
+  "src/report/model.ts"() {
+    "use strict";
+    REPORT_FORMAT_VERSION = 1;
+  }
+});
+
+// src/report/run-report.ts
+function buildRunReport(facts, redactor) {
+  const report = {
+    format_version: REPORT_FORMAT_VERSION,
+    tool: { name: "roleflow", version: facts.version },
+    tenant: facts.tenant,
+    ...facts.commit && { commit: facts.commit },
+    ...facts.selection && { selection: facts.selection },
+    ...facts.rolesDigest && { roles_digest: facts.rolesDigest },
+    ...facts.workTree && { work_tree: facts.workTree },
+    ...facts.shard && { shard: facts.shard },
+    started_at: facts.startedAt.toISOString(),
+    finished_at: facts.finishedAt.toISOString(),
+    duration_ms: Math.round(facts.durationMs),
+    bailed: facts.bailed,
+    interrupted: facts.interrupted === true,
+    summary: summarise(facts.results),
+    results: facts.results
+  };
+  if (redactor.none || !redactor.mayHoldSecret(renderJson(report))) return report;
+  return redactReport(report, redactor);
+}
+function redactReport(report, redactor) {
+  if (redactor.none) return report;
+  const { results: results2, ...head } = report;
+  return { ...redactor.values(head), results: results2.map((r) => redactResult(r, redactor)) };
+}
+function redactResult(result, redactor) {
+  if (redactor.none || !redactor.mayHoldSecret(jsonText(result))) return result;
+  const clean = redactor.values(result);
+  const stepLatency = redactor.values(clean.step_latency_ms, { keys: true });
+  let repeats = clean.repeats;
+  clean.repeats.forEach((repeat, i) => {
+    if (repeat.outputs === void 0) return;
+    const outputs = redactor.values(repeat.outputs, { keys: true });
+    if (outputs !== repeat.outputs) (repeats = repeats === clean.repeats ? [...repeats] : repeats)[i] = { ...repeat, outputs };
+  });
+  return stepLatency === clean.step_latency_ms && repeats === clean.repeats ? clean : { ...clean, step_latency_ms: stepLatency, repeats };
+}
+function summarise(results2) {
+  return countResults(results2);
+}
+var init_run_report = __esm({
+  "src/report/run-report.ts"() {
+    "use strict";
+    init_runs();
+    init_safe_text();
+    init_json_text();
+    init_model();
+  }
+});
+
+// src/report/json.ts
+function parseReport(text2, file, schema) {
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (error2) {
+    return { ok: false, error: `${file}: not JSON: ${error2.message}` };
+  }
+  const validate2 = compileSchema(schema);
+  if (!validate2(value)) {
+    const first = validate2.errors?.[0];
+    const where = first?.instancePath ? `${pointerToPath(first.instancePath)}: ` : "";
+    return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
+  }
+  const report = value;
+  return { ok: true, value: { ...report, results: report.results.map(withShownMessages) } };
+}
+function mergeReports(inputs, options = {}) {
+  const first = inputs[0];
+  if (!first) return { ok: false, error: "no reports to merge" };
+  const other = inputs.find((i) => i.report.tenant.name !== first.report.tenant.name);
+  if (other) {
+    return { ok: false, error: `${other.file} is a report on tenant ${other.report.tenant.name}, ${first.file} on ${first.report.tenant.name}: merge the reports of one tenant` };
+  }
+  const seen = /* @__PURE__ */ new Map();
+  const results2 = [];
+  for (const { file, report } of inputs) {
+    for (const r of report.results) {
+      const key = `${r.id}\0${r.transport}`;
+      const earlier = seen.get(key);
+      if (earlier !== void 0) return { ok: false, error: `"${r.id}" [${r.transport}] is in both ${earlier} and ${file}: were two reports of the same shard given?` };
+      seen.set(key, file);
+      results2.push(r);
+    }
+  }
+  const shards = shardsOf(inputs);
+  if (!shards.ok) return shards;
+  const { merged, missing } = shards.value;
+  if (missing.length > 0 && !options.allowPartial) {
+    return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
+  }
+  results2.sort((a, b) => compare3(a.file, b.file) || a.line - b.line || compare3(a.transport, b.transport));
+  const started = inputs.map((i) => i.report.started_at).sort()[0];
+  const finished = inputs.map((i) => i.report.finished_at).sort().at(-1);
+  const {
+    format_version,
+    tool,
+    tenant,
+    shard: _shard,
+    merged_shards: _merged,
+    missing_shards: _missing,
+    commit: _commit,
+    selection: _selection,
+    roles_digest: _roles,
+    work_tree: _tree,
+    ...base
+  } = first.report;
+  const commits = new Set(inputs.map((i) => i.report.commit));
+  const commit = commits.size === 1 ? first.report.commit : void 0;
+  const selections = new Set(inputs.map((i) => selectionKey(i.report.selection)));
+  const selection = selections.size === 1 ? first.report.selection : void 0;
+  const roles = commonRolesDigest(inputs.map((i) => i.report.roles_digest));
+  const trees = inputs.flatMap((i) => i.report.work_tree ? [i.report.work_tree] : []);
+  const workTree = trees.length === inputs.length ? combineWorkTrees(trees) : void 0;
+  return {
+    ok: true,
+    value: {
+      // Keys in the order of a run's report: the commit after the tenant.
+      format_version,
+      tool,
+      tenant,
+      ...commit !== void 0 && { commit },
+      ...selection !== void 0 && { selection },
+      ...roles !== void 0 && { roles_digest: roles },
+      ...workTree !== void 0 && { work_tree: workTree },
+      ...base,
+      ...merged.length > 0 && { merged_shards: merged },
+      ...missing.length > 0 && { missing_shards: missing },
+      started_at: started,
+      finished_at: finished,
+      duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
+      bailed: inputs.some((i) => i.report.bailed),
+      interrupted: inputs.some((i) => i.report.interrupted === true),
+      summary: summarise(results2),
+      results: results2
+    }
+  };
+}
+function mergeWarnings(inputs) {
+  const differ = (key) => new Set(inputs.map((i) => key(i.report))).size > 1;
+  const warnings = [];
+  const refused = "roleflow promote refuses it";
+  if (differ((r) => r.commit)) warnings.push(`warning: the reports are of different commits (or some record none): the merged report records no commit, and ${refused}`);
+  if (differ((r) => selectionKey(r.selection))) {
+    warnings.push(`warning: the runs were asked for different tests (PATH arguments, --grep, --transport, or a flows folder): the merged report records no selection, and ${refused}`);
+  }
+  if (differ((r) => r.roles_digest ? JSON.stringify(r.roles_digest) : void 0)) {
+    warnings.push(`warning: the runs saw different Roles on the tenant (or some record none): the merged report records no Roles digest, and ${refused}`);
+  }
+  if (inputs.some((i) => i.report.work_tree === void 0) && inputs.some((i) => i.report.work_tree !== void 0)) {
+    warnings.push(`warning: some reports do not record their work tree: the merged report records none, and ${refused}`);
+  }
+  return warnings;
+}
+function shardsOf(inputs) {
+  const held = inputs.map(({ file, report }) => ({ file, shards: report.merged_shards ?? (report.shard ? [report.shard] : []) }));
+  const first = held.find((h) => h.shards.length > 0);
+  if (!first) return { ok: true, value: { merged: [], missing: [] } };
+  const reference = first.shards[0];
+  const whole = held.find((h) => h.shards.length === 0);
+  if (whole) {
+    return { ok: false, error: `${whole.file} is the report of a whole run, ${first.file} of shard ${reference.index}/${reference.total}: merge the shards of one run` };
+  }
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const { file, shards } of held) {
+    for (const s of shards) {
+      if (s.index > s.total) return { ok: false, error: `${file} holds shard ${s.index}/${s.total}, which no --shard I/N run makes` };
+      if (s.total !== reference.total) {
+        return { ok: false, error: `${file} holds shard ${s.index}/${s.total} and ${first.file} shard ${reference.index}/${reference.total}: the shards of one run share their total N (--shard I/N)` };
+      }
+      const earlier = byIndex.get(s.index);
+      if (earlier !== void 0) return { ok: false, error: `shard ${s.index}/${s.total} is in both ${earlier} and ${file}` };
+      byIndex.set(s.index, file);
+    }
+  }
+  const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
+  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)) } };
+}
+function selectionKey(selection) {
+  return selection === void 0 ? "" : JSON.stringify([selection.flows_dir, selection.paths, selection.grep ?? null, selection.transport ?? null]);
+}
+function compare3(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+var init_json = __esm({
+  "src/report/json.ts"() {
+    "use strict";
+    init_runs();
+    init_schema();
+    init_run_report();
+    init_shown();
+    init_digest();
+    init_json_text();
+  }
+});
+
+// src/run/read-reports.ts
+import { resolve as resolve14 } from "node:path";
+async function readJsonReports(cwd, files) {
+  const schema = loadSchema("report");
+  const inputs = [];
+  for (const file of files) {
+    const text2 = await readTextFile({ abs: resolve14(cwd, file), file }, JSON_REPORT);
+    if (!text2.ok) throw new InvalidFilesError(text2.issues);
+    const parsed = parseReport(text2.value, file, schema);
+    if (!parsed.ok) throw new RoleflowError(parsed.error);
+    inputs.push({ file, report: parsed.value });
+  }
+  return inputs;
+}
+async function compareReportFiles(cwd, baseFile, headFile, threshold) {
+  const [base, head] = await readJsonReports(cwd, [baseFile, headFile]);
+  return compareRuns(base.report, head.report, threshold);
+}
+var JSON_REPORT;
+var init_read_reports = __esm({
+  "src/run/read-reports.ts"() {
+    "use strict";
+    init_compare2();
+    init_errors();
+    init_package_root();
+    init_source_files();
+    init_json();
+    JSON_REPORT = { maxBytes: 256 * 1024 * 1024, noun: "a JSON report", holds: "JSON text" };
+  }
+});
+
+// src/report/no-tests.ts
+function noTestRanReason(report) {
+  const results2 = report.results;
+  if (results2.some((r) => r.repeats.some((repeat) => repeat.execution !== "not_run"))) return void 0;
+  if (results2.length === 0) {
+    if (report.shard) return `no test ran: shard ${report.shard.index}/${report.shard.total} holds none of the tests selected`;
+    const grep = report.selection?.grep;
+    return grep === void 0 ? "no test ran: no test was selected" : `no test ran: no test matches --grep ${grep}`;
+  }
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const r of results2) {
+    const why2 = r.status === "skip" ? r.message : "not run";
+    counts2.set(why2, (counts2.get(why2) ?? 0) + 1);
+  }
+  const whys = [...counts2].map(([why2, n]) => `${n}: ${why2}`).join("; ");
+  const all = results2.length === 1 ? "its one test × transport was" : `all ${results2.length} tests × transports were`;
+  return `no test ran: ${all} skipped (${whys})`;
+}
+function noTestRanError(reason2) {
+  return `${reason2}; ${PASS_WITH_NO_TESTS} accepts a run that tests nothing`;
+}
+var PASS_WITH_NO_TESTS;
+var init_no_tests = __esm({
+  "src/report/no-tests.ts"() {
+    "use strict";
+    PASS_WITH_NO_TESTS = "--pass-with-no-tests";
+  }
+});
+
+// src/files/snapshot-files.ts
+import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
+function snapshotFileOf(flow2) {
+  const name = snapshotFileName(basename4(flow2.abs));
+  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+}
+async function readSnapshotFile(file) {
+  const exists4 = await stat8(file.abs).then(
+    () => true,
+    (err) => err.code !== "ENOENT"
+  );
+  if (!exists4) return { ok: true, value: /* @__PURE__ */ new Map() };
+  const text2 = await readTextFile(file, SNAPSHOT_FILE);
+  if (!text2.ok) return text2;
+  return parseSnapshotFile(text2.value, file.file);
+}
+async function writeSnapshotFile(file, entries, flowFile) {
+  if (entries.size === 0) {
+    await rm5(file.abs, { force: true });
+    return;
+  }
+  await mkdir5(dirname12(file.abs), { recursive: true });
+  await writeFileAtomic(file.abs, renderSnapshotFile(entries, flowFile));
+}
+var SNAPSHOT_FILE;
+var init_snapshot_files = __esm({
+  "src/files/snapshot-files.ts"() {
+    "use strict";
+    init_flows();
+    init_role_files();
+    init_source_files();
+    SNAPSHOT_FILE = { maxBytes: 16 * 1024 * 1024, noun: "a snapshot file", holds: "YAML text" };
+  }
+});
+
+// src/run/tests/assertions.ts
+import { resolve as resolve15 } from "node:path";
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function isCi(env) {
+  const v = env["CI"];
+  return v !== void 0 && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}
+var AssertionFiles;
+var init_assertions = __esm({
+  "src/run/tests/assertions.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_flows();
+    init_roles();
+    init_role_files();
+    init_snapshot_files();
+    AssertionFiles = class _AssertionFiles {
+      constructor(roles, snapshots, update, ci, readOnly) {
+        this.roles = roles;
+        this.snapshots = snapshots;
+        this.update = update;
+        this.ci = ci;
+        this.readOnly = readOnly;
+      }
+      indexes = /* @__PURE__ */ new Map();
+      mask;
+      static async prepare(options) {
+        const issues = [];
+        let roles = [];
+        if (usesOperator(options.flows, "not_leaks")) {
+          const dir = rolesDirOf(options.cwd, options.config, void 0);
+          const vars = tenantVars(options.config, options.tenant);
+          const loaded = options.roleFiles ? { ok: true, value: leakTexts(options.roleFiles, vars) } : await loadRoleTexts(options.cwd, dir, vars);
+          if (loaded.ok) {
+            roles = loaded.value;
+            issues.push(...unknownLeakRoles(options.flows, roles.map((r) => r.name), dir.display));
+          } else issues.push(...loaded.issues);
+        }
+        const snapshots = /* @__PURE__ */ new Map();
+        for (const flow2 of options.flows) {
+          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+          const stored = await readSnapshotFile(file);
+          if (!stored.ok) {
+            issues.push(...stored.issues);
+            continue;
+          }
+          const live = liveSnapshotKeys(flow2);
+          if (live.size === 0 && stored.value.size === 0) continue;
+          const obsolete = obsoleteKeys(stored.value, live);
+          const next = new Map(stored.value);
+          if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
+          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+        }
+        if (issues.length > 0) throw new InvalidFilesError(issues);
+        return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
+      }
+      /** Mask the run's secrets in snapshots (known once the runs are chosen): they are never written. */
+      maskWith(mask) {
+        this.mask = mask;
+      }
+      /**
+       * The context one test × transport is judged in. A snapshot with nothing stored (or every one,
+       * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
+       * written by `finish` — except under CI, where a missing snapshot fails.
+       */
+      contextFor(test2, transport, executions = []) {
+        const baselines = /* @__PURE__ */ new Map();
+        const state = this.snapshots.get(test2.file);
+        for (const a of test2.expect.outputs) {
+          if (a.operator !== "snapshot" || !state) continue;
+          const key = snapshotKey(test2.name, transport, a.path);
+          if (!this.update && state.stored.has(key)) {
+            baselines.set(key, { value: state.stored.get(key), source: "file" });
+            continue;
+          }
+          const first = executions.find((e) => e !== void 0 && e.status !== "error" && e.endedBy !== "interrupted" && valueAt(e.outputs, a.segments).found);
+          if (first === void 0) continue;
+          const kept = withoutIgnored(valueAt(first.outputs, a.segments).value, a.ignore ?? []);
+          const value = this.mask ? this.mask(kept) : kept;
+          baselines.set(key, { value, source: this.update ? "update" : "new" });
+          if (this.ci || state.taken.has(key)) continue;
+          state.taken.add(key);
+          state.next.set(key, value);
+          if (!state.stored.has(key) || !isDeepStrictEqual3(state.stored.get(key), value)) state.changed += 1;
+        }
+        const context = { snapshots: baselines };
+        if (this.ci) context.ci = true;
+        context.leaks = (role, minChars) => this.leakIndex(role, minChars);
+        if (this.mask) context.mask = this.mask;
+        return context;
+      }
+      /** Write the snapshot files that changed; one line per file written and per obsolete snapshot. */
+      async finish() {
+        const notes = [];
+        if (this.readOnly) return notes;
+        for (const state of this.snapshots.values()) {
+          const removed = this.update ? state.obsolete.length : 0;
+          if (state.changed > 0 || removed > 0) {
+            await writeSnapshotFile(state.file, state.next, state.flowFile);
+            const parts = [state.changed > 0 && `${plural(state.changed, "snapshot")} written`, removed > 0 && `${plural(removed, "obsolete snapshot")} removed`];
+            notes.push(`${state.file.file}: ${parts.filter(Boolean).join(", ")}`);
+          }
+          if (!this.update) {
+            for (const key of state.obsolete) notes.push(`${state.file.file}: obsolete snapshot ${JSON.stringify(key)} (no test writes it; roleflow test -u removes it)`);
+          }
+        }
+        return notes;
+      }
+      leakIndex(role, minChars) {
+        const key = `${minChars}\0${role}`;
+        if (!this.indexes.has(key)) {
+          const texts = role === "*" ? this.roles : this.roles.filter((r) => r.name === role);
+          this.indexes.set(key, texts.length === 0 ? void 0 : new LeakIndex(texts, minChars));
+        }
+        return this.indexes.get(key);
+      }
+    };
+  }
+});
+
+// src/run/tests/flow-shared.ts
+import { performance as performance4 } from "node:perf_hooks";
+function runError(flow2, transport, problem) {
+  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+}
+function executionEnd(transport, flow2, status, endedBy, problem) {
+  const result = { transport, status, endedBy };
+  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem instanceof RoleflowError) result.errorCode = problem.code;
+  return result;
+}
+function strictEndProblem(transport, quietMs, closed = false) {
+  const how = closed ? "the service closed the connection" : `${formatMs(quietMs)} of quiet`;
+  const rule = transport === "https" ? "until.steps (or expect.steps.count)" : "until.node or until.messages";
+  return `ended by ${how}, not by an until rule (--strict-end): set ${rule} to say when the flow is over`;
+}
+function interruptedProblem(elapsedMs) {
+  return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
+}
+function after(ms2) {
+  return new Promise((resolve26) => setTimeout(() => resolve26(TIMED_OUT), wholeMs(ms2)).unref());
+}
+function settle2(promise) {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error2) => ({ ok: false, why: "error", error: error2 })
+  );
+}
+function wholeMs(ms2) {
+  return Math.max(0, Math.ceil(ms2));
+}
+function tenantProblem(result) {
+  if (result.status !== "error" || result.error === void 0) return void 0;
+  if (result.errorCode !== "unreachable" && result.errorCode !== "unauthorized") return void 0;
+  return result.error.replace(/^flow "[^"]*" over \w+: /, "");
+}
+var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
+var init_flow_shared = __esm({
+  "src/run/tests/flow-shared.ts"() {
+    "use strict";
+    init_flows();
+    init_errors();
+    init_redact_messages();
+    init_stop_signal();
+    realClock = {
+      now: () => performance4.now(),
+      sleep: (ms2) => new Promise((resolve26) => setTimeout(resolve26, ms2))
+    };
+    TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
+    TIMED_OUT = { ok: false, why: "timeout" };
+    INTERRUPTED = { ok: false, why: "interrupted" };
+    Deadline = class {
+      constructor(clock, timeoutMs, signal) {
+        this.clock = clock;
+        this.signal = signal;
+        this.at = clock.now() + timeoutMs;
+        if (signal !== void 0) {
+          let stop2;
+          this.stopped = new Promise((resolve26) => stop2 = () => resolve26(INTERRUPTED));
+          if (signal.aborted) stop2();
+          else this.unlisten = onStop(signal, stop2);
+        }
+      }
+      at;
+      timer;
+      expired;
+      stopped;
+      unlisten;
+      get interrupted() {
+        return this.signal?.aborted === true;
+      }
+      msLeft(now = this.clock.now()) {
+        return this.at - now;
+      }
+      /**
+       * `promise`, unless the deadline passes or the run is interrupted first; with less than
+       * `graceMs` left, it has `graceMs`.
+       */
+      race(promise, graceMs = 0) {
+        const left = this.msLeft();
+        const racers = [settle2(promise)];
+        if (this.stopped) racers.push(this.stopped);
+        if (left < graceMs) {
+          racers.push(after(graceMs));
+        } else {
+          racers.push(
+            this.expired ??= new Promise((resolve26) => {
+              this.timer = setTimeout(() => resolve26(TIMED_OUT), wholeMs(left));
+            })
+          );
+        }
+        return Promise.race(racers);
+      }
+      /** Sleep `ms` on the run's clock; false when the run was interrupted meanwhile. */
+      async sleep(ms2) {
+        const slept = this.clock.sleep(wholeMs(ms2)).then(() => true);
+        return this.stopped ? Promise.race([slept, this.stopped.then(() => false)]) : slept;
+      }
+      clear() {
+        clearTimeout(this.timer);
+        this.unlisten?.();
+      }
+    };
+  }
+});
+
+// src/run/tests/flow-https.ts
+async function runHttps(client, test2, inputs, options = {}) {
+  const clock = options.clock ?? realClock;
+  const paces = options.paces ?? /* @__PURE__ */ new Map();
+  const startedAt = clock.now();
+  const deadline = new Deadline(clock, test2.timeoutMs, options.signal);
+  let ids;
+  const end = (status, endedBy, problem, steps, at = clock.now()) => {
+    const result = executionEnd("https", test2.flow, status, endedBy, problem);
+    if (ids) result.ids = ids;
+    if (steps) result.steps = steps;
+    result.wallMs = at - startedAt;
+    return result;
+  };
+  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test2, steps) : `no answer to the start within ${formatMs(test2.timeoutMs)}`, steps, at);
+  try {
+    const started = await deadline.race(client.startFlow(test2.flow, inputs));
+    if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
+    const { executionId, flowId } = started.value;
+    ids = { flowId, executionId };
+    const answeredStartAt = clock.now();
+    const known = paces.get(test2.flow);
+    const rule = httpsEndRule(test2);
+    let history;
+    let steps = [];
+    for (; ; ) {
+      const polled = await deadline.race(client.execLogs(executionId), LAST_POLL_GRACE_MS);
+      if (!polled.ok) return polled.why === "error" ? end("error", "error", polled.error, steps) : unfinished(polled.why, steps);
+      const answeredAt = clock.now();
+      steps = polled.value;
+      const progress = httpsProgress(steps, history, rule, answeredAt);
+      history = progress.history;
+      if (progress.state === "done") {
+        rememberPace(paces, test2.flow, steps);
+        if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
+        return end("ok", progress.by, void 0, steps, answeredAt);
+      }
+      if (progress.state === "failed") return end("failed", "failed_step", progress.reason, steps, answeredAt);
+      const endsAt = expectedEndMs(known, rule, steps.length);
+      const endDueInMs = endsAt === void 0 ? void 0 : answeredStartAt + endsAt - answeredAt;
+      const waitMs = httpsWaitMs(progress, answeredAt - startedAt, deadline.msLeft(answeredAt), endDueInMs);
+      if (waitMs === void 0) return unfinished("timeout", steps, answeredAt);
+      if (!await deadline.sleep(waitMs)) return unfinished("interrupted", steps);
+    }
+  } finally {
+    deadline.clear();
+  }
+}
+function rememberPace(paces, flow2, steps) {
+  const latencies = steps.map((s) => s.latencyMs);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
+}
+function timeoutText(test2, steps) {
+  const rule = httpsEndRule(test2);
+  const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
+  const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
+  return `timed out after ${formatMs(test2.timeoutMs)} waiting for ${wanted} (${logged})`;
+}
+var LAST_POLL_GRACE_MS;
+var init_flow_https = __esm({
+  "src/run/tests/flow-https.ts"() {
+    "use strict";
+    init_flows();
+    init_runs();
+    init_flow_shared();
+    LAST_POLL_GRACE_MS = 500;
+  }
+});
+
+// src/run/tests/flow-ws.ts
+async function runWs(client, test2, inputs, options = {}) {
+  const run2 = new WsRun(test2, options.clock ?? realClock, options);
+  try {
+    const opening = client.openWs();
+    const opened = await run2.deadline.race(opening);
+    if (!opened.ok) {
+      if (opened.why !== "error") opening.then((late) => late.close(), () => void 0);
+      return opened.why === "error" ? run2.end("error", "error", opened.error) : run2.unfinished(opened.why, "the connection to open");
+    }
+    try {
+      return await run2.converse(opened.value, inputs);
+    } finally {
+      opened.value.close();
+    }
+  } finally {
+    run2.deadline.clear();
+  }
+}
+function frameOf(inputs, flow2) {
+  const frame = {};
+  for (const key of Object.keys(inputs)) frame[key] = inputs[key];
+  frame["action"] = "message";
+  frame["service"] = flow2;
+  return frame;
+}
+function describeMessage(m) {
+  const text2 = m.messageText.length > 160 ? `${m.messageText.slice(0, 159)}…` : m.messageText;
+  return `a message with state ${JSON.stringify(m.state)} and statusCode ${String(m.statusCode)}${text2 ? `: ${text2}` : ""}`;
+}
+function wsIds(messages) {
+  let connectionId;
+  const seen = /* @__PURE__ */ new Set();
+  for (const m of messages) {
+    if (connectionId === void 0 && m.connectionId) connectionId = m.connectionId;
+    if (m.messageId) seen.add(m.messageId);
+  }
+  const messageIds = [...seen];
+  if (connectionId === void 0 && messageIds.length === 0) return void 0;
+  const ids = {};
+  if (connectionId !== void 0) ids.connectionId = connectionId;
+  if (messageIds.length > 0) ids.messageIds = messageIds;
+  return ids;
+}
+var WsRun;
+var init_flow_ws = __esm({
+  "src/run/tests/flow-ws.ts"() {
+    "use strict";
+    init_flows();
+    init_runs();
+    init_flow_shared();
+    WsRun = class {
+      constructor(test2, clock, options) {
+        this.test = test2;
+        this.clock = clock;
+        this.options = options;
+        this.startedAt = clock.now();
+        this.lastAt = this.startedAt;
+        this.deadline = new Deadline(clock, test2.timeoutMs, options.signal);
+        this.rule = wsEndRule(test2);
+      }
+      messages = [];
+      messageAtMs = [];
+      deadline;
+      tally = EMPTY_WS_TALLY;
+      rule;
+      startedAt;
+      /** When the last message arrived: the end of the wall-clock once the flow is over. */
+      lastAt;
+      async converse(session, inputs) {
+        try {
+          session.send(frameOf(inputs, this.test.flow));
+        } catch (error2) {
+          return this.end("error", "error", error2);
+        }
+        const first = await this.next(session, this.deadline.msLeft());
+        if (first instanceof Error) return this.end("error", "error", `${first.message} before an ack`);
+        if (first === "interrupted") return this.unfinished("interrupted", "an ack");
+        if (first === void 0) return this.unfinished("timeout", "an ack");
+        this.receive(first);
+        if (first.state !== "ack") return this.end("error", "error", `expected an ack first, got ${describeMessage(first)}`, this.lastAt);
+        for (; ; ) {
+          const now = this.clock.now();
+          const progress = wsProgress(this.tally, this.rule, now - this.lastAt);
+          if (progress.state === "done") return this.over(progress.by);
+          if (progress.state === "failed") return this.end("failed", "failed_step", progress.reason, this.lastAt);
+          const left = this.deadline.msLeft(now);
+          if (left <= 0) return this.unfinished("timeout", this.waitingFor());
+          const next = await this.next(session, Math.min(progress.quietEndsInMs ?? left, left));
+          if (next === "interrupted") return this.unfinished("interrupted");
+          if (next instanceof Error) {
+            const quietRule = this.rule.node === void 0 && this.rule.messages === void 0;
+            if (quietRule && this.tally.completed > 0) return this.over("quiet", true);
+            return this.end("error", "error", `${next.message} before the flow finished (${this.tally.completed} completed messages)`);
+          }
+          if (next !== void 0) this.receive(next);
+        }
+      }
+      /** Ended by the rule: a pass, unless only quiet (or a closed connection) said so under --strict-end. */
+      over(by, closed = false) {
+        if (by === "quiet" && this.options.strictEnd) return this.end("error", "quiet", strictEndProblem("ws", this.rule.quietMs, closed), this.lastAt);
+        return this.end("ok", by, void 0, this.lastAt);
+      }
+      unfinished(why2, waiting2 = this.waitingFor()) {
+        if (why2 === "interrupted") return this.end("error", "interrupted", interruptedProblem(this.clock.now() - this.startedAt));
+        return this.end("error", "timeout", `timed out after ${formatMs(this.test.timeoutMs)} waiting for ${waiting2}`);
+      }
+      /** `problem`: why it ended, as text or as the error a request failed with (whose code it keeps). */
+      end(status, endedBy, problem, at = this.clock.now()) {
+        const outputs = tallyOutputs(this.tally);
+        const ids = wsIds(this.messages);
+        const result = executionEnd("ws", this.test.flow, status, endedBy, problem);
+        if (outputs !== void 0) result.outputs = outputs;
+        result.messages = this.messages;
+        result.messageAtMs = this.messageAtMs;
+        result.wallMs = at - this.startedAt;
+        if (ids) result.ids = ids;
+        return result;
+      }
+      receive(message2) {
+        this.messages.push(message2);
+        this.messageAtMs.push(this.clock.now() - this.startedAt);
+        this.tally = tallyWsMessage(this.tally, message2, this.rule);
+        this.lastAt = this.clock.now();
+      }
+      /** The next message, `undefined` when none came in time, the error of a dropped connection, or the run's interruption. */
+      async next(session, ms2) {
+        try {
+          const message2 = await session.next(wholeMs(ms2), this.options.signal);
+          return message2 === void 0 && this.deadline.interrupted ? "interrupted" : message2;
+        } catch (error2) {
+          return error2 instanceof Error ? error2 : new Error(String(error2));
+        }
+      }
+      waitingFor() {
+        const rule = this.rule;
+        const got = `${this.tally.completed} completed messages so far`;
+        if (rule.node !== void 0) return `the completed message of node "${rule.node}" (${got})`;
+        if (rule.messages !== void 0) return `${rule.messages} completed messages (${got})`;
+        return `a completed message and ${formatMs(rule.quietMs)} of quiet (${got})`;
+      }
+    };
+  }
+});
+
+// src/run/tests/flow-tests.ts
+async function runTests(options) {
+  const { client, events = {} } = options;
+  const runs = options.runs.map((run2) => {
+    const test2 = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
+    return test2 === run2.test ? run2 : { ...run2, test: test2 };
+  });
+  const clock = options.clock ?? realClock;
+  const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
+  let done = 0;
+  let stop2;
+  let problem;
+  let leftOut = 0;
+  const paces = /* @__PURE__ */ new Map();
+  const signal = options.signal;
+  const runOptions = { clock, ...signal && { signal }, ...options.strictEnd && { strictEnd: true } };
+  const runOne = async (run2, repeat, failures2) => {
+    if (stop2 || signal?.aborted) {
+      leftOut += 1;
+      return void 0;
+    }
+    const label = `${run2.test.id} [${run2.transport}]${run2.test.repeat > 1 ? ` #${repeat + 1}` : ""}`;
+    events.started?.(label, done, total);
+    const result = run2.transport === "https" ? await runHttps(client, run2.test, run2.inputs, { ...runOptions, paces }) : await runWs(client, run2.test, run2.inputs, runOptions);
+    done += 1;
+    const down = tenantProblem(result);
+    if (down !== void 0) {
+      stop2 = "tenant";
+      problem ??= down;
+    }
+    const judged = () => evaluateTest(run2.test, result, options.assertions?.contextFor(run2.test, run2.transport));
+    if (options.bail && result.endedBy !== "interrupted" && judged().some((a) => a.status === "fail")) {
+      failures2.count += 1;
+      if (failures2.count > run2.test.repeat - run2.test.minPass) stop2 ??= "bail";
+    }
+    events.finished?.(label, done, total);
+    return result;
+  };
+  const results2 = new Array(runs.length);
+  const finish = (index, executions) => {
+    const run2 = runs[index];
+    const stopped = signal?.aborted ? "interrupt" : "bail";
+    const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
+    const testRun2 = { test: run2.test, transport: run2.transport, executions, stopped };
+    if (run2.skip !== void 0) testRun2.skip = run2.skip;
+    if (context) testRun2.context = context;
+    const result = buildTestResult(testRun2);
+    if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
+    events.tested?.(result);
+    results2[index] = result;
+  };
+  const queue = [];
+  const pending = [];
+  runs.forEach((run2, index) => {
+    if (run2.skip !== void 0) return finish(index, []);
+    if (run2.error !== void 0) return finish(index, Array.from({ length: run2.test.repeat }, () => notStarted(run2, run2.error)));
+    pending[index] = { executions: new Array(run2.test.repeat), left: run2.test.repeat, failures: { count: 0 } };
+    for (let repeat = 0; repeat < run2.test.repeat; repeat++) queue.push(index, repeat);
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length) {
+      const index = queue[next++];
+      const repeat = queue[next++];
+      const test2 = pending[index];
+      test2.executions[repeat] = await runOne(runs[index], repeat, test2.failures);
+      if (--test2.left === 0) finish(index, test2.executions);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
+  const interrupted = signal?.aborted === true;
+  return { results: results2, bailed: stop2 === "bail" && leftOut > 0, interrupted, ...problem !== void 0 && { tenantProblem: problem } };
+}
+function notStarted(run2, why2) {
+  return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
+}
+var init_flow_tests = __esm({
+  "src/run/tests/flow-tests.ts"() {
+    "use strict";
+    init_flows();
+    init_build();
+    init_flow_https();
+    init_flow_shared();
+    init_flow_ws();
+    init_compare2();
+  }
+});
+
+// src/run/tests/tested-against.ts
+async function listRolesDigest(client, ignore, signal) {
+  if (signal.aborted) return void 0;
+  const listing = client.listRoles().then(
+    (roles) => ({ digest: rolesDigest(roles, ignore) }),
+    (error2) => {
+      if (error2 instanceof RoleflowError) return { problem: error2.message };
+      throw error2;
+    }
+  );
+  let stop2 = () => void 0;
+  const aborted = new Promise((resolve26) => {
+    stop2 = () => resolve26(void 0);
+    signal.addEventListener("abort", stop2, { once: true });
+  });
+  try {
+    return await Promise.race([listing, aborted]);
+  } finally {
+    signal.removeEventListener("abort", stop2);
+  }
+}
+function rolesRecord(tenant, start, end, ignore) {
+  const problem = start && "problem" in start && start.problem || end && "problem" in end && end.problem;
+  if (problem) {
+    return { note: `note: could not list the Roles of tenant ${tenant} (${problem}): the report records no Roles digest, and roleflow promote refuses it` };
+  }
+  if (start === void 0 || end === void 0 || !("digest" in start) || !("digest" in end)) return {};
+  return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
+}
+var init_tested_against3 = __esm({
+  "src/run/tests/tested-against.ts"() {
+    "use strict";
+    init_plan();
+    init_errors();
+  }
+});
+
+// src/run/tests/test-session.ts
 import { resolve as resolve16 } from "node:path";
+function parseSelectionFlags(flags) {
+  const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
+  if (shard && !shard.ok) throw new RoleflowError(shard.error, "usage");
+  let grep;
+  try {
+    if (flags.grep !== void 0) grep = new RegExp(flags.grep);
+  } catch (error2) {
+    throw new RoleflowError(`invalid --grep ${JSON.stringify(flags.grep)}: ${error2.message}`, "usage");
+  }
+  return { ...grep && { grep }, ...shard?.ok && { shard: shard.value } };
+}
+function runSelection(cwd, config, paths, flags) {
+  return {
+    flows_dir: flowsDirOf(cwd, config, void 0).display,
+    paths: paths.map((path) => displayPath(cwd, resolve16(cwd, path))),
+    ...flags.grep !== void 0 && { grep: flags.grep },
+    ...flags.transport !== void 0 && { transport: flags.transport }
+  };
+}
+async function loadFlowTests(cwd, config, paths) {
+  const files = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]);
+  const loaded = await loadFlowTestFiles(files);
+  if (!loaded.ok) throw new InvalidFilesError(loaded.issues);
+  return loaded.value;
+}
+function prepareAssertions(cwd, config, files, opts) {
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...opts.roleFiles && { roleFiles: opts.roleFiles }, ...opts.readOnly && { readOnly: true } });
+}
+function runsFor(tenant, files, flags, parsed, env) {
+  const hasWs = tenant.target.wsUrl !== void 0;
+  if (flags.transport === "ws" && !hasWs) throw new RoleflowError(`--transport ws: tenant ${tenant.target.name} has no ws_url`, "usage");
+  const selection = selectRuns(files, {
+    hasWs,
+    env,
+    ...parsed,
+    ...flags.transport && { transport: flags.transport },
+    ...flags.repeat !== void 0 && { repeat: flags.repeat }
+  });
+  if (selection.matched === 0 && !flags.passWithNoTests) {
+    const why2 = parsed.grep ? `no test matches --grep ${flags.grep}` : "the flow test files hold no tests";
+    throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
+  }
+  return selection;
+}
+async function loadBaseline(cwd, file) {
+  return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
+}
+async function runTestSession(opts) {
+  const { tenant } = opts;
+  if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
+  const startedAt = /* @__PURE__ */ new Date();
+  const started = performance.now();
+  const outcome = await runTests({
+    client: tenant.client,
+    runs: opts.runs,
+    concurrency: opts.concurrency,
+    bail: opts.bail,
+    strictEnd: opts.strictEnd,
+    signal: opts.signal,
+    events: opts.events,
+    ...opts.baseline && { baseline: opts.baseline },
+    ...opts.assertions && { assertions: opts.assertions }
+  });
+  const finishedAt2 = /* @__PURE__ */ new Date();
+  const durationMs = performance.now() - started;
+  const notes = opts.assertions ? await opts.assertions.finish() : [];
+  if (outcome.tenantProblem !== void 0) {
+    throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
+  }
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
+  if (roles.note !== void 0) notes.push(roles.note);
+  const report = buildRunReport(
+    {
+      version: packageVersion(),
+      tenant: {
+        name: tenant.target.name,
+        base_url: shownUrl(tenant.location),
+        ...tenant.target.wsUrl !== void 0 && { ws_url: shownUrl(tenant.target.wsUrl) }
+      },
+      ...opts.shard && { shard: opts.shard },
+      ...opts.commit && { commit: opts.commit },
+      ...opts.selection && { selection: opts.selection },
+      ...roles.record && { rolesDigest: roles.record },
+      workTree: combineWorkTrees(treeAtEnd === void 0 ? [treeAtStart] : [treeAtStart, treeAtEnd]),
+      startedAt,
+      finishedAt: finishedAt2,
+      durationMs,
+      bailed: outcome.bailed,
+      interrupted: outcome.interrupted,
+      results: outcome.results
+    },
+    opts.redactor
+  );
+  return { report, interrupted: outcome.interrupted, notes };
+}
+var init_test_session = __esm({
+  "src/run/tests/test-session.ts"() {
+    "use strict";
+    init_errors();
+    init_printed_url();
+    init_runs();
+    init_no_tests();
+    init_run_report();
+    init_flow_files();
+    init_source_files();
+    init_package_root();
+    init_assertions();
+    init_flow_tests();
+    init_tested_against3();
+    init_read_reports();
+  }
+});
+
+// src/run/preview-sides.ts
+async function previewSides(opts, ports) {
+  const name = previewTenant(opts.config, opts.tenant);
+  const { cwd, env, output } = ports;
+  const { config } = opts;
+  const rolesDir = rolesDirOf(cwd, config, void 0);
+  const headFiles = await loadRoleFiles(cwd, rolesDir);
+  if (!headFiles.ok) throw new InvalidFilesError(headFiles.issues);
+  const baseRoles = "ref" in opts.base ? await loadCommitRoles(cwd, config, opts.base.ref, void 0) : void 0;
+  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, ports.clock.now(), (line) => output.err(line)) : void 0;
+  const flows = await loadFlowTests(cwd, config, opts.paths);
+  const tenant = await opts.open(name);
+  try {
+    const { runs, secrets } = runsFor(tenant, flows, {}, {}, env);
+    output.addSecrets(secrets);
+    const perSide = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
+    const executions = perSide * (baseRoles ? 2 : 1);
+    if (executions > config.preview.maxExecutions) {
+      throw new RoleflowError(
+        `preview would start ${executions} flow executions on tenant ${quote(name)} (${perSide} a side), more than preview.max_executions (${config.preview.maxExecutions}): narrow it with PATH arguments, or raise the limit in the config`,
+        "guard"
+      );
+    }
+    const head = await headState(cwd, config, env);
+    output.err(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
+    const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
+    const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
+    const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
+    const headReport = after2?.report ?? emptyReport(base.report);
+    const comparison = comparePreview(base.report, headReport, opts.threshold);
+    const contamination = [...base.contamination.map((l) => `base: ${l}`), ...(after2?.contamination ?? []).map((l) => `head: ${l}`)];
+    const document = previewDocument(
+      {
+        tenant: name,
+        base: baseRoles ? { ref: baseRoles.at.ref, commit: baseRoles.at.commit } : { ref: null, commit: baseReport.report.commit ?? null, report: "report" in opts.base ? opts.base.report : "", age: baseReport.age },
+        head: { commit: head.commit ?? null, dirty: head.dirty },
+        contaminated: contamination.length > 0,
+        contamination,
+        executions: base.report.summary.executions * (baseRoles ? 1 : 0) + headReport.summary.executions
+      },
+      comparison
+    );
+    return { document, reports: { base: base.report, head: headReport }, interrupted: base.interrupted || (after2?.interrupted ?? false) };
+  } finally {
+    await tenant.close();
+  }
+}
+function previewTenant(config, name) {
+  const how = "mark a tenant set aside for previews with `preview: true` under tenants.NAME in the config (the embedded tenant: local.preview: true), and name it with --tenant";
+  if (name === void 0) throw new RoleflowError(`preview applies other Roles to a tenant and prunes it: it needs --tenant NAME; ${how}`, "guard");
+  const marked = isEmbedded(config, { tenant: name }) ? config.local.preview : configuredTenant(config, name)?.preview === true;
+  if (!marked) throw new RoleflowError(`tenant ${quote(name)} is not marked preview: true: preview applies other Roles to it and prunes it, so it runs only on a tenant set aside for that; ${how}`, "guard");
+  return name;
+}
+async function runSide(s) {
+  const { tenant, ports, opts } = s;
+  const planned = () => makeFreshPlan({
+    cwd: ports.cwd,
+    config: s.config,
+    rolesDir: s.rolesDirAbs,
+    prune: true,
+    allowEmptyPrune: true,
+    open: () => Promise.resolve(tenant),
+    now: ports.clock.now(),
+    files: Promise.resolve({ ok: true, value: [...s.files] })
+  });
+  const fresh = await planned();
+  refuseBrokenPlan(fresh.plan);
+  if (fresh.plan.changes.length > 0) {
+    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted });
+    const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
+    if (failed3.length > 0) {
+      const first = failed3[0];
+      throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
+    }
+  }
+  ports.output.err(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
+  const check = await planned();
+  const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
+  const assertions = await prepareAssertions(ports.cwd, s.config, s.flows, { update: false, env: ports.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
+  const { report, interrupted } = await runTestSession({
+    tenant,
+    runs: s.runs,
+    concurrency: s.config.flows.concurrency,
+    bail: false,
+    strictEnd: s.config.flows.strictEnd,
+    signal: opts.signal,
+    events: {},
+    shard: void 0,
+    redactor: ports.output.redactor,
+    assertions,
+    commit: s.commit,
+    rolesIgnore: s.config.roles.ignore,
+    workTree: () => workTreeState(ports.cwd, {})
+  });
+  contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
+  return { report, contamination, interrupted };
+}
+async function headState(cwd, config, env) {
+  const { commit } = await currentCommit(cwd, env);
+  const state = await treeState(cwd, [rolesDirOf(cwd, config, void 0).abs, flowsDirOf(cwd, config, void 0).abs]);
+  return { commit, dirty: state === void 0 ? null : state.uncommitted.length > 0 };
+}
+async function readBaseReport(cwd, file, tenant, now, note) {
+  const [read] = await readJsonReports(cwd, [file]);
+  const report = read.report;
+  if (report.tenant.name !== tenant) {
+    throw new RoleflowError(`${file} is a report of tenant ${quote(report.tenant.name)}, not of ${quote(tenant)}: the base must be a run on the preview tenant`, "usage");
+  }
+  const ms2 = now.getTime() - Date.parse(report.finished_at);
+  const age = Number.isFinite(ms2) ? ageText(ms2) : "unknown age";
+  note(`base: ${file}, a run at commit ${report.commit ?? "(none recorded)"}, ${age} old`);
+  if (ms2 > STALE_BASE_MS) note(`warning: ${file} is ${age} old: the tenant's flows may have changed since; a fresh base (--base REF) compares like with like`);
+  return { report, age };
+}
+function ageText(ms2) {
+  const minutes = Math.round(ms2 / 6e4);
+  if (minutes < 120) return plural(Math.max(0, minutes), "minute");
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? plural(hours, "hour") : plural(Math.round(hours / 24), "day");
+}
+function emptyReport(like) {
+  return { ...like, results: [], summary: { ...like.summary, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 } };
+}
+var STALE_BASE_MS;
+var init_preview_sides = __esm({
+  "src/run/preview-sides.ts"() {
+    "use strict";
+    init_plan();
+    init_config();
+    init_errors();
+    init_preview();
+    init_roles();
+    init_commit_roles();
+    init_git_commit();
+    init_flow_files();
+    init_role_files();
+    init_work_tree();
+    init_open_tenant();
+    init_apply_plan();
+    init_fresh_plan();
+    init_saved_plan();
+    init_read_reports();
+    init_test_session();
+    STALE_BASE_MS = 7 * 24 * 36e5;
+  }
+});
+
+// src/run/preview.ts
+var preview_exports = {};
+__export(preview_exports, {
+  preview: () => preview
+});
+import { resolve as resolve17 } from "node:path";
+async function preview(options, ports) {
+  const { output } = ports;
+  const format = options.json ? "json" : options.format ?? "text";
+  if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
+  if (options.json && options.format !== void 0 && options.format !== "json") throw new RoleflowError(`--json and --format ${options.format} do not go together`, "usage");
+  if (options.base === void 0 === (options.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
+  const html = previewHtmlFile(options.reporters);
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
+  const config = await configOf(options, ports);
+  const signal = ports.interruption(() => output.err("Interrupted: ending the executions in flight; no new one starts."));
+  const tenant = oneTenant(options, ports, "preview");
+  const outcome = await previewSides(
+    {
+      config,
+      tenant,
+      base: options.base !== void 0 ? { ref: options.base } : { report: options.baseReport },
+      paths: options.paths,
+      threshold: threshold.value,
+      open: (name) => ports.openTenant(config, { tenant: name }),
+      signal
+    },
+    ports
+  );
+  const { document } = outcome;
+  if (format === "json") output.data(document, (d) => `${jsonText(d, 2)}
+`);
+  else output.out((format === "markdown" ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ""));
+  if (html !== void 0) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome, output.redactor)}`);
+  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (document.contaminated) {
+    output.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
+    return ExitCode.Error;
+  }
+  return options.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+}
 function previewHtmlFile(specs) {
   let file;
   for (const spec of specs) {
     const match = /^html=(.+)$/.exec(spec);
-    if (!match) return { ok: false, error: `--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)` };
+    if (!match) throw new RoleflowError(`--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)`, "usage");
     file = match[1];
   }
-  return { ok: true, value: file };
+  return file;
 }
 async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve16(cwd, file);
+  const abs = resolve17(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
   return displayPath(cwd, abs);
 }
-var init_preview_page = __esm({
-  "src/run/preview-page.ts"() {
+var FORMATS;
+var init_preview2 = __esm({
+  "src/run/preview.ts"() {
     "use strict";
+    init_compare2();
+    init_errors();
+    init_preview();
+    init_safe_text();
     init_role_files();
     init_source_files();
     init_preview_html();
+    init_ports();
+    init_preview_sides();
+    init_open();
+    FORMATS = ["text", "markdown", "json"];
   }
 });
 
-// src/run/tenants/promote.ts
-var promote_exports = {};
-__export(promote_exports, {
-  promotionRefusals: () => promotionRefusals
-});
-import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve17 } from "node:path";
+// src/run/tenants/promotion-gate.ts
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve18 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -78843,17 +79399,17 @@ async function promotionRefusals(opts) {
   );
   const fresh = await opts.planFrom();
   await fresh.tenant.close();
-  const { plan } = fresh;
-  if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-  if (plan.changes.length > 0) {
-    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan)}): apply them there and test again`);
+  const { plan: plan2 } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  if (plan2.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan2)}): apply them there and test again`);
   }
   if (report !== void 0) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
     const { ignore } = opts.config.roles;
-    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan.unmanaged.map((u) => u.name) };
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan2.unmanaged.map((u) => u.name) };
     reasons.push(
       ...reportGateReasons(report, {
         from: opts.from,
@@ -78873,7 +79429,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve17(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve18(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -78901,8 +79457,8 @@ function uncommittedReason(files) {
   return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
-var init_promote = __esm({
-  "src/run/tenants/promote.ts"() {
+var init_promotion_gate = __esm({
+  "src/run/tenants/promotion-gate.ts"() {
     "use strict";
     init_errors();
     init_plan();
@@ -78918,13 +79474,86 @@ var init_promote = __esm({
   }
 });
 
-// src/run/pull.ts
-var pull_exports = {};
-__export(pull_exports, {
-  pullRoles: () => pullRoles
+// src/run/roles/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  promote: () => promote
 });
+import { resolve as resolve19 } from "node:path";
+async function promote(options, ports) {
+  const { from, to } = options;
+  const { output } = ports;
+  if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+  if (options.out !== void 0 && resolve19(ports.cwd, options.out) === resolve19(ports.cwd, options.report)) {
+    throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
+  }
+  const config = await configOf(options, ports);
+  selectTenants(config, { named: [from, to], all: false });
+  const [fromTenant, toTenant] = await openTenants(ports, config, [from, to]);
+  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune }, ports);
+  const planOf = (name) => plans.one(() => Promise.resolve(name === from ? fromTenant : toTenant)).catch((error2) => {
+    throw isTenantFailure(error2) ? tenantError(name, error2) : error2;
+  });
+  const reasons = await promotionRefusals({
+    cwd: ports.cwd,
+    env: ports.env,
+    config,
+    from,
+    to,
+    roles: options.roles,
+    reportFile: options.report,
+    planFrom: () => planOf(from),
+    warn: (line) => output.err(line)
+  });
+  if (reasons.length > 0) {
+    output.err([`error: promotion from ${from} to ${to} refused; nothing was sent to ${to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
+    const baseUrl = config.tenants[to]?.baseUrl ?? `embedded:${config.local.data}`;
+    if (options.json) printApplyJson(ports, [ended(ExitCode.Refused, { tenant: { name: to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
+    return ExitCode.Refused;
+  }
+  const fresh = await planOf(to);
+  const { plan: plan2, rolesDir } = fresh;
+  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
+  output.err(`Promoting from ${from} to ${to}: ${from} matches the role files, and ${options.report} passed there at this commit.`);
+  const shown = renderPlanText(plan2, { color: output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  if (options.out !== void 0) return savePromotionPlan(ports, shown, plan2, options.out, to);
+  const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
+  const approved = await approveFreshPlans(ports, [plan2], shown, flags);
+  const ends = approved === "approved" ? [await carryOutPlan(ports, plan2, fresh.tenant, flags)] : approved;
+  if (options.json) printApplyJson(ports, ends, void 0);
+  return ends[0].code;
+}
+async function savePromotionPlan(ports, shown, plan2, out, to) {
+  ports.output.out(shown);
+  if (plan2.guards.length > 0) {
+    ports.output.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
+    return ExitCode.Refused;
+  }
+  await savePlan(resolve19(ports.cwd, out), plan2);
+  ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
+  return ExitCode.Ok;
+}
+var init_promote = __esm({
+  "src/run/roles/promote.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants();
+    init_plan_file();
+    init_ports();
+    init_promotion_gate();
+    init_open();
+    init_applying();
+    init_planning();
+  }
+});
+
+// src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname13, join as join11, resolve as resolve19 } from "node:path";
+import { basename as basename6, dirname as dirname13, join as join11, resolve as resolve20 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -78952,7 +79581,7 @@ async function pullRoles(opts) {
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count] of nameCount) if (count > 1) result.sharedNames.push({ name, count });
+  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   const after2 = new Map(local.map((f) => [f.file, f]));
@@ -78977,7 +79606,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve19(cwd, mine.file), text: kept });
+        writes.push({ path: resolve20(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -79003,8 +79632,8 @@ async function pullRoles(opts) {
   for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
-    const count = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count > 1) result.ambiguous.push({ file: f.file, name: f.name, count });
+    const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
@@ -79020,8 +79649,8 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve19(dir, fileName);
-  if (dirname13(path) !== resolve19(dir) || basename6(path) !== fileName) {
+  const path = resolve20(dir, fileName);
+  if (dirname13(path) !== resolve20(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
   return join11(dir, fileName);
@@ -79029,8 +79658,8 @@ function insideFolder(dir, fileName) {
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-var init_pull = __esm({
-  "src/run/pull.ts"() {
+var init_pull_roles = __esm({
+  "src/run/roles/pull-roles.ts"() {
     "use strict";
     init_errors();
     init_roles();
@@ -79041,7 +79670,104 @@ var init_pull = __esm({
   }
 });
 
+// src/run/roles/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
+  pull: () => pull
+});
+async function pull(options, ports) {
+  const { output } = ports;
+  const config = await configOf(options, ports);
+  const dir = rolesDirOf(ports.cwd, config, options.roles);
+  const tenant = await openOneTenant(ports, config, options, "pull");
+  let result;
+  try {
+    const remote = await tenant.client.listRoles();
+    const name = tenant.target.name;
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name) });
+  } finally {
+    await tenant.close();
+  }
+  const label = planTenantOf(tenant);
+  const count2 = (status) => result.roles.filter((r) => r.status === status).length;
+  const written = count2("written") + count2("overwritten");
+  for (const r of result.roles) {
+    const what = `${showName(r.name)} (id ${showName(r.id)})`;
+    if (r.status === "skipped") output.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
+    else if (!options.json && r.status !== "unchanged") output.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+  }
+  for (const { name, count: count3 } of result.sharedNames) output.err(`warning: the tenant holds ${count3} Roles named ${showName(name)} (pinned by id in the files)`);
+  for (const a of result.ambiguous) output.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+  if (options.json) {
+    output.json({
+      tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
+      dir: dir.display,
+      summary: { written, unchanged: count2("unchanged"), skipped: count2("skipped") },
+      roles: result.roles,
+      local_only: result.localOnly,
+      not_for_tenant: result.notForTenant
+    });
+    return ExitCode.Ok;
+  }
+  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+  if (result.notForTenant.length > 0) {
+    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.join(", ")}`);
+  }
+  const pulled = result.roles.length;
+  output.out(`Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`);
+  return ExitCode.Ok;
+}
+var init_pull = __esm({
+  "src/run/roles/pull.ts"() {
+    "use strict";
+    init_config();
+    init_plan();
+    init_roles();
+    init_role_files();
+    init_fresh_plan();
+    init_ports();
+    init_open();
+    init_pull_roles();
+  }
+});
+
+// src/files/report-file.ts
+import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname14 } from "node:path";
+async function writeReportFile(abs, file, text2, append = false) {
+  try {
+    await mkdir7(dirname14(abs), { recursive: true });
+    await (append ? appendFile2 : writeFile4)(abs, text2, "utf8");
+  } catch (error2) {
+    throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+  }
+}
+var init_report_file = __esm({
+  "src/files/report-file.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/report/github.ts
+import { relative as relative9, resolve as resolve21, sep as sep7 } from "node:path";
+function githubReporter(opts) {
+  const { sinks } = opts;
+  const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
+  return {
+    async onRunEnd(report) {
+      sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
+      const summaryFile = opts.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
+      if (summaryFile) await sinks.file(summaryFile, renderStepSummary(report, tenant), "human", true);
+    }
+  };
+}
+function fromWorkspace(report, sinks) {
+  const workspace = sinks.env["GITHUB_WORKSPACE"];
+  if (!workspace) return report;
+  const rebase = (file) => relative9(workspace, resolve21(sinks.cwd, file)).split(sep7).join("/");
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
 function renderAnnotations(report, opts = {}) {
   const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
   const out = [];
@@ -79145,23 +79871,16 @@ var init_github = __esm({
 });
 
 // src/report/compare.ts
-var compare_exports2 = {};
-__export(compare_exports2, {
-  COMPARE_FORMATS: () => COMPARE_FORMATS,
-  renderComparison: () => renderComparison,
-  renderMarkdown: () => renderMarkdown,
-  renderText: () => renderText
-});
 function renderComparison(c, files, format) {
   return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
 ` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t6 of c.tests) {
-    out.push(`${escapeControls(t6.id)} [${t6.transport}]  ${passRate(t6.base)} → ${passRate(t6.head)}`);
-    out.push(`  ${metricText("wall-clock", t6.wall)}`);
-    for (const s of t6.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t5 of c.tests) {
+    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
+    out.push(`  ${metricText("wall-clock", t5.wall)}`);
+    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -79180,11 +79899,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t6 of c.tests) {
-      const rows = [["wall-clock", t6.wall], ...t6.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t5 of c.tests) {
+      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t6.base)} → ${passRate(t6.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t6.id) : ""} | ${i === 0 ? t6.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -79205,7 +79924,7 @@ function criteria(c) {
   return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
 }
 function verdictLine(c) {
-  const n = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const n = (count2, word) => `${count2} ${word}${count2 === 1 ? "" : "s"}`;
   const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(", ");
 }
@@ -79230,7 +79949,7 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t6) => t6.id === r.id && t6.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
 }
 function code2(text2) {
   return escapeControls(text2).replace(/`/g, "'");
@@ -79253,72 +79972,7 @@ var init_compare4 = __esm({
   }
 });
 
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters,
-  reportersOfTenant: () => reportersOfTenant
-});
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
-  }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
-}
-function reportersOfTenant(specs, tenant) {
-  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
-  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
-  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
-  return {
-    ok: true,
-    value: specs.map((spec) => {
-      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
-      if (file === void 0 || file === "-") return { ...spec, tenant };
-      const dot = file.lastIndexOf(".");
-      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named2, tenant };
-    })
-  };
-}
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
-    "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml",
-      html: "roleflow-report.html"
-    };
-  }
-});
-
 // src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
 function paint(style, code3, text2) {
   return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
 }
@@ -79401,6 +80055,36 @@ function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
   return `${[...results2, "", renderSummary(report, style)].join("\n")}
 `;
+}
+function consoleReporter(opts) {
+  const { file, style, status, sinks } = opts;
+  if (file !== void 0 && file !== "-") return { onRunEnd: (report) => sinks.file(file, renderConsole(report, { color: false }), "human") };
+  const running = [];
+  let done = 0;
+  let total = 0;
+  const draw = () => status?.show(sinks.redactor.text(progressLine(done, total, running.at(-1), status.columns)));
+  const progress = (label, ended2, of, start) => {
+    if (start) running.push(label);
+    else if (running.includes(label)) running.splice(running.indexOf(label), 1);
+    done = ended2;
+    total = of;
+    draw();
+  };
+  return {
+    onExecutionStart: (label, ended2, of) => progress(label, ended2, of, true),
+    onExecutionEnd: (label, ended2, of) => progress(label, ended2, of, false),
+    onTestResult(result) {
+      if (!opts.live) return;
+      status?.clear();
+      sinks.out(renderTestResult(result, style));
+      draw();
+    },
+    onRunEnd(report) {
+      status?.clear();
+      sinks.out(opts.live ? `
+${renderSummary(report, style)}` : renderConsole(report, style));
+    }
+  };
 }
 function progressLine(done, total, current, width = 80) {
   return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
@@ -79539,78 +80223,221 @@ var init_junit = __esm({
   }
 });
 
-// src/run/write-reports.ts
-var write_reports_exports = {};
-__export(write_reports_exports, {
-  shownUrl: () => shownUrl,
-  writeReports: () => writeReports
-});
-import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname14, relative as relative9, resolve as resolve20, sep as sep7 } from "node:path";
-async function writeReports(report, specs, sinks) {
-  const written = [];
-  const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve20(sinks.cwd, file);
-    try {
-      await mkdir7(dirname14(path), { recursive: true });
-      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
-    } catch (error2) {
-      throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+// src/report/reporter.ts
+function fileReporter(render3, file, sinks) {
+  return {
+    async onRunEnd(report) {
+      if (file === "-") sinks.data(report, render3);
+      else await sinks.file(file, render3(report), "data");
     }
-    written.push(file);
   };
-  for (const spec of specs) {
+}
+var init_reporter = __esm({
+  "src/report/reporter.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/reporters.ts
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+function reportersOfTenant(specs, tenant) {
+  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
+      if (file === void 0 || file === "-") return { ...spec, tenant };
+      const dot = file.lastIndexOf(".");
+      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named2, tenant };
+    })
+  };
+}
+function createReporters(specs, sinks, console2) {
+  return specs.map((spec) => {
     switch (spec.name) {
       case "console":
-        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
-        else sinks.stdout(sinks.consoleWasLive ? `
-${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
-        break;
-      case "json":
-      case "junit":
-      case "html": {
+        return consoleReporter({ ...console2, file: spec.file, sinks });
+      case "github":
+        return githubReporter({ file: spec.file, tenant: spec.tenant, sinks });
+      default: {
         const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
-        const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.data(report, render3);
-        else await toFile(file, render3(report), "data");
-        break;
-      }
-      case "github": {
-        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
-        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
-        const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
-        break;
+        return fileReporter(render3, spec.file ?? DEFAULT_REPORT_FILES[spec.name], sinks);
       }
     }
-  }
-  return written;
+  });
 }
-function fromWorkspace(report, sinks) {
-  const workspace = sinks.env["GITHUB_WORKSPACE"];
-  if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve20(sinks.cwd, file)).split(sep7).join("/");
-  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
-}
-var init_write_reports = __esm({
-  "src/run/write-reports.ts"() {
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
     "use strict";
-    init_errors();
     init_console();
     init_github();
     init_html();
     init_json();
     init_junit();
-    init_reporters();
-    init_printed_url();
+    init_reporter();
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
+    };
   }
 });
 
-// src/run/tenants/test-tenants.ts
-var test_tenants_exports = {};
-__export(test_tenants_exports, {
-  testTenantsInOrder: () => testTenantsInOrder
+// src/run/report.ts
+var report_exports = {};
+__export(report_exports, {
+  reportCompare: () => reportCompare,
+  reportMerge: () => reportMerge,
+  reportSinks: () => reportSinks
 });
+import { resolve as resolve22 } from "node:path";
+async function reportMerge(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const reporters = parseReporters(options.reporters, false);
+  if (!reporters.ok) throw new RoleflowError(reporters.error);
+  const inputs = await readJsonReports(ports.cwd, options.reports);
+  const merged = mergeReports(inputs, { allowPartial: options.allowPartial });
+  if (!merged.ok) throw new RoleflowError(merged.error);
+  for (const warning2 of mergeWarnings(inputs)) output.err(warning2);
+  const report = redactReport(merged.value, output.redactor);
+  const specs = [{ name: "json", file: options.out ?? "roleflow-report.json" }, ...reporters.value];
+  const sinks = reportSinks(ports);
+  for (const reporter of createReporters(specs, sinks, { style: { color: output.color("stdout") }, live: false })) await reporter.onRunEnd(report);
+  const { written } = sinks;
+  const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : "";
+  output.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
+  if (report.summary.failed > 0) return ExitCode.TestsFailed;
+  const none = noTestRanReason(report);
+  if (none === void 0) return ExitCode.Ok;
+  output.err(options.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
+  return options.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+}
+async function reportCompare(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const format = COMPARE_FORMATS.find((f) => f === options.format);
+  if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(", ")}`, "usage");
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const files = { base: options.base, head: options.head };
+  if (format === "json") output.data(comparison, (c) => renderComparison(c, files, "json"));
+  else output.out(renderComparison(comparison, files, format));
+  return options.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+}
+function reportSinks(ports) {
+  const { output } = ports;
+  const written = [];
+  return {
+    cwd: ports.cwd,
+    env: ports.env,
+    out: (text2) => output.out(text2),
+    data: (report, render3) => output.data(report, render3),
+    async file(name, text2, kind, append) {
+      await writeReportFile(resolve22(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
+      written.push(name);
+    },
+    get redactor() {
+      return output.redactor;
+    },
+    written
+  };
+}
+var init_report = __esm({
+  "src/run/report.ts"() {
+    "use strict";
+    init_compare2();
+    init_errors();
+    init_redact();
+    init_report_file();
+    init_compare4();
+    init_digest();
+    init_json();
+    init_no_tests();
+    init_reporters();
+    init_run_report();
+    init_ports();
+    init_read_reports();
+  }
+});
+
+// src/run/serve.ts
+var serve_exports = {};
+__export(serve_exports, {
+  DEV_TOKEN: () => DEV_TOKEN,
+  serve: () => serve
+});
+import { resolve as resolve23 } from "node:path";
+async function serve(options, ports) {
+  const { output } = ports;
+  const fromEnv = ports.env["ROLEFLOW_TOKEN"];
+  const token = options.token ?? (fromEnv || DEV_TOKEN);
+  if (token !== DEV_TOKEN) output.addSecrets([token], options.token !== void 0 ? "--token" : void 0);
+  const config = await configOf(options, ports);
+  const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  const own = config.local.flowsConfig;
+  const flows = options.flowsConfig !== void 0 ? resolve23(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
+  const emulator = await startEmulator2({
+    host: options.host,
+    port: options.port,
+    token,
+    latencyMs: options.latency,
+    failRate: options.failRate,
+    lostRate: options.lostRate,
+    ...options.seed === void 0 ? {} : { seed: options.seed },
+    ...options.data === void 0 ? {} : { dataFile: resolve23(ports.cwd, options.data) },
+    ...flows === void 0 ? {} : { flows },
+    ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
+    onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
+  });
+  const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${options.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
+  if (options.json) output.json({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+  else output.out(`roleflow serve: listening
+  base URL:      ${emulator.baseUrl}
+  WebSocket URL: ${emulator.wsUrl}
+  auth:          ${auth2}`);
+  await new Promise((stop2) => ports.interruption(stop2));
+  await emulator.close();
+  return ExitCode.Ok;
+}
+var DEV_TOKEN;
+var init_serve = __esm({
+  "src/run/serve.ts"() {
+    "use strict";
+    init_ports();
+    DEV_TOKEN = "roleflow-dev-token";
+  }
+});
+
+// src/run/tests/test-tenants.ts
 async function testTenantsInOrder(names, testOne, say) {
   const went = [];
   const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
@@ -79635,7 +80462,7 @@ async function testTenantsInOrder(names, testOne, say) {
 }
 var WENT;
 var init_test_tenants = __esm({
-  "src/run/tenants/test-tenants.ts"() {
+  "src/run/tests/test-tenants.ts"() {
     "use strict";
     init_exit_codes();
     init_tenants();
@@ -79643,45 +80470,126 @@ var init_test_tenants = __esm({
   }
 });
 
-// src/terminal/test-progress.ts
-var test_progress_exports = {};
-__export(test_progress_exports, {
-  Progress: () => Progress
+// src/run/tests/test.ts
+var test_exports = {};
+__export(test_exports, {
+  test: () => test
 });
-var Progress;
-var init_test_progress = __esm({
-  "src/terminal/test-progress.ts"() {
+import { resolve as resolve24 } from "node:path";
+async function test(options, ports) {
+  const reporters = parseReporters(options.reporters, options.json);
+  if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
+  const flags = { grep: options.grep, shard: options.shard, transport: options.transport, repeat: options.repeat, passWithNoTests: options.passWithNoTests };
+  const parsed = parseSelectionFlags(flags);
+  const config = await configOf(options, ports);
+  const several = await severalTenants(config, options);
+  const files = await loadFlowTests(ports.cwd, config, options.paths);
+  const baseline = await loadBaseline(ports.cwd, options.baseline);
+  const run2 = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
+  const testOne = async (tenant, specs, name) => {
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
+    ports.output.addSecrets(secrets);
+    if (name !== void 0 && specs.some(consoleOnStdout)) ports.output.out(`=== tenant ${name} ===`);
+    return run2(tenant, { runs, shard: parsed.shard, assertions }, specs, name);
+  };
+  if (several === void 0) {
+    return testOne(await openOneTenant(ports, config, options, "test"), reporters.value);
+  }
+  const opened = await openTenants(ports, config, several);
+  const testTenant = (name, i) => {
+    const specs = reportersOfTenant(reporters.value, name);
+    if (!specs.ok) throw new RoleflowError(specs.error, "usage");
+    return testOne(opened[i], specs.value, name);
+  };
+  return testTenantsInOrder(several, testTenant, { out: (line) => ports.output.out(line), err: (line) => ports.output.err(line) });
+}
+function testRun(options, ports, config, given) {
+  const { output } = ports;
+  let commit;
+  let treeAtStart;
+  const reportsWritten = [];
+  const file = ports.terminal.stdoutFile;
+  const workTree = (when) => {
+    if (when === "end") return workTreeState(ports.cwd, { paths: reportsWritten, ...file && { file } });
+    return treeAtStart ??= workTreeState(ports.cwd, file && { file });
+  };
+  const testedCommit = () => commit ??= currentCommit(ports.cwd, ports.env).then((lookup2) => {
+    if (lookup2.warning !== void 0) output.err(lookup2.warning);
+    return lookup2.commit;
+  });
+  return async (tenant, planned, specs, several) => {
+    const live = specs.some(consoleOnStdout);
+    const status = live && ports.terminal.canShowProgress ? ports.terminal.statusLine() : void 0;
+    output.showLiveLine(status);
+    const sinks = reportSinks(ports);
+    const reporters = createReporters(specs, sinks, { style: { color: output.color("stdout"), quiet: options.quiet }, live: true, status });
+    const each = (hook2) => reporters.forEach(hook2);
+    const onResult = reporters.filter((r) => r.onTestResult !== void 0);
+    const signal = ports.interruption(() => {
+      status?.clear();
+      output.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+    });
+    const { report, interrupted, notes } = await runTestSession({
+      tenant,
+      ...planned,
+      concurrency: options.concurrency ?? config.flows.concurrency,
+      bail: options.bail,
+      strictEnd: options.strictEnd ?? config.flows.strictEnd,
+      signal,
+      selection: given.selection,
+      redactor: output.redactor,
+      baseline: given.baseline,
+      commit: await testedCommit(),
+      rolesIgnore: config.roles.ignore,
+      workTree,
+      events: {
+        started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
+        finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
+        tested: (result) => {
+          if (onResult.length === 0) return;
+          const shown = redactResult(result, output.redactor);
+          for (const r of onResult) r.onTestResult?.(shown);
+        }
+      }
+    });
+    status?.clear();
+    for (const note of notes) output.err(note);
+    await tenant.close();
+    for (const reporter of reporters) await reporter.onRunEnd(report);
+    const written = sinks.written;
+    reportsWritten.push(...written.map((f) => resolve24(ports.cwd, f)));
+    if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
+    if (interrupted) return ExitCode.Interrupted;
+    if (report.summary.failed > 0) return ExitCode.TestsFailed;
+    const none = noTestRanReason(report);
+    if (none === void 0) return ExitCode.Ok;
+    const named2 = several === void 0 ? "" : `tenant ${several}: `;
+    if (options.passWithNoTests) {
+      output.err(`${named2}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    output.err(`error: ${named2}${noTestRanError(none)}`);
+    return ExitCode.Error;
+  };
+}
+function consoleOnStdout(r) {
+  return r.name === "console" && (r.file === void 0 || r.file === "-");
+}
+var init_test = __esm({
+  "src/run/tests/test.ts"() {
     "use strict";
-    init_progress_line();
-    Progress = class {
-      constructor(stream, line) {
-        this.line = line;
-        this.widget = new ProgressLine(stream);
-      }
-      running = [];
-      done = 0;
-      total = 0;
-      widget;
-      start(label, done, total) {
-        this.running.push(label);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      finish(label, done, total) {
-        const at = this.running.indexOf(label);
-        if (at !== -1) this.running.splice(at, 1);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      draw() {
-        this.widget.show(this.line(this.done, this.total, this.running.at(-1), this.widget.columns));
-      }
-      clear() {
-        this.widget.clear();
-      }
-    };
+    init_errors();
+    init_git_commit();
+    init_work_tree();
+    init_no_tests();
+    init_reporters();
+    init_run_report();
+    init_ports();
+    init_report();
+    init_open();
+    init_test_tenants();
+    init_test_session();
   }
 });
 
@@ -79722,7 +80630,7 @@ async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
   const references = flowRoleReferences(text2.value, flows.file);
   if (!references.ok) return references.issues;
   const testedBy = /* @__PURE__ */ new Map();
-  for (const test of tests ?? []) if (!testedBy.has(test.flow)) testedBy.set(test.flow, test.file);
+  for (const test2 of tests ?? []) if (!testedBy.has(test2.flow)) testedBy.set(test2.flow, test2.file);
   const { kept, excluded } = filesForTenant(roles, LOCAL_TENANT);
   const held = new Set(kept.map((r) => r.name));
   return references.value.filter((ref2) => !held.has(ref2.name) && (flows.own || testedBy.has(ref2.flow))).map((ref2) => {
@@ -79749,8 +80657,34 @@ var init_embedded_flow_roles = __esm({
 var validate_exports = {};
 __export(validate_exports, {
   testTenantOf: () => testTenantOf,
+  validate: () => validate,
   validateSources: () => validateSources
 });
+async function validate(options, ports) {
+  const { cwd, output } = ports;
+  const config = await configOf(options, ports);
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === "local";
+  const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
+  const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf(cwd, config) : void 0;
+  const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
+    strictEnd: config.flows.strictEnd,
+    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    testTenant: testTenantOf(config, ports.env),
+    ...embedded && { embeddedFlows: embedded }
+  });
+  const valid = result.issues.length === 0;
+  if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join("\n"));
+  if (options.json) {
+    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+  } else if (!valid) {
+    output.err(result.issues.map(formatIssue).join("\n"));
+  } else {
+    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    output.out(`${count(result.roleFiles, "role file")} and ${count(result.flowFiles, "flow test file")} are valid.`);
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
 async function validateSources(cwd, roles, flows, options) {
   const result = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir, what) => {
@@ -79772,9 +80706,9 @@ async function validateSources(cwd, roles, flows, options) {
       roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t6) => ({ ...t6, files: filesForTenant(loaded.value, t6.name).kept }));
+      const tenants = (options.tenants ?? []).map((t5) => ({ ...t5, files: filesForTenant(loaded.value, t5.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t6) => t6.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t5) => t5.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   let tests;
@@ -79794,11 +80728,11 @@ async function validateSources(cwd, roles, flows, options) {
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t6) => ({
-    file: t6.file,
-    line: t6.line,
-    col: t6.col,
-    message: `warning: test "${t6.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t5) => ({
+    file: t5.file,
+    line: t5.line,
+    col: t5.col,
+    message: `warning: test "${t5.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 function testTenantOf(config, env) {
@@ -79806,6 +80740,9 @@ function testTenantOf(config, env) {
   const configured = configuredTenant(config, name);
   if (configured !== void 0) return { name, hasWs: configured.wsUrl !== void 0 };
   return name === "local" ? { name, hasWs: true } : void 0;
+}
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 var init_validate = __esm({
   "src/run/validate.ts"() {
@@ -79817,7 +80754,11 @@ var init_validate = __esm({
     init_flow_files();
     init_roles();
     init_role_files();
+    init_ports();
     init_source_files();
+    init_config_file();
+    init_flow_files();
+    init_role_files();
     init_embedded_flow_roles();
   }
 });
@@ -80274,9 +81215,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t6 = 0) {
-          return new this.Promise(function(resolve24, reject2) {
-            return setTimeout(resolve24, t6);
+        yieldLoop(t5 = 0) {
+          return new this.Promise(function(resolve26, reject2) {
+            return setTimeout(resolve26, t5);
           });
         }
         computePenalty() {
@@ -80487,15 +81428,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve24, returned, task;
+          var args, cb, error2, reject2, resolve26, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve24, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve26, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve24(returned);
+                  return resolve26(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -80510,13 +81451,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve24;
-          resolve24 = reject2 = null;
+          var promise, reject2, resolve26;
+          resolve26 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve24 = _resolve;
+            resolve26 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve24, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve26, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -80917,14 +81858,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve24, reject2) => {
+              return new this.Promise((resolve26, reject2) => {
                 if (finished()) {
-                  return resolve24();
+                  return resolve26();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve24();
+                      return resolve26();
                     }
                   });
                 }
@@ -81017,9 +81958,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve24, reject2) {
+              return new this.Promise(function(resolve26, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve24)(args3);
+                  return (args3[0] != null ? reject2 : resolve26)(args3);
                 });
               });
             };
@@ -81319,11 +82260,11 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve26) {
+      resolve26(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve26, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81339,7 +82280,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81618,11 +82559,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve24) {
-      resolve24(value);
+    return value instanceof P ? value : new P(function(resolve26) {
+      resolve26(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve24, reject2) {
+  return new (P || (P = Promise))(function(resolve26, reject2) {
     function fulfilled(value) {
       try {
         step3(generator.next(value));
@@ -81638,7 +82579,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step3(result) {
-      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step3((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -81831,16 +82772,16 @@ function tenantFlags(selection) {
 function severalTenantsName(selection) {
   return [...selection.all ? ["all-tenants"] : [], ...selection.names].join("+");
 }
-function checkTenantInputs(command, selection, promote) {
+function checkTenantInputs(command, selection, promote2) {
   if (command === "promote") {
-    const missing = ["from", "to", "report"].filter((name) => !promote[name]);
+    const missing = ["from", "to", "report"].filter((name) => !promote2[name]);
     if (missing.length > 0) throw new ActionInputError(`command: promote needs the input${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
     if (selection.names.length > 0 || selection.all) {
       throw new ActionInputError('command: promote takes its tenants from the "from" and "to" inputs, not "tenant" or "all-tenants"');
     }
-    return { from: promote.from, to: promote.to, report: promote.report };
+    return { from: promote2.from, to: promote2.to, report: promote2.report };
   }
-  const stray = ["from", "to", "report"].filter((name) => promote[name]);
+  const stray = ["from", "to", "report"].filter((name) => promote2[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
   if (isSeveral(selection) && command !== "plan" && command !== "apply") {
     throw new ActionInputError(
@@ -81863,12 +82804,12 @@ function readInputs(kit) {
   const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
-  const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
+  const promote2 = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
   return {
     command,
     args,
     tenants,
-    promote,
+    promote: promote2,
     workingDirectory,
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
@@ -81937,10 +82878,11 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
+var import_clipanion15 = __toESM(require_advanced(), 1);
 
-// src/commands/error-line.ts
+// src/terminal/error-line.ts
 init_errors();
+init_exit_codes();
 init_safe_text();
 function describeError(error2, verbose, commandPath) {
   if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
@@ -81960,537 +82902,78 @@ function describeUsageError(error2, commandPath) {
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
+function failure(error2, verbose, commandPath) {
+  return { line: describeError(error2, verbose, commandPath), code: error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error };
+}
 
 // src/cli.ts
 init_redact();
-
-// src/terminal/color.ts
-function useColor(env, isTTY, flag) {
-  if (flag === false) return false;
-  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-  if (flag === true) return true;
-  const force = env["FORCE_COLOR"];
-  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
-  if (env["TERM"] === "dumb") return false;
-  return isTTY;
-}
+init_color();
 
 // src/commands/roles/apply.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
-var t = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve6 } from "node:path";
-
-// src/commands/roles/apply-saved.ts
-init_exit_codes();
-init_display();
-
-// src/commands/roles/applying.ts
-init_errors();
-init_exit_codes();
-init_display();
-
-// src/terminal/live-results.ts
-init_progress_line();
-var LiveResults = class {
-  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
-  constructor(stream, showProgress, print) {
-    this.print = print;
-    this.progress = new ProgressLine(stream, showProgress);
-  }
-  pending = [];
-  progress;
-  status;
-  /** The status line's text; undefined wipes it. */
-  setStatus(text2) {
-    this.status = text2;
-    if (text2 === void 0) this.progress.clear();
-    else this.progress.show(text2);
-  }
-  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
-  count(verb, ended2, total) {
-    this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
-  }
-  add(line) {
-    if (this.pending.length === 0) setImmediate(() => this.flush());
-    this.pending.push(line);
-  }
-  /** Wipe the status line (before any other output); `redraw` draws it again. */
-  clear() {
-    this.progress.clear();
-  }
-  redraw() {
-    if (this.status !== void 0) this.progress.show(this.status);
-  }
-  /** Every pending line out, the status line gone. */
-  finish() {
-    this.status = void 0;
-    this.flush();
-    this.progress.clear();
-  }
-  flush() {
-    if (this.pending.length === 0) return;
-    const text2 = this.pending.join("\n");
-    this.pending.length = 0;
-    this.clear();
-    this.print(text2);
-    this.redraw();
-  }
-};
-
-// src/commands/roles/applying.ts
-var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
-var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
-function ended(code3, plan, status, outcomes = [], reasons = []) {
-  return { code: code3, plan, status, outcomes, reasons };
-}
-async function approveFreshPlans(command, plans, shown, flags) {
-  const changes = plans.some((p) => p.changes.length > 0);
-  if (!flags.json) command.io.out(shown);
-  else if (!flags.autoApprove && changes) command.io.err(shown);
-  const refused = plans.filter((p) => p.guards.length > 0);
-  if (refused.length > 0) {
-    const named2 = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
-    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
-  }
-  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
-  if (flags.autoApprove) return "approved";
-  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
-  const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-  if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
-  command.io.err("Apply cancelled: nothing was changed.");
-  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
-}
-async function carryOutPlan(command, plan, tenant, flags, several = false) {
-  if (plan.changes.length === 0) return ended(ExitCode.Ok, plan, "no_changes");
-  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
-  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
-  command.io.showLiveLine(live);
-  const interruption = command.interruption(() => {
-    live.setStatus(void 0);
-    command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
-  });
-  live.count("applying", 0, plan.changes.length);
-  const run2 = await applyPlan2(plan, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
-      live.count("applying", done, total);
-      if (!flags.json) live.add(outcomeLine2(outcome));
-    }
-  });
-  live.finish();
-  command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2, several ? plan.tenant.name : void 0);
-  if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
-  if (end.err.length > 0) command.io.err(end.err.join("\n"));
-  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan, end.status, run2.outcomes);
-}
-async function printApplyJson(command, ends, several) {
-  const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-  const one = (e) => JSON.parse(applyResultJson2(e.plan, e.status, e.outcomes, e.reasons));
-  if (several === void 0 && ends.length === 1) {
-    const e = ends[0];
-    command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson2(clean, e.status, clean.outcomes, clean.reasons));
-    return;
-  }
-  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
-}
-async function tenantTurn(command, plan, turn) {
-  const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-  try {
-    return await turn();
-  } catch (error2) {
-    if (!isTenantFailure2(error2)) throw error2;
-    const named2 = tenantError2(plan.tenant.name, error2);
-    command.io.err(`error: ${named2.message}`);
-    return ended(named2.exitCode, plan, "failed", [], [error2.message]);
-  }
-}
-
-// src/commands/roles/apply-saved.ts
-async function applySavedTenants(command, config, planFile, saved, flags) {
-  const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  const { roles } = config;
-  const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-  const guarded = saved.tenants.map((plan) => ({ name: plan.tenant.name, reasons: savedPlanRefusals2(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
-  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(command, planFile, saved, altered, guarded);
-  const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-  const steps = saved.tenants.map((plan, i) => ({ plan, tenant: opened[i] }));
-  const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const closeAll = () => Promise.all(opened.map((t6) => t6.close().catch(() => void 0)));
-  const checks = await checkSavedTenants2(steps).catch(async (error2) => {
-    await closeAll();
-    throw error2;
-  });
-  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
-    await closeAll();
-    return refuseSavedTenants(command, planFile, saved, [], checks);
-  }
-  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan, tenant }) => {
-    command.tenantHeading(plan.tenant.name);
-    return tenantTurn(command, plan, () => applySaved(command, config, planFile, plan, flags, tenant));
-  });
-  return command.finish(run2.ended, run2);
-}
-async function refuseSavedTenants(command, planFile, saved, whole, checks) {
-  const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
-  command.io.err(refusal.message);
-  await command.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
-  return refusal.code;
-}
-async function applySaved(command, config, planFile, plan, flags, opened) {
-  const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const open4 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened);
-  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan, open: open4 });
-  const several = opened !== void 0;
-  if ("refused" in checked) {
-    const { what, reasons, otherTenant } = checked.refused;
-    const tenant = showName(plan.tenant.name);
-    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several ? ` (tenant ${plan.tenant.name})` : "";
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
-    return ended(ExitCode.Refused, plan, "refused", [], reasons);
-  }
-  const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-  return carryOutPlan(command, checked.plan, checked.tenant, flags, several);
-}
-
-// src/commands/roles/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
-init_display();
-
-// src/commands/tenant-command.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
-init_errors();
-init_redact();
-init_safe_text();
-import { setMaxListeners } from "node:events";
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-
-// src/terminal/output.ts
-init_redact();
-init_safe_text();
-var CommandOutput = class {
-  constructor(streams, color) {
-    this.streams = streams;
-    this.color = color;
-  }
-  /** Values redacted from everything printed (`addSecrets`). */
-  secretValues = /* @__PURE__ */ new Set();
-  currentRedactor;
-  liveLine;
-  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text2) {
-    this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
-  }
-  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text2) {
-    this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
-  }
-  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
-  outJson(value, indent = 2) {
-    this.outData(value, (v) => jsonText(v, indent));
-  }
-  /**
-   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
-   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
-   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
-   * writes nothing.
-   */
-  outData(value, serialise) {
-    const text2 = serialise(this.redactor.values(value));
-    if (text2 !== "") this.write(this.streams.stdout, text2);
-  }
-  /**
-   * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
-   * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
-   * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
-   */
-  outDataBytes(value, serialise) {
-    this.liveLine?.clear();
-    for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
-    this.liveLine?.redraw?.();
-  }
-  /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
-  showLiveLine(line) {
-    this.liveLine = line;
-  }
-  redact(text2) {
-    return this.redactor.text(text2);
-  }
-  /** The redactor of every secret added so far. */
-  get redactor() {
-    return this.currentRedactor ??= makeRedactor(this.secretValues);
-  }
-  /**
-   * Redact these values from all that is printed from now on. A short one may also hide parts of
-   * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
-   */
-  addSecrets(values, flag) {
-    const env = this.streams.env;
-    for (const value of values) {
-      if (!value || this.secretValues.has(value)) continue;
-      this.secretValues.add(value);
-      this.currentRedactor = void 0;
-      if (value.length < SHORT_SECRET_LENGTH) {
-        const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
-        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
-      }
-    }
-  }
-  write(stream, text2, endLine = true) {
-    this.liveLine?.clear();
-    stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
-`);
-    this.liveLine?.redraw?.();
-  }
-};
-
-// src/commands/base.ts
-init_safe_text();
+init_ports();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
   color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  output;
+  made;
   /** clipanion's own `catch` would print on stdout, and an overriding `catch` exits 0. */
   async validateAndExecute() {
     try {
       return await super.validateAndExecute();
     } catch (error2) {
-      this.io.err(describeError(error2, this.verbose, this.path));
-      return error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error;
+      const { line, code: code3 } = failure(error2, this.verbose, this.path);
+      this.ports.output.err(line);
+      return code3;
     }
   }
-  /** Called by `main()` once the command has ended, however it ended. */
+  /** What this command's verb touches: its output (secrets masked), tenants, clock, Ctrl-C, terminal. */
+  get ports() {
+    return (this.made ??= makePorts(this.context, { color: this.color, verbose: this.verbose })).ports;
+  }
+  /** The options of every verb. */
+  get common() {
+    return { config: this.configFile, verbose: this.verbose };
+  }
+  /** Called by `main()` once the command has ended, however it ended: closes the tenants left open. */
   async cleanup() {
-  }
-  /** This command's stdout and stderr, secrets masked. */
-  get io() {
-    return this.output ??= new CommandOutput(this.context, (stream) => this.colorFor(stream));
-  }
-  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
-  colorFor(stream) {
-    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
-  }
-  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
-  canShowProgress() {
-    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
-  }
-  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
-  reportSinks(style, consoleWasLive) {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.io.out(text2),
-      data: (value, render3) => this.io.outData(value, render3),
-      style,
-      consoleWasLive,
-      redactor: this.io.redactor
-    };
-  }
-  /**
-   * `--verbose`: the line of one request (the path has its query secrets masked already), after
-   * `tenant NAME:` in a run over several tenants.
-   */
-  requestLine(r, tenant) {
-    if (!this.verbose) return;
-    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.io.err(`${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
-  }
-  async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
+    await this.made?.close();
   }
 };
 
-// src/commands/tenant-command.ts
-var TenantAccessCommand = class extends RoleflowCommand {
-  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
-  opened = /* @__PURE__ */ new Set();
-  /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
-  async openTenantWith(config, flags, named2 = false) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const tenant = await openTenant2({
-      config,
-      flags,
-      env: this.context.env,
-      cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named2 ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(named2 ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
-    });
-    this.io.addSecrets(tenant.secrets);
-    const close = tenant.close.bind(tenant);
-    const tracked = {
-      ...tenant,
-      close: async () => {
-        this.opened.delete(tracked);
-        await close();
-      }
-    };
-    this.opened.add(tracked);
-    return tracked;
-  }
-  /**
-   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
-   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
-   * Opening a configured tenant sends nothing.
-   */
-  async openTenants(config, names) {
-    const opened = [];
-    try {
-      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
-    } catch (error2) {
-      for (const tenant of opened) await tenant.close().catch(() => void 0);
-      throw error2;
-    }
-    return opened;
-  }
-  /**
-   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
-   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
-   * (clear the progress line, say what happens now). A second signal ends the process at once.
-   */
-  interruption(onInterrupt) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    void this.context.waitForShutdown().then(() => {
-      onInterrupt();
-      controller.abort();
-    });
-    return controller.signal;
-  }
-  // An embedded tenant left open would keep the process alive after the command has failed.
-  async cleanup() {
-    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
-  }
-};
-var TenantCommand = class extends TenantAccessCommand {
-  tenants = import_clipanion2.Option.Array("--tenant", {
-    description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
-  });
-  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
-  /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
-  get tenant() {
-    const named2 = this.tenants ?? [];
-    if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
-    return named2[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
-  }
-  /** `name`, or the tenant this command's flags name. */
-  async openTenant(config, name) {
-    return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-  }
-};
-var ManyTenantsCommand = class extends TenantCommand {
-  allTenants = import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
-  /**
-   * The tenants of this run when it is over several (`--all-tenants`, or `--tenant` more than
-   * once), checked against the config; undefined for a run over one tenant, as before.
-   */
-  async severalTenants(config) {
-    const named2 = this.tenants ?? [];
-    if (!this.allTenants && named2.length <= 1) return void 0;
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
-      throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
-    }
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    return selectTenants2(config, { named: named2, all: this.allTenants });
-  }
-};
-
-// src/commands/roles/planning.ts
-async function freshPlanFor(command, config, selection, open4, shared) {
-  const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-  const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
-  const fresh = await makeFreshPlan2({
-    ...shared && { files: shared.files },
-    cwd: command.context.cwd,
-    config,
-    rolesDir,
-    prune: selection.prune,
-    allowEmptyPrune: selection.allowEmptyPrune,
-    open: open4,
-    now: /* @__PURE__ */ new Date(),
-    targets: selection.targets,
-    roleFiles: selection.roleFiles
-  });
-  const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-  const shown = warned.get(command) ?? /* @__PURE__ */ new Set();
-  warned.set(command, shown);
-  for (const line of fresh.warnings.map(formatIssue2)) {
-    if (shown.has(line)) continue;
-    shown.add(line);
-    command.io.err(line);
-  }
-  return { ...fresh, rolesDir };
-}
-var warned = /* @__PURE__ */ new WeakMap();
-var PlanningCommand = class extends ManyTenantsCommand {
-  target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
-  async freshPlanOf(config, roleFiles, tenant) {
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
-  }
-  /**
-   * A fresh plan of each of `names`, in the order of `names`: every tenant opened first (an unknown
-   * one or a missing token stops the run before anything is sent), then listed in parallel (a few
-   * at once). A tenant that cannot be listed gets its error instead of a plan.
-   */
-  async freshPlansOf(config, roleFiles, names) {
-    const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
-    const { loadRoleFiles: loadRoleFiles2, rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const opened = await this.openTenants(config, names);
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const shared = { rolesDir, files: loadRoleFiles2(this.context.cwd, rolesDir) };
-    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]), shared));
-    return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
-  }
-};
-function applyArgumentProblem(args, planFile, flags) {
-  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
-  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
-  if (planFile === void 0) return void 0;
-  if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
-  const given = [flags.roles !== void 0 && "--roles", flags.prune !== void 0 && (flags.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
-  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
-  if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
-  if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
-  return void 0;
-}
-function savedPlanTenantProblem(planFile, tenants, flags) {
-  const names = tenants.map((name) => showName(name)).join(", ");
-  if (tenants.length === 1) {
-    const named2 = new Set(flags.tenant ?? []);
-    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
-  }
-  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
-  if (given.length === 0) return void 0;
-  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
-}
+// src/commands/options.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+var t = __toESM(require_lib(), 1);
+var tenantsOption = () => import_clipanion2.Option.Array("--tenant", {
+  description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
+});
+var baseUrlOption = () => import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+var wsUrlOption = () => import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+var allTenantsOption = () => import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
+var targetOption = () => import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+var rolesOption = () => import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+var pruneOption = () => import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+var allowEmptyPruneOption = () => import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+var concurrencyOption = (description, max = 64) => numberOption("--concurrency", description, { min: 1, max, integer: true });
+var applyConcurrencyOption = () => concurrencyOption("Requests at once (default: roles.concurrency of the config, else 4)");
+var autoApproveOption = (description) => import_clipanion2.Option.Boolean("--auto-approve", false, { description });
+var jsonOption = (description) => import_clipanion2.Option.Boolean("--json", false, { description });
+var reporterOption = (description) => import_clipanion2.Option.Array("--reporter", [], { description });
+var thresholdOption = (description) => import_clipanion2.Option.String("--threshold", "20%", { description });
+var failOnRegressionOption = (description) => import_clipanion2.Option.Boolean("--fail-on-regression", false, { description });
+var passWithNoTestsOption = (description) => import_clipanion2.Option.Boolean("--pass-with-no-tests", false, { description });
+var numberIn = (range) => t.cascade(t.isNumber(), [...range.integer === true ? [t.isInteger()] : [], t.isInInclusiveRange(range.min, range.max)]);
+var numberOption = (flag, description, range) => import_clipanion2.Option.String(flag, { description, validator: numberIn(range) });
+var numberOptionOr = (flag, initial, description, range) => import_clipanion2.Option.String(flag, initial, { description, validator: numberIn(range) });
 
 // src/commands/roles/apply.ts
-var ApplyCommand = class extends PlanningCommand {
+var ApplyCommand = class extends RoleflowCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion3.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -82539,98 +83022,31 @@ var ApplyCommand = class extends PlanningCommand {
       ["A reviewed plan of production, applied there (the plan names its tenant)", "roleflow plan --tenant production --out prod.json && roleflow apply prod.json"]
     ]
   });
-  args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  autoApprove = import_clipanion4.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion4.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
-  get planFile() {
-    return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
-  }
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = autoApproveOption("Apply a fresh plan without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the results as JSON on stdout");
   async execute() {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
-    if (problem !== void 0) throw new RoleflowError(problem, "usage");
-    const config = await this.loadConfig();
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
-    const several = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
-    if (several !== void 0) return this.applyFreshTenants(config, several, flags);
-    if (this.planFile !== void 0) {
-      const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
-      const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-      if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
-      const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
-      if (gone !== void 0) throw new RoleflowError(gone, "config");
-      if ("tenants" in saved) return applySavedTenants(this, config, this.planFile, saved, flags);
-      return this.finish([await applySaved(this, config, this.planFile, saved, flags)], void 0);
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlanOf(config, this.args);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    if (approved !== "approved") return this.finish(approved, void 0);
-    return this.finish([await carryOutPlan(this, plan, fresh.tenant, flags)], void 0);
-  }
-  /**
-   * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
-   * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
-   */
-  async applyFreshTenants(config, names, flags) {
-    const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const planned = await this.freshPlansOf(config, this.args, names);
-    const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
-    const failed3 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
-    if (failed3.length > 0) {
-      this.io.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
-      return ExitCode.Error;
-    }
-    const plans = fresh.map((f) => f.plan);
-    const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) throw new InvalidFilesError(issues);
-    const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== "approved") return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
-    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
-      this.tenantHeading(f.plan.tenant.name);
-      if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
-    });
-    return this.finish(run2.ended, run2);
-  }
-  tenantHeading(name) {
-    if (!this.json) this.io.out(`=== tenant ${name} ===`);
-  }
-  /**
-   * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
-   * closing line of a run over several tenants and `--json`'s document.
-   */
-  async finish(ends, several) {
-    if (several !== void 0) {
-      const { tenantsApplyLine: tenantsApplyLine2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
-      const ok = ends.every((e) => e.code === ExitCode.Ok);
-      if (ok && !this.json) this.io.out(line);
-      else if (!ok) this.io.err(line);
-    }
-    if (this.json) await printApplyJson(this, ends, several);
-    return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+    const { apply: apply3 } = await Promise.resolve().then(() => (init_apply2(), apply_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 } = this;
+    return apply3({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/help.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion4 = __toESM(require_advanced(), 1);
+init_ports();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -82643,7 +83059,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion5.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -82658,13 +83074,10 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
-init_errors();
-init_url_safety();
-import { resolve as resolve7 } from "node:path";
+var import_clipanion5 = __toESM(require_advanced(), 1);
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -82700,70 +83113,26 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion6.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  previewTenant = import_clipanion6.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
-  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  previewTenant = import_clipanion5.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
+  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = jsonOption("Print what was done as JSON on stdout");
   async execute() {
-    const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve7(this.context.cwd, this.dir ?? ".");
-    const tenant = this.tenantOption();
-    if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
-      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
-    }
-    const steps = await initRepository2(dir, { force: this.force, ...tenant, ...this.previewTenant !== void 0 && { previewTenant: this.previewTenant } });
-    if (this.json) {
-      this.io.outJson({ dir, files: steps });
-      return 0;
-    }
-    const width = Math.max(...steps.map((s) => s.status.length));
-    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
-    const config = steps.find((s) => s.tenant !== void 0);
-    if (config?.tenant === "added" && this.tenant === void 0) {
-      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
-    } else if (config?.tenant === "added") {
-      this.io.err(
-        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
-      );
-    } else if (config !== void 0) {
-      const present = config.tenant === "present";
-      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
-      if (!present) return 1;
-    }
-    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
-    return 0;
-  }
-  tenantOption() {
-    if (this.tenant === void 0) {
-      if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
-      return {};
-    }
-    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === "local") {
-      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
-    }
-    if (this.baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
-    for (const [flag, url, kind] of [["--base-url", this.baseUrl, "http"], ["--ws-url", this.wsUrl, "ws"]]) {
-      if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
-        throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
-      }
-    }
-    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...this.wsUrl === void 0 ? {} : { wsUrl: this.wsUrl } } };
+    const { init: init2 } = await Promise.resolve().then(() => (init_init(), init_exports));
+    const { dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 } = this;
+    return init2({ ...this.common, dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/plan.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve8 } from "node:path";
-init_errors();
-init_exit_codes();
-init_display();
-var PlanCommand = class extends PlanningCommand {
+var PlanCommand = class extends RoleflowCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -82813,142 +83182,32 @@ var PlanCommand = class extends PlanningCommand {
       ["Save the plan of two tenants, applied in this order", "roleflow plan --tenant staging --tenant production --out plan.json"]
     ]
   });
-  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
-  // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
+  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = jsonOption("Print the plan as JSON (same as --format json)");
+  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
-    }
-    if (this.outFile === "-") {
-      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
-    }
-    const format = this.json ? "json" : this.format ?? "text";
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== void 0) return this.planTenants(config, several, format);
-    const show2 = (plan2, rolesDir2) => {
-      if (format === "json") this.io.outDataBytes(plan2, (p, redactor) => plans.planJsonBytes(p, { redactor }));
-      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan2));
-      else this.io.out(plans.renderPlanText(plan2, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlanOf(config, this.roleFiles);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
-      throw error2;
-    }
-    const { plan, tenant, rolesDir } = fresh;
-    await tenant.close();
-    if (plan.issues.length > 0) {
-      if (format !== "text") show2(plan, "");
-      throw new InvalidFilesError(plan.issues);
-    }
-    show2(plan, `${rolesDir.display}/`);
-    if (plan.guards.length > 0) {
-      for (const guard of plan.guards) this.io.err(`error: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    const outFile = this.outFile;
-    if (outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, outFile), plan);
-      const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
-      const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
-    }
-    return this.detailedExitcode && plans.planHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /**
-   * A run over several tenants: each planned as one is (listed a few at once), shown as one
-   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
-   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
-   * `--detailed-exitcode` exits 2 when any has changes.
-   */
-  async planTenants(config, names, format) {
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const show2 = (list3, rolesDir2) => {
-      if (format === "json") this.io.outData(list3, plans.renderTenantPlansJson);
-      else if (format === "markdown") this.io.out(plans.renderTenantPlansMarkdown(list3));
-      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlansOf(config, this.roleFiles, names);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => plans.unreadablePlan(error2.issues, this.unreadableOptions(config, n))), "");
-      throw error2;
-    }
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const list2 = [];
-    const failed3 = [];
-    let rolesDir = "";
-    for (const entry of fresh) {
-      if ("fresh" in entry) {
-        await entry.fresh.tenant.close();
-        list2.push(entry.fresh.plan);
-        rolesDir = `${entry.fresh.rolesDir.display}/`;
-        continue;
-      }
-      const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
-      list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
-      failed3.push(`error: ${tenantError2(entry.name, entry.error).message}`);
-    }
-    const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) {
-      if (format !== "text") show2(list2, "");
-      throw new InvalidFilesError(issues);
-    }
-    show2(list2, rolesDir);
-    if (failed3.length > 0) {
-      this.io.err(failed3.join("\n"));
-      await this.notSaved(`${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
-      return ExitCode.Error;
-    }
-    const planned = list2.filter((p) => !plans.isTenantPlanError(p));
-    const refused = planned.filter((p) => p.guards.length > 0);
-    if (refused.length > 0) {
-      for (const plan of refused) for (const guard of plan.guards) this.io.err(`error: tenant ${quote(plan.tenant.name)}: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    if (this.outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
-      const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
-      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
-    }
-    return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
-  async notSaved(why2) {
-    if (this.outFile === void 0) return;
-    const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why2));
-  }
-  /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  unreadableOptions(config, tenant) {
-    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
-    const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
-    const { roles } = config;
-    return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+    const { plan: plan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, roleFiles, json: json2, format, detailedExitcode } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, roleFiles, out: this.outFile, json: json2, format, detailedExitcode };
+    return plan2({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/preview.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-var FORMATS = ["text", "markdown", "json"];
-var PreviewCommand = class extends TenantCommand {
+var import_clipanion7 = __toESM(require_advanced(), 1);
+var PreviewCommand = class extends RoleflowCommand {
   static paths = [["preview"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles",
     description: "The behaviour diff: what a Role change does to the flow tests, before it merges",
     details: `
@@ -82992,75 +83251,30 @@ var PreviewCommand = class extends TenantCommand {
       ["Both sides side by side in a browser", "roleflow preview --tenant preview --base origin/main --reporter html=preview.html"]
     ]
   });
-  targets = import_clipanion8.Option.Rest({ name: "path" });
-  base = import_clipanion8.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
-  baseReport = import_clipanion8.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
-  format = import_clipanion8.Option.String("--format", { description: "text (default), markdown or json" });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "The comparison as JSON on stdout (same as --format json)" });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "html=FILE: both sides side by side in one page" });
-  threshold = import_clipanion8.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a latency regression (default 20%)" });
-  failOnRegression = import_clipanion8.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 when a test that passed on the base fails on the head" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  targets = import_clipanion7.Option.Rest({ name: "path" });
+  base = import_clipanion7.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
+  baseReport = import_clipanion7.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), markdown or json" });
+  json = jsonOption("The comparison as JSON on stdout (same as --format json)");
+  reporter = reporterOption("html=FILE: both sides side by side in one page");
+  threshold = thresholdOption("The p50/p95 increase that may be a latency regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 when a test that passed on the base fails on the head");
   async execute() {
-    const [{ preview: preview2 }, { parseThreshold: parseThreshold2 }, { renderPreviewMarkdown: renderPreviewMarkdown2, renderPreviewText: renderPreviewText2 }, { writePreviewHtml: writePreviewHtml2, previewHtmlFile: previewHtmlFile2 }, { jsonText: jsonText2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_preview2(), preview_exports2)),
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_preview(), preview_exports)),
-      Promise.resolve().then(() => (init_preview_page(), preview_page_exports)),
-      Promise.resolve().then(() => (init_safe_text(), safe_text_exports))
-    ]);
-    const format = this.json ? "json" : this.format ?? "text";
-    if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
-    if (this.json && this.format !== void 0 && this.format !== "json") throw new RoleflowError(`--json and --format ${this.format} do not go together`, "usage");
-    if (this.base === void 0 === (this.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
-    const html = previewHtmlFile2(this.reporter);
-    if (!html.ok) throw new RoleflowError(html.error, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
-    const config = await this.loadConfig();
-    const signal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; no new one starts."));
-    const outcome = await preview2(
-      {
-        cwd: this.context.cwd,
-        config,
-        env: this.context.env,
-        tenant: this.tenant,
-        base: this.base !== void 0 ? { ref: this.base } : { report: this.baseReport },
-        paths: this.targets,
-        threshold: threshold.value,
-        now: /* @__PURE__ */ new Date()
-      },
-      {
-        open: (name) => this.openTenant(config, name),
-        signal,
-        redactor: this.io.redactor,
-        addSecrets: (values) => this.io.addSecrets(values),
-        note: (line) => this.io.err(line)
-      }
-    );
-    const { document } = outcome;
-    if (format === "json") this.io.outData(document, (d) => `${jsonText2(d, 2)}
-`);
-    else this.io.out((format === "markdown" ? renderPreviewMarkdown2(document) : renderPreviewText2(document)).replace(/\n$/, ""));
-    if (html.value !== void 0) this.io.err(`wrote ${await writePreviewHtml2(this.context.cwd, html.value, outcome, this.io.redactor)}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
-    if (document.contaminated) {
-      this.io.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
-      return ExitCode.Error;
-    }
-    return this.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { preview: preview2 } = await Promise.resolve().then(() => (init_preview2(), preview_exports));
+    const { tenants, baseUrl, wsUrl, base, baseReport, format, json: json2, threshold, failOnRegression } = this;
+    const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json: json2, reporters: this.reporter, threshold, failOnRegression };
+    return preview2({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/roles/promote.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
-var t3 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve18 } from "node:path";
-var PromoteCommand = class extends TenantAccessCommand {
+var import_clipanion8 = __toESM(require_advanced(), 1);
+var PromoteCommand = class extends RoleflowCommand {
   static paths = [["promote"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles as code",
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
@@ -83109,86 +83323,28 @@ var PromoteCommand = class extends TenantAccessCommand {
       ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
     ]
   });
-  from = import_clipanion9.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
-  to = import_clipanion9.Option.String("--to", { required: true, description: "The tenant to promote them to" });
-  report = import_clipanion9.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion9.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
-  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion9.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion9.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  autoApprove = import_clipanion9.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
-  concurrency = import_clipanion9.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  autoApprove = autoApproveOption("Apply to --to without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the result of applying as JSON on stdout");
   async execute() {
-    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
-    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve18(this.context.cwd, this.outFile) === resolve18(this.context.cwd, this.report)) {
-      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
-    }
-    const config = await this.loadConfig();
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    selectTenants2(config, { named: [this.from, this.to], all: false });
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const [from, to] = await this.openTenants(config, [this.from, this.to]);
-    const planOf = (name) => freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from : to)).catch((error2) => {
-      throw isTenantFailure2(error2) ? tenantError2(name, error2) : error2;
-    });
-    const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
-    const reasons = await promotionRefusals2({
-      cwd: this.context.cwd,
-      env: this.context.env,
-      config,
-      from: this.from,
-      to: this.to,
-      roles: this.roles,
-      reportFile: this.report,
-      planFrom: () => planOf(this.from),
-      warn: (line) => this.io.err(line)
-    });
-    if (reasons.length > 0) {
-      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
-      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
-      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
-      return ExitCode.Refused;
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await planOf(this.to);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
-    const shown = renderPlanText2(plan, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (this.outFile !== void 0) return this.savePlan(shown, plan);
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
-    if (this.json) await printApplyJson(this, ends, void 0);
-    return ends[0].code;
-  }
-  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
-  async savePlan(shown, plan) {
-    this.io.out(shown);
-    if (plan.guards.length > 0) {
-      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
-      return ExitCode.Refused;
-    }
-    const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve18(this.context.cwd, this.outFile), plan);
-    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
-    return ExitCode.Ok;
+    const { promote: promote2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
+    const { from, to, report, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
+    return promote2({ ...this.common, from, to, report, out: this.outFile, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/pull.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
-var PullCommand = class extends TenantCommand {
+var import_clipanion9 = __toESM(require_advanced(), 1);
+var PullCommand = class extends RoleflowCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -83214,76 +83370,24 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  roles = rolesOption();
+  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = jsonOption("Print what was written as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
-    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const dir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const tenant = await this.openTenant(config);
-    let result;
-    try {
-      const remote = await tenant.client.listRoles();
-      const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-      const name = tenant.target.name;
-      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name) });
-    } finally {
-      await tenant.close();
-    }
-    const label = planTenantOf2(tenant);
-    const count = (status) => result.roles.filter((r) => r.status === status).length;
-    const written = count("written") + count("overwritten");
-    const pulled = result.roles.length;
-    for (const r of result.roles) {
-      const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
-      if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-      else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
-    }
-    for (const { name, count: count2 } of result.sharedNames) {
-      this.io.err(`warning: the tenant holds ${count2} Roles named ${showName2(name)} (pinned by id in the files)`);
-    }
-    for (const a of result.ambiguous) {
-      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
-    }
-    if (result.localOnly.length > 0 && !this.json) {
-      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
-    }
-    if (result.notForTenant.length > 0 && !this.json) {
-      const files = result.notForTenant.join(", ");
-      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
-    }
-    if (this.json) {
-      const document = {
-        tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
-        dir: dir.display,
-        summary: { written, unchanged: count("unchanged"), skipped: count("skipped") },
-        roles: result.roles,
-        local_only: result.localOnly,
-        not_for_tenant: result.notForTenant
-      };
-      this.io.outJson(document);
-    } else {
-      this.io.out(
-        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count("unchanged")} unchanged, ${count("skipped")} skipped.`
-      );
-    }
-    return 0;
+    const { pull: pull2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
+    const { tenants, baseUrl, wsUrl, roles, force, json: json2 } = this;
+    return pull2({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json: json2 }, this.ports);
   }
 };
 
 // src/commands/report/compare.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -83310,38 +83414,23 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion11.Option.String({ name: "BASE" });
-  head = import_clipanion11.Option.String({ name: "HEAD" });
-  format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
-  threshold = import_clipanion11.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
-  failOnRegression = import_clipanion11.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  base = import_clipanion10.Option.String({ name: "BASE" });
+  head = import_clipanion10.Option.String({ name: "HEAD" });
+  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
   async execute() {
-    const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_compare4(), compare_exports2))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const format = COMPARE_FORMATS2.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS2.join(", ")}`, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    const comparison = await compareReportFiles2(this.context.cwd, this.base, this.head, threshold.value);
-    const files = { base: this.base, head: this.head };
-    if (format === "json") this.io.outData(comparison, (c) => renderComparison2(c, files, "json"));
-    else this.io.out(renderComparison2(comparison, files, format));
-    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report(), report_exports));
+    const { base, head, format, threshold, failOnRegression } = this;
+    return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
   }
 };
 
 // src/commands/report/merge.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -83374,50 +83463,25 @@ var ReportMergeCommand = class extends RoleflowCommand {
       ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
-  passWithNoTests = import_clipanion12.Option.Boolean("--pass-with-no-tests", false, { description: "A merged run in which no test ran exits 0, not 1" });
+  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = reporterOption("console, junit, github, json or html, with =FILE for a file (repeatable)");
+  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  passWithNoTests = passWithNoTestsOption("A merged run in which no test ran exits 0, not 1");
   async execute() {
-    const [{ mergeReports: mergeReports2, mergeWarnings: mergeWarnings2 }, { redactReport: redactReport2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_json(), json_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
-      Promise.resolve().then(() => (init_digest(), digest_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const reporters = parseReporters2(this.reporter, false);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const inputs = await readJsonReports2(this.context.cwd, this.reports);
-    const merged = mergeReports2(inputs, { allowPartial: this.allowPartial });
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    for (const warning2 of mergeWarnings2(inputs)) this.io.err(warning2);
-    const report = redactReport2(merged.value, this.io.redactor);
-    const specs = [{ name: "json", file: this.outFile ?? "roleflow-report.json" }, ...reporters.value];
-    const written = await writeReports2(report, specs, this.reportSinks({ color: this.colorFor("stdout") }, false));
-    const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    this.io.err(`merged ${inputs.length} ${inputs.length === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}; wrote ${written.join(", ")}`);
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason2(report);
-    if (none === void 0) return ExitCode.Ok;
-    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError2(none)}`);
-    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+    const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report(), report_exports));
+    const { reports, allowPartial, passWithNoTests } = this;
+    return reportMerge2({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, passWithNoTests }, this.ports);
   }
 };
 
 // src/commands/serve.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
-var t4 = __toESM(require_lib(), 1);
-init_exit_codes();
-import { resolve as resolve21 } from "node:path";
-var DEV_TOKEN = "roleflow-dev-token";
+var import_clipanion12 = __toESM(require_advanced(), 1);
+var t3 = __toESM(require_lib(), 1);
+init_serve();
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -83451,59 +83515,30 @@ var ServeCommand = class extends RoleflowCommand {
       ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
     ]
   });
-  port = import_clipanion13.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion13.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion13.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion13.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion13.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion13.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion13.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion13.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
-  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = numberOptionOr("--port", "8787", "Port (0 = a free one)", { min: 0, max: 65535, integer: true });
+  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = numberOptionOr("--latency", "0", "Added latency per answer, in ms (at most 1 h)", { min: 0, max: 36e5 });
+  failRate = numberOptionOr("--fail-rate", "0", "Share of answers that fail with 500/503 (0..1)", { min: 0, max: 1 });
+  lostRate = numberOptionOr("--lost-rate", "0", "Share of Role changes whose answer is lost (0..1)", { min: 0, max: 1 });
+  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = jsonOption("Print the URLs as one JSON line");
   async execute() {
-    const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
-    const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
-    const config = await this.loadConfig();
-    const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve21(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
-    const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
-    const emulator = await startEmulator2({
-      host: this.host,
-      port: this.port,
-      token,
-      latencyMs: this.latency,
-      failRate: this.failRate,
-      lostRate: this.lostRate,
-      ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve21(this.context.cwd, this.data) },
-      ...flows === void 0 ? {} : { flows },
-      ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
-      onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
-    });
-    const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.io.out(`roleflow serve: listening
-  base URL:      ${emulator.baseUrl}
-  WebSocket URL: ${emulator.wsUrl}
-  auth:          ${auth2}`);
-    await this.context.waitForShutdown();
-    await emulator.close();
-    return ExitCode.Ok;
+    const { serve: serve2 } = await Promise.resolve().then(() => (init_serve(), serve_exports));
+    const { port, host, data: data2, token, flowsConfig, latency: latency2, failRate, lostRate, seed, json: json2 } = this;
+    return serve2({ ...this.common, port, host, data: data2, token, flowsConfig, latency: latency2, failRate, lostRate, seed, json: json2 }, this.ports);
   }
 };
 
 // src/commands/test.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
-var t5 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-init_types2();
-import { resolve as resolve22 } from "node:path";
-var TestCommand = class extends ManyTenantsCommand {
+var import_clipanion13 = __toESM(require_advanced(), 1);
+var t4 = __toESM(require_lib(), 1);
+init_ports();
+var TestCommand = class extends RoleflowCommand {
   static paths = [["test"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -83567,176 +83602,37 @@ var TestCommand = class extends ManyTenantsCommand {
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"]
     ]
   });
-  targets = import_clipanion14.Option.Rest({ name: "path" });
-  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t5.isEnum(["https", "ws"]) });
-  reporter = import_clipanion14.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion14.Option.String("--concurrency", {
-    description: "Executions at once (default: flows.concurrency, 4)",
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 256)])
-  });
-  repeat = import_clipanion14.Option.String("--repeat", {
-    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, MAX_REPEAT)])
-  });
-  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
-  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion14.Option.Boolean("--strict-end", {
-    description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
-  });
-  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion14.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
-  passWithNoTests = import_clipanion14.Option.Boolean("--pass-with-no-tests", false, {
-    description: "A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1"
-  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  targets = import_clipanion13.Option.Rest({ name: "path" });
+  transport = import_clipanion13.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = reporterOption("console, json, junit, github or html, with =FILE for a file (repeatable)");
+  concurrency = concurrencyOption("Executions at once (default: flows.concurrency, 4)", 256);
+  repeat = numberOption("--repeat", `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
+  shard = import_clipanion13.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4)" });
+  grep = import_clipanion13.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion13.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion13.Option.Boolean("--strict-end", { description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)" });
+  quiet = import_clipanion13.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion13.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = jsonOption("The JSON report on stdout (same as --reporter json=-)");
+  updateSnapshots = import_clipanion13.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = passWithNoTestsOption("A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1");
   async execute() {
-    const [{ parseReporters: parseReporters2 }, session] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports))]);
-    const reporters = parseReporters2(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== void 0) return this.testTenants(config, several, reporters.value);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-    this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config, { shard: parsed.shard, selection }, baseline, assertions);
-  }
-  /**
-   * The flow tests against each tenant in turn, each as a run of its own: its console section under
-   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
-   */
-  async testTenants(config, names, reporters) {
-    const [session, { reportersOfTenant: reportersOfTenant2 }, { testTenantsInOrder: testTenantsInOrder2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
-    ]);
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    const opened = await this.openTenants(config, names);
-    const testOne = async (name, i) => {
-      const specs = reportersOfTenant2(reporters, name);
-      if (!specs.ok) throw new RoleflowError(specs.error, "usage");
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = opened[i];
-      const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
-      this.io.addSecrets(secrets);
-      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection }, baseline, assertions, name);
-    };
-    return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
-  }
-  selectionFlags() {
-    return { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat, passWithNoTests: this.passWithNoTests };
-  }
-  testedCommit;
-  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
-  commit() {
-    this.testedCommit ??= Promise.resolve().then(() => (init_git_commit(), git_commit_exports)).then(async ({ currentCommit: currentCommit2 }) => {
-      const lookup2 = await currentCommit2(this.context.cwd, this.context.env);
-      if (lookup2.warning !== void 0) this.io.err(lookup2.warning);
-      return lookup2.commit;
-    });
-    return this.testedCommit;
-  }
-  treeAtStart;
-  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
-  reportsWritten = [];
-  /**
-   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
-   * is written; at the end of each run, leaving out the reports written so far. The file stdout
-   * was redirected to is never counted.
-   */
-  async workTree(when) {
-    const { workTreeState: workTreeState2 } = await Promise.resolve().then(() => (init_work_tree(), work_tree_exports));
-    const file = this.context.stdoutFile;
-    if (when === "end") return workTreeState2(this.context.cwd, { paths: this.reportsWritten, ...file && { file } });
-    this.treeAtStart ??= workTreeState2(this.context.cwd, file && { file });
-    return this.treeAtStart;
-  }
-  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, { flows, roles }, { shard, selection }, baseline, assertions, several) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
-      Promise.resolve().then(() => (init_console(), console_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports))
-    ]);
-    const style = { color: this.colorFor("stdout"), quiet: this.quiet };
-    const live = reporters.some(consoleOnStdout);
-    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
-    this.io.showLiveLine(progress);
-    const signal = this.interruption(() => {
-      progress?.clear();
-      this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
-    });
-    const { report, interrupted, notes } = await runTestSession2({
-      tenant,
-      runs,
-      concurrency: this.concurrency ?? flows.concurrency,
-      bail: this.bail,
-      strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal,
-      shard,
-      selection,
-      redactor: this.io.redactor,
-      assertions,
-      baseline,
-      commit: await this.commit(),
-      rolesIgnore: roles.ignore,
-      workTree: (when) => this.workTree(when),
-      events: {
-        started: (label, done, total) => progress?.start(label, done, total),
-        finished: (label, done, total) => progress?.finish(label, done, total),
-        tested: (result) => {
-          if (!live) return;
-          progress?.clear();
-          this.io.out(renderTestResult2(redactResult2(result, this.io.redactor), style));
-          progress?.draw();
-        }
-      }
-    });
-    progress?.clear();
-    for (const note of notes) this.io.err(note);
-    await tenant.close();
-    const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    this.reportsWritten.push(...written.map((file) => resolve22(this.context.cwd, file)));
-    if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
-    if (interrupted) return ExitCode.Interrupted;
-    if (report.summary.failed > 0) return ExitCode.TestsFailed;
-    const none = noTestRanReason2(report);
-    if (none === void 0) return ExitCode.Ok;
-    if (this.passWithNoTests) {
-      this.io.err(`${several === void 0 ? "" : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
-      return ExitCode.Ok;
-    }
-    this.io.err(`error: ${several === void 0 ? "" : `tenant ${several}: `}${noTestRanError2(none)}`);
-    return ExitCode.Error;
+    const { test: test2 } = await Promise.resolve().then(() => (init_test(), test_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests };
+    return test2({ ...this.common, ...options }, this.ports);
   }
 };
-function consoleOnStdout(r) {
-  return r.name === "console" && (r.file === void 0 || r.file === "-");
-}
 
 // src/commands/validate.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion14 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion15.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -83776,46 +83672,14 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion15.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion15.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = rolesOption();
+  flows = import_clipanion14.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = jsonOption("Print the result as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const { validateSources: validateSources2, testTenantOf: testTenantOf2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
-    const config = await this.loadConfig();
-    const cwd = this.context.cwd;
-    const roles = rolesDirOf2(cwd, config, this.roles);
-    const flows = flowsDirOf2(cwd, config, this.flows);
-    const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-    const configured = Object.keys(config.tenants);
-    const usesLocal = configured.length === 0 || config.defaultTenant === "local";
-    const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
-    const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const { embeddedFlowsOf: embeddedFlowsOf2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf2(cwd, config) : void 0;
-    const result = await validateSources2(cwd, roles, flows, {
-      strictEnd: config.flows.strictEnd,
-      tenants,
-      testTenant: testTenantOf2(config, this.context.env),
-      ...embedded && { embeddedFlows: embedded }
-    });
-    const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
-    if (this.json) {
-      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
-    } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue).join("\n"));
-    } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
-      this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
-    }
-    return valid ? 0 : 1;
+    const { validate: validate2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
+    return validate2({ ...this.common, roles: this.roles, flows: this.flows, json: this.json }, this.ports);
   }
 };
-function plural2(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
 
 // src/commands/index.ts
 var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, HelpCommand];
@@ -83831,12 +83695,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion16.Builtins.HelpCommand);
-  cli.register(import_clipanion16.Builtins.VersionCommand);
+  cli.register(import_clipanion15.Builtins.HelpCommand);
+  cli.register(import_clipanion15.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion16.Cli {
+var RoleflowCli = class extends import_clipanion15.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -83887,7 +83751,7 @@ function namePlaceholders(text2) {
   const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t6) => t6.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t5) => t5.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -84028,7 +83892,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join12, relative as relative10, resolve as resolve23, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join12, relative as relative10, resolve as resolve25, sep as sep9 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -84888,9 +84752,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text2, reviver) => {
   return JSON.parse(text2, (key, value, context) => {
-    const isNumber5 = typeof value === "number";
+    const isNumber3 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber5 && isOutOfBounds;
+    const isBigNumber = isNumber3 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -85942,10 +85806,10 @@ var GitHubClient = class {
       userAgent: "roleflow-action",
       request: {
         // Each attempt, retries included, is in the debug log when it fails.
-        fetch: async (url, init) => {
-          const what = `${init?.method ?? "GET"} ${pathOf(url)}`;
+        fetch: async (url, init2) => {
+          const what = `${init2?.method ?? "GET"} ${pathOf(url)}`;
           try {
-            const response = await (0, import_undici3.fetch)(url, { ...init, dispatcher: this.agent });
+            const response = await (0, import_undici3.fetch)(url, { ...init2, dispatcher: this.agent });
             if (!response.ok) log.debug(`${what}: HTTP ${response.status}`);
             return response;
           } catch (err) {
@@ -85956,7 +85820,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t6) => log.debug(t6), info: (t6) => log.debug(t6), warn: (t6) => log.info(t6), error: (t6) => log.info(t6) },
+      log: { debug: (t5) => log.debug(t5), info: (t5) => log.debug(t5), warn: (t5) => log.info(t5), error: (t5) => log.info(t5) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -85973,11 +85837,11 @@ var GitHubClient = class {
         issue_number: target.issueNumber,
         per_page: 100
       });
-      let count = 0;
+      let count2 = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError("listing comments: the answer is not a list of comments", void 0);
         const found = page.data.find(matches);
-        if (found !== void 0 || ++count >= 200) return found;
+        if (found !== void 0 || ++count2 >= 200) return found;
       }
       return void 0;
     });
@@ -86105,7 +85969,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t6) => ctx.kit.info(t6), debug: (t6) => ctx.kit.debug(t6) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t5) => ctx.kit.info(t5), debug: (t5) => ctx.kit.debug(t5) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -86130,10 +85994,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve23(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve25(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve23(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve25(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
@@ -86350,23 +86214,23 @@ async function runPlan(ctx, publish) {
 async function publishPlan(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
-  const plan = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  if (plan !== void 0) {
-    await kit.untrusted(() => kit.info(renderPlanText(plan, { color: false })));
-    setPlanOutputs(ctx, [plan]);
+  const plan2 = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
+  if (plan2 !== void 0) {
+    await kit.untrusted(() => kit.info(renderPlanText(plan2, { color: false })));
+    setPlanOutputs(ctx, [plan2]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  await publishPlanMarkdown(ctx, run2, plan === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan, { maxChars, ...marker === void 0 ? {} : { marker } }));
+  await publishPlanMarkdown(ctx, run2, plan2 === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan2, { maxChars, ...marker === void 0 ? {} : { marker } }));
 }
 function setPlanOutputs(ctx, plans) {
   const { kit } = ctx;
-  const sum = (key) => plans.reduce((n, plan) => n + plan.summary[key], 0);
-  for (const plan of plans) {
-    if (planHasChanges(plan)) kit.notice(planSummaryLine(plan), { title: `roleflow plan for ${plan.tenant.name}` });
-    for (const guard of plan.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan.tenant.name}` : ""}: ${guard.message}`);
+  const sum = (key) => plans.reduce((n, plan2) => n + plan2.summary[key], 0);
+  for (const plan2 of plans) {
+    if (planHasChanges(plan2)) kit.notice(planSummaryLine(plan2), { title: `roleflow plan for ${plan2.tenant.name}` });
+    for (const guard of plan2.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan2.tenant.name}` : ""}: ${guard.message}`);
   }
   kit.setOutput("has-changes", plans.some(planHasChanges));
   kit.setOutput("creates", sum("create"));
@@ -86455,12 +86319,12 @@ async function publishTenantPlans(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parseTenantPlans(run2.stdout));
   const planned = printed?.filter((entry) => !isTenantPlanError(entry)) ?? [];
-  const issues = planned.flatMap((plan) => plan.issues);
+  const issues = planned.flatMap((plan2) => plan2.issues);
   const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
   if (plans !== void 0) {
     await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
     setPlanOutputs(ctx, planned);
-    kit.setOutput("changed-tenants", planned.filter((plan) => plan.changes.length > 0).map((plan) => plan.tenant.name).join("\n"));
+    kit.setOutput("changed-tenants", planned.filter((plan2) => plan2.changes.length > 0).map((plan2) => plan2.tenant.name).join("\n"));
   } else if (printed !== void 0) {
     annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
   } else if (run2.code === 1) {
@@ -86474,8 +86338,8 @@ function parseTenantPlans(stdout) {
   try {
     const value = JSON.parse(stdout.trim());
     if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
-    const plans = value.tenants.map((plan) => isPlanError(plan) ? plan : parsePlan(JSON.stringify(plan)));
-    return plans.every((plan) => plan !== void 0) && plans.length > 0 ? plans : void 0;
+    const plans = value.tenants.map((plan2) => isPlanError(plan2) ? plan2 : parsePlan(JSON.stringify(plan2)));
+    return plans.every((plan2) => plan2 !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
@@ -86490,15 +86354,15 @@ init_markdown_parts();
 import { existsSync as existsSync5, rmSync as rmSync4 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
-  const promote = inputs.promote;
+  const promote2 = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
   if (planFile !== void 0) rmSync4(planFile, { force: true });
-  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
+  const argv = ["promote", "--from", promote2.from, "--to", promote2.to, "--report", promote2.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
   const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
   kit.setOutput("promote-status", status);
-  const heading = `### roleflow promote ${mdCode(promote.from)} → ${mdCode(promote.to)}`;
+  const heading = `### roleflow promote ${mdCode(promote2.from)} → ${mdCode(promote2.to)}`;
   if (planFile === void 0) {
     await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
     return outcome;
@@ -86579,8 +86443,8 @@ function rowOf(r) {
   const text2 = r.status === "pass" ? "" : whyNot(r);
   const message2 = text2.length > MAX_MESSAGE ? `${text2.slice(0, MAX_MESSAGE)}…` : text2;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
-  const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
-  return `| ${STATUS[r.status]} | ${test} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
+  const test2 = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
+  return `| ${STATUS[r.status]} | ${test2} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {
@@ -86749,8 +86613,8 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step3 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
     const outcome = await step3(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);

@@ -12,11 +12,12 @@ import { loadRoleFiles, rolesDirOf } from '../files/role-files.js';
 import { workTreeState } from '../files/work-tree.js';
 import type { RunReport } from '../report/model.js';
 import { isEmbedded, type OpenTenant } from '../tenant/open-tenant.js';
-import { executePlan } from './apply.js';
-import { makeFreshPlan, refuseBrokenPlan } from './plan.js';
+import { executePlan } from './roles/apply-plan.js';
+import { makeFreshPlan } from './roles/fresh-plan.js';
+import { refuseBrokenPlan } from './roles/saved-plan.js';
 import { readJsonReports } from './read-reports.js';
 import type { Ports } from './ports.js';
-import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from './test-session.js';
+import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from './tests/test-session.js';
 
 /** What the two sides are run with. */
 export interface PreviewSidesOptions {

@@ -2,7 +2,7 @@ import type { Config } from '../../core/config.js';
 import { planSummaryLine, savedPlanRefusals, tenantPlansDigest, type Plan, type TenantPlans } from '../../core/plan/index.js';
 import { showName } from '../../core/roles/display.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
-import { openSavedPlan } from '../plan.js';
+import { openSavedPlan } from './saved-plan.js';
 import { ExitCode, type Ports } from '../ports.js';
 import { applyTenantsInOrder, checkSavedTenants, savedTenantsRefusal, type SavedTenantCheck } from '../tenants/apply-tenants.js';
 import { openTenants } from '../tenants/open.js';

@@ -5,7 +5,7 @@ import { quote } from '../../core/roles/display.js';
 import { isTenantFailure, tenantError, tenantsApplyLine } from '../../core/tenants/index.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { LiveResults } from '../../terminal/live-results.js';
-import { applyPlan } from '../apply-session.js';
+import { applyPlan } from './apply-session.js';
 import { ExitCode, type Ports } from '../ports.js';
 
 /**

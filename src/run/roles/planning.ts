@@ -3,7 +3,7 @@ import { formatIssue } from '../../core/errors.js';
 import { loadRoleFiles, rolesDirOf } from '../../files/role-files.js';
 import type { SourceDir } from '../../files/source-files.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
-import { makeFreshPlan, type FreshPlan } from '../plan.js';
+import { makeFreshPlan, type FreshPlan } from './fresh-plan.js';
 import type { Ports } from '../ports.js';
 import { planTenants, type TenantPlanning } from '../tenants/plan-tenants.js';
 import { openTenants } from '../tenants/open.js';

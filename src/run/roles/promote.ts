@@ -5,7 +5,7 @@ import { showName } from '../../core/roles/display.js';
 import { isTenantFailure, selectTenants, tenantError } from '../../core/tenants/index.js';
 import { savePlan } from '../../files/plan-file.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
-import { promotionRefusals } from '../tenants/promote.js';
+import { promotionRefusals } from '../tenants/promotion-gate.js';
 import { openTenants } from '../tenants/open.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
 import { planner } from './planning.js';

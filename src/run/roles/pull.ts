@@ -2,7 +2,7 @@ import { tenantVars } from '../../core/config.js';
 import { planBaseUrl } from '../../core/plan/index.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { rolesDirOf } from '../../files/role-files.js';
-import { planTenantOf } from '../plan.js';
+import { planTenantOf } from './fresh-plan.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { openOneTenant, type TenantOptions } from '../tenants/open.js';
 import { pullRoles, type PullResult } from './pull-roles.js';

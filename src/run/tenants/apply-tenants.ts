@@ -1,8 +1,12 @@
+import pLimit from 'p-limit';
 import { ExitCode } from '../../core/exit-codes.js';
+import { isTenantFailure } from '../../core/tenants/index.js';
 import { showName } from '../../core/roles/display.js';
 import type { RoleflowError } from '../../core/errors.js';
 import type { Plan } from '../../core/plan/index.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
+import { checkSavedPlan } from '../roles/saved-plan.js';
+import { TENANTS_AT_ONCE } from './plan-tenants.js';
 
 /**
  * Carry out the plans of several tenants one tenant at a time, in order (`applyOne` is the
@@ -38,8 +42,6 @@ export interface SavedTenantCheck {
  * planned Roles are as they were). Nothing is sent but the lists, a few at once.
  */
 export async function checkSavedTenants(steps: readonly { plan: Plan; tenant: OpenTenant }[]): Promise<SavedTenantCheck[]> {
-  const { checkSavedPlan } = await import('../plan.js');
-  const [{ isTenantFailure }, { default: pLimit }, { TENANTS_AT_ONCE }] = await Promise.all([import('../../core/tenants/index.js'), import('p-limit'), import('./plan-tenants.js')]);
   const limit = pLimit(TENANTS_AT_ONCE);
   return Promise.all(
     steps.map(({ plan, tenant }) => limit(async (): Promise<SavedTenantCheck> => {

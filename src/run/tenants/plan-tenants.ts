@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { RoleflowError } from '../../core/errors.js';
 import { isTenantFailure } from '../../core/tenants/index.js';
-import type { FreshPlan } from '../plan.js';
+import type { FreshPlan } from '../roles/fresh-plan.js';
 
 /** Tenants listed at once in a run over several: each is a few requests, and tenants may share a host. */
 export const TENANTS_AT_ONCE = 4;

@@ -16,8 +16,8 @@ import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { reportSinks } from '../report.js';
 import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants/open.js';
-import { testTenantsInOrder } from '../tenants/test-tenants.js';
-import { loadBaseline, loadFlowTests, parseSelectionFlags, prepareAssertions, runsFor, runSelection, runTestSession, type SelectionFlags } from '../test-session.js';
+import { testTenantsInOrder } from './test-tenants.js';
+import { loadBaseline, loadFlowTests, parseSelectionFlags, prepareAssertions, runsFor, runSelection, runTestSession, type SelectionFlags } from './test-session.js';
 
 export interface TestOptions extends CommonOptions, ManyTenantsOptions {
   /** PATH arguments: flow test files and folders (default: the flows folder). */

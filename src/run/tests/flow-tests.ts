@@ -1,12 +1,12 @@
-import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../core/flows/index.js';
-import type { TenantClient } from '../core/model.js';
-import { buildTestResult, type TestRun } from '../report/build.js';
-import type { TestResult } from '../report/model.js';
+import { evaluateTest, type AssertionContext, type ExecutionResult, type FlowTest, type Transport } from '../../core/flows/index.js';
+import type { TenantClient } from '../../core/model.js';
+import { buildTestResult, type TestRun } from '../../report/build.js';
+import type { TestResult } from '../../report/model.js';
 import { runHttps, type FlowPaces } from './flow-https.js';
 import { runError, tenantProblem, type RunClock, realClock } from './flow-shared.js';
 import { runWs } from './flow-ws.js';
-import type { PlannedRun } from '../core/runs/select.js';
-import { resolveBaselineBudgets, type Baseline } from '../core/compare/index.js';
+import type { PlannedRun } from '../../core/runs/select.js';
+import { resolveBaselineBudgets, type Baseline } from '../../core/compare/index.js';
 
 export interface RunEvents {
   /** An execution starts; `label` names the test, transport and repeat; `done` of `total` are over. */
@@ -31,7 +31,7 @@ export interface RunTestsOptions {
    * end at once as `interrupted`, and every test still gets its result (what did not run, not run).
    */
   signal?: AbortSignal;
-  /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/assertions.ts). */
+  /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/tests/assertions.ts). */
   assertions?: { contextFor(test: FlowTest, transport: Transport, executions?: readonly (ExecutionResult | undefined)[]): AssertionContext };
   /** `--baseline`: the report that relative budgets (`"< baseline + 20%"`) are judged against. */
   baseline?: Baseline;

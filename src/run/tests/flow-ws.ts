@@ -1,6 +1,6 @@
-import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
-import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../core/runs/index.js';
-import type { TenantClient, WsServerMessage, WsSession } from '../core/model.js';
+import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../../core/flows/index.js';
+import { EMPTY_WS_TALLY, tallyOutputs, tallyWsMessage, wsEndRule, wsProgress, type WsEndRule, type WsTally } from '../../core/runs/index.js';
+import type { TenantClient, WsServerMessage, WsSession } from '../../core/model.js';
 import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, wholeMs, type RunClock, type RunOptions } from './flow-shared.js';
 
 /**

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { tenantVars, type Config } from '../core/config.js';
-import { InvalidFilesError, type Issue } from '../core/errors.js';
+import { tenantVars, type Config } from '../../core/config.js';
+import { InvalidFilesError, type Issue } from '../../core/errors.js';
 import {
   LeakIndex,
   liveSnapshotKeys,
@@ -19,11 +19,11 @@ import {
   type RoleText,
   type SnapshotBaseline,
   type Transport,
-} from '../core/flows/index.js';
-import { plural, type RoleFile } from '../core/roles/index.js';
-import { loadRoleTexts, rolesDirOf } from '../files/role-files.js';
-import { readSnapshotFile, snapshotFileOf, writeSnapshotFile } from '../files/snapshot-files.js';
-import type { SourceFile } from '../files/source-files.js';
+} from '../../core/flows/index.js';
+import { plural, type RoleFile } from '../../core/roles/index.js';
+import { loadRoleTexts, rolesDirOf } from '../../files/role-files.js';
+import { readSnapshotFile, snapshotFileOf, writeSnapshotFile } from '../../files/snapshot-files.js';
+import type { SourceFile } from '../../files/source-files.js';
 
 export interface AssertionSetupOptions {
   cwd: string;

@@ -1,7 +1,7 @@
-import { rolesDigest } from '../core/plan/index.js';
-import type { TenantClient } from '../core/model.js';
-import { RoleflowError } from '../core/errors.js';
-import type { RolesDigestRecord } from '../core/runs/index.js';
+import { rolesDigest } from '../../core/plan/index.js';
+import type { TenantClient } from '../../core/model.js';
+import { RoleflowError } from '../../core/errors.js';
+import type { RolesDigestRecord } from '../../core/runs/index.js';
 
 /** A listing of the tenant's Roles as one digest, or why there is none. */
 export type RolesListing = { digest: string } | { problem: string };

@@ -1,7 +1,7 @@
-import type { ApplyOutcome, ApplyRun } from '../core/apply/index.js';
-import type { TenantClient } from '../core/model.js';
-import type { Plan } from '../core/plan/index.js';
-import { executePlan } from './apply.js';
+import type { ApplyOutcome, ApplyRun } from '../../core/apply/index.js';
+import type { TenantClient } from '../../core/model.js';
+import type { Plan } from '../../core/plan/index.js';
+import { executePlan } from './apply-plan.js';
 import { removeConcurrentDuplicates } from './dedupe.js';
 
 /**

@@ -9,7 +9,7 @@ import { currentCommit, treeState } from '../../files/git-commit.js';
 import { flowsDirOf } from '../../files/flow-files.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { isEmbedded } from '../../tenant/open-tenant.js';
-import type { FreshPlan } from '../plan.js';
+import type { FreshPlan } from '../roles/fresh-plan.js';
 import { readJsonReports } from '../read-reports.js';
 
 /**

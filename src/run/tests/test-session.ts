@@ -1,23 +1,23 @@
 import { resolve } from 'node:path';
-import type { Baseline } from '../core/compare/index.js';
-import type { Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { FlowTestFile, Transport } from '../core/flows/index.js';
-import { shownUrl } from '../core/printed-url.js';
-import type { Redactor } from '../core/redact.js';
-import type { RoleFile } from '../core/roles/index.js';
-import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../core/runs/index.js';
-import { noTestRanError } from '../report/no-tests.js';
-import { buildRunReport } from '../report/run-report.js';
-import type { RunReport, RunSelection } from '../report/model.js';
-import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../files/flow-files.js';
-import { displayPath } from '../files/source-files.js';
-import { packageVersion } from '../files/package-root.js';
-import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { Baseline } from '../../core/compare/index.js';
+import type { Config } from '../../core/config.js';
+import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
+import type { FlowTestFile, Transport } from '../../core/flows/index.js';
+import { shownUrl } from '../../core/printed-url.js';
+import type { Redactor } from '../../core/redact.js';
+import type { RoleFile } from '../../core/roles/index.js';
+import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../../core/runs/index.js';
+import { noTestRanError } from '../../report/no-tests.js';
+import { buildRunReport } from '../../report/run-report.js';
+import type { RunReport, RunSelection } from '../../report/model.js';
+import { defaultFlowsDir, findFlowFiles, flowsDirOf, loadFlowTestFiles } from '../../files/flow-files.js';
+import { displayPath } from '../../files/source-files.js';
+import { packageVersion } from '../../files/package-root.js';
+import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
 import { runTests, type RunEvents } from './flow-tests.js';
 import { listRolesDigest, rolesRecord } from './tested-against.js';
-import { readJsonReports } from './read-reports.js';
+import { readJsonReports } from '../read-reports.js';
 
 /** `test`'s selection flags as typed: checked before any file is read. */
 export interface SelectionFlags {

@@ -1,6 +1,6 @@
-import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../core/flows/index.js';
-import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../core/runs/index.js';
-import type { ExecutionLogEntry, TenantClient } from '../core/model.js';
+import { formatMs, type EndedBy, type ExecutionResult, type FlowTest } from '../../core/flows/index.js';
+import { expectedEndMs, httpsEndRule, httpsProgress, httpsWaitMs, type HttpsProgress, type PollHistory } from '../../core/runs/index.js';
+import type { ExecutionLogEntry, TenantClient } from '../../core/model.js';
 import { Deadline, executionEnd, interruptedProblem, realClock, strictEndProblem, type RunOptions } from './flow-shared.js';
 
 /**
