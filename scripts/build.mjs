@@ -10,11 +10,11 @@ const root = new URL('..', import.meta.url);
 const outdir = new URL('dist', root).pathname;
 rmSync(outdir, { recursive: true, force: true });
 
-/** The schemas of schemas/ as ajv standalone validators, in place of src/core/precompiled-schemas.ts: no command compiles one at start-up. */
+/** The schemas of schemas/ as ajv standalone validators, in place of src/core/text/precompiled-schemas.ts: no command compiles one at start-up. */
 const standaloneValidators = {
   name: 'standalone-validators',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]precompiled-schemas\.ts$/ }, () => ({
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]text[\\/]precompiled-schemas\.ts$/ }, () => ({
       contents: precompiledModule(new URL('schemas/', root)),
       loader: 'js',
       resolveDir: root.pathname,

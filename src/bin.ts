@@ -4,7 +4,7 @@ import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
 import { describeError } from './terminal/error-line.js';
-import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
 
 const argv = process.argv.slice(2);
 

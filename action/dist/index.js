@@ -101,18 +101,18 @@ var init_duration = __esm({
   }
 });
 
-// src/core/first-use.ts
+// src/core/text/first-use.ts
 function onFirstUse(make) {
   let made;
   return () => made ??= make();
 }
 var init_first_use = __esm({
-  "src/core/first-use.ts"() {
+  "src/core/text/first-use.ts"() {
     "use strict";
   }
 });
 
-// src/core/safe-text.ts
+// src/core/text/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
 function hasUnsafe(text2) {
   return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
@@ -177,7 +177,7 @@ function isWide(code3) {
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
+  "src/core/text/safe-text.ts"() {
     "use strict";
     init_first_use();
     UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
@@ -7127,7 +7127,7 @@ var require_ajv = __commonJS({
   }
 });
 
-// src/core/precompiled-schemas.ts
+// src/core/text/precompiled-schemas.ts
 function validatorOf(schema) {
   ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
   const { $id: _id, ...anonymous } = schema;
@@ -7135,14 +7135,14 @@ function validatorOf(schema) {
 }
 var import_ajv, ajv, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
-  "src/core/precompiled-schemas.ts"() {
+  "src/core/text/precompiled-schemas.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
     draft07MetaSchema = void 0;
   }
 });
 
-// src/core/schema.ts
+// src/core/text/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
   closest: () => closest,
@@ -7252,14 +7252,14 @@ function levenshtein(a, b) {
 }
 var compiled;
 var init_schema = __esm({
-  "src/core/schema.ts"() {
+  "src/core/text/schema.ts"() {
     "use strict";
     init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// src/core/text-file.ts
+// src/core/text/text-file.ts
 function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
   let text2;
@@ -7285,7 +7285,7 @@ function nulIssue(text2, file, kind) {
 }
 var MIB, UTF8;
 var init_text_file = __esm({
-  "src/core/text-file.ts"() {
+  "src/core/text/text-file.ts"() {
     "use strict";
     MIB = 1024 * 1024;
     UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -14622,7 +14622,7 @@ var require_dist = __commonJS({
   }
 });
 
-// src/core/yaml-source.ts
+// src/core/text/yaml-source.ts
 function parseYaml(text2, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
@@ -14736,7 +14736,7 @@ function firstLine(message2) {
 }
 var import_yaml, YAML_LIMITS, FORBIDDEN_KEYS;
 var init_yaml_source = __esm({
-  "src/core/yaml-source.ts"() {
+  "src/core/text/yaml-source.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     YAML_LIMITS = {
@@ -15222,7 +15222,7 @@ ${issues.map(formatIssue).join("\n")}`,
   }
 });
 
-// src/core/redact.ts
+// src/core/text/redact.ts
 function isSecretVariable(name) {
   return /TOKEN|SECRET|PASSWORD/i.test(name);
 }
@@ -15314,7 +15314,7 @@ function redactAll(text2, secrets) {
 }
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
-  "src/core/redact.ts"() {
+  "src/core/text/redact.ts"() {
     "use strict";
     init_safe_text();
     MASK = "***";
@@ -15324,7 +15324,7 @@ var init_redact = __esm({
   }
 });
 
-// src/core/printed-url.ts
+// src/core/config/printed-url.ts
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -15369,14 +15369,14 @@ function decodeURIComponentSafe(text2) {
 }
 var SECRET_QUERY_KEY;
 var init_printed_url = __esm({
-  "src/core/printed-url.ts"() {
+  "src/core/config/printed-url.ts"() {
     "use strict";
     init_redact();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
   }
 });
 
-// src/core/url-safety.ts
+// src/core/config/url-safety.ts
 function checkTenantUrl(raw, kind) {
   let url;
   try {
@@ -15407,7 +15407,7 @@ function safeTenantUrl(raw, kind, label) {
 }
 var SCHEMES;
 var init_url_safety = __esm({
-  "src/core/url-safety.ts"() {
+  "src/core/config/url-safety.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
@@ -15418,7 +15418,7 @@ var init_url_safety = __esm({
   }
 });
 
-// src/core/config.ts
+// src/core/config/config.ts
 function parseConfig(text2, file, schema) {
   const source = parseYaml(text2, { file });
   if (!source.ok) return source;
@@ -15531,7 +15531,7 @@ function tenantConfig(t5) {
 }
 var DEFAULT_TOKEN_ENV;
 var init_config = __esm({
-  "src/core/config.ts"() {
+  "src/core/config/config.ts"() {
     "use strict";
     init_duration();
     init_vars();
@@ -15843,7 +15843,7 @@ var init_config_file = __esm({
   }
 });
 
-// src/core/redact-messages.ts
+// src/core/text/redact-messages.ts
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
@@ -15883,7 +15883,7 @@ function oneLine(text2, max = 300) {
   return `${cut2}…`;
 }
 var init_redact_messages = __esm({
-  "src/core/redact-messages.ts"() {
+  "src/core/text/redact-messages.ts"() {
     "use strict";
     init_errors();
     init_redact();
@@ -43115,7 +43115,7 @@ var init_serialize = __esm({
   }
 });
 
-// src/core/glob.ts
+// src/core/text/glob.ts
 function globToRegExp(glob) {
   let source = "";
   for (const ch of glob) {
@@ -43129,7 +43129,7 @@ function matchesGlob(name, glob) {
   return globToRegExp(glob).test(name);
 }
 var init_glob = __esm({
-  "src/core/glob.ts"() {
+  "src/core/text/glob.ts"() {
     "use strict";
   }
 });
@@ -47499,7 +47499,7 @@ var init_auth_and_faults = __esm({
   }
 });
 
-// src/emulator/data-file.ts
+// src/emulator/store/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
 import { basename, dirname as dirname4, join as join3 } from "node:path";
 async function loadDataFile(file) {
@@ -47592,7 +47592,7 @@ function processAlive(pid) {
 }
 var logPath, oneLine2;
 var init_data_file = __esm({
-  "src/emulator/data-file.ts"() {
+  "src/emulator/store/data-file.ts"() {
     "use strict";
     init_errors();
     logPath = (file) => `${file}.log`;
@@ -47600,13 +47600,13 @@ var init_data_file = __esm({
   }
 });
 
-// src/emulator/data-log.ts
+// src/emulator/store/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { mkdir, open, rename, rm as rm2 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
-  "src/emulator/data-log.ts"() {
+  "src/emulator/store/data-log.ts"() {
     "use strict";
     init_errors();
     init_data_file();
@@ -47771,7 +47771,7 @@ var init_data_log = __esm({
   }
 });
 
-// src/emulator/role-refs.ts
+// src/emulator/store/role-refs.ts
 function readRoleTemplate(inner) {
   if (!inner.startsWith(ROLE_PREFIX)) return void 0;
   const written = `\${${inner}}`;
@@ -47805,7 +47805,7 @@ function missingRoleText(name, by) {
 }
 var ROLE_NAME_PATTERN, ROLE_NAME, ROLE_FIELDS, TEMPLATE, ROLE_PREFIX;
 var init_role_refs = __esm({
-  "src/emulator/role-refs.ts"() {
+  "src/emulator/store/role-refs.ts"() {
     "use strict";
     ROLE_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9._-]*$";
     ROLE_NAME = new RegExp(ROLE_NAME_PATTERN);
@@ -48443,11 +48443,11 @@ var init_role_routes = __esm({
   }
 });
 
-// src/emulator/role-store.ts
+// src/emulator/store/role-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 var RoleStore, IsoClock;
 var init_role_store = __esm({
-  "src/emulator/role-store.ts"() {
+  "src/emulator/store/role-store.ts"() {
     "use strict";
     RoleStore = class {
       constructor(lastUpdateField, onChange = () => {
@@ -49814,7 +49814,7 @@ var init_roles_digest = __esm({
   }
 });
 
-// src/core/plan/render-text.ts
+// src/core/plan/render/text.ts
 function renderPlanText(plan2, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
   const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
@@ -49887,8 +49887,8 @@ function lineCount2(text2) {
   return lines2;
 }
 var MAX_LISTED, ANSI;
-var init_render_text = __esm({
-  "src/core/plan/render-text.ts"() {
+var init_text = __esm({
+  "src/core/plan/render/text.ts"() {
     "use strict";
     init_errors();
     init_display();
@@ -49897,7 +49897,7 @@ var init_render_text = __esm({
   }
 });
 
-// src/core/text-parts.ts
+// src/core/text/text-parts.ts
 import { Buffer as Buffer3 } from "node:buffer";
 function* encodedInPieces(parts, seen = () => {
 }, size3 = 1 << 20) {
@@ -49922,7 +49922,7 @@ function* encodedInPieces(parts, seen = () => {
   }
 }
 var init_text_parts = __esm({
-  "src/core/text-parts.ts"() {
+  "src/core/text/text-parts.ts"() {
     "use strict";
   }
 });
@@ -50116,7 +50116,7 @@ var init_saved = __esm({
   }
 });
 
-// src/core/plan/markdown-parts.ts
+// src/core/plan/render/markdown-parts.ts
 function mdText(text2) {
   return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
@@ -50201,17 +50201,17 @@ function listed(items) {
 }
 var MAX_LISTED2, TABLE_HEAD;
 var init_markdown_parts = __esm({
-  "src/core/plan/markdown-parts.ts"() {
+  "src/core/plan/render/markdown-parts.ts"() {
     "use strict";
     init_errors();
     init_display();
-    init_render_text();
+    init_text();
     MAX_LISTED2 = 20;
     TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
   }
 });
 
-// src/core/plan/render-markdown.ts
+// src/core/plan/render/markdown.ts
 function fullPlan(tenant) {
   if (tenant === void 0) return "run `roleflow plan` for the full plan";
   return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
@@ -50292,8 +50292,8 @@ function size(parts) {
   return join5(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS;
-var init_render_markdown = __esm({
-  "src/core/plan/render-markdown.ts"() {
+var init_markdown = __esm({
+  "src/core/plan/render/markdown.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
@@ -50306,7 +50306,7 @@ var init_render_markdown = __esm({
   }
 });
 
-// src/core/plan/render-tenants.ts
+// src/core/plan/render/tenants.ts
 function renderTenantPlansText(plans, opts) {
   const sections = plans.map((plan2) => `=== tenant ${showName(plan2.tenant.name)} ===
 ${isTenantPlanError(plan2) ? `${notPlanned(plan2)}
@@ -50382,13 +50382,13 @@ function summaryMarkdown(entries, marker) {
 `;
 }
 var MIN_SECTION;
-var init_render_tenants = __esm({
-  "src/core/plan/render-tenants.ts"() {
+var init_tenants = __esm({
+  "src/core/plan/render/tenants.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
-    init_render_markdown();
-    init_render_text();
+    init_markdown();
+    init_text();
     init_safe_text();
     init_types();
     MIN_SECTION = 400;
@@ -50408,13 +50408,13 @@ var init_plan = __esm({
     init_printed_url();
     init_content_diff();
     init_types();
-    init_render_text();
+    init_text();
     init_render_json();
     init_guards();
     init_saved();
     init_notes();
-    init_render_markdown();
-    init_render_tenants();
+    init_markdown();
+    init_tenants();
   }
 });
 
@@ -73638,7 +73638,7 @@ var init_path = __esm({
   }
 });
 
-// src/core/flows/operators.ts
+// src/core/flows/checks/operators.ts
 import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
 function checkOutput(a, outputs, using = {}) {
   const { found, value } = valueAt(outputs, a.segments);
@@ -73764,7 +73764,7 @@ function compare2(n, c) {
   return (c.equals === void 0 || n === c.equals) && (c.gt === void 0 || n > c.gt) && (c.gte === void 0 || n >= c.gte) && (c.lt === void 0 || n < c.lt) && (c.lte === void 0 || n <= c.lte);
 }
 var init_operators = __esm({
-  "src/core/flows/operators.ts"() {
+  "src/core/flows/checks/operators.ts"() {
     "use strict";
     init_leaks();
     init_snapshot();
@@ -74360,7 +74360,7 @@ var init_result2 = __esm({
   }
 });
 
-// src/core/flows/latency-check.ts
+// src/core/flows/checks/latency-check.ts
 function latencyResults(test2, executions, kinds) {
   const latency2 = test2.expect.latency;
   if (!latency2) return [];
@@ -74410,7 +74410,7 @@ function expectedOf(b) {
 }
 var NO_LOGS_OVER_WS;
 var init_latency_check = __esm({
-  "src/core/flows/latency-check.ts"() {
+  "src/core/flows/checks/latency-check.ts"() {
     "use strict";
     init_duration();
     init_latency();
@@ -74419,7 +74419,7 @@ var init_latency_check = __esm({
   }
 });
 
-// src/core/flows/evaluate.ts
+// src/core/flows/checks/evaluate.ts
 function evaluateTest(test2, execution, context = {}) {
   const results2 = [
     ...test2.expect.outputs.map((a) => outputResult(a, execution, test2, context)),
@@ -74523,7 +74523,7 @@ function list(log) {
 }
 var ENTRY_FIELDS;
 var init_evaluate = __esm({
-  "src/core/flows/evaluate.ts"() {
+  "src/core/flows/checks/evaluate.ts"() {
     "use strict";
     init_latency_check();
     init_snapshot();
@@ -74569,7 +74569,7 @@ var init_repeats = __esm({
   }
 });
 
-// src/core/flows/assertion-needs.ts
+// src/core/flows/checks/assertion-needs.ts
 function usesOperator(files, operator) {
   return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
 }
@@ -74597,7 +74597,7 @@ function liveSnapshotKeys(file) {
 }
 var ALL_TRANSPORTS;
 var init_assertion_needs = __esm({
-  "src/core/flows/assertion-needs.ts"() {
+  "src/core/flows/checks/assertion-needs.ts"() {
     "use strict";
     init_schema();
     init_snapshot();
@@ -74948,7 +74948,7 @@ __export(tenants_exports, {
   tenantError: () => tenantError,
   tenantsApplyLine: () => tenantsApplyLine
 });
-var init_tenants = __esm({
+var init_tenants2 = __esm({
   "src/core/tenants/index.ts"() {
     "use strict";
     init_select();
@@ -75448,7 +75448,7 @@ var init_plan_tenants = __esm({
   "src/run/tenants/plan-tenants.ts"() {
     "use strict";
     init_p_limit();
-    init_tenants();
+    init_tenants2();
     TENANTS_AT_ONCE = 4;
   }
 });
@@ -75497,7 +75497,7 @@ var init_apply_tenants = __esm({
     "use strict";
     init_p_limit();
     init_exit_codes();
-    init_tenants();
+    init_tenants2();
     init_display();
     init_saved_plan();
     init_plan_tenants();
@@ -75519,7 +75519,7 @@ async function severalTenants(config, options) {
   if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
     throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
   }
-  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
+  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants2(), tenants_exports));
   return selectTenants2(config, { named: named2, all: options.allTenants === true });
 }
 async function openTenants(ports, config, names) {
@@ -75820,7 +75820,7 @@ var init_applying = __esm({
     init_apply();
     init_errors();
     init_display();
-    init_tenants();
+    init_tenants2();
     init_live_results();
     init_apply_session();
     init_ports();
@@ -76016,7 +76016,7 @@ var init_apply2 = __esm({
     init_errors();
     init_plan();
     init_display();
-    init_tenants();
+    init_tenants2();
     init_select();
     init_plan_file();
     init_ports();
@@ -76586,7 +76586,7 @@ var init_plan2 = __esm({
     init_plan();
     init_printed_url();
     init_display();
-    init_tenants();
+    init_tenants2();
     init_plan_file();
     init_ports();
     init_open();
@@ -76826,7 +76826,7 @@ var init_compare2 = __esm({
   }
 });
 
-// src/core/stable-json.ts
+// src/core/text/stable-json.ts
 function stableJson(value) {
   return JSON.stringify(sortKeys(value), null, 2);
 }
@@ -76840,7 +76840,7 @@ function sortKeys(value) {
   return sorted;
 }
 var init_stable_json = __esm({
-  "src/core/stable-json.ts"() {
+  "src/core/text/stable-json.ts"() {
     "use strict";
   }
 });
@@ -77108,7 +77108,7 @@ var init_render = __esm({
     "use strict";
     init_duration();
     init_markdown_parts();
-    init_render_markdown();
+    init_markdown();
     init_display();
     init_safe_text();
     init_compare3();
@@ -77151,10 +77151,10 @@ var init_preview = __esm({
   }
 });
 
-// src/report/html-assets.ts
+// src/report/html/assets.ts
 var HTML_STYLE, HTML_SCRIPT;
-var init_html_assets = __esm({
-  "src/report/html-assets.ts"() {
+var init_assets = __esm({
+  "src/report/html/assets.ts"() {
     "use strict";
     HTML_STYLE = `
 :root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
@@ -77200,7 +77200,7 @@ circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8
   }
 });
 
-// src/report/html-charts.ts
+// src/report/html/charts.ts
 function esc(text2) {
   return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
@@ -77282,8 +77282,8 @@ function clip(text2, n) {
   return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
 }
 var ENTITIES, W, MAX_DOTS, PAD;
-var init_html_charts = __esm({
-  "src/report/html-charts.ts"() {
+var init_charts = __esm({
+  "src/report/html/charts.ts"() {
     "use strict";
     init_flows();
     init_safe_text();
@@ -77539,7 +77539,7 @@ var init_digest = __esm({
   }
 });
 
-// src/report/html-parts.ts
+// src/report/html/parts.ts
 function runHeader(report) {
   const s = report.summary;
   const facts = [
@@ -77638,19 +77638,19 @@ function dataOf(r) {
   return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
 }
 var MARK, MAX_REPEATS_SHOWN;
-var init_html_parts = __esm({
-  "src/report/html-parts.ts"() {
+var init_parts = __esm({
+  "src/report/html/parts.ts"() {
     "use strict";
     init_compare2();
     init_flows();
     init_digest();
-    init_html_charts();
+    init_charts();
     MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
     MAX_REPEATS_SHOWN = 25;
   }
 });
 
-// src/report/html.ts
+// src/report/html/report.ts
 function renderHtml(report) {
   const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
   return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
@@ -77673,16 +77673,16 @@ ${assets.script === void 0 ? "" : `<script>${assets.script}</script>
 </html>
 `;
 }
-var init_html = __esm({
-  "src/report/html.ts"() {
+var init_report = __esm({
+  "src/report/html/report.ts"() {
     "use strict";
-    init_html_assets();
-    init_html_charts();
-    init_html_parts();
+    init_assets();
+    init_charts();
+    init_parts();
   }
 });
 
-// src/report/preview-html.ts
+// src/report/html/preview.ts
 function renderPreviewHtml(doc, reports) {
   const key = (r) => `${r.id}\0${r.transport}`;
   const base = new Map(reports.base.results.map((r) => [key(r), r]));
@@ -77739,13 +77739,13 @@ function headLabel(doc) {
   return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
 }
 var PREVIEW_STYLE;
-var init_preview_html = __esm({
-  "src/report/preview-html.ts"() {
+var init_preview2 = __esm({
+  "src/report/html/preview.ts"() {
     "use strict";
     init_stable_json();
-    init_html_assets();
-    init_html_charts();
-    init_html();
+    init_assets();
+    init_charts();
+    init_report();
     PREVIEW_STYLE = `
 .scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
 .side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
@@ -77755,7 +77755,7 @@ var init_preview_html = __esm({
   }
 });
 
-// src/files/git-tree.ts
+// src/files/git/git-tree.ts
 import { execFile, spawn } from "node:child_process";
 import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
 import { realpath as realpath2 } from "node:fs/promises";
@@ -77860,14 +77860,14 @@ function git(cwd, args, input) {
   });
 }
 var init_git_tree = __esm({
-  "src/files/git-tree.ts"() {
+  "src/files/git/git-tree.ts"() {
     "use strict";
     init_errors();
     init_safe_text();
   }
 });
 
-// src/files/commit-roles.ts
+// src/files/git/commit-roles.ts
 import { dirname as dirname10, posix as posix2, resolve as resolve11 } from "node:path";
 async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
   const at = await resolveCommit(cwd, ref2);
@@ -77910,7 +77910,7 @@ function withVars(config, varsOf) {
   );
 }
 var init_commit_roles = __esm({
-  "src/files/commit-roles.ts"() {
+  "src/files/git/commit-roles.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -77924,7 +77924,7 @@ var init_commit_roles = __esm({
   }
 });
 
-// src/files/git-commit.ts
+// src/files/git/git-commit.ts
 import { execFile as execFile2 } from "node:child_process";
 import { realpath as realpath3 } from "node:fs/promises";
 import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
@@ -77998,7 +77998,7 @@ function git2(cwd, args) {
 }
 var FULL_SHA;
 var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
+  "src/files/git/git-commit.ts"() {
     "use strict";
     init_safe_text();
     FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -78108,7 +78108,7 @@ var init_flow_files = __esm({
   }
 });
 
-// src/files/work-tree.ts
+// src/files/git/work-tree.ts
 import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
 import { join as join9, relative as relative7, sep as sep6 } from "node:path";
 async function workTreeState(cwd, leaveOut = {}) {
@@ -78145,7 +78145,7 @@ async function isFile2(path, file) {
 }
 var NOT_ROLEFLOW_STATE;
 var init_work_tree = __esm({
-  "src/files/work-tree.ts"() {
+  "src/files/git/work-tree.ts"() {
     "use strict";
     init_runs();
     init_git_commit();
@@ -79365,7 +79365,7 @@ async function writePreviewHtml(cwd, file, outcome, redactor) {
   return displayPath(cwd, abs);
 }
 var FORMATS;
-var init_preview2 = __esm({
+var init_preview3 = __esm({
   "src/run/preview.ts"() {
     "use strict";
     init_compare2();
@@ -79374,7 +79374,7 @@ var init_preview2 = __esm({
     init_safe_text();
     init_role_files();
     init_source_files();
-    init_preview_html();
+    init_preview2();
     init_ports();
     init_preview_sides();
     init_open();
@@ -79464,7 +79464,7 @@ var init_promotion_gate = __esm({
     init_plan();
     init_printed_url();
     init_roles();
-    init_tenants();
+    init_tenants2();
     init_git_commit();
     init_flow_files();
     init_role_files();
@@ -79541,7 +79541,7 @@ var init_promote = __esm({
     init_errors();
     init_plan();
     init_display();
-    init_tenants();
+    init_tenants2();
     init_plan_file();
     init_ports();
     init_promotion_gate();
@@ -80296,7 +80296,7 @@ var init_reporters = __esm({
     "use strict";
     init_console();
     init_github();
-    init_html();
+    init_report();
     init_json();
     init_junit();
     init_reporter();
@@ -80370,7 +80370,7 @@ function reportSinks(ports) {
     written
   };
 }
-var init_report = __esm({
+var init_report2 = __esm({
   "src/run/report.ts"() {
     "use strict";
     init_compare2();
@@ -80465,7 +80465,7 @@ var init_test_tenants = __esm({
   "src/run/tests/test-tenants.ts"() {
     "use strict";
     init_exit_codes();
-    init_tenants();
+    init_tenants2();
     WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
   }
 });
@@ -80586,7 +80586,7 @@ var init_test = __esm({
     init_reporters();
     init_run_report();
     init_ports();
-    init_report();
+    init_report2();
     init_open();
     init_test_tenants();
     init_test_session();
@@ -83263,7 +83263,7 @@ var PreviewCommand = class extends RoleflowCommand {
   threshold = thresholdOption("The p50/p95 increase that may be a latency regression (default 20%)");
   failOnRegression = failOnRegressionOption("Exit 3 when a test that passed on the base fails on the head");
   async execute() {
-    const { preview: preview2 } = await Promise.resolve().then(() => (init_preview2(), preview_exports));
+    const { preview: preview2 } = await Promise.resolve().then(() => (init_preview3(), preview_exports));
     const { tenants, baseUrl, wsUrl, base, baseReport, format, json: json2, threshold, failOnRegression } = this;
     const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json: json2, reporters: this.reporter, threshold, failOnRegression };
     return preview2({ ...this.common, ...options }, this.ports);
@@ -83420,7 +83420,7 @@ var ReportCompareCommand = class extends RoleflowCommand {
   threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
   failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
   async execute() {
-    const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report(), report_exports));
+    const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
     const { base, head, format, threshold, failOnRegression } = this;
     return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
   }
@@ -83469,7 +83469,7 @@ var ReportMergeCommand = class extends RoleflowCommand {
   allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
   passWithNoTests = passWithNoTestsOption("A merged run in which no test ran exits 0, not 1");
   async execute() {
-    const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report(), report_exports));
+    const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
     const { reports, allowPartial, passWithNoTests } = this;
     return reportMerge2({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, passWithNoTests }, this.ports);
   }

@@ -1,5 +1,5 @@
 import { ExitCode } from './exit-codes.js';
-import { escapeControls } from './safe-text.js';
+import { escapeControls } from './text/safe-text.js';
 
 /** A 1-based position in a file. */
 export interface Position {

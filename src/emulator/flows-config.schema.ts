@@ -2,7 +2,7 @@
  * JSON Schema of the emulator's flows file (`emulator-flows.yaml`). Kept as a TS object so the
  * emulator needs no file of its own at run time; the format is documented in that YAML's header.
  */
-import { ROLE_NAME_PATTERN } from './role-refs.js';
+import { ROLE_NAME_PATTERN } from './store/role-refs.js';
 
 // The string form ("120ms", "1.5s") is checked in flows-config.ts, which can say it in words.
 const latency = {

@@ -6,15 +6,15 @@ import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import type { Role } from '../core/model.js';
 import { packageRoot } from '../files/package-root.js';
 import { createFaults, tokenChecker } from './auth-and-faults.js';
-import { loadDataFile, removeStaleTemps } from './data-file.js';
-import { DataLog } from './data-log.js';
+import { loadDataFile, removeStaleTemps } from './store/data-file.js';
+import { DataLog } from './store/data-log.js';
 import { flowRoutes } from './flow-routes.js';
 import { ExecutionStore, type LatencyForm } from './flow-run.js';
 import { compileFlows, loadFlowsConfig, validateFlowsObject, type CompiledFlow, type FlowsConfig } from './flows-config.js';
 import { RequestLog, type RequestRecord } from './http-kit.js';
 import { createHttpHandler, type RequestLine } from './http-server.js';
 import { roleRoutes, type UnknownIdStyle } from './role-routes.js';
-import { RoleStore, type LastUpdateField } from './role-store.js';
+import { RoleStore, type LastUpdateField } from './store/role-store.js';
 import { createWsEndpoint, type WsMessages } from './ws-server.js';
 
 export interface EmulatorOptions {

@@ -2,10 +2,10 @@ import { stat } from 'node:fs/promises';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
 import { plural } from '../core/roles/index.js';
 import { PLAN_FORMAT_VERSION, planJsonBytes, renderTenantPlansJson, type Plan, type TenantPlans } from '../core/plan/index.js';
-import { compileSchema, validateAgainst } from '../core/schema.js';
-import { parseYaml } from '../core/yaml-source.js';
+import { compileSchema, validateAgainst } from '../core/text/schema.js';
+import { parseYaml } from '../core/text/yaml-source.js';
 import { loadSchema } from './package-root.js';
-import { oneLine } from '../core/redact-messages.js';
+import { oneLine } from '../core/text/redact-messages.js';
 import { writeFileAtomic } from './role-files.js';
 import { readBounded } from './source-files.js';
 

@@ -1,5 +1,5 @@
 import { formatMs, type AssertionResult } from '../core/flows/index.js';
-import { escapeControls, fitColumns, safeText } from '../core/safe-text.js';
+import { escapeControls, fitColumns, safeText } from '../core/text/safe-text.js';
 import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
 import type { RunReport, TestResult, TestStatus } from './model.js';
 import type { Reporter, ReportSinks, StatusLine } from './reporter.js';

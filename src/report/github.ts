@@ -1,5 +1,5 @@
 import { formatMs } from '../core/flows/index.js';
-import { escapeControls, safeText } from '../core/safe-text.js';
+import { escapeControls, safeText } from '../core/text/safe-text.js';
 import { flowLatencyRows, groupAssertions, missingShardsText } from './digest.js';
 import { relative, resolve, sep } from 'node:path';
 import type { LatencyStats, RunReport, TestResult } from './model.js';

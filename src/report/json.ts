@@ -1,6 +1,6 @@
 import type { Parsed } from '../core/flows/index.js';
 import { combineWorkTrees, commonRolesDigest, type Shard } from '../core/runs/index.js';
-import { compileSchema, pointerToPath } from '../core/schema.js';
+import { compileSchema, pointerToPath } from '../core/text/schema.js';
 import { summarise } from './run-report.js';
 import { withShownMessages } from './shown.js';
 import { missingShardsText } from './digest.js';

@@ -1,4 +1,4 @@
-import type { Redactor } from '../core/redact.js';
+import type { Redactor } from '../core/text/redact.js';
 import type { RunReport, TestResult } from './model.js';
 
 /**

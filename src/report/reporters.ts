@@ -1,7 +1,7 @@
 import type { Parsed } from '../core/flows/index.js';
 import { consoleReporter, type Style } from './console.js';
 import { githubReporter } from './github.js';
-import { renderHtml } from './html.js';
+import { renderHtml } from './html/report.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { fileReporter, type Reporter, type ReportSinks, type StatusLine } from './reporter.js';

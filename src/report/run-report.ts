@@ -1,6 +1,6 @@
-import type { Redactor } from '../core/redact.js';
+import type { Redactor } from '../core/text/redact.js';
 import { countResults } from '../core/runs/index.js';
-import { jsonText } from '../core/safe-text.js';
+import { jsonText } from '../core/text/safe-text.js';
 import { renderJson } from './json-text.js';
 import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type TestResult, type WorkTreeRecord } from './model.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
-import { checkTenantUrl } from '../core/url-safety.js';
+import { checkTenantUrl } from '../core/config/url-safety.js';
 import { initRepository } from '../files/init-files.js';
 import { ExitCode, type CommonOptions, type Ports } from './ports.js';
 

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Config } from '../core/config.js';
-import { environmentSecrets, type Redactor } from '../core/redact.js';
-import { escapeControls } from '../core/safe-text.js';
-import type { FileIdentity } from '../files/work-tree.js';
+import type { Config } from '../core/config/config.js';
+import { environmentSecrets, type Redactor } from '../core/text/redact.js';
+import { escapeControls } from '../core/text/safe-text.js';
+import type { FileIdentity } from '../files/git/work-tree.js';
 import type { OpenTenant, TenantFlags } from '../tenant/open-tenant.js';
 import { useColor } from '../terminal/color.js';
 import { CommandOutput, type LiveLine } from '../terminal/output.js';

@@ -1,6 +1,6 @@
 import { parseThreshold } from '../core/compare/index.js';
 import { RoleflowError } from '../core/errors.js';
-import { environmentSecrets } from '../core/redact.js';
+import { environmentSecrets } from '../core/text/redact.js';
 import { writeReportFile } from '../files/report-file.js';
 import { resolve } from 'node:path';
 import { COMPARE_FORMATS, renderComparison } from '../report/compare.js';

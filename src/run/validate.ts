@@ -1,4 +1,4 @@
-import { configuredTenant, tenantVars, type Config } from '../core/config.js';
+import { configuredTenant, tenantVars, type Config } from '../core/config/config.js';
 import { formatIssue, RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';

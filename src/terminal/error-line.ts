@@ -1,6 +1,6 @@
 import { InvalidFilesError, RoleflowError, formatIssue } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { escapeControls } from '../core/safe-text.js';
+import { escapeControls } from '../core/text/safe-text.js';
 
 /** One line per problem; a stack trace only with --verbose and only for unexpected errors. */
 export function describeError(error: unknown, verbose: boolean, commandPath?: readonly string[]): string {

@@ -7,7 +7,7 @@ import { call } from '../helpers/emulator.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulator, mutations, project, roleText, tenantState, TOKEN, type Project } from './roles-kit.js';
 import { noToken } from './tenants-kit.js';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { loadSchema } from '../../src/files/package-root.js';
 
 const validPreview = compileSchema(loadSchema('preview'));

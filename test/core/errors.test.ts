@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf, InvalidFilesError, RoleflowError, type ErrorCode } from '../../src/core/errors.js';
-import { cleanError } from '../../src/core/redact-messages.js';
+import { cleanError } from '../../src/core/text/redact-messages.js';
 import type { ExecutionResult } from '../../src/core/flows/index.js';
 import { tenantProblem } from '../../src/run/tests/flow-shared.js';
 

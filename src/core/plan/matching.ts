@@ -1,5 +1,5 @@
 import type { Issue } from '../errors.js';
-import { globToRegExp } from '../glob.js';
+import { globToRegExp } from '../text/glob.js';
 import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from '../roles/display.js';

@@ -1,5 +1,5 @@
 import type { Issue, Result } from '../errors.js';
-import { matchesGlob } from '../glob.js';
+import { matchesGlob } from '../text/glob.js';
 import { groupBy } from '../group-by.js';
 import type { Role } from '../model.js';
 import { quote, showName } from './display.js';

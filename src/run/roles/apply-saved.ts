@@ -1,4 +1,4 @@
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { planSummaryLine, savedPlanRefusals, tenantPlansDigest, type Plan, type TenantPlans } from '../../core/plan/index.js';
 import { showName } from '../../core/roles/display.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';

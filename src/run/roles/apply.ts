@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { renderPlanText, renderTenantPlansText } from '../../core/plan/index.js';
 import { showName } from '../../core/roles/display.js';

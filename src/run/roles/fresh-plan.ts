@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { tenantVars, type Config } from '../../core/config.js';
+import { tenantVars, type Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../../core/errors.js';
 import type { Role } from '../../core/model.js';
 import { computePlan, type Plan } from '../../core/plan/index.js';

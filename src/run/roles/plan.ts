@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import * as plans from '../../core/plan/index.js';
 import type { Plan, PlanOptions as ComputeOptions, TenantPlanEntry } from '../../core/plan/index.js';
-import { shownUrl } from '../../core/printed-url.js';
+import { shownUrl } from '../../core/config/printed-url.js';
 import { quote } from '../../core/roles/display.js';
 import { tenantError } from '../../core/tenants/index.js';
 import { planNotSavedLine, savePlan } from '../../files/plan-file.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { formatIssue } from '../../core/errors.js';
 import { loadRoleFiles, rolesDirOf } from '../../files/role-files.js';
 import type { SourceDir } from '../../files/source-files.js';

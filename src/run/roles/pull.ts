@@ -1,4 +1,4 @@
-import { tenantVars } from '../../core/config.js';
+import { tenantVars } from '../../core/config/config.js';
 import { planBaseUrl } from '../../core/plan/index.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { rolesDirOf } from '../../files/role-files.js';

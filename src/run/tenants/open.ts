@@ -1,4 +1,4 @@
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import type { Ports } from '../ports.js';

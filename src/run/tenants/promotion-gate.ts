@@ -1,11 +1,11 @@
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { planSummaryLine, rolesDigest } from '../../core/plan/index.js';
-import { shownUrl } from '../../core/printed-url.js';
+import { shownUrl } from '../../core/config/printed-url.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
-import type { Config } from '../../core/config.js';
-import { currentCommit, treeState } from '../../files/git-commit.js';
+import type { Config } from '../../core/config/config.js';
+import { currentCommit, treeState } from '../../files/git/git-commit.js';
 import { flowsDirOf } from '../../files/flow-files.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { isEmbedded } from '../../tenant/open-tenant.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { tenantVars, type Config } from '../../core/config.js';
+import { tenantVars, type Config } from '../../core/config/config.js';
 import { InvalidFilesError, type Issue } from '../../core/errors.js';
 import {
   LeakIndex,

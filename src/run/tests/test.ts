@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import type { Baseline } from '../../core/compare/index.js';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/config.js';
 import { RoleflowError } from '../../core/errors.js';
 import type { Transport } from '../../core/flows/index.js';
 import type { FlowTestFile } from '../../core/flows/index.js';
 import type { WorkTreeRecord } from '../../core/runs/index.js';
-import { currentCommit } from '../../files/git-commit.js';
-import { workTreeState } from '../../files/work-tree.js';
+import { currentCommit } from '../../files/git/git-commit.js';
+import { workTreeState } from '../../files/git/work-tree.js';
 import type { RunSelection } from '../../report/model.js';
 import { noTestRanError, noTestRanReason } from '../../report/no-tests.js';
 import type { Reporter } from '../../report/reporter.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparePreview, previewDocument, renderPreviewMarkdown, renderPreviewText, rolesDiffer, type PreviewDocument } from '../../../src/core/preview/index.js';
 import type { RunReport } from '../../../src/report/model.js';
-import { renderPreviewHtml } from '../../../src/report/preview-html.js';
+import { renderPreviewHtml } from '../../../src/report/html/preview.js';
 import { https, result, runReport, step, wsWith } from '../../report/builders.js';
 
 const REPLY = '  - name: replies\n    expect:\n      outputs:\n        - { path: "results[0].reply", contains: "refund" }\n';

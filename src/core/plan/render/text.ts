@@ -1,6 +1,6 @@
-import { formatIssue } from '../errors.js';
-import { plural, printableLine, quote, showName, thousands } from '../roles/display.js';
-import type { Plan, PlanChange, PlanRoleState } from './types.js';
+import { formatIssue } from '../../errors.js';
+import { plural, printableLine, quote, showName, thousands } from '../../roles/display.js';
+import type { Plan, PlanChange, PlanRoleState } from '../types.js';
 
 /** Long lists (unmanaged Roles, notes) stop here in the console; `--json` has them all. */
 const MAX_LISTED = 50;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Role, RoleFields } from '../core/model.js';
+import type { Role, RoleFields } from '../../core/model.js';
 import type { RoleText } from './role-refs.js';
 
 export type LastUpdateField = 'last_updated' | 'last_update';

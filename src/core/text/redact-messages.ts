@@ -1,4 +1,4 @@
-import { RoleflowError } from './errors.js';
+import { RoleflowError } from '../errors.js';
 import { MASK, makeRedactor } from './redact.js';
 import { escapeControls } from './safe-text.js';
 

@@ -1,7 +1,7 @@
-import { formatIssue } from '../errors.js';
-import { printableLine, thousands } from '../roles/display.js';
-import type { CreateChange, Plan, PlanChange, UpdateChange } from './types.js';
-import { diffLines, planSummaryLine } from './render-text.js';
+import { formatIssue } from '../../errors.js';
+import { printableLine, thousands } from '../../roles/display.js';
+import type { CreateChange, Plan, PlanChange, UpdateChange } from '../types.js';
+import { diffLines, planSummaryLine } from './text.js';
 
 /** Lists inside a comment (deleted names, unmanaged Roles, notes, guards) stop here. */
 const MAX_LISTED = 20;

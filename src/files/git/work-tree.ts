@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { MAX_CHANGED, type WorkTreeRecord } from '../core/runs/index.js';
+import { MAX_CHANGED, type WorkTreeRecord } from '../../core/runs/index.js';
 import { git, porcelainEntries } from './git-commit.js';
 
 /** A file as the file system knows it, whatever path names it. */

@@ -1,7 +1,7 @@
-import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
-import { esc } from './html-charts.js';
-import { distributions, failures, filters, matrix, results, runHeader } from './html-parts.js';
-import type { RunReport } from './model.js';
+import { HTML_SCRIPT, HTML_STYLE } from './assets.js';
+import { esc } from './charts.js';
+import { distributions, failures, filters, matrix, results, runHeader } from './parts.js';
+import type { RunReport } from '../model.js';
 
 /**
  * The HTML report: one self-contained page (inline CSS, JS and SVG) that makes no request of any

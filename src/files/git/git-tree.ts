@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { posix, relative, resolve, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
-import { RoleflowError } from '../core/errors.js';
-import { escapeControls } from '../core/safe-text.js';
+import { RoleflowError } from '../../core/errors.js';
+import { escapeControls } from '../../core/text/safe-text.js';
 
 /**
  * Files as a commit holds them, read with git rather than from the work tree: `preview`'s base and

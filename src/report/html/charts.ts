@@ -1,6 +1,6 @@
-import { formatMs, percentile } from '../core/flows/index.js';
-import { escapeControls } from '../core/safe-text.js';
-import type { MessageRecord, StepRecord } from './model.js';
+import { formatMs, percentile } from '../../core/flows/index.js';
+import { escapeControls } from '../../core/text/safe-text.js';
+import type { MessageRecord, StepRecord } from '../model.js';
 
 /**
  * The HTML report's pictures as inline SVG, drawn on the server (readable without JavaScript).

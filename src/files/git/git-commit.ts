@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
-import { escapeControls } from '../core/safe-text.js';
+import { escapeControls } from '../../core/text/safe-text.js';
 
 /** A full git object name (SHA-1 or SHA-256), nothing else: what a report records as its commit. */
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

@@ -1,9 +1,9 @@
-import type { ExecutionLogEntry } from '../model.js';
+import type { ExecutionLogEntry } from '../../model.js';
 import { latencyResults, NO_LOGS_OVER_WS } from './latency-check.js';
-import { snapshotKey } from './checks/snapshot.js';
+import { snapshotKey } from './snapshot.js';
 import { checkOutput, show, type OutputWith } from './operators.js';
-import { skipped, verdict } from './result.js';
-import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from './types.js';
+import { skipped, verdict } from '../result.js';
+import type { AssertionContext, AssertionResult, ExecutionResult, FlowTest, Located, OutputAssertion, StepsExpectation } from '../types.js';
 
 /** `each` keys are the service's field names; entries are normalised (see model.ts). */
 const ENTRY_FIELDS: Record<string, keyof ExecutionLogEntry> = {

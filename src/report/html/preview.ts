@@ -1,9 +1,9 @@
-import type { PreviewDocument, TestPreview } from '../core/preview/index.js';
-import { stableJson } from '../core/stable-json.js';
-import { HTML_STYLE } from './html-assets.js';
-import { esc } from './html-charts.js';
-import { htmlPage } from './html.js';
-import type { RunReport, TestResult } from './model.js';
+import type { PreviewDocument, TestPreview } from '../../core/preview/index.js';
+import { stableJson } from '../../core/text/stable-json.js';
+import { HTML_STYLE } from './assets.js';
+import { esc } from './charts.js';
+import { htmlPage } from './report.js';
+import type { RunReport, TestResult } from '../model.js';
 
 /**
  * `preview --reporter html=FILE`: one self-contained page (no script, no request) with the two

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { excerpt, type LeakIndex } from './checks/leaks.js';
-import { compareSnapshot, withoutIgnored } from './checks/snapshot.js';
-import type { Comparison, OutputAssertion, SnapshotBaseline } from './types.js';
-import { valueAt } from './path.js';
+import { excerpt, type LeakIndex } from './leaks.js';
+import { compareSnapshot, withoutIgnored } from './snapshot.js';
+import type { Comparison, OutputAssertion, SnapshotBaseline } from '../types.js';
+import { valueAt } from '../path.js';
 
 export interface OutputVerdict {
   pass: boolean;

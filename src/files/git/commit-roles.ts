@@ -1,13 +1,13 @@
 import { dirname, posix, resolve } from 'node:path';
-import { parseConfig, type Config } from '../core/config.js';
-import { InvalidFilesError, RoleflowError, type Issue } from '../core/errors.js';
-import { checkRoleSet, parseRoleFile, type RoleFile } from '../core/roles/index.js';
-import { ROLE_FILE } from '../core/roles/role-file.js';
-import { decodeText, tooLargeIssue } from '../core/text-file.js';
-import { CONFIG_FILE } from './config-file.js';
+import { parseConfig, type Config } from '../../core/config/config.js';
+import { InvalidFilesError, RoleflowError, type Issue } from '../../core/errors.js';
+import { checkRoleSet, parseRoleFile, type RoleFile } from '../../core/roles/index.js';
+import { ROLE_FILE } from '../../core/roles/role-file.js';
+import { decodeText, tooLargeIssue } from '../../core/text/text-file.js';
+import { CONFIG_FILE } from '../config-file.js';
 import { pathInRepository, readCommitFile, readCommitFiles, resolveCommit, type CommitRef } from './git-tree.js';
-import { loadSchema } from './package-root.js';
-import { isRoleFileName } from './role-files.js';
+import { loadSchema } from '../package-root.js';
+import { isRoleFileName } from '../role-files.js';
 
 /** The role files of a commit, and the config as that commit's variables make it. */
 export interface CommitRoles {

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { RoleflowError } from '../core/errors.js';
-import type { Role } from '../core/model.js';
+import { RoleflowError } from '../../core/errors.js';
+import type { Role } from '../../core/model.js';
 
 /** Where the changes since the data file was last written are appended, one JSON line each. */
 export const logPath = (file: string): string => `${file}.log`;

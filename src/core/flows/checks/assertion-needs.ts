@@ -1,7 +1,7 @@
-import type { Issue } from '../errors.js';
-import { closest } from '../schema.js';
-import { snapshotKey } from './checks/snapshot.js';
-import type { FlowTestFile, OutputAssertion, Transport } from './types.js';
+import type { Issue } from '../../errors.js';
+import { closest } from '../../text/schema.js';
+import { snapshotKey } from './snapshot.js';
+import type { FlowTestFile, OutputAssertion, Transport } from '../types.js';
 
 /** What the output assertions of some flow files need read before they run: Roles, snapshots. */
 

@@ -1,9 +1,9 @@
-import { showName, thousands } from '../roles/display.js';
+import { showName, thousands } from '../../roles/display.js';
 import { mdCode, mdText } from './markdown-parts.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './render-markdown.js';
-import { planSummaryLine, renderPlanText } from './render-text.js';
-import { escapeControls } from '../safe-text.js';
-import { isTenantPlanError, type Plan, type TenantPlanEntry, type TenantPlanError } from './types.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './markdown.js';
+import { planSummaryLine, renderPlanText } from './text.js';
+import { escapeControls } from '../../text/safe-text.js';
+import { isTenantPlanError, type Plan, type TenantPlanEntry, type TenantPlanError } from '../types.js';
 
 /**
  * Rendering a run over several tenants (`plan --all-tenants`, `--tenant` more than once): the plan

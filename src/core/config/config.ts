@@ -1,10 +1,10 @@
-import type { Result } from './errors.js';
-import { parseDuration } from './flows/duration.js';
-import type { ApiForms } from './model.js';
-import { mergeVars, VAR_NAME, type TenantVars } from './roles/vars.js';
-import { validateAgainst } from './schema.js';
+import type { Result } from '../errors.js';
+import { parseDuration } from '../flows/duration.js';
+import type { ApiForms } from '../model.js';
+import { mergeVars, VAR_NAME, type TenantVars } from '../roles/vars.js';
+import { validateAgainst } from '../text/schema.js';
 import { checkTenantUrl, SCHEMES, type TenantUrlKind } from './url-safety.js';
-import { parseYaml } from './yaml-source.js';
+import { parseYaml } from '../text/yaml-source.js';
 
 /** `roleflow.config.yaml`, validated and with every default filled in. */
 export interface Config {

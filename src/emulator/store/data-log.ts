@@ -1,7 +1,7 @@
 import { closeSync, fdatasync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RoleflowError } from '../core/errors.js';
+import { RoleflowError } from '../../core/errors.js';
 import { logPath } from './data-file.js';
 import type { RoleChange } from './role-store.js';
 

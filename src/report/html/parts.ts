@@ -1,8 +1,8 @@
-import { wallSamples, stepSamples } from '../core/compare/index.js';
-import { formatMs } from '../core/flows/index.js';
-import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from './digest.js';
-import { distributionSvg, esc, timelineSvg, waterfallSvg } from './html-charts.js';
-import type { RepeatResult, RunReport, TestResult } from './model.js';
+import { wallSamples, stepSamples } from '../../core/compare/index.js';
+import { formatMs } from '../../core/flows/index.js';
+import { flowLatencyRows, groupAssertions, idsText, missingShardsText } from '../digest.js';
+import { distributionSvg, esc, timelineSvg, waterfallSvg } from './charts.js';
+import type { RepeatResult, RunReport, TestResult } from '../model.js';
 
 /** The sections of the HTML report, each a function of the report's data. */
 

@@ -1,4 +1,4 @@
-import { RoleflowError } from './errors.js';
+import { RoleflowError } from '../errors.js';
 import { displayUrl, redactUrl } from './printed-url.js';
 
 /**

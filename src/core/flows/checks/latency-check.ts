@@ -1,8 +1,8 @@
-import type { ExecutionLogEntry } from '../model.js';
-import { formatMs, withinBudget } from './duration.js';
-import { percentile } from './latency.js';
-import { skipped, verdict } from './result.js';
-import type { AssertionResult, BudgetKind, ExecutionResult, LatencyBudget, StepLatencyBudget } from './types.js';
+import type { ExecutionLogEntry } from '../../model.js';
+import { formatMs, withinBudget } from '../duration.js';
+import { percentile } from '../latency.js';
+import { skipped, verdict } from '../result.js';
+import type { AssertionResult, BudgetKind, ExecutionResult, LatencyBudget, StepLatencyBudget } from '../types.js';
 
 export const NO_LOGS_OVER_WS = 'the WebSocket transport has no execution logs';
 

@@ -1,6 +1,6 @@
-import { plural, thousands } from '../roles/display.js';
+import { plural, thousands } from '../../roles/display.js';
 import { diffDetails, headMarkdown, TABLE_HEAD, tableRow, tailMarkdown } from './markdown-parts.js';
-import type { Plan, PlanChange } from './types.js';
+import type { Plan, PlanChange } from '../types.js';
 
 /** GitHub refuses a comment body longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
