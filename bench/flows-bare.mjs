@@ -44,7 +44,7 @@ export async function httpsCase(pool, token, flow, inputs, steps, schedule) {
 
 /**
  * The HTTPS runner's poll schedule for one flow, mirrored exactly (src/core/runs/end-rules.ts:
- * nextPollDelay, expectedEndMs, httpsWaitMs; src/run/tests/flow-https.ts): after a poll answered
+ * nextPollDelay, expectedEndMs, httpsWaitMs; src/run/flows/flow-https.ts): after a poll answered
  * `elapsedMs` after the start, wait a fifth of that (25 ms to 1 s), but never past the moment the
  * flow's last finished execution says this one ends (the sum of the step latencies it reported,
  * counted from the start's answer); waits are whole ms, rounded up. `finished(entries)` learns the

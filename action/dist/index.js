@@ -15186,10 +15186,18 @@ var init_exit_codes = __esm({
   }
 });
 
-// src/core/errors.ts
+// src/core/text/issues.ts
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
+var init_issues = __esm({
+  "src/core/text/issues.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/core/errors.ts
 function exitCodeOf(code3) {
   return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
@@ -15198,7 +15206,8 @@ var init_errors = __esm({
   "src/core/errors.ts"() {
     "use strict";
     init_exit_codes();
-    init_safe_text();
+    init_issues();
+    init_issues();
     RoleflowError = class extends Error {
       constructor(message2, code3 = "failed", options) {
         super(message2, options);
@@ -15324,7 +15333,7 @@ var init_redact = __esm({
   }
 });
 
-// src/core/config/printed-url.ts
+// src/core/text/printed-url.ts
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -15369,7 +15378,7 @@ function decodeURIComponentSafe(text2) {
 }
 var SECRET_QUERY_KEY;
 var init_printed_url = __esm({
-  "src/core/config/printed-url.ts"() {
+  "src/core/text/printed-url.ts"() {
     "use strict";
     init_redact();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
@@ -15843,7 +15852,7 @@ var init_config_file = __esm({
   }
 });
 
-// src/core/text/redact-messages.ts
+// src/core/redact-messages.ts
 function redactSecrets(text2, secrets) {
   return makeRedactor(secrets).text(text2).replace(/\b(Bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${MASK}`);
 }
@@ -15883,7 +15892,7 @@ function oneLine(text2, max = 300) {
   return `${cut2}…`;
 }
 var init_redact_messages = __esm({
-  "src/core/text/redact-messages.ts"() {
+  "src/core/redact-messages.ts"() {
     "use strict";
     init_errors();
     init_redact();
@@ -42987,7 +42996,7 @@ var init_decode = __esm({
   }
 });
 
-// src/core/group-by.ts
+// src/core/text/group-by.ts
 function groupBy(items, key) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const item of items) {
@@ -43000,7 +43009,7 @@ function groupBy(items, key) {
   return groups2;
 }
 var init_group_by = __esm({
-  "src/core/group-by.ts"() {
+  "src/core/text/group-by.ts"() {
     "use strict";
   }
 });
@@ -75318,6 +75327,98 @@ var init_p_limit = __esm({
   }
 });
 
+// src/run/several-tenants.ts
+async function planTenants(names, planOne) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
+  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
+  if (fatal !== void 0) {
+    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+    throw fatal.reason;
+  }
+  return settled.map((s, i) => {
+    const name = names[i];
+    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
+  });
+}
+async function applyTenantsInOrder(steps, nameOf2, applyOne) {
+  const ended2 = [];
+  for (const [i, step3] of steps.entries()) {
+    const end = await applyOne(step3);
+    ended2.push(end);
+    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+  }
+  return { ended: ended2, notAttempted: [] };
+}
+async function testTenantsInOrder(names, testOne, say) {
+  const went = [];
+  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
+  let worst = ExitCode.Ok;
+  for (const [i, name] of names.entries()) {
+    let code3;
+    try {
+      code3 = await testOne(name, i);
+    } catch (error2) {
+      if (!isTenantFailure(error2)) throw error2;
+      say.err(`error: ${error2.message}`);
+      const rest = names.slice(i + 1);
+      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
+      return error2.exitCode;
+    }
+    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
+    if (code3 === ExitCode.Interrupted) return code3;
+    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
+  }
+  close([]);
+  return worst;
+}
+var TENANTS_AT_ONCE, WENT;
+var init_several_tenants = __esm({
+  "src/run/several-tenants.ts"() {
+    "use strict";
+    init_p_limit();
+    init_exit_codes();
+    init_tenants2();
+    TENANTS_AT_ONCE = 4;
+    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
+  }
+});
+
+// src/run/tenants.ts
+function oneTenant(options, ports, verb) {
+  const named2 = options.tenants ?? [];
+  if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${verb} works on one tenant`, "usage");
+  return named2[0] ?? (ports.env["ROLEFLOW_TENANT"] || void 0);
+}
+function openOneTenant(ports, config, options, verb, name) {
+  return ports.openTenant(config, { tenant: name ?? oneTenant(options, ports, verb), baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+}
+async function severalTenants(config, options) {
+  const named2 = options.tenants ?? [];
+  if (options.allTenants !== true && named2.length <= 1) return void 0;
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
+    throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+  }
+  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants2(), tenants_exports));
+  return selectTenants2(config, { named: named2, all: options.allTenants === true });
+}
+async function openTenants(ports, config, names) {
+  const opened = [];
+  try {
+    for (const name of names) opened.push(await ports.openTenant(config, { tenant: name }, { named: true }));
+  } catch (error2) {
+    for (const tenant of opened) await tenant.close().catch(() => void 0);
+    throw error2;
+  }
+  return opened;
+}
+var init_tenants3 = __esm({
+  "src/run/tenants.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/run/roles/fresh-plan.ts
 import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
@@ -75426,116 +75527,6 @@ var init_saved_plan = __esm({
     init_roles();
     init_plan_file();
     init_fresh_plan();
-  }
-});
-
-// src/run/tenants/plan-tenants.ts
-async function planTenants(names, planOne) {
-  const limit = pLimit(TENANTS_AT_ONCE);
-  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
-  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
-  if (fatal !== void 0) {
-    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
-    throw fatal.reason;
-  }
-  return settled.map((s, i) => {
-    const name = names[i];
-    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
-  });
-}
-var TENANTS_AT_ONCE;
-var init_plan_tenants = __esm({
-  "src/run/tenants/plan-tenants.ts"() {
-    "use strict";
-    init_p_limit();
-    init_tenants2();
-    TENANTS_AT_ONCE = 4;
-  }
-});
-
-// src/run/tenants/apply-tenants.ts
-async function applyTenantsInOrder(steps, nameOf2, applyOne) {
-  const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
-    ended2.push(end);
-    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
-  }
-  return { ended: ended2, notAttempted: [] };
-}
-async function checkSavedTenants(steps) {
-  const limit = pLimit(TENANTS_AT_ONCE);
-  return Promise.all(
-    steps.map(({ plan: plan2, tenant }) => limit(async () => {
-      const name = plan2.tenant.name;
-      try {
-        return { name, reasons: await checkSavedPlan(plan2, tenant) };
-      } catch (error2) {
-        if (!isTenantFailure(error2)) throw error2;
-        return { name, reasons: [], failure: error2 };
-      }
-    }))
-  );
-}
-function savedTenantsRefusal(planFile, plans, whole, checks) {
-  const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
-  const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
-  const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
-  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
-  const ends = [];
-  const notAttempted = [];
-  for (const [i, plan2] of plans.entries()) {
-    const { reasons, failure: failure2 } = checks[i];
-    if (failure2 !== void 0) ends.push({ plan: plan2, status: "failed", code: failure2.exitCode, reasons: [failure2.message] });
-    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
-    else notAttempted.push(plan2.tenant.name);
-  }
-  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
-}
-var init_apply_tenants = __esm({
-  "src/run/tenants/apply-tenants.ts"() {
-    "use strict";
-    init_p_limit();
-    init_exit_codes();
-    init_tenants2();
-    init_display();
-    init_saved_plan();
-    init_plan_tenants();
-  }
-});
-
-// src/run/tenants/open.ts
-function oneTenant(options, ports, verb) {
-  const named2 = options.tenants ?? [];
-  if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${verb} works on one tenant`, "usage");
-  return named2[0] ?? (ports.env["ROLEFLOW_TENANT"] || void 0);
-}
-function openOneTenant(ports, config, options, verb, name) {
-  return ports.openTenant(config, { tenant: name ?? oneTenant(options, ports, verb), baseUrl: options.baseUrl, wsUrl: options.wsUrl });
-}
-async function severalTenants(config, options) {
-  const named2 = options.tenants ?? [];
-  if (options.allTenants !== true && named2.length <= 1) return void 0;
-  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
-    throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
-  }
-  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants2(), tenants_exports));
-  return selectTenants2(config, { named: named2, all: options.allTenants === true });
-}
-async function openTenants(ports, config, names) {
-  const opened = [];
-  try {
-    for (const name of names) opened.push(await ports.openTenant(config, { tenant: name }, { named: true }));
-  } catch (error2) {
-    for (const tenant of opened) await tenant.close().catch(() => void 0);
-    throw error2;
-  }
-  return opened;
-}
-var init_open = __esm({
-  "src/run/tenants/open.ts"() {
-    "use strict";
-    init_errors();
   }
 });
 
@@ -75873,15 +75864,46 @@ async function applySaved(ports, config, planFile, plan2, flags, open4, several 
   if (!flags.json) output.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
   return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
 }
+async function checkSavedTenants(steps) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  return Promise.all(
+    steps.map(({ plan: plan2, tenant }) => limit(async () => {
+      const name = plan2.tenant.name;
+      try {
+        return { name, reasons: await checkSavedPlan(plan2, tenant) };
+      } catch (error2) {
+        if (!isTenantFailure(error2)) throw error2;
+        return { name, reasons: [], failure: error2 };
+      }
+    }))
+  );
+}
+function savedTenantsRefusal(planFile, plans, whole, checks) {
+  const lines2 = [...whole, ...checks.flatMap((c) => [...c.reasons, ...c.failure === void 0 ? [] : [c.failure.message]].map((r) => `tenant ${c.name}: ${r}`))];
+  const remake = whole.length > 0 || checks.some((c) => c.reasons.length > 0);
+  const fix = remake ? [`Make a new plan: roleflow plan ${plans.map((p) => `--tenant ${showName(p.tenant.name)}`).join(" ")} --out FILE`] : [];
+  const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
+  const ends = [];
+  const notAttempted = [];
+  for (const [i, plan2] of plans.entries()) {
+    const { reasons, failure: failure2 } = checks[i];
+    if (failure2 !== void 0) ends.push({ plan: plan2, status: "failed", code: failure2.exitCode, reasons: [failure2.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan2.tenant.name);
+  }
+  return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
+}
 var init_apply_saved = __esm({
   "src/run/roles/apply-saved.ts"() {
     "use strict";
+    init_p_limit();
     init_plan();
     init_display();
-    init_saved_plan();
+    init_tenants2();
     init_ports();
-    init_apply_tenants();
-    init_open();
+    init_several_tenants();
+    init_tenants3();
+    init_saved_plan();
     init_applying();
   }
 });
@@ -75926,8 +75948,8 @@ var init_planning = __esm({
     init_errors();
     init_role_files();
     init_fresh_plan();
-    init_plan_tenants();
-    init_open();
+    init_several_tenants();
+    init_tenants3();
   }
 });
 
@@ -76020,8 +76042,8 @@ var init_apply2 = __esm({
     init_select();
     init_plan_file();
     init_ports();
-    init_apply_tenants();
-    init_open();
+    init_several_tenants();
+    init_tenants3();
     init_apply_saved();
     init_applying();
     init_planning();
@@ -76589,7 +76611,7 @@ var init_plan2 = __esm({
     init_tenants2();
     init_plan_file();
     init_ports();
-    init_open();
+    init_tenants3();
     init_planning();
   }
 });
@@ -78476,7 +78498,7 @@ var init_snapshot_files = __esm({
   }
 });
 
-// src/run/tests/assertions.ts
+// src/run/flows/assertions.ts
 import { resolve as resolve15 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
@@ -78485,7 +78507,7 @@ function isCi(env) {
 }
 var AssertionFiles;
 var init_assertions = __esm({
-  "src/run/tests/assertions.ts"() {
+  "src/run/flows/assertions.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -78597,7 +78619,7 @@ var init_assertions = __esm({
   }
 });
 
-// src/run/tests/flow-shared.ts
+// src/run/flows/flow-shared.ts
 import { performance as performance4 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
@@ -78635,7 +78657,7 @@ function tenantProblem(result) {
 }
 var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
 var init_flow_shared = __esm({
-  "src/run/tests/flow-shared.ts"() {
+  "src/run/flows/flow-shared.ts"() {
     "use strict";
     init_flows();
     init_errors();
@@ -78703,7 +78725,7 @@ var init_flow_shared = __esm({
   }
 });
 
-// src/run/tests/flow-https.ts
+// src/run/flows/flow-https.ts
 async function runHttps(client, test2, inputs, options = {}) {
   const clock = options.clock ?? realClock;
   const paces = options.paces ?? /* @__PURE__ */ new Map();
@@ -78763,7 +78785,7 @@ function timeoutText(test2, steps) {
 }
 var LAST_POLL_GRACE_MS;
 var init_flow_https = __esm({
-  "src/run/tests/flow-https.ts"() {
+  "src/run/flows/flow-https.ts"() {
     "use strict";
     init_flows();
     init_runs();
@@ -78772,7 +78794,7 @@ var init_flow_https = __esm({
   }
 });
 
-// src/run/tests/flow-ws.ts
+// src/run/flows/flow-ws.ts
 async function runWs(client, test2, inputs, options = {}) {
   const run2 = new WsRun(test2, options.clock ?? realClock, options);
   try {
@@ -78818,7 +78840,7 @@ function wsIds(messages) {
 }
 var WsRun;
 var init_flow_ws = __esm({
-  "src/run/tests/flow-ws.ts"() {
+  "src/run/flows/flow-ws.ts"() {
     "use strict";
     init_flows();
     init_runs();
@@ -78917,7 +78939,7 @@ var init_flow_ws = __esm({
   }
 });
 
-// src/run/tests/flow-tests.ts
+// src/run/flows/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
   const runs = options.runs.map((run2) => {
@@ -78994,7 +79016,7 @@ function notStarted(run2, why2) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
 }
 var init_flow_tests = __esm({
-  "src/run/tests/flow-tests.ts"() {
+  "src/run/flows/flow-tests.ts"() {
     "use strict";
     init_flows();
     init_build();
@@ -79005,7 +79027,7 @@ var init_flow_tests = __esm({
   }
 });
 
-// src/run/tests/tested-against.ts
+// src/run/flows/tested-against.ts
 async function listRolesDigest(client, ignore, signal) {
   if (signal.aborted) return void 0;
   const listing = client.listRoles().then(
@@ -79035,14 +79057,14 @@ function rolesRecord(tenant, start, end, ignore) {
   return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
 }
 var init_tested_against3 = __esm({
-  "src/run/tests/tested-against.ts"() {
+  "src/run/flows/tested-against.ts"() {
     "use strict";
     init_plan();
     init_errors();
   }
 });
 
-// src/run/tests/test-session.ts
+// src/run/flows/test-session.ts
 import { resolve as resolve16 } from "node:path";
 function parseSelectionFlags(flags) {
   const shard = flags.shard === void 0 ? void 0 : parseShard(flags.shard);
@@ -79142,7 +79164,7 @@ async function runTestSession(opts) {
   return { report, interrupted: outcome.interrupted, notes };
 }
 var init_test_session = __esm({
-  "src/run/tests/test-session.ts"() {
+  "src/run/flows/test-session.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
@@ -79377,12 +79399,12 @@ var init_preview3 = __esm({
     init_preview2();
     init_ports();
     init_preview_sides();
-    init_open();
+    init_tenants3();
     FORMATS = ["text", "markdown", "json"];
   }
 });
 
-// src/run/tenants/promotion-gate.ts
+// src/run/roles/promote-gate.ts
 import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve18 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
@@ -79457,8 +79479,8 @@ function uncommittedReason(files) {
   return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
-var init_promotion_gate = __esm({
-  "src/run/tenants/promotion-gate.ts"() {
+var init_promote_gate = __esm({
+  "src/run/roles/promote-gate.ts"() {
     "use strict";
     init_errors();
     init_plan();
@@ -79544,8 +79566,8 @@ var init_promote = __esm({
     init_tenants2();
     init_plan_file();
     init_ports();
-    init_promotion_gate();
-    init_open();
+    init_promote_gate();
+    init_tenants3();
     init_applying();
     init_planning();
   }
@@ -79726,7 +79748,7 @@ var init_pull = __esm({
     init_role_files();
     init_fresh_plan();
     init_ports();
-    init_open();
+    init_tenants3();
     init_pull_roles();
   }
 });
@@ -80437,40 +80459,7 @@ var init_serve = __esm({
   }
 });
 
-// src/run/tests/test-tenants.ts
-async function testTenantsInOrder(names, testOne, say) {
-  const went = [];
-  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
-  let worst = ExitCode.Ok;
-  for (const [i, name] of names.entries()) {
-    let code3;
-    try {
-      code3 = await testOne(name, i);
-    } catch (error2) {
-      if (!isTenantFailure(error2)) throw error2;
-      say.err(`error: ${error2.message}`);
-      const rest = names.slice(i + 1);
-      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
-      return error2.exitCode;
-    }
-    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
-    if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
-  }
-  close([]);
-  return worst;
-}
-var WENT;
-var init_test_tenants = __esm({
-  "src/run/tests/test-tenants.ts"() {
-    "use strict";
-    init_exit_codes();
-    init_tenants2();
-    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
-  }
-});
-
-// src/run/tests/test.ts
+// src/run/flows/test.ts
 var test_exports = {};
 __export(test_exports, {
   test: () => test
@@ -80577,7 +80566,7 @@ function consoleOnStdout(r) {
   return r.name === "console" && (r.file === void 0 || r.file === "-");
 }
 var init_test = __esm({
-  "src/run/tests/test.ts"() {
+  "src/run/flows/test.ts"() {
     "use strict";
     init_errors();
     init_git_commit();
@@ -80587,8 +80576,8 @@ var init_test = __esm({
     init_run_report();
     init_ports();
     init_report2();
-    init_open();
-    init_test_tenants();
+    init_tenants3();
+    init_several_tenants();
     init_test_session();
   }
 });

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import { makeRedactor } from '../../src/core/text/redact.js';
-import { redactSecrets } from '../../src/core/text/redact-messages.js';
+import { redactSecrets } from '../../src/core/redact-messages.js';
 import { escapeStray } from '../../src/core/text/safe-text.js';
 
 /**

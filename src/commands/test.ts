@@ -91,7 +91,7 @@ export class TestCommand extends RoleflowCommand {
   passWithNoTests = passWithNoTestsOption('A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1');
 
   async execute(): Promise<number> {
-    const { test } = await import('../run/tests/test.js');
+    const { test } = await import('../run/flows/test.js');
     const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests } = this;
     const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json, updateSnapshots, passWithNoTests };
     return test({ ...this.common, ...options }, this.ports);

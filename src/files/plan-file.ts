@@ -5,7 +5,7 @@ import { PLAN_FORMAT_VERSION, planJsonBytes, renderTenantPlansJson, type Plan, t
 import { compileSchema, validateAgainst } from '../core/text/schema.js';
 import { parseYaml } from '../core/text/yaml-source.js';
 import { loadSchema } from './package-root.js';
-import { oneLine } from '../core/text/redact-messages.js';
+import { oneLine } from '../core/redact-messages.js';
 import { writeFileAtomic } from './role-files.js';
 import { readBounded } from './source-files.js';
 

@@ -17,7 +17,7 @@ import { makeFreshPlan } from './roles/fresh-plan.js';
 import { refuseBrokenPlan } from './roles/saved-plan.js';
 import { readJsonReports } from './read-reports.js';
 import type { Ports } from './ports.js';
-import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from './tests/test-session.js';
+import { loadFlowTests, prepareAssertions, runsFor, runTestSession } from './flows/test-session.js';
 
 /** What the two sides are run with. */
 export interface PreviewSidesOptions {

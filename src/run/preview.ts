@@ -9,7 +9,7 @@ import { displayPath } from '../files/source-files.js';
 import { renderPreviewHtml } from '../report/html/preview.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { previewSides, type PreviewOutcome } from './preview-sides.js';
-import { oneTenant, type TenantOptions } from './tenants/open.js';
+import { oneTenant, type TenantOptions } from './tenants.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 

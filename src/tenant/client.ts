@@ -4,7 +4,7 @@ import { jsonBody, statusError, tokenSource, type TokenSource } from './http-err
 import type { ClientOptions, HttpResponse } from './exchange.js';
 import { HttpTransport, IDEMPOTENT, NOT_IDEMPOTENT, START_FLOW } from './http.js';
 import { toExecLogs, toFlowStart, toRoleById, toRoles } from './decode.js';
-import { cleanError } from '../core/text/redact-messages.js';
+import { cleanError } from '../core/redact-messages.js';
 import { createRoleOnce, type KnownIds } from './create-once.js';
 
 export type { ClientOptions } from './exchange.js';

@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget } from '../core/model.js';
 import type { HttpRequest, HttpResponse } from './exchange.js';
-import { oneLine } from '../core/text/redact-messages.js';
-import { displayUrl } from '../core/config/printed-url.js';
+import { oneLine } from '../core/redact-messages.js';
+import { displayUrl } from '../core/text/printed-url.js';
 
 export interface NetworkFailure {
   kind: 'failure';

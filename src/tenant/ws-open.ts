@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import { RoleflowError, type ErrorCode } from '../core/errors.js';
 import type { TenantTarget, WsSession } from '../core/model.js';
 import { refusedToken, tokenSource } from './http-errors.js';
-import { displayUrl, redactUrl } from '../core/config/printed-url.js';
-import { oneLine, redactSecrets } from '../core/text/redact-messages.js';
+import { displayUrl, redactUrl } from '../core/text/printed-url.js';
+import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { safeTenantUrl } from '../core/config/url-safety.js';
 import { Session } from './ws-session.js';
 

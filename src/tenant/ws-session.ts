@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { RoleflowError } from '../core/errors.js';
 import type { WsServerMessage, WsSession } from '../core/model.js';
-import { oneLine, redactSecrets } from '../core/text/redact-messages.js';
+import { oneLine, redactSecrets } from '../core/redact-messages.js';
 import { onStop } from '../core/runs/stop-signal.js';
 import { toWsMessage } from './decode.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateTest } from '../../src/core/flows/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { runHttps } from '../../src/run/tests/flow-https.js';
-import { realClock, tenantProblem, type RunClock } from '../../src/run/tests/flow-shared.js';
+import { runHttps } from '../../src/run/flows/flow-https.js';
+import { realClock, tenantProblem, type RunClock } from '../../src/run/flows/flow-shared.js';
 import type { TenantClient } from '../../src/core/model.js';
 import { flowTest } from '../core/flows/builders.js';
 import { clientFor, closedPort } from './client-kit.js';

@@ -1,5 +1,5 @@
 import { RoleflowError } from '../errors.js';
-import { displayUrl, redactUrl } from './printed-url.js';
+import { displayUrl, redactUrl } from '../text/printed-url.js';
 
 /**
  * Where a token may go (PRODUCT.md, "Security"): https/wss anywhere, plain http/ws only to

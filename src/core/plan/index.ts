@@ -25,7 +25,7 @@ export { globToRegExp } from '../text/glob.js';
 export { checkPlanFresh, planHasChanges, type Freshness } from './fresh.js';
 export { nameStateHash, roleStateHash } from './hash.js';
 export { rolesDigest } from './roles-digest.js';
-export { planBaseUrl } from '../config/printed-url.js';
+export { planBaseUrl } from '../text/printed-url.js';
 export { contentDiff } from './content-diff.js';
 export {
   PLAN_FORMAT_VERSION,

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Issue, Result } from '../errors.js';
+import type { Issue, Result } from './issues.js';
 import { validatorOf } from './precompiled-schemas.js';
 import type { YamlSource } from './yaml-source.js';
 

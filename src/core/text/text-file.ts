@@ -1,4 +1,4 @@
-import type { Issue, Result } from '../errors.js';
+import type { Issue, Result } from './issues.js';
 
 /**
  * A kind of text file roleflow reads (role files, flow tests, saved plans): its size limit, and

@@ -1,5 +1,5 @@
 import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, YAMLParseError, type CST, type Document, type Node } from 'yaml';
-import type { Issue, Result } from '../errors.js';
+import type { Issue, Result } from './issues.js';
 
 /** Limits that keep hostile YAML harmless. */
 export const YAML_LIMITS = {

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { applyPhases, blockedReason, freedName, outcomeOf, type ApplyOutcome } from '../../core/apply/index.js';
 import type { TenantClient } from '../../core/model.js';
 import type { DeleteChange, Plan, PlanChange } from '../../core/plan/index.js';
-import { oneLine } from '../../core/text/redact-messages.js';
+import { oneLine } from '../../core/redact-messages.js';
 import { RoleflowError } from '../../core/errors.js';
 
 export interface ExecuteOptions {

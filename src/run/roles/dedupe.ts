@@ -3,7 +3,7 @@ import type { TenantClient } from '../../core/model.js';
 import { quote } from '../../core/roles/index.js';
 import { globMatcher, type DeleteChange, type Plan } from '../../core/plan/index.js';
 import { deleteRole } from './apply-plan.js';
-import { oneLine } from '../../core/text/redact-messages.js';
+import { oneLine } from '../../core/redact-messages.js';
 
 export interface DuplicateCheck {
   /** The outcomes, with the creates whose duplicates were resolved (or could not be) updated. */

@@ -3,12 +3,12 @@ import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import * as plans from '../../core/plan/index.js';
 import type { Plan, PlanOptions as ComputeOptions, TenantPlanEntry } from '../../core/plan/index.js';
-import { shownUrl } from '../../core/config/printed-url.js';
+import { shownUrl } from '../../core/text/printed-url.js';
 import { quote } from '../../core/roles/display.js';
 import { tenantError } from '../../core/tenants/index.js';
 import { planNotSavedLine, savePlan } from '../../files/plan-file.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
-import { oneTenant, openOneTenant, severalTenants, type ManyTenantsOptions } from '../tenants/open.js';
+import { oneTenant, openOneTenant, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { planner, type RoleSelection } from './planning.js';
 
 export interface PlanOptions extends CommonOptions, ManyTenantsOptions, RoleSelection {

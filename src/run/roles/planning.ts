@@ -5,8 +5,8 @@ import type { SourceDir } from '../../files/source-files.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { makeFreshPlan, type FreshPlan } from './fresh-plan.js';
 import type { Ports } from '../ports.js';
-import { planTenants, type TenantPlanning } from '../tenants/plan-tenants.js';
-import { openTenants } from '../tenants/open.js';
+import { planTenants, type TenantPlanning } from '../several-tenants.js';
+import { openTenants } from '../tenants.js';
 
 /** The options that choose the role files and how they are planned. */
 export interface RoleSelection {

@@ -5,8 +5,8 @@ import { showName } from '../../core/roles/display.js';
 import { isTenantFailure, selectTenants, tenantError } from '../../core/tenants/index.js';
 import { savePlan } from '../../files/plan-file.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
-import { promotionRefusals } from '../tenants/promotion-gate.js';
-import { openTenants } from '../tenants/open.js';
+import { promotionRefusals } from './promote-gate.js';
+import { openTenants } from '../tenants.js';
 import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
 import { planner } from './planning.js';
 

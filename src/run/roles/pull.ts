@@ -4,7 +4,7 @@ import { quote, showName } from '../../core/roles/index.js';
 import { rolesDirOf } from '../../files/role-files.js';
 import { planTenantOf } from './fresh-plan.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
-import { openOneTenant, type TenantOptions } from '../tenants/open.js';
+import { openOneTenant, type TenantOptions } from '../tenants.js';
 import { pullRoles, type PullResult } from './pull-roles.js';
 
 export interface PullOptions extends CommonOptions, TenantOptions {

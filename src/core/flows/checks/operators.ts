@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { excerpt, type LeakIndex } from './leaks.js';
+import { excerpt } from './leaks.js';
 import { compareSnapshot, withoutIgnored } from './snapshot.js';
-import type { Comparison, OutputAssertion, SnapshotBaseline } from '../types.js';
+import type { Comparison, LeakFinder, OutputAssertion, SnapshotBaseline } from '../types.js';
 import { valueAt } from '../path.js';
 
 export interface OutputVerdict {
@@ -19,7 +19,7 @@ export interface OutputWith {
   snapshot?: SnapshotBaseline;
   ci?: boolean;
   /** `not_leaks`: the index of the Roles named. */
-  leaks?: LeakIndex;
+  leaks?: LeakFinder;
   /** `snapshot`: secrets masked in the received value (`AssertionContext.mask`). */
   mask?: (value: unknown) => unknown;
 }
@@ -80,7 +80,7 @@ function checkSnapshot(a: OutputAssertion, found: unknown, using: OutputWith): O
 }
 
 /** Every string in the value (keys aside) is searched on its own: a leak is a run within one text. */
-function checkLeaks(a: OutputAssertion, value: unknown, index: LeakIndex): OutputVerdict {
+function checkLeaks(a: OutputAssertion, value: unknown, index: LeakFinder): OutputVerdict {
   const expected = `no run of ${index.minChars}+ characters of ${a.expected === '*' ? 'any Role' : `Role ${String(a.expected)}`}`;
   for (const text of stringsIn(value)) {
     const leak = index.find(text);

@@ -15,8 +15,8 @@ import { redactResult } from '../../report/run-report.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { reportSinks } from '../report.js';
-import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants/open.js';
-import { testTenantsInOrder } from './test-tenants.js';
+import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants.js';
+import { testTenantsInOrder } from '../several-tenants.js';
 import { loadBaseline, loadFlowTests, parseSelectionFlags, prepareAssertions, runsFor, runSelection, runTestSession, type SelectionFlags } from './test-session.js';
 
 export interface TestOptions extends CommonOptions, ManyTenantsOptions {

@@ -31,7 +31,7 @@ export interface RunTestsOptions {
    * end at once as `interrupted`, and every test still gets its result (what did not run, not run).
    */
   signal?: AbortSignal;
-  /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/tests/assertions.ts). */
+  /** What output assertions need from files (snapshots, Roles): `AssertionFiles` (run/flows/assertions.ts). */
   assertions?: { contextFor(test: FlowTest, transport: Transport, executions?: readonly (ExecutionResult | undefined)[]): AssertionContext };
   /** `--baseline`: the report that relative budgets (`"< baseline + 20%"`) are judged against. */
   baseline?: Baseline;

@@ -1,7 +1,7 @@
-import type { Config } from '../../core/config/config.js';
-import { RoleflowError } from '../../core/errors.js';
-import type { OpenTenant } from '../../tenant/open-tenant.js';
-import type { Ports } from '../ports.js';
+import type { Config } from '../core/config/config.js';
+import { RoleflowError } from '../core/errors.js';
+import type { OpenTenant } from '../tenant/open-tenant.js';
+import type { Ports } from './ports.js';
 
 /** `--tenant` (repeatable), `--base-url` and `--ws-url`: which tenant a verb talks to. */
 export interface TenantOptions {
@@ -40,7 +40,7 @@ export async function severalTenants(config: Config, options: ManyTenantsOptions
   if (options.baseUrl !== undefined || options.wsUrl !== undefined) {
     throw new RoleflowError('--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)', 'usage');
   }
-  const { selectTenants } = await import('../../core/tenants/index.js');
+  const { selectTenants } = await import('../core/tenants/index.js');
   return selectTenants(config, { named, all: options.allTenants === true });
 }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { formatMs, type EndedBy, type ExecutionResult, type Transport } from '../../core/flows/index.js';
 import { RoleflowError } from '../../core/errors.js';
-import { messageOf } from '../../core/text/redact-messages.js';
+import { messageOf } from '../../core/redact-messages.js';
 import { onStop } from '../../core/runs/stop-signal.js';
 
 /** The runners' sense of time; tests may pass their own. */

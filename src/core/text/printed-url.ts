@@ -4,7 +4,7 @@
  * or a log. Pure: used by the client's messages, the reports, the plan and the Action alike.
  */
 
-import { MASK } from '../text/redact.js';
+import { MASK } from './redact.js';
 
 /** Query parameters whose values are credentials, whoever put them in a URL. */
 const SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;

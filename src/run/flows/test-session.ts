@@ -3,7 +3,7 @@ import type { Baseline } from '../../core/compare/index.js';
 import type { Config } from '../../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import type { FlowTestFile, Transport } from '../../core/flows/index.js';
-import { shownUrl } from '../../core/config/printed-url.js';
+import { shownUrl } from '../../core/text/printed-url.js';
 import type { Redactor } from '../../core/text/redact.js';
 import type { RoleFile } from '../../core/roles/index.js';
 import { combineWorkTrees, parseShard, selectRuns, type PlannedRun, type Shard, type WorkTreeRecord } from '../../core/runs/index.js';

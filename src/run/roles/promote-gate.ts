@@ -1,7 +1,7 @@
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
 import { planSummaryLine, rolesDigest } from '../../core/plan/index.js';
-import { shownUrl } from '../../core/config/printed-url.js';
+import { shownUrl } from '../../core/text/printed-url.js';
 import { quote, showName } from '../../core/roles/index.js';
 import { reportGateReasons } from '../../core/tenants/index.js';
 import type { Config } from '../../core/config/config.js';
@@ -9,7 +9,7 @@ import { currentCommit, treeState } from '../../files/git/git-commit.js';
 import { flowsDirOf } from '../../files/flow-files.js';
 import { isRoleFileName, rolesDirOf } from '../../files/role-files.js';
 import { isEmbedded } from '../../tenant/open-tenant.js';
-import type { FreshPlan } from '../roles/fresh-plan.js';
+import type { FreshPlan } from './fresh-plan.js';
 import { readJsonReports } from '../read-reports.js';
 
 /**
