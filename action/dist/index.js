@@ -78217,7 +78217,9 @@ async function loadBaseline(cwd, file) {
 async function runTestSession(opts) {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
-  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
+  const executes = opts.runs.some((r) => r.skip === void 0 && r.error === void 0);
+  const listRoles = () => executes ? listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal) : Promise.resolve(void 0);
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
   const outcome = await runTests({
@@ -78237,7 +78239,7 @@ async function runTestSession(opts) {
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
   const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
   if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
@@ -83865,6 +83867,9 @@ var VALUE_NAMES = {
   "--roles": "DIR",
   "--flows": "DIR",
   "--tenant": "NAME",
+  "--preview-tenant": "NAME",
+  "--base": "REF",
+  "--base-report": "FILE",
   "--from": "NAME",
   "--to": "NAME",
   "--report": "FILE",
