@@ -1,6 +1,6 @@
-// Shared pieces of the Roles-as-code benches (plan.bench.mjs, apply.bench.mjs): a tenant preloaded
-// through the emulator's data file, role files on disk, and timed runs of the CLI or a floor script
-// as processes with their peak RSS.
+// Shared pieces of the Roles-as-code benches (plan.bench.mjs, tenant-apply.bench.mjs): a tenant
+// preloaded through the emulator's data file, role files on disk, and timed runs of the CLI or a
+// floor script as processes with their peak RSS.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
