@@ -1,6 +1,7 @@
 // `node bench/run.mjs [--quick] [--markdown FILE] [NAME...]`: run bench/*.bench.mjs one after
 // another (those whose name contains a NAME, when given), show their output, then one table of
-// every result line; `--markdown FILE` also writes that table as Markdown, dated, for README.md.
+// every result line; `--markdown FILE` also writes its rows with a target as a Markdown table,
+// dated, for README.md.
 // A figure over its target is reported, not failed: the exit code is 1 only when a bench crashed
 // or reported errors (a wrong answer is a bug, not a slow run).
 import { spawn } from 'node:child_process';
@@ -60,7 +61,8 @@ if (markdownFile !== undefined) {
     '',
     `| ${header.join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
-    ...body.map((cells) => `| ${cells.map(cell).join(' | ')} |`),
+    // The rows with a target (README.md's table is short): the info rows are in the run's output.
+    ...body.filter((cells) => cells[5] !== 'info').map((cells) => `| ${cells.map(cell).join(' | ')} |`),
     '',
   ];
   writeFileSync(markdownFile, lines.join('\n'));
