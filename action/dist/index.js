@@ -21138,7 +21138,7 @@ var require_util3 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util2();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -21293,7 +21293,7 @@ var require_util3 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -47522,6 +47522,7 @@ var init_client = __esm({
 
 // src/emulator/auth-and-faults.ts
 import { timingSafeEqual } from "node:crypto";
+import { performance as performance3 } from "node:perf_hooks";
 function tokenChecker(token) {
   const expected = Buffer.from(token);
   return (candidate) => {
@@ -47548,6 +47549,21 @@ function createFaults(failRate = 0, lostRate = 0, seed) {
   return {
     failure: () => failRate > 0 && random() < failRate ? random() < 0.5 ? 500 : 503 : void 0,
     lost: () => lostRate > 0 && random() < lostRate
+  };
+}
+function createRateLimit(perSecond, now = () => performance3.now()) {
+  const interval = 1e3 / perSecond;
+  const burst = (Math.max(1, Math.floor(perSecond)) - 1) * interval;
+  let fullAt = now();
+  return {
+    take() {
+      const t6 = now();
+      const next = Math.max(fullAt, t6);
+      const waitMs = next - burst - t6;
+      if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
+      fullAt = next + interval;
+      return void 0;
+    }
   };
 }
 function mulberry32(seed) {
@@ -48332,14 +48348,14 @@ var init_flows_config = __esm({
 });
 
 // src/emulator/http-server.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
+  const { faults, rateLimit, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
   const deliver = (res, method, path, started, answer) => {
     send(res, answer);
-    onRequest?.({ method, path, status: answer.status, ms: performance3.now() - started });
+    onRequest?.({ method, path, status: answer.status, ms: performance4.now() - started });
   };
   const reply = (res, method, path, started, answer) => {
     log.add(method, path, answer.status);
@@ -48354,13 +48370,13 @@ function createHttpHandler(options) {
     if (route.mutates && answer.status === 200 && faults.lost()) {
       log.add(method, path, 0);
       req.socket.destroy();
-      onRequest?.({ method, path, status: 0, ms: performance3.now() - started });
+      onRequest?.({ method, path, status: 0, ms: performance4.now() - started });
       return;
     }
     reply(res, method, path, started, answer);
   };
   return (req, res) => {
-    const started = onRequest ? performance3.now() : 0;
+    const started = onRequest ? performance4.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -48368,6 +48384,8 @@ function createHttpHandler(options) {
     const failure = faults.failure();
     if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
     if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const waitSeconds = rateLimit?.take();
+    if (waitSeconds !== void 0) return reply(res, method, path, started, tooManyRequests(waitSeconds));
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
     const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
     if ("status" in found) return reply(res, method, path, started, found);
@@ -48438,7 +48456,7 @@ function send(res, answer) {
     res.destroy();
   }
 }
-var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, notFound;
+var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, tooManyRequests, notFound;
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
     "use strict";
@@ -48448,6 +48466,7 @@ var init_http_server = __esm({
     INTERNAL_ERROR = message(500, "internal server error");
     UNAVAILABLE = { ...message(503, "service unavailable"), headers: { "retry-after": "0" } };
     UNAUTHORIZED = message(401, "unauthorized");
+    tooManyRequests = (seconds) => ({ ...message(429, "too many requests"), headers: { "retry-after": String(seconds) } });
     notFound = (method, path) => message(404, `not found: ${method} ${path}`);
   }
 });
@@ -48784,6 +48803,7 @@ async function startEmulator(options = {}) {
     disable: options.disable ?? [],
     tokenMatches,
     faults,
+    rateLimit: options.rateLimit === void 0 ? void 0 : createRateLimit(options.rateLimit.perSecond),
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
@@ -48835,6 +48855,8 @@ function checkOptions(o) {
     if (v !== void 0 && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
   if (o.latencyMs !== void 0 && !(o.latencyMs >= 0 && o.latencyMs <= 36e5)) problems.push("latencyMs must be from 0 to 3600000 (1 h)");
+  const perSecond = o.rateLimit?.perSecond;
+  if (o.rateLimit !== void 0 && !(typeof perSecond === "number" && perSecond > 0 && perSecond <= 1e6)) problems.push("rateLimit.perSecond must be more than 0 (at most 1000000)");
   if (o.maxBodyBytes !== void 0 && !(o.maxBodyBytes > 0)) problems.push("maxBodyBytes must be more than 0");
   if (o.port !== void 0 && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push("port must be an integer from 0 to 65535");
@@ -54784,7 +54806,7 @@ var require_util9 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants9();
     var { getGlobalOrigin } = require_global3();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url2();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util8();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -54943,7 +54965,7 @@ var require_util9 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -75744,7 +75766,7 @@ function editorSchemas() {
     [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
   };
 }
-var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINES;
 var init_templates = __esm({
   "src/core/init/templates.ts"() {
     "use strict";
@@ -75776,7 +75798,7 @@ tests:
         - { path: "results[0].answer", contains: "Where is my order?" }
         - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
-    GITIGNORE_LINE = ".roleflow/";
+    GITIGNORE_LINES = [".roleflow/", "node_modules/"];
   }
 });
 
@@ -75950,15 +75972,16 @@ async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
-    await writeFile3(abs, `${GITIGNORE_LINE}
+    await writeFile3(abs, `${GITIGNORE_LINES.join("\n")}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
-  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+  const lines2 = new Set(text2.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const missing = GITIGNORE_LINES.filter((entry) => !lines2.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return { path: ".gitignore", status: "left", note: `already ignores ${GITIGNORE_LINES.join(" and ")}` };
+  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
 `);
-  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+  return { path: ".gitignore", status: "merged", note: `added ${missing.join(", ")}` };
 }
 async function writeFile3(abs, text2) {
   await mkdir4(dirname9(abs), { recursive: true });
@@ -76307,7 +76330,7 @@ function why(r) {
     if (repeat.status !== "fail" && repeat.status !== "error") continue;
     if (repeat.error !== void 0) return repeat.error;
     const failed3 = repeat.assertions.find((a) => a.status === "fail");
-    if (failed3 !== void 0) return `${failed3.label}: ${failed3.message}`;
+    if (failed3 !== void 0) return failed3.message;
   }
   return r.message;
 }
@@ -77711,7 +77734,7 @@ var init_assertions = __esm({
 });
 
 // src/run/flow-shared.ts
-import { performance as performance4 } from "node:perf_hooks";
+import { performance as performance5 } from "node:perf_hooks";
 function runError(flow2, transport, problem) {
   return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
@@ -77755,7 +77778,7 @@ var init_flow_shared = __esm({
     init_redact_messages();
     init_stop_signal();
     realClock = {
-      now: () => performance4.now(),
+      now: () => performance5.now(),
       sleep: (ms2) => new Promise((resolve24) => setTimeout(resolve24, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
@@ -83439,8 +83462,10 @@ var ServeCommand = class extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -83450,7 +83475,8 @@ var ServeCommand = class extends RoleflowCommand {
       ["Serve on a free port", "roleflow serve --port 0"],
       ["Point roleflow at it from another shell", "ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787"],
       ["Persist state and use your own flows", "roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml"],
-      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
+      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"],
+      ["A tenant that allows 20 requests a second", "roleflow serve --latency 50 --rate-limit 20"]
     ]
   });
   port = import_clipanion13.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
@@ -83461,6 +83487,7 @@ var ServeCommand = class extends RoleflowCommand {
   latency = import_clipanion13.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
   failRate = import_clipanion13.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
   lostRate = import_clipanion13.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
+  rateLimit = import_clipanion13.Option.String("--rate-limit", { description: "Requests a second it answers; more get 429 with Retry-After", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(1e-3, 1e6)]) });
   seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
   json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
   async execute() {
@@ -83479,6 +83506,7 @@ var ServeCommand = class extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...this.seed === void 0 ? {} : { seed: this.seed },
+      ...this.rateLimit === void 0 ? {} : { rateLimit: { perSecond: this.rateLimit } },
       ...this.data === void 0 ? {} : { dataFile: resolve21(this.context.cwd, this.data) },
       ...flows === void 0 ? {} : { flows },
       ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},

@@ -29,8 +29,10 @@ export class ServeCommand extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -41,6 +43,7 @@ export class ServeCommand extends RoleflowCommand {
       ['Point roleflow at it from another shell', 'ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787'],
       ['Persist state and use your own flows', 'roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml'],
       ['A flaky tenant for retry testing, with request lines', 'roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose'],
+      ['A tenant that allows 20 requests a second', 'roleflow serve --latency 50 --rate-limit 20'],
     ],
   });
 
@@ -52,6 +55,7 @@ export class ServeCommand extends RoleflowCommand {
   latency = Option.String('--latency', '0', { description: 'Added latency per answer, in ms (at most 1 h)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 3_600_000)]) });
   failRate = Option.String('--fail-rate', '0', { description: 'Share of answers that fail with 500/503 (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
   lostRate = Option.String('--lost-rate', '0', { description: 'Share of Role changes whose answer is lost (0..1)', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0, 1)]) });
+  rateLimit = Option.String('--rate-limit', { description: 'Requests a second it answers; more get 429 with Retry-After', validator: t.cascade(t.isNumber(), [t.isInInclusiveRange(0.001, 1_000_000)]) });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });
   json = Option.Boolean('--json', false, { description: 'Print the URLs as one JSON line' });
 
@@ -79,6 +83,7 @@ export class ServeCommand extends RoleflowCommand {
       failRate: this.failRate,
       lostRate: this.lostRate,
       ...(this.seed === undefined ? {} : { seed: this.seed }),
+      ...(this.rateLimit === undefined ? {} : { rateLimit: { perSecond: this.rateLimit } }),
       ...(this.data === undefined ? {} : { dataFile: resolve(this.context.cwd, this.data) }),
       ...(flows === undefined ? {} : { flows }),
       ...(this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status }) } : {}),
