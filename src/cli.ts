@@ -80,6 +80,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--latency': 'MS',
   '--fail-rate': 'RATE',
   '--lost-rate': 'RATE',
+  '--rate-limit': 'N',
 };
 
 /**

@@ -8905,8 +8905,8 @@ ${ctx.indent}`;
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
             let sp0 = valueStr.indexOf(" ");
@@ -9132,8 +9132,8 @@ var require_stringifyCollection = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
@@ -10776,7 +10776,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -10792,7 +10792,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity.isCollection(node))
+        if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -11040,7 +11040,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -11069,7 +11069,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -11125,15 +11125,15 @@ var require_resolve_props = __commonJS({
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
             found = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
-            if (flow2) {
+            if (flow) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
               comma = token;
               atNewline = false;
               hasSpace = false;
@@ -42880,9 +42880,9 @@ var init_http = __esm({
 });
 
 // src/core/flows/latency.ts
-function latencyMs(latency2) {
-  if (typeof latency2 !== "object" || latency2 === null) return void 0;
-  const raw = latency2;
+function latencyMs(latency) {
+  if (typeof latency !== "object" || latency === null) return void 0;
+  const raw = latency;
   const seconds = amount(raw.seconds);
   const millis = amount(raw.milliseconds);
   if (seconds !== void 0 && millis !== void 0 && millis < 1e3) return seconds * 1e3 + millis;
@@ -47900,24 +47900,24 @@ var init_role_refs = __esm({
 
 // src/emulator/flow-run.ts
 import { randomUUID } from "node:crypto";
-function startExecution(flow2, inputs, lookup2, now = Date.now()) {
+function startExecution(flow, inputs, lookup2, now = Date.now()) {
   const roles = /* @__PURE__ */ new Map();
-  for (const name of flow2.roles) {
+  for (const name of flow.roles) {
     const role = lookup2(name);
     if (role !== void 0) roles.set(name, role);
   }
-  const last = flow2.steps.length - 1;
-  const why2 = (step3, i) => {
-    if (step3.role !== void 0 && !roles.has(step3.role)) return missingRoleText(step3.role, `step "${step3.service}"`);
-    const forOutputs = i === last ? flow2.outputRoles.find((name) => !roles.has(name)) : void 0;
-    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow2.name}"`);
-    return step3.fails(inputs) ? `${step3.service} failed` : void 0;
+  const last = flow.steps.length - 1;
+  const why2 = (step2, i) => {
+    if (step2.role !== void 0 && !roles.has(step2.role)) return missingRoleText(step2.role, `step "${step2.service}"`);
+    const forOutputs = i === last ? flow.outputRoles.find((name) => !roles.has(name)) : void 0;
+    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow.name}"`);
+    return step2.fails(inputs) ? `${step2.service} failed` : void 0;
   };
   let error2;
-  const failing = flow2.steps.findIndex((step3, i) => (error2 = why2(step3, i)) !== void 0);
-  const ran = failing === -1 ? flow2.steps : flow2.steps.slice(0, failing + 1);
+  const failing = flow.steps.findIndex((step2, i) => (error2 = why2(step2, i)) !== void 0);
+  const ran = failing === -1 ? flow.steps : flow.steps.slice(0, failing + 1);
   const stepIds = ran.map(() => randomUUID());
-  const execution = { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
+  const execution = { id: randomUUID(), flow, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
   if (error2 !== void 0) execution.error = error2;
   return execution;
 }
@@ -47930,18 +47930,18 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step3, i) => {
-    if (execution.startedAt + step3.endsAtMs > now) return;
+  execution.ran.forEach((step2, i) => {
+    if (execution.startedAt + step2.endsAtMs > now) return;
     const status = stepStatus(execution, i);
     entries.push({
       count: String(i + 1),
-      service: step3.service,
+      service: step2.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
+      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
       status,
-      latency: latencyObject(step3.latencyMs, form),
+      latency: latencyObject(step2.latencyMs, form),
       flow_id: execution.flow.flowId,
       // The interface shows no error member; a failed step says why in one, as the WebSocket does.
       ...status === "completed" ? {} : { error: execution.error }
@@ -48100,13 +48100,13 @@ function flowRoutes(flows, roles, executions, form) {
       body: true,
       mutates: false,
       handle: (req) => {
-        const flow2 = flows.get(req.param);
-        if (!flow2) return message(404, `flow not found: ${req.param}`);
-        const checked = checkInputs(flow2, req.body ?? {});
+        const flow = flows.get(req.param);
+        if (!flow) return message(404, `flow not found: ${req.param}`);
+        const checked = checkInputs(flow, req.body ?? {});
         if ("problem" in checked) return message(400, checked.problem);
-        const execution = startExecution(flow2, checked.inputs, roles);
+        const execution = startExecution(flow, checked.inputs, roles);
         executions.add(execution);
-        return json(200, { flowId: flow2.flowId, executionId: execution.id });
+        return json(200, { flowId: flow.flowId, executionId: execution.id });
       }
     },
     {
@@ -48125,7 +48125,7 @@ function flowRoutes(flows, roles, executions, form) {
     }
   ];
 }
-function checkInputs(flow2, value) {
+function checkInputs(flow, value) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { problem: "flow inputs must be a JSON object of strings" };
   }
@@ -48133,7 +48133,7 @@ function checkInputs(flow2, value) {
   const wrong = entries.find(([, v]) => typeof v !== "string");
   if (wrong) return { problem: `input "${wrong[0]}" must be a string` };
   const inputs = Object.fromEntries(entries);
-  const missing = flow2.required.filter((name) => !Object.hasOwn(inputs, name));
+  const missing = flow.required.filter((name) => !Object.hasOwn(inputs, name));
   if (missing.length > 0) return { problem: `${MISSING_PARAMETERS}: ${missing.join(", ")}` };
   return { inputs };
 }
@@ -48147,74 +48147,134 @@ var init_flow_routes = __esm({
   }
 });
 
-// src/emulator/flows-config.schema.ts
-var latency, step, flow, flowsConfigSchema;
-var init_flows_config_schema = __esm({
-  "src/emulator/flows-config.schema.ts"() {
-    "use strict";
-    init_role_refs();
-    latency = {
-      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
-      type: ["string", "integer"],
-      minimum: 0
-    };
-    step = {
+// schemas/emulator-flows.schema.json
+var emulator_flows_schema_default;
+var init_emulator_flows_schema = __esm({
+  "schemas/emulator-flows.schema.json"() {
+    emulator_flows_schema_default = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "https://roleflow.dev/schemas/emulator-flows.schema.json",
+      title: "roleflow emulator flows",
+      description: "The flows of roleflow's embedded tenant (emulator-flows.yaml, serve --flows-config, local.flows_config); the format is documented in the header of emulator-flows.yaml.",
       type: "object",
       additionalProperties: false,
-      required: ["service"],
+      required: [
+        "flows"
+      ],
       properties: {
-        service: { type: "string", minLength: 1, description: "Service name logged for this step" },
-        latency,
-        fail: { type: "boolean", description: "This step always fails" },
-        fail_when: {
+        flows: {
           type: "object",
-          description: "Fails when the named input matches the regular expression",
-          additionalProperties: { type: "string" }
-        },
-        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' },
-        role: {
-          type: "string",
-          pattern: ROLE_NAME_PATTERN,
-          description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
-        }
-      }
-    };
-    flow = {
-      type: "object",
-      additionalProperties: false,
-      required: ["steps", "outputs"],
-      properties: {
-        flow_id: { type: "string", minLength: 1 },
-        identity: { type: "string", minLength: 1 },
-        inputs: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-        steps: { type: "array", minItems: 1, items: step },
-        outputs: {
-          type: "object",
-          additionalProperties: false,
-          required: ["results"],
-          properties: {
-            results: {
-              type: "array",
-              items: { oneOf: [{ type: "object" }, { const: "${*}" }] }
+          propertyNames: {
+            pattern: "^[A-Za-z0-9._-]+$"
+          },
+          additionalProperties: {
+            type: "object",
+            additionalProperties: false,
+            required: [
+              "steps",
+              "outputs"
+            ],
+            properties: {
+              flow_id: {
+                type: "string",
+                minLength: 1
+              },
+              identity: {
+                type: "string",
+                minLength: 1
+              },
+              inputs: {
+                type: "array",
+                items: {
+                  type: "string",
+                  minLength: 1
+                },
+                uniqueItems: true
+              },
+              steps: {
+                type: "array",
+                minItems: 1,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "service"
+                  ],
+                  properties: {
+                    service: {
+                      type: "string",
+                      minLength: 1,
+                      description: "Service name logged for this step"
+                    },
+                    latency: {
+                      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
+                      type: [
+                        "string",
+                        "integer"
+                      ],
+                      minimum: 0
+                    },
+                    fail: {
+                      type: "boolean",
+                      description: "This step always fails"
+                    },
+                    fail_when: {
+                      type: "object",
+                      description: "Fails when the named input matches the regular expression",
+                      additionalProperties: {
+                        type: "string"
+                      }
+                    },
+                    fail_status: {
+                      type: "string",
+                      minLength: 1,
+                      description: 'Status logged when the step fails (default "failed")'
+                    },
+                    role: {
+                      type: "string",
+                      pattern: "^[A-Za-z0-9_][A-Za-z0-9._-]*$",
+                      description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
+                    }
+                  }
+                }
+              },
+              outputs: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "results"
+                ],
+                properties: {
+                  results: {
+                    type: "array",
+                    items: {
+                      oneOf: [
+                        {
+                          type: "object"
+                        },
+                        {
+                          const: "${*}"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     };
-    flowsConfigSchema = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      title: "roleflow emulator flows",
-      type: "object",
-      additionalProperties: false,
-      required: ["flows"],
-      properties: {
-        flows: {
-          type: "object",
-          propertyNames: { pattern: "^[A-Za-z0-9._-]+$" },
-          additionalProperties: flow
-        }
-      }
-    };
+  }
+});
+
+// src/emulator/flows-config.schema.ts
+var flowsConfigSchema;
+var init_flows_config_schema = __esm({
+  "src/emulator/flows-config.schema.ts"() {
+    "use strict";
+    init_emulator_flows_schema();
+    flowsConfigSchema = emulator_flows_schema_default;
   }
 });
 
@@ -48235,31 +48295,31 @@ function validateFlowsObject(value, label) {
 }
 function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
-  for (const [name, flow2] of Object.entries(config.flows)) {
+  for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step3, i) => {
-      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
+    const steps = flow.steps.map((step2, i) => {
+      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step3.fail === true;
+      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step2.fail === true;
       return {
-        service: step3.service,
+        service: step2.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step3.fail_status ?? "failed",
-        ...step3.role === void 0 ? {} : { role: step3.role },
+        failStatus: step2.fail_status ?? "failed",
+        ...step2.role === void 0 ? {} : { role: step2.role },
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
-    const outputRoles = outputRoleNames(flow2.outputs);
+    const outputRoles = outputRoleNames(flow.outputs);
     compiled2.set(name, {
       name,
-      flowId: flow2.flow_id ?? stableId(name),
-      identity: flow2.identity ?? DEFAULT_IDENTITY,
-      required: flow2.inputs ?? [],
+      flowId: flow.flow_id ?? stableId(name),
+      identity: flow.identity ?? DEFAULT_IDENTITY,
+      required: flow.inputs ?? [],
       steps,
-      outputs: flow2.outputs,
+      outputs: flow.outputs,
       outputRoles,
       roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
     });
@@ -48285,29 +48345,29 @@ function validateFlows(source, file) {
 function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
-  for (const [name, flow2] of Object.entries(flows)) {
-    for (const { text: text2, at } of stringsIn(asRecord(flow2)?.["outputs"])) {
+  for (const [name, flow] of Object.entries(flows)) {
+    for (const { text: text2, at } of stringsIn(asRecord(flow)?.["outputs"])) {
       for (const template of roleTemplatesIn(text2)) {
         if (!("problem" in template)) continue;
         const pointer = pointerOf(["flows", name, "outputs", ...at]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
       }
     }
-    const steps = asRecord(flow2)?.["steps"];
+    const steps = asRecord(flow)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step3 = asRecord(raw) ?? {};
+      const step2 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
         const pointer = pointerOf(["flows", name, "steps", String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step3["latency"];
-      if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
-        at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
-      } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
+      const latency = step2["latency"];
+      if (typeof latency === "string" && parseLatency(latency) === void 0) {
+        at(["latency"], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      } else if ((typeof latency === "string" || typeof latency === "number") && parseLatency(latency) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -48701,25 +48761,25 @@ function onFrame(conn, data2, options) {
   const name = typeof service === "string" ? service : "";
   if (action !== "message") return reject(conn, "400", name, 'unsupported action: expected "message"');
   if (name === "") return reject(conn, "400", "", `${MISSING_PARAMETERS}: service`);
-  const flow2 = options.flows.get(name);
-  if (!flow2) return reject(conn, "404", name, `flow not found: ${name}`);
-  const checked = checkInputs(flow2, rest);
+  const flow = options.flows.get(name);
+  if (!flow) return reject(conn, "404", name, `flow not found: ${name}`);
+  const checked = checkInputs(flow, rest);
   if ("problem" in checked) return reject(conn, "400", name, checked.problem);
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
-  const execution = startExecution(flow2, checked.inputs, options.roles);
+  const execution = startExecution(flow, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step3, i) => {
+  execution.ran.forEach((step2, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step3.endsAtMs).unref();
+    }, step2.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step3 = execution.ran[index];
+  const step2 = execution.ran[index];
   const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send2(conn, {
     state: "completed",
@@ -48727,7 +48787,7 @@ function completed(conn, execution, index) {
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step3.nodeId
+    nodeId: step2.nodeId
   });
 }
 function reject(conn, statusCode, service, text2) {
@@ -73831,16 +73891,16 @@ function prune(value, patterns) {
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
   for (const [key, child2] of entries) {
-    const rest = patterns.flatMap((p) => step2(p, key));
+    const rest = patterns.flatMap((p) => step(p, key));
     if (rest.some((r) => r.length === 0)) continue;
     kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
-function step2(pattern, key) {
+function step(pattern, key) {
   const [head, ...rest] = pattern;
   if (head === void 0) return [];
-  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  if (head === "**") return [pattern.slice(), ...step(rest, key)];
   return head === "*" || head === key ? [rest] : [];
 }
 function compareSnapshot(stored, received) {
@@ -74511,7 +74571,7 @@ function parseFlowTestFile(text2, file, schema) {
 }
 function loadFile(value, file, ctx) {
   const root = rec(value);
-  const flow2 = typeof root["flow"] === "string" ? root["flow"] : "";
+  const flow = typeof root["flow"] === "string" ? root["flow"] : "";
   const transports = loadTransports(root["transport"]);
   const defaults = rec(root["defaults"]);
   const inherited = (key) => defaults[key] === void 0 ? void 0 : { value: defaults[key], pointer: ptr("/defaults", key) };
@@ -74540,7 +74600,7 @@ function loadFile(value, file, ctx) {
       col,
       id: flowTestId(file, name),
       file,
-      flow: flow2,
+      flow,
       name,
       inputs: loadInputs(test["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
       repeat,
@@ -74554,7 +74614,7 @@ function loadFile(value, file, ctx) {
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  return { file, flow, secrets: arr(root["secrets"]).map(String), tests };
 }
 function loadInputs(value, pointer, transports, ctx) {
   const inputs = {};
@@ -74647,18 +74707,18 @@ var init_result2 = __esm({
 
 // src/core/flows/latency-check.ts
 function latencyResults(test, executions, kinds) {
-  const latency2 = test.expect.latency;
-  if (!latency2) return [];
+  const latency = test.expect.latency;
+  if (!latency) return [];
   const finished = executions.filter((e) => e.status !== "error");
   const results2 = [];
-  for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
     results2.push(
       b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
-  for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
     if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
@@ -75584,8 +75644,8 @@ __export(apply_tenants_exports, {
 });
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
+  for (const [i, step2] of steps.entries()) {
+    const end = await applyOne(step2);
     ended2.push(end);
     if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
   }
@@ -75636,21 +75696,21 @@ function workflowText(options) {
   const header = tenant === void 0 ? NO_TENANT_HEADER : TENANT_HEADER;
   const on = tenant === void 0 ? ["on:", "  pull_request:", ""] : ["on:", "  pull_request:", "  push:", "    branches: [main]", "  schedule:", "    - cron: '17 6 * * *'", "  workflow_dispatch:", ""];
   const name = tenant?.name ?? "local";
-  const step3 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
+  const step2 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
   const jobs = tenant === void 0 ? [
     ...job("checks", "github.event_name == 'pull_request'", [
       // The embedded tenant starts empty on every runner: the Roles are applied before the tests.
-      ...step3("Plan", "plan", "plan"),
-      ...step3("Apply to the embedded tenant", "apply", "apply"),
-      ...step3("Flow tests", "test", "test")
+      ...step2("Plan", "plan", "plan"),
+      ...step2("Apply to the embedded tenant", "apply", "apply"),
+      ...step2("Flow tests", "test", "test")
     ])
   ] : [
-    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step3("Plan", "plan", "plan"), ...step3("Flow tests", "test", "test")]),
-    ...job("apply", "github.event_name == 'push'", step3("Apply", "apply", "apply"), {
+    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step2("Plan", "plan", "plan"), ...step2("Flow tests", "test", "test")]),
+    ...job("apply", "github.event_name == 'push'", step2("Apply", "apply", "apply"), {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
   ];
   const previewJob = preview2 === void 0 ? [] : job(
     "preview",
@@ -76197,8 +76257,8 @@ var init_compare = __esm({
 
 // src/core/compare/baseline.ts
 function resolveBaselineBudgets(test, transport, baseline) {
-  const latency2 = test.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
+  const latency = test.expect.latency;
+  if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test;
   const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
   const resolve24 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
@@ -76213,8 +76273,8 @@ function resolveBaselineBudgets(test, transport, baseline) {
     expect: {
       ...test.expect,
       latency: {
-        total: latency2.total.map((b) => resolve24(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve24(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve24(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76283,11 +76343,11 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
+  const latency = new Map(runs.tests.map((t6) => [keyOf2(t6), t6]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
-  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency2.get(keyOf2(h))));
+  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency.get(keyOf2(h))));
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
@@ -76300,7 +76360,7 @@ function verdictChanged(t6) {
 function latencyChanged(t6) {
   return t6.wall !== null && isSignificant(t6.wall) || t6.step_latency.length > 0;
 }
-function testPreview(b, h, latency2) {
+function testPreview(b, h, latency) {
   const any = h ?? b;
   const outputsBefore = b && firstOutputs(b);
   const outputsAfter = h && firstOutputs(h);
@@ -76321,8 +76381,8 @@ function testPreview(b, h, latency2) {
     ...outputsChanged && { outputs_diff: contentDiff(outputsBefore ?? "", outputsAfter ?? "", "base outputs", "head outputs") },
     steps_changed: stepsChanged,
     ...stepsChanged && { base_steps: stepsBefore, head_steps: stepsAfter },
-    wall: latency2?.wall ?? null,
-    step_latency: (latency2?.steps ?? []).filter(isSignificant)
+    wall: latency?.wall ?? null,
+    step_latency: (latency?.steps ?? []).filter(isSignificant)
   };
 }
 function why(r) {
@@ -76466,8 +76526,8 @@ function detailsOf(t6) {
   const body = [];
   if (verdictChanged(t6) && t6.head && t6.head.verdict !== "passed") body.push(`Head: ${mdText(t6.head.message)}`);
   if (t6.steps_changed) body.push(`Steps: ${mdText((t6.base_steps ?? []).join(" → "))} ⇒ ${mdText((t6.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t6);
-  if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
+  const latency = latencyLines(t6);
+  if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
   if (t6.outputs_diff !== void 0) body.push(fenced(t6.outputs_diff));
   if (body.length === 0) return "";
   return `<details${isRegression(t6) ? " open" : ""}><summary>${mdCode(`${t6.id} [${t6.transport}]`)}: ${kindOf2(t6)}</summary>
@@ -76857,9 +76917,9 @@ async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
-    for (const test of flow2.tests) {
+  for (const flow of flows) {
+    const base = dirname11(absOf.get(flow.file) ?? resolve11(flow.file));
+    for (const test of flow.tests) {
       for (const a of test.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
         const abs = resolve11(base, a.expected);
@@ -76869,7 +76929,7 @@ async function attachSchemaFiles(flows, sources) {
           loaded.set(abs, schema);
         }
         if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
       }
     }
   }
@@ -77245,10 +77305,10 @@ function round2(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
 function stepRecord(s) {
-  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
-  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
-  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
-  return step3;
+  const step2 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step2.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step2.stop_execution = s.stopExecution;
+  return step2;
 }
 function messageRecord(m, atMs) {
   const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
@@ -77578,10 +77638,10 @@ var init_no_tests = __esm({
 // src/files/snapshot-files.ts
 import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
-function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename4(flow2.abs));
-  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+function snapshotFileOf(flow) {
+  const name = snapshotFileName(basename4(flow.abs));
+  const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname12(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists4 = await stat8(file.abs).then(
@@ -77652,19 +77712,19 @@ var init_assertions = __esm({
           } else issues.push(...loaded.issues);
         }
         const snapshots = /* @__PURE__ */ new Map();
-        for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
+        for (const flow of options.flows) {
+          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow.file), file: flow.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
             continue;
           }
-          const live = liveSnapshotKeys(flow2);
+          const live = liveSnapshotKeys(flow);
           if (live.size === 0 && stored.value.size === 0) continue;
           const obsolete = obsoleteKeys(stored.value, live);
           const next = new Map(stored.value);
           if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
-          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+          snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
         if (issues.length > 0) throw new InvalidFilesError(issues);
         return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
@@ -77735,12 +77795,12 @@ var init_assertions = __esm({
 
 // src/run/flow-shared.ts
 import { performance as performance5 } from "node:perf_hooks";
-function runError(flow2, transport, problem) {
-  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+function runError(flow, transport, problem) {
+  return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
-function executionEnd(transport, flow2, status, endedBy, problem) {
+function executionEnd(transport, flow, status, endedBy, problem) {
   const result = { transport, status, endedBy };
-  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem !== void 0) result.error = runError(flow, transport, messageOf(problem));
   if (problem instanceof RoleflowError) result.errorCode = problem.code;
   return result;
 }
@@ -77887,9 +77947,9 @@ async function runHttps(client, test, inputs, options = {}) {
     deadline.clear();
   }
 }
-function rememberPace(paces, flow2, steps) {
+function rememberPace(paces, flow, steps) {
   const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
 }
 function timeoutText(test, steps) {
   const rule = httpsEndRule(test);
@@ -77927,11 +77987,11 @@ async function runWs(client, test, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
-function frameOf(inputs, flow2) {
+function frameOf(inputs, flow) {
   const frame = {};
   for (const key of Object.keys(inputs)) frame[key] = inputs[key];
   frame["action"] = "message";
-  frame["service"] = flow2;
+  frame["service"] = flow;
   return frame;
 }
 function describeMessage(m) {
@@ -78524,8 +78584,8 @@ function distributionSvg(samples, label) {
   const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
   const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
   const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step3 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  const step2 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step2 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
   return [
     `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
     `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
@@ -78623,15 +78683,15 @@ function matrix(report) {
   if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
   const transports = [...new Set(rows.map((r) => r.transport))].sort();
   const flows = [...new Set(rows.map((r) => r.flow))];
-  const body = flows.map((flow2) => {
+  const body = flows.map((flow) => {
     const cells = transports.map((transport) => {
-      const row2 = rows.find((r) => r.flow === flow2 && r.transport === transport);
+      const row2 = rows.find((r) => r.flow === flow && r.transport === transport);
       if (!row2) return '<td class="muted">–</td>';
       const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
       const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
-      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
+      return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
     });
-    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
+    return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
   });
   return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t6) => `<th>${t6}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
@@ -78653,13 +78713,13 @@ function distributions(report) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
   const figures = [...groups2.values()].map((results2) => {
-    const { flow: flow2, transport } = results2[0];
+    const { flow, transport } = results2[0];
     const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
     const charts = [
       distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
       ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
     ];
-    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
   });
   return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
 }
@@ -79117,8 +79177,8 @@ function renderStepSummary(report, opts = {}) {
   const steps = rows.flatMap((row2) => Object.entries(row2.steps).map(([service, st]) => ({ flow: row2.flow, service, st })));
   if (steps.length > 0) {
     parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
-    for (const { flow: flow2, service, st } of steps) {
-      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
+    for (const { flow, service, st } of steps) {
+      parts.push(`| ${cell(flow)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
     }
     parts.push("");
   }
@@ -79716,16 +79776,16 @@ function flowRoleReferences(text2, file) {
   if (!loaded.ok) return loaded;
   const { config, source } = loaded.value;
   const references = [];
-  const at = (flow2, name, by, keys) => {
-    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
+  const at = (flow, name, by, keys) => {
+    references.push({ flow, name, by, file, ...source.locate(pointerOf(["flows", flow, ...keys])) });
   };
-  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
-    steps.forEach((step3, i) => {
-      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
+  for (const [flow, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step2, i) => {
+      if (step2.role !== void 0) at(flow, step2.role, `step "${step2.service}"`, ["steps", String(i), "role"]);
     });
     for (const { text: string, at: keys } of stringsIn(outputs)) {
       for (const template of roleTemplatesIn(string)) {
-        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
+        if ("name" in template) at(flow, template.name, "the outputs", ["outputs", ...keys]);
       }
     }
   }
@@ -81166,6 +81226,12 @@ var require_light = __commonJS({
   }
 });
 
+// src/engine.ts
+import { setFlagsFromString } from "node:v8";
+function runWasmWithBaselineCompiler() {
+  setFlagsFromString("--liftoff-only");
+}
+
 // action/src/main.ts
 init_config();
 init_redact();
@@ -81351,22 +81417,22 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
   return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
+    function step2(result) {
       result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile: writeFile2 } = promises;
@@ -81650,22 +81716,22 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
   return new (P || (P = Promise))(function(resolve24, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
+    function step2(result) {
       result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode2;
@@ -86783,8 +86849,8 @@ async function run() {
       pullRequest: pullRequestOf(kit.env)
     };
     const plan = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
-    const outcome = await step3(ctx);
+    const step2 = { plan, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const outcome = await step2(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
     return 1;
@@ -86817,6 +86883,7 @@ function tenantName(inputs, config, env) {
 }
 
 // action/src/index.ts
+runWasmWithBaselineCompiler();
 run().then(
   (code3) => {
     process.exitCode = code3;
