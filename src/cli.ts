@@ -61,6 +61,9 @@ const VALUE_NAMES: Record<string, string> = {
   '--roles': 'DIR',
   '--flows': 'DIR',
   '--tenant': 'NAME',
+  '--preview-tenant': 'NAME',
+  '--base': 'REF',
+  '--base-report': 'FILE',
   '--from': 'NAME',
   '--to': 'NAME',
   '--report': 'FILE',
@@ -77,6 +80,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--latency': 'MS',
   '--fail-rate': 'RATE',
   '--lost-rate': 'RATE',
+  '--rate-limit': 'N',
 };
 
 /**

@@ -8895,8 +8895,8 @@ ${ctx.indent}`;
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
             let sp0 = valueStr.indexOf(" ");
@@ -9122,8 +9122,8 @@ var require_stringifyCollection = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
@@ -10766,7 +10766,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -10782,7 +10782,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity.isCollection(node))
+        if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -11030,7 +11030,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -11059,7 +11059,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -11115,15 +11115,15 @@ var require_resolve_props = __commonJS({
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
             found = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
-            if (flow2) {
+            if (flow) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
               comma = token;
               atNewline = false;
               hasSpace = false;
@@ -21112,7 +21112,7 @@ var require_util3 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util2();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -21267,7 +21267,7 @@ var require_util3 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -42854,9 +42854,9 @@ var init_http = __esm({
 });
 
 // src/core/flows/latency.ts
-function latencyMs(latency2) {
-  if (typeof latency2 !== "object" || latency2 === null) return void 0;
-  const raw = latency2;
+function latencyMs(latency) {
+  if (typeof latency !== "object" || latency === null) return void 0;
+  const raw = latency;
   const seconds = amount(raw.seconds);
   const millis = amount(raw.milliseconds);
   if (seconds !== void 0 && millis !== void 0 && millis < 1e3) return seconds * 1e3 + millis;
@@ -47464,6 +47464,7 @@ var init_client = __esm({
 
 // src/emulator/auth-and-faults.ts
 import { timingSafeEqual } from "node:crypto";
+import { performance as performance3 } from "node:perf_hooks";
 function tokenChecker(token) {
   const expected = Buffer.from(token);
   return (candidate) => {
@@ -47490,6 +47491,21 @@ function createFaults(failRate = 0, lostRate = 0, seed) {
   return {
     failure: () => failRate > 0 && random() < failRate ? random() < 0.5 ? 500 : 503 : void 0,
     lost: () => lostRate > 0 && random() < lostRate
+  };
+}
+function createRateLimit(perSecond, now = () => performance3.now()) {
+  const interval = 1e3 / perSecond;
+  const burst = (Math.max(1, Math.floor(perSecond)) - 1) * interval;
+  let fullAt = now();
+  return {
+    take() {
+      const t5 = now();
+      const next = Math.max(fullAt, t5);
+      const waitMs = next - burst - t5;
+      if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
+      fullAt = next + interval;
+      return void 0;
+    }
   };
 }
 function mulberry32(seed) {
@@ -47826,24 +47842,24 @@ var init_role_refs = __esm({
 
 // src/emulator/flow-run.ts
 import { randomUUID } from "node:crypto";
-function startExecution(flow2, inputs, lookup2, now = Date.now()) {
+function startExecution(flow, inputs, lookup2, now = Date.now()) {
   const roles = /* @__PURE__ */ new Map();
-  for (const name of flow2.roles) {
+  for (const name of flow.roles) {
     const role = lookup2(name);
     if (role !== void 0) roles.set(name, role);
   }
-  const last = flow2.steps.length - 1;
-  const why2 = (step3, i) => {
-    if (step3.role !== void 0 && !roles.has(step3.role)) return missingRoleText(step3.role, `step "${step3.service}"`);
-    const forOutputs = i === last ? flow2.outputRoles.find((name) => !roles.has(name)) : void 0;
-    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow2.name}"`);
-    return step3.fails(inputs) ? `${step3.service} failed` : void 0;
+  const last = flow.steps.length - 1;
+  const why2 = (step2, i) => {
+    if (step2.role !== void 0 && !roles.has(step2.role)) return missingRoleText(step2.role, `step "${step2.service}"`);
+    const forOutputs = i === last ? flow.outputRoles.find((name) => !roles.has(name)) : void 0;
+    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow.name}"`);
+    return step2.fails(inputs) ? `${step2.service} failed` : void 0;
   };
   let error2;
-  const failing = flow2.steps.findIndex((step3, i) => (error2 = why2(step3, i)) !== void 0);
-  const ran = failing === -1 ? flow2.steps : flow2.steps.slice(0, failing + 1);
+  const failing = flow.steps.findIndex((step2, i) => (error2 = why2(step2, i)) !== void 0);
+  const ran = failing === -1 ? flow.steps : flow.steps.slice(0, failing + 1);
   const stepIds = ran.map(() => randomUUID());
-  const execution = { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
+  const execution = { id: randomUUID(), flow, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
   if (error2 !== void 0) execution.error = error2;
   return execution;
 }
@@ -47856,18 +47872,18 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step3, i) => {
-    if (execution.startedAt + step3.endsAtMs > now) return;
+  execution.ran.forEach((step2, i) => {
+    if (execution.startedAt + step2.endsAtMs > now) return;
     const status = stepStatus(execution, i);
     entries.push({
       count: String(i + 1),
-      service: step3.service,
+      service: step2.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
+      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
       status,
-      latency: latencyObject(step3.latencyMs, form),
+      latency: latencyObject(step2.latencyMs, form),
       flow_id: execution.flow.flowId,
       // The interface shows no error member; a failed step says why in one, as the WebSocket does.
       ...status === "completed" ? {} : { error: execution.error }
@@ -48026,13 +48042,13 @@ function flowRoutes(flows, roles, executions, form) {
       body: true,
       mutates: false,
       handle: (req) => {
-        const flow2 = flows.get(req.param);
-        if (!flow2) return message(404, `flow not found: ${req.param}`);
-        const checked = checkInputs(flow2, req.body ?? {});
+        const flow = flows.get(req.param);
+        if (!flow) return message(404, `flow not found: ${req.param}`);
+        const checked = checkInputs(flow, req.body ?? {});
         if ("problem" in checked) return message(400, checked.problem);
-        const execution = startExecution(flow2, checked.inputs, roles);
+        const execution = startExecution(flow, checked.inputs, roles);
         executions.add(execution);
-        return json(200, { flowId: flow2.flowId, executionId: execution.id });
+        return json(200, { flowId: flow.flowId, executionId: execution.id });
       }
     },
     {
@@ -48051,7 +48067,7 @@ function flowRoutes(flows, roles, executions, form) {
     }
   ];
 }
-function checkInputs(flow2, value) {
+function checkInputs(flow, value) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { problem: "flow inputs must be a JSON object of strings" };
   }
@@ -48059,7 +48075,7 @@ function checkInputs(flow2, value) {
   const wrong = entries.find(([, v]) => typeof v !== "string");
   if (wrong) return { problem: `input "${wrong[0]}" must be a string` };
   const inputs = Object.fromEntries(entries);
-  const missing = flow2.required.filter((name) => !Object.hasOwn(inputs, name));
+  const missing = flow.required.filter((name) => !Object.hasOwn(inputs, name));
   if (missing.length > 0) return { problem: `${MISSING_PARAMETERS}: ${missing.join(", ")}` };
   return { inputs };
 }
@@ -48073,74 +48089,134 @@ var init_flow_routes = __esm({
   }
 });
 
-// src/emulator/flows-config.schema.ts
-var latency, step, flow, flowsConfigSchema;
-var init_flows_config_schema = __esm({
-  "src/emulator/flows-config.schema.ts"() {
-    "use strict";
-    init_role_refs();
-    latency = {
-      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
-      type: ["string", "integer"],
-      minimum: 0
-    };
-    step = {
+// schemas/emulator-flows.schema.json
+var emulator_flows_schema_default;
+var init_emulator_flows_schema = __esm({
+  "schemas/emulator-flows.schema.json"() {
+    emulator_flows_schema_default = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "https://roleflow.dev/schemas/emulator-flows.schema.json",
+      title: "roleflow emulator flows",
+      description: "The flows of roleflow's embedded tenant (emulator-flows.yaml, serve --flows-config, local.flows_config); the format is documented in the header of emulator-flows.yaml.",
       type: "object",
       additionalProperties: false,
-      required: ["service"],
+      required: [
+        "flows"
+      ],
       properties: {
-        service: { type: "string", minLength: 1, description: "Service name logged for this step" },
-        latency,
-        fail: { type: "boolean", description: "This step always fails" },
-        fail_when: {
+        flows: {
           type: "object",
-          description: "Fails when the named input matches the regular expression",
-          additionalProperties: { type: "string" }
-        },
-        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' },
-        role: {
-          type: "string",
-          pattern: ROLE_NAME_PATTERN,
-          description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
-        }
-      }
-    };
-    flow = {
-      type: "object",
-      additionalProperties: false,
-      required: ["steps", "outputs"],
-      properties: {
-        flow_id: { type: "string", minLength: 1 },
-        identity: { type: "string", minLength: 1 },
-        inputs: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-        steps: { type: "array", minItems: 1, items: step },
-        outputs: {
-          type: "object",
-          additionalProperties: false,
-          required: ["results"],
-          properties: {
-            results: {
-              type: "array",
-              items: { oneOf: [{ type: "object" }, { const: "${*}" }] }
+          propertyNames: {
+            pattern: "^[A-Za-z0-9._-]+$"
+          },
+          additionalProperties: {
+            type: "object",
+            additionalProperties: false,
+            required: [
+              "steps",
+              "outputs"
+            ],
+            properties: {
+              flow_id: {
+                type: "string",
+                minLength: 1
+              },
+              identity: {
+                type: "string",
+                minLength: 1
+              },
+              inputs: {
+                type: "array",
+                items: {
+                  type: "string",
+                  minLength: 1
+                },
+                uniqueItems: true
+              },
+              steps: {
+                type: "array",
+                minItems: 1,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "service"
+                  ],
+                  properties: {
+                    service: {
+                      type: "string",
+                      minLength: 1,
+                      description: "Service name logged for this step"
+                    },
+                    latency: {
+                      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
+                      type: [
+                        "string",
+                        "integer"
+                      ],
+                      minimum: 0
+                    },
+                    fail: {
+                      type: "boolean",
+                      description: "This step always fails"
+                    },
+                    fail_when: {
+                      type: "object",
+                      description: "Fails when the named input matches the regular expression",
+                      additionalProperties: {
+                        type: "string"
+                      }
+                    },
+                    fail_status: {
+                      type: "string",
+                      minLength: 1,
+                      description: 'Status logged when the step fails (default "failed")'
+                    },
+                    role: {
+                      type: "string",
+                      pattern: "^[A-Za-z0-9_][A-Za-z0-9._-]*$",
+                      description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
+                    }
+                  }
+                }
+              },
+              outputs: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "results"
+                ],
+                properties: {
+                  results: {
+                    type: "array",
+                    items: {
+                      oneOf: [
+                        {
+                          type: "object"
+                        },
+                        {
+                          const: "${*}"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     };
-    flowsConfigSchema = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      title: "roleflow emulator flows",
-      type: "object",
-      additionalProperties: false,
-      required: ["flows"],
-      properties: {
-        flows: {
-          type: "object",
-          propertyNames: { pattern: "^[A-Za-z0-9._-]+$" },
-          additionalProperties: flow
-        }
-      }
-    };
+  }
+});
+
+// src/emulator/flows-config.schema.ts
+var flowsConfigSchema;
+var init_flows_config_schema = __esm({
+  "src/emulator/flows-config.schema.ts"() {
+    "use strict";
+    init_emulator_flows_schema();
+    flowsConfigSchema = emulator_flows_schema_default;
   }
 });
 
@@ -48161,31 +48237,31 @@ function validateFlowsObject(value, label) {
 }
 function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
-  for (const [name, flow2] of Object.entries(config.flows)) {
+  for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step3, i) => {
-      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
+    const steps = flow.steps.map((step2, i) => {
+      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step3.fail === true;
+      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step2.fail === true;
       return {
-        service: step3.service,
+        service: step2.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step3.fail_status ?? "failed",
-        ...step3.role === void 0 ? {} : { role: step3.role },
+        failStatus: step2.fail_status ?? "failed",
+        ...step2.role === void 0 ? {} : { role: step2.role },
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
-    const outputRoles = outputRoleNames(flow2.outputs);
+    const outputRoles = outputRoleNames(flow.outputs);
     compiled2.set(name, {
       name,
-      flowId: flow2.flow_id ?? stableId(name),
-      identity: flow2.identity ?? DEFAULT_IDENTITY,
-      required: flow2.inputs ?? [],
+      flowId: flow.flow_id ?? stableId(name),
+      identity: flow.identity ?? DEFAULT_IDENTITY,
+      required: flow.inputs ?? [],
       steps,
-      outputs: flow2.outputs,
+      outputs: flow.outputs,
       outputRoles,
       roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
     });
@@ -48211,29 +48287,29 @@ function validateFlows(source, file) {
 function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
-  for (const [name, flow2] of Object.entries(flows)) {
-    for (const { text: text2, at } of stringsIn(asRecord(flow2)?.["outputs"])) {
+  for (const [name, flow] of Object.entries(flows)) {
+    for (const { text: text2, at } of stringsIn(asRecord(flow)?.["outputs"])) {
       for (const template of roleTemplatesIn(text2)) {
         if (!("problem" in template)) continue;
         const pointer = pointerOf(["flows", name, "outputs", ...at]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
       }
     }
-    const steps = asRecord(flow2)?.["steps"];
+    const steps = asRecord(flow)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step3 = asRecord(raw) ?? {};
+      const step2 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
         const pointer = pointerOf(["flows", name, "steps", String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step3["latency"];
-      if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
-        at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
-      } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
+      const latency = step2["latency"];
+      if (typeof latency === "string" && parseLatency(latency) === void 0) {
+        at(["latency"], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      } else if ((typeof latency === "string" || typeof latency === "number") && parseLatency(latency) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -48274,14 +48350,14 @@ var init_flows_config = __esm({
 });
 
 // src/emulator/http-server.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
+  const { faults, rateLimit, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
   const deliver = (res, method, path, started, answer) => {
     send(res, answer);
-    onRequest?.({ method, path, status: answer.status, ms: performance3.now() - started });
+    onRequest?.({ method, path, status: answer.status, ms: performance4.now() - started });
   };
   const reply = (res, method, path, started, answer) => {
     log.add(method, path, answer.status);
@@ -48296,13 +48372,13 @@ function createHttpHandler(options) {
     if (route.mutates && answer.status === 200 && faults.lost()) {
       log.add(method, path, 0);
       req.socket.destroy();
-      onRequest?.({ method, path, status: 0, ms: performance3.now() - started });
+      onRequest?.({ method, path, status: 0, ms: performance4.now() - started });
       return;
     }
     reply(res, method, path, started, answer);
   };
   return (req, res) => {
-    const started = onRequest ? performance3.now() : 0;
+    const started = onRequest ? performance4.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -48310,6 +48386,8 @@ function createHttpHandler(options) {
     const failure2 = faults.failure();
     if (failure2 === 500) return reply(res, method, path, started, INTERNAL_ERROR);
     if (failure2 === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const waitSeconds = rateLimit?.take();
+    if (waitSeconds !== void 0) return reply(res, method, path, started, tooManyRequests(waitSeconds));
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
     const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
     if ("status" in found) return reply(res, method, path, started, found);
@@ -48380,7 +48458,7 @@ function send(res, answer) {
     res.destroy();
   }
 }
-var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, notFound;
+var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, tooManyRequests, notFound;
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
     "use strict";
@@ -48390,6 +48468,7 @@ var init_http_server = __esm({
     INTERNAL_ERROR = message(500, "internal server error");
     UNAVAILABLE = { ...message(503, "service unavailable"), headers: { "retry-after": "0" } };
     UNAUTHORIZED = message(401, "unauthorized");
+    tooManyRequests = (seconds) => ({ ...message(429, "too many requests"), headers: { "retry-after": String(seconds) } });
     notFound = (method, path) => message(404, `not found: ${method} ${path}`);
   }
 });
@@ -48624,25 +48703,25 @@ function onFrame(conn, data2, options) {
   const name = typeof service === "string" ? service : "";
   if (action !== "message") return reject(conn, "400", name, 'unsupported action: expected "message"');
   if (name === "") return reject(conn, "400", "", `${MISSING_PARAMETERS}: service`);
-  const flow2 = options.flows.get(name);
-  if (!flow2) return reject(conn, "404", name, `flow not found: ${name}`);
-  const checked = checkInputs(flow2, rest);
+  const flow = options.flows.get(name);
+  if (!flow) return reject(conn, "404", name, `flow not found: ${name}`);
+  const checked = checkInputs(flow, rest);
   if ("problem" in checked) return reject(conn, "400", name, checked.problem);
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
-  const execution = startExecution(flow2, checked.inputs, options.roles);
+  const execution = startExecution(flow, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step3, i) => {
+  execution.ran.forEach((step2, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step3.endsAtMs).unref();
+    }, step2.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step3 = execution.ran[index];
+  const step2 = execution.ran[index];
   const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send2(conn, {
     state: "completed",
@@ -48650,7 +48729,7 @@ function completed(conn, execution, index) {
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step3.nodeId
+    nodeId: step2.nodeId
   });
 }
 function reject(conn, statusCode, service, text2) {
@@ -48726,6 +48805,7 @@ async function startEmulator(options = {}) {
     disable: options.disable ?? [],
     tokenMatches,
     faults,
+    rateLimit: options.rateLimit === void 0 ? void 0 : createRateLimit(options.rateLimit.perSecond),
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
@@ -48777,6 +48857,8 @@ function checkOptions(o) {
     if (v !== void 0 && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
   if (o.latencyMs !== void 0 && !(o.latencyMs >= 0 && o.latencyMs <= 36e5)) problems.push("latencyMs must be from 0 to 3600000 (1 h)");
+  const perSecond = o.rateLimit?.perSecond;
+  if (o.rateLimit !== void 0 && !(typeof perSecond === "number" && perSecond > 0 && perSecond <= 1e6)) problems.push("rateLimit.perSecond must be more than 0 (at most 1000000)");
   if (o.maxBodyBytes !== void 0 && !(o.maxBodyBytes > 0)) problems.push("maxBodyBytes must be more than 0");
   if (o.port !== void 0 && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push("port must be an integer from 0 to 65535");
@@ -54676,7 +54758,7 @@ var require_util9 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants9();
     var { getGlobalOrigin } = require_global3();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url2();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util8();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -54835,7 +54917,7 @@ var require_util9 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -73555,16 +73637,16 @@ function prune(value, patterns) {
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
   for (const [key, child2] of entries) {
-    const rest = patterns.flatMap((p) => step2(p, key));
+    const rest = patterns.flatMap((p) => step(p, key));
     if (rest.some((r) => r.length === 0)) continue;
     kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
-function step2(pattern, key) {
+function step(pattern, key) {
   const [head, ...rest] = pattern;
   if (head === void 0) return [];
-  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  if (head === "**") return [pattern.slice(), ...step(rest, key)];
   return head === "*" || head === key ? [rest] : [];
 }
 function compareSnapshot(stored, received) {
@@ -74235,7 +74317,7 @@ function parseFlowTestFile(text2, file, schema) {
 }
 function loadFile(value, file, ctx) {
   const root = rec(value);
-  const flow2 = typeof root["flow"] === "string" ? root["flow"] : "";
+  const flow = typeof root["flow"] === "string" ? root["flow"] : "";
   const transports = loadTransports(root["transport"]);
   const defaults = rec(root["defaults"]);
   const inherited = (key) => defaults[key] === void 0 ? void 0 : { value: defaults[key], pointer: ptr("/defaults", key) };
@@ -74264,7 +74346,7 @@ function loadFile(value, file, ctx) {
       col,
       id: flowTestId(file, name),
       file,
-      flow: flow2,
+      flow,
       name,
       inputs: loadInputs(test2["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
       repeat,
@@ -74278,7 +74360,7 @@ function loadFile(value, file, ctx) {
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  return { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  return { file, flow, secrets: arr(root["secrets"]).map(String), tests };
 }
 function loadInputs(value, pointer, transports, ctx) {
   const inputs = {};
@@ -74371,18 +74453,18 @@ var init_result2 = __esm({
 
 // src/core/flows/checks/latency-check.ts
 function latencyResults(test2, executions, kinds) {
-  const latency2 = test2.expect.latency;
-  if (!latency2) return [];
+  const latency = test2.expect.latency;
+  if (!latency) return [];
   const finished = executions.filter((e) => e.status !== "error");
   const results2 = [];
-  for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
     results2.push(
       b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
-  for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
     if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
@@ -75343,8 +75425,8 @@ async function planTenants(names, planOne) {
 }
 async function applyTenantsInOrder(steps, nameOf2, applyOne) {
   const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
+  for (const [i, step2] of steps.entries()) {
+    const end = await applyOne(step2);
     ended2.push(end);
     if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
   }
@@ -76056,21 +76138,21 @@ function workflowText(options) {
   const header = tenant === void 0 ? NO_TENANT_HEADER : TENANT_HEADER;
   const on = tenant === void 0 ? ["on:", "  pull_request:", ""] : ["on:", "  pull_request:", "  push:", "    branches: [main]", "  schedule:", "    - cron: '17 6 * * *'", "  workflow_dispatch:", ""];
   const name = tenant?.name ?? "local";
-  const step3 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
+  const step2 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
   const jobs = tenant === void 0 ? [
     ...job("checks", "github.event_name == 'pull_request'", [
       // The embedded tenant starts empty on every runner: the Roles are applied before the tests.
-      ...step3("Plan", "plan", "plan"),
-      ...step3("Apply to the embedded tenant", "apply", "apply"),
-      ...step3("Flow tests", "test", "test")
+      ...step2("Plan", "plan", "plan"),
+      ...step2("Apply to the embedded tenant", "apply", "apply"),
+      ...step2("Flow tests", "test", "test")
     ])
   ] : [
-    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step3("Plan", "plan", "plan"), ...step3("Flow tests", "test", "test")]),
-    ...job("apply", "github.event_name == 'push'", step3("Apply", "apply", "apply"), {
+    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step2("Plan", "plan", "plan"), ...step2("Flow tests", "test", "test")]),
+    ...job("apply", "github.event_name == 'push'", step2("Apply", "apply", "apply"), {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
   ];
   const previewJob = preview2 === void 0 ? [] : job(
     "preview",
@@ -76186,7 +76268,7 @@ function editorSchemas() {
     [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
   };
 }
-var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINES;
 var init_templates = __esm({
   "src/core/init/templates.ts"() {
     "use strict";
@@ -76218,7 +76300,7 @@ tests:
         - { path: "results[0].answer", contains: "Where is my order?" }
         - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
-    GITIGNORE_LINE = ".roleflow/";
+    GITIGNORE_LINES = [".roleflow/", "node_modules/"];
   }
 });
 
@@ -76388,15 +76470,16 @@ async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
-    await writeFile3(abs, `${GITIGNORE_LINE}
+    await writeFile3(abs, `${GITIGNORE_LINES.join("\n")}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
-  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+  const lines2 = new Set(text2.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const missing = GITIGNORE_LINES.filter((entry) => !lines2.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return { path: ".gitignore", status: "left", note: `already ignores ${GITIGNORE_LINES.join(" and ")}` };
+  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
 `);
-  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+  return { path: ".gitignore", status: "merged", note: `added ${missing.join(", ")}` };
 }
 async function writeFile3(abs, text2) {
   await mkdir4(dirname9(abs), { recursive: true });
@@ -76802,8 +76885,8 @@ var init_compare = __esm({
 
 // src/core/compare/baseline.ts
 function resolveBaselineBudgets(test2, transport, baseline) {
-  const latency2 = test2.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test2;
+  const latency = test2.expect.latency;
+  if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
   const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
   const resolve26 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
@@ -76818,8 +76901,8 @@ function resolveBaselineBudgets(test2, transport, baseline) {
     expect: {
       ...test2.expect,
       latency: {
-        total: latency2.total.map((b) => resolve26(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve26(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve26(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve26(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76873,11 +76956,11 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t5) => [keyOf2(t5), t5]));
+  const latency = new Map(runs.tests.map((t5) => [keyOf2(t5), t5]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
-  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency2.get(keyOf2(h))));
+  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency.get(keyOf2(h))));
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
@@ -76890,7 +76973,7 @@ function verdictChanged(t5) {
 function latencyChanged(t5) {
   return t5.wall !== null && isSignificant(t5.wall) || t5.step_latency.length > 0;
 }
-function testPreview(b, h, latency2) {
+function testPreview(b, h, latency) {
   const any = h ?? b;
   const outputsBefore = b && firstOutputs(b);
   const outputsAfter = h && firstOutputs(h);
@@ -76911,8 +76994,8 @@ function testPreview(b, h, latency2) {
     ...outputsChanged && { outputs_diff: contentDiff(outputsBefore ?? "", outputsAfter ?? "", "base outputs", "head outputs") },
     steps_changed: stepsChanged,
     ...stepsChanged && { base_steps: stepsBefore, head_steps: stepsAfter },
-    wall: latency2?.wall ?? null,
-    step_latency: (latency2?.steps ?? []).filter(isSignificant)
+    wall: latency?.wall ?? null,
+    step_latency: (latency?.steps ?? []).filter(isSignificant)
   };
 }
 function why(r) {
@@ -76920,7 +77003,7 @@ function why(r) {
     if (repeat.status !== "fail" && repeat.status !== "error") continue;
     if (repeat.error !== void 0) return repeat.error;
     const failed3 = repeat.assertions.find((a) => a.status === "fail");
-    if (failed3 !== void 0) return `${failed3.label}: ${failed3.message}`;
+    if (failed3 !== void 0) return failed3.message;
   }
   return r.message;
 }
@@ -77056,8 +77139,8 @@ function detailsOf(t5) {
   const body = [];
   if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") body.push(`Head: ${mdText(t5.head.message)}`);
   if (t5.steps_changed) body.push(`Steps: ${mdText((t5.base_steps ?? []).join(" → "))} ⇒ ${mdText((t5.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t5);
-  if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
+  const latency = latencyLines(t5);
+  if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
   if (t5.outputs_diff !== void 0) body.push(fenced(t5.outputs_diff));
   if (body.length === 0) return "";
   return `<details${isRegression(t5) ? " open" : ""}><summary>${mdCode(`${t5.id} [${t5.transport}]`)}: ${kindOf2(t5)}</summary>
@@ -77239,8 +77322,8 @@ function distributionSvg(samples, label) {
   const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
   const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
   const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step3 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  const step2 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step2 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
   return [
     `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
     `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
@@ -77462,10 +77545,10 @@ function round2(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
 function stepRecord(s) {
-  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
-  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
-  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
-  return step3;
+  const step2 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step2.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step2.stop_execution = s.stopExecution;
+  return step2;
 }
 function messageRecord(m, atMs) {
   const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
@@ -77583,15 +77666,15 @@ function matrix(report) {
   if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
   const transports = [...new Set(rows.map((r) => r.transport))].sort();
   const flows = [...new Set(rows.map((r) => r.flow))];
-  const body = flows.map((flow2) => {
+  const body = flows.map((flow) => {
     const cells = transports.map((transport) => {
-      const row2 = rows.find((r) => r.flow === flow2 && r.transport === transport);
+      const row2 = rows.find((r) => r.flow === flow && r.transport === transport);
       if (!row2) return '<td class="muted">–</td>';
       const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
       const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
-      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
+      return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
     });
-    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
+    return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
   });
   return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
 }
@@ -77613,13 +77696,13 @@ function distributions(report) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
   const figures = [...groups2.values()].map((results2) => {
-    const { flow: flow2, transport } = results2[0];
+    const { flow, transport } = results2[0];
     const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
     const charts = [
       distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
       ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
     ];
-    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
   });
   return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
 }
@@ -78033,9 +78116,9 @@ async function attachSchemaFiles(flows, sources) {
   const absOf = new Map(sources.map((s) => [s.file, s.abs]));
   const loaded = /* @__PURE__ */ new Map();
   const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve12(flow2.file));
-    for (const test2 of flow2.tests) {
+  for (const flow of flows) {
+    const base = dirname11(absOf.get(flow.file) ?? resolve12(flow.file));
+    for (const test2 of flow.tests) {
       for (const a of test2.expect.outputs) {
         if (a.operator !== "schema" || typeof a.expected !== "string") continue;
         const abs = resolve12(base, a.expected);
@@ -78045,7 +78128,7 @@ async function attachSchemaFiles(flows, sources) {
           loaded.set(abs, schema);
         }
         if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
       }
     }
   }
@@ -78464,10 +78547,10 @@ var init_no_tests = __esm({
 // src/files/snapshot-files.ts
 import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
-function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename4(flow2.abs));
-  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+function snapshotFileOf(flow) {
+  const name = snapshotFileName(basename4(flow.abs));
+  const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname12(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists4 = await stat8(file.abs).then(
@@ -78538,19 +78621,19 @@ var init_assertions = __esm({
           } else issues.push(...loaded.issues);
         }
         const snapshots = /* @__PURE__ */ new Map();
-        for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow2.file), file: flow2.file });
+        for (const flow of options.flows) {
+          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow.file), file: flow.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
             continue;
           }
-          const live = liveSnapshotKeys(flow2);
+          const live = liveSnapshotKeys(flow);
           if (live.size === 0 && stored.value.size === 0) continue;
           const obsolete = obsoleteKeys(stored.value, live);
           const next = new Map(stored.value);
           if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
-          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+          snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
         if (issues.length > 0) throw new InvalidFilesError(issues);
         return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
@@ -78620,13 +78703,13 @@ var init_assertions = __esm({
 });
 
 // src/run/flows/flow-shared.ts
-import { performance as performance4 } from "node:perf_hooks";
-function runError(flow2, transport, problem) {
-  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+import { performance as performance5 } from "node:perf_hooks";
+function runError(flow, transport, problem) {
+  return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
 }
-function executionEnd(transport, flow2, status, endedBy, problem) {
+function executionEnd(transport, flow, status, endedBy, problem) {
   const result = { transport, status, endedBy };
-  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem !== void 0) result.error = runError(flow, transport, messageOf(problem));
   if (problem instanceof RoleflowError) result.errorCode = problem.code;
   return result;
 }
@@ -78664,7 +78747,7 @@ var init_flow_shared = __esm({
     init_redact_messages();
     init_stop_signal();
     realClock = {
-      now: () => performance4.now(),
+      now: () => performance5.now(),
       sleep: (ms2) => new Promise((resolve26) => setTimeout(resolve26, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
@@ -78773,9 +78856,9 @@ async function runHttps(client, test2, inputs, options = {}) {
     deadline.clear();
   }
 }
-function rememberPace(paces, flow2, steps) {
+function rememberPace(paces, flow, steps) {
   const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
 }
 function timeoutText(test2, steps) {
   const rule = httpsEndRule(test2);
@@ -78813,11 +78896,11 @@ async function runWs(client, test2, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
-function frameOf(inputs, flow2) {
+function frameOf(inputs, flow) {
   const frame = {};
   for (const key of Object.keys(inputs)) frame[key] = inputs[key];
   frame["action"] = "message";
-  frame["service"] = flow2;
+  frame["service"] = flow;
   return frame;
 }
 function describeMessage(m) {
@@ -79116,7 +79199,9 @@ async function loadBaseline(cwd, file) {
 async function runTestSession(opts) {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
-  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
+  const executes = opts.runs.some((r) => r.skip === void 0 && r.error === void 0);
+  const listRoles = () => executes ? listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal) : Promise.resolve(void 0);
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
   const outcome = await runTests({
@@ -79136,7 +79221,7 @@ async function runTestSession(opts) {
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
   const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
   if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
@@ -79840,8 +79925,8 @@ function renderStepSummary(report, opts = {}) {
   const steps = rows.flatMap((row2) => Object.entries(row2.steps).map(([service, st]) => ({ flow: row2.flow, service, st })));
   if (steps.length > 0) {
     parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
-    for (const { flow: flow2, service, st } of steps) {
-      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
+    for (const { flow, service, st } of steps) {
+      parts.push(`| ${cell(flow)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
     }
     parts.push("");
   }
@@ -80435,6 +80520,7 @@ async function serve(options, ports) {
     failRate: options.failRate,
     lostRate: options.lostRate,
     ...options.seed === void 0 ? {} : { seed: options.seed },
+    ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
     ...options.data === void 0 ? {} : { dataFile: resolve23(ports.cwd, options.data) },
     ...flows === void 0 ? {} : { flows },
     ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
@@ -80588,16 +80674,16 @@ function flowRoleReferences(text2, file) {
   if (!loaded.ok) return loaded;
   const { config, source } = loaded.value;
   const references = [];
-  const at = (flow2, name, by, keys) => {
-    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
+  const at = (flow, name, by, keys) => {
+    references.push({ flow, name, by, file, ...source.locate(pointerOf(["flows", flow, ...keys])) });
   };
-  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
-    steps.forEach((step3, i) => {
-      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
+  for (const [flow, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step2, i) => {
+      if (step2.role !== void 0) at(flow, step2.role, `step "${step2.service}"`, ["steps", String(i), "role"]);
     });
     for (const { text: string, at: keys } of stringsIn(outputs)) {
       for (const template of roleTemplatesIn(string)) {
-        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
+        if ("name" in template) at(flow, template.name, "the outputs", ["outputs", ...keys]);
       }
     }
   }
@@ -82071,6 +82157,12 @@ var require_light = __commonJS({
   }
 });
 
+// src/engine.ts
+import { setFlagsFromString } from "node:v8";
+function runWasmWithBaselineCompiler() {
+  setFlagsFromString("--liftoff-only");
+}
+
 // action/src/main.ts
 init_config();
 init_redact();
@@ -82256,22 +82348,22 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
   return new (P || (P = Promise))(function(resolve26, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
+    function step2(result) {
       result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile: writeFile2 } = promises;
@@ -82555,22 +82647,22 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
   return new (P || (P = Promise))(function(resolve26, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
+    function step2(result) {
       result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode2;
@@ -83490,8 +83582,10 @@ var ServeCommand = class extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -83501,7 +83595,8 @@ var ServeCommand = class extends RoleflowCommand {
       ["Serve on a free port", "roleflow serve --port 0"],
       ["Point roleflow at it from another shell", "ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787"],
       ["Persist state and use your own flows", "roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml"],
-      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
+      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"],
+      ["A tenant that allows 20 requests a second", "roleflow serve --latency 50 --rate-limit 20"]
     ]
   });
   port = numberOptionOr("--port", "8787", "Port (0 = a free one)", { min: 0, max: 65535, integer: true });
@@ -83512,12 +83607,13 @@ var ServeCommand = class extends RoleflowCommand {
   latency = numberOptionOr("--latency", "0", "Added latency per answer, in ms (at most 1 h)", { min: 0, max: 36e5 });
   failRate = numberOptionOr("--fail-rate", "0", "Share of answers that fail with 500/503 (0..1)", { min: 0, max: 1 });
   lostRate = numberOptionOr("--lost-rate", "0", "Share of Role changes whose answer is lost (0..1)", { min: 0, max: 1 });
+  rateLimit = numberOption("--rate-limit", "Requests a second it answers; more get 429 with Retry-After", { min: 1e-3, max: 1e6 });
   seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
   json = jsonOption("Print the URLs as one JSON line");
   async execute() {
     const { serve: serve2 } = await Promise.resolve().then(() => (init_serve(), serve_exports));
-    const { port, host, data: data2, token, flowsConfig, latency: latency2, failRate, lostRate, seed, json: json2 } = this;
-    return serve2({ ...this.common, port, host, data: data2, token, flowsConfig, latency: latency2, failRate, lostRate, seed, json: json2 }, this.ports);
+    const { port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 } = this;
+    return serve2({ ...this.common, port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 }, this.ports);
   }
 };
 
@@ -83718,6 +83814,9 @@ var VALUE_NAMES = {
   "--roles": "DIR",
   "--flows": "DIR",
   "--tenant": "NAME",
+  "--preview-tenant": "NAME",
+  "--base": "REF",
+  "--base-report": "FILE",
   "--from": "NAME",
   "--to": "NAME",
   "--report": "FILE",
@@ -83733,7 +83832,8 @@ var VALUE_NAMES = {
   "--seed": "N",
   "--latency": "MS",
   "--fail-rate": "RATE",
-  "--lost-rate": "RATE"
+  "--lost-rate": "RATE",
+  "--rate-limit": "N"
 };
 function namePlaceholders(text2) {
   if (!text2.includes("#0")) return text2;
@@ -86603,8 +86703,8 @@ async function run() {
       pullRequest: pullRequestOf(kit.env)
     };
     const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
-    const outcome = await step3(ctx);
+    const step2 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const outcome = await step2(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
     return 1;
@@ -86637,6 +86737,7 @@ function tenantName(inputs, config, env) {
 }
 
 // action/src/index.ts
+runWasmWithBaselineCompiler();
 run().then(
   (code3) => {
     process.exitCode = code3;

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { DEV_TOKEN } from '../run/serve.js';
 import { RoleflowCommand } from './base.js';
-import { jsonOption, numberOptionOr } from './options.js';
+import { jsonOption, numberOption, numberOptionOr } from './options.js';
 
 export class ServeCommand extends RoleflowCommand {
   static override paths = [['serve']];
@@ -26,8 +26,10 @@ export class ServeCommand extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -38,6 +40,7 @@ export class ServeCommand extends RoleflowCommand {
       ['Point roleflow at it from another shell', 'ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787'],
       ['Persist state and use your own flows', 'roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml'],
       ['A flaky tenant for retry testing, with request lines', 'roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose'],
+      ['A tenant that allows 20 requests a second', 'roleflow serve --latency 50 --rate-limit 20'],
     ],
   });
 
@@ -49,12 +52,13 @@ export class ServeCommand extends RoleflowCommand {
   latency = numberOptionOr('--latency', '0', 'Added latency per answer, in ms (at most 1 h)', { min: 0, max: 3_600_000 });
   failRate = numberOptionOr('--fail-rate', '0', 'Share of answers that fail with 500/503 (0..1)', { min: 0, max: 1 });
   lostRate = numberOptionOr('--lost-rate', '0', 'Share of Role changes whose answer is lost (0..1)', { min: 0, max: 1 });
+  rateLimit = numberOption('--rate-limit', 'Requests a second it answers; more get 429 with Retry-After', { min: 0.001, max: 1_000_000 });
   seed = Option.String('--seed', { description: 'Seed for fault injection', validator: t.isNumber() });
   json = jsonOption('Print the URLs as one JSON line');
 
   async execute(): Promise<number> {
     const { serve } = await import('../run/serve.js');
-    const { port, host, data, token, flowsConfig, latency, failRate, lostRate, seed, json } = this;
-    return serve({ ...this.common, port, host, data, token, flowsConfig, latency, failRate, lostRate, seed, json }, this.ports);
+    const { port, host, data, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json } = this;
+    return serve({ ...this.common, port, host, data, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json }, this.ports);
   }
 }

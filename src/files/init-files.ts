@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RoleflowError } from '../core/errors.js';
 import { addTenantToConfig, configuredPreviewTenant, markPreviewTenant } from '../core/init/add-tenant.js';
-import { editorSchemas, embeddedWorkflows, GITIGNORE_LINE, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
+import { editorSchemas, embeddedWorkflows, GITIGNORE_LINES, initFiles, tokenEnvFor, type InitOptions } from '../core/init/templates.js';
 import { writeFileAtomic } from './role-files.js';
 
 /** What `init` did with one file: written anew, overwritten (`--force`), merged into, or left as it was. */
@@ -120,17 +120,19 @@ async function mergeEditorSettings(dir: string, force: boolean): Promise<InitSte
   return text === undefined ? { path: SETTINGS, status: 'written' } : { path: SETTINGS, status: 'merged', note: `added ${added.join(', ')}` };
 }
 
+/** `.gitignore` gets each of `GITIGNORE_LINES` it does not ignore yet (as `x`, `x/`, `/x` or `/x/`). */
 async function mergeGitignore(dir: string): Promise<InitStep> {
   const abs = join(dir, '.gitignore');
   const text = await readIfThere(abs);
   if (text === undefined) {
-    await writeFile(abs, `${GITIGNORE_LINE}\n`);
+    await writeFile(abs, `${GITIGNORE_LINES.join('\n')}\n`);
     return { path: '.gitignore', status: 'written' };
   }
-  const ignored = text.split(/\r?\n/).some((line) => ['.roleflow', '.roleflow/', '/.roleflow', '/.roleflow/'].includes(line.trim()));
-  if (ignored) return { path: '.gitignore', status: 'left', note: 'already ignores .roleflow/' };
-  await writeFile(abs, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${GITIGNORE_LINE}\n`);
-  return { path: '.gitignore', status: 'merged', note: `added ${GITIGNORE_LINE}` };
+  const lines = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, '').replace(/\/$/, '')));
+  const missing = GITIGNORE_LINES.filter((entry) => !lines.has(entry.replace(/\/$/, '')));
+  if (missing.length === 0) return { path: '.gitignore', status: 'left', note: `already ignores ${GITIGNORE_LINES.join(' and ')}` };
+  await writeFile(abs, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
+  return { path: '.gitignore', status: 'merged', note: `added ${missing.join(', ')}` };
 }
 
 async function writeFile(abs: string, text: string): Promise<void> {

@@ -16,6 +16,8 @@ export interface ServeOptions extends CommonOptions {
   latency: number;
   failRate: number;
   lostRate: number;
+  /** `--rate-limit N`: requests a second it answers, more get 429. */
+  rateLimit?: number | undefined;
   seed?: number | undefined;
   json: boolean;
 }
@@ -44,6 +46,7 @@ export async function serve(options: ServeOptions, ports: Ports): Promise<number
     failRate: options.failRate,
     lostRate: options.lostRate,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: { perSecond: options.rateLimit } }),
     ...(options.data === undefined ? {} : { dataFile: resolve(ports.cwd, options.data) }),
     ...(flows === undefined ? {} : { flows }),
     ...(options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? '0 (answer dropped)' : r.status })) } : {}),

@@ -117,5 +117,5 @@ export function editorSchemas(): Record<string, string[]> {
   };
 }
 
-/** The line `.gitignore` needs: the embedded tenant's state. */
-export const GITIGNORE_LINE = '.roleflow/';
+/** What `.gitignore` needs: the embedded tenant's state (and roleflow's journal), and the installed packages. */
+export const GITIGNORE_LINES = ['.roleflow/', 'node_modules/'];

@@ -124,7 +124,7 @@ function why(r: PreviewResult): string {
     if (repeat.status !== 'fail' && repeat.status !== 'error') continue;
     if (repeat.error !== undefined) return repeat.error;
     const failed = repeat.assertions.find((a) => a.status === 'fail');
-    if (failed !== undefined) return `${failed.label}: ${failed.message}`;
+    if (failed !== undefined) return failed.message;
   }
   return r.message;
 }

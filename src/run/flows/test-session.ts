@@ -136,7 +136,10 @@ export async function runTestSession(opts: {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
   // What the tests run against: the tenant's Roles and the work tree, before the first execution…
-  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree('start')]);
+  // A run that executes nothing sends nothing: it has no Roles to record.
+  const executes = opts.runs.some((r) => r.skip === undefined && r.error === undefined);
+  const listRoles = (): Promise<Awaited<ReturnType<typeof listRolesDigest>>> => (executes ? listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal) : Promise.resolve(undefined));
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree('start')]);
   const startedAt = new Date();
   const started = performance.now();
   const outcome = await runTests({
@@ -158,7 +161,7 @@ export async function runTestSession(opts: {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
   // …and after the last (snapshots written included); an interruption does not wait for them.
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree('end')]);
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree('end')]);
   const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
   if (roles.note !== undefined) notes.push(roles.note);
   const report = buildRunReport(
