@@ -3,9 +3,11 @@
 import { fstatSync } from 'node:fs';
 import { Cli } from 'clipanion';
 import { main } from './cli.js';
-import { describeError } from './commands/error-line.js';
-import { argvSecrets, environmentSecrets, redactAll } from './core/redact.js';
+import { describeError } from './terminal/error-line.js';
+import { argvSecrets, environmentSecrets, redactAll } from './core/text/redact.js';
+import { runWasmWithBaselineCompiler } from './engine.js';
 
+runWasmWithBaselineCompiler();
 const argv = process.argv.slice(2);
 
 // A bug that escapes every command (a rejection nobody awaited, an error in a callback) still

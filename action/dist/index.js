@@ -101,28 +101,18 @@ var init_duration = __esm({
   }
 });
 
-// src/core/first-use.ts
+// src/core/text/first-use.ts
 function onFirstUse(make) {
   let made;
   return () => made ??= make();
 }
 var init_first_use = __esm({
-  "src/core/first-use.ts"() {
+  "src/core/text/first-use.ts"() {
     "use strict";
   }
 });
 
-// src/core/safe-text.ts
-var safe_text_exports = {};
-__export(safe_text_exports, {
-  escapeChar: () => escapeChar,
-  escapeControls: () => escapeControls,
-  escapeStray: () => escapeStray,
-  fitColumns: () => fitColumns,
-  hasUnsafe: () => hasUnsafe,
-  jsonText: () => jsonText,
-  safeText: () => safeText
-});
+// src/core/text/safe-text.ts
 import { Buffer as Buffer2 } from "node:buffer";
 function hasUnsafe(text2) {
   return NOT_PRINTABLE_ASCII.test(text2) && HAS_UNSAFE().test(text2);
@@ -187,7 +177,7 @@ function isWide(code3) {
 }
 var UNSAFE_CLASS, UNSAFE, HAS_UNSAFE, SAFE_TEXT, JSON_UNSAFE, JSON_HAS_UNSAFE, STRAY, BEYOND_ASCII, NOT_PRINTABLE_ASCII, NOT_PRINTABLE_LINES, ASCII_BACKSLASH;
 var init_safe_text = __esm({
-  "src/core/safe-text.ts"() {
+  "src/core/text/safe-text.ts"() {
     "use strict";
     init_first_use();
     UNSAFE_CLASS = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\uFFFE\\uFFFF";
@@ -1400,8 +1390,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber6 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber6 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber6 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -1741,7 +1731,7 @@ var require_dataType = __commonJS({
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
-      return coerceTypes ? types.filter((t7) => COERCIBLE.has(t7) || coerceTypes === "array" && t7 === "array") : [];
+      return coerceTypes ? types.filter((t5) => COERCIBLE.has(t5) || coerceTypes === "array" && t5 === "array") : [];
     }
     function coerceData(it, types, coerceTo) {
       const { gen, data: data2, opts } = it;
@@ -1751,9 +1741,9 @@ var require_dataType = __commonJS({
         gen.if((0, codegen_1._)`${dataType} == 'object' && Array.isArray(${data2}) && ${data2}.length == 1`, () => gen.assign(data2, (0, codegen_1._)`${data2}[0]`).assign(dataType, (0, codegen_1._)`typeof ${data2}`).if(checkDataTypes(types, data2, opts.strictNumbers), () => gen.assign(coerced, data2)));
       }
       gen.if((0, codegen_1._)`${coerced} !== undefined`);
-      for (const t7 of coerceTo) {
-        if (COERCIBLE.has(t7) || t7 === "array" && opts.coerceTypes === "array") {
-          coerceSpecificType(t7);
+      for (const t5 of coerceTo) {
+        if (COERCIBLE.has(t5) || t5 === "array" && opts.coerceTypes === "array") {
+          coerceSpecificType(t5);
         }
       }
       gen.else();
@@ -1763,8 +1753,8 @@ var require_dataType = __commonJS({
         gen.assign(data2, coerced);
         assignParentData(it, coerced);
       });
-      function coerceSpecificType(t7) {
-        switch (t7) {
+      function coerceSpecificType(t5) {
+        switch (t5) {
           case "string":
             gen.elseIf((0, codegen_1._)`${dataType} == "number" || ${dataType} == "boolean"`).assign(coerced, (0, codegen_1._)`"" + ${data2}`).elseIf((0, codegen_1._)`${data2} === null`).assign(coerced, (0, codegen_1._)`""`);
             return;
@@ -1836,8 +1826,8 @@ var require_dataType = __commonJS({
       }
       if (types.number)
         delete types.integer;
-      for (const t7 in types)
-        cond = (0, codegen_1.and)(cond, checkDataType(t7, data2, strictNums, correct));
+      for (const t5 in types)
+        cond = (0, codegen_1.and)(cond, checkDataType(t5, data2, strictNums, correct));
       return cond;
     }
     exports.checkDataTypes = checkDataTypes;
@@ -2069,8 +2059,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -2419,20 +2409,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count3 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count2++;
+        count3++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count3 += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count3 === Infinity)
           return Infinity;
       }
-      return count2;
+      return count3;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -2752,9 +2742,9 @@ var require_validate = __commonJS({
         it.dataTypes = types;
         return;
       }
-      types.forEach((t7) => {
-        if (!includesType(it.dataTypes, t7)) {
-          strictTypesError(it, `type "${t7}" not allowed by context "${it.dataTypes.join(",")}"`);
+      types.forEach((t5) => {
+        if (!includesType(it.dataTypes, t5)) {
+          strictTypesError(it, `type "${t5}" not allowed by context "${it.dataTypes.join(",")}"`);
         }
       });
       narrowSchemaTypes(it, types);
@@ -2770,7 +2760,7 @@ var require_validate = __commonJS({
         const rule = rules[keyword];
         if (typeof rule == "object" && (0, applicability_1.shouldUseRule)(it.schema, rule)) {
           const { type } = rule.definition;
-          if (type.length && !type.some((t7) => hasApplicableType(ts, t7))) {
+          if (type.length && !type.some((t5) => hasApplicableType(ts, t5))) {
             strictTypesError(it, `missing type "${type.join(",")}" for keyword "${keyword}"`);
           }
         }
@@ -2779,15 +2769,15 @@ var require_validate = __commonJS({
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    function includesType(ts, t7) {
-      return ts.includes(t7) || t7 === "integer" && ts.includes("number");
+    function includesType(ts, t5) {
+      return ts.includes(t5) || t5 === "integer" && ts.includes("number");
     }
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
-      for (const t7 of it.dataTypes) {
-        if (includesType(withTypes, t7))
-          ts.push(t7);
-        else if (withTypes.includes("integer") && t7 === "number")
+      for (const t5 of it.dataTypes) {
+        if (includesType(withTypes, t5))
+          ts.push(t5);
+        else if (withTypes.includes("integer") && t5 === "number")
           ts.push("integer");
       }
       it.dataTypes = ts;
@@ -3143,28 +3133,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -3183,7 +3173,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref2];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve28.call(this, root, ref2);
+      let _sch = resolve31.call(this, root, ref2);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref2];
         const { schemaId } = this.opts;
@@ -3210,7 +3200,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve28(root, ref2) {
+    function resolve31(root, ref2) {
       let sch;
       while (typeof (sch = this.refs[ref2]) == "string")
         ref2 = sch;
@@ -4074,7 +4064,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve28(baseURI, relativeURI, options) {
+    function resolve31(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -4465,7 +4455,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES: SCHEMES2,
       normalize,
-      resolve: resolve28,
+      resolve: resolve31,
       resolveComponent,
       equal,
       serialize,
@@ -4851,7 +4841,7 @@ var require_core = __commonJS({
           type: (0, dataType_1.getJSONTypes)(def.type),
           schemaType: (0, dataType_1.getJSONTypes)(def.schemaType)
         };
-        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t7) => addRule.call(this, k, definition, t7)));
+        (0, util_1.eachItem)(keyword, definition.type.length === 0 ? (k) => addRule.call(this, k, definition) : (k) => definition.type.forEach((t5) => addRule.call(this, k, definition, t5)));
         return this;
       }
       getKeyword(keyword) {
@@ -5050,7 +5040,7 @@ var require_core = __commonJS({
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES } = this;
-      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t7 }) => t7 === dataType);
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t5 }) => t5 === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES.rules.push(ruleGroup);
@@ -5598,7 +5588,7 @@ var require_uniqueItems = __commonJS({
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
         function canOptimize() {
-          return itemTypes.length > 0 && !itemTypes.some((t7) => t7 === "object" || t7 === "array");
+          return itemTypes.length > 0 && !itemTypes.some((t5) => t5 === "object" || t5 === "array");
         }
         function loopN(i, j) {
           const item = gen.name("item");
@@ -5970,8 +5960,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count3 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -5984,16 +5974,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count3) {
+          gen.code((0, codegen_1._)`${count3}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -7137,7 +7127,7 @@ var require_ajv = __commonJS({
   }
 });
 
-// src/core/precompiled-schemas.ts
+// src/core/text/precompiled-schemas.ts
 function validatorOf(schema) {
   ajv ??= new import_ajv.Ajv({ allErrors: true, strict: false, verbose: true });
   const { $id: _id, ...anonymous } = schema;
@@ -7145,14 +7135,14 @@ function validatorOf(schema) {
 }
 var import_ajv, ajv, draft07MetaSchema;
 var init_precompiled_schemas = __esm({
-  "src/core/precompiled-schemas.ts"() {
+  "src/core/text/precompiled-schemas.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
     draft07MetaSchema = void 0;
   }
 });
 
-// src/core/schema.ts
+// src/core/text/schema.ts
 var schema_exports = {};
 __export(schema_exports, {
   closest: () => closest,
@@ -7162,18 +7152,18 @@ __export(schema_exports, {
   validateAgainst: () => validateAgainst
 });
 function compileSchema(schema) {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = validatorOf(schema);
-    compiled.set(schema, validate);
+  let validate2 = compiled.get(schema);
+  if (!validate2) {
+    validate2 = validatorOf(schema);
+    compiled.set(schema, validate2);
   }
-  return validate;
+  return validate2;
 }
 function validateAgainst(schema, source, file) {
-  const validate = compileSchema(schema);
-  if (validate(source.value)) return { ok: true, value: source.value };
+  const validate2 = compileSchema(schema);
+  if (validate2(source.value)) return { ok: true, value: source.value };
   const issues = dedupe(
-    withoutOtherShapes(validate.errors ?? []).filter(notNoise).map((e) => {
+    withoutOtherShapes(validate2.errors ?? []).filter(notNoise).map((e) => {
       const key = e.keyword === "additionalProperties" ? String(e.params["additionalProperty"]) : e.propertyName;
       const pos = source.locate(e.instancePath, key === void 0 ? void 0 : { key });
       return { file, ...pos, message: describeSchemaError(e) };
@@ -7262,14 +7252,14 @@ function levenshtein(a, b) {
 }
 var compiled;
 var init_schema = __esm({
-  "src/core/schema.ts"() {
+  "src/core/text/schema.ts"() {
     "use strict";
     init_precompiled_schemas();
     compiled = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// src/core/text-file.ts
+// src/core/text/text-file.ts
 function decodeText(bytes, file, kind) {
   if (bytes.length > kind.maxBytes) return { ok: false, issues: [tooLargeIssue(file, bytes.length, kind)] };
   let text2;
@@ -7295,7 +7285,7 @@ function nulIssue(text2, file, kind) {
 }
 var TextStreamDecoder, MIB, UTF8;
 var init_text_file = __esm({
-  "src/core/text-file.ts"() {
+  "src/core/text/text-file.ts"() {
     "use strict";
     TextStreamDecoder = class {
       constructor(file, kind) {
@@ -7911,8 +7901,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -8020,13 +8010,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -8078,13 +8068,13 @@ var require_createNode = __commonJS({
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
-        const match = tags.filter((t7) => t7.tag === tagName);
-        const tagObj = match.find((t7) => !t7.format) ?? match[0];
+        const match = tags.filter((t5) => t5.tag === tagName);
+        const tagObj = match.find((t5) => !t5.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t7) => t7.identify?.(value) && !t7.format);
+      return tags.find((t5) => t5.identify?.(value) && !t5.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity.isDocument(value))
@@ -8678,9 +8668,9 @@ ${indent}${start}${value}${end}`;
       const str = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test2 = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        if (tags.some(test2) || compat?.some(test2))
           return quotedString(value, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -8711,10 +8701,10 @@ ${indent}`);
       let res = _stringify(type);
       if (res === null) {
         const { defaultKeyType, defaultStringType } = ctx.options;
-        const t7 = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t7);
+        const t5 = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t5);
         if (res === null)
-          throw new Error(`Unsupported default string type ${t7}`);
+          throw new Error(`Unsupported default string type ${t5}`);
       }
       return res;
     }
@@ -8774,24 +8764,24 @@ var require_stringify = __commonJS({
     }
     function getTagObject(tags, item) {
       if (item.tag) {
-        const match = tags.filter((t7) => t7.tag === item.tag);
+        const match = tags.filter((t5) => t5.tag === item.tag);
         if (match.length > 0)
-          return match.find((t7) => t7.format === item.format) ?? match[0];
+          return match.find((t5) => t5.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
       let obj;
       if (identity.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t7) => t7.identify?.(obj));
+        let match = tags.filter((t5) => t5.identify?.(obj));
         if (match.length > 1) {
-          const testMatch = match.filter((t7) => t7.test);
+          const testMatch = match.filter((t5) => t5.test);
           if (testMatch.length > 0)
             match = testMatch;
         }
-        tagObj = match.find((t7) => t7.format === item.format) ?? match.find((t7) => !t7.format);
+        tagObj = match.find((t5) => t5.format === item.format) ?? match.find((t5) => !t5.format);
       } else {
         obj = item;
-        tagObj = tags.find((t7) => t7.nodeClass && obj instanceof t7.nodeClass);
+        tagObj = tags.find((t5) => t5.nodeClass && obj instanceof t5.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -8946,8 +8936,8 @@ ${ctx.indent}`;
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
             let sp0 = valueStr.indexOf(" ");
@@ -9173,8 +9163,8 @@ var require_stringifyCollection = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
@@ -10817,7 +10807,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -10833,7 +10823,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity.isCollection(node))
+        if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -10979,8 +10969,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -11057,12 +11047,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error2.message += `:
 
 ${lineStr}
@@ -11081,7 +11071,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -11110,7 +11100,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -11166,15 +11156,15 @@ var require_resolve_props = __commonJS({
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
             found = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
-            if (flow2) {
+            if (flow) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
               comma = token;
               atNewline = false;
               hasSpace = false;
@@ -11720,7 +11710,7 @@ var require_compose_collection = __commonJS({
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t7) => t7.tag === tagName && t7.collection === expType);
+      let tag = ctx.schema.tags.find((t5) => t5.tag === tagName && t5.collection === expType);
       if (!tag) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
@@ -13607,10 +13597,10 @@ var require_lexer = __commonJS({
         }
         return n;
       }
-      *pushUntil(test) {
+      *pushUntil(test2) {
         let i = this.pos;
         let ch = this.buffer[i];
-        while (!test(ch))
+        while (!test2(ch))
           ch = this.buffer[++i];
         return yield* this.pushToIndex(i, false);
       }
@@ -14673,7 +14663,7 @@ var require_dist = __commonJS({
   }
 });
 
-// src/core/yaml-source.ts
+// src/core/text/yaml-source.ts
 function parseYaml(text2, opts) {
   const lineOffset = opts.lineOffset ?? 0;
   const lineCounter = new import_yaml.LineCounter();
@@ -14787,7 +14777,7 @@ function firstLine(message2) {
 }
 var import_yaml, YAML_LIMITS, FORBIDDEN_KEYS;
 var init_yaml_source = __esm({
-  "src/core/yaml-source.ts"() {
+  "src/core/text/yaml-source.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     YAML_LIMITS = {
@@ -14970,9 +14960,6 @@ var init_simple_front_matter = __esm({
 });
 
 // src/core/roles/role-file.ts
-function decodeRoleFile(bytes, file) {
-  return decodeText(bytes, file, ROLE_FILE);
-}
 function parseRoleFile(text2, file, schema) {
   const size3 = text2.length * 3 <= MAX_ROLE_FILE_BYTES ? 0 : utf8Length(text2);
   if (size3 > MAX_ROLE_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(file, size3, ROLE_FILE)] };
@@ -15183,7 +15170,7 @@ function mergeVars(defaults, own = {}) {
   return new Map([...Object.entries(defaults), ...Object.entries(own)]);
 }
 function varIssue(f, tenants) {
-  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t7) => JSON.stringify(t7)).join(", ")}`;
+  const which2 = tenants.length === 1 ? `tenant ${JSON.stringify(tenants[0])}` : `tenants ${tenants.map((t5) => JSON.stringify(t5)).join(", ")}`;
   let message2;
   if (f.kind === "size") {
     const size3 = f.bytes === void 0 ? `more than ${thousands(RENDER_BOUND)}` : thousands(f.bytes);
@@ -15240,17 +15227,18 @@ var init_exit_codes = __esm({
   }
 });
 
-// src/core/errors.ts
-var errors_exports = {};
-__export(errors_exports, {
-  InvalidFilesError: () => InvalidFilesError,
-  RoleflowError: () => RoleflowError,
-  exitCodeOf: () => exitCodeOf,
-  formatIssue: () => formatIssue
-});
+// src/core/text/issues.ts
 function formatIssue(issue2) {
   return `${escapeControls(issue2.file)}:${issue2.line}:${issue2.col}: ${escapeControls(issue2.message)}`;
 }
+var init_issues = __esm({
+  "src/core/text/issues.ts"() {
+    "use strict";
+    init_safe_text();
+  }
+});
+
+// src/core/errors.ts
 function exitCodeOf(code3) {
   return code3 === "guard" ? ExitCode.Refused : ExitCode.Error;
 }
@@ -15259,7 +15247,8 @@ var init_errors = __esm({
   "src/core/errors.ts"() {
     "use strict";
     init_exit_codes();
-    init_safe_text();
+    init_issues();
+    init_issues();
     RoleflowError = class extends Error {
       constructor(message2, code3 = "failed", options) {
         super(message2, options);
@@ -15283,7 +15272,7 @@ ${issues.map(formatIssue).join("\n")}`,
   }
 });
 
-// src/core/redact.ts
+// src/core/text/redact.ts
 function isSecretVariable(name) {
   return /TOKEN|SECRET|PASSWORD/i.test(name);
 }
@@ -15375,7 +15364,7 @@ function redactAll(text2, secrets) {
 }
 var MASK, SHORT_SECRET_LENGTH, NOTHING_TO_HIDE, LONE_SURROGATE;
 var init_redact = __esm({
-  "src/core/redact.ts"() {
+  "src/core/text/redact.ts"() {
     "use strict";
     init_safe_text();
     MASK = "***";
@@ -15385,14 +15374,7 @@ var init_redact = __esm({
   }
 });
 
-// src/core/printed-url.ts
-var printed_url_exports = {};
-__export(printed_url_exports, {
-  displayUrl: () => displayUrl,
-  planBaseUrl: () => planBaseUrl,
-  redactUrl: () => redactUrl,
-  shownUrl: () => shownUrl
-});
+// src/core/text/printed-url.ts
 function redactUrl(url) {
   return url.replace(
     /([?&])([^=&#]*)=([^&#]*)/g,
@@ -15437,14 +15419,14 @@ function decodeURIComponentSafe(text2) {
 }
 var SECRET_QUERY_KEY;
 var init_printed_url = __esm({
-  "src/core/printed-url.ts"() {
+  "src/core/text/printed-url.ts"() {
     "use strict";
     init_redact();
     SECRET_QUERY_KEY = /token|secret|password|passwd|api[-_]?key|signature|auth/i;
   }
 });
 
-// src/core/url-safety.ts
+// src/core/config/url-safety.ts
 function checkTenantUrl(raw, kind) {
   let url;
   try {
@@ -15475,7 +15457,7 @@ function safeTenantUrl(raw, kind, label) {
 }
 var SCHEMES;
 var init_url_safety = __esm({
-  "src/core/url-safety.ts"() {
+  "src/core/config/url-safety.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
@@ -15486,7 +15468,7 @@ var init_url_safety = __esm({
   }
 });
 
-// src/core/loop/pass-rate.ts
+// src/core/runs/loop/pass-rate.ts
 function parsePassRate(value, where) {
   const text2 = String(value).trim();
   const m = /^(\d{1,3}(?:\.\d+)?)\s*%?$/.exec(text2);
@@ -15504,20 +15486,12 @@ function passRateText(gate) {
   return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? "met" : "not met"})`;
 }
 var init_pass_rate = __esm({
-  "src/core/loop/pass-rate.ts"() {
+  "src/core/runs/loop/pass-rate.ts"() {
     "use strict";
   }
 });
 
-// src/core/config.ts
-var config_exports = {};
-__export(config_exports, {
-  DEFAULT_TOKEN_ENV: () => DEFAULT_TOKEN_ENV,
-  configuredTenant: () => configuredTenant,
-  defaultConfig: () => defaultConfig,
-  parseConfig: () => parseConfig,
-  tenantVars: () => tenantVars
-});
+// src/core/config/config.ts
 function parseConfig(text2, file, schema) {
   const source = parseYaml(text2, { file });
   if (!source.ok) return source;
@@ -15528,7 +15502,7 @@ function parseConfig(text2, file, schema) {
   const defaultTenant = raw.default_tenant;
   const issues = [
     ...varNameIssues(raw.vars, "/vars", "vars"),
-    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t7]) => [...varNameIssues(t7.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t7)])
+    ...Object.entries(raw.tenants ?? {}).flatMap(([name, t5]) => [...varNameIssues(t5.vars, `/tenants/${pointerKey(name)}/vars`, `tenants.${name}.vars`), ...tenantIssues(name, t5)])
   ];
   const minPassRate = raw.flows?.min_pass_rate === void 0 ? void 0 : parsePassRate(raw.flows.min_pass_rate, "flows.min_pass_rate");
   if (minPassRate && !minPassRate.ok) issues.push({ pointer: "/flows/min_pass_rate", message: minPassRate.error });
@@ -15546,7 +15520,7 @@ function parseConfig(text2, file, schema) {
       file,
       ...defaultTenant === void 0 ? {} : { defaultTenant },
       vars: raw.vars ?? {},
-      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t7]) => [name, tenantConfig(t7)])),
+      tenants: Object.fromEntries(Object.entries(raw.tenants ?? {}).map(([name, t5]) => [name, tenantConfig(t5)])),
       roles: {
         dir: raw.roles?.dir ?? base.roles.dir,
         prune: raw.roles?.prune ?? false,
@@ -15595,16 +15569,16 @@ function varNameIssues(vars, at, path) {
 function pointerKey(key) {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
-function tenantIssues(name, t7) {
+function tenantIssues(name, t5) {
   const at = `/tenants/${name}`;
   const issues = [];
-  if (t7.timeout !== void 0) {
-    const timeout = parseDuration(t7.timeout);
+  if (t5.timeout !== void 0) {
+    const timeout = parseDuration(t5.timeout);
     if (!timeout.ok) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: ${timeout.error}` });
     else if (Math.round(timeout.value) === 0) issues.push({ pointer: `${at}/timeout`, message: `tenants.${name}.timeout: must be more than 0` });
   }
   for (const [key, kind] of [["base_url", "http"], ["ws_url", "ws"]]) {
-    const raw = t7[key];
+    const raw = t5[key];
     const problem = raw === void 0 ? void 0 : urlProblem(raw, kind);
     if (problem !== void 0) issues.push({ pointer: `${at}/${key}`, message: `tenants.${name}.${key}: ${problem}` });
   }
@@ -15618,24 +15592,24 @@ function urlProblem(raw, kind) {
   if (checked.problem === "scheme") return `must be a ${secure}// URL`;
   return `plain ${plain2}// would send the token unencrypted: it is only allowed to loopback (localhost, 127.0.0.1, ::1); use ${secure}//`;
 }
-function tenantConfig(t7) {
-  const timeout = t7.timeout === void 0 ? void 0 : parseDuration(t7.timeout);
+function tenantConfig(t5) {
+  const timeout = t5.timeout === void 0 ? void 0 : parseDuration(t5.timeout);
   return {
-    baseUrl: t7.base_url.replace(/\/+$/, ""),
-    ...t7.ws_url === void 0 ? {} : { wsUrl: t7.ws_url },
-    tokenEnv: t7.token_env ?? DEFAULT_TOKEN_ENV,
-    wsAuth: t7.ws_auth ?? "header",
+    baseUrl: t5.base_url.replace(/\/+$/, ""),
+    ...t5.ws_url === void 0 ? {} : { wsUrl: t5.ws_url },
+    tokenEnv: t5.token_env ?? DEFAULT_TOKEN_ENV,
+    wsAuth: t5.ws_auth ?? "header",
     timeoutMs: timeout?.ok ? Math.round(timeout.value) : 3e4,
-    retries: t7.retries ?? 4,
-    api: t7.api ?? {},
-    ...t7.vars === void 0 ? {} : { vars: t7.vars },
-    ...t7.preview === true && { preview: true },
-    ...t7.watch_apply === true && { watchApply: true }
+    retries: t5.retries ?? 4,
+    api: t5.api ?? {},
+    ...t5.vars === void 0 ? {} : { vars: t5.vars },
+    ...t5.preview === true && { preview: true },
+    ...t5.watch_apply === true && { watchApply: true }
   };
 }
 var DEFAULT_TOKEN_ENV;
 var init_config = __esm({
-  "src/core/config.ts"() {
+  "src/core/config/config.ts"() {
     "use strict";
     init_duration();
     init_vars();
@@ -16032,21 +16006,21 @@ function failureCode(error2, timedOut) {
   const hopeless = TLS.test(code3) || INVALID.test(code3) || CLOSED.has(code3);
   return { kind: "failure", code: code3, detail, sent: !NOT_SENT.has(code3) && !hopeless, retryable: !hopeless, timedOut };
 }
-function describeFailure(request2, failure, base, attempts, timeoutMs) {
+function describeFailure(request2, failure2, base, attempts, timeoutMs) {
   const after2 = attempts > 1 ? ` (after ${attempts} attempts)` : "";
-  if (TLS.test(failure.code)) {
-    return `cannot reach ${base}: TLS certificate not trusted (${failure.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
+  if (TLS.test(failure2.code)) {
+    return `cannot reach ${base}: TLS certificate not trusted (${failure2.code}); a custom CA goes in NODE_EXTRA_CA_CERTS`;
   }
-  if (INVALID.test(failure.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure.detail, 160)}`;
-  if (CLOSED.has(failure.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
-  if (!failure.sent) return `cannot reach ${base}: ${failure.code}${after2}`;
-  const what = failure.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure.code}: ${oneLine(failure.detail, 120)})`;
+  if (INVALID.test(failure2.code)) return `${request2.method} ${request2.path}: not sent: ${oneLine(failure2.detail, 160)}`;
+  if (CLOSED.has(failure2.code)) return `${request2.method} ${request2.path}: not sent: the client was already closed`;
+  if (!failure2.sent) return `cannot reach ${base}: ${failure2.code}${after2}`;
+  const what = failure2.timedOut ? `no response within ${timeoutMs} ms` : `connection lost (${failure2.code}: ${oneLine(failure2.detail, 120)})`;
   return `${request2.method} ${request2.path}: ${what}${after2}`;
 }
-function failureKind(failure) {
-  if (TLS.test(failure.code)) return "unreachable";
-  if (INVALID.test(failure.code) || CLOSED.has(failure.code)) return "failed";
-  return failure.sent ? "no_answer" : "unreachable";
+function failureKind(failure2) {
+  if (TLS.test(failure2.code)) return "unreachable";
+  if (INVALID.test(failure2.code) || CLOSED.has(failure2.code)) return "failed";
+  return failure2.sent ? "no_answer" : "unreachable";
 }
 function backoffMs(attempt, retryAfter, random = Math.random) {
   const asked = retryAfterMs(retryAfter);
@@ -18945,9 +18919,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve31, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve28(data2);
+              return err ? reject2(err) : resolve31(data2);
             });
           });
         }
@@ -18985,9 +18959,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve31, reject2) => {
             this.destroy(err, (err2, data2) => {
-              return err2 ? reject2(err2) : resolve28(data2);
+              return err2 ? reject2(err2) : resolve31(data2);
             });
           });
         }
@@ -20651,8 +20625,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message2.header}: ${message2.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural3 = opts.types.length === 1 ? "" : " one of";
-      const message2 = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
+      const plural2 = opts.types.length === 1 ? "" : " one of";
+      const message2 = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message: message2
@@ -21236,7 +21210,7 @@ var require_util3 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util2();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -21391,7 +21365,7 @@ var require_util3 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -22493,8 +22467,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve28, reject2) => {
-        res = resolve28;
+      const promise = new Promise((resolve31, reject2) => {
+        res = resolve31;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -23920,12 +23894,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve31, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve31;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -24809,12 +24783,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve31, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve31;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -25131,16 +25105,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve28) => {
+        return new Promise((resolve31) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve28;
+            this[kClosedResolve] = resolve31;
           } else {
-            resolve28(null);
+            resolve31(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve28) => {
+        return new Promise((resolve31) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -25153,7 +25127,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve28(null);
+            resolve31(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -25560,8 +25534,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve28) => {
-            this[kClosedResolve] = resolve28;
+          return new Promise((resolve31) => {
+            this[kClosedResolve] = resolve31;
           });
         }
       }
@@ -25756,9 +25730,9 @@ var require_balanced_pool = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t7 = b;
+        const t5 = b;
         b = a % b;
-        a = t7;
+        a = t5;
       }
       return a;
     }
@@ -26683,7 +26657,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug2("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve28, reject2) => {
+        const socket = await new Promise((resolve31, reject2) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -26693,7 +26667,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve28(socket2);
+              resolve31(socket2);
             }
           });
         });
@@ -26703,14 +26677,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve28, reject2) => {
+        await new Promise((resolve31, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve28();
+            resolve31();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26719,14 +26693,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve28();
+            resolve31();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve28, reject2) => {
+        await new Promise((resolve31, reject2) => {
           const timeout = setTimeout(() => {
             reject2(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -26734,7 +26708,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug2("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve28();
+            resolve31();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -26777,8 +26751,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve28, reject2) => {
-                      finalSocket.once("secureConnect", resolve28);
+                    await new Promise((resolve31, reject2) => {
+                      finalSocket.once("secureConnect", resolve31);
                       finalSocket.once("error", reject2);
                     });
                   }
@@ -27911,7 +27885,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -27925,11 +27899,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject2(signal.reason ?? new AbortError());
               } else {
-                resolve28(null);
+                resolve31(null);
               }
             });
           } else {
-            this.on("close", resolve28);
+            this.on("close", resolve31);
           }
           this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -27957,7 +27931,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve28, reject2) => {
+      return new Promise((resolve31, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -27972,7 +27946,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve28,
+              resolve: resolve31,
               reject: reject2,
               length: 0,
               body: []
@@ -28046,18 +28020,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve28, stream, length } = consume2;
+      const { type, body, resolve: resolve31, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve28(chunksDecode(body, length, encoding));
+          resolve31(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve28(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve31(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve28(chunksConcat(body, length).buffer);
+          resolve31(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve28(new Blob(body, { type: stream[kContentType] }));
+          resolve31(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve28(chunksConcat(body, length));
+          resolve31(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -28247,9 +28221,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -28461,9 +28435,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -28751,9 +28725,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -28846,9 +28820,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -30122,7 +30096,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile5, readFile: readFile7, mkdir: mkdir9 } = __require("node:fs/promises");
-    var { dirname: dirname18, resolve: resolve28 } = __require("node:path");
+    var { dirname: dirname18, resolve: resolve31 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -30323,7 +30297,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data2 = await readFile7(resolve28(path), "utf8");
+          const data2 = await readFile7(resolve31(path), "utf8");
           const parsed = JSON.parse(data2);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -30352,7 +30326,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve28(path);
+        const resolvedPath = resolve31(path);
         await mkdir9(dirname18(resolvedPath), { recursive: true });
         const data2 = Array.from(this.#snapshots.entries()).map(([hash5, snapshot]) => ({
           hash: hash5,
@@ -35700,13 +35674,13 @@ var require_headers = __commonJS({
       cookies = null;
       sortedMap;
       headersMap;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this.headersMap = new Map(init.headersMap);
-          this.sortedMap = init.sortedMap;
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this.headersMap = new Map(init2.headersMap);
+          this.sortedMap = init2.sortedMap;
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this.headersMap = new Map(init);
+          this.headersMap = new Map(init2);
           this.sortedMap = null;
         }
       }
@@ -35872,16 +35846,16 @@ var require_headers = __commonJS({
        * @param {HeadersInit|Symbol} [init]
        * @returns
        */
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers constructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -36094,17 +36068,17 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = void 0) {
+      static json(data2, init2 = void 0) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -36128,7 +36102,7 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = void 0) {
+      constructor(body = null, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -36136,7 +36110,7 @@ var require_response = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body, "Response", "body");
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this.#state = makeResponse({});
         this.#headers = new Headers2(kConstruct);
         setHeadersGuard(this.#headers, "response");
@@ -36146,7 +36120,7 @@ var require_response = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -36296,7 +36270,7 @@ var require_response = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -36307,9 +36281,9 @@ var require_response = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -36379,23 +36353,23 @@ var require_response = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        getResponseState(response).status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        getResponseState(response).status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        getResponseState(response).statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        getResponseState(response).statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(getResponseHeaders(response), init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(getResponseHeaders(response), init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -36554,7 +36528,7 @@ var require_request2 = __commonJS({
       #headers;
       #state;
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = void 0) {
+      constructor(input, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -36562,13 +36536,13 @@ var require_request2 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input);
-        init = webidl.converters.RequestInit(init);
+        init2 = webidl.converters.RequestInit(init2);
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this.#dispatcher = init.dispatcher;
+          this.#dispatcher = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -36586,17 +36560,17 @@ var require_request2 = __commonJS({
           assert(webidl.is.Request(input));
           request2 = input.#state;
           signal = input.#signal;
-          this.#dispatcher = init.dispatcher || input.#dispatcher;
+          this.#dispatcher = init2.dispatcher || input.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
         let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -36642,7 +36616,7 @@ var require_request2 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -36655,8 +36629,8 @@ var require_request2 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -36673,12 +36647,12 @@ var require_request2 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -36691,28 +36665,28 @@ var require_request2 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -36734,8 +36708,8 @@ var require_request2 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this.#state = request2;
         const ac = new AbortController();
@@ -36767,7 +36741,7 @@ var require_request2 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this.#headers);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -36779,13 +36753,13 @@ var require_request2 = __commonJS({
           }
         }
         const inputBody = webidl.is.Request(input) ? input.#state.body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -36795,7 +36769,7 @@ var require_request2 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -37039,48 +37013,48 @@ var require_request2 = __commonJS({
     Reflect.deleteProperty(Request, "getRequestState");
     Reflect.deleteProperty(Request, "setRequestState");
     mixinBody(Request, getRequestState);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        useURLCredentials: init.useURLCredentials ?? void 0,
-        traversableForUserPrompts: init.traversableForUserPrompts ?? "client",
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        useURLCredentials: init2.useURLCredentials ?? void 0,
+        traversableForUserPrompts: init2.traversableForUserPrompts ?? "client",
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -37480,12 +37454,12 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -38332,7 +38306,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve28, reject2) => agent.dispatch(
+        return new Promise((resolve31, reject2) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -38420,7 +38394,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve28({
+              resolve31({
                 status,
                 statusText,
                 headersList,
@@ -38473,7 +38447,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve28({
+              resolve31({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -38497,7 +38471,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve28({
+              resolve31({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -39763,9 +39737,9 @@ var require_events = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -40048,7 +40022,7 @@ var require_util6 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -40414,10 +40388,10 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code3, reason2, validate = false) {
+    function closeWebSocketConnection(object, code3, reason2, validate2 = false) {
       code3 ??= null;
       reason2 ??= "";
-      if (validate) validateCloseCodeAndReason(code3, reason2);
+      if (validate2) validateCloseCodeAndReason(code3, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
@@ -41378,11 +41352,11 @@ var require_websocket = __commonJS({
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code3 = 1006;
-          fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
+          fireEvent("error", this, (type, init2) => new ErrorEvent(type, init2), {
             error: new TypeError(reason2)
           });
         }
-        fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
+        fireEvent("close", this, (type, init2) => new CloseEvent(type, init2), {
           wasClean,
           code: code3,
           reason: reason2
@@ -41527,16 +41501,16 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message2 = "", init = void 0) {
+      constructor(message2 = "", init2 = void 0) {
         message2 = webidl.converters.DOMString(message2, "WebSocketError", "message");
         super(message2, "WebSocketError");
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
-        } else if (init !== null) {
-          init = webidl.converters.WebSocketCloseInfo(init);
+        } else if (init2 !== null) {
+          init2 = webidl.converters.WebSocketCloseInfo(init2);
         }
-        let code3 = init.closeCode ?? null;
-        const reason2 = init.reason ?? "";
+        let code3 = init2.closeCode ?? null;
+        const reason2 = init2.reason ?? "";
         validateCloseCodeAndReason(code3, reason2);
         if (reason2.length !== 0 && code3 === null) {
           code3 = 1e3;
@@ -42269,15 +42243,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -42764,8 +42738,8 @@ var require_undici = __commonJS({
       err.stack = stack ? `${stack}
 ${captureLines}` : capture.stack;
     }
-    module.exports.fetch = function fetch(init, options = void 0) {
-      return fetchImpl(init, options).catch((err) => {
+    module.exports.fetch = function fetch(init2, options = void 0) {
+      return fetchImpl(init2, options).catch((err) => {
         if (currentFilename) {
           appendFetchStackTrace(err, currentFilename);
         } else if (err && typeof err === "object") {
@@ -42868,7 +42842,7 @@ var init_http = __esm({
         const bare = { accept: "application/json", "user-agent": "roleflow" };
         if (options.token !== void 0) bare["authorization"] = `Bearer ${options.token}`;
         this.headers = { bare, json: { ...bare, "content-type": "application/json" } };
-        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
+        this.sleep = options.sleep ?? ((ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2)));
         this.agent = new import_undici.Agent({
           keepAliveTimeout: 1e4,
           keepAliveMaxTimeout: 6e4,
@@ -42978,9 +42952,9 @@ var init_http = __esm({
 });
 
 // src/core/flows/latency.ts
-function latencyMs(latency2) {
-  if (typeof latency2 !== "object" || latency2 === null) return void 0;
-  const raw = latency2;
+function latencyMs(latency) {
+  if (typeof latency !== "object" || latency === null) return void 0;
+  const raw = latency;
   const seconds = amount(raw.seconds);
   const millis = amount(raw.milliseconds);
   if (seconds !== void 0 && millis !== void 0 && millis < 1e3) return seconds * 1e3 + millis;
@@ -43043,9 +43017,9 @@ function toExecLogs(body, where) {
   if (!Array.isArray(body)) throw shapeError(where, `expected a JSON array of log entries, got ${kindOf(body)}`);
   return body.map((item, index) => {
     if (!isObject(item)) throw shapeError(where, `log entry #${index + 1} is ${kindOf(item)}, not an object`);
-    const count2 = Number(item.count);
+    const count3 = Number(item.count);
     const entry = {
-      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count2) ? count2 : index + 1,
+      count: typeof item.count !== "boolean" && item.count !== "" && Number.isFinite(count3) ? count3 : index + 1,
       service: stringOr(item.service, ""),
       status: stringOr(item.status, ""),
       latencyMs: latencyMs(item.latency) ?? Number.NaN
@@ -43120,7 +43094,7 @@ var init_decode = __esm({
   }
 });
 
-// src/core/group-by.ts
+// src/core/text/group-by.ts
 function groupBy(items, key) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const item of items) {
@@ -43133,7 +43107,7 @@ function groupBy(items, key) {
   return groups2;
 }
 var init_group_by = __esm({
-  "src/core/group-by.ts"() {
+  "src/core/text/group-by.ts"() {
     "use strict";
   }
 });
@@ -43248,7 +43222,7 @@ var init_serialize = __esm({
   }
 });
 
-// src/core/glob.ts
+// src/core/text/glob.ts
 function globToRegExp(glob) {
   let source = "";
   for (const ch of glob) {
@@ -43262,7 +43236,7 @@ function matchesGlob(name, glob) {
   return globToRegExp(glob).test(name);
 }
 var init_glob = __esm({
-  "src/core/glob.ts"() {
+  "src/core/text/glob.ts"() {
     "use strict";
   }
 });
@@ -43279,10 +43253,10 @@ function filesForTenant(files, tenant) {
 }
 function notForTenantReason(file, tenant) {
   const at = file.at.tenants === void 0 ? "" : `:${file.at.tenants.line}`;
-  const list2 = (file.tenants ?? []).map((t7) => showName(t7)).join(", ");
+  const list2 = (file.tenants ?? []).map((t5) => showName(t5)).join(", ");
   return `not for tenant ${quote(tenant)} (tenants: [${list2}] in ${showName(file.file)}${at})`;
 }
-function membershipNotes(excluded, remote, tenant, plan2) {
+function membershipNotes(excluded, remote, tenant, plan3) {
   if (excluded.length === 0) return [];
   const notes = [];
   const byName = groupBy(remote, (r) => r.name);
@@ -43290,7 +43264,7 @@ function membershipNotes(excluded, remote, tenant, plan2) {
   for (const file of excluded) {
     const roles = (file.id === void 0 ? byName.get(file.name) : byId.get(file.id)) ?? [];
     for (const role of roles) {
-      const outcome = plan2.deleted.has(role.id) ? "is deleted from" : plan2.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
+      const outcome = plan3.deleted.has(role.id) ? "is deleted from" : plan3.unmanaged.has(role.id) ? "is left unmanaged on" : void 0;
       if (outcome === void 0) continue;
       notes.push(`${quote(role.name)} (id ${showName(role.id)}) ${outcome} tenant ${quote(tenant)}: ${showName(file.file)} is ${notForTenantReason(file, tenant)}`);
     }
@@ -43313,7 +43287,7 @@ function unmatchedTenantWarnings(files, tenants) {
     file.tenants.forEach((glob, i) => {
       if (/[*?]/.test(glob) || tenants.includes(glob)) return;
       const at = file.at.tenantNames?.[i] ?? key;
-      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t7) => quote(t7)).join(", ")})` });
+      warnings.push({ file: file.file, ...at, message: `warning: tenants: ${quote(glob)} is not a tenant of the config (${tenants.map((t5) => quote(t5)).join(", ")})` });
     });
   }
   return warnings;
@@ -43329,38 +43303,6 @@ var init_membership = __esm({
 });
 
 // src/core/roles/index.ts
-var roles_exports = {};
-__export(roles_exports, {
-  MAX_ISSUES_PER_FILE: () => MAX_ISSUES_PER_FILE,
-  MAX_ROLE_FILE_BYTES: () => MAX_ROLE_FILE_BYTES,
-  MAX_SENT_ROLE_BYTES: () => MAX_SENT_ROLE_BYTES,
-  VAR_NAME: () => VAR_NAME,
-  checkRoleSet: () => checkRoleSet,
-  decodeRoleFile: () => decodeRoleFile,
-  escapeVars: () => escapeVars,
-  fileNameKey: () => fileNameKey,
-  filesForTenant: () => filesForTenant,
-  isForTenant: () => isForTenant,
-  membershipNotes: () => membershipNotes,
-  mergeVars: () => mergeVars,
-  notForTenantReason: () => notForTenantReason,
-  parseRoleFile: () => parseRoleFile,
-  plural: () => plural,
-  printableLine: () => printableLine,
-  quote: () => quote,
-  renderRoleFiles: () => renderRoleFiles,
-  renderVars: () => renderVars,
-  renderVarsWithOrigin: () => renderVarsWithOrigin,
-  roleFileName: () => roleFileName,
-  roleFilesForTenant: () => roleFilesForTenant,
-  serializeRoleFile: () => serializeRoleFile,
-  showName: () => showName,
-  splitFrontMatter: () => splitFrontMatter,
-  thousands: () => thousands,
-  unmatchedTenantWarnings: () => unmatchedTenantWarnings,
-  varIssuesOfTenants: () => varIssuesOfTenants,
-  withoutFinalLineBreak: () => withoutFinalLineBreak
-});
 var init_roles = __esm({
   "src/core/roles/index.ts"() {
     "use strict";
@@ -43399,7 +43341,7 @@ function settleWaits(timeoutMs, answered) {
   return looks.map((at, i) => Math.max(1, at - (looks[i - 1] ?? 0)));
 }
 async function settle(steps, before, lost, waits) {
-  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2)));
+  const sleep = steps.sleep ?? ((ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2)));
   const window2 = showDuration(waits.reduce((a, b) => a + b, 0));
   steps.notice?.(`${lost.message}; not sent again: watching the tenant for up to ${window2} to see whether role ${quote(steps.fields.name)} appears`);
   let listError;
@@ -47279,8 +47221,8 @@ var init_ws_session = __esm({
         if (item !== void 0) return Promise.resolve(item);
         if (this.endedBecause !== void 0) return Promise.reject(this.ended());
         if (stop2?.aborted) return Promise.resolve(void 0);
-        return new Promise((resolve28, reject2) => {
-          const waiter = { resolve: resolve28, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
+        return new Promise((resolve31, reject2) => {
+          const waiter = { resolve: resolve31, reject: reject2, timer: setTimeout(() => this.giveUp(waiter), timeoutMs) };
           if (stop2 !== void 0) {
             waiter.stop = stop2;
             if (!this.stops.has(stop2)) this.stops.set(stop2, onStop(stop2, this.onStop));
@@ -47385,7 +47327,7 @@ function openWsSession(target, token, onRequest) {
     const sent = typeof url === "string" ? new URL(url) : url;
     onRequest({ method: "GET", path: redactSecrets(redactUrl(sent.pathname + sent.search), secrets), status, ms: performance.now() - startedAt, attempt: 1 });
   };
-  return new Promise((resolve28, reject2) => {
+  return new Promise((resolve31, reject2) => {
     let settled = false;
     const handshake = setTimeout(() => fail3(`cannot reach ${shown}: no WebSocket handshake within ${target.timeoutMs} ms`, "unreachable"), target.timeoutMs);
     const fail3 = (message2, code3, status = "error") => {
@@ -47411,7 +47353,7 @@ function openWsSession(target, token, onRequest) {
       settled = true;
       clearTimeout(handshake);
       log(101);
-      resolve28(new Session(socket, shown, secrets));
+      resolve31(new Session(socket, shown, secrets));
     });
   });
 }
@@ -47620,6 +47562,7 @@ var init_client = __esm({
 
 // src/emulator/auth-and-faults.ts
 import { timingSafeEqual } from "node:crypto";
+import { performance as performance3 } from "node:perf_hooks";
 function tokenChecker(token) {
   const expected = Buffer.from(token);
   return (candidate) => {
@@ -47648,14 +47591,29 @@ function createFaults(failRate = 0, lostRate = 0, seed) {
     lost: () => lostRate > 0 && random() < lostRate
   };
 }
+function createRateLimit(perSecond, now = () => performance3.now()) {
+  const interval = 1e3 / perSecond;
+  const burst = (Math.max(1, Math.floor(perSecond)) - 1) * interval;
+  let fullAt = now();
+  return {
+    take() {
+      const t5 = now();
+      const next = Math.max(fullAt, t5);
+      const waitMs = next - burst - t5;
+      if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1e3));
+      fullAt = next + interval;
+      return void 0;
+    }
+  };
+}
 function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = a + 1831565813 >>> 0;
-    let t7 = a;
-    t7 = Math.imul(t7 ^ t7 >>> 15, t7 | 1);
-    t7 ^= t7 + Math.imul(t7 ^ t7 >>> 7, t7 | 61);
-    return ((t7 ^ t7 >>> 14) >>> 0) / 4294967296;
+    let t5 = a;
+    t5 = Math.imul(t5 ^ t5 >>> 15, t5 | 1);
+    t5 ^= t5 + Math.imul(t5 ^ t5 >>> 7, t5 | 61);
+    return ((t5 ^ t5 >>> 14) >>> 0) / 4294967296;
   };
 }
 var init_auth_and_faults = __esm({
@@ -47664,7 +47622,7 @@ var init_auth_and_faults = __esm({
   }
 });
 
-// src/emulator/data-file.ts
+// src/emulator/store/data-file.ts
 import { readdir as readdir2, readFile, rm } from "node:fs/promises";
 import { basename as basename2, dirname as dirname5, join as join4 } from "node:path";
 async function loadDataFile(file) {
@@ -47757,7 +47715,7 @@ function processAlive(pid) {
 }
 var logPath, oneLine2;
 var init_data_file = __esm({
-  "src/emulator/data-file.ts"() {
+  "src/emulator/store/data-file.ts"() {
     "use strict";
     init_errors();
     logPath = (file) => `${file}.log`;
@@ -47765,13 +47723,13 @@ var init_data_file = __esm({
   }
 });
 
-// src/emulator/data-log.ts
+// src/emulator/store/data-log.ts
 import { closeSync as closeSync2, fdatasync, mkdirSync, openSync as openSync2, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { mkdir as mkdir2, open, rename, rm as rm2 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 var SYNC_MS, RETRY_MS, DEFAULT_COMPACT_BYTES, DataLog;
 var init_data_log = __esm({
-  "src/emulator/data-log.ts"() {
+  "src/emulator/store/data-log.ts"() {
     "use strict";
     init_errors();
     init_data_file();
@@ -47936,7 +47894,7 @@ var init_data_log = __esm({
   }
 });
 
-// src/emulator/role-refs.ts
+// src/emulator/store/role-refs.ts
 function readRoleTemplate(inner) {
   if (!inner.startsWith(ROLE_PREFIX)) return void 0;
   const written = `\${${inner}}`;
@@ -47970,7 +47928,7 @@ function missingRoleText(name, by) {
 }
 var ROLE_NAME_PATTERN, ROLE_NAME, ROLE_FIELDS, TEMPLATE, ROLE_PREFIX;
 var init_role_refs = __esm({
-  "src/emulator/role-refs.ts"() {
+  "src/emulator/store/role-refs.ts"() {
     "use strict";
     ROLE_NAME_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9._-]*$";
     ROLE_NAME = new RegExp(ROLE_NAME_PATTERN);
@@ -47982,24 +47940,24 @@ var init_role_refs = __esm({
 
 // src/emulator/flow-run.ts
 import { randomUUID } from "node:crypto";
-function startExecution(flow2, inputs, lookup2, now = Date.now()) {
+function startExecution(flow, inputs, lookup2, now = Date.now()) {
   const roles = /* @__PURE__ */ new Map();
-  for (const name of flow2.roles) {
+  for (const name of flow.roles) {
     const role = lookup2(name);
     if (role !== void 0) roles.set(name, role);
   }
-  const last = flow2.steps.length - 1;
-  const why2 = (step3, i) => {
-    if (step3.role !== void 0 && !roles.has(step3.role)) return missingRoleText(step3.role, `step "${step3.service}"`);
-    const forOutputs = i === last ? flow2.outputRoles.find((name) => !roles.has(name)) : void 0;
-    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow2.name}"`);
-    return step3.fails(inputs) ? `${step3.service} failed` : void 0;
+  const last = flow.steps.length - 1;
+  const why2 = (step2, i) => {
+    if (step2.role !== void 0 && !roles.has(step2.role)) return missingRoleText(step2.role, `step "${step2.service}"`);
+    const forOutputs = i === last ? flow.outputRoles.find((name) => !roles.has(name)) : void 0;
+    if (forOutputs !== void 0) return missingRoleText(forOutputs, `the outputs of flow "${flow.name}"`);
+    return step2.fails(inputs) ? `${step2.service} failed` : void 0;
   };
   let error2;
-  const failing = flow2.steps.findIndex((step3, i) => (error2 = why2(step3, i)) !== void 0);
-  const ran = failing === -1 ? flow2.steps : flow2.steps.slice(0, failing + 1);
+  const failing = flow.steps.findIndex((step2, i) => (error2 = why2(step2, i)) !== void 0);
+  const ran = failing === -1 ? flow.steps : flow.steps.slice(0, failing + 1);
   const stepIds = ran.map(() => randomUUID());
-  const execution = { id: randomUUID(), flow: flow2, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
+  const execution = { id: randomUUID(), flow, inputs, startedAt: now, ran, failed: failing !== -1, stepIds, roles };
   if (error2 !== void 0) execution.error = error2;
   return execution;
 }
@@ -48012,18 +47970,18 @@ function finishedAt(execution) {
 }
 function execLogEntries(execution, form, now = Date.now()) {
   const entries = [];
-  execution.ran.forEach((step3, i) => {
-    if (execution.startedAt + step3.endsAtMs > now) return;
+  execution.ran.forEach((step2, i) => {
+    if (execution.startedAt + step2.endsAtMs > now) return;
     const status = stepStatus(execution, i);
     entries.push({
       count: String(i + 1),
-      service: step3.service,
+      service: step2.service,
       service_type: "ai_services",
       execution_id: execution.stepIds[i],
       identity: execution.flow.identity,
-      stop_execution: new Date(execution.startedAt + step3.endsAtMs).toISOString(),
+      stop_execution: new Date(execution.startedAt + step2.endsAtMs).toISOString(),
       status,
-      latency: latencyObject(step3.latencyMs, form),
+      latency: latencyObject(step2.latencyMs, form),
       flow_id: execution.flow.flowId,
       // The interface shows no error member; a failed step says why in one, as the WebSocket does.
       ...status === "completed" ? {} : { error: execution.error }
@@ -48047,7 +48005,7 @@ function render2(template, inputs, roles) {
       return Object.hasOwn(inputs, inner) ? inputs[inner] : "";
     });
   }
-  if (Array.isArray(template)) return template.map((t7) => render2(t7, inputs, roles));
+  if (Array.isArray(template)) return template.map((t5) => render2(t5, inputs, roles));
   if (template !== null && typeof template === "object") {
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render2(v, inputs, roles)]));
   }
@@ -48182,13 +48140,13 @@ function flowRoutes(flows, roles, executions, form) {
       body: true,
       mutates: false,
       handle: (req) => {
-        const flow2 = flows.get(req.param);
-        if (!flow2) return message(404, `flow not found: ${req.param}`);
-        const checked = checkInputs(flow2, req.body ?? {});
+        const flow = flows.get(req.param);
+        if (!flow) return message(404, `flow not found: ${req.param}`);
+        const checked = checkInputs(flow, req.body ?? {});
         if ("problem" in checked) return message(400, checked.problem);
-        const execution = startExecution(flow2, checked.inputs, roles);
+        const execution = startExecution(flow, checked.inputs, roles);
         executions.add(execution);
-        return json(200, { flowId: flow2.flowId, executionId: execution.id });
+        return json(200, { flowId: flow.flowId, executionId: execution.id });
       }
     },
     {
@@ -48207,7 +48165,7 @@ function flowRoutes(flows, roles, executions, form) {
     }
   ];
 }
-function checkInputs(flow2, value) {
+function checkInputs(flow, value) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { problem: "flow inputs must be a JSON object of strings" };
   }
@@ -48215,7 +48173,7 @@ function checkInputs(flow2, value) {
   const wrong = entries.find(([, v]) => typeof v !== "string");
   if (wrong) return { problem: `input "${wrong[0]}" must be a string` };
   const inputs = Object.fromEntries(entries);
-  const missing = flow2.required.filter((name) => !Object.hasOwn(inputs, name));
+  const missing = flow.required.filter((name) => !Object.hasOwn(inputs, name));
   if (missing.length > 0) return { problem: `${MISSING_PARAMETERS}: ${missing.join(", ")}` };
   return { inputs };
 }
@@ -48229,74 +48187,134 @@ var init_flow_routes = __esm({
   }
 });
 
-// src/emulator/flows-config.schema.ts
-var latency, step, flow, flowsConfigSchema;
-var init_flows_config_schema = __esm({
-  "src/emulator/flows-config.schema.ts"() {
-    "use strict";
-    init_role_refs();
-    latency = {
-      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
-      type: ["string", "integer"],
-      minimum: 0
-    };
-    step = {
+// schemas/emulator-flows.schema.json
+var emulator_flows_schema_default;
+var init_emulator_flows_schema = __esm({
+  "schemas/emulator-flows.schema.json"() {
+    emulator_flows_schema_default = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "https://roleflow.dev/schemas/emulator-flows.schema.json",
+      title: "roleflow emulator flows",
+      description: "The flows of roleflow's embedded tenant (emulator-flows.yaml, serve --flows-config, local.flows_config); the format is documented in the header of emulator-flows.yaml.",
       type: "object",
       additionalProperties: false,
-      required: ["service"],
+      required: [
+        "flows"
+      ],
       properties: {
-        service: { type: "string", minLength: 1, description: "Service name logged for this step" },
-        latency,
-        fail: { type: "boolean", description: "This step always fails" },
-        fail_when: {
+        flows: {
           type: "object",
-          description: "Fails when the named input matches the regular expression",
-          additionalProperties: { type: "string" }
-        },
-        fail_status: { type: "string", minLength: 1, description: 'Status logged when the step fails (default "failed")' },
-        role: {
-          type: "string",
-          pattern: ROLE_NAME_PATTERN,
-          description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
-        }
-      }
-    };
-    flow = {
-      type: "object",
-      additionalProperties: false,
-      required: ["steps", "outputs"],
-      properties: {
-        flow_id: { type: "string", minLength: 1 },
-        identity: { type: "string", minLength: 1 },
-        inputs: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-        steps: { type: "array", minItems: 1, items: step },
-        outputs: {
-          type: "object",
-          additionalProperties: false,
-          required: ["results"],
-          properties: {
-            results: {
-              type: "array",
-              items: { oneOf: [{ type: "object" }, { const: "${*}" }] }
+          propertyNames: {
+            pattern: "^[A-Za-z0-9._-]+$"
+          },
+          additionalProperties: {
+            type: "object",
+            additionalProperties: false,
+            required: [
+              "steps",
+              "outputs"
+            ],
+            properties: {
+              flow_id: {
+                type: "string",
+                minLength: 1
+              },
+              identity: {
+                type: "string",
+                minLength: 1
+              },
+              inputs: {
+                type: "array",
+                items: {
+                  type: "string",
+                  minLength: 1
+                },
+                uniqueItems: true
+              },
+              steps: {
+                type: "array",
+                minItems: 1,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "service"
+                  ],
+                  properties: {
+                    service: {
+                      type: "string",
+                      minLength: 1,
+                      description: "Service name logged for this step"
+                    },
+                    latency: {
+                      description: 'Simulated duration of the step: "120ms", "1.5s", or a number of milliseconds',
+                      type: [
+                        "string",
+                        "integer"
+                      ],
+                      minimum: 0
+                    },
+                    fail: {
+                      type: "boolean",
+                      description: "This step always fails"
+                    },
+                    fail_when: {
+                      type: "object",
+                      description: "Fails when the named input matches the regular expression",
+                      additionalProperties: {
+                        type: "string"
+                      }
+                    },
+                    fail_status: {
+                      type: "string",
+                      minLength: 1,
+                      description: 'Status logged when the step fails (default "failed")'
+                    },
+                    role: {
+                      type: "string",
+                      pattern: "^[A-Za-z0-9_][A-Za-z0-9._-]*$",
+                      description: 'A Role of the tenant this step runs with (letters, digits, ".", "_", "-"); the step fails when the tenant has none of that name'
+                    }
+                  }
+                }
+              },
+              outputs: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "results"
+                ],
+                properties: {
+                  results: {
+                    type: "array",
+                    items: {
+                      oneOf: [
+                        {
+                          type: "object"
+                        },
+                        {
+                          const: "${*}"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     };
-    flowsConfigSchema = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      title: "roleflow emulator flows",
-      type: "object",
-      additionalProperties: false,
-      required: ["flows"],
-      properties: {
-        flows: {
-          type: "object",
-          propertyNames: { pattern: "^[A-Za-z0-9._-]+$" },
-          additionalProperties: flow
-        }
-      }
-    };
+  }
+});
+
+// src/emulator/flows-config.schema.ts
+var flowsConfigSchema;
+var init_flows_config_schema = __esm({
+  "src/emulator/flows-config.schema.ts"() {
+    "use strict";
+    init_emulator_flows_schema();
+    flowsConfigSchema = emulator_flows_schema_default;
   }
 });
 
@@ -48317,31 +48335,31 @@ function validateFlowsObject(value, label) {
 }
 function compileFlows(config) {
   const compiled2 = /* @__PURE__ */ new Map();
-  for (const [name, flow2] of Object.entries(config.flows)) {
+  for (const [name, flow] of Object.entries(config.flows)) {
     let endsAtMs = 0;
-    const steps = flow2.steps.map((step3, i) => {
-      const latencyMs2 = parseLatency(step3.latency ?? 0) ?? 0;
+    const steps = flow.steps.map((step2, i) => {
+      const latencyMs2 = parseLatency(step2.latency ?? 0) ?? 0;
       endsAtMs += latencyMs2;
-      const rules = Object.entries(step3.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
-      const always = step3.fail === true;
+      const rules = Object.entries(step2.fail_when ?? {}).map(([input, re]) => [input, new RegExp(re)]);
+      const always = step2.fail === true;
       return {
-        service: step3.service,
+        service: step2.service,
         nodeId: `node-${i + 1}`,
         latencyMs: latencyMs2,
         endsAtMs,
-        failStatus: step3.fail_status ?? "failed",
-        ...step3.role === void 0 ? {} : { role: step3.role },
+        failStatus: step2.fail_status ?? "failed",
+        ...step2.role === void 0 ? {} : { role: step2.role },
         fails: (inputs) => always || rules.some(([input, re]) => re.test(Object.hasOwn(inputs, input) ? inputs[input] : ""))
       };
     });
-    const outputRoles = outputRoleNames(flow2.outputs);
+    const outputRoles = outputRoleNames(flow.outputs);
     compiled2.set(name, {
       name,
-      flowId: flow2.flow_id ?? stableId(name),
-      identity: flow2.identity ?? DEFAULT_IDENTITY,
-      required: flow2.inputs ?? [],
+      flowId: flow.flow_id ?? stableId(name),
+      identity: flow.identity ?? DEFAULT_IDENTITY,
+      required: flow.inputs ?? [],
       steps,
-      outputs: flow2.outputs,
+      outputs: flow.outputs,
       outputRoles,
       roles: [.../* @__PURE__ */ new Set([...steps.flatMap((s) => s.role === void 0 ? [] : [s.role]), ...outputRoles])]
     });
@@ -48355,7 +48373,7 @@ function parseLatency(value) {
   return Math.round(Number(match[1]) * (match[2] === "s" ? 1e3 : 1));
 }
 function outputRoleNames(outputs) {
-  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t7) => "name" in t7 ? [t7.name] : []));
+  const names = stringsIn(outputs).flatMap(({ text: text2 }) => roleTemplatesIn(text2).flatMap((t5) => "name" in t5 ? [t5.name] : []));
   return [...new Set(names)];
 }
 function validateFlows(source, file) {
@@ -48367,29 +48385,29 @@ function validateFlows(source, file) {
 function valueIssues(source, file) {
   const issues = [];
   const flows = asRecord(asRecord(source.value)?.["flows"]) ?? {};
-  for (const [name, flow2] of Object.entries(flows)) {
-    for (const { text: text2, at } of stringsIn(asRecord(flow2)?.["outputs"])) {
+  for (const [name, flow] of Object.entries(flows)) {
+    for (const { text: text2, at } of stringsIn(asRecord(flow)?.["outputs"])) {
       for (const template of roleTemplatesIn(text2)) {
         if (!("problem" in template)) continue;
         const pointer = pointerOf(["flows", name, "outputs", ...at]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${template.problem}` });
       }
     }
-    const steps = asRecord(flow2)?.["steps"];
+    const steps = asRecord(flow)?.["steps"];
     if (!Array.isArray(steps)) continue;
     steps.forEach((raw, i) => {
-      const step3 = asRecord(raw) ?? {};
+      const step2 = asRecord(raw) ?? {};
       const at = (keys, problem) => {
         const pointer = pointerOf(["flows", name, "steps", String(i), ...keys]);
         issues.push({ file, ...source.locate(pointer), message: `${pointerToPath(pointer)}: ${problem}` });
       };
-      const latency2 = step3["latency"];
-      if (typeof latency2 === "string" && parseLatency(latency2) === void 0) {
-        at(["latency"], `${JSON.stringify(latency2)} is not a duration like 120ms or 1.5s`);
-      } else if ((typeof latency2 === "string" || typeof latency2 === "number") && parseLatency(latency2) > MAX_LATENCY_MS) {
+      const latency = step2["latency"];
+      if (typeof latency === "string" && parseLatency(latency) === void 0) {
+        at(["latency"], `${JSON.stringify(latency)} is not a duration like 120ms or 1.5s`);
+      } else if ((typeof latency === "string" || typeof latency === "number") && parseLatency(latency) > MAX_LATENCY_MS) {
         at(["latency"], "must be at most 1h");
       }
-      for (const [input, re] of Object.entries(asRecord(step3["fail_when"]) ?? {})) {
+      for (const [input, re] of Object.entries(asRecord(step2["fail_when"]) ?? {})) {
         const problem = typeof re === "string" ? regexProblem(re) : void 0;
         if (problem !== void 0) at(["fail_when", input], problem);
       }
@@ -48430,14 +48448,14 @@ var init_flows_config = __esm({
 });
 
 // src/emulator/http-server.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 function createHttpHandler(options) {
   const table = routeTable(options.routes, options.disable);
   const disabled = new Set(options.disable);
-  const { faults, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
+  const { faults, rateLimit, tokenMatches, log, latencyMs: latencyMs2, maxBodyBytes, onRequest } = options;
   const deliver = (res, method, path, started, answer) => {
     send(res, answer);
-    onRequest?.({ method, path, status: answer.status, ms: performance3.now() - started });
+    onRequest?.({ method, path, status: answer.status, ms: performance4.now() - started });
   };
   const reply = (res, method, path, started, answer) => {
     log.add(method, path, answer.status);
@@ -48452,20 +48470,22 @@ function createHttpHandler(options) {
     if (route.mutates && answer.status === 200 && faults.lost()) {
       log.add(method, path, 0);
       req.socket.destroy();
-      onRequest?.({ method, path, status: 0, ms: performance3.now() - started });
+      onRequest?.({ method, path, status: 0, ms: performance4.now() - started });
       return;
     }
     reply(res, method, path, started, answer);
   };
   return (req, res) => {
-    const started = onRequest ? performance3.now() : 0;
+    const started = onRequest ? performance4.now() : 0;
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    const failure = faults.failure();
-    if (failure === 500) return reply(res, method, path, started, INTERNAL_ERROR);
-    if (failure === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const failure2 = faults.failure();
+    if (failure2 === 500) return reply(res, method, path, started, INTERNAL_ERROR);
+    if (failure2 === 503) return reply(res, method, path, started, UNAVAILABLE);
+    const waitSeconds = rateLimit?.take();
+    if (waitSeconds !== void 0) return reply(res, method, path, started, tooManyRequests(waitSeconds));
     if (!tokenMatches(bearerToken(req.headers.authorization))) return reply(res, method, path, started, UNAUTHORIZED);
     const found = lookup(table, disabled, method, path, q === -1 ? "" : url.slice(q + 1));
     if ("status" in found) return reply(res, method, path, started, found);
@@ -48536,7 +48556,7 @@ function send(res, answer) {
     res.destroy();
   }
 }
-var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, notFound;
+var INTERNAL_ERROR, UNAVAILABLE, UNAUTHORIZED, tooManyRequests, notFound;
 var init_http_server = __esm({
   "src/emulator/http-server.ts"() {
     "use strict";
@@ -48546,6 +48566,7 @@ var init_http_server = __esm({
     INTERNAL_ERROR = message(500, "internal server error");
     UNAVAILABLE = { ...message(503, "service unavailable"), headers: { "retry-after": "0" } };
     UNAUTHORIZED = message(401, "unauthorized");
+    tooManyRequests = (seconds) => ({ ...message(429, "too many requests"), headers: { "retry-after": String(seconds) } });
     notFound = (method, path) => message(404, `not found: ${method} ${path}`);
   }
 });
@@ -48608,11 +48629,11 @@ var init_role_routes = __esm({
   }
 });
 
-// src/emulator/role-store.ts
+// src/emulator/store/role-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 var RoleStore, IsoClock;
 var init_role_store = __esm({
-  "src/emulator/role-store.ts"() {
+  "src/emulator/store/role-store.ts"() {
     "use strict";
     RoleStore = class {
       constructor(lastUpdateField, onChange = () => {
@@ -48733,7 +48754,7 @@ import { randomUUID as randomUUID3 } from "node:crypto";
 function createWsEndpoint(options) {
   const wss = new import_websocket_server.default({ noServer: true, maxPayload: options.maxPayload });
   const connections = /* @__PURE__ */ new Set();
-  const serve = (ws) => {
+  const serve2 = (ws) => {
     const conn = { ws, id: randomUUID3(), timers: /* @__PURE__ */ new Set() };
     connections.add(conn);
     ws.on("message", (data2) => onFrame(conn, data2, options));
@@ -48754,7 +48775,7 @@ function createWsEndpoint(options) {
       const queryToken = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get("token");
       const allowed = options.tokenMatches(bearerToken(req.headers.authorization)) || options.tokenMatches(queryToken ?? void 0);
       if (!allowed) return refuse(socket, "403 Forbidden");
-      wss.handleUpgrade(req, socket, head, serve);
+      wss.handleUpgrade(req, socket, head, serve2);
     },
     close() {
       for (const conn of connections) {
@@ -48780,25 +48801,25 @@ function onFrame(conn, data2, options) {
   const name = typeof service === "string" ? service : "";
   if (action !== "message") return reject(conn, "400", name, 'unsupported action: expected "message"');
   if (name === "") return reject(conn, "400", "", `${MISSING_PARAMETERS}: service`);
-  const flow2 = options.flows.get(name);
-  if (!flow2) return reject(conn, "404", name, `flow not found: ${name}`);
-  const checked = checkInputs(flow2, rest);
+  const flow = options.flows.get(name);
+  if (!flow) return reject(conn, "404", name, `flow not found: ${name}`);
+  const checked = checkInputs(flow, rest);
   if ("problem" in checked) return reject(conn, "400", name, checked.problem);
   send2(conn, { state: "ack", statusCode: "200", service: name, message: "request received and is being processed" });
-  const execution = startExecution(flow2, checked.inputs, options.roles);
+  const execution = startExecution(flow, checked.inputs, options.roles);
   const last = execution.ran.length - 1;
-  execution.ran.forEach((step3, i) => {
+  execution.ran.forEach((step2, i) => {
     if (options.messages === "final" && i !== last) return;
     const timer = setTimeout(() => {
       conn.timers.delete(timer);
       completed(conn, execution, i);
-    }, step3.endsAtMs).unref();
+    }, step2.endsAtMs).unref();
     conn.timers.add(timer);
   });
 }
 function completed(conn, execution, index) {
   const ok = stepStatus(execution, index) === "completed";
-  const step3 = execution.ran[index];
+  const step2 = execution.ran[index];
   const payload = ok ? { outputs: nodeOutputs(execution, index) } : { error: execution.error, outputs: nodeOutputs(execution, index) };
   send2(conn, {
     state: "completed",
@@ -48806,7 +48827,7 @@ function completed(conn, execution, index) {
     service: execution.flow.name,
     message: JSON.stringify(payload),
     inputsValues: JSON.stringify({ inputsValues: execution.inputs }),
-    nodeId: step3.nodeId
+    nodeId: step2.nodeId
   });
 }
 function reject(conn, statusCode, service, text2) {
@@ -48882,6 +48903,7 @@ async function startEmulator(options = {}) {
     disable: options.disable ?? [],
     tokenMatches,
     faults,
+    rateLimit: options.rateLimit === void 0 ? void 0 : createRateLimit(options.rateLimit.perSecond),
     latencyMs: options.latencyMs ?? 0,
     maxBodyBytes,
     log,
@@ -48902,7 +48924,7 @@ async function startEmulator(options = {}) {
     requests: () => log.list(),
     close: () => closing ??= (async () => {
       ws.close();
-      const closed = new Promise((resolve28) => server.close(() => resolve28()));
+      const closed = new Promise((resolve31) => server.close(() => resolve31()));
       server.closeAllConnections();
       await closed;
       await writer?.close();
@@ -48933,6 +48955,8 @@ function checkOptions(o) {
     if (v !== void 0 && !(v >= 0 && v <= 1)) problems.push(`${key} must be between 0 and 1`);
   }
   if (o.latencyMs !== void 0 && !(o.latencyMs >= 0 && o.latencyMs <= 36e5)) problems.push("latencyMs must be from 0 to 3600000 (1 h)");
+  const perSecond = o.rateLimit?.perSecond;
+  if (o.rateLimit !== void 0 && !(typeof perSecond === "number" && perSecond > 0 && perSecond <= 1e6)) problems.push("rateLimit.perSecond must be more than 0 (at most 1000000)");
   if (o.maxBodyBytes !== void 0 && !(o.maxBodyBytes > 0)) problems.push("maxBodyBytes must be more than 0");
   if (o.port !== void 0 && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
     problems.push("port must be an integer from 0 to 65535");
@@ -48941,12 +48965,12 @@ function checkOptions(o) {
   if (problems.length > 0) throw new RoleflowError(`emulator: ${problems.join("; ")}`);
 }
 function listen(server, host, port) {
-  return new Promise((resolve28, reject2) => {
+  return new Promise((resolve31, reject2) => {
     server.once(
       "error",
       (err) => reject2(new RoleflowError(`emulator cannot listen on ${host}:${port}: ${err.code ?? err.message}`))
     );
-    server.listen(port, host, () => resolve28(server.address()));
+    server.listen(port, host, () => resolve31(server.address()));
   });
 }
 function displayHost(host) {
@@ -49053,16 +49077,16 @@ function tenantNameOf(config, flags) {
 function isEmbedded(config, flags) {
   return flags.baseUrl === void 0 && tenantNameOf(config, flags) === LOCAL_TENANT && configuredTenant(config, LOCAL_TENANT) === void 0;
 }
-function targetOf(name, t7) {
+function targetOf(name, t5) {
   return {
     name,
-    baseUrl: t7.baseUrl,
-    ...t7.wsUrl === void 0 ? {} : { wsUrl: t7.wsUrl },
-    wsAuth: t7.wsAuth ?? "header",
-    api: t7.api ?? {},
-    timeoutMs: t7.timeoutMs ?? 3e4,
-    retries: t7.retries ?? 4,
-    ...t7.tokenEnv === void 0 ? {} : { tokenEnv: t7.tokenEnv }
+    baseUrl: t5.baseUrl,
+    ...t5.wsUrl === void 0 ? {} : { wsUrl: t5.wsUrl },
+    wsAuth: t5.wsAuth ?? "header",
+    api: t5.api ?? {},
+    timeoutMs: t5.timeoutMs ?? 3e4,
+    retries: t5.retries ?? 4,
+    ...t5.tokenEnv === void 0 ? {} : { tokenEnv: t5.tokenEnv }
   };
 }
 function hooks(opts) {
@@ -49557,9 +49581,9 @@ function contentDiff(before, after2, oldLabel, newLabel) {
 `;
 }
 function lineCount(text2) {
-  let count2 = 1;
-  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count2++;
-  return count2;
+  let count3 = 1;
+  for (let at = text2.indexOf("\n"); at !== -1; at = text2.indexOf("\n", at + 1)) count3++;
+  return count3;
 }
 var MAX_STEPS, CONTEXT;
 var init_content_diff = __esm({
@@ -49585,7 +49609,7 @@ function rolesById(roles) {
   return byId;
 }
 function matchRoles(files, remote, ignored, tenantName2) {
-  const { byName, count: count2 } = holdersByName(remote, ignored);
+  const { byName, count: count3 } = holdersByName(remote, ignored);
   let byId;
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -49631,7 +49655,7 @@ function matchRoles(files, remote, ignored, tenantName2) {
     for (const r of free) claimed.add(r.id);
   }
   const orphans = [];
-  if (claimed.size < count2) {
+  if (claimed.size < count3) {
     for (const held of byName.values()) {
       if (!Array.isArray(held)) {
         if (!claimed.has(held.id)) orphans.push(held);
@@ -49646,16 +49670,16 @@ function matchRoles(files, remote, ignored, tenantName2) {
 }
 function holdersByName(remote, ignored) {
   const byName = /* @__PURE__ */ new Map();
-  let count2 = 0;
+  let count3 = 0;
   for (const role of remote) {
     if (ignored(role.name) !== void 0) continue;
-    count2++;
+    count3++;
     const held = byName.get(role.name);
     if (held === void 0) byName.set(role.name, role);
     else if (Array.isArray(held)) held.push(role);
     else byName.set(role.name, [held, role]);
   }
-  return { byName, count: count2 };
+  return { byName, count: count3 };
 }
 var init_matching = __esm({
   "src/core/plan/matching.ts"() {
@@ -49913,16 +49937,16 @@ var init_compute_plan = __esm({
 });
 
 // src/core/plan/fresh.ts
-function checkPlanFresh(plan2, remote, tenant) {
+function checkPlanFresh(plan3, remote, tenant) {
   const reasons = [];
-  if (tenant && planBaseUrl(tenant.baseUrl) !== plan2.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
+  if (tenant && planBaseUrl(tenant.baseUrl) !== plan3.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan3.tenant.base_url)}, not ${showName(planBaseUrl(tenant.baseUrl))}`);
   }
   const { byId, byName } = indexRoles(remote);
   const checkName = (name, hash5) => {
     if (nameStateHash(name, byName.get(name) ?? []) !== hash5) reasons.push(`the Roles named ${quote(name)} changed on the tenant since the plan was made`);
   };
-  for (const change2 of plan2.changes) {
+  for (const change2 of plan3.changes) {
     if (change2.action === "create") {
       checkName(change2.name, change2.remote_hash);
       continue;
@@ -49939,8 +49963,8 @@ function checkPlanFresh(plan2, remote, tenant) {
   }
   return reasons.length === 0 ? { fresh: true } : { fresh: false, reasons };
 }
-function planHasChanges(plan2) {
-  return plan2.changes.length > 0;
+function planHasChanges(plan3) {
+  return plan3.changes.length > 0;
 }
 var init_fresh = __esm({
   "src/core/plan/fresh.ts"() {
@@ -49967,29 +49991,29 @@ var init_roles_digest = __esm({
   }
 });
 
-// src/core/plan/render-text.ts
-function renderPlanText(plan2, opts) {
+// src/core/plan/render/text.ts
+function renderPlanText(plan3, opts) {
   const paint2 = (style, text2) => opts.color ? `\x1B[${ANSI[style]}m${text2}\x1B[0m` : text2;
-  const out = [`Tenant ${showName(plan2.tenant.name)} (${showName(plan2.tenant.base_url)})`, ""];
-  for (const change2 of plan2.changes) out.push(...changeLines(change2, paint2), "");
-  if (plan2.unmanaged.length > 0) {
+  const out = [`Tenant ${showName(plan3.tenant.name)} (${showName(plan3.tenant.base_url)})`, ""];
+  for (const change2 of plan3.changes) out.push(...changeLines(change2, paint2), "");
+  if (plan3.unmanaged.length > 0) {
     out.push(
-      `Unmanaged: ${plural(plan2.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
-      ...capped2(plan2.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
+      `Unmanaged: ${plural(plan3.unmanaged.length, "Role")} on the tenant without a role file (left alone; --prune deletes such Roles):`,
+      ...capped2(plan3.unmanaged.map((r) => `  ${showName(r.name)} (id ${showName(r.id)})`)),
       ""
     );
   }
-  section(out, "Notes:", plan2.notes.map((n) => `  - ${n}`));
-  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan2.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
-  section(out, paint2("red", "Problems in the role files:"), plan2.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
-  out.push(planSummaryLine(plan2, opts.rolesDir));
+  section(out, "Notes:", plan3.notes.map((n) => `  - ${n}`));
+  section(out, paint2("red", "Refused by guards (nothing will be applied):"), plan3.guards.map((g) => `  ${paint2("red", `✗ ${g.message}`)}`));
+  section(out, paint2("red", "Problems in the role files:"), plan3.issues.map((i) => `  ${formatIssue(i)}`), Infinity);
+  out.push(planSummaryLine(plan3, opts.rolesDir));
   return `${out.join("\n")}
 `;
 }
-function planSummaryLine(plan2, rolesDir = "roles/") {
-  const { create, update, delete: del } = plan2.summary;
-  if (plan2.issues.length > 0 && plan2.changes.length === 0) return "Nothing was planned: the role files have problems.";
-  if (plan2.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
+function planSummaryLine(plan3, rolesDir = "roles/") {
+  const { create, update, delete: del } = plan3.summary;
+  if (plan3.issues.length > 0 && plan3.changes.length === 0) return "Nothing was planned: the role files have problems.";
+  if (plan3.changes.length === 0) return `No changes. The tenant matches ${rolesDir}.`;
   return `Plan: ${create} to create, ${update} to update, ${del} to delete.`;
 }
 function changeLines(change2, paint2) {
@@ -50040,8 +50064,8 @@ function lineCount2(text2) {
   return lines2;
 }
 var MAX_LISTED, ANSI;
-var init_render_text = __esm({
-  "src/core/plan/render-text.ts"() {
+var init_text = __esm({
+  "src/core/plan/render/text.ts"() {
     "use strict";
     init_errors();
     init_display();
@@ -50050,7 +50074,7 @@ var init_render_text = __esm({
   }
 });
 
-// src/core/text-parts.ts
+// src/core/text/text-parts.ts
 import { Buffer as Buffer3 } from "node:buffer";
 function* encodedInPieces(parts, seen = () => {
 }, size3 = 1 << 20) {
@@ -50075,7 +50099,7 @@ function* encodedInPieces(parts, seen = () => {
   }
 }
 var init_text_parts = __esm({
-  "src/core/text-parts.ts"() {
+  "src/core/text/text-parts.ts"() {
     "use strict";
   }
 });
@@ -50083,18 +50107,18 @@ var init_text_parts = __esm({
 // src/core/plan/render-json.ts
 import { Buffer as Buffer4 } from "node:buffer";
 import { createHash as createHash2 } from "node:crypto";
-function renderPlanJson(plan2) {
-  const body = bodyText(plan2);
+function renderPlanJson(plan3) {
+  const body = bodyText(plan3);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(sha256(body))}
 }
 `;
 }
-function planDigest(plan2) {
-  return sha256(bodyText(plan2));
+function planDigest(plan3) {
+  return sha256(bodyText(plan3));
 }
 function renderTenantPlansJson(plans) {
-  const tenants = plans.map((plan2) => isTenantPlanError(plan2) ? plan2 : JSON.parse(renderPlanJson(plan2)));
+  const tenants = plans.map((plan3) => isTenantPlanError(plan3) ? plan3 : JSON.parse(renderPlanJson(plan3)));
   const body = jsonText({ format_version: PLAN_FORMAT_VERSION, tenants }, 2);
   return `${body.slice(0, -2)},
   "digest": ${JSON.stringify(tenantPlansDigest(tenants))}
@@ -50104,8 +50128,8 @@ function renderTenantPlansJson(plans) {
 function tenantPlansDigest(plans) {
   return sha256(JSON.stringify(plans.map((p) => [p.tenant.name, p.tenant.base_url, p.digest ?? null])));
 }
-function* planJsonBytes(plan2, { redactor, partChars = PART_CHARS } = {}) {
-  const { digest: _digest, changes, ...rest } = plan2;
+function* planJsonBytes(plan3, { redactor, partChars = PART_CHARS } = {}) {
+  const { digest: _digest, changes, ...rest } = plan3;
   const frame = jsonText(ordered2({ ...redactor ? redactor.values(rest) : rest, changes: [] }), 2);
   const at = frame.indexOf('\n  "changes": []') + '\n  "changes": '.length;
   const hash5 = createHash2("sha256");
@@ -50140,8 +50164,8 @@ function charsOf(change2) {
   const { before, after: after2, diff } = change2;
   return 300 + (before ? before.description.length + before.content.length : 0) + (after2 ? after2.description.length + after2.content.length : 0) + (diff?.length ?? 0);
 }
-function bodyText(plan2) {
-  const { digest: _digest, ...rest } = plan2;
+function bodyText(plan3) {
+  const { digest: _digest, ...rest } = plan3;
   return jsonText(ordered2(rest), 2);
 }
 function ordered2(value) {
@@ -50245,18 +50269,18 @@ var init_render_json = __esm({
 });
 
 // src/core/plan/saved.ts
-function savedPlanRefusals(plan2, today) {
+function savedPlanRefusals(plan3, today) {
   const reasons = [];
-  if (plan2.digest === void 0) {
+  if (plan3.digest === void 0) {
     reasons.push("it has no digest: it was not written by `roleflow plan --out` or by an older roleflow), or it was edited");
-  } else if (planDigest(plan2) !== plan2.digest) {
+  } else if (planDigest(plan3) !== plan3.digest) {
     reasons.push("it was altered since `roleflow plan --out` wrote it: its digest does not match its contents");
   }
-  const { create, update } = plan2.summary;
-  const managed = plan2.summary.unchanged + create + update;
-  const guards = planGuards(plan2.changes, managed, {
+  const { create, update } = plan3.summary;
+  const managed = plan3.summary.unchanged + create + update;
+  const guards = planGuards(plan3.changes, managed, {
     ...today,
-    allowEmptyPrune: today.allowEmptyPrune === true || plan2.options.allow_empty_prune === true
+    allowEmptyPrune: today.allowEmptyPrune === true || plan3.options.allow_empty_prune === true
   });
   reasons.push(...guards.map((g) => `today's config refuses it: ${g.message}`));
   return reasons;
@@ -50269,42 +50293,42 @@ var init_saved = __esm({
   }
 });
 
-// src/core/plan/markdown-parts.ts
+// src/core/plan/render/markdown-parts.ts
 function mdText(text2) {
   return printableLine(text2).replace(/[^\p{L}\p{M}\p{N} .,:;/@()+=-]/gu, (ch) => `&#${ch.codePointAt(0)};`);
 }
 function mdCode(text2) {
   return `<code>${mdText(text2)}</code>`;
 }
-function headMarkdown(plan2, marker) {
+function headMarkdown(plan3, marker) {
   const lines2 = [];
   if (marker !== void 0) lines2.push(`<!-- ${marker.replace(/-->/g, "")} -->`);
-  lines2.push(`### roleflow plan for ${mdCode(plan2.tenant.name)}`, "", `**${planSummaryLine(plan2)}**`, "");
-  const deletes = plan2.changes.filter((c) => c.action === "delete");
+  lines2.push(`### roleflow plan for ${mdCode(plan3.tenant.name)}`, "", `**${planSummaryLine(plan3)}**`, "");
+  const deletes = plan3.changes.filter((c) => c.action === "delete");
   if (deletes.length > 0) {
     const names = listed(deletes.map((d) => mdCode(d.name))).join(", ");
     lines2.push("> [!WARNING]", `> This plan **deletes ${thousands(deletes.length)} Role${deletes.length === 1 ? "" : "s"}** from the tenant: ${names}`, "");
   }
-  if (plan2.guards.length > 0) {
+  if (plan3.guards.length > 0) {
     lines2.push("> [!CAUTION]", "> Refused by guards: `roleflow apply` will not run this plan.");
-    for (const g of listed(plan2.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
+    for (const g of listed(plan3.guards.map((x) => mdText(x.message)))) lines2.push(`> - ${g}`);
     lines2.push("");
   }
-  if (plan2.issues.length > 0) {
+  if (plan3.issues.length > 0) {
     lines2.push("> [!CAUTION]", "> Problems in the role files:");
-    for (const i of listed(plan2.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
+    for (const i of listed(plan3.issues.map((x) => mdText(formatIssue(x))))) lines2.push(`> - ${i}`);
     lines2.push("");
   }
   return lines2.join("\n");
 }
-function tailMarkdown(plan2) {
+function tailMarkdown(plan3) {
   const lines2 = [];
-  if (plan2.unmanaged.length > 0) {
-    const names = listed(plan2.unmanaged.map((r) => mdCode(r.name))).join(", ");
-    lines2.push(`**${thousands(plan2.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
+  if (plan3.unmanaged.length > 0) {
+    const names = listed(plan3.unmanaged.map((r) => mdCode(r.name))).join(", ");
+    lines2.push(`**${thousands(plan3.unmanaged.length)} unmanaged** (on the tenant, no role file; \`--prune\` would delete them): ${names}`, "");
   }
-  if (plan2.notes.length > 0) {
-    lines2.push("**Notes**", "", ...listed(plan2.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
+  if (plan3.notes.length > 0) {
+    lines2.push("**Notes**", "", ...listed(plan3.notes.map((n) => mdText(n))).map((n) => `- ${n}`), "");
   }
   return lines2.join("\n");
 }
@@ -50354,30 +50378,30 @@ function listed(items) {
 }
 var MAX_LISTED2, TABLE_HEAD;
 var init_markdown_parts = __esm({
-  "src/core/plan/markdown-parts.ts"() {
+  "src/core/plan/render/markdown-parts.ts"() {
     "use strict";
     init_errors();
     init_display();
-    init_render_text();
+    init_text();
     MAX_LISTED2 = 20;
     TABLE_HEAD = "| | Role | File | Changes |\n|---|---|---|---|\n";
   }
 });
 
-// src/core/plan/render-markdown.ts
+// src/core/plan/render/markdown.ts
 function fullPlan(tenant) {
   if (tenant === void 0) return "run `roleflow plan` for the full plan";
   return `run \`roleflow plan --tenant ${/^[A-Za-z0-9._-]+$/.test(tenant) ? tenant : "NAME"}\` for the full plan`;
 }
-function renderPlanMarkdown(plan2, opts = {}) {
+function renderPlanMarkdown(plan3, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const head = headMarkdown(plan2, opts.marker);
-  const tail = tailMarkdown(plan2);
-  const seeAll = fullPlan(plan2.tenant.name);
-  if (plan2.changes.length === 0) return fitMarkdown([head, tail], max, plan2.tenant.name);
-  const rows = plan2.changes.map(tableRow);
+  const head = headMarkdown(plan3, opts.marker);
+  const tail = tailMarkdown(plan3);
+  const seeAll = fullPlan(plan3.tenant.name);
+  if (plan3.changes.length === 0) return fitMarkdown([head, tail], max, plan3.tenant.name);
+  const rows = plan3.changes.map(tableRow);
   const table = TABLE_HEAD + rows.join("");
-  const withDiffs = plan2.changes.filter((c) => c.diff !== void 0);
+  const withDiffs = plan3.changes.filter((c) => c.diff !== void 0);
   const frame = size([head, table, tail]);
   if (frame <= max) {
     const full = [head, table, ...withDiffs.map((c) => diffDetails(c, Infinity, Infinity)), tail];
@@ -50405,7 +50429,7 @@ function renderPlanMarkdown(plan2, opts = {}) {
     shown++;
   }
   const truncated = TABLE_HEAD + rows.slice(0, shown).join("") + omissionFor(rows.length - shown);
-  return fitMarkdown([head, diffNote, truncated, tail], max, plan2.tenant.name);
+  return fitMarkdown([head, diffNote, truncated, tail], max, plan3.tenant.name);
 }
 function fewerDiffs(changes, layout, max, seeAll) {
   const cut2 = DIFF_CUTS[DIFF_CUTS.length - 1];
@@ -50445,8 +50469,8 @@ function size(parts) {
   return join5(parts).length;
 }
 var GITHUB_COMMENT_LIMIT, DIFF_CUTS;
-var init_render_markdown = __esm({
-  "src/core/plan/render-markdown.ts"() {
+var init_markdown = __esm({
+  "src/core/plan/render/markdown.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
@@ -50459,11 +50483,11 @@ var init_render_markdown = __esm({
   }
 });
 
-// src/core/plan/render-tenants.ts
+// src/core/plan/render/tenants.ts
 function renderTenantPlansText(plans, opts) {
-  const sections = plans.map((plan2) => `=== tenant ${showName(plan2.tenant.name)} ===
-${isTenantPlanError(plan2) ? `${notPlanned(plan2)}
-` : renderPlanText(plan2, opts)}`);
+  const sections = plans.map((plan3) => `=== tenant ${showName(plan3.tenant.name)} ===
+${isTenantPlanError(plan3) ? `${notPlanned(plan3)}
+` : renderPlanText(plan3, opts)}`);
   const width = Math.max(...plans.map((p) => showName(p.tenant.name).length));
   const lines2 = plans.map((p) => `  ${showName(p.tenant.name).padEnd(width)}  ${tenantVerdict(p, opts.rolesDir)}`);
   return `${sections.join("\n")}
@@ -50474,10 +50498,10 @@ ${lines2.join("\n")}
 function notPlanned(entry) {
   return `Not planned: ${escapeControls(entry.error.message)}`;
 }
-function tenantVerdict(plan2, rolesDir) {
-  if (isTenantPlanError(plan2)) return notPlanned(plan2);
-  const line = planSummaryLine(plan2, rolesDir);
-  return plan2.guards.length === 0 ? line : `${line} Refused by ${plan2.guards.length === 1 ? "a guard" : `${plan2.guards.length} guards`}.`;
+function tenantVerdict(plan3, rolesDir) {
+  if (isTenantPlanError(plan3)) return notPlanned(plan3);
+  const line = planSummaryLine(plan3, rolesDir);
+  return plan3.guards.length === 0 ? line : `${line} Refused by ${plan3.guards.length === 1 ? "a guard" : `${plan3.guards.length} guards`}.`;
 }
 function renderTenantPlansMarkdown(plans, opts = {}) {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
@@ -50487,9 +50511,9 @@ function renderTenantPlansMarkdown(plans, opts = {}) {
     return fitMarkdown([head, `_The plan of each tenant is not shown to fit the comment; run \`roleflow plan --tenant NAME\` for one._
 `], max);
   }
-  const section2 = (plan2, maxChars) => isTenantPlanError(plan2) ? notPlannedMarkdown(plan2) : renderPlanMarkdown(plan2, { maxChars });
+  const section2 = (plan3, maxChars) => isTenantPlanError(plan3) ? notPlannedMarkdown(plan3) : renderPlanMarkdown(plan3, { maxChars });
   const budgets = shareRoom(plans.map((p) => section2(p, Infinity).length), room);
-  const sections = plans.map((plan2, i) => section2(plan2, budgets[i]));
+  const sections = plans.map((plan3, i) => section2(plan3, budgets[i]));
   return `${head}
 ${sections.join("\n")}`;
 }
@@ -50522,26 +50546,26 @@ function summaryMarkdown(entries, marker) {
   const counts2 = [`${thousands(changed)} with changes`, ...refused > 0 ? [`${thousands(refused)} refused by guards`] : [], ...failed3 > 0 ? [`${thousands(failed3)} not planned`] : []];
   lines2.push(`**${counts2.join(", ")}.**`, "");
   lines2.push("| Tenant | Create | Update | Delete | Guards |", "|---|---:|---:|---:|---|");
-  for (const plan2 of entries) {
-    if (isTenantPlanError(plan2)) {
-      lines2.push(`| ${mdCode(plan2.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan2.error.message)} |`);
+  for (const plan3 of entries) {
+    if (isTenantPlanError(plan3)) {
+      lines2.push(`| ${mdCode(plan3.tenant.name)} | – | – | – | ⚠️ not planned: ${mdText(plan3.error.message)} |`);
       continue;
     }
-    const { create, update, delete: del } = plan2.summary;
-    const guards = plan2.guards.length === 0 ? plan2.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan2.guards.length)} refused`;
-    lines2.push(`| ${mdCode(plan2.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
+    const { create, update, delete: del } = plan3.summary;
+    const guards = plan3.guards.length === 0 ? plan3.issues.length > 0 ? "problems in the role files" : "none" : `⛔ ${thousands(plan3.guards.length)} refused`;
+    lines2.push(`| ${mdCode(plan3.tenant.name)} | ${thousands(create)} | ${thousands(update)} | ${thousands(del)} | ${guards} |`);
   }
   return `${lines2.join("\n")}
 `;
 }
 var MIN_SECTION;
-var init_render_tenants = __esm({
-  "src/core/plan/render-tenants.ts"() {
+var init_tenants = __esm({
+  "src/core/plan/render/tenants.ts"() {
     "use strict";
     init_display();
     init_markdown_parts();
-    init_render_markdown();
-    init_render_text();
+    init_markdown();
+    init_text();
     init_safe_text();
     init_types();
     MIN_SECTION = 400;
@@ -50549,39 +50573,6 @@ var init_render_tenants = __esm({
 });
 
 // src/core/plan/index.ts
-var plan_exports = {};
-__export(plan_exports, {
-  GITHUB_COMMENT_LIMIT: () => GITHUB_COMMENT_LIMIT,
-  PLAN_FORMAT_VERSION: () => PLAN_FORMAT_VERSION,
-  checkPlanFresh: () => checkPlanFresh,
-  compare: () => compare,
-  computePlan: () => computePlan,
-  contentDiff: () => contentDiff,
-  globMatcher: () => globMatcher,
-  globToRegExp: () => globToRegExp,
-  indexRoles: () => indexRoles,
-  isTenantPlanError: () => isTenantPlanError,
-  matchRoles: () => matchRoles,
-  nameStateHash: () => nameStateHash,
-  planBaseUrl: () => planBaseUrl,
-  planDigest: () => planDigest,
-  planGuards: () => planGuards,
-  planHasChanges: () => planHasChanges,
-  planJsonBytes: () => planJsonBytes,
-  planSummaryLine: () => planSummaryLine,
-  renderPlanJson: () => renderPlanJson,
-  renderPlanMarkdown: () => renderPlanMarkdown,
-  renderPlanText: () => renderPlanText,
-  renderTenantPlansJson: () => renderTenantPlansJson,
-  renderTenantPlansMarkdown: () => renderTenantPlansMarkdown,
-  renderTenantPlansText: () => renderTenantPlansText,
-  roleStateHash: () => roleStateHash,
-  rolesDigest: () => rolesDigest,
-  savedPlanRefusals: () => savedPlanRefusals,
-  shareRoom: () => shareRoom,
-  tenantPlansDigest: () => tenantPlansDigest,
-  unreadablePlan: () => unreadablePlan
-});
 var init_plan = __esm({
   "src/core/plan/index.ts"() {
     "use strict";
@@ -50594,13 +50585,13 @@ var init_plan = __esm({
     init_printed_url();
     init_content_diff();
     init_types();
-    init_render_text();
+    init_text();
     init_render_json();
     init_guards();
     init_saved();
     init_notes();
-    init_render_markdown();
-    init_render_tenants();
+    init_markdown();
+    init_tenants();
   }
 });
 
@@ -50706,10 +50697,10 @@ function applySummaryLine(summary2, interrupted = false) {
   const failed3 = notDone > 0 || summary2.unknown === 0 ? `${notDone} of ${plural(total, "change")} failed${unknown}` : `${summary2.unknown} of ${plural(total, "change")} with an unknown outcome`;
   return `Apply failed: ${failed3}; ${done} succeeded${done > 0 ? ` (${counts2})` : ""}.`;
 }
-function applyResultJson(plan2, status, outcomes, reasons = []) {
+function applyResultJson(plan3, status, outcomes, reasons = []) {
   const document = {
     format_version: 1,
-    tenant: plan2.tenant,
+    tenant: plan3.tenant,
     status,
     summary: summarizeOutcomes(outcomes),
     results: [...outcomes],
@@ -50797,23 +50788,6 @@ var init_phases = __esm({
 });
 
 // src/core/apply/index.ts
-var apply_exports = {};
-__export(apply_exports, {
-  applyEnd: () => applyEnd,
-  applyPhases: () => applyPhases,
-  applyResultJson: () => applyResultJson,
-  applySucceeded: () => applySucceeded,
-  applySummaryLine: () => applySummaryLine,
-  blockedReason: () => blockedReason,
-  concurrentDuplicates: () => concurrentDuplicates,
-  duplicateLine: () => duplicateLine,
-  freedName: () => freedName,
-  outcomeLine: () => outcomeLine,
-  outcomeOf: () => outcomeOf,
-  summarizeOutcomes: () => summarizeOutcomes,
-  takenName: () => takenName,
-  unknownOutcomeNote: () => unknownOutcomeNote
-});
 var init_apply = __esm({
   "src/core/apply/index.ts"() {
     "use strict";
@@ -52949,9 +52923,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve31, reject2) => {
             this.close((err, data2) => {
-              return err ? reject2(err) : resolve28(data2);
+              return err ? reject2(err) : resolve31(data2);
             });
           });
         }
@@ -52989,12 +52963,12 @@ var require_dispatcher_base2 = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve28, reject2) => {
+          return new Promise((resolve31, reject2) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject2(err2)
-              ) : resolve28(data2);
+              ) : resolve31(data2);
             });
           });
         }
@@ -54457,8 +54431,8 @@ var require_webidl2 = __commonJS({
       return new TypeError(`${message2.header}: ${message2.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural3 = context.types.length === 1 ? "" : " one of";
-      const message2 = `${context.argument} could not be converted to${plural3}: ${context.types.join(", ")}.`;
+      const plural2 = context.types.length === 1 ? "" : " one of";
+      const message2 = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message: message2
@@ -54870,7 +54844,7 @@ var require_util9 = __commonJS({
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants9();
     var { getGlobalOrigin } = require_global3();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url2();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util8();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -55029,7 +55003,7 @@ var require_util9 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -55261,8 +55235,8 @@ var require_util9 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve28, reject2) => {
-        res = resolve28;
+      const promise = new Promise((resolve31, reject2) => {
+        res = resolve31;
         rej = reject2;
       });
       return { promise, resolve: res, reject: rej };
@@ -55755,12 +55729,12 @@ var require_file = __commonJS({
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
         const n = fileName;
-        const t7 = options.type;
+        const t5 = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
           name: n,
-          type: t7,
+          type: t5,
           lastModified: d
         };
       }
@@ -57513,12 +57487,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve31, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve31;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -58188,12 +58162,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve28, reject2) => {
+      const waitForDrain = () => new Promise((resolve31, reject2) => {
         assert(callback === null);
         if (socket[kError]) {
           reject2(socket[kError]);
         } else {
-          callback = resolve28;
+          callback = resolve31;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -58672,16 +58646,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve28) => {
+        return new Promise((resolve31) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve28;
+            this[kClosedResolve] = resolve31;
           } else {
-            resolve28(null);
+            resolve31(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve28) => {
+        return new Promise((resolve31) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -58692,7 +58666,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve28(null);
+            resolve31(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -58743,7 +58717,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve28, reject2) => {
+        const socket = await new Promise((resolve31, reject2) => {
           client[kConnector]({
             host,
             hostname,
@@ -58755,7 +58729,7 @@ var require_client2 = __commonJS({
             if (err) {
               reject2(err);
             } else {
-              resolve28(socket2);
+              resolve31(socket2);
             }
           });
         });
@@ -59091,8 +59065,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve28) => {
-            this[kClosedResolve] = resolve28;
+          await new Promise((resolve31) => {
+            this[kClosedResolve] = resolve31;
           });
         }
       }
@@ -59272,9 +59246,9 @@ var require_balanced_pool2 = __commonJS({
     function getGreatestCommonDivisor(a, b) {
       if (a === 0) return b;
       while (b !== 0) {
-        const t7 = b;
+        const t5 = b;
         b = a % b;
-        a = t7;
+        a = t5;
       }
       return a;
     }
@@ -60361,7 +60335,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve28, reject2) => {
+        return await new Promise((resolve31, reject2) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -60374,7 +60348,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject2(signal.reason ?? new AbortError());
             } else {
-              resolve28(null);
+              resolve31(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -60393,7 +60367,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve28, reject2) => {
+      return new Promise((resolve31, reject2) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -60410,7 +60384,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve28,
+              resolve: resolve31,
               reject: reject2,
               length: 0,
               body: []
@@ -60480,18 +60454,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve28, stream, length } = consume2;
+      const { type, body, resolve: resolve31, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve28(chunksDecode(body, length));
+          resolve31(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve28(JSON.parse(chunksDecode(body, length)));
+          resolve31(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve28(chunksConcat(body, length).buffer);
+          resolve31(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve28(new Blob(body, { type: stream[kContentType] }));
+          resolve31(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve28(chunksConcat(body, length));
+          resolve31(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60748,9 +60722,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -60973,9 +60947,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -61260,9 +61234,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -61354,9 +61328,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve28, reject2) => {
+        return new Promise((resolve31, reject2) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject2(err) : resolve28(data2);
+            return err ? reject2(err) : resolve31(data2);
           });
         });
       }
@@ -62021,15 +61995,15 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural3) {
+      constructor(singular, plural2) {
         this.singular = singular;
-        this.plural = plural3;
+        this.plural = plural2;
       }
-      pluralize(count2) {
-        const one = count2 === 1;
+      pluralize(count3) {
+        const one = count3 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys, count: count3, noun };
       }
     };
   }
@@ -62791,13 +62765,13 @@ var require_headers2 = __commonJS({
     var HeadersList = class _HeadersList {
       /** @type {[string, string][]|null} */
       cookies = null;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this[kHeadersMap] = new Map(init[kHeadersMap]);
-          this[kHeadersSortedMap] = init[kHeadersSortedMap];
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this[kHeadersMap] = new Map(init2[kHeadersMap]);
+          this[kHeadersSortedMap] = init2[kHeadersSortedMap];
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this[kHeadersMap] = new Map(init);
+          this[kHeadersMap] = new Map(init2);
           this[kHeadersSortedMap] = null;
         }
       }
@@ -62956,16 +62930,16 @@ var require_headers2 = __commonJS({
     var Headers2 = class _Headers {
       #guard;
       #headersList;
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers contructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -63196,17 +63170,17 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data2, init = {}) {
+      static json(data2, init2 = {}) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data2)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -63230,7 +63204,7 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = {}) {
+      constructor(body = null, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -63238,7 +63212,7 @@ var require_response2 = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body);
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this[kState] = makeResponse({});
         this[kHeaders] = new Headers2(kConstruct);
         setHeadersGuard(this[kHeaders], "response");
@@ -63248,7 +63222,7 @@ var require_response2 = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -63367,7 +63341,7 @@ var require_response2 = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -63378,9 +63352,9 @@ var require_response2 = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason2) {
@@ -63450,23 +63424,23 @@ var require_response2 = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        response[kState].status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        response[kState].status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        response[kState].statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        response[kState].statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(response[kHeaders], init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(response[kHeaders], init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -63662,7 +63636,7 @@ var require_request4 = __commonJS({
     var patchMethodWarning = false;
     var Request = class _Request {
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input, init = {}) {
+      constructor(input, init2 = {}) {
         webidl.util.markAsUncloneable(this);
         if (input === kConstruct) {
           return;
@@ -63670,13 +63644,13 @@ var require_request4 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input = webidl.converters.RequestInfo(input, prefix, "input");
-        init = webidl.converters.RequestInit(init, prefix, "init");
+        init2 = webidl.converters.RequestInit(init2, prefix, "init");
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input === "string") {
-          this[kDispatcher] = init.dispatcher;
+          this[kDispatcher] = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input, baseUrl);
@@ -63691,7 +63665,7 @@ var require_request4 = __commonJS({
           request2 = makeRequest({ urlList: [parsedURL] });
           fallbackMode = "cors";
         } else {
-          this[kDispatcher] = init.dispatcher || input[kDispatcher];
+          this[kDispatcher] = init2.dispatcher || input[kDispatcher];
           assert(input instanceof _Request);
           request2 = input[kState];
           signal = input[kSignal];
@@ -63701,10 +63675,10 @@ var require_request4 = __commonJS({
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin2(request2.window, origin)) {
           window2 = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window2}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window2 = "no-window";
         }
         request2 = makeRequest({
@@ -63750,7 +63724,7 @@ var require_request4 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -63763,8 +63737,8 @@ var require_request4 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -63781,12 +63755,12 @@ var require_request4 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -63799,28 +63773,28 @@ var require_request4 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -63842,8 +63816,8 @@ var require_request4 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this[kState] = request2;
         const ac = new AbortController();
@@ -63885,7 +63859,7 @@ var require_request4 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this[kHeaders]);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -63897,13 +63871,13 @@ var require_request4 = __commonJS({
           }
         }
         const inputBody = input instanceof _Request ? input[kState].body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -63913,7 +63887,7 @@ var require_request4 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -64108,46 +64082,46 @@ var require_request4 = __commonJS({
       }
     };
     mixinBody(Request);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -64396,12 +64370,12 @@ var require_fetch2 = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input, init = void 0) {
+    function fetch(input, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input, init);
+        requestObject = new Request(input, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -65219,7 +65193,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve28, reject2) => agent.dispatch(
+        return new Promise((resolve31, reject2) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -65295,7 +65269,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve28({
+              resolve31({
                 status,
                 statusText,
                 headersList,
@@ -65338,7 +65312,7 @@ var require_fetch2 = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve28({
+              resolve31({
                 status,
                 statusText: STATUS_CODES2[status],
                 headersList,
@@ -67413,9 +67387,9 @@ var require_events2 = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -67714,7 +67688,7 @@ var require_util14 = __commonJS({
     function isClosed(ws) {
       return ws[kReadyState] === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -67792,7 +67766,7 @@ var require_util14 = __commonJS({
         response.socket.destroy();
       }
       if (reason2) {
-        fireEvent("error", ws, (type, init) => new ErrorEvent(type, init), {
+        fireEvent("error", ws, (type, init2) => new ErrorEvent(type, init2), {
           error: new Error(reason2),
           message: reason2
         });
@@ -68100,7 +68074,7 @@ var require_connection2 = __commonJS({
         code3 = 1006;
       }
       ws[kReadyState] = states.CLOSED;
-      fireEvent("close", ws, (type, init) => new CloseEvent(type, init), {
+      fireEvent("close", ws, (type, init2) => new CloseEvent(type, init2), {
         wasClean,
         code: code3,
         reason: reason2
@@ -69079,8 +69053,8 @@ var require_util15 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve28) => {
-        setTimeout(resolve28, ms2).unref();
+      return new Promise((resolve31) => {
+        setTimeout(resolve31, ms2).unref();
       });
     }
     module.exports = {
@@ -69448,15 +69422,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -69889,9 +69863,9 @@ var require_undici2 = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch2().fetch;
-    module.exports.fetch = async function fetch(init, options = void 0) {
+    module.exports.fetch = async function fetch(init2, options = void 0) {
       try {
-        return await fetchImpl(init, options);
+        return await fetchImpl(init2, options);
       } catch (err) {
         if (err && typeof err === "object") {
           Error.captureStackTrace(err);
@@ -70054,8 +70028,8 @@ var require_format3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MAX_LINE_LENGTH = 80;
     var richLine = Array(MAX_LINE_LENGTH).fill(`━`);
-    for (let t7 = 0; t7 <= 24; ++t7)
-      richLine[richLine.length - t7] = `\x1B[38;5;${232 + t7}m━`;
+    for (let t5 = 0; t5 <= 24; ++t5)
+      richLine[richLine.length - t5] = `\x1B[38;5;${232 + t5}m━`;
     var richFormat = {
       header: (str) => `\x1B[1m━━━ ${str}${str.length < MAX_LINE_LENGTH - 5 ? ` ${richLine.slice(str.length + 5).join(``)}` : `:`}\x1B[0m`,
       bold: (str) => `\x1B[1m${str}\x1B[22m`,
@@ -70218,8 +70192,8 @@ var require_lib = __commonJS({
         return `${(_c = state === null || state === void 0 ? void 0 : state.p) !== null && _c !== void 0 ? _c : `.`}[${JSON.stringify(key)}]`;
       }
     }
-    function plural3(n, singular, plural4) {
-      return n === 1 ? singular : plural4;
+    function plural2(n, singular, plural3) {
+      return n === 1 ? singular : plural3;
     }
     var colorStringRegExp = /^#[0-9a-f]{6}$/i;
     var colorStringAlphaRegExp = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i;
@@ -70327,7 +70301,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isNumber6() {
+    function isNumber3() {
       return makeValidator({
         test: (value, state) => {
           var _a;
@@ -70444,8 +70418,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected an array (got ${getPrintable(value)})`);
           let valid = true;
-          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
-            valid = spec(value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
+          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
+            valid = spec(value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70469,7 +70443,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t7) => val !== originalValues[t7]) ? new Set(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t5) => val !== originalValues[t5]) ? new Set(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70510,7 +70484,7 @@ var require_lib = __commonJS({
               const coercedValues = [...value];
               if (!isArrayValidator(coercedValues, Object.assign(Object.assign({}, state), { coercion: void 0 })))
                 return false;
-              const updateValue = () => coercedValues.some((val, t7) => val[0] !== originalValues[t7][0] || val[1] !== originalValues[t7][1]) ? new Map(coercedValues) : value;
+              const updateValue = () => coercedValues.some((val, t5) => val[0] !== originalValues[t5][0] || val[1] !== originalValues[t5][1]) ? new Map(coercedValues) : value;
               state.coercions.push([(_a = state.p) !== null && _a !== void 0 ? _a : `.`, makeLazyCoercionFn(state.coercion, value, updateValue)]);
               return true;
             } else {
@@ -70564,8 +70538,8 @@ var require_lib = __commonJS({
           if (!Array.isArray(value))
             return pushError(state, `Expected a tuple (got ${getPrintable(value)})`);
           let valid = lengthValidator(value, Object.assign({}, state));
-          for (let t7 = 0, T = value.length; t7 < T && t7 < spec.length; ++t7) {
-            valid = spec[t7](value[t7], Object.assign(Object.assign({}, state), { p: computeKey(state, t7), coercion: makeCoercionFn(value, t7) })) && valid;
+          for (let t5 = 0, T = value.length; t5 < T && t5 < spec.length; ++t5) {
+            valid = spec[t5](value[t5], Object.assign(Object.assign({}, state), { p: computeKey(state, t5), coercion: makeCoercionFn(value, t5) })) && valid;
             if (!valid && (state === null || state === void 0 ? void 0 : state.errors) == null) {
               break;
             }
@@ -70594,8 +70568,8 @@ var require_lib = __commonJS({
             return pushError(state, `Expected an object (got ${getPrintable(value)})`);
           const keys = Object.keys(value);
           let valid = true;
-          for (let t7 = 0, T = keys.length; t7 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t7) {
-            const key = keys[t7];
+          for (let t5 = 0, T = keys.length; t5 < T && (valid || (state === null || state === void 0 ? void 0 : state.errors) != null); ++t5) {
+            const key = keys[t5];
             const sub = value[key];
             if (key === `__proto__` || key === `constructor`) {
               valid = pushError(Object.assign(Object.assign({}, state), { p: computeKey(state, key) }), `Unsafe property name`);
@@ -70672,11 +70646,11 @@ var require_lib = __commonJS({
         var _a, _b, _c;
         const matches = [];
         const errorBuffer = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
-        for (let t7 = 0, T = specs.length; t7 < T; ++t7) {
+        for (let t5 = 0, T = specs.length; t5 < T; ++t5) {
           const subErrors = typeof (state === null || state === void 0 ? void 0 : state.errors) !== `undefined` ? [] : void 0;
           const subCoercions = typeof (state === null || state === void 0 ? void 0 : state.coercions) !== `undefined` ? [] : void 0;
-          if (specs[t7](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t7 + 1}` }))) {
-            matches.push([`#${t7 + 1}`, subCoercions]);
+          if (specs[t5](value, Object.assign(Object.assign({}, state), { errors: subErrors, coercions: subCoercions, p: `${(_a = state === null || state === void 0 ? void 0 : state.p) !== null && _a !== void 0 ? _a : `.`}#${t5 + 1}` }))) {
+            matches.push([`#${t5 + 1}`, subCoercions]);
             if (!exclusive) {
               break;
             }
@@ -70702,8 +70676,8 @@ var require_lib = __commonJS({
         return value;
       };
     }
-    function makeValidator({ test }) {
-      return makeTrait(test)();
+    function makeValidator({ test: test2 }) {
+      return makeTrait(test2)();
     }
     var TypeAssertionError = class extends Error {
       constructor({ errors } = {}) {
@@ -70753,8 +70727,8 @@ var require_lib = __commonJS({
           throw new TypeAssertionError({ errors });
         }
       }
-      for (const [, apply2] of coercions)
-        apply2();
+      for (const [, apply3] of coercions)
+        apply3();
       if (throws) {
         return state.value;
       } else {
@@ -70802,8 +70776,8 @@ var require_lib = __commonJS({
         test: (value, state) => {
           const set = /* @__PURE__ */ new Set();
           const dup = /* @__PURE__ */ new Set();
-          for (let t7 = 0, T = value.length; t7 < T; ++t7) {
-            const sub = value[t7];
+          for (let t5 = 0, T = value.length; t5 < T; ++t5) {
+            const sub = value[t5];
             const key = typeof map !== `undefined` ? map(sub) : sub;
             if (set.has(key)) {
               if (dup.has(key))
@@ -70854,7 +70828,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInInclusiveRange6(a, b) {
+    function isInInclusiveRange2(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value <= b))
@@ -70863,7 +70837,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInExclusiveRange2(a, b) {
+    function isInExclusiveRange(a, b) {
       return makeValidator({
         test: (value, state) => {
           if (!(value >= a && value < b))
@@ -70872,7 +70846,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function isInteger6({ unsafe = false } = {}) {
+    function isInteger2({ unsafe = false } = {}) {
       return makeValidator({
         test: (value, state) => {
           if (value !== Math.round(value))
@@ -70960,7 +70934,7 @@ var require_lib = __commonJS({
         }
       });
     }
-    function cascade6(spec, ...followups) {
+    function cascade2(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
       return makeValidator({
         test: (value, state) => {
@@ -70996,7 +70970,7 @@ var require_lib = __commonJS({
     }
     function applyCascade(spec, ...followups) {
       const resolvedFollowups = Array.isArray(followups[0]) ? followups[0] : followups;
-      return cascade6(spec, resolvedFollowups);
+      return cascade2(spec, resolvedFollowups);
     }
     function isOptional(spec) {
       return makeValidator({
@@ -71034,7 +71008,7 @@ var require_lib = __commonJS({
             if (!check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Missing required ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Missing required ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -71065,7 +71039,7 @@ var require_lib = __commonJS({
             if (check(keys, key, value))
               problems.push(key);
           if (problems.length > 0)
-            return pushError(state, `Forbidden ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
+            return pushError(state, `Forbidden ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, `and`)}`);
           return true;
         }
       });
@@ -71118,7 +71092,7 @@ var require_lib = __commonJS({
             if ((check(keys, key, value) && !skipped2.has(value[key])) !== spec.expect)
               problems.push(key);
           if (problems.length >= 1)
-            return pushError(state, `Property "${subject}" ${spec.message} ${plural3(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
+            return pushError(state, `Property "${subject}" ${spec.message} ${plural2(problems.length, `property`, `properties`)} ${getPrintableArray(problems, conjunction)}`);
           return true;
         }
       });
@@ -71128,7 +71102,7 @@ var require_lib = __commonJS({
     exports.as = as;
     exports.assert = assert;
     exports.assertWithErrors = assertWithErrors;
-    exports.cascade = cascade6;
+    exports.cascade = cascade2;
     exports.fn = fn;
     exports.hasAtLeastOneKey = hasAtLeastOneKey;
     exports.hasExactLength = hasExactLength;
@@ -71149,17 +71123,17 @@ var require_lib = __commonJS({
     exports.isEnum = isEnum3;
     exports.isHexColor = isHexColor;
     exports.isISO8601 = isISO8601;
-    exports.isInExclusiveRange = isInExclusiveRange2;
-    exports.isInInclusiveRange = isInInclusiveRange6;
+    exports.isInExclusiveRange = isInExclusiveRange;
+    exports.isInInclusiveRange = isInInclusiveRange2;
     exports.isInstanceOf = isInstanceOf;
-    exports.isInteger = isInteger6;
+    exports.isInteger = isInteger2;
     exports.isJSON = isJSON;
     exports.isLiteral = isLiteral;
     exports.isLowerCase = isLowerCase;
     exports.isMap = isMap3;
     exports.isNegative = isNegative;
     exports.isNullable = isNullable;
-    exports.isNumber = isNumber6;
+    exports.isNumber = isNumber3;
     exports.isObject = isObject4;
     exports.isOneOf = isOneOf;
     exports.isOptional = isOptional;
@@ -71225,12 +71199,12 @@ var require_Command = __commonJS({
       }
       async validateAndExecute() {
         const commandClass = this.constructor;
-        const cascade6 = commandClass.schema;
-        if (Array.isArray(cascade6)) {
+        const cascade2 = commandClass.schema;
+        if (Array.isArray(cascade2)) {
           const { isDict, isUnknown, applyCascade } = await Promise.resolve().then(function() {
             return /* @__PURE__ */ _interopNamespace(require_lib());
           });
-          const schema = applyCascade(isDict(isUnknown()), cascade6);
+          const schema = applyCascade(isDict(isUnknown()), cascade2);
           const errors = [];
           const coercions = [];
           const check = schema(this, { errors, coercions });
@@ -71239,7 +71213,7 @@ var require_Command = __commonJS({
           for (const [, op] of coercions) {
             op();
           }
-        } else if (cascade6 != null) {
+        } else if (cascade2 != null) {
           throw new Error(`Invalid command schema`);
         }
         const exitCode = await this.execute();
@@ -71290,9 +71264,9 @@ var require_core3 = __commonJS({
       let offset = output.nodes.length;
       for (const input of inputs) {
         heads.push(offset);
-        for (let t7 = 0; t7 < input.nodes.length; ++t7)
-          if (!isTerminalNode(t7))
-            output.nodes.push(cloneNode(input.nodes[t7], offset));
+        for (let t5 = 0; t5 < input.nodes.length; ++t5)
+          if (!isTerminalNode(t5))
+            output.nodes.push(cloneNode(input.nodes[t5], offset));
         offset += input.nodes.length - 2;
       }
       for (const head of heads)
@@ -71329,9 +71303,9 @@ var require_core3 = __commonJS({
               }
             }
           }
-          for (const [test, transition] of toDef.dynamics)
-            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test === otherTest && transition.to === to2))
-              nodeDef.dynamics.push([test, transition]);
+          for (const [test2, transition] of toDef.dynamics)
+            if (!nodeDef.dynamics.some(([otherTest, { to: to2 }]) => test2 === otherTest && transition.to === to2))
+              nodeDef.dynamics.push([test2, transition]);
           for (const transition of toDef.shortcuts) {
             if (!shortcuts.has(transition.to)) {
               nodeDef.shortcuts.push(transition);
@@ -71345,8 +71319,8 @@ var require_core3 = __commonJS({
     function debugMachine(machine, { prefix = `` } = {}) {
       if (constants4.DEBUG) {
         debug2(`${prefix}Nodes are:`);
-        for (let t7 = 0; t7 < machine.nodes.length; ++t7) {
-          debug2(`${prefix}  ${t7}: ${JSON.stringify(machine.nodes[t7])}`);
+        for (let t5 = 0; t5 < machine.nodes.length; ++t5) {
+          debug2(`${prefix}  ${t5}: ${JSON.stringify(machine.nodes[t5])}`);
         }
       }
     }
@@ -71365,8 +71339,8 @@ var require_core3 = __commonJS({
       } }];
       debugMachine(machine, { prefix: `  ` });
       const tokens = [constants4.START_OF_INPUT, ...input];
-      for (let t7 = 0; t7 < tokens.length; ++t7) {
-        const segment = tokens[t7];
+      for (let t5 = 0; t5 < tokens.length; ++t5) {
+        const segment = tokens[t5];
         debug2(`  Processing ${JSON.stringify(segment)}`);
         const nextBranches = [];
         for (const { node, state } of branches) {
@@ -71378,7 +71352,7 @@ var require_core3 = __commonJS({
           }
           console.assert(nodeDef.shortcuts.length === 0, `Shortcuts should have been eliminated by now`);
           const hasExactMatch = Object.prototype.hasOwnProperty.call(nodeDef.statics, segment);
-          if (!partial || t7 < tokens.length - 1 || hasExactMatch) {
+          if (!partial || t5 < tokens.length - 1 || hasExactMatch) {
             if (hasExactMatch) {
               const transitions = nodeDef.statics[segment];
               for (const { to, reducer } of transitions) {
@@ -71411,10 +71385,10 @@ var require_core3 = __commonJS({
             }
           }
           if (segment !== constants4.END_OF_INPUT) {
-            for (const [test, { to, reducer }] of nodeDef.dynamics) {
-              if (execute(tests, test, state, segment)) {
+            for (const [test2, { to, reducer }] of nodeDef.dynamics) {
+              if (execute(tests, test2, state, segment)) {
                 nextBranches.push({ node: to, state: typeof reducer !== `undefined` ? execute(reducers, reducer, state, segment) : state });
-                debug2(`      Dynamic transition to ${to} found (via ${test})`);
+                debug2(`      Dynamic transition to ${to} found (via ${test2})`);
               }
             }
           }
@@ -71503,10 +71477,10 @@ var require_core3 = __commonJS({
             traverseSuggestion([...prefix, candidate], node);
         if (!isFinished)
           continue;
-        for (const [test, { to }] of nodeDef.dynamics) {
+        for (const [test2, { to }] of nodeDef.dynamics) {
           if (to === constants4.NODE_ERRORED)
             continue;
-          const tokens = suggest(test, state);
+          const tokens = suggest(test2, state);
           if (tokens === null)
             continue;
           for (const token of tokens) {
@@ -71613,25 +71587,25 @@ var require_core3 = __commonJS({
     }
     function cloneNode(input, offset = 0) {
       const output = makeNode();
-      for (const [test, transition] of input.dynamics)
-        output.dynamics.push([test, cloneTransition(transition, offset)]);
+      for (const [test2, transition] of input.dynamics)
+        output.dynamics.push([test2, cloneTransition(transition, offset)]);
       for (const transition of input.shortcuts)
         output.shortcuts.push(cloneTransition(transition, offset));
       for (const [segment, transitions] of Object.entries(input.statics))
         output.statics[segment] = transitions.map((transition) => cloneTransition(transition, offset));
       return output;
     }
-    function registerDynamic(machine, from, test, to, reducer) {
+    function registerDynamic(machine, from, test2, to, reducer) {
       machine.nodes[from].dynamics.push([
-        test,
+        test2,
         { to, reducer }
       ]);
     }
     function registerShortcut(machine, from, to, reducer) {
       machine.nodes[from].shortcuts.push({ to, reducer });
     }
-    function registerStatic(machine, from, test, to, reducer) {
-      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test) ? machine.nodes[from].statics[test] = [] : machine.nodes[from].statics[test];
+    function registerStatic(machine, from, test2, to, reducer) {
+      const store = !Object.prototype.hasOwnProperty.call(machine.nodes[from].statics, test2) ? machine.nodes[from].statics[test2] = [] : machine.nodes[from].statics[test2];
       store.push({ to, reducer });
     }
     function execute(store, callback, state, segment) {
@@ -71795,7 +71769,7 @@ var require_core3 = __commonJS({
           throw new Error(`Infinite lists cannot be declared multiple times in the same command`);
         if (this.arity.trailing.length > 0)
           throw new Error(`Infinite lists cannot be declared after the required trailing positional arguments`);
-        for (let t7 = 0; t7 < required; ++t7)
+        for (let t5 = 0; t5 < required; ++t5)
           this.addPositional({ name });
         this.arity.extra = NoLimits;
       }
@@ -71826,8 +71800,8 @@ var require_core3 = __commonJS({
             if (hidden)
               continue;
             const args = [];
-            for (let t7 = 0; t7 < arity; ++t7)
-              args.push(` #${t7}`);
+            for (let t5 = 0; t5 < arity; ++t5)
+              args.push(` #${t5}`);
             const definition = `${names.join(`,`)}${args.join(``)}`;
             if (!inlineOptions && description) {
               detailedOptionList.push({ definition, description, required });
@@ -71864,9 +71838,9 @@ var require_core3 = __commonJS({
             this.registerOptions(machine, optionPathNode);
             lastPathNode = optionPathNode;
           }
-          for (let t7 = 0; t7 < path.length; ++t7) {
+          for (let t5 = 0; t5 < path.length; ++t5) {
             const nextPathNode = injectNode(machine, makeNode());
-            registerStatic(machine, lastPathNode, path[t7], nextPathNode, `pushPath`);
+            registerStatic(machine, lastPathNode, path[t5], nextPathNode, `pushPath`);
             lastPathNode = nextPathNode;
           }
           if (this.arity.leading.length > 0 || !this.arity.proxy) {
@@ -71879,11 +71853,11 @@ var require_core3 = __commonJS({
           if (this.arity.leading.length > 0)
             registerStatic(machine, lastPathNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastLeadingNode = lastPathNode;
-          for (let t7 = 0; t7 < this.arity.leading.length; ++t7) {
+          for (let t5 = 0; t5 < this.arity.leading.length; ++t5) {
             const nextLeadingNode = injectNode(machine, makeNode());
-            if (!this.arity.proxy || t7 + 1 !== this.arity.leading.length)
+            if (!this.arity.proxy || t5 + 1 !== this.arity.leading.length)
               this.registerOptions(machine, nextLeadingNode);
-            if (this.arity.trailing.length > 0 || t7 + 1 !== this.arity.leading.length)
+            if (this.arity.trailing.length > 0 || t5 + 1 !== this.arity.leading.length)
               registerStatic(machine, nextLeadingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastLeadingNode, `isNotOptionLike`, nextLeadingNode, `pushPositional`);
             lastLeadingNode = nextLeadingNode;
@@ -71900,9 +71874,9 @@ var require_core3 = __commonJS({
               registerDynamic(machine, extraNode, positionalArgument, extraNode, `pushExtraNoLimits`);
               registerShortcut(machine, extraNode, extraShortcutNode);
             } else {
-              for (let t7 = 0; t7 < this.arity.extra.length; ++t7) {
+              for (let t5 = 0; t5 < this.arity.extra.length; ++t5) {
                 const nextExtraNode = injectNode(machine, makeNode());
-                if (!this.arity.proxy || t7 > 0)
+                if (!this.arity.proxy || t5 > 0)
                   this.registerOptions(machine, nextExtraNode);
                 registerDynamic(machine, lastExtraNode, positionalArgument, nextExtraNode, `pushExtra`);
                 registerShortcut(machine, nextExtraNode, extraShortcutNode);
@@ -71914,11 +71888,11 @@ var require_core3 = __commonJS({
           if (this.arity.trailing.length > 0)
             registerStatic(machine, lastExtraNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
           let lastTrailingNode = lastExtraNode;
-          for (let t7 = 0; t7 < this.arity.trailing.length; ++t7) {
+          for (let t5 = 0; t5 < this.arity.trailing.length; ++t5) {
             const nextTrailingNode = injectNode(machine, makeNode());
             if (!this.arity.proxy)
               this.registerOptions(machine, nextTrailingNode);
-            if (t7 + 1 < this.arity.trailing.length)
+            if (t5 + 1 < this.arity.trailing.length)
               registerStatic(machine, nextTrailingNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, [`setError`, `Not enough positional arguments`]);
             registerDynamic(machine, lastTrailingNode, `isNotOptionLike`, nextTrailingNode, `pushPositional`);
             lastTrailingNode = nextTrailingNode;
@@ -71952,7 +71926,7 @@ var require_core3 = __commonJS({
             let lastNode = injectNode(machine, makeNode());
             for (const name of option.names)
               registerDynamic(machine, node, [`isOption`, name, option.hidden || name !== longestName], lastNode, `pushUndefined`);
-            for (let t7 = 0; t7 < option.arity; ++t7) {
+            for (let t5 = 0; t5 < option.arity; ++t5) {
               const nextNode = injectNode(machine, makeNode());
               registerStatic(machine, lastNode, constants4.END_OF_INPUT, constants4.NODE_ERRORED, `setOptionArityError`);
               registerDynamic(machine, lastNode, `isOptionLike`, constants4.NODE_ERRORED, `setOptionArityError`);
@@ -72822,10 +72796,10 @@ var require_Rest = __commonJS({
               return true;
             return false;
           };
-          let count2 = 0;
-          while (count2 < state.positionals.length && isRestPositional(count2))
-            count2 += 1;
-          return state.positionals.splice(0, count2).map(({ value }) => value);
+          let count3 = 0;
+          while (count3 < state.positionals.length && isRestPositional(count3))
+            count3 += 1;
+          return state.positionals.splice(0, count3).map(({ value }) => value);
         }
       });
     }
@@ -72962,13 +72936,7 @@ var require_advanced = __commonJS({
   }
 });
 
-// src/commands/error-line.ts
-var error_line_exports = {};
-__export(error_line_exports, {
-  describeError: () => describeError,
-  describeUsageError: () => describeUsageError,
-  isUsageError: () => isUsageError
-});
+// src/terminal/error-line.ts
 function describeError(error2, verbose, commandPath) {
   if (error2 instanceof InvalidFilesError) return error2.issues.map(formatIssue).join("\n");
   if (error2 instanceof RoleflowError) return `error: ${escapeControls(error2.message)}`;
@@ -72987,11 +72955,116 @@ function describeUsageError(error2, commandPath) {
   if (first.startsWith("Command not found")) return "error: unknown command; roleflow --help lists the commands";
   return `error: ${escapeControls(first)} (see ${["roleflow", ...commandPath ?? [], "--help"].join(" ")})`;
 }
+function failure(error2, verbose, commandPath) {
+  return { line: describeError(error2, verbose, commandPath), code: error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error };
+}
 var init_error_line = __esm({
-  "src/commands/error-line.ts"() {
+  "src/terminal/error-line.ts"() {
     "use strict";
     init_errors();
+    init_exit_codes();
     init_safe_text();
+  }
+});
+
+// src/terminal/color.ts
+function useColor(env, isTTY, flag) {
+  if (flag === false) return false;
+  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
+  if (flag === true) return true;
+  const force = env["FORCE_COLOR"];
+  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
+  if (env["TERM"] === "dumb") return false;
+  return isTTY;
+}
+var init_color = __esm({
+  "src/terminal/color.ts"() {
+    "use strict";
+  }
+});
+
+// src/terminal/output.ts
+var CommandOutput;
+var init_output = __esm({
+  "src/terminal/output.ts"() {
+    "use strict";
+    init_redact();
+    init_safe_text();
+    CommandOutput = class {
+      constructor(streams, color) {
+        this.streams = streams;
+        this.color = color;
+      }
+      /** Values redacted from everything printed (`addSecrets`). */
+      secretValues = /* @__PURE__ */ new Set();
+      currentRedactor;
+      liveLine;
+      /** Write a result to stdout (secrets redacted, stray control characters escaped). */
+      out(text2) {
+        this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
+      }
+      /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
+      err(text2) {
+        this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
+      }
+      /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
+      outJson(value, indent = 2) {
+        this.outData(value, (v) => jsonText(v, indent));
+      }
+      /**
+       * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
+       * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
+       * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
+       * writes nothing.
+       */
+      outData(value, serialise) {
+        const text2 = serialise(this.redactor.values(value));
+        if (text2 !== "") this.write(this.streams.stdout, text2);
+      }
+      /**
+       * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
+       * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
+       * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
+       */
+      outDataBytes(value, serialise) {
+        this.liveLine?.clear();
+        for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
+        this.liveLine?.redraw?.();
+      }
+      /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
+      showLiveLine(line) {
+        this.liveLine = line;
+      }
+      redact(text2) {
+        return this.redactor.text(text2);
+      }
+      /** The redactor of every secret added so far. */
+      get redactor() {
+        return this.currentRedactor ??= makeRedactor(this.secretValues);
+      }
+      /**
+       * Redact these values from all that is printed from now on. A short one may also hide parts of
+       * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
+       */
+      addSecrets(values, flag) {
+        const env = this.streams.env;
+        for (const value of values) {
+          if (!value || this.secretValues.has(value)) continue;
+          this.secretValues.add(value);
+          this.currentRedactor = void 0;
+          if (value.length < SHORT_SECRET_LENGTH) {
+            const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
+            this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
+          }
+        }
+      }
+      write(stream, text2, endLine = true) {
+        this.liveLine?.clear();
+        stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
+`);
+        this.liveLine?.redraw?.();
+      }
+    };
   }
 });
 
@@ -73025,6 +73098,30 @@ var init_progress_line = __esm({
   }
 });
 
+// src/core/flows/types.ts
+var MAX_REPEAT, OPERATORS;
+var init_types2 = __esm({
+  "src/core/flows/types.ts"() {
+    "use strict";
+    MAX_REPEAT = 1e4;
+    OPERATORS = [
+      "equals",
+      "contains",
+      "icontains",
+      "matches",
+      "exists",
+      "length",
+      "gt",
+      "gte",
+      "lt",
+      "lte",
+      "schema",
+      "snapshot",
+      "not_leaks"
+    ];
+  }
+});
+
 // src/terminal/prompt.ts
 var prompt_exports = {};
 __export(prompt_exports, {
@@ -73032,14 +73129,14 @@ __export(prompt_exports, {
 });
 import { createInterface } from "node:readline";
 function confirm(input, output, question) {
-  return new Promise((resolve28) => {
+  return new Promise((resolve31) => {
     const rl = createInterface({ input, output, terminal: false });
     let settled = false;
     const finish = (answer) => {
       if (settled) return;
       settled = true;
       rl.close();
-      resolve28(answer);
+      resolve31(answer);
     };
     rl.once("line", (line) => finish(line.trim() === "yes"));
     rl.once("SIGINT", () => finish(false));
@@ -73053,350 +73150,103 @@ var init_prompt = __esm({
   }
 });
 
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-var p_limit_exports = {};
-__export(p_limit_exports, {
-  default: () => pLimit,
-  limitFunction: () => limitFunction
-});
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run2 = async (function_, resolve28, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve28(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve28, reject2, arguments_) => {
-    const queueItem = { reject: reject2 };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve28, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve28, reject2) => {
-    enqueue(function_, resolve28, reject2, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
+// src/run/ports.ts
+import { setMaxListeners } from "node:events";
+function requestLine(r, tenant) {
+  const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
+  return `${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`;
+}
+function makePorts(context, flags) {
+  const colorFor = (stream) => useColor(context.env, stream === "stdout" ? context.stdoutIsTTY : context.stderrIsTTY, flags.color);
+  const io = new CommandOutput(context, colorFor);
+  const output = {
+    out: (text2) => io.out(text2),
+    err: (text2) => io.err(text2),
+    data: (value, render3) => io.outData(value, render3),
+    json: (value, indent) => io.outJson(value, indent),
+    dataBytes: (value, serialise) => io.outDataBytes(value, serialise),
+    addSecrets: (values, flag) => io.addSecrets(values, flag),
+    get redactor() {
+      return io.redactor;
     },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises3 = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises3.push(promise);
-            return promise;
-          });
-        } catch (error2) {
-          for (const promise of promises3) {
-            promise.catch(() => {
-            });
-          }
-          throw error2;
-        }
-        return Promise.all(promises3);
-      }
-    }
-  });
-  return generator;
-}
-function limitFunction(function_, options) {
-  const limit = pLimit(options);
-  const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-  Object.defineProperty(limitedFunction, "clearQueue", {
-    value: limit.clearQueue
-  });
-  return limitedFunction;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
-// src/run/apply.ts
-async function executePlan(plan2, client, opts) {
-  const outcomes = new Array(plan2.changes.length);
-  const failedToFree = /* @__PURE__ */ new Map();
-  const total = plan2.changes.length;
-  let ended2 = 0;
-  const record = (index, outcome) => {
-    outcomes[index] = outcome;
-    ended2++;
-    opts.onOutcome?.(outcome, ended2, total);
+    showLiveLine: (line) => io.showLiveLine(line),
+    color: colorFor
   };
-  for (const phase of applyPhases(plan2.changes)) {
-    const limit = pLimit(Math.max(1, opts.concurrency));
-    await Promise.all(
-      phase.map(
-        (index) => limit(async () => {
-          const change2 = plan2.changes[index];
-          if (opts.stopped?.()) {
-            outcomes[index] = outcomeOf(change2, "not_started");
-            return;
-          }
-          const blocked = blockedReason(change2, failedToFree);
-          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
-          if (outcome.status === "failed") {
-            const freed = freedName(change2);
-            if (freed !== void 0) failedToFree.set(freed, change2);
-          }
-          record(index, outcome);
-        })
-      )
-    );
-  }
-  return outcomes.map((o, i) => o ?? outcomeOf(plan2.changes[i], "not_started"));
-}
-async function runChange(change2, client) {
-  try {
-    switch (change2.action) {
-      case "create": {
-        const { id } = await client.createRole(change2.after);
-        return { ...outcomeOf(change2, "created"), id };
-      }
-      case "update":
-        await client.updateRole(change2.id, change2.after);
-        return outcomeOf(change2, "updated");
-      case "delete":
-        return await deleteRole(change2, client);
-    }
-  } catch (err) {
-    const error2 = oneLine(err instanceof Error ? err.message : String(err));
-    const code3 = err instanceof RoleflowError ? err.code : void 0;
-    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
-  }
-}
-async function deleteRole(change2, client) {
-  try {
-    await client.deleteRole(change2.id);
-    return outcomeOf(change2, "deleted");
-  } catch (err) {
-    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
-    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
-    throw err;
-  }
-}
-var init_apply2 = __esm({
-  "src/run/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_apply();
-    init_redact_messages();
-    init_errors();
-  }
-});
-
-// src/run/dedupe.ts
-async function removeConcurrentDuplicates(plan2, outcomes, client, protect) {
-  const result = { outcomes: [...outcomes], changed: [] };
-  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
-  let remote;
-  try {
-    remote = await client.listRoles();
-  } catch (err) {
-    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
-    return result;
-  }
-  const protectedBy = globMatcher([...protect]);
-  for (const found of concurrentDuplicates(plan2.changes, outcomes, remote)) {
-    const outcome = outcomes[found.index];
-    const change2 = plan2.changes[found.index];
-    if (change2.action !== "create") continue;
-    result.changed.push(found.index);
-    const glob = protectedBy(outcome.name);
-    if (glob !== void 0 && found.remove.length > 0) {
-      result.outcomes[found.index] = {
-        ...outcome,
-        status: "failed",
-        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+  const opened = /* @__PURE__ */ new Set();
+  const canShowProgress = context.stderrIsTTY && context.stdoutIsPipe !== true;
+  const ports = {
+    cwd: context.cwd,
+    env: context.env,
+    output,
+    async openTenant(config, tenantFlags2, opts = {}) {
+      const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
+      io.addSecrets(environmentSecrets(context.env));
+      const named2 = opts.named === true ? tenantFlags2.tenant : void 0;
+      const tenant = await openTenant2({
+        config,
+        flags: tenantFlags2,
+        env: context.env,
+        cwd: context.cwd,
+        ...flags.verbose ? { onRequest: (r) => io.err(requestLine(r, named2)) } : {},
+        onRetry: (line) => io.err(opts.named === true ? `tenant ${escapeControls(tenantFlags2.tenant ?? "")}: ${line}` : line)
+      });
+      io.addSecrets(tenant.secrets);
+      const close = tenant.close.bind(tenant);
+      const tracked = {
+        ...tenant,
+        close: async () => {
+          opened.delete(tracked);
+          await close();
+        }
       };
-      continue;
+      opened.add(tracked);
+      return tracked;
+    },
+    clock: { now: () => /* @__PURE__ */ new Date() },
+    interruption(onInterrupt) {
+      const controller = new AbortController();
+      setMaxListeners(0, controller.signal);
+      void context.waitForShutdown().then(() => {
+        onInterrupt();
+        controller.abort();
+      });
+      return controller.signal;
+    },
+    terminal: {
+      stdinIsTTY: context.stdinIsTTY,
+      canShowProgress,
+      statusLine: () => new ProgressLine(context.stderr, canShowProgress),
+      confirm: async (question) => (await Promise.resolve().then(() => (init_prompt(), prompt_exports))).confirm(context.stdin, context.stderr, question),
+      ...context.stdoutFile && { stdoutFile: context.stdoutFile }
     }
-    const failures2 = [];
-    for (const id of found.remove) {
-      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
-      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
-      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
+  };
+  return {
+    ports,
+    // An embedded tenant left open would keep the process alive after the command has failed.
+    close: async () => {
+      for (const tenant of [...opened]) await tenant.close().catch(() => void 0);
     }
-    const { error: _unknownWhy, ...known } = outcome;
-    result.outcomes[found.index] = failures2.length === 0 ? {
-      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
-      id: found.keep,
-      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
-      ...found.gone === void 0 ? {} : { created_id: found.gone }
-    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
-  }
-  return result;
+  };
 }
-var init_dedupe = __esm({
-  "src/run/dedupe.ts"() {
-    "use strict";
-    init_apply();
-    init_roles();
-    init_plan();
-    init_apply2();
-    init_redact_messages();
-  }
-});
-
-// src/run/apply-session.ts
-var apply_session_exports = {};
-__export(apply_session_exports, {
-  applyPlan: () => applyPlan
-});
-async function applyPlan(plan2, client, opts) {
-  const applied = await executePlan(plan2, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
-  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
-  const checked = await removeConcurrentDuplicates(plan2, applied, client, opts.protect);
-  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
-  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+async function configOf(options, ports) {
+  const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  return loadConfig2(ports.cwd, options.config, ports.env);
 }
-var init_apply_session = __esm({
-  "src/run/apply-session.ts"() {
+var init_ports = __esm({
+  "src/run/ports.ts"() {
     "use strict";
-    init_apply2();
-    init_dedupe();
+    init_redact();
+    init_safe_text();
+    init_color();
+    init_output();
+    init_progress_line();
+    init_exit_codes();
+    init_errors();
+    init_types2();
   }
 });
 
 // src/core/tenants/select.ts
-var select_exports = {};
-__export(select_exports, {
-  savedPlanUnknownTenant: () => savedPlanUnknownTenant,
-  selectTenants: () => selectTenants
-});
 function selectTenants(config, flags) {
   const known = [LOCAL, ...Object.keys(config.tenants)];
   for (const name of flags.named) {
@@ -73471,12 +73321,12 @@ var init_ws_payload = __esm({
 });
 
 // src/core/runs/end-rules.ts
-function httpsEndRule(test) {
-  const steps = test.until.steps ?? test.expect.steps?.count?.value;
-  return { ...steps !== void 0 && { steps }, quietMs: test.until.quietMs };
+function httpsEndRule(test2) {
+  const steps = test2.until.steps ?? test2.expect.steps?.count?.value;
+  return { ...steps !== void 0 && { steps }, quietMs: test2.until.quietMs };
 }
-function wsEndRule(test) {
-  const { node, messages, quietMs } = test.until;
+function wsEndRule(test2) {
+  const { node, messages, quietMs } = test2.until;
   const rule = {};
   if (node !== void 0) rule.node = node;
   if (messages !== void 0) rule.messages = messages;
@@ -73542,7 +73392,7 @@ function tallyOutputs(tally) {
 }
 function quietEndedWsTests(file) {
   return file.tests.filter(
-    (t7) => t7.skip === void 0 && (t7.transports?.includes("ws") ?? true) && t7.until.node === void 0 && t7.until.messages === void 0
+    (t5) => t5.skip === void 0 && (t5.transports?.includes("ws") ?? true) && t5.until.node === void 0 && t5.until.messages === void 0
   );
 }
 function shortened(text2) {
@@ -73560,7 +73410,7 @@ var init_end_rules = __esm({
   }
 });
 
-// src/core/shards/balance.ts
+// src/core/runs/shards/balance.ts
 import { hash as hash2 } from "node:crypto";
 function durationsOf(results2) {
   const durations = /* @__PURE__ */ new Map();
@@ -73610,11 +73460,6 @@ function roundRobinPlan(ids, total) {
   });
   return plan(total, "ids", shardOf, loads);
 }
-function shardLoads(shardOf, durations, total) {
-  const loads = new Array(total).fill(0);
-  for (const [id, shard] of shardOf) loads[shard - 1] += durations.get(id) ?? 0;
-  return loads;
-}
 function plan(total, by, shardOf, loads) {
   return { total, by, shardOf, loads, digest: shardPlanDigest(total, shardOf) };
 }
@@ -73627,7 +73472,7 @@ function compareText(a, b) {
 }
 var LoadHeap;
 var init_balance = __esm({
-  "src/core/shards/balance.ts"() {
+  "src/core/runs/shards/balance.ts"() {
     "use strict";
     LoadHeap = class {
       loads;
@@ -73682,30 +73527,6 @@ var init_shard = __esm({
   "src/core/runs/shard.ts"() {
     "use strict";
     init_balance();
-  }
-});
-
-// src/core/flows/types.ts
-var MAX_REPEAT, OPERATORS;
-var init_types2 = __esm({
-  "src/core/flows/types.ts"() {
-    "use strict";
-    MAX_REPEAT = 1e4;
-    OPERATORS = [
-      "equals",
-      "contains",
-      "icontains",
-      "matches",
-      "exists",
-      "length",
-      "gt",
-      "gte",
-      "lt",
-      "lte",
-      "schema",
-      "snapshot",
-      "not_leaks"
-    ];
   }
 });
 
@@ -73947,8 +73768,8 @@ function userSchemaCompiler(meta) {
     const shapeErrors = generated ? errorsOf(metaCheck ??= meta(), anonymous) : ajv2.validateSchema(anonymous) ? null : ajv2.errors;
     if (shapeErrors) return { ok: false, error: `invalid JSON schema: ${ajv2.errorsText(shapeErrors, { dataVar: "schema" })}`, shape: true };
     try {
-      const validate = ajv2.compile(anonymous);
-      check = (value, path) => validate(value) ? [] : (validate.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
+      const validate2 = ajv2.compile(anonymous);
+      check = (value, path) => validate2(value) ? [] : (validate2.errors ?? []).filter(notNoise2).slice(0, SHOWN).map((e) => describeFailure2(path, e));
     } catch (err) {
       return { ok: false, error: `invalid JSON schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}` };
     } finally {
@@ -73958,8 +73779,8 @@ function userSchemaCompiler(meta) {
     return { ok: true, check };
   };
 }
-function errorsOf(validate, value) {
-  return validate(value) ? null : validate.errors ?? [];
+function errorsOf(validate2, value) {
+  return validate2(value) ? null : validate2.errors ?? [];
 }
 function describeFailure2(path, e) {
   const where = path + instanceSuffix(e.instancePath);
@@ -74030,16 +73851,16 @@ function prune(value, patterns) {
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const kept = [];
   for (const [key, child2] of entries) {
-    const rest = patterns.flatMap((p) => step2(p, key));
+    const rest = patterns.flatMap((p) => step(p, key));
     if (rest.some((r) => r.length === 0)) continue;
     kept.push([key, rest.length === 0 ? child2 : prune(child2, rest)]);
   }
   return Array.isArray(value) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
 }
-function step2(pattern, key) {
+function step(pattern, key) {
   const [head, ...rest] = pattern;
   if (head === void 0) return [];
-  if (head === "**") return [pattern.slice(), ...step2(rest, key)];
+  if (head === "**") return [pattern.slice(), ...step(rest, key)];
   return head === "*" || head === key ? [rest] : [];
 }
 function compareSnapshot(stored, received) {
@@ -74122,7 +73943,7 @@ var init_path = __esm({
   }
 });
 
-// src/core/flows/operators.ts
+// src/core/flows/checks/operators.ts
 import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
 function checkOutput(a, outputs, using = {}) {
   const { found, value } = valueAt(outputs, a.segments);
@@ -74248,7 +74069,7 @@ function compare2(n, c) {
   return (c.equals === void 0 || n === c.equals) && (c.gt === void 0 || n > c.gt) && (c.gte === void 0 || n >= c.gte) && (c.lt === void 0 || n < c.lt) && (c.lte === void 0 || n <= c.lte);
 }
 var init_operators = __esm({
-  "src/core/flows/operators.ts"() {
+  "src/core/flows/checks/operators.ts"() {
     "use strict";
     init_leaks();
     init_snapshot();
@@ -74325,8 +74146,8 @@ function loadAssertion(value, pointer, ctx) {
 function loadSteps(value, pointer, ctx) {
   const s = rec(value);
   const steps = {};
-  const count2 = int(s["count"]);
-  if (count2 !== void 0) steps.count = located(count2, ctx.at(ptr(pointer, "count")));
+  const count3 = int(s["count"]);
+  if (count3 !== void 0) steps.count = located(count3, ctx.at(ptr(pointer, "count")));
   if (Array.isArray(s["sequence"])) steps.sequence = located(s["sequence"].map(String), ctx.at(ptr(pointer, "sequence")));
   if (s["each"] !== void 0) {
     const each = Object.fromEntries(Object.entries(rec(s["each"])).map(([k, v]) => [k, String(v)]));
@@ -74710,7 +74531,7 @@ function parseFlowTestFile(text2, file, schema) {
 }
 function loadFile(value, file, ctx) {
   const root = rec(value);
-  const flow2 = typeof root["flow"] === "string" ? root["flow"] : "";
+  const flow = typeof root["flow"] === "string" ? root["flow"] : "";
   const transports = loadTransports(root["transport"]);
   const fileTags = loadTags(root["tags"]);
   const defaults = rec(root["defaults"]);
@@ -74721,42 +74542,42 @@ function loadFile(value, file, ctx) {
     timeoutMs: ctx.duration(defaults["timeout"], "/defaults/timeout", { positive: true }),
     until: loadUntil(defaults["until"], "/defaults/until", ctx)
   };
-  const tests = arr(root["tests"]).map((t7, i) => {
+  const tests = arr(root["tests"]).map((t5, i) => {
     const pointer = ptr("/tests", i);
-    const test = rec(t7);
-    const own = (key) => test[key] === void 0 ? void 0 : { value: test[key], pointer: ptr(pointer, key) };
-    const name = typeof test["name"] === "string" ? test["name"] : "";
-    const testTransports = loadTransports(test["transport"]) ?? transports;
+    const test2 = rec(t5);
+    const own = (key) => test2[key] === void 0 ? void 0 : { value: test2[key], pointer: ptr(pointer, key) };
+    const name = typeof test2["name"] === "string" ? test2["name"] : "";
+    const testTransports = loadTransports(test2["transport"]) ?? transports;
     const repeat = int((own("repeat") ?? base.repeat)?.value) ?? 1;
     const minPassSetting = own("min_pass") ?? base.minPass;
     const minPass = int(minPassSetting?.value) ?? repeat;
     if (minPassSetting && minPass > repeat) {
       ctx.report(minPassSetting.pointer, `min_pass ${minPass} is more than repeat ${repeat}`);
     }
-    const skip = test["skip"] === true ? "skipped" : typeof test["skip"] === "string" ? test["skip"] || "skipped" : void 0;
+    const skip = test2["skip"] === true ? "skipped" : typeof test2["skip"] === "string" ? test2["skip"] || "skipped" : void 0;
     const { line, col } = ctx.at(pointer);
     const loaded = {
       line,
       col,
       id: flowTestId(file, name),
       file,
-      flow: flow2,
+      flow,
       name,
-      inputs: loadInputs(test["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
+      inputs: loadInputs(test2["inputs"], ptr(pointer, "inputs"), testTransports, ctx),
       repeat,
       minPass,
-      timeoutMs: ctx.duration(test["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test["until"], ptr(pointer, "until"), ctx) }
+      timeoutMs: ctx.duration(test2["timeout"], ptr(pointer, "timeout"), { positive: true }) ?? base.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      until: { quietMs: DEFAULT_QUIET_MS, ...base.until, ...loadUntil(test2["until"], ptr(pointer, "until"), ctx) }
     };
     if (testTransports) loaded.transports = testTransports;
     if (skip !== void 0) loaded.skip = skip;
-    const tags = [.../* @__PURE__ */ new Set([...fileTags ?? [], ...loadTags(test["tags"]) ?? []])];
+    const tags = [.../* @__PURE__ */ new Set([...fileTags ?? [], ...loadTags(test2["tags"]) ?? []])];
     if (tags.length > 0) loaded.tags = tags;
-    loaded.expect = loadExpect(test["expect"], ptr(pointer, "expect"), ctx);
+    loaded.expect = loadExpect(test2["expect"], ptr(pointer, "expect"), ctx);
     return loaded;
   });
   reportDuplicateNames(tests, ctx);
-  const loadedFile = { file, flow: flow2, secrets: arr(root["secrets"]).map(String), tests };
+  const loadedFile = { file, flow, secrets: arr(root["secrets"]).map(String), tests };
   if (fileTags !== void 0) loadedFile.tags = fileTags;
   return loadedFile;
 }
@@ -74786,19 +74607,19 @@ function loadUntil(value, pointer, ctx) {
   return until;
 }
 function loadTags(value) {
-  return Array.isArray(value) ? value.filter((t7) => typeof t7 === "string") : void 0;
+  return Array.isArray(value) ? value.filter((t5) => typeof t5 === "string") : void 0;
 }
 function loadTransports(value) {
   const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : void 0;
-  return list2?.filter((t7) => t7 === "https" || t7 === "ws");
+  return list2?.filter((t5) => t5 === "https" || t5 === "ws");
 }
 function reportDuplicateNames(tests, ctx) {
   const seen = /* @__PURE__ */ new Map();
-  tests.forEach((t7, i) => {
-    const first = seen.get(t7.name);
-    if (first && t7.name !== "") {
-      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t7.name}" (also on line ${first.line})`);
-    } else seen.set(t7.name, t7);
+  tests.forEach((t5, i) => {
+    const first = seen.get(t5.name);
+    if (first && t5.name !== "") {
+      ctx.report(ptr("/tests", i, "name"), `duplicate test name "${t5.name}" (also on line ${first.line})`);
+    } else seen.set(t5.name, t5);
   });
 }
 function mergeIssues(schemaIssues, loadIssues) {
@@ -74852,20 +74673,20 @@ var init_result2 = __esm({
   }
 });
 
-// src/core/flows/latency-check.ts
-function latencyResults(test, executions, kinds) {
-  const latency2 = test.expect.latency;
-  if (!latency2) return [];
+// src/core/flows/checks/latency-check.ts
+function latencyResults(test2, executions, kinds) {
+  const latency = test2.expect.latency;
+  if (!latency) return [];
   const finished = executions.filter((e) => e.status !== "error");
   const results2 = [];
-  for (const b of latency2.total.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.total.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.total ${b.kind} ${b.budget.text}`;
     const ok = finished.filter((e) => e.status === "ok");
     results2.push(
       b.budget.baseline?.skip !== void 0 ? skipped("latency", label, b.budget.baseline.skip, b) : ok.length === 0 ? skipped("latency", label, "no execution finished", b) : checkBudget(label, b, ok.map((e) => e.wallMs), "client wall-clock", "execution")
     );
   }
-  for (const b of latency2.steps.filter((b2) => kinds.includes(b2.kind))) {
+  for (const b of latency.steps.filter((b2) => kinds.includes(b2.kind))) {
     const label = `latency.steps.${b.pattern} ${b.kind} ${b.budget.text}`;
     const logged = finished.filter((e) => e.transport === "https");
     if (b.budget.baseline?.skip !== void 0) results2.push(skipped("latency", label, b.budget.baseline.skip, b));
@@ -74902,7 +74723,7 @@ function expectedOf(b) {
 }
 var NO_LOGS_OVER_WS;
 var init_latency_check = __esm({
-  "src/core/flows/latency-check.ts"() {
+  "src/core/flows/checks/latency-check.ts"() {
     "use strict";
     init_duration();
     init_latency();
@@ -74911,12 +74732,12 @@ var init_latency_check = __esm({
   }
 });
 
-// src/core/flows/evaluate.ts
-function evaluateTest(test, execution, context = {}) {
+// src/core/flows/checks/evaluate.ts
+function evaluateTest(test2, execution, context = {}) {
   const results2 = [
-    ...test.expect.outputs.map((a) => outputResult(a, execution, test, context)),
-    ...stepsResults(test.expect.steps, execution),
-    ...latencyResults(test, [execution], ["max"])
+    ...test2.expect.outputs.map((a) => outputResult(a, execution, test2, context)),
+    ...stepsResults(test2.expect.steps, execution),
+    ...latencyResults(test2, [execution], ["max"])
   ];
   if (execution.status === "ok") return results2;
   const error2 = execution.error ?? (execution.status === "failed" ? "the flow failed" : "the execution did not finish");
@@ -74925,20 +74746,20 @@ function evaluateTest(test, execution, context = {}) {
     label: "execution",
     status: "fail",
     message: error2,
-    line: test.line,
-    col: test.col
+    line: test2.line,
+    col: test2.col
   };
   if (execution.status === "failed") return [head, ...results2];
   return [head, ...results2.map((r) => skipped(r.kind, r.label, `not checked: ${error2}`, r))];
 }
-function outputResult(a, execution, test, context) {
+function outputResult(a, execution, test2, context) {
   const label = `${a.path} ${a.not ? "not " : ""}${a.operator}${a.operator === "schema" && typeof a.expected !== "string" || a.operator === "snapshot" ? "" : ` ${show(a.expected)}`}`;
   if (execution.transport === "https" && execution.outputs === void 0) {
     return skipped("output", label, "the HTTPS execution logs carry no outputs", a);
   }
   const using = {};
   if (a.operator === "snapshot") {
-    const base = context.snapshots?.get(snapshotKey(test.name, execution.transport, a.path));
+    const base = context.snapshots?.get(snapshotKey(test2.name, execution.transport, a.path));
     if (base) using.snapshot = base;
     if (context.ci) using.ci = true;
     if (context.mask) using.mask = context.mask;
@@ -75015,7 +74836,7 @@ function list(log) {
 }
 var ENTRY_FIELDS;
 var init_evaluate = __esm({
-  "src/core/flows/evaluate.ts"() {
+  "src/core/flows/checks/evaluate.ts"() {
     "use strict";
     init_latency_check();
     init_snapshot();
@@ -75032,8 +74853,8 @@ var init_evaluate = __esm({
 });
 
 // src/core/flows/repeats.ts
-function evaluateLatencyAcrossRepeats(test, executions) {
-  return latencyResults(test, executions, ["p50", "p95", "p99"]);
+function evaluateLatencyAcrossRepeats(test2, executions) {
+  return latencyResults(test2, executions, ["p50", "p95", "p99"]);
 }
 function summariseRepeats(results2, minPass, acrossRepeats = []) {
   const repeats = results2.length;
@@ -75061,15 +74882,15 @@ var init_repeats = __esm({
   }
 });
 
-// src/core/flows/assertion-needs.ts
+// src/core/flows/checks/assertion-needs.ts
 function usesOperator(files, operator) {
-  return files.some((f) => f.tests.some((t7) => t7.expect.outputs.some((a) => a.operator === operator)));
+  return files.some((f) => f.tests.some((t5) => t5.expect.outputs.some((a) => a.operator === operator)));
 }
 function unknownLeakRoles(files, roleNames, rolesDir) {
   const known = new Set(roleNames);
   return files.flatMap(
     (f) => f.tests.flatMap(
-      (t7) => t7.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
+      (t5) => t5.expect.outputs.filter((a) => a.operator === "not_leaks" && a.expected !== "*" && !known.has(String(a.expected))).map((a) => {
         const guess = closest(String(a.expected), [...known]);
         const hint = guess ? ` (did you mean "${guess}"?)` : "";
         return { file: f.file, line: a.line, col: a.col, message: `not_leaks: no Role named ${JSON.stringify(a.expected)} in ${rolesDir}/${hint}` };
@@ -75079,17 +74900,17 @@ function unknownLeakRoles(files, roleNames, rolesDir) {
 }
 function liveSnapshotKeys(file) {
   const keys = /* @__PURE__ */ new Set();
-  for (const t7 of file.tests) {
-    for (const a of t7.expect.outputs) {
+  for (const t5 of file.tests) {
+    for (const a of t5.expect.outputs) {
       if (a.operator !== "snapshot") continue;
-      for (const transport of t7.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t7.name, transport, a.path));
+      for (const transport of t5.transports ?? ALL_TRANSPORTS) keys.add(snapshotKey(t5.name, transport, a.path));
     }
   }
   return keys;
 }
 var ALL_TRANSPORTS;
 var init_assertion_needs = __esm({
-  "src/core/flows/assertion-needs.ts"() {
+  "src/core/flows/checks/assertion-needs.ts"() {
     "use strict";
     init_schema();
     init_snapshot();
@@ -75135,7 +74956,7 @@ var init_flows = __esm({
   }
 });
 
-// src/core/loop/rerun.ts
+// src/core/runs/loop/rerun.ts
 function rerunKey(id, transport) {
   return `${id}\0${transport}`;
 }
@@ -75158,7 +74979,7 @@ function parseLastRun(value, file) {
       return bad("a run without its tenant, time or tests");
     }
     const tests = run2["not_passed"].filter(
-      (t7) => isObject2(t7) && typeof t7["id"] === "string" && (t7["transport"] === "https" || t7["transport"] === "ws") && ["fail", "error", "skip", "not_run"].includes(t7["status"])
+      (t5) => isObject2(t5) && typeof t5["id"] === "string" && (t5["transport"] === "https" || t5["transport"] === "ws") && ["fail", "error", "skip", "not_run"].includes(t5["status"])
     );
     if (tests.length !== run2["not_passed"].length) return bad("a test without its id, transport or status");
     runs.push({ tenant: run2["tenant"], finished_at: run2["finished_at"], tests: run2["tests"], not_passed: tests });
@@ -75186,47 +75007,32 @@ function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 var init_rerun = __esm({
-  "src/core/loop/rerun.ts"() {
+  "src/core/runs/loop/rerun.ts"() {
     "use strict";
   }
 });
 
-// src/core/loop/tags.ts
+// src/core/runs/loop/tags.ts
 function tagsSelect(tags, filter) {
   const has = (tag) => tags?.includes(tag) === true;
   if (filter.exclude.some(has)) return false;
   return filter.include.length === 0 || filter.include.some(has);
 }
 function badTagFlag(flag, tags) {
-  const bad = tags.find((t7) => !TAG_PATTERN.test(t7));
+  const bad = tags.find((t5) => !TAG_PATTERN.test(t5));
   return bad === void 0 ? void 0 : `invalid ${flag} ${JSON.stringify(bad)}: a tag is one word (no space or comma); give ${flag} once per tag`;
 }
 var TAG_PATTERN;
 var init_tags = __esm({
-  "src/core/loop/tags.ts"() {
+  "src/core/runs/loop/tags.ts"() {
     "use strict";
     TAG_PATTERN = /^[^\s,]+$/;
   }
 });
 
-// src/core/loop/index.ts
-var loop_exports = {};
-__export(loop_exports, {
-  TAG_PATTERN: () => TAG_PATTERN,
-  badTagFlag: () => badTagFlag,
-  failedIn: () => failedIn,
-  judgePassRate: () => judgePassRate,
-  lastFailed: () => lastFailed,
-  lastRunRecord: () => lastRunRecord,
-  parseLastRun: () => parseLastRun,
-  parsePassRate: () => parsePassRate,
-  passRateText: () => passRateText,
-  rerunKey: () => rerunKey,
-  tagsSelect: () => tagsSelect,
-  withLastRun: () => withLastRun
-});
+// src/core/runs/loop/index.ts
 var init_loop = __esm({
-  "src/core/loop/index.ts"() {
+  "src/core/runs/loop/index.ts"() {
     "use strict";
     init_rerun();
     init_tags();
@@ -75234,7 +75040,7 @@ var init_loop = __esm({
   }
 });
 
-// src/core/shards/auto.ts
+// src/core/runs/shards/auto.ts
 function shardFromEnv(env, shardTotal) {
   const set = (name) => env[name] !== void 0 && env[name] !== "";
   if (set("JOB_COMPLETION_INDEX")) {
@@ -75269,43 +75075,43 @@ function count(text2) {
   return /^\s*\d{1,9}\s*$/.test(text2) ? Number(text2) : void 0;
 }
 var init_auto = __esm({
-  "src/core/shards/auto.ts"() {
+  "src/core/runs/shards/auto.ts"() {
     "use strict";
   }
 });
 
-// src/core/shards/budget.ts
+// src/core/runs/shards/budget.ts
 function shardConcurrency(opts) {
   if (opts.total === void 0) return opts.requested ?? opts.configured;
   const share = Math.max(1, Math.floor(opts.total / Math.max(1, opts.shards)));
   return opts.requested === void 0 ? share : Math.min(opts.requested, share);
 }
 var init_budget = __esm({
-  "src/core/shards/budget.ts"() {
+  "src/core/runs/shards/budget.ts"() {
     "use strict";
   }
 });
 
-// src/core/shards/matrix.ts
+// src/core/runs/shards/matrix.ts
 function planShards(suites, limits) {
   if (suites.length > limits.maxJobs) {
     return { ok: false, error: `${suites.length} tenants need at least ${suites.length} jobs, more than --max-jobs ${limits.maxJobs}` };
   }
   const targetMs = limits.targetMinutes * 6e4;
   const sorted = suites.map((s) => [...s.durations.values()].sort((a, b) => b - a));
-  const estimate = (i, shards) => {
+  const estimate = (i, shards2) => {
     const suite = suites[i];
-    const concurrency = shardConcurrency({ configured: suite.concurrency, total: suite.concurrencyTotal, shards });
-    return { concurrency, ms: longestShardMs(sorted[i], shards) / concurrency };
+    const concurrency = shardConcurrency({ configured: suite.concurrency, total: suite.concurrencyTotal, shards: shards2 });
+    return { concurrency, ms: longestShardMs(sorted[i], shards2) / concurrency };
   };
   const counts2 = suites.map((suite, i) => {
     const most = Math.max(1, Math.min(limits.maxJobs, suite.durations.size));
     let best = 1;
     let bestMs = estimate(i, 1).ms;
-    for (let shards = 1; shards <= most; shards++) {
-      const { ms: ms2 } = estimate(i, shards);
-      if (ms2 < bestMs) [best, bestMs] = [shards, ms2];
-      if (ms2 <= targetMs) return shards;
+    for (let shards2 = 1; shards2 <= most; shards2++) {
+      const { ms: ms2 } = estimate(i, shards2);
+      if (ms2 < bestMs) [best, bestMs] = [shards2, ms2];
+      if (ms2 <= targetMs) return shards2;
     }
     return best;
   });
@@ -75319,9 +75125,9 @@ function planShards(suites, limits) {
   return {
     ok: true,
     value: suites.map((suite, i) => {
-      const shards = counts2[i];
-      const { concurrency, ms: ms2 } = estimate(i, shards);
-      return { tenant: suite.tenant, shards, concurrency, estimatedMinutes: round2(ms2 / 6e4), tests: suite.durations.size, withinTarget: ms2 <= targetMs };
+      const shards2 = counts2[i];
+      const { concurrency, ms: ms2 } = estimate(i, shards2);
+      return { tenant: suite.tenant, shards: shards2, concurrency, estimatedMinutes: round2(ms2 / 6e4), tests: suite.durations.size, withinTarget: ms2 <= targetMs };
     })
   };
 }
@@ -75332,31 +75138,16 @@ function round2(minutes) {
   return Math.round(minutes * 100) / 100;
 }
 var init_matrix = __esm({
-  "src/core/shards/matrix.ts"() {
+  "src/core/runs/shards/matrix.ts"() {
     "use strict";
     init_balance();
     init_budget();
   }
 });
 
-// src/core/shards/index.ts
-var shards_exports = {};
-__export(shards_exports, {
-  durationsOf: () => durationsOf,
-  estimatedDurations: () => estimatedDurations,
-  longestShardMs: () => longestShardMs,
-  median: () => median,
-  planShards: () => planShards,
-  roundRobinPlan: () => roundRobinPlan,
-  shardConcurrency: () => shardConcurrency,
-  shardFromEnv: () => shardFromEnv,
-  shardLoads: () => shardLoads,
-  shardMatrix: () => shardMatrix,
-  shardPlanDigest: () => shardPlanDigest,
-  timedPlan: () => timedPlan
-});
+// src/core/runs/shards/index.ts
 var init_shards = __esm({
-  "src/core/shards/index.ts"() {
+  "src/core/runs/shards/index.ts"() {
     "use strict";
     init_balance();
     init_auto();
@@ -75368,43 +75159,43 @@ var init_shards = __esm({
 // src/core/runs/select.ts
 function selectRuns(files, options) {
   const { grep, tags, only } = options;
-  const tests = files.flatMap((f) => f.tests.map((test) => ({ test, file: f })));
+  const tests = files.flatMap((f) => f.tests.map((test2) => ({ test: test2, file: f })));
   const matching = tests.filter(
-    ({ test }) => (!grep || grep.test(test.id) || grep.test(test.name)) && (!tags || tagsSelect(test.tags, tags)) && (!only || ["https", "ws"].some((t7) => only.has(rerunKey(test.id, t7))))
+    ({ test: test2 }) => (!grep || grep.test(test2.id) || grep.test(test2.name)) && (!tags || tagsSelect(test2.tags, tags)) && (!only || ["https", "ws"].some((t5) => only.has(rerunKey(test2.id, t5))))
   );
-  const plan2 = options.shard ? shardPlan(matching.map(({ test }) => test.id), options.shard.total, options.timings) : void 0;
+  const plan3 = options.shard ? shardPlan(matching.map(({ test: test2 }) => test2.id), options.shard.total, options.timings) : void 0;
   const index = options.shard?.index;
   const secrets = /* @__PURE__ */ new Set();
   const runs = [];
-  for (const { test, file } of matching) {
-    if (plan2 && plan2.shardOf.get(test.id) !== index) continue;
-    const expanded = expandInputs(test.inputs, options.env, file.secrets);
+  for (const { test: test2, file } of matching) {
+    if (plan3 && plan3.shardOf.get(test2.id) !== index) continue;
+    const expanded = expandInputs(test2.inputs, options.env, file.secrets);
     for (const s of expanded.secrets) secrets.add(s);
     const error2 = expanded.missing.length === 0 ? void 0 : `environment variable${expanded.missing.length === 1 ? "" : "s"} ${expanded.missing.join(", ")} not set (used in inputs as \${env:NAME})`;
-    const withRepeat = applyRepeat(test, options.repeat);
-    for (const transport of transportsOf(test, options)) {
-      if (only && !only.has(rerunKey(test.id, transport))) continue;
-      const skip = test.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
+    const withRepeat = applyRepeat(test2, options.repeat);
+    for (const transport of transportsOf(test2, options)) {
+      if (only && !only.has(rerunKey(test2.id, transport))) continue;
+      const skip = test2.skip ?? (transport === "ws" && !options.hasWs ? "the tenant has no ws_url: the WebSocket transport is not available" : void 0);
       const run2 = { test: withRepeat, transport, inputs: expanded.values };
       if (skip !== void 0) run2.skip = skip;
       else if (error2 !== void 0) run2.error = error2;
       runs.push(run2);
     }
   }
-  return { runs, matched: matching.length, secrets: [...secrets], ...plan2 && { plan: plan2 } };
+  return { runs, matched: matching.length, secrets: [...secrets], ...plan3 && { plan: plan3 } };
 }
 function shardPlan(ids, total, timings) {
   return timings ? timedPlan(ids, estimatedDurations(ids, timings), total) : roundRobinPlan(ids, total);
 }
-function transportsOf(test, options) {
-  const declared = test.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
+function transportsOf(test2, options) {
+  const declared = test2.transports ?? (options.hasWs ? ["https", "ws"] : ["https"]);
   const wanted = options.transport;
-  return ["https", "ws"].filter((t7) => declared.includes(t7) && (wanted === void 0 || wanted === t7));
+  return ["https", "ws"].filter((t5) => declared.includes(t5) && (wanted === void 0 || wanted === t5));
 }
-function applyRepeat(test, repeat) {
-  if (repeat === void 0) return test;
-  const minPass = test.minPass >= test.repeat ? repeat : Math.min(test.minPass, repeat);
-  return { ...test, repeat, minPass };
+function applyRepeat(test2, repeat) {
+  if (repeat === void 0) return test2;
+  const minPass = test2.minPass >= test2.repeat ? repeat : Math.min(test2.minPass, repeat);
+  return { ...test2, repeat, minPass };
 }
 var init_select2 = __esm({
   "src/core/runs/select.ts"() {
@@ -75467,29 +75258,29 @@ var init_tested_against = __esm({
 function transportWarnings(file, tenant) {
   const available = tenant === void 0 || tenant.hasWs ? BOTH : ["https"];
   const warnings = [];
-  for (const test of file.tests) {
-    if (test.skip !== void 0) continue;
-    const runs = (test.transports ?? available).filter((t7) => available.includes(t7));
-    const first = test.expect.outputs[0];
+  for (const test2 of file.tests) {
+    if (test2.skip !== void 0) continue;
+    const runs = (test2.transports ?? available).filter((t5) => available.includes(t5));
+    const first = test2.expect.outputs[0];
     if (runs.length === 1 && runs[0] === "https" && first !== void 0) {
-      const n = test.expect.outputs.length;
+      const n = test2.expect.outputs.length;
       const them = n === 1 ? "its output assertion is" : `its ${n} output assertions are`;
-      const declared = test.transports !== void 0 && !test.transports.includes("ws");
+      const declared = test2.transports !== void 0 && !test2.transports.includes("ws");
       const why2 = declared ? " (transport: https)" : `, as tenant ${tenant.name} has no ws_url,`;
       const fix = declared ? "run it over ws too" : "give the tenant a ws_url";
       warnings.push({
-        file: test.file,
+        file: test2.file,
         line: first.line,
         col: first.col,
-        message: `warning: test "${test.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
+        message: `warning: test "${test2.name}" runs only over HTTPS${why2} and the HTTPS execution log carries no outputs: ${them} always skipped; ${fix}, or assert on steps instead`
       });
     }
     if (runs.length === 0) {
       warnings.push({
-        file: test.file,
-        line: test.line,
-        col: test.col,
-        message: `warning: test "${test.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
+        file: test2.file,
+        line: test2.line,
+        col: test2.col,
+        message: `warning: test "${test2.name}" runs only over WebSocket, and tenant ${tenant.name} has no ws_url: it is always skipped (a run in which no test ran exits 1)`
       });
     }
   }
@@ -75586,10 +75377,10 @@ function reportGateReasons(report, expected) {
   else if (expected.fromUrl !== void 0 && tenant.base_url !== expected.fromUrl) {
     reasons.push(`the report is of ${quote(tenant.name)} at ${showName(tenant.base_url)}, but that tenant is at ${showName(expected.fromUrl)}`);
   }
-  const shards = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
-  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards(report.missing_shards)} missing (merged with --allow-partial)`);
+  const shards2 = (list2) => list2.map((s) => `${s.index}/${s.total}`).join(", ");
+  if (report.missing_shards?.length) reasons.push(`the report is incomplete: shard ${shards2(report.missing_shards)} missing (merged with --allow-partial)`);
   else if (report.shard !== void 0 && report.merged_shards === void 0) {
-    reasons.push(`the report is of shard ${shards([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
+    reasons.push(`the report is of shard ${shards2([report.shard])} only: merge the reports of every shard (roleflow report merge)`);
   }
   reasons.push(...selectionReasons(report.selection, expected.flowsDir));
   if (report.interrupted === true) reasons.push("the test run was interrupted");
@@ -75688,7 +75479,7 @@ __export(tenants_exports, {
   tenantError: () => tenantError,
   tenantsApplyLine: () => tenantsApplyLine
 });
-var init_tenants = __esm({
+var init_tenants2 = __esm({
   "src/core/tenants/index.ts"() {
     "use strict";
     init_select();
@@ -75750,14 +75541,6 @@ var init_repository_bounds = __esm({
 });
 
 // src/files/role-files.ts
-var role_files_exports = {};
-__export(role_files_exports, {
-  isRoleFileName: () => isRoleFileName,
-  loadRoleFiles: () => loadRoleFiles,
-  loadRoleTexts: () => loadRoleTexts,
-  rolesDirOf: () => rolesDirOf,
-  writeFileAtomic: () => writeFileAtomic
-});
 import { open as open3, rename as rename3, rm as rm4 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname8, join as join7 } from "node:path";
 function rolesDirOf(cwd, config, flag) {
@@ -75816,17 +75599,10 @@ var init_role_files = __esm({
 });
 
 // src/files/plan-file.ts
-var plan_file_exports = {};
-__export(plan_file_exports, {
-  planNotSavedLine: () => planNotSavedLine,
-  readSavedPlan: () => readSavedPlan,
-  readSavedPlanFile: () => readSavedPlanFile,
-  savePlan: () => savePlan
-});
 import { stat as stat5 } from "node:fs/promises";
-async function savePlan(path, plan2) {
+async function savePlan(path, plan3) {
   try {
-    await writeFileAtomic(path, isPlanList(plan2) ? renderTenantPlansJson(plan2) : planJsonBytes(plan2));
+    await writeFileAtomic(path, isPlanList(plan3) ? renderTenantPlansJson(plan3) : planJsonBytes(plan3));
   } catch (err) {
     throw new RoleflowError(`cannot write the plan to ${path}: ${err.code ?? String(err)}`);
   }
@@ -75870,8 +75646,8 @@ async function readSavedPlanFile(abs, file) {
 function notAPlan(file, why2) {
   return new RoleflowError(`${file} is not a saved plan (${oneLine(why2, 200)}): make one with roleflow plan --out FILE`);
 }
-function isPlanList(plan2) {
-  return Array.isArray(plan2);
+function isPlanList(plan3) {
+  return Array.isArray(plan3);
 }
 async function planNotSavedLine(abs, file, why2) {
   const older = await stat5(abs).then((s) => s.isFile(), () => false);
@@ -75894,15 +75670,278 @@ var init_plan_file = __esm({
   }
 });
 
-// src/run/plan.ts
-var plan_exports2 = {};
-__export(plan_exports2, {
-  checkSavedPlan: () => checkSavedPlan,
-  makeFreshPlan: () => makeFreshPlan,
-  openSavedPlan: () => openSavedPlan,
-  planTenantOf: () => planTenantOf,
-  refuseBrokenPlan: () => refuseBrokenPlan
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
 });
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run2 = async (function_, resolve31, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve31(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve31, reject2, arguments_) => {
+    const queueItem = { reject: reject2 };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run2.bind(void 0, function_, resolve31, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve31, reject2) => {
+    enqueue(function_, resolve31, reject2, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises3 = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises3.push(promise);
+            return promise;
+          });
+        } catch (error2) {
+          for (const promise of promises3) {
+            promise.catch(() => {
+            });
+          }
+          throw error2;
+        }
+        return Promise.all(promises3);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
+  }
+});
+
+// src/run/several-tenants.ts
+async function planTenants(names, planOne) {
+  const limit = pLimit(TENANTS_AT_ONCE);
+  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
+  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
+  if (fatal !== void 0) {
+    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
+    throw fatal.reason;
+  }
+  return settled.map((s, i) => {
+    const name = names[i];
+    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
+  });
+}
+async function applyTenantsInOrder(steps, nameOf2, applyOne) {
+  const ended2 = [];
+  for (const [i, step2] of steps.entries()) {
+    const end = await applyOne(step2);
+    ended2.push(end);
+    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+  }
+  return { ended: ended2, notAttempted: [] };
+}
+async function testTenantsInOrder(names, testOne, say) {
+  const went = [];
+  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
+  let worst = ExitCode.Ok;
+  for (const [i, name] of names.entries()) {
+    let code3;
+    try {
+      code3 = await testOne(name, i);
+    } catch (error2) {
+      if (!isTenantFailure(error2)) throw error2;
+      say.err(`error: ${error2.message}`);
+      const rest = names.slice(i + 1);
+      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
+      return error2.exitCode;
+    }
+    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
+    if (code3 === ExitCode.Interrupted) return code3;
+    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
+  }
+  close([]);
+  return worst;
+}
+var TENANTS_AT_ONCE, WENT;
+var init_several_tenants = __esm({
+  "src/run/several-tenants.ts"() {
+    "use strict";
+    init_p_limit();
+    init_exit_codes();
+    init_tenants2();
+    TENANTS_AT_ONCE = 4;
+    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
+  }
+});
+
+// src/run/tenants.ts
+function oneTenant(options, ports, verb) {
+  const named2 = options.tenants ?? [];
+  if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${verb} works on one tenant`, "usage");
+  return named2[0] ?? (ports.env["ROLEFLOW_TENANT"] || void 0);
+}
+function openOneTenant(ports, config, options, verb, name) {
+  return ports.openTenant(config, { tenant: name ?? oneTenant(options, ports, verb), baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+}
+async function severalTenants(config, options) {
+  const named2 = options.tenants ?? [];
+  if (options.allTenants !== true && named2.length <= 1) return void 0;
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) {
+    throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+  }
+  const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants2(), tenants_exports));
+  return selectTenants2(config, { named: named2, all: options.allTenants === true });
+}
+async function openTenants(ports, config, names) {
+  const opened = [];
+  try {
+    for (const name of names) opened.push(await ports.openTenant(config, { tenant: name }, { named: true }));
+  } catch (error2) {
+    for (const tenant of opened) await tenant.close().catch(() => void 0);
+    throw error2;
+  }
+  return opened;
+}
+var init_tenants3 = __esm({
+  "src/run/tenants.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/run/roles/fresh-plan.ts
 import { resolve as resolve5 } from "node:path";
 function planTenantOf(tenant) {
   return { name: tenant.target.name, baseUrl: tenant.location };
@@ -75920,7 +75959,7 @@ async function makeFreshPlan(opts) {
     const { kept, excluded } = forTenant.value;
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
-    const plan2 = computePlan(kept, remote, {
+    const plan3 = computePlan(kept, remote, {
       prune: opts.prune ?? roles.prune,
       protect: roles.protect,
       ignore: roles.ignore,
@@ -75932,11 +75971,11 @@ async function makeFreshPlan(opts) {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true
     });
-    const deleted = new Set(plan2.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
-    const unmanaged = new Set(plan2.unmanaged.map((u) => u.id));
-    plan2.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
+    const deleted = new Set(plan3.changes.flatMap((c) => c.action === "delete" ? [c.id] : []));
+    const unmanaged = new Set(plan3.unmanaged.map((u) => u.id));
+    plan3.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
     const known = [.../* @__PURE__ */ new Set(["local", ...Object.keys(opts.config.tenants)])];
-    return { plan: plan2, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
+    return { plan: plan3, tenant, warnings: unmatchedTenantWarnings(files.value, known), remote, desired: kept };
   } catch (err) {
     await tenant.close();
     throw err;
@@ -75952,111 +75991,410 @@ function targetsOf(cwd, dir, files, targets, paths) {
   });
   return [.../* @__PURE__ */ new Set([...targets, ...names])];
 }
-async function checkSavedPlan(plan2, tenant) {
-  const here = planTenantOf(tenant);
-  const reasons = [];
-  if (here.name !== plan2.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan2.tenant.name)}, not ${quote(here.name)}`);
-  if (planBaseUrl(here.baseUrl) !== plan2.tenant.base_url) {
-    reasons.push(`the plan was made for ${showName(plan2.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
-    return reasons;
-  }
-  const fresh = checkPlanFresh(plan2, await tenant.client.listRoles());
-  if (!fresh.fresh) reasons.push(...fresh.reasons);
-  return reasons;
-}
-async function openSavedPlan(opts) {
-  const plan2 = opts.plan ?? await readSavedPlan(resolve5(opts.cwd, opts.planFile), opts.planFile);
-  refuseBrokenPlan(plan2);
-  const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
-  if (refusals.length > 0) return { refused: { plan: plan2, what: "is refused", reasons: refusals, otherTenant: false } };
-  const tenant = await opts.open();
-  let reasons;
-  try {
-    reasons = await checkSavedPlan(plan2, tenant);
-  } catch (err) {
-    await tenant.close();
-    throw err;
-  }
-  if (reasons.length === 0) return { plan: plan2, tenant };
-  await tenant.close();
-  return { refused: { plan: plan2, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan2.tenant.name } };
-}
-function refuseBrokenPlan(plan2) {
-  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
-  if (plan2.guards.length > 0) {
-    throw new RoleflowError(`the plan is refused by ${plan2.guards.map((g) => g.message).join("; ")}`, "guard");
-  }
-}
-var init_plan2 = __esm({
-  "src/run/plan.ts"() {
+var init_fresh_plan = __esm({
+  "src/run/roles/fresh-plan.ts"() {
     "use strict";
     init_config();
     init_errors();
-    init_roles();
     init_plan();
-    init_plan_file();
+    init_roles();
     init_role_files();
     init_source_files();
   }
 });
 
-// src/run/tenants/plan-tenants.ts
-var plan_tenants_exports = {};
-__export(plan_tenants_exports, {
-  TENANTS_AT_ONCE: () => TENANTS_AT_ONCE,
-  planTenants: () => planTenants
-});
-async function planTenants(names, planOne) {
-  const limit = pLimit(TENANTS_AT_ONCE);
-  const settled = await Promise.allSettled(names.map((name) => limit(() => planOne(name))));
-  const fatal = settled.find((s) => s.status === "rejected" && !isTenantFailure(s.reason));
-  if (fatal !== void 0) {
-    await Promise.all(settled.map((s) => s.status === "fulfilled" ? s.value.tenant.close().catch(() => void 0) : void 0));
-    throw fatal.reason;
+// src/run/roles/saved-plan.ts
+import { resolve as resolve6 } from "node:path";
+async function checkSavedPlan(plan3, tenant) {
+  const here = planTenantOf(tenant);
+  const reasons = [];
+  if (here.name !== plan3.tenant.name) reasons.push(`the plan was made for tenant ${quote(plan3.tenant.name)}, not ${quote(here.name)}`);
+  if (planBaseUrl(here.baseUrl) !== plan3.tenant.base_url) {
+    reasons.push(`the plan was made for ${showName(plan3.tenant.base_url)}, not ${showName(planBaseUrl(here.baseUrl))}`);
+    return reasons;
   }
-  return settled.map((s, i) => {
-    const name = names[i];
-    return s.status === "fulfilled" ? { name, fresh: s.value } : { name, error: s.reason };
-  });
+  const fresh = checkPlanFresh(plan3, await tenant.client.listRoles());
+  if (!fresh.fresh) reasons.push(...fresh.reasons);
+  return reasons;
 }
-var TENANTS_AT_ONCE;
-var init_plan_tenants = __esm({
-  "src/run/tenants/plan-tenants.ts"() {
+async function openSavedPlan(opts) {
+  const plan3 = opts.plan ?? await readSavedPlan(resolve6(opts.cwd, opts.planFile), opts.planFile);
+  refuseBrokenPlan(plan3);
+  const { roles } = opts.config;
+  const refusals = savedPlanRefusals(plan3, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  if (refusals.length > 0) return { refused: { plan: plan3, what: "is refused", reasons: refusals, otherTenant: false } };
+  const tenant = await opts.open();
+  let reasons;
+  try {
+    reasons = await checkSavedPlan(plan3, tenant);
+  } catch (err) {
+    await tenant.close();
+    throw err;
+  }
+  if (reasons.length === 0) return { plan: plan3, tenant };
+  await tenant.close();
+  return { refused: { plan: plan3, what: "no longer fits the tenant", reasons, otherTenant: tenant.target.name !== plan3.tenant.name } };
+}
+function refuseBrokenPlan(plan3) {
+  if (plan3.issues.length > 0) throw new InvalidFilesError(plan3.issues);
+  if (plan3.guards.length > 0) {
+    throw new RoleflowError(`the plan is refused by ${plan3.guards.map((g) => g.message).join("; ")}`, "guard");
+  }
+}
+var init_saved_plan = __esm({
+  "src/run/roles/saved-plan.ts"() {
     "use strict";
-    init_p_limit();
-    init_tenants();
-    TENANTS_AT_ONCE = 4;
+    init_errors();
+    init_plan();
+    init_roles();
+    init_plan_file();
+    init_fresh_plan();
   }
 });
 
-// src/run/tenants/apply-tenants.ts
-var apply_tenants_exports = {};
-__export(apply_tenants_exports, {
-  applyTenantsInOrder: () => applyTenantsInOrder,
-  checkSavedTenants: () => checkSavedTenants,
-  savedTenantsRefusal: () => savedTenantsRefusal
-});
-async function applyTenantsInOrder(steps, nameOf2, applyOne) {
-  const ended2 = [];
-  for (const [i, step3] of steps.entries()) {
-    const end = await applyOne(step3);
-    ended2.push(end);
-    if (end.code !== 0) return { ended: ended2, notAttempted: steps.slice(i + 1).map(nameOf2) };
+// src/terminal/live-results.ts
+var LiveResults;
+var init_live_results = __esm({
+  "src/terminal/live-results.ts"() {
+    "use strict";
+    LiveResults = class {
+      /** `progress` drawing nothing: the lines only, no status line (not a terminal, or stdout is a pipe). */
+      constructor(progress, print) {
+        this.progress = progress;
+        this.print = print;
+      }
+      pending = [];
+      status;
+      /** The status line's text; undefined wipes it. */
+      setStatus(text2) {
+        this.status = text2;
+        if (text2 === void 0) this.progress.clear();
+        else this.progress.show(text2);
+      }
+      /** `applying 3/40…` while changes are left; nothing once the last has ended. */
+      count(verb, ended2, total) {
+        this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
+      }
+      add(line) {
+        if (this.pending.length === 0) setImmediate(() => this.flush());
+        this.pending.push(line);
+      }
+      /** Wipe the status line (before any other output); `redraw` draws it again. */
+      clear() {
+        this.progress.clear();
+      }
+      redraw() {
+        if (this.status !== void 0) this.progress.show(this.status);
+      }
+      /** Every pending line out, the status line gone. */
+      finish() {
+        this.status = void 0;
+        this.flush();
+        this.progress.clear();
+      }
+      flush() {
+        if (this.pending.length === 0) return;
+        const text2 = this.pending.join("\n");
+        this.pending.length = 0;
+        this.clear();
+        this.print(text2);
+        this.redraw();
+      }
+    };
   }
-  return { ended: ended2, notAttempted: [] };
+});
+
+// src/run/roles/apply-plan.ts
+async function executePlan(plan3, client, opts) {
+  const outcomes = new Array(plan3.changes.length);
+  const failedToFree = /* @__PURE__ */ new Map();
+  const total = plan3.changes.length;
+  let ended2 = 0;
+  const record = (index, outcome) => {
+    outcomes[index] = outcome;
+    ended2++;
+    opts.onOutcome?.(outcome, ended2, total);
+  };
+  for (const phase of applyPhases(plan3.changes)) {
+    const limit = pLimit(Math.max(1, opts.concurrency));
+    await Promise.all(
+      phase.map(
+        (index) => limit(async () => {
+          const change2 = plan3.changes[index];
+          if (opts.stopped?.()) {
+            outcomes[index] = outcomeOf(change2, "not_started");
+            return;
+          }
+          const blocked = blockedReason(change2, failedToFree);
+          const outcome = blocked !== void 0 ? outcomeOf(change2, "skipped", { error: blocked }) : await runChange(change2, client);
+          if (outcome.status === "failed") {
+            const freed = freedName(change2);
+            if (freed !== void 0) failedToFree.set(freed, change2);
+          }
+          record(index, outcome);
+        })
+      )
+    );
+  }
+  return outcomes.map((o, i) => o ?? outcomeOf(plan3.changes[i], "not_started"));
+}
+async function runChange(change2, client) {
+  try {
+    switch (change2.action) {
+      case "create": {
+        const { id } = await client.createRole(change2.after);
+        return { ...outcomeOf(change2, "created"), id };
+      }
+      case "update":
+        await client.updateRole(change2.id, change2.after);
+        return outcomeOf(change2, "updated");
+      case "delete":
+        return await deleteRole(change2, client);
+    }
+  } catch (err) {
+    const error2 = oneLine(err instanceof Error ? err.message : String(err));
+    const code3 = err instanceof RoleflowError ? err.code : void 0;
+    return outcomeOf(change2, code3 === "outcome_unknown" ? "unknown" : "failed", { error: error2, ...code3 === "tenant_refused" ? { refused: true } : {} });
+  }
+}
+async function deleteRole(change2, client) {
+  try {
+    await client.deleteRole(change2.id);
+    return outcomeOf(change2, "deleted");
+  } catch (err) {
+    const stillThere = await client.getRole(change2.id).catch(() => "unknown");
+    if (stillThere === void 0) return outcomeOf(change2, "deleted", { already_gone: true });
+    throw err;
+  }
+}
+var init_apply_plan = __esm({
+  "src/run/roles/apply-plan.ts"() {
+    "use strict";
+    init_p_limit();
+    init_apply();
+    init_redact_messages();
+    init_errors();
+  }
+});
+
+// src/run/roles/dedupe.ts
+async function removeConcurrentDuplicates(plan3, outcomes, client, protect) {
+  const result = { outcomes: [...outcomes], changed: [] };
+  if (!outcomes.some((o) => o.action === "create" && (o.status === "created" || o.status === "unknown"))) return result;
+  let remote;
+  try {
+    remote = await client.listRoles();
+  } catch (err) {
+    result.warning = `could not list the tenant to check for copies a concurrent apply created: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+    return result;
+  }
+  const protectedBy = globMatcher([...protect]);
+  for (const found of concurrentDuplicates(plan3.changes, outcomes, remote)) {
+    const outcome = outcomes[found.index];
+    const change2 = plan3.changes[found.index];
+    if (change2.action !== "create") continue;
+    result.changed.push(found.index);
+    const glob = protectedBy(outcome.name);
+    if (glob !== void 0 && found.remove.length > 0) {
+      result.outcomes[found.index] = {
+        ...outcome,
+        status: "failed",
+        error: `the tenant holds ${found.remove.length + 1} identical copies (another apply created it at the same time); not removed, the name is protected (protect: ${quote(glob)}): delete one by hand`
+      };
+      continue;
+    }
+    const failures2 = [];
+    for (const id of found.remove) {
+      const copy = { action: "delete", name: change2.name, remote_hash: change2.remote_hash, id, before: change2.after };
+      const done = await deleteRole(copy, client).catch((err) => oneLine(err instanceof Error ? err.message : String(err)));
+      if (typeof done === "string") failures2.push(`id ${id}: ${done}`);
+    }
+    const { error: _unknownWhy, ...known } = outcome;
+    result.outcomes[found.index] = failures2.length === 0 ? {
+      ...found.appeared ? { ...known, status: "created", appeared_late: true } : outcome,
+      id: found.keep,
+      ...found.remove.length === 0 ? {} : { duplicates_removed: found.remove },
+      ...found.gone === void 0 ? {} : { created_id: found.gone }
+    } : { ...outcome, status: "failed", error: `identical copies were created at the same time; removing the extra ones failed (${failures2.join("; ")})` };
+  }
+  return result;
+}
+var init_dedupe = __esm({
+  "src/run/roles/dedupe.ts"() {
+    "use strict";
+    init_apply();
+    init_roles();
+    init_plan();
+    init_apply_plan();
+    init_redact_messages();
+  }
+});
+
+// src/run/roles/apply-session.ts
+async function applyPlan(plan3, client, opts) {
+  const applied = await executePlan(plan3, client, { concurrency: opts.concurrency, stopped: opts.stopped, ...opts.onOutcome && { onOutcome: opts.onOutcome } });
+  if (opts.stopped()) return { outcomes: applied, resolved: [], interrupted: true };
+  const checked = await removeConcurrentDuplicates(plan3, applied, client, opts.protect);
+  const resolved = checked.changed.map((i) => checked.outcomes[i]).filter((o) => o.status === "created");
+  return { outcomes: checked.outcomes, resolved, ...checked.warning !== void 0 && { warning: checked.warning }, interrupted: false };
+}
+var init_apply_session = __esm({
+  "src/run/roles/apply-session.ts"() {
+    "use strict";
+    init_apply_plan();
+    init_dedupe();
+  }
+});
+
+// src/run/roles/applying.ts
+function ended(code3, plan3, status, outcomes = [], reasons = []) {
+  return { code: code3, plan: plan3, status, outcomes, reasons };
+}
+async function approveFreshPlans(ports, plans, shown, flags) {
+  const { output } = ports;
+  const changes = plans.some((p) => p.changes.length > 0);
+  if (!flags.json) output.out(shown);
+  else if (!flags.autoApprove && changes) output.err(shown);
+  const refused = plans.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    const named2 = plans.length > 1;
+    output.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
+    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
+  }
+  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
+  if (flags.autoApprove) return "approved";
+  if (!ports.terminal.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
+  if (await ports.terminal.confirm(QUESTION)) return "approved";
+  output.err("Apply cancelled: nothing was changed.");
+  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
+}
+async function carryOutPlan(ports, plan3, tenant, flags, several = false) {
+  if (plan3.changes.length === 0) return ended(ExitCode.Ok, plan3, "no_changes");
+  const { output } = ports;
+  const live = new LiveResults(ports.terminal.statusLine(), (text2) => output.out(text2));
+  output.showLiveLine(live);
+  const interruption = ports.interruption(() => {
+    live.setStatus(void 0);
+    output.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
+  });
+  live.count("applying", 0, plan3.changes.length);
+  const run2 = await applyPlan(plan3, tenant.client, {
+    concurrency: flags.concurrency,
+    protect: flags.protect,
+    stopped: () => interruption.aborted,
+    onOutcome: (outcome, done, total) => {
+      live.count("applying", done, total);
+      if (!flags.json) live.add(outcomeLine(outcome));
+    }
+  });
+  live.finish();
+  output.showLiveLine(void 0);
+  const end = applyEnd(run2, several ? plan3.tenant.name : void 0);
+  if (!flags.json && end.out.length > 0) output.out(end.out.join("\n"));
+  if (end.err.length > 0) output.err(end.err.join("\n"));
+  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan3, end.status, run2.outcomes);
+}
+function finishApply(ports, ends, several, json2) {
+  if (several !== void 0) {
+    const line = tenantsApplyLine(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
+    const ok = ends.every((e) => e.code === ExitCode.Ok);
+    if (ok && !json2) ports.output.out(line);
+    else if (!ok) ports.output.err(line);
+  }
+  if (json2) printApplyJson(ports, ends, several);
+  return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+}
+function printApplyJson(ports, ends, several) {
+  const one = (e) => JSON.parse(applyResultJson(e.plan, e.status, e.outcomes, e.reasons));
+  if (several === void 0 && ends.length === 1) {
+    const e = ends[0];
+    ports.output.data({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson(clean, e.status, clean.outcomes, clean.reasons));
+    return;
+  }
+  ports.output.json({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
+}
+async function tenantTurn(ports, plan3, turn) {
+  try {
+    return await turn();
+  } catch (error2) {
+    if (!isTenantFailure(error2)) throw error2;
+    const named2 = tenantError(plan3.tenant.name, error2);
+    ports.output.err(`error: ${named2.message}`);
+    return ended(named2.exitCode, plan3, "failed", [], [error2.message]);
+  }
+}
+function tenantHeading(ports, name, json2) {
+  if (!json2) ports.output.out(`=== tenant ${name} ===`);
+}
+var QUESTION, NO_TTY, SAVE_AND_APPLY;
+var init_applying = __esm({
+  "src/run/roles/applying.ts"() {
+    "use strict";
+    init_apply();
+    init_errors();
+    init_display();
+    init_tenants2();
+    init_live_results();
+    init_apply_session();
+    init_ports();
+    QUESTION = "Apply these changes? Only 'yes' is accepted:";
+    NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
+    SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
+  }
+});
+
+// src/run/roles/apply-saved.ts
+async function applySavedTenants(ports, config, planFile, saved, flags) {
+  const { roles } = config;
+  const altered = saved.digest === tenantPlansDigest(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
+  const guarded = saved.tenants.map((plan3) => ({ name: plan3.tenant.name, reasons: savedPlanRefusals(plan3, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
+  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(ports, planFile, saved, altered, guarded, flags);
+  const opened = await openTenants(ports, config, saved.tenants.map((p) => p.tenant.name));
+  const steps = saved.tenants.map((plan3, i) => ({ plan: plan3, tenant: opened[i] }));
+  const closeAll = () => Promise.all(opened.map((t5) => t5.close().catch(() => void 0)));
+  const checks = await checkSavedTenants(steps).catch(async (error2) => {
+    await closeAll();
+    throw error2;
+  });
+  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
+    await closeAll();
+    return refuseSavedTenants(ports, planFile, saved, [], checks, flags);
+  }
+  const run2 = await applyTenantsInOrder(steps, (s) => s.plan.tenant.name, ({ plan: plan3, tenant }) => {
+    tenantHeading(ports, plan3.tenant.name, flags.json);
+    return tenantTurn(ports, plan3, () => applySaved(ports, config, planFile, plan3, flags, () => Promise.resolve(tenant), true));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function refuseSavedTenants(ports, planFile, saved, whole, checks, flags) {
+  const refusal = savedTenantsRefusal(planFile, saved.tenants, whole, checks);
+  ports.output.err(refusal.message);
+  finishApply(ports, refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted }, flags.json);
+  return refusal.code;
+}
+async function applySaved(ports, config, planFile, plan3, flags, open5, several = false) {
+  const { output } = ports;
+  const checked = await openSavedPlan({ cwd: ports.cwd, planFile, config, plan: plan3, open: open5 });
+  if ("refused" in checked) {
+    const { what, reasons, otherTenant } = checked.refused;
+    const tenant = showName(plan3.tenant.name);
+    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
+    const where = several ? ` (tenant ${plan3.tenant.name})` : "";
+    output.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan3.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
+    return ended(ExitCode.Refused, plan3, "refused", [], reasons);
+  }
+  if (!flags.json) output.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine(checked.plan)}`);
+  return carryOutPlan(ports, checked.plan, checked.tenant, flags, several);
 }
 async function checkSavedTenants(steps) {
-  const { checkSavedPlan: checkSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const [{ isTenantFailure: isTenantFailure2 }, { default: pLimit2 }, { TENANTS_AT_ONCE: TENANTS_AT_ONCE2 }] = await Promise.all([Promise.resolve().then(() => (init_tenants(), tenants_exports)), Promise.resolve().then(() => (init_p_limit(), p_limit_exports)), Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports))]);
-  const limit = pLimit2(TENANTS_AT_ONCE2);
+  const limit = pLimit(TENANTS_AT_ONCE);
   return Promise.all(
-    steps.map(({ plan: plan2, tenant }) => limit(async () => {
-      const name = plan2.tenant.name;
+    steps.map(({ plan: plan3, tenant }) => limit(async () => {
+      const name = plan3.tenant.name;
       try {
-        return { name, reasons: await checkSavedPlan2(plan2, tenant) };
+        return { name, reasons: await checkSavedPlan(plan3, tenant) };
       } catch (error2) {
-        if (!isTenantFailure2(error2)) throw error2;
+        if (!isTenantFailure(error2)) throw error2;
         return { name, reasons: [], failure: error2 };
       }
     }))
@@ -76069,19 +76407,168 @@ function savedTenantsRefusal(planFile, plans, whole, checks) {
   const message2 = [`error: the saved plan ${planFile} is refused; nothing was applied to any tenant:`, ...lines2.map((r) => `  - ${r}`), ...fix].join("\n");
   const ends = [];
   const notAttempted = [];
-  for (const [i, plan2] of plans.entries()) {
-    const { reasons, failure } = checks[i];
-    if (failure !== void 0) ends.push({ plan: plan2, status: "failed", code: failure.exitCode, reasons: [failure.message] });
-    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan2, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
-    else notAttempted.push(plan2.tenant.name);
+  for (const [i, plan3] of plans.entries()) {
+    const { reasons, failure: failure2 } = checks[i];
+    if (failure2 !== void 0) ends.push({ plan: plan3, status: "failed", code: failure2.exitCode, reasons: [failure2.message] });
+    else if (whole.length > 0 || reasons.length > 0) ends.push({ plan: plan3, status: "refused", code: ExitCode.Refused, reasons: [...whole, ...reasons] });
+    else notAttempted.push(plan3.tenant.name);
   }
   return { message: message2, ends, notAttempted, code: ends.find((e) => e.status === "failed")?.code ?? ExitCode.Refused };
 }
-var init_apply_tenants = __esm({
-  "src/run/tenants/apply-tenants.ts"() {
+var init_apply_saved = __esm({
+  "src/run/roles/apply-saved.ts"() {
     "use strict";
-    init_exit_codes();
+    init_p_limit();
+    init_plan();
     init_display();
+    init_tenants2();
+    init_ports();
+    init_several_tenants();
+    init_tenants3();
+    init_saved_plan();
+    init_applying();
+  }
+});
+
+// src/run/roles/planning.ts
+function planner(config, selection, ports) {
+  const shown = /* @__PURE__ */ new Set();
+  const rolesDir = rolesDirOf(ports.cwd, config, selection.roles);
+  const planFor = async (open5, files) => {
+    const fresh = await makeFreshPlan({
+      ...files && { files },
+      cwd: ports.cwd,
+      config,
+      rolesDir,
+      prune: selection.prune,
+      allowEmptyPrune: selection.allowEmptyPrune === true,
+      open: open5,
+      now: ports.clock.now(),
+      targets: selection.targets ?? [],
+      roleFiles: selection.roleFiles ?? []
+    });
+    for (const line of fresh.warnings.map(formatIssue)) {
+      if (shown.has(line)) continue;
+      shown.add(line);
+      ports.output.err(line);
+    }
+    return { ...fresh, rolesDir };
+  };
+  return {
+    one: (open5) => planFor(open5),
+    async several(names) {
+      const opened = await openTenants(ports, config, names);
+      const files = loadRoleFiles(ports.cwd, rolesDir);
+      const planned = await planTenants(names, (name) => planFor(() => Promise.resolve(opened[names.indexOf(name)]), files));
+      return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
+    }
+  };
+}
+var init_planning = __esm({
+  "src/run/roles/planning.ts"() {
+    "use strict";
+    init_errors();
+    init_role_files();
+    init_fresh_plan();
+    init_several_tenants();
+    init_tenants3();
+  }
+});
+
+// src/run/roles/apply.ts
+var apply_exports = {};
+__export(apply_exports, {
+  apply: () => apply2
+});
+import { resolve as resolve7 } from "node:path";
+async function apply2(options, ports) {
+  const { args } = options;
+  const planFile = args.length === 1 && !args[0].endsWith(".md") ? args[0] : void 0;
+  const problem = applyArgumentProblem(args, planFile, options);
+  if (problem !== void 0) throw new RoleflowError(problem, "usage");
+  const config = await configOf(options, ports);
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
+  if (planFile !== void 0) return applyPlanFile(options, ports, config, planFile, flags);
+  const several = await severalTenants(config, options);
+  const selection = { ...options, roleFiles: args };
+  if (several !== void 0) return applyFreshTenants(ports, planner(config, selection, ports), several, flags);
+  const fresh = await planner(config, selection, ports).one(() => openOneTenant(ports, config, options, "apply"));
+  const { plan: plan3, rolesDir } = fresh;
+  if (plan3.issues.length > 0) throw new InvalidFilesError(plan3.issues);
+  const shown = renderPlanText(plan3, { color: ports.output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, [plan3], shown, flags);
+  if (approved !== "approved") return finishApply(ports, approved, void 0, options.json);
+  return finishApply(ports, [await carryOutPlan(ports, plan3, fresh.tenant, flags)], void 0, options.json);
+}
+async function applyPlanFile(options, ports, config, planFile, flags) {
+  const saved = await readSavedPlanFile(resolve7(ports.cwd, planFile), planFile);
+  const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
+  const tenantProblem2 = savedPlanTenantProblem(planFile, tenants, { tenant: options.tenants, envTenant: ports.env["ROLEFLOW_TENANT"] || void 0, baseUrl: options.baseUrl, wsUrl: options.wsUrl });
+  if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
+  const tenant = oneTenant(options, ports, "apply");
+  const gone = savedPlanUnknownTenant(planFile, "tenants" in saved || tenant === void 0 && options.baseUrl === void 0 ? tenants : [], config);
+  if (gone !== void 0) throw new RoleflowError(gone, "config");
+  if ("tenants" in saved) return applySavedTenants(ports, config, planFile, saved, flags);
+  const open5 = () => openOneTenant(ports, config, options, "apply", tenant ?? saved.tenant.name);
+  return finishApply(ports, [await applySaved(ports, config, planFile, saved, flags, open5)], void 0, flags.json);
+}
+async function applyFreshTenants(ports, plans, names, flags) {
+  const planned = await plans.several(names);
+  const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
+  const failed3 = planned.flatMap((e) => "error" in e ? [tenantError(e.name, e.error)] : []);
+  if (failed3.length > 0) {
+    ports.output.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
+    return ExitCode.Error;
+  }
+  const list2 = fresh.map((f) => f.plan);
+  const issues = [...new Map(list2.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  const shown = renderTenantPlansText(list2, { color: ports.output.color(flags.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
+  const approved = await approveFreshPlans(ports, list2, shown, flags);
+  if (approved !== "approved") return finishApply(ports, approved, { notAttempted: list2.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) }, flags.json);
+  const run2 = await applyTenantsInOrder(fresh, (f) => f.plan.tenant.name, async (f) => {
+    tenantHeading(ports, f.plan.tenant.name, flags.json);
+    if (f.plan.changes.length === 0 && !flags.json) ports.output.out("No changes.");
+    return tenantTurn(ports, f.plan, () => carryOutPlan(ports, f.plan, f.tenant, flags, true));
+  });
+  return finishApply(ports, run2.ended, run2, flags.json);
+}
+function applyArgumentProblem(args, planFile, options) {
+  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
+  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
+  if (planFile === void 0) return void 0;
+  if (options.targets !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
+  const given = [options.roles !== void 0 && "--roles", options.prune !== void 0 && (options.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
+  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
+  if (options.allowEmptyPrune === true) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
+  if (options.allTenants === true) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
+  return void 0;
+}
+function savedPlanTenantProblem(planFile, tenants, flags) {
+  const names = tenants.map((name) => showName(name)).join(", ");
+  if (tenants.length === 1) {
+    const named2 = new Set(flags.tenant ?? []);
+    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
+  }
+  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
+  if (given.length === 0) return void 0;
+  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
+}
+var init_apply2 = __esm({
+  "src/run/roles/apply.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants2();
+    init_select();
+    init_plan_file();
+    init_ports();
+    init_several_tenants();
+    init_tenants3();
+    init_apply_saved();
+    init_applying();
+    init_planning();
   }
 });
 
@@ -76091,21 +76578,21 @@ function workflowText(options) {
   const header = tenant === void 0 ? NO_TENANT_HEADER : TENANT_HEADER;
   const on = tenant === void 0 ? ["on:", "  pull_request:", ""] : ["on:", "  pull_request:", "  push:", "    branches: [main]", "  schedule:", "    - cron: '17 6 * * *'", "  workflow_dispatch:", ""];
   const name = tenant?.name ?? "local";
-  const step3 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
+  const step2 = (title, id, command, extra = []) => stepLines(title, id, command, name, tenant?.tokenEnv, extra);
   const jobs = tenant === void 0 ? [
     ...job("checks", "github.event_name == 'pull_request'", [
       // The embedded tenant starts empty on every runner: the Roles are applied before the tests.
-      ...step3("Plan", "plan", "plan"),
-      ...step3("Apply to the embedded tenant", "apply", "apply"),
-      ...step3("Flow tests", "test", "test")
+      ...step2("Plan", "plan", "plan"),
+      ...step2("Apply to the embedded tenant", "apply", "apply"),
+      ...step2("Flow tests", "test", "test")
     ])
   ] : [
-    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step3("Plan", "plan", "plan"), ...step3("Flow tests", "test", "test")]),
-    ...job("apply", "github.event_name == 'push'", step3("Apply", "apply", "apply"), {
+    ...job("plan-and-test", "github.event_name == 'pull_request'", [...step2("Plan", "plan", "plan"), ...step2("Flow tests", "test", "test")]),
+    ...job("apply", "github.event_name == 'push'", step2("Apply", "apply", "apply"), {
       comment: "One apply at a time per tenant: a second merge queues behind the first, never cancels it.",
       group: `roleflow-apply-${name}`
     }),
-    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step3("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
+    ...job("drift", "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'", step2("Plan against the tenant", "drift", "plan", ["          args: --detailed-exitcode"]))
   ];
   const previewJob = preview2 === void 0 ? [] : job(
     "preview",
@@ -76221,7 +76708,7 @@ function editorSchemas() {
     [`./${SCHEMAS}/flow-test.schema.json`]: ["flows/**/*.yaml", "flows/**/*.yml"]
   };
 }
-var SCHEMAS, ROLE, FLOW, GITIGNORE_LINE;
+var SCHEMAS, ROLE, FLOW, GITIGNORE_LINES;
 var init_templates = __esm({
   "src/core/init/templates.ts"() {
     "use strict";
@@ -76253,7 +76740,7 @@ tests:
         - { path: "results[0].answer", contains: "Where is my order?" }
         - { path: "results[0].role", equals: "Answers briefly, in the language of the question" }
 `;
-    GITIGNORE_LINE = ".roleflow/";
+    GITIGNORE_LINES = [".roleflow/", "node_modules/"];
   }
 });
 
@@ -76332,11 +76819,7 @@ var init_add_tenant = __esm({
   }
 });
 
-// src/run/init.ts
-var init_exports = {};
-__export(init_exports, {
-  initRepository: () => initRepository
-});
+// src/files/init-files.ts
 import { mkdir as mkdir4, readFile as readFile3 } from "node:fs/promises";
 import { dirname as dirname9, join as join8 } from "node:path";
 async function initRepository(dir, given) {
@@ -76427,15 +76910,16 @@ async function mergeGitignore(dir) {
   const abs = join8(dir, ".gitignore");
   const text2 = await readIfThere2(abs);
   if (text2 === void 0) {
-    await writeFile3(abs, `${GITIGNORE_LINE}
+    await writeFile3(abs, `${GITIGNORE_LINES.join("\n")}
 `);
     return { path: ".gitignore", status: "written" };
   }
-  const ignored = text2.split(/\r?\n/).some((line) => [".roleflow", ".roleflow/", "/.roleflow", "/.roleflow/"].includes(line.trim()));
-  if (ignored) return { path: ".gitignore", status: "left", note: "already ignores .roleflow/" };
-  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${GITIGNORE_LINE}
+  const lines2 = new Set(text2.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const missing = GITIGNORE_LINES.filter((entry) => !lines2.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return { path: ".gitignore", status: "left", note: `already ignores ${GITIGNORE_LINES.join(" and ")}` };
+  await writeFile3(abs, `${text2}${text2 === "" || text2.endsWith("\n") ? "" : "\n"}${missing.join("\n")}
 `);
-  return { path: ".gitignore", status: "merged", note: `added ${GITIGNORE_LINE}` };
+  return { path: ".gitignore", status: "merged", note: `added ${missing.join(", ")}` };
 }
 async function writeFile3(abs, text2) {
   await mkdir4(dirname9(abs), { recursive: true });
@@ -76452,8 +76936,8 @@ async function readIfThere2(abs) {
   }
 }
 var CONFIG, WORKFLOW, SETTINGS;
-var init_init = __esm({
-  "src/run/init.ts"() {
+var init_init_files = __esm({
+  "src/files/init-files.ts"() {
     "use strict";
     init_errors();
     init_add_tenant();
@@ -76462,6 +76946,196 @@ var init_init = __esm({
     CONFIG = "roleflow.config.yaml";
     WORKFLOW = ".github/workflows/roleflow.yml";
     SETTINGS = ".vscode/settings.json";
+  }
+});
+
+// src/run/init.ts
+var init_exports = {};
+__export(init_exports, {
+  init: () => init
+});
+import { resolve as resolve8 } from "node:path";
+async function init(options, ports) {
+  const { output } = ports;
+  const dir = resolve8(ports.cwd, options.dir ?? ".");
+  const tenant = tenantOf(options);
+  const preview2 = options.previewTenant;
+  if (preview2 !== void 0 && !TENANT_NAME.test(preview2)) {
+    throw new RoleflowError(`--preview-tenant "${preview2}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
+  }
+  const steps = await initRepository(dir, { force: options.force, ...tenant, ...preview2 !== void 0 && { previewTenant: preview2 } });
+  if (options.json) {
+    output.json({ dir, files: steps });
+    return ExitCode.Ok;
+  }
+  const width = Math.max(...steps.map((s) => s.status.length));
+  output.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
+  const config = steps.find((s) => s.tenant !== void 0);
+  if (config?.tenant === "added" && options.tenant === void 0) {
+    output.err(`Marked "${preview2}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${preview2} --base origin/main).`);
+  } else if (config?.tenant === "added") {
+    output.err(
+      `Added tenant "${options.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
+    );
+  } else if (config !== void 0) {
+    const present = config.tenant === "present";
+    output.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
+    if (!present) return ExitCode.Error;
+  }
+  output.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
+  return ExitCode.Ok;
+}
+function tenantOf(options) {
+  const { tenant, baseUrl, wsUrl } = options;
+  if (tenant === void 0) {
+    if (baseUrl !== void 0 || wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
+    return {};
+  }
+  if (!TENANT_NAME.test(tenant) || tenant === "local") {
+    throw new RoleflowError(`--tenant "${tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
+  }
+  if (baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
+  for (const [flag, url, kind] of [["--base-url", baseUrl, "http"], ["--ws-url", wsUrl, "ws"]]) {
+    if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
+      throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
+    }
+  }
+  return { tenant: { name: tenant, baseUrl, ...wsUrl === void 0 ? {} : { wsUrl } } };
+}
+var TENANT_NAME;
+var init_init = __esm({
+  "src/run/init.ts"() {
+    "use strict";
+    init_errors();
+    init_url_safety();
+    init_init_files();
+    init_ports();
+    TENANT_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+  }
+});
+
+// src/run/roles/plan.ts
+var plan_exports = {};
+__export(plan_exports, {
+  plan: () => plan2
+});
+import { resolve as resolve9 } from "node:path";
+async function plan2(options, ports) {
+  if (options.json && options.format !== void 0 && options.format !== "json") {
+    throw new RoleflowError(`--json and --format ${options.format} ask for different outputs: use one of them`);
+  }
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
+  const format = options.json ? "json" : options.format ?? "text";
+  const config = await configOf(options, ports);
+  const several = await severalTenants(config, options);
+  if (several !== void 0) return planSeveral(options, ports, config, several, format);
+  const { output } = ports;
+  const show2 = (plan4, rolesDir2) => {
+    if (format === "json") output.dataBytes(plan4, (p, redactor) => planJsonBytes(p, { redactor }));
+    else if (format === "markdown") output.out(renderPlanMarkdown(plan4));
+    else output.out(renderPlanText(plan4, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).one(() => openOneTenant(ports, config, options, "plan"));
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(unreadablePlan(error2.issues, unreadableOptions(options, ports, config)), "");
+    throw error2;
+  }
+  const { plan: plan3, tenant, rolesDir } = fresh;
+  await tenant.close();
+  if (plan3.issues.length > 0) {
+    if (format !== "text") show2(plan3, "");
+    throw new InvalidFilesError(plan3.issues);
+  }
+  show2(plan3, `${rolesDir.display}/`);
+  if (plan3.guards.length > 0) {
+    for (const guard of plan3.guards) output.err(`error: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve9(ports.cwd, options.out), plan3);
+    const where = [options.baseUrl !== void 0 && ` --base-url ${shownUrl(options.baseUrl)}`, options.wsUrl !== void 0 && ` --ws-url ${shownUrl(options.wsUrl)}`].filter((f) => f !== false).join("");
+    output.err(`Saved the plan to ${options.out}. To carry out exactly this plan: roleflow apply ${options.out}${where}`);
+  }
+  return options.detailedExitcode && planHasChanges(plan3) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function planSeveral(options, ports, config, names, format) {
+  const { output } = ports;
+  const show2 = (list3, rolesDir2) => {
+    if (format === "json") output.data(list3, renderTenantPlansJson);
+    else if (format === "markdown") output.out(renderTenantPlansMarkdown(list3));
+    else output.out(renderTenantPlansText(list3, { color: output.color("stdout"), rolesDir: rolesDir2 }));
+  };
+  let fresh;
+  try {
+    fresh = await planner(config, options, ports).several(names);
+  } catch (error2) {
+    if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => unreadablePlan(error2.issues, unreadableOptions(options, ports, config, n))), "");
+    throw error2;
+  }
+  const list2 = [];
+  const failed3 = [];
+  let rolesDir = "";
+  for (const entry of fresh) {
+    if ("fresh" in entry) {
+      await entry.fresh.tenant.close();
+      list2.push(entry.fresh.plan);
+      rolesDir = `${entry.fresh.rolesDir.display}/`;
+      continue;
+    }
+    const baseUrl = planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
+    list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
+    failed3.push(`error: ${tenantError(entry.name, entry.error).message}`);
+  }
+  const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
+  if (issues.length > 0) {
+    if (format !== "text") show2(list2, "");
+    throw new InvalidFilesError(issues);
+  }
+  show2(list2, rolesDir);
+  if (failed3.length > 0) {
+    output.err(failed3.join("\n"));
+    await notSaved(options, ports, `${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
+    return ExitCode.Error;
+  }
+  const planned = list2.filter((p) => !isTenantPlanError(p));
+  const refused = planned.filter((p) => p.guards.length > 0);
+  if (refused.length > 0) {
+    for (const plan3 of refused) for (const guard of plan3.guards) output.err(`error: tenant ${quote(plan3.tenant.name)}: ${guard.message}`);
+    await notSaved(options, ports, "guards refuse it");
+    return ExitCode.Refused;
+  }
+  if (options.out !== void 0) {
+    await savePlan(resolve9(ports.cwd, options.out), planned);
+    const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
+    output.err(`Saved the plan of ${what} to ${options.out}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${options.out}`);
+  }
+  return options.detailedExitcode && planned.some(planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
+}
+async function notSaved(options, ports, why2) {
+  if (options.out === void 0) return;
+  ports.output.err(await planNotSavedLine(resolve9(ports.cwd, options.out), options.out, why2));
+}
+function unreadableOptions(options, ports, config, tenant) {
+  const name = tenant ?? oneTenant(options, ports, "plan") ?? config.defaultTenant ?? (options.baseUrl ? "custom" : "local");
+  const baseUrl = options.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
+  const { roles } = config;
+  return { prune: options.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+}
+var init_plan2 = __esm({
+  "src/run/roles/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_printed_url();
+    init_display();
+    init_tenants2();
+    init_plan_file();
+    init_ports();
+    init_tenants3();
+    init_planning();
   }
 });
 
@@ -76495,8 +77169,8 @@ function rank2(values) {
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const average = (start + end) / 2 + 1;
     for (let k = start; k <= end; k++) ranks[order[k].i] = average;
-    const t7 = end - start + 1;
-    tieTerm += t7 * t7 * t7 - t7;
+    const t5 = end - start + 1;
+    tieTerm += t5 * t5 * t5 - t5;
     start = end + 1;
   }
   return { ranks, tieTerm };
@@ -76531,9 +77205,9 @@ function normalCdf(z) {
   return 0.5 * erfc(-z / Math.SQRT2);
 }
 function erfc(x) {
-  const t7 = 1 / (1 + 0.5 * Math.abs(x));
-  const y = t7 * Math.exp(
-    -x * x - 1.26551223 + t7 * (1.00002368 + t7 * (0.37409196 + t7 * (0.09678418 + t7 * (-0.18628806 + t7 * (0.27886807 + t7 * (-1.13520398 + t7 * (1.48851587 + t7 * (-0.82215223 + t7 * 0.17087277))))))))
+  const t5 = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t5 * Math.exp(
+    -x * x - 1.26551223 + t5 * (1.00002368 + t5 * (0.37409196 + t5 * (0.09678418 + t5 * (-0.18628806 + t5 * (0.27886807 + t5 * (-1.13520398 + t5 * (1.48851587 + t5 * (-0.82215223 + t5 * 0.17087277))))))))
   );
   return x >= 0 ? y : 2 - y;
 }
@@ -76573,7 +77247,7 @@ function compareRuns(base, head, threshold = DEFAULT_THRESHOLD) {
     tests.push(compareTest(b, h, threshold));
   }
   const removed = base.results.filter((r) => !afterKeys.has(key(r))).map(ref);
-  const regressions = tests.reduce((n, t7) => n + [t7.wall, ...t7.steps].filter((m) => m.verdict === "regression").length, 0);
+  const regressions = tests.reduce((n, t5) => n + [t5.wall, ...t5.steps].filter((m) => m.verdict === "regression").length, 0);
   return {
     threshold,
     alpha: ALPHA,
@@ -76650,25 +77324,25 @@ var init_compare = __esm({
 });
 
 // src/core/compare/baseline.ts
-function resolveBaselineBudgets(test, transport, baseline) {
-  const latency2 = test.expect.latency;
-  if (!baseline || !latency2 || ![...latency2.total, ...latency2.steps].some((b) => b.budget.baseline)) return test;
-  const before = baseline.report.results.find((r) => r.id === test.id && r.transport === transport);
-  const resolve28 = (b, samples, what) => {
+function resolveBaselineBudgets(test2, transport, baseline) {
+  const latency = test2.expect.latency;
+  if (!baseline || !latency || ![...latency.total, ...latency.steps].some((b) => b.budget.baseline)) return test2;
+  const before = baseline.report.results.find((r) => r.id === test2.id && r.transport === transport);
+  const resolve31 = (b, samples, what) => {
     if (!b.budget.baseline) return b;
     const plus = b.budget.baseline.plus;
-    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
+    if (!before) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `"${test2.id}" [${transport}] is not in the baseline ${baseline.file}` } } };
     const value = statistic(samples(before), b.kind);
-    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test.id}" [${transport}]` } } };
+    if (value === void 0) return { ...b, budget: { ...b.budget, baseline: { plus, skip: `the baseline ${baseline.file} has no ${what} of "${test2.id}" [${transport}]` } } };
     return { ...b, budget: { ...b.budget, ms: value * (1 + plus), baseline: { plus, value } } };
   };
   return {
-    ...test,
+    ...test2,
     expect: {
-      ...test.expect,
+      ...test2.expect,
       latency: {
-        total: latency2.total.map((b) => resolve28(b, wallSamples, "finished execution")),
-        steps: latency2.steps.map((b) => resolve28(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
+        total: latency.total.map((b) => resolve31(b, wallSamples, "finished execution")),
+        steps: latency.steps.map((b) => resolve31(b, (r) => matchingSteps(r, b.regex), `logged step matching "${b.pattern}"`))
       }
     }
   };
@@ -76688,21 +77362,6 @@ var init_baseline = __esm({
 });
 
 // src/core/compare/index.ts
-var compare_exports = {};
-__export(compare_exports, {
-  ALPHA: () => ALPHA,
-  DEFAULT_THRESHOLD: () => DEFAULT_THRESHOLD,
-  EXACT_MAX: () => EXACT_MAX,
-  MIN_SAMPLES: () => MIN_SAMPLES,
-  compareRuns: () => compareRuns,
-  compareSamples: () => compareSamples,
-  mannWhitneyU: () => mannWhitneyU,
-  normalCdf: () => normalCdf,
-  parseThreshold: () => parseThreshold,
-  resolveBaselineBudgets: () => resolveBaselineBudgets,
-  stepSamples: () => stepSamples,
-  wallSamples: () => wallSamples
-});
 var init_compare2 = __esm({
   "src/core/compare/index.ts"() {
     "use strict";
@@ -76712,7 +77371,7 @@ var init_compare2 = __esm({
   }
 });
 
-// src/core/stable-json.ts
+// src/core/text/stable-json.ts
 function stableJson(value) {
   return JSON.stringify(sortKeys(value), null, 2);
 }
@@ -76726,7 +77385,7 @@ function sortKeys(value) {
   return sorted;
 }
 var init_stable_json = __esm({
-  "src/core/stable-json.ts"() {
+  "src/core/text/stable-json.ts"() {
     "use strict";
   }
 });
@@ -76737,24 +77396,24 @@ function verdictOf(status) {
 }
 function comparePreview(base, head, threshold) {
   const runs = compareRuns(base, head, threshold);
-  const latency2 = new Map(runs.tests.map((t7) => [keyOf2(t7), t7]));
+  const latency = new Map(runs.tests.map((t5) => [keyOf2(t5), t5]));
   const before = new Map(base.results.map((r) => [keyOf2(r), r]));
   const inHead = new Set(head.results.map(keyOf2));
   const tests = [];
-  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency2.get(keyOf2(h))));
+  for (const h of head.results) tests.push(testPreview(before.get(keyOf2(h)), h, latency.get(keyOf2(h))));
   for (const b of base.results) if (!inHead.has(keyOf2(b))) tests.push(testPreview(b, void 0, void 0));
   return { tests, summary: summarize(tests) };
 }
-function isRegression(t7) {
-  return t7.base?.verdict === "passed" && t7.head?.verdict === "failed";
+function isRegression(t5) {
+  return t5.base?.verdict === "passed" && t5.head?.verdict === "failed";
 }
-function verdictChanged(t7) {
-  return t7.base?.verdict !== t7.head?.verdict;
+function verdictChanged(t5) {
+  return t5.base?.verdict !== t5.head?.verdict;
 }
-function latencyChanged(t7) {
-  return t7.wall !== null && isSignificant(t7.wall) || t7.step_latency.length > 0;
+function latencyChanged(t5) {
+  return t5.wall !== null && isSignificant(t5.wall) || t5.step_latency.length > 0;
 }
-function testPreview(b, h, latency2) {
+function testPreview(b, h, latency) {
   const any = h ?? b;
   const outputsBefore = b && firstOutputs(b);
   const outputsAfter = h && firstOutputs(h);
@@ -76775,8 +77434,8 @@ function testPreview(b, h, latency2) {
     ...outputsChanged && { outputs_diff: contentDiff(outputsBefore ?? "", outputsAfter ?? "", "base outputs", "head outputs") },
     steps_changed: stepsChanged,
     ...stepsChanged && { base_steps: stepsBefore, head_steps: stepsAfter },
-    wall: latency2?.wall ?? null,
-    step_latency: (latency2?.steps ?? []).filter(isSignificant)
+    wall: latency?.wall ?? null,
+    step_latency: (latency?.steps ?? []).filter(isSignificant)
   };
 }
 function why(r) {
@@ -76784,7 +77443,7 @@ function why(r) {
     if (repeat.status !== "fail" && repeat.status !== "error") continue;
     if (repeat.error !== void 0) return repeat.error;
     const failed3 = repeat.assertions.find((a) => a.status === "fail");
-    if (failed3 !== void 0) return `${failed3.label}: ${failed3.message}`;
+    if (failed3 !== void 0) return failed3.message;
   }
   return r.message;
 }
@@ -76800,16 +77459,16 @@ function isSignificant(m) {
   return m.verdict === "regression" || m.verdict === "improvement";
 }
 function summarize(tests) {
-  const count2 = (f) => tests.filter(f).length;
+  const count3 = (f) => tests.filter(f).length;
   return {
     tests: tests.length,
-    regressions: count2(isRegression),
-    fixed: count2((t7) => t7.base?.verdict === "failed" && t7.head?.verdict === "passed"),
-    verdict_changed: count2(verdictChanged),
-    outputs_changed: count2((t7) => t7.outputs_changed),
-    steps_changed: count2((t7) => t7.steps_changed),
-    latency_changed: count2(latencyChanged),
-    unchanged: count2((t7) => !verdictChanged(t7) && !t7.outputs_changed && !t7.steps_changed && !latencyChanged(t7))
+    regressions: count3(isRegression),
+    fixed: count3((t5) => t5.base?.verdict === "failed" && t5.head?.verdict === "passed"),
+    verdict_changed: count3(verdictChanged),
+    outputs_changed: count3((t5) => t5.outputs_changed),
+    steps_changed: count3((t5) => t5.steps_changed),
+    latency_changed: count3(latencyChanged),
+    unchanged: count3((t5) => !verdictChanged(t5) && !t5.outputs_changed && !t5.steps_changed && !latencyChanged(t5))
   };
 }
 function keyOf2(r) {
@@ -76846,13 +77505,13 @@ function renderPreviewText(doc) {
     summaryLine(summary2),
     ""
   ];
-  for (const t7 of ordered3(doc.tests)) {
-    if (!isNotable(t7)) continue;
-    out.push(`${kindOf2(t7).padEnd(10)} ${escapeControls(`${t7.file}:${t7.line}`)}  ${escapeControls(t7.id)} [${t7.transport}]  ${verdicts(t7)}`);
-    if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") out.push(`  head: ${escapeControls(t7.head.message)}`);
-    if (t7.steps_changed) out.push(`  steps: ${(t7.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t7.head_steps ?? []).map(escapeControls).join(" → ")}`);
-    if (t7.outputs_diff !== void 0) for (const line of t7.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
-    for (const m of latencyLines(t7)) out.push(`  ${m}`);
+  for (const t5 of ordered3(doc.tests)) {
+    if (!isNotable(t5)) continue;
+    out.push(`${kindOf2(t5).padEnd(10)} ${escapeControls(`${t5.file}:${t5.line}`)}  ${escapeControls(t5.id)} [${t5.transport}]  ${verdicts(t5)}`);
+    if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") out.push(`  head: ${escapeControls(t5.head.message)}`);
+    if (t5.steps_changed) out.push(`  steps: ${(t5.base_steps ?? []).map(escapeControls).join(" → ")}  ⇒  ${(t5.head_steps ?? []).map(escapeControls).join(" → ")}`);
+    if (t5.outputs_diff !== void 0) for (const line of t5.outputs_diff.split("\n").filter((l) => l !== "")) out.push(`  ${escapeControls(line)}`);
+    for (const m of latencyLines(t5)) out.push(`  ${m}`);
   }
   if (summary2.unchanged > 0) out.push(`${plural(summary2.unchanged, "test")} unchanged.`);
   if (doc.contaminated) out.push(`The tenant's Roles changed while the tests ran (${doc.contamination.map(escapeControls).join("; ")}): someone else used the preview tenant, so the comparison cannot be trusted.`);
@@ -76912,19 +77571,19 @@ function fitRows(head, notable, max) {
 `;
   return shown < rows.length ? text2 + more(rows.length - shown) : text2;
 }
-function tableRow2(t7) {
+function tableRow2(t5) {
   const shown = (v) => v === null ? "—" : `${VERDICT_ICON[v.verdict]} ${v.verdict}`;
-  return `| ${KIND_ICON[kindOf2(t7)]} | ${mdCode(`${t7.id} [${t7.transport}]`)} | ${shown(t7.base)} | ${shown(t7.head)} |`;
+  return `| ${KIND_ICON[kindOf2(t5)]} | ${mdCode(`${t5.id} [${t5.transport}]`)} | ${shown(t5.base)} | ${shown(t5.head)} |`;
 }
-function detailsOf(t7) {
+function detailsOf(t5) {
   const body = [];
-  if (verdictChanged(t7) && t7.head && t7.head.verdict !== "passed") body.push(`Head: ${mdText(t7.head.message)}`);
-  if (t7.steps_changed) body.push(`Steps: ${mdText((t7.base_steps ?? []).join(" → "))} ⇒ ${mdText((t7.head_steps ?? []).join(" → "))}`);
-  const latency2 = latencyLines(t7);
-  if (latency2.length > 0) body.push(latency2.map((l) => `- ${mdText(l)}`).join("\n"));
-  if (t7.outputs_diff !== void 0) body.push(fenced(t7.outputs_diff));
+  if (verdictChanged(t5) && t5.head && t5.head.verdict !== "passed") body.push(`Head: ${mdText(t5.head.message)}`);
+  if (t5.steps_changed) body.push(`Steps: ${mdText((t5.base_steps ?? []).join(" → "))} ⇒ ${mdText((t5.head_steps ?? []).join(" → "))}`);
+  const latency = latencyLines(t5);
+  if (latency.length > 0) body.push(latency.map((l) => `- ${mdText(l)}`).join("\n"));
+  if (t5.outputs_diff !== void 0) body.push(fenced(t5.outputs_diff));
   if (body.length === 0) return "";
-  return `<details${isRegression(t7) ? " open" : ""}><summary>${mdCode(`${t7.id} [${t7.transport}]`)}: ${kindOf2(t7)}</summary>
+  return `<details${isRegression(t5) ? " open" : ""}><summary>${mdCode(`${t5.id} [${t5.transport}]`)}: ${kindOf2(t5)}</summary>
 
 ${body.join("\n\n")}
 
@@ -76938,28 +77597,28 @@ function fenced(diff) {
 ${diff.split("\n").map(escapeControls).join("\n").replace(/\n$/, "")}
 ${fence}`;
 }
-function kindOf2(t7) {
-  if (isRegression(t7)) return "REGRESSION";
-  if (t7.base?.verdict === "failed" && t7.head?.verdict === "passed") return "fixed";
-  if (verdictChanged(t7)) return "verdict";
-  if (t7.outputs_changed) return "outputs";
-  if (t7.steps_changed) return "steps";
-  if (latencyChanged(t7)) return "latency";
+function kindOf2(t5) {
+  if (isRegression(t5)) return "REGRESSION";
+  if (t5.base?.verdict === "failed" && t5.head?.verdict === "passed") return "fixed";
+  if (verdictChanged(t5)) return "verdict";
+  if (t5.outputs_changed) return "outputs";
+  if (t5.steps_changed) return "steps";
+  if (latencyChanged(t5)) return "latency";
   return "unchanged";
 }
-function isNotable(t7) {
-  return kindOf2(t7) !== "unchanged";
+function isNotable(t5) {
+  return kindOf2(t5) !== "unchanged";
 }
 function ordered3(tests) {
-  return tests.map((t7, i) => ({ t: t7, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t7 }) => t7);
+  return tests.map((t5, i) => ({ t: t5, i })).sort((a, b) => RANK[kindOf2(a.t)] - RANK[kindOf2(b.t)] || a.i - b.i).map(({ t: t5 }) => t5);
 }
-function verdicts(t7) {
-  return `${t7.base?.verdict ?? "(not in base)"} → ${t7.head?.verdict ?? "(not in head)"}`;
+function verdicts(t5) {
+  return `${t5.base?.verdict ?? "(not in base)"} → ${t5.head?.verdict ?? "(not in head)"}`;
 }
-function latencyLines(t7) {
+function latencyLines(t5) {
   const lines2 = [];
-  if (t7.wall !== null && (t7.wall.verdict === "regression" || t7.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t7.wall));
-  for (const s of t7.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
+  if (t5.wall !== null && (t5.wall.verdict === "regression" || t5.wall.verdict === "improvement")) lines2.push(metricLine("wall-clock", t5.wall));
+  for (const s of t5.step_latency) lines2.push(metricLine(`step ${escapeControls(s.service)}`, s));
   return lines2;
 }
 function metricLine(label, m) {
@@ -76994,7 +77653,7 @@ var init_render = __esm({
     "use strict";
     init_duration();
     init_markdown_parts();
-    init_render_markdown();
+    init_markdown();
     init_display();
     init_safe_text();
     init_compare3();
@@ -77027,17 +77686,6 @@ var init_roles2 = __esm({
 });
 
 // src/core/preview/index.ts
-var preview_exports = {};
-__export(preview_exports, {
-  PREVIEW_FORMAT_VERSION: () => PREVIEW_FORMAT_VERSION,
-  comparePreview: () => comparePreview,
-  isRegression: () => isRegression,
-  previewDocument: () => previewDocument,
-  renderPreviewMarkdown: () => renderPreviewMarkdown,
-  renderPreviewText: () => renderPreviewText,
-  rolesDiffer: () => rolesDiffer,
-  verdictOf: () => verdictOf
-});
 var init_preview = __esm({
   "src/core/preview/index.ts"() {
     "use strict";
@@ -77048,421 +77696,146 @@ var init_preview = __esm({
   }
 });
 
-// src/files/git-tree.ts
-import { execFile, spawn } from "node:child_process";
-import { posix, relative as relative5, resolve as resolve9, sep as sep4 } from "node:path";
-import { realpath as realpath2 } from "node:fs/promises";
-async function resolveCommit(cwd, ref2) {
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
-  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
-  if (!sha.ok || ref2.trim() === "") {
-    throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
-  }
-  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
-}
-async function pathInRepository(root, abs) {
-  const real = await realpath2(abs).catch(() => resolve9(abs));
-  const rel = relative5(root, real);
-  if (rel === "") return "";
-  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve9(root, rel) !== resolve9(real)) return void 0;
-  return rel.split(sep4).join("/");
-}
-async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
-  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
-  if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
-  const entries = [];
-  for (const line of listed2.stdout.split("\0")) {
-    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(line);
-    if (!match || match[2] !== "blob") continue;
-    const path = match[5];
-    const parts = path.split("/");
-    const under2 = dir === "" ? parts : parts.slice(dir.split("/").length);
-    if (under2.some((p) => p.startsWith(".") || p === "node_modules") || !accept(parts.at(-1))) continue;
-    entries.push({ mode: match[1], object: match[3], size: Number(match[4]), path });
-  }
-  entries.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  const links = entries.filter((e) => e.mode === "120000");
-  const targets = /* @__PURE__ */ new Map();
-  if (links.length > 0) {
-    const linkTexts = (await catBlobs(cwd, links.map((l) => l.object))).map((b) => Buffer.from(b).toString("utf8"));
-    for (const [i, link] of links.entries()) {
-      const target = posix.normalize(posix.join(posix.dirname(link.path), linkTexts[i]));
-      if (posix.isAbsolute(linkTexts[i]) || target === ".." || target.startsWith("../")) {
-        throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(linkTexts[i])}, outside the repository: role files must be in it`, "invalid_files");
-      }
-      const object = await objectAt(cwd, at.commit, target);
-      if (object === void 0) throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(target)}, which commit ${at.ref} does not hold as a file`, "invalid_files");
-      targets.set(link.path, object);
-    }
-  }
-  const files = entries.map((e) => ({ path: e.path, ...targets.get(e.path) ?? { object: e.object, size: e.size } }));
-  const small = files.filter((f) => f.size <= maxBytes);
-  const bytes = new Map((await catBlobs(cwd, small.map((f) => f.object))).map((b, i) => [small[i].path, b]));
-  return files.map((f) => ({ path: f.path, size: f.size, ...bytes.has(f.path) && { bytes: bytes.get(f.path) } }));
-}
-async function readCommitFile(cwd, at, path, maxBytes) {
-  const found = await objectAt(cwd, at.commit, path);
-  if (found === void 0) return void 0;
-  if (found.size > maxBytes) return { path, size: found.size };
-  return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
-}
-async function objectAt(cwd, commit, path) {
-  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
-  if (!found.ok) return void 0;
-  const object = found.stdout.trim();
-  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
-`);
-  const [type, size3] = info2.stdout.trim().split(" ");
-  return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
-}
-function catBlobs(cwd, objects) {
-  if (objects.length === 0) return Promise.resolve([]);
-  return new Promise((resolvePromise, reject2) => {
-    const child2 = spawn("git", ["cat-file", "--batch"], { cwd, windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
-    const chunks = [];
-    child2.stdout.on("data", (chunk) => chunks.push(chunk));
-    child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
-    child2.stdin.on("error", () => void 0);
-    child2.on("close", (code3) => {
-      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
-      const out = Buffer.concat(chunks);
-      const texts = [];
-      let at = 0;
-      for (let i = 0; i < objects.length; i++) {
-        const eol = out.indexOf(10, at);
-        const header = out.subarray(at, eol).toString("latin1").split(" ");
-        const size3 = Number(header[2]);
-        if (header[1] === "missing" || !Number.isInteger(size3)) return reject2(new RoleflowError(`git has no object ${objects[i]}`));
-        texts.push(out.subarray(eol + 1, eol + 1 + size3));
-        at = eol + 1 + size3 + 1;
-      }
-      resolvePromise(texts);
+// src/report/html/assets.ts
+var HTML_STYLE, HTML_SCRIPT;
+var init_assets = __esm({
+  "src/report/html/assets.ts"() {
+    "use strict";
+    HTML_STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
+.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
+table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
+.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
+details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
+details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
+.filters[hidden]{display:none}.hidden{display:none}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
+svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
+.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
+.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
+.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
+circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
+.ids{font-size:12px;color:var(--muted)}
+`;
+    HTML_SCRIPT = `
+(function(){
+  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
+  var items=[].slice.call(document.querySelectorAll('[data-status]'));
+  var count=document.getElementById('shown');
+  function apply(){
+    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
+    items.forEach(function(el){
+      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
+      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
     });
-    child2.stdin.end(objects.map((o) => `${o}
-`).join(""));
+    if(count)count.textContent=String(n);
+  }
+  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
+})();
+`;
+  }
+});
+
+// src/report/html/charts.ts
+function esc(text2) {
+  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+function distributionSvg(samples, label) {
+  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
+  const min = sorted[0];
+  const max = sorted.at(-1);
+  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
+  const lo = Math.max(0, min - margin);
+  const hi = max + margin;
+  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
+  const q = (p) => percentile(sorted, p);
+  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
+  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
+  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
+  const step2 = Math.ceil(sorted.length / MAX_DOTS);
+  const dots = sorted.filter((_, i) => i % step2 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
+  return [
+    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
+    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
+    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
+    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
+    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
+    ...dots,
+    ...marks,
+    ...legend,
+    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
+    "</svg></figure>"
+  ].join("");
+}
+function waterfallSvg(steps) {
+  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
+  const spans = stepSpans(steps);
+  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
+  const labelW = 120;
+  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
+  const rowH = 18;
+  const rows = steps.map((s, i) => {
+    const span = spans[i];
+    const known = s.latency_ms !== null;
+    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
+    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
+    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
+  });
+  const h = steps.length * rowH + 16;
+  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
+}
+function timelineSvg(messages, wallMs) {
+  if (messages.length === 0) return '<p class="muted">no messages received</p>';
+  const timed = messages.every((m) => m.at_ms !== void 0);
+  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
+  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
+  const dots = messages.map((m, i) => {
+    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
+    const ok = m.status_code === null || m.status_code < 400;
+    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
+  });
+  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
+}
+function stepSpans(steps) {
+  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
+  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
+    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
+    const t0 = Math.min(...starts);
+    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
+  }
+  let at = 0;
+  return steps.map((s) => {
+    const span = { start: at, ms: s.latency_ms ?? 0 };
+    at += span.ms;
+    return span;
   });
 }
-function git(cwd, args, input) {
-  return new Promise((resolvePromise) => {
-    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
-      resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
-    });
-    child2.stdin?.on("error", () => void 0);
-    child2.stdin?.end(input ?? "");
-  });
+function statusClass(status) {
+  return /fail|error/i.test(status) ? "fail" : "pass";
 }
-var init_git_tree = __esm({
-  "src/files/git-tree.ts"() {
+function clip(text2, n) {
+  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
+}
+var ENTITIES, W, MAX_DOTS, PAD;
+var init_charts = __esm({
+  "src/report/html/charts.ts"() {
     "use strict";
-    init_errors();
-    init_safe_text();
-  }
-});
-
-// src/files/commit-roles.ts
-import { dirname as dirname10, posix as posix2, resolve as resolve10 } from "node:path";
-async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
-  const at = await resolveCommit(cwd, ref2);
-  const configAt = await commitConfig(cwd, config, at);
-  const rolesAbs = rolesFlag !== void 0 ? resolve10(cwd, rolesFlag) : resolve10(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
-  const rolesDir = await pathInRepository(at.root, rolesAbs);
-  if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
-  const schema = loadSchema("role");
-  const issues = [];
-  const files = [];
-  for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
-    const name = `${ref2}:${found.path}`;
-    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
-    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
-    if (parsed.ok) files.push(parsed.value);
-    else issues.push(...parsed.issues);
-  }
-  issues.push(...checkRoleSet(files));
-  if (issues.length > 0) throw new InvalidFilesError(issues);
-  return { at, files, config: configAt };
-}
-async function commitConfig(cwd, config, at) {
-  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve10(cwd, config.file));
-  const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
-  if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
-  const name = `${at.ref}:${posix2.normalize(found.path)}`;
-  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
-  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
-  if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
-  const then = parsed.value;
-  return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
-}
-function withVars(config, varsOf) {
-  return Object.fromEntries(
-    Object.entries(config.tenants).map(([name, tenant]) => {
-      const { vars: _today, ...rest } = tenant;
-      const vars = varsOf(name);
-      return [name, vars === void 0 ? rest : { ...rest, vars }];
-    })
-  );
-}
-var init_commit_roles = __esm({
-  "src/files/commit-roles.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_roles();
-    init_role_file();
-    init_text_file();
-    init_config_file();
-    init_git_tree();
-    init_package_root();
-    init_role_files();
-  }
-});
-
-// src/files/git-commit.ts
-var git_commit_exports = {};
-__export(git_commit_exports, {
-  currentCommit: () => currentCommit,
-  git: () => git2,
-  porcelainEntries: () => porcelainEntries,
-  treeState: () => treeState
-});
-import { execFile as execFile2 } from "node:child_process";
-import { realpath as realpath3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
-async function currentCommit(cwd, env) {
-  const raw = env["GITHUB_SHA"];
-  const fromEnv = raw?.trim().toLowerCase();
-  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
-  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
-  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
-  const head = await headCommit(cwd);
-  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
-  const why2 = await whyNoHead(cwd, head.noGit);
-  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
-  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
-}
-async function treeState(cwd, paths) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return void 0;
-  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
-  const inside2 = [];
-  const outside = [];
-  for (const path of paths) {
-    const rel = relative6(root, await realOrSelf(path));
-    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
-  }
-  const state = { uncommitted: [], ignored: [], outside };
-  if (inside2.length === 0) return state;
-  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
-  if (!status.ok) return void 0;
-  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
-  state.uncommitted.sort();
-  state.ignored.sort();
-  return state;
-}
-function porcelainEntries(stdout) {
-  const found = [];
-  const entries = stdout.split("\0");
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (entry.length < 4) continue;
-    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
-    if (entry[0] === "R" || entry[0] === "C") i++;
-  }
-  return found;
-}
-function realOrSelf(path) {
-  return realpath3(path).catch(() => path);
-}
-async function withHead(cwd, fromEnv) {
-  const { sha } = await headCommit(cwd);
-  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
-  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
-  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
-}
-async function headCommit(cwd) {
-  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
-  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
-}
-async function whyNoHead(cwd, noGit) {
-  if (noGit) return "git is not installed";
-  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
-  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
-}
-function git2(cwd, args) {
-  return new Promise((resolve28) => {
-    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
-      resolve28({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
-    });
-  });
-}
-var FULL_SHA;
-var init_git_commit = __esm({
-  "src/files/git-commit.ts"() {
-    "use strict";
-    init_safe_text();
-    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-  }
-});
-
-// src/files/schema-files.ts
-import { dirname as dirname11, resolve as resolve11 } from "node:path";
-async function attachSchemaFiles(flows, sources) {
-  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
-  const loaded = /* @__PURE__ */ new Map();
-  const issues = [];
-  for (const flow2 of flows) {
-    const base = dirname11(absOf.get(flow2.file) ?? resolve11(flow2.file));
-    for (const test of flow2.tests) {
-      for (const a of test.expect.outputs) {
-        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
-        const abs = resolve11(base, a.expected);
-        let schema = loaded.get(abs);
-        if (schema === void 0) {
-          schema = await loadSchemaFile(abs, a.expected);
-          loaded.set(abs, schema);
-        }
-        if ("check" in schema) a.check = schema.check;
-        else issues.push({ file: flow2.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
-      }
-    }
-  }
-  return issues;
-}
-async function loadSchemaFile(abs, shown) {
-  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
-  if (!text2.ok) return { error: text2.issues[0].message };
-  const parsed = parseYaml(text2.value, { file: shown });
-  if (!parsed.ok) {
-    const i = parsed.issues[0];
-    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
-  }
-  const value = parsed.value.value;
-  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
-  const compiled2 = compileUserSchema(value);
-  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
-}
-function isObject3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-var SCHEMA_FILE;
-var init_schema_files = __esm({
-  "src/files/schema-files.ts"() {
-    "use strict";
-    init_schema_check();
-    init_yaml_source();
-    init_source_files();
-    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
-  }
-});
-
-// src/files/flow-files.ts
-var flow_files_exports = {};
-__export(flow_files_exports, {
-  FLOW_TEST_FILE: () => FLOW_TEST_FILE,
-  defaultFlowsDir: () => defaultFlowsDir,
-  findFlowFiles: () => findFlowFiles,
-  flowsDirOf: () => flowsDirOf,
-  isFlowFileName: () => isFlowFileName,
-  loadFlowTestFiles: () => loadFlowTestFiles
-});
-import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
-function isFlowFileName(name) {
-  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
-}
-function flowsDirOf(cwd, config, flag) {
-  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
-}
-async function findFlowFiles(cwd, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) {
-    const abs = resolve12(cwd, path);
-    const info2 = await stat6(abs).catch(() => void 0);
-    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
-    if (info2.isDirectory()) {
-      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
-      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
-      for (const source of under2) found.set(source.file, source);
-    } else {
-      const file = displayPath(cwd, abs);
-      found.set(file, { abs, file });
-    }
-  }
-  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-}
-async function defaultFlowsDir(cwd, config) {
-  const dir = flowsDirOf(cwd, config, void 0);
-  if (!await dirExists(dir)) {
-    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
-  }
-  return dir.display;
-}
-async function loadFlowTestFiles(files) {
-  const schema = loadSchema("flow-test");
-  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
-  issues.push(...await attachSchemaFiles(values, files));
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
-}
-var FLOW_TEST_FILE;
-var init_flow_files = __esm({
-  "src/files/flow-files.ts"() {
-    "use strict";
-    init_errors();
     init_flows();
-    init_package_root();
-    init_schema_files();
-    init_source_files();
-    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
-  }
-});
-
-// src/files/work-tree.ts
-var work_tree_exports = {};
-__export(work_tree_exports, {
-  workTreeState: () => workTreeState
-});
-import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
-import { join as join9, relative as relative7, sep as sep6 } from "node:path";
-async function workTreeState(cwd, leaveOut = {}) {
-  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!top.ok) return { state: "unknown" };
-  const root = top.stdout.replace(/\r?\n$/, "");
-  const status = await statusEntries(root, ".", "normal");
-  if (status === void 0) return { state: "unknown" };
-  const realRoot = await realpath4(root).catch(() => root);
-  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
-  const changed = [];
-  for (const { path, untracked } of status) {
-    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
-    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
-      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
-      if (inside2 === void 0) return { state: "unknown" };
-      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
-      continue;
-    }
-    changed.push(path);
-  }
-  if (changed.length === 0) return { state: "clean" };
-  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
-}
-async function statusEntries(root, pathspec, untracked) {
-  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
-  if (!status.ok) return void 0;
-  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
-}
-async function isFile2(path, file) {
-  if (file === void 0) return false;
-  const found = await stat7(path, { bigint: true }).catch(() => void 0);
-  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
-}
-var NOT_ROLEFLOW_STATE;
-var init_work_tree = __esm({
-  "src/files/work-tree.ts"() {
-    "use strict";
-    init_runs();
-    init_git_commit();
-    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
+    init_safe_text();
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+    W = 420;
+    MAX_DOTS = 400;
+    PAD = 8;
   }
 });
 
@@ -77502,39 +77875,20 @@ var init_shown = __esm({
   }
 });
 
-// src/report/json-text.ts
-function renderJson(report) {
-  let text2 = rendered.get(report);
-  if (text2 === void 0) {
-    text2 = `${jsonText(report, 2)}
-`;
-    rendered.set(report, text2);
-  }
-  return text2;
-}
-var rendered;
-var init_json_text = __esm({
-  "src/report/json-text.ts"() {
-    "use strict";
-    init_safe_text();
-    rendered = /* @__PURE__ */ new WeakMap();
-  }
-});
-
 // src/report/build.ts
 function notRunReason(stopped = "bail") {
   return stopped === "interrupt" ? "not run: the run was interrupted" : "not run: --bail stopped the run after a failure";
 }
 function buildTestResult(run2) {
-  const { test } = run2;
+  const { test: test2 } = run2;
   if (run2.skip !== void 0) {
-    const repeats2 = Array.from({ length: test.repeat }, (_, i) => notRun(i));
+    const repeats2 = Array.from({ length: test2.repeat }, (_, i) => notRun(i));
     return testResult(run2, { status: "skip", message: escapeControls(run2.skip), passed: 0, wall_ms: null, step_latency_ms: {}, across_repeats: [], repeats: repeats2 });
   }
   const ran = run2.executions.filter((e) => e !== void 0 && e.endedBy !== "interrupted");
-  const perRepeat = ran.map((e) => evaluateTest(test, e, run2.context).map(shownAssertion));
-  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test, ran).map(shownAssertion) : [];
-  const summary2 = summariseRepeats(perRepeat, test.minPass, across);
+  const perRepeat = ran.map((e) => evaluateTest(test2, e, run2.context).map(shownAssertion));
+  const across = ran.length > 0 ? evaluateLatencyAcrossRepeats(test2, ran).map(shownAssertion) : [];
+  const summary2 = summariseRepeats(perRepeat, test2.minPass, across);
   let evaluated = 0;
   const repeats = run2.executions.map(
     (e, i) => e === void 0 ? notRun(i) : e.endedBy === "interrupted" ? cutShort(i, e) : repeatResult(i, e, perRepeat[evaluated++])
@@ -77551,17 +77905,17 @@ function buildTestResult(run2) {
     repeats
   });
 }
-function testResult({ test, transport }, judged) {
+function testResult({ test: test2, transport }, judged) {
   return {
-    id: test.id,
-    file: test.file,
-    line: test.line,
-    col: test.col,
-    flow: test.flow,
-    name: test.name,
+    id: test2.id,
+    file: test2.file,
+    line: test2.line,
+    col: test2.col,
+    flow: test2.flow,
+    name: test2.name,
     transport,
-    repeat: test.repeat,
-    min_pass: test.minPass,
+    repeat: test2.repeat,
+    min_pass: test2.minPass,
     status: judged.status,
     message: judged.message,
     passed: judged.passed,
@@ -77631,10 +77985,10 @@ function round3(ms2) {
   return Math.round(ms2 * 10) / 10;
 }
 function stepRecord(s) {
-  const step3 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
-  if (s.serviceType !== void 0) step3.service_type = s.serviceType;
-  if (s.stopExecution !== void 0) step3.stop_execution = s.stopExecution;
-  return step3;
+  const step2 = { count: s.count, service: s.service, status: s.status, latency_ms: Number.isFinite(s.latencyMs) ? s.latencyMs : null };
+  if (s.serviceType !== void 0) step2.service_type = s.serviceType;
+  if (s.stopExecution !== void 0) step2.stop_execution = s.stopExecution;
+  return step2;
 }
 function messageRecord(m, atMs) {
   const message2 = { state: m.state, status_code: Number.isFinite(m.statusCode) ? m.statusCode : null };
@@ -77660,7 +78014,7 @@ var init_build = __esm({
   }
 });
 
-// src/core/growable.ts
+// src/core/runs/growable.ts
 function grownSize(size3) {
   return Math.ceil(size3 * 1.25) + 64;
 }
@@ -77670,7 +78024,7 @@ function grown(from, to) {
 }
 var NumberBuffer;
 var init_growable = __esm({
-  "src/core/growable.ts"() {
+  "src/core/runs/growable.ts"() {
     "use strict";
     NumberBuffer = class {
       values = new Float64Array(16);
@@ -77691,16 +78045,6 @@ var init_growable = __esm({
 });
 
 // src/report/digest.ts
-var digest_exports = {};
-__export(digest_exports, {
-  LatencyFold: () => LatencyFold,
-  flowLatencyRows: () => flowLatencyRows,
-  groupAssertions: () => groupAssertions,
-  idsText: () => idsText,
-  latencyRecords: () => latencyRecords,
-  latencyRowsOf: () => latencyRowsOf,
-  missingShardsText: () => missingShardsText
-});
 function groupAssertions(r, status) {
   const groups2 = /* @__PURE__ */ new Map();
   const add = (a, inRepeat) => {
@@ -77790,14 +78134,640 @@ var init_digest = __esm({
   }
 });
 
-// src/report/no-tests.ts
-var no_tests_exports = {};
-__export(no_tests_exports, {
-  NoTestsTally: () => NoTestsTally,
-  PASS_WITH_NO_TESTS: () => PASS_WITH_NO_TESTS,
-  noTestRanError: () => noTestRanError,
-  noTestRanReason: () => noTestRanReason
+// src/report/html/parts.ts
+function runHeader(report) {
+  const s = report.summary;
+  const facts = [
+    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
+    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
+    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
+    `took ${esc(formatMs(report.duration_ms))}`,
+    `roleflow ${esc(report.tool.version)}`,
+    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
+    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
+    ...report.bailed ? ["stopped early by --bail"] : [],
+    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
+  ];
+  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
+  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
+}
+function matrix(report) {
+  const rows = latencyRowsOf(report);
+  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
+  const transports = [...new Set(rows.map((r) => r.transport))].sort();
+  const flows = [...new Set(rows.map((r) => r.flow))];
+  const body = flows.map((flow) => {
+    const cells = transports.map((transport) => {
+      const row2 = rows.find((r) => r.flow === flow && r.transport === transport);
+      if (!row2) return '<td class="muted">–</td>';
+      const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
+      const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
+      return `<td class="${kind}" data-flow="${esc(flow)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
+    });
+    return `<tr><th class="mono">${esc(flow)}</th>${cells.join("")}</tr>`;
+  });
+  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t5) => `<th>${t5}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
+}
+function failures(report) {
+  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
+  if (failed3.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
+  const items = failed3.map((r) => {
+    const rows = groupAssertions(r, "fail").map((g) => {
+      const a = g.assertion;
+      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
+      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
+    });
+    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
+    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
+  });
+  return `<section id="failures"><h2>Failures (${failed3.length})</h2>${items.join("")}</section>`;
+}
+function distributions(report) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
+  const figures = [...groups2.values()].map((results2) => {
+    const { flow, transport } = results2[0];
+    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
+    const charts = [
+      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
+      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
+    ];
+    return `<div class="flow-charts" data-flow="${esc(flow)}" data-transport="${transport}"><h3><span class="mono">${esc(flow)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
+  });
+  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
+}
+function results(report) {
+  const items = report.results.map((r) => {
+    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
+    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
+    const shown = shownRepeats(ran);
+    const repeats = shown.map((x) => repeatBlock(r, x));
+    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
+    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
+  });
+  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
+}
+function filters(report) {
+  const flows = [...new Set(report.results.map((r) => r.flow))];
+  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
+  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
+}
+function repeatBlock(r, x) {
+  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
+  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
+  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
+  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
+  const rows = x.assertions.map(
+    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+  );
+  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
+  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
+}
+function shownRepeats(ran) {
+  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
+  const failed3 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
+  const first = ran.filter((x) => !failed3.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed3.length));
+  return [...first, ...failed3].sort((a, b) => a.index - b.index);
+}
+function dataOf(r) {
+  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
+}
+var MARK, MAX_REPEATS_SHOWN;
+var init_parts = __esm({
+  "src/report/html/parts.ts"() {
+    "use strict";
+    init_compare2();
+    init_flows();
+    init_digest();
+    init_charts();
+    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
+    MAX_REPEATS_SHOWN = 25;
+  }
 });
+
+// src/report/html/report.ts
+function renderHtml(report) {
+  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
+  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+}
+function htmlPage(title, assets, body) {
+  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === void 0 ? "" : " script-src 'unsafe-inline';"} img-src data:`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${assets.style}</style>
+</head>
+<body>
+${body}
+${assets.script === void 0 ? "" : `<script>${assets.script}</script>
+`}</body>
+</html>
+`;
+}
+var init_report = __esm({
+  "src/report/html/report.ts"() {
+    "use strict";
+    init_assets();
+    init_charts();
+    init_parts();
+  }
+});
+
+// src/report/html/preview.ts
+function renderPreviewHtml(doc, reports) {
+  const key = (r) => `${r.id}\0${r.transport}`;
+  const base = new Map(reports.base.results.map((r) => [key(r), r]));
+  const head = new Map(reports.head.results.map((r) => [key(r), r]));
+  const changed = doc.tests.filter((t5) => t5.base?.verdict !== t5.head?.verdict || t5.outputs_changed || t5.steps_changed);
+  const s = doc.summary;
+  const body = `<main>
+<header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
+<div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
+<p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
+${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join("; "))}</p>` : ""}
+</header>
+<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
+${doc.tests.map(row).join("\n")}
+</tbody></table></div></section>
+<section id="sides"><h2>Side by side</h2>
+${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t5) => sideBySide(t5, base.get(key(t5)), head.get(key(t5)))).join("\n")}
+</section>
+</main>`;
+  return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
+}
+function row(t5) {
+  const what = [t5.base?.verdict !== t5.head?.verdict && "verdict", t5.outputs_changed && "outputs", t5.steps_changed && "steps", (t5.wall?.verdict === "regression" || t5.wall?.verdict === "improvement" || t5.step_latency.length > 0) && "latency"].filter(Boolean);
+  return `<tr data-verdict-changed="${t5.base?.verdict !== t5.head?.verdict}"><td class="mono">${esc(t5.id)}</td><td>${t5.transport}</td>${verdictCell(t5.base)}${verdictCell(t5.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
+}
+function verdictCell(side2) {
+  if (side2 === null) return '<td class="muted">not run</td>';
+  const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
+  return `<td class="${cls}">${side2.verdict}</td>`;
+}
+function sideBySide(t5, b, h) {
+  return `<article class="pair" id="${esc(encodeURIComponent(`${t5.id}-${t5.transport}`))}"><h3 class="mono">${esc(t5.id)} [${t5.transport}] <span class="muted">${esc(`${t5.file}:${t5.line}`)}</span></h3>
+<div class="sides">${side("Base", t5.base, b)}${side("Head", t5.head, h)}</div>
+${t5.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t5.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
+</article>`;
+}
+function side(label, verdict2, r) {
+  if (verdict2 === null || r === void 0) return `<div class="side"><h4>${label}</h4><p class="muted">not run on this side</p></div>`;
+  const repeat = r.repeats.find((x) => x.outputs !== void 0 || x.steps.length > 0) ?? r.repeats[0];
+  const cls = verdict2.verdict === "passed" ? "pass" : verdict2.verdict === "failed" ? "fail" : "skip";
+  const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === "completed" ? "" : "fail"}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join("")}</ol>` : "";
+  const outputs = repeat?.outputs === void 0 ? "" : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
+  return `<div class="side"><h4>${label}: <span class="${cls}">${verdict2.verdict}</span></h4><p>${esc(verdict2.message)}</p>${steps}${outputs}</div>`;
+}
+function diffLine(line) {
+  const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
+  return cls === "" ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
+}
+function baseLabel(doc) {
+  const commit = doc.base.commit?.slice(0, 12) ?? "no commit";
+  return doc.base.report !== void 0 ? `report ${doc.base.report} (${commit})` : `${doc.base.ref ?? ""} (${commit})`;
+}
+function headLabel(doc) {
+  return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
+}
+var PREVIEW_STYLE;
+var init_preview2 = __esm({
+  "src/report/html/preview.ts"() {
+    "use strict";
+    init_stable_json();
+    init_assets();
+    init_charts();
+    init_report();
+    PREVIEW_STYLE = `
+.scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
+.side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
+@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
+`;
+  }
+});
+
+// src/files/git/git-tree.ts
+import { execFile, spawn } from "node:child_process";
+import { posix, relative as relative5, resolve as resolve10, sep as sep4 } from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
+async function resolveCommit(cwd, ref2) {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) throw new RoleflowError(`${escapeControls(cwd)} is not in a git checkout: a base REF needs the repository's history`, "usage");
+  const sha = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref2}^{commit}`]);
+  if (!sha.ok || ref2.trim() === "") {
+    throw new RoleflowError(`${JSON.stringify(escapeControls(ref2))} is not a commit of this repository (git rev-parse): name a branch, tag or sha that git knows (in CI, fetch it first: actions/checkout with fetch-depth: 0)`, "usage");
+  }
+  return { ref: ref2, commit: sha.stdout.trim(), root: await realpath2(top.stdout.trim()).catch(() => top.stdout.trim()) };
+}
+async function pathInRepository(root, abs) {
+  const real = await realpath2(abs).catch(() => resolve10(abs));
+  const rel = relative5(root, real);
+  if (rel === "") return "";
+  if (rel === ".." || rel.startsWith(`..${sep4}`) || resolve10(root, rel) !== resolve10(real)) return void 0;
+  return rel.split(sep4).join("/");
+}
+async function readCommitFiles(cwd, at, dir, accept, maxBytes) {
+  const listed2 = await git(cwd, ["ls-tree", "-r", "-z", "-l", "--full-tree", at.commit, "--", ...dir === "" ? [] : [dir]]);
+  if (!listed2.ok) throw new RoleflowError(`cannot list ${dir || "the files"} of commit ${at.ref}: ${listed2.stderr.trim() || "git ls-tree failed"}`);
+  const entries = [];
+  for (const line of listed2.stdout.split("\0")) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(line);
+    if (!match || match[2] !== "blob") continue;
+    const path = match[5];
+    const parts = path.split("/");
+    const under2 = dir === "" ? parts : parts.slice(dir.split("/").length);
+    if (under2.some((p) => p.startsWith(".") || p === "node_modules") || !accept(parts.at(-1))) continue;
+    entries.push({ mode: match[1], object: match[3], size: Number(match[4]), path });
+  }
+  entries.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const links = entries.filter((e) => e.mode === "120000");
+  const targets = /* @__PURE__ */ new Map();
+  if (links.length > 0) {
+    const linkTexts = (await catBlobs(cwd, links.map((l) => l.object))).map((b) => Buffer.from(b).toString("utf8"));
+    for (const [i, link] of links.entries()) {
+      const target = posix.normalize(posix.join(posix.dirname(link.path), linkTexts[i]));
+      if (posix.isAbsolute(linkTexts[i]) || target === ".." || target.startsWith("../")) {
+        throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(linkTexts[i])}, outside the repository: role files must be in it`, "invalid_files");
+      }
+      const object = await objectAt(cwd, at.commit, target);
+      if (object === void 0) throw new RoleflowError(`${at.ref}:${link.path} is a symbolic link to ${escapeControls(target)}, which commit ${at.ref} does not hold as a file`, "invalid_files");
+      targets.set(link.path, object);
+    }
+  }
+  const files = entries.map((e) => ({ path: e.path, ...targets.get(e.path) ?? { object: e.object, size: e.size } }));
+  const small = files.filter((f) => f.size <= maxBytes);
+  const bytes = new Map((await catBlobs(cwd, small.map((f) => f.object))).map((b, i) => [small[i].path, b]));
+  return files.map((f) => ({ path: f.path, size: f.size, ...bytes.has(f.path) && { bytes: bytes.get(f.path) } }));
+}
+async function readCommitFile(cwd, at, path, maxBytes) {
+  const found = await objectAt(cwd, at.commit, path);
+  if (found === void 0) return void 0;
+  if (found.size > maxBytes) return { path, size: found.size };
+  return { path, size: found.size, bytes: (await catBlobs(cwd, [found.object]))[0] };
+}
+async function objectAt(cwd, commit, path) {
+  const found = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit}:${path}`]);
+  if (!found.ok) return void 0;
+  const object = found.stdout.trim();
+  const info2 = await git(cwd, ["cat-file", "--batch-check=%(objecttype) %(objectsize)"], `${object}
+`);
+  const [type, size3] = info2.stdout.trim().split(" ");
+  return info2.ok && type === "blob" ? { object, size: Number(size3) } : void 0;
+}
+function catBlobs(cwd, objects) {
+  if (objects.length === 0) return Promise.resolve([]);
+  return new Promise((resolvePromise, reject2) => {
+    const child2 = spawn("git", ["cat-file", "--batch"], { cwd, windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks = [];
+    child2.stdout.on("data", (chunk) => chunks.push(chunk));
+    child2.on("error", (error2) => reject2(new RoleflowError(`cannot run git: ${error2.message}`)));
+    child2.stdin.on("error", () => void 0);
+    child2.on("close", (code3) => {
+      if (code3 !== 0) return reject2(new RoleflowError(`git cat-file exited with ${code3}`));
+      const out = Buffer.concat(chunks);
+      const texts = [];
+      let at = 0;
+      for (let i = 0; i < objects.length; i++) {
+        const eol = out.indexOf(10, at);
+        const header = out.subarray(at, eol).toString("latin1").split(" ");
+        const size3 = Number(header[2]);
+        if (header[1] === "missing" || !Number.isInteger(size3)) return reject2(new RoleflowError(`git has no object ${objects[i]}`));
+        texts.push(out.subarray(eol + 1, eol + 1 + size3));
+        at = eol + 1 + size3 + 1;
+      }
+      resolvePromise(texts);
+    });
+    child2.stdin.end(objects.map((o) => `${o}
+`).join(""));
+  });
+}
+function git(cwd, args, input) {
+  return new Promise((resolvePromise) => {
+    const child2 = execFile("git", args, { cwd, timeout: 3e4, windowsHide: true, maxBuffer: 256 * 1024 * 1024 }, (error2, stdout, stderr) => {
+      resolvePromise({ ok: error2 === null, stdout: String(stdout), stderr: String(stderr) });
+    });
+    child2.stdin?.on("error", () => void 0);
+    child2.stdin?.end(input ?? "");
+  });
+}
+var init_git_tree = __esm({
+  "src/files/git/git-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_safe_text();
+  }
+});
+
+// src/files/git/commit-roles.ts
+import { dirname as dirname10, posix as posix2, resolve as resolve11 } from "node:path";
+async function loadCommitRoles(cwd, config, ref2, rolesFlag) {
+  const at = await resolveCommit(cwd, ref2);
+  const configAt = await commitConfig(cwd, config, at);
+  const rolesAbs = rolesFlag !== void 0 ? resolve11(cwd, rolesFlag) : resolve11(cwd, config.file === void 0 ? "." : dirname10(config.file), configAt.roles.dir);
+  const rolesDir = await pathInRepository(at.root, rolesAbs);
+  if (rolesDir === void 0) throw new RoleflowError(`the roles folder ${rolesAbs} is outside the git repository: ${ref2}'s role files cannot be read`, "usage");
+  const schema = loadSchema("role");
+  const issues = [];
+  const files = [];
+  for (const found of await readCommitFiles(cwd, at, rolesDir, isRoleFileName, ROLE_FILE.maxBytes)) {
+    const name = `${ref2}:${found.path}`;
+    const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, ROLE_FILE)] } : decodeText(found.bytes, name, ROLE_FILE);
+    const parsed = text2.ok ? parseRoleFile(text2.value, name, schema) : text2;
+    if (parsed.ok) files.push(parsed.value);
+    else issues.push(...parsed.issues);
+  }
+  issues.push(...checkRoleSet(files));
+  if (issues.length > 0) throw new InvalidFilesError(issues);
+  return { at, files, config: configAt };
+}
+async function commitConfig(cwd, config, at) {
+  const path = config.file === void 0 ? void 0 : await pathInRepository(at.root, resolve11(cwd, config.file));
+  const found = path === void 0 ? void 0 : await readCommitFile(cwd, at, path, CONFIG_FILE.maxBytes);
+  if (found === void 0) return { ...config, vars: {}, tenants: withVars(config, () => void 0) };
+  const name = `${at.ref}:${posix2.normalize(found.path)}`;
+  const text2 = found.bytes === void 0 ? { ok: false, issues: [tooLargeIssue(name, found.size, CONFIG_FILE)] } : decodeText(found.bytes, name, CONFIG_FILE);
+  const parsed = text2.ok ? parseConfig(text2.value, name, loadSchema("config")) : text2;
+  if (!parsed.ok) throw new InvalidFilesError(parsed.issues);
+  const then = parsed.value;
+  return { ...config, vars: then.vars, tenants: withVars(config, (tenant) => Object.hasOwn(then.tenants, tenant) ? then.tenants[tenant].vars : void 0), roles: { ...config.roles, dir: then.roles.dir } };
+}
+function withVars(config, varsOf) {
+  return Object.fromEntries(
+    Object.entries(config.tenants).map(([name, tenant]) => {
+      const { vars: _today, ...rest } = tenant;
+      const vars = varsOf(name);
+      return [name, vars === void 0 ? rest : { ...rest, vars }];
+    })
+  );
+}
+var init_commit_roles = __esm({
+  "src/files/git/commit-roles.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_roles();
+    init_role_file();
+    init_text_file();
+    init_config_file();
+    init_git_tree();
+    init_package_root();
+    init_role_files();
+  }
+});
+
+// src/files/git/git-commit.ts
+import { execFile as execFile2 } from "node:child_process";
+import { realpath as realpath3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, relative as relative6, sep as sep5 } from "node:path";
+async function currentCommit(cwd, env) {
+  const raw = env["GITHUB_SHA"];
+  const fromEnv = raw?.trim().toLowerCase();
+  if (fromEnv && FULL_SHA.test(fromEnv)) return withHead(cwd, fromEnv);
+  const shown = raw ? `GITHUB_SHA ${JSON.stringify(escapeControls(raw.slice(0, 80)))}` : void 0;
+  const warning2 = shown && `warning: ${shown} is not a full commit sha (40 or 64 hex digits): using git rev-parse HEAD instead`;
+  const head = await headCommit(cwd);
+  if (head.sha !== void 0) return { commit: head.sha, ...warning2 && { warning: warning2 } };
+  const why2 = await whyNoHead(cwd, head.noGit);
+  const unknown = `${shown ? `${shown} is not a full commit sha` : "no GITHUB_SHA"}, and ${why2}`;
+  return { commit: void 0, unknown, ...warning2 && { warning: warning2 } };
+}
+async function treeState(cwd, paths) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return void 0;
+  const root = await realOrSelf(top.stdout.replace(/\r?\n$/, ""));
+  const inside2 = [];
+  const outside = [];
+  for (const path of paths) {
+    const rel = relative6(root, await realOrSelf(path));
+    (rel === ".." || rel.startsWith(`..${sep5}`) || isAbsolute4(rel) ? outside : inside2).push(path);
+  }
+  const state = { uncommitted: [], ignored: [], outside };
+  if (inside2.length === 0) return state;
+  const status = await git2(cwd, ["--literal-pathspecs", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all", "--", ...inside2]);
+  if (!status.ok) return void 0;
+  for (const { code: code3, path } of porcelainEntries(status.stdout)) (code3 === "!!" ? state.ignored : state.uncommitted).push(path);
+  state.uncommitted.sort();
+  state.ignored.sort();
+  return state;
+}
+function porcelainEntries(stdout) {
+  const found = [];
+  const entries = stdout.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.length < 4) continue;
+    found.push({ code: entry.slice(0, 2), path: entry.slice(3) });
+    if (entry[0] === "R" || entry[0] === "C") i++;
+  }
+  return found;
+}
+function realOrSelf(path) {
+  return realpath3(path).catch(() => path);
+}
+async function withHead(cwd, fromEnv) {
+  const { sha } = await headCommit(cwd);
+  if (sha === void 0 || sha === fromEnv) return { commit: fromEnv };
+  const notCheckedOut = `GITHUB_SHA ${fromEnv} is not the checked-out commit ${sha}: the files here are ${sha}'s`;
+  return { commit: fromEnv, notCheckedOut, warning: `warning: ${notCheckedOut}` };
+}
+async function headCommit(cwd) {
+  const head = await git2(cwd, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const sha = head.ok ? head.stdout.trim().toLowerCase() : "";
+  return { ...FULL_SHA.test(sha) && { sha }, noGit: head.missing };
+}
+async function whyNoHead(cwd, noGit) {
+  if (noGit) return "git is not installed";
+  const inside2 = await git2(cwd, ["rev-parse", "--is-inside-work-tree"]);
+  return inside2.ok ? "the git checkout has no commit yet" : `${cwd} is not in a git checkout`;
+}
+function git2(cwd, args) {
+  return new Promise((resolve31) => {
+    execFile2("git", args, { cwd, timeout: 1e4, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error2, stdout) => {
+      resolve31({ ok: error2 === null, stdout: String(stdout), missing: error2?.code === "ENOENT" });
+    });
+  });
+}
+var FULL_SHA;
+var init_git_commit = __esm({
+  "src/files/git/git-commit.ts"() {
+    "use strict";
+    init_safe_text();
+    FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+  }
+});
+
+// src/files/schema-files.ts
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
+async function attachSchemaFiles(flows, sources) {
+  const absOf = new Map(sources.map((s) => [s.file, s.abs]));
+  const loaded = /* @__PURE__ */ new Map();
+  const issues = [];
+  for (const flow of flows) {
+    const base = dirname11(absOf.get(flow.file) ?? resolve12(flow.file));
+    for (const test2 of flow.tests) {
+      for (const a of test2.expect.outputs) {
+        if (a.operator !== "schema" || typeof a.expected !== "string") continue;
+        const abs = resolve12(base, a.expected);
+        let schema = loaded.get(abs);
+        if (schema === void 0) {
+          schema = await loadSchemaFile(abs, a.expected);
+          loaded.set(abs, schema);
+        }
+        if ("check" in schema) a.check = schema.check;
+        else issues.push({ file: flow.file, line: a.line, col: a.col, message: `schema ${a.expected}: ${schema.error}` });
+      }
+    }
+  }
+  return issues;
+}
+async function loadSchemaFile(abs, shown) {
+  const text2 = await readTextFile({ abs, file: shown }, SCHEMA_FILE);
+  if (!text2.ok) return { error: text2.issues[0].message };
+  const parsed = parseYaml(text2.value, { file: shown });
+  if (!parsed.ok) {
+    const i = parsed.issues[0];
+    return { error: `line ${i.line}, column ${i.col}: ${i.message}` };
+  }
+  const value = parsed.value.value;
+  if (!isObject3(value)) return { error: "a JSON Schema is an object" };
+  const compiled2 = compileUserSchema(value);
+  return compiled2.ok ? { check: compiled2.check } : { error: compiled2.error };
+}
+function isObject3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+var SCHEMA_FILE;
+var init_schema_files = __esm({
+  "src/files/schema-files.ts"() {
+    "use strict";
+    init_schema_check();
+    init_yaml_source();
+    init_source_files();
+    SCHEMA_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a JSON Schema file", holds: "JSON or YAML text" };
+  }
+});
+
+// src/files/flow-files.ts
+import { stat as stat6 } from "node:fs/promises";
+import { resolve as resolve13 } from "node:path";
+function isFlowFileName(name) {
+  return /\.ya?ml$/i.test(name) && !/\.(snap|schema)\.ya?ml$/i.test(name);
+}
+function flowsDirOf(cwd, config, flag) {
+  return sourceDir(cwd, config, flag, config.flows.dir, "flows");
+}
+async function findFlowFiles(cwd, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) {
+    const abs = resolve13(cwd, path);
+    const info2 = await stat6(abs).catch(() => void 0);
+    if (!info2) throw new RoleflowError(`${path}: no such file or folder`);
+    if (info2.isDirectory()) {
+      const under2 = await listFilesUnder(cwd, abs, isFlowFileName);
+      if (under2.length === 0) throw new RoleflowError(`${path}: no flow test files (*.yaml, *.yml) in this folder`);
+      for (const source of under2) found.set(source.file, source);
+    } else {
+      const file = displayPath(cwd, abs);
+      found.set(file, { abs, file });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+}
+async function defaultFlowsDir(cwd, config) {
+  const dir = flowsDirOf(cwd, config, void 0);
+  if (!await dirExists(dir)) {
+    throw new RoleflowError(`no flow tests: folder ${dir.display}/ not found (name files or folders, or set flows.dir in roleflow.config.yaml)`);
+  }
+  return dir.display;
+}
+async function loadFlowTestFiles(files) {
+  const schema = loadSchema("flow-test");
+  const { values, issues } = await loadTextFiles(files, FLOW_TEST_FILE, (text2, file) => parseFlowTestFile(text2, file, schema));
+  issues.push(...await attachSchemaFiles(values, files));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: values };
+}
+var FLOW_TEST_FILE;
+var init_flow_files = __esm({
+  "src/files/flow-files.ts"() {
+    "use strict";
+    init_errors();
+    init_flows();
+    init_package_root();
+    init_schema_files();
+    init_source_files();
+    FLOW_TEST_FILE = { maxBytes: 4 * 1024 * 1024, noun: "a flow test", holds: "YAML text" };
+  }
+});
+
+// src/files/git/work-tree.ts
+import { realpath as realpath4, stat as stat7 } from "node:fs/promises";
+import { join as join9, relative as relative7, sep as sep6 } from "node:path";
+async function workTreeState(cwd, leaveOut = {}) {
+  const top = await git2(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!top.ok) return { state: "unknown" };
+  const root = top.stdout.replace(/\r?\n$/, "");
+  const status = await statusEntries(root, ".", "normal");
+  if (status === void 0) return { state: "unknown" };
+  const realRoot = await realpath4(root).catch(() => root);
+  const left = new Set(await Promise.all((leaveOut.paths ?? []).map(async (path) => relative7(realRoot, await realpath4(path).catch(() => path)).split(sep6).join("/"))));
+  const changed = [];
+  for (const { path, untracked } of status) {
+    if (untracked && (left.has(path) || await isFile2(join9(root, path), leaveOut.file))) continue;
+    if (untracked && path.endsWith("/") && [...left].some((file) => file.startsWith(path))) {
+      const inside2 = await statusEntries(root, `:(literal)${path}`, "all");
+      if (inside2 === void 0) return { state: "unknown" };
+      changed.push(...inside2.map((e) => e.path).filter((file) => !left.has(file)));
+      continue;
+    }
+    changed.push(path);
+  }
+  if (changed.length === 0) return { state: "clean" };
+  return { state: "dirty", changed: changed.sort().slice(0, MAX_CHANGED) };
+}
+async function statusEntries(root, pathspec, untracked) {
+  const status = await git2(root, ["--no-optional-locks", "status", "--porcelain", "-z", `--untracked-files=${untracked}`, "--", pathspec, NOT_ROLEFLOW_STATE]);
+  if (!status.ok) return void 0;
+  return porcelainEntries(status.stdout).map(({ code: code3, path }) => ({ path, untracked: code3 === "??" }));
+}
+async function isFile2(path, file) {
+  if (file === void 0) return false;
+  const found = await stat7(path, { bigint: true }).catch(() => void 0);
+  return found !== void 0 && found.dev === file.dev && found.ino === file.ino;
+}
+var NOT_ROLEFLOW_STATE;
+var init_work_tree = __esm({
+  "src/files/git/work-tree.ts"() {
+    "use strict";
+    init_runs();
+    init_git_commit();
+    NOT_ROLEFLOW_STATE = ":(exclude,glob)**/.roleflow/**";
+  }
+});
+
+// src/report/json-text.ts
+function renderJson(report) {
+  let text2 = rendered.get(report);
+  if (text2 === void 0) {
+    text2 = `${jsonText(report, 2)}
+`;
+    rendered.set(report, text2);
+  }
+  return text2;
+}
+var rendered;
+var init_json_text = __esm({
+  "src/report/json-text.ts"() {
+    "use strict";
+    init_safe_text();
+    rendered = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/report/no-tests.ts
 function noTestRanReason(report) {
   const tally = new NoTestsTally();
   for (const r of report.results) tally.add(r);
@@ -77839,7 +78809,7 @@ var init_no_tests = __esm({
   }
 });
 
-// src/report/merge/heads.ts
+// src/report/combine/heads.ts
 function shardsHeld(head) {
   return head.merged_shards ?? (head.shard ? [head.shard] : []);
 }
@@ -77867,8 +78837,8 @@ function shardsOf(held) {
     }
   }
   const all = Array.from({ length: reference.total }, (_, i) => ({ index: i + 1, total: reference.total }));
-  const plan2 = planned?.head.shard_plan;
-  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)), ...plan2 && { plan: plan2 } } };
+  const plan3 = planned?.head.shard_plan;
+  return { ok: true, value: { merged: all.filter((s) => byIndex.has(s.index)), missing: all.filter((s) => !byIndex.has(s.index)), ...plan3 && { plan: plan3 } } };
 }
 function planConflict(held) {
   const sharded = held.filter((h) => shardsHeld(h.head).length > 0);
@@ -77884,7 +78854,7 @@ function selectionKey(selection) {
 }
 var MergeHeads;
 var init_heads = __esm({
-  "src/report/merge/heads.ts"() {
+  "src/report/combine/heads.ts"() {
     "use strict";
     init_runs();
     init_digest();
@@ -77924,9 +78894,9 @@ var init_heads = __esm({
         const first = all[0];
         if (!first) return { ok: false, error: "no reports to merge" };
         const run2 = this.run();
-        const shards = shardsOf(run2);
-        if (!shards.ok) return shards;
-        const { merged, missing, plan: plan2 } = shards.value;
+        const shards2 = shardsOf(run2);
+        if (!shards2.ok) return shards2;
+        const { merged, missing, plan: plan3 } = shards2.value;
         if (missing.length > 0 && !this.options.allowPartial) {
           return { ok: false, error: `${missingShardsText(missing)}: give the report of every shard, or --allow-partial to merge without ${missing.length === 1 ? "it" : "them"}` };
         }
@@ -77951,7 +78921,7 @@ var init_heads = __esm({
             ...workTree !== void 0 && { work_tree: workTree },
             ...merged.length > 0 && { merged_shards: merged },
             ...missing.length > 0 && { missing_shards: missing },
-            ...plan2 !== void 0 && { shard_plan: plan2 },
+            ...plan3 !== void 0 && { shard_plan: plan3 },
             started_at: started,
             finished_at: finished,
             duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
@@ -77996,14 +78966,14 @@ var init_heads = __esm({
   }
 });
 
-// src/report/merge/results-index.ts
+// src/report/combine/results-index.ts
 import { hash as hash3 } from "node:crypto";
 function keyHash(id, transport) {
   return hash3("sha1", `${id}\0${transport}`, "buffer").readUInt32BE(0);
 }
 var ResultIndex, MAX_INPUTS;
 var init_results_index = __esm({
-  "src/report/merge/results-index.ts"() {
+  "src/report/combine/results-index.ts"() {
     "use strict";
     init_growable();
     ResultIndex = class {
@@ -78093,7 +79063,7 @@ var init_results_index = __esm({
   }
 });
 
-// src/report/merge/merge.ts
+// src/report/combine/merge.ts
 function historyEntry(r, report, startedAt) {
   return { report, started_at: startedAt, status: r.status, message: r.message, passed: r.passed, repeat: r.repeat };
 }
@@ -78102,7 +79072,7 @@ function mergedReport(head, totals, results2) {
 }
 var ReportMerge;
 var init_merge = __esm({
-  "src/report/merge/merge.ts"() {
+  "src/report/combine/merge.ts"() {
     "use strict";
     init_loop();
     init_runs();
@@ -78159,7 +79129,7 @@ var init_merge = __esm({
         if (!head.ok) return head;
         const { order, groups: groups2 } = resolved.value;
         const counts2 = emptyCounts();
-        const latency2 = new LatencyFold();
+        const latency = new LatencyFold();
         let skippedChecks = 0;
         const noTests = new NoTestsTally();
         const minPassRate = this.options.minPassRate ?? this.heads.minPassRate();
@@ -78172,7 +79142,7 @@ var init_merge = __esm({
               for (const entry of order) {
                 const result = self2.withHistory(entry, groups2.get(entry));
                 countResult(counts2, result);
-                latency2.add(result);
+                latency.add(result);
                 skippedChecks += groupAssertions(result, "skip").length;
                 noTests.add(result);
                 yield result;
@@ -78180,7 +79150,7 @@ var init_merge = __esm({
             },
             totals: () => ({
               summary: counts2,
-              latency: latencyRecords(latency2.rows()),
+              latency: latencyRecords(latency.rows()),
               ...minPassRate !== void 0 && { gate: judgePassRate(counts2, minPassRate) },
               skippedChecks,
               noTestRan: noTests.reason(head.value)
@@ -78233,9 +79203,9 @@ function parseJson(text2, where) {
     return { ok: false, error: `${where}: not JSON: ${error2.message}` };
   }
 }
-function checkedBy(validate, value, file, at) {
-  if (validate(value)) return { ok: true, value };
-  const first = validate.errors?.[0];
+function checkedBy(validate2, value, file, at) {
+  if (validate2(value)) return { ok: true, value };
+  const first = validate2.errors?.[0];
   const pointer = `${at}${first?.instancePath ?? ""}`;
   const where = pointer ? `${pointerToPath(pointer)}: ` : "";
   return { ok: false, error: `${file}: not a roleflow JSON report: ${where}${first?.message ?? "invalid"}` };
@@ -78253,18 +79223,12 @@ var init_json = __esm({
 });
 
 // src/run/read-reports.ts
-var read_reports_exports = {};
-__export(read_reports_exports, {
-  JSON_REPORT: () => JSON_REPORT,
-  compareReportFiles: () => compareReportFiles,
-  readJsonReports: () => readJsonReports
-});
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 async function readJsonReports(cwd, files) {
   const schema = loadSchema("report");
   const inputs = [];
   for (const file of files) {
-    const text2 = await readTextFile({ abs: resolve13(cwd, file), file }, JSON_REPORT);
+    const text2 = await readTextFile({ abs: resolve14(cwd, file), file }, JSON_REPORT);
     if (!text2.ok) throw new InvalidFilesError(text2.issues);
     const parsed = parseReport(text2.value, file, schema);
     if (!parsed.ok) throw new RoleflowError(parsed.error);
@@ -78299,13 +79263,6 @@ var init_model = __esm({
 });
 
 // src/report/run-report.ts
-var run_report_exports = {};
-__export(run_report_exports, {
-  buildRunReport: () => buildRunReport,
-  redactReport: () => redactReport,
-  redactResult: () => redactResult,
-  summarise: () => summarise
-});
 function buildRunReport(facts, redactor) {
   const summary2 = summarise(facts.results);
   const report = {
@@ -78364,10 +79321,10 @@ var init_run_report = __esm({
 // src/files/snapshot-files.ts
 import { mkdir as mkdir5, rm as rm5, stat as stat8 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname12, join as join10 } from "node:path";
-function snapshotFileOf(flow2) {
-  const name = snapshotFileName(basename4(flow2.abs));
-  const shownDir = flow2.file.includes("/") ? `${flow2.file.slice(0, flow2.file.lastIndexOf("/"))}/` : "";
-  return { abs: join10(dirname12(flow2.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
+function snapshotFileOf(flow) {
+  const name = snapshotFileName(basename4(flow.abs));
+  const shownDir = flow.file.includes("/") ? `${flow.file.slice(0, flow.file.lastIndexOf("/"))}/` : "";
+  return { abs: join10(dirname12(flow.abs), SNAPSHOT_DIR, name), file: `${shownDir}${SNAPSHOT_DIR}/${name}` };
 }
 async function readSnapshotFile(file) {
   const exists4 = await stat8(file.abs).then(
@@ -78398,8 +79355,8 @@ var init_snapshot_files = __esm({
   }
 });
 
-// src/run/assertions.ts
-import { resolve as resolve14 } from "node:path";
+// src/run/flows/assertions.ts
+import { resolve as resolve15 } from "node:path";
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
 function isCi(env) {
   const v = env["CI"];
@@ -78407,7 +79364,7 @@ function isCi(env) {
 }
 var AssertionFiles;
 var init_assertions = __esm({
-  "src/run/assertions.ts"() {
+  "src/run/flows/assertions.ts"() {
     "use strict";
     init_config();
     init_errors();
@@ -78438,19 +79395,19 @@ var init_assertions = __esm({
           } else issues.push(...loaded.issues);
         }
         const snapshots = /* @__PURE__ */ new Map();
-        for (const flow2 of options.flows) {
-          const file = snapshotFileOf({ abs: resolve14(options.cwd, flow2.file), file: flow2.file });
+        for (const flow of options.flows) {
+          const file = snapshotFileOf({ abs: resolve15(options.cwd, flow.file), file: flow.file });
           const stored = await readSnapshotFile(file);
           if (!stored.ok) {
             issues.push(...stored.issues);
             continue;
           }
-          const live = liveSnapshotKeys(flow2);
+          const live = liveSnapshotKeys(flow);
           if (live.size === 0 && stored.value.size === 0) continue;
           const obsolete = obsoleteKeys(stored.value, live);
           const next = new Map(stored.value);
           if (options.updateSnapshots) for (const k of obsolete) next.delete(k);
-          snapshots.set(flow2.file, { file, flowFile: flow2.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
+          snapshots.set(flow.file, { file, flowFile: flow.file, stored: stored.value, next, obsolete, taken: /* @__PURE__ */ new Set(), changed: 0 });
         }
         if (issues.length > 0) throw new InvalidFilesError(issues);
         return new _AssertionFiles(roles, snapshots, options.updateSnapshots, isCi(options.env) && !options.updateSnapshots, options.readOnly === true);
@@ -78464,12 +79421,12 @@ var init_assertions = __esm({
        * under `-u`) takes the first repeat's value, which every repeat is then compared with, and is
        * written by `finish` — except under CI, where a missing snapshot fails.
        */
-      contextFor(test, transport, executions = []) {
+      contextFor(test2, transport, executions = []) {
         const baselines = /* @__PURE__ */ new Map();
-        const state = this.snapshots.get(test.file);
-        for (const a of test.expect.outputs) {
+        const state = this.snapshots.get(test2.file);
+        for (const a of test2.expect.outputs) {
           if (a.operator !== "snapshot" || !state) continue;
-          const key = snapshotKey(test.name, transport, a.path);
+          const key = snapshotKey(test2.name, transport, a.path);
           if (!this.update && state.stored.has(key)) {
             baselines.set(key, { value: state.stored.get(key), source: "file" });
             continue;
@@ -78519,14 +79476,127 @@ var init_assertions = __esm({
   }
 });
 
-// src/run/flow-shared.ts
-import { performance as performance4 } from "node:perf_hooks";
-function runError(flow2, transport, problem) {
-  return `flow "${flow2}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+// src/files/loop/last-run.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+function lastRunFileOf(cwd, config) {
+  const folder = stateFolderOf(cwd, config);
+  const abs = join11(folder, "last-run.json");
+  return { abs, display: displayPath(cwd, abs), folder };
 }
-function executionEnd(transport, flow2, status, endedBy, problem) {
+async function readLastRun(file) {
+  let text2;
+  try {
+    text2 = await readFile4(file.abs, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new RoleflowError(`cannot read ${file.display}: ${err.code ?? String(err)}`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    value = void 0;
+  }
+  const parsed = parseLastRun(value, file.display);
+  if (!parsed.ok) throw new RoleflowError(parsed.error, "invalid_files");
+  return parsed.value;
+}
+async function recordLastRun(file, record) {
+  const before = await readLastRun(file).catch(() => void 0);
+  await ensureStateFolder(file.folder);
+  try {
+    await writeFileAtomic(file.abs, `${JSON.stringify(withLastRun(before, record), null, 2)}
+`);
+  } catch (err) {
+    throw new RoleflowError(`cannot write ${file.display}: ${err.code ?? String(err)}`);
+  }
+}
+var init_last_run = __esm({
+  "src/files/loop/last-run.ts"() {
+    "use strict";
+    init_errors();
+    init_loop();
+    init_role_files();
+    init_source_files();
+    init_state_folder();
+  }
+});
+
+// src/run/flows/test-loop.ts
+import { resolve as resolve16 } from "node:path";
+async function readTestLoop(cwd, config, flags) {
+  const usage = (line) => new RoleflowError(line, "usage");
+  for (const [flag, tags2] of [["--tag", flags.tags], ["--exclude-tag", flags.excludeTags]]) {
+    const bad = badTagFlag(flag, tags2 ?? []);
+    if (bad !== void 0) throw usage(bad);
+  }
+  if (flags.lastFailed && flags.failedFrom !== void 0) throw usage("--last-failed and --failed-from both name the tests to rerun: give one of them");
+  if (flags.only !== void 0 && flags.only !== "errors") throw usage(`invalid --only ${JSON.stringify(flags.only)}: the one choice is --only errors (rerun only the tests the tenant or the network failed)`);
+  if (flags.only !== void 0 && !flags.lastFailed && flags.failedFrom === void 0) throw usage("--only errors narrows a rerun: give it with --last-failed or --failed-from REPORT");
+  if (flags.timings !== void 0 && flags.shard === void 0) throw usage("--timings deals the tests of a sharded run: give --shard I/N (or --shard auto) with it");
+  const rate = flags.minPassRate === void 0 ? void 0 : parsePassRate(flags.minPassRate, "--min-pass-rate");
+  if (rate && !rate.ok) throw usage(rate.error);
+  const minPassRate = rate?.ok ? rate.value : config.flows.minPassRate;
+  const tags = (flags.tags?.length ?? 0) + (flags.excludeTags?.length ?? 0) > 0 ? { include: [...flags.tags ?? []], exclude: [...flags.excludeTags ?? []] } : void 0;
+  const timings = flags.timings === void 0 ? void 0 : { file: flags.timings, durations: durationsOf((await readJsonReports(cwd, [flags.timings]))[0].report.results) };
+  const lastRun = lastRunFileOf(cwd, config);
+  const onlyErrors = flags.only === "errors";
+  let rerun;
+  if (flags.lastFailed) {
+    rerun = async (tenant) => {
+      const picked = lastFailed(await readLastRun(lastRun), tenant, lastRun.display, onlyErrors);
+      if (!picked.ok) throw new RoleflowError(picked.error);
+      return picked.value;
+    };
+  } else if (flags.failedFrom !== void 0) {
+    const from = flags.failedFrom;
+    const report = (await readJsonReports(cwd, [from]))[0].report;
+    const set = failedIn(report.results, displayPath(cwd, resolve16(cwd, from)), onlyErrors);
+    const nothing = `nothing to rerun: no test ${onlyErrors ? "errored" : "failed"} in ${from} (${report.summary.tests} tests × transports)`;
+    rerun = async () => set.keys.size > 0 ? set : { ...set, nothing };
+  }
+  return { lastRun, ...tags && { tags }, ...timings && { timings }, ...minPassRate !== void 0 && { minPassRate }, ...rerun && { rerun } };
+}
+function noMatchReason(parsed, grep) {
+  const { only, tags } = parsed;
+  if (only) return `none of the tests to rerun (${only.size}) is in the flow test files${parsed.grep || tags ? " and the filters" : ""}`;
+  if (!parsed.grep && !tags) return "the flow test files hold no tests";
+  const tagFlags = tags && [...tags.include.map((t5) => `--tag ${t5}`), ...tags.exclude.map((t5) => `--exclude-tag ${t5}`)].join(" ");
+  return `no test matches ${[parsed.grep && `--grep ${grep}`, tagFlags].filter(Boolean).join(" and ")}`;
+}
+function loopSelection(loop, rerun) {
+  return { ...loop.tags && { tags: loop.tags }, ...rerun && { only: rerun.keys }, ...loop.timings && { timings: loop.timings.durations } };
+}
+function rerunRecord(rerun) {
+  return { from: rerun.from, ...rerun.only && { only: rerun.only } };
+}
+function shardPlanRecord(plan3, loop) {
+  return { digest: plan3.digest, by: plan3.by, ...loop.timings && { timings: loop.timings.file } };
+}
+function recordRun(loop, report) {
+  return recordLastRun(loop.lastRun, lastRunRecord(report.tenant.name, report.finished_at, report.results));
+}
+var init_test_loop = __esm({
+  "src/run/flows/test-loop.ts"() {
+    "use strict";
+    init_errors();
+    init_loop();
+    init_shards();
+    init_last_run();
+    init_source_files();
+    init_read_reports();
+  }
+});
+
+// src/run/flows/flow-shared.ts
+import { performance as performance5 } from "node:perf_hooks";
+function runError(flow, transport, problem) {
+  return `flow "${flow}" over ${TRANSPORT_LABEL[transport]}: ${problem}`;
+}
+function executionEnd(transport, flow, status, endedBy, problem) {
   const result = { transport, status, endedBy };
-  if (problem !== void 0) result.error = runError(flow2, transport, messageOf(problem));
+  if (problem !== void 0) result.error = runError(flow, transport, messageOf(problem));
   if (problem instanceof RoleflowError) result.errorCode = problem.code;
   return result;
 }
@@ -78539,7 +79609,7 @@ function interruptedProblem(elapsedMs) {
   return `interrupted after ${formatMs(Math.round(elapsedMs))}: the run was stopped (SIGINT/SIGTERM)`;
 }
 function after(ms2) {
-  return new Promise((resolve28) => setTimeout(() => resolve28(TIMED_OUT), wholeMs(ms2)).unref());
+  return new Promise((resolve31) => setTimeout(() => resolve31(TIMED_OUT), wholeMs(ms2)).unref());
 }
 function settle2(promise) {
   return promise.then(
@@ -78557,15 +79627,15 @@ function tenantProblem(result) {
 }
 var realClock, TRANSPORT_LABEL, TIMED_OUT, INTERRUPTED, Deadline;
 var init_flow_shared = __esm({
-  "src/run/flow-shared.ts"() {
+  "src/run/flows/flow-shared.ts"() {
     "use strict";
     init_flows();
     init_errors();
     init_redact_messages();
     init_stop_signal();
     realClock = {
-      now: () => performance4.now(),
-      sleep: (ms2) => new Promise((resolve28) => setTimeout(resolve28, ms2))
+      now: () => performance5.now(),
+      sleep: (ms2) => new Promise((resolve31) => setTimeout(resolve31, ms2))
     };
     TRANSPORT_LABEL = { https: "HTTPS", ws: "WebSocket" };
     TIMED_OUT = { ok: false, why: "timeout" };
@@ -78577,7 +79647,7 @@ var init_flow_shared = __esm({
         this.at = clock.now() + timeoutMs;
         if (signal !== void 0) {
           let stop2;
-          this.stopped = new Promise((resolve28) => stop2 = () => resolve28(INTERRUPTED));
+          this.stopped = new Promise((resolve31) => stop2 = () => resolve31(INTERRUPTED));
           if (signal.aborted) stop2();
           else this.unlisten = onStop(signal, stop2);
         }
@@ -78605,8 +79675,8 @@ var init_flow_shared = __esm({
           racers.push(after(graceMs));
         } else {
           racers.push(
-            this.expired ??= new Promise((resolve28) => {
-              this.timer = setTimeout(() => resolve28(TIMED_OUT), wholeMs(left));
+            this.expired ??= new Promise((resolve31) => {
+              this.timer = setTimeout(() => resolve31(TIMED_OUT), wholeMs(left));
             })
           );
         }
@@ -78625,29 +79695,29 @@ var init_flow_shared = __esm({
   }
 });
 
-// src/run/flow-https.ts
-async function runHttps(client, test, inputs, options = {}) {
+// src/run/flows/flow-https.ts
+async function runHttps(client, test2, inputs, options = {}) {
   const clock = options.clock ?? realClock;
   const paces = options.paces ?? /* @__PURE__ */ new Map();
   const startedAt = clock.now();
-  const deadline = new Deadline(clock, test.timeoutMs, options.signal);
+  const deadline = new Deadline(clock, test2.timeoutMs, options.signal);
   let ids;
   const end = (status, endedBy, problem, steps, at = clock.now()) => {
-    const result = executionEnd("https", test.flow, status, endedBy, problem);
+    const result = executionEnd("https", test2.flow, status, endedBy, problem);
     if (ids) result.ids = ids;
     if (steps) result.steps = steps;
     result.wallMs = at - startedAt;
     return result;
   };
-  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test, steps) : `no answer to the start within ${formatMs(test.timeoutMs)}`, steps, at);
+  const unfinished = (why2, steps, at = clock.now()) => why2 === "interrupted" ? end("error", "interrupted", interruptedProblem(at - startedAt), steps, at) : end("error", "timeout", steps ? timeoutText(test2, steps) : `no answer to the start within ${formatMs(test2.timeoutMs)}`, steps, at);
   try {
-    const started = await deadline.race(client.startFlow(test.flow, inputs));
+    const started = await deadline.race(client.startFlow(test2.flow, inputs));
     if (!started.ok) return started.why === "error" ? end("error", "error", started.error) : unfinished(started.why);
     const { executionId, flowId } = started.value;
     ids = { flowId, executionId };
     const answeredStartAt = clock.now();
-    const known = paces.get(test.flow);
-    const rule = httpsEndRule(test);
+    const known = paces.get(test2.flow);
+    const rule = httpsEndRule(test2);
     let history;
     let steps = [];
     for (; ; ) {
@@ -78658,7 +79728,7 @@ async function runHttps(client, test, inputs, options = {}) {
       const progress = httpsProgress(steps, history, rule, answeredAt);
       history = progress.history;
       if (progress.state === "done") {
-        rememberPace(paces, test.flow, steps);
+        rememberPace(paces, test2.flow, steps);
         if (progress.by === "quiet" && options.strictEnd) return end("error", "quiet", strictEndProblem("https", rule.quietMs), steps, answeredAt);
         return end("ok", progress.by, void 0, steps, answeredAt);
       }
@@ -78673,19 +79743,19 @@ async function runHttps(client, test, inputs, options = {}) {
     deadline.clear();
   }
 }
-function rememberPace(paces, flow2, steps) {
+function rememberPace(paces, flow, steps) {
   const latencies = steps.map((s) => s.latencyMs);
-  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow2, latencies);
+  if (latencies.length > 0 && latencies.every((ms2) => Number.isFinite(ms2) && ms2 >= 0)) paces.set(flow, latencies);
 }
-function timeoutText(test, steps) {
-  const rule = httpsEndRule(test);
+function timeoutText(test2, steps) {
+  const rule = httpsEndRule(test2);
   const logged = `${steps.length} step${steps.length === 1 ? "" : "s"} logged`;
   const wanted = rule.steps === void 0 ? `a log unchanged for ${formatMs(rule.quietMs)}` : `${rule.steps} steps`;
-  return `timed out after ${formatMs(test.timeoutMs)} waiting for ${wanted} (${logged})`;
+  return `timed out after ${formatMs(test2.timeoutMs)} waiting for ${wanted} (${logged})`;
 }
 var LAST_POLL_GRACE_MS;
 var init_flow_https = __esm({
-  "src/run/flow-https.ts"() {
+  "src/run/flows/flow-https.ts"() {
     "use strict";
     init_flows();
     init_runs();
@@ -78694,9 +79764,9 @@ var init_flow_https = __esm({
   }
 });
 
-// src/run/flow-ws.ts
-async function runWs(client, test, inputs, options = {}) {
-  const run2 = new WsRun(test, options.clock ?? realClock, options);
+// src/run/flows/flow-ws.ts
+async function runWs(client, test2, inputs, options = {}) {
+  const run2 = new WsRun(test2, options.clock ?? realClock, options);
   try {
     const opening = client.openWs();
     const opened = await run2.deadline.race(opening);
@@ -78713,11 +79783,11 @@ async function runWs(client, test, inputs, options = {}) {
     run2.deadline.clear();
   }
 }
-function frameOf(inputs, flow2) {
+function frameOf(inputs, flow) {
   const frame = {};
   for (const key of Object.keys(inputs)) frame[key] = inputs[key];
   frame["action"] = "message";
-  frame["service"] = flow2;
+  frame["service"] = flow;
   return frame;
 }
 function describeMessage(m) {
@@ -78740,20 +79810,20 @@ function wsIds(messages) {
 }
 var WsRun;
 var init_flow_ws = __esm({
-  "src/run/flow-ws.ts"() {
+  "src/run/flows/flow-ws.ts"() {
     "use strict";
     init_flows();
     init_runs();
     init_flow_shared();
     WsRun = class {
-      constructor(test, clock, options) {
-        this.test = test;
+      constructor(test2, clock, options) {
+        this.test = test2;
         this.clock = clock;
         this.options = options;
         this.startedAt = clock.now();
         this.lastAt = this.startedAt;
-        this.deadline = new Deadline(clock, test.timeoutMs, options.signal);
-        this.rule = wsEndRule(test);
+        this.deadline = new Deadline(clock, test2.timeoutMs, options.signal);
+        this.rule = wsEndRule(test2);
       }
       messages = [];
       messageAtMs = [];
@@ -78839,12 +79909,12 @@ var init_flow_ws = __esm({
   }
 });
 
-// src/run/flow-tests.ts
+// src/run/flows/flow-tests.ts
 async function runTests(options) {
   const { client, events = {} } = options;
   const runs = options.runs.map((run2) => {
-    const test = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
-    return test === run2.test ? run2 : { ...run2, test };
+    const test2 = resolveBaselineBudgets(run2.test, run2.transport, options.baseline);
+    return test2 === run2.test ? run2 : { ...run2, test: test2 };
   });
   const clock = options.clock ?? realClock;
   const total = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
@@ -78882,10 +79952,10 @@ async function runTests(options) {
     const run2 = runs[index];
     const stopped = signal?.aborted ? "interrupt" : "bail";
     const context = options.assertions?.contextFor(run2.test, run2.transport, executions);
-    const testRun = { test: run2.test, transport: run2.transport, executions, stopped };
-    if (run2.skip !== void 0) testRun.skip = run2.skip;
-    if (context) testRun.context = context;
-    const result = buildTestResult(testRun);
+    const testRun2 = { test: run2.test, transport: run2.transport, executions, stopped };
+    if (run2.skip !== void 0) testRun2.skip = run2.skip;
+    if (context) testRun2.context = context;
+    const result = buildTestResult(testRun2);
     if (options.bail && (result.status === "fail" || result.status === "error")) stop2 ??= "bail";
     events.tested?.(result);
     results2[index] = result;
@@ -78903,9 +79973,9 @@ async function runTests(options) {
     while (next < queue.length) {
       const index = queue[next++];
       const repeat = queue[next++];
-      const test = pending[index];
-      test.executions[repeat] = await runOne(runs[index], repeat, test.failures);
-      if (--test.left === 0) finish(index, test.executions);
+      const test2 = pending[index];
+      test2.executions[repeat] = await runOne(runs[index], repeat, test2.failures);
+      if (--test2.left === 0) finish(index, test2.executions);
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), queue.length / 2) }, worker));
@@ -78916,7 +79986,7 @@ function notStarted(run2, why2) {
   return { transport: run2.transport, status: "error", endedBy: "error", error: runError(run2.test.flow, run2.transport, why2), wallMs: 0 };
 }
 var init_flow_tests = __esm({
-  "src/run/flow-tests.ts"() {
+  "src/run/flows/flow-tests.ts"() {
     "use strict";
     init_flows();
     init_build();
@@ -78927,7 +79997,7 @@ var init_flow_tests = __esm({
   }
 });
 
-// src/run/tested-against.ts
+// src/run/flows/tested-against.ts
 async function listRolesDigest(client, ignore, signal) {
   if (signal.aborted) return void 0;
   const listing = client.listRoles().then(
@@ -78938,8 +80008,8 @@ async function listRolesDigest(client, ignore, signal) {
     }
   );
   let stop2 = () => void 0;
-  const aborted = new Promise((resolve28) => {
-    stop2 = () => resolve28(void 0);
+  const aborted = new Promise((resolve31) => {
+    stop2 = () => resolve31(void 0);
     signal.addEventListener("abort", stop2, { once: true });
   });
   try {
@@ -78957,25 +80027,15 @@ function rolesRecord(tenant, start, end, ignore) {
   return { record: { start: start.digest, end: end.digest, ...ignore.length > 0 && { ignore: [...ignore] } } };
 }
 var init_tested_against3 = __esm({
-  "src/run/tested-against.ts"() {
+  "src/run/flows/tested-against.ts"() {
     "use strict";
     init_plan();
     init_errors();
   }
 });
 
-// src/run/test-session.ts
-var test_session_exports = {};
-__export(test_session_exports, {
-  loadBaseline: () => loadBaseline,
-  loadFlowTests: () => loadFlowTests,
-  parseSelectionFlags: () => parseSelectionFlags,
-  prepareAssertions: () => prepareAssertions,
-  runSelection: () => runSelection,
-  runTestSession: () => runTestSession,
-  runsFor: () => runsFor
-});
-import { resolve as resolve15 } from "node:path";
+// src/run/flows/test-session.ts
+import { resolve as resolve17 } from "node:path";
 function parseSelectionFlags(flags, env = {}) {
   if (flags.shardTotal !== void 0 && flags.shard !== "auto") throw new RoleflowError("--shard-total goes with --shard auto (a Kubernetes Indexed Job names only its index)", "usage");
   const shard = flags.shard === void 0 ? void 0 : flags.shard.trim() === "auto" ? shardFromEnv(env, flags.shardTotal) : parseShard(flags.shard);
@@ -78991,7 +80051,7 @@ function parseSelectionFlags(flags, env = {}) {
 function runSelection(cwd, config, paths, flags) {
   return {
     flows_dir: flowsDirOf(cwd, config, void 0).display,
-    paths: paths.map((path) => displayPath(cwd, resolve15(cwd, path))),
+    paths: paths.map((path) => displayPath(cwd, resolve17(cwd, path))),
     ...flags.grep !== void 0 && { grep: flags.grep },
     ...flags.transport !== void 0 && { transport: flags.transport },
     ...flags.tags?.length && { tags: [...flags.tags] },
@@ -79019,13 +80079,9 @@ function runsFor(tenant, files, flags, parsed, env) {
     ...flags.repeat !== void 0 && { repeat: flags.repeat }
   });
   if (selection.matched === 0 && !flags.passWithNoTests) {
-    const why2 = parsed.only ? `none of the tests to rerun (${parsed.only.size}) is in the flow test files${parsed.grep || parsed.tags ? " and the filters" : ""}` : parsed.grep || parsed.tags ? `no test matches ${[parsed.grep && `--grep ${flags.grep}`, parsed.tags && tagFlags(parsed.tags)].filter(Boolean).join(" and ")}` : "the flow test files hold no tests";
-    throw new RoleflowError(noTestRanError(`no test ran: ${why2}`));
+    throw new RoleflowError(noTestRanError(`no test ran: ${noMatchReason(parsed, flags.grep)}`));
   }
   return selection;
-}
-function tagFlags(tags) {
-  return [...tags.include.map((t7) => `--tag ${t7}`), ...tags.exclude.map((t7) => `--exclude-tag ${t7}`)].join(" ");
 }
 async function loadBaseline(cwd, file) {
   return file === void 0 ? void 0 : (await readJsonReports(cwd, [file]))[0];
@@ -79033,7 +80089,9 @@ async function loadBaseline(cwd, file) {
 async function runTestSession(opts) {
   const { tenant } = opts;
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
-  const [rolesAtStart, treeAtStart] = await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("start")]);
+  const executes = opts.runs.some((r) => r.skip === void 0 && r.error === void 0);
+  const listRoles = () => executes ? listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal) : Promise.resolve(void 0);
+  const [rolesAtStart, treeAtStart] = await Promise.all([listRoles(), opts.workTree("start")]);
   const startedAt = /* @__PURE__ */ new Date();
   const started = performance.now();
   const outcome = await runTests({
@@ -79053,7 +80111,7 @@ async function runTestSession(opts) {
   if (outcome.tenantProblem !== void 0) {
     throw new RoleflowError(`tenant ${tenant.target.name} cannot run the tests: ${outcome.tenantProblem}; the run was stopped`);
   }
-  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRolesDigest(tenant.client, opts.rolesIgnore, opts.signal), opts.workTree("end")]);
+  const [rolesAtEnd, treeAtEnd] = outcome.interrupted ? [] : await Promise.all([listRoles(), opts.workTree("end")]);
   const roles = rolesRecord(tenant.target.name, rolesAtStart, rolesAtEnd, opts.rolesIgnore);
   if (roles.note !== void 0) notes.push(roles.note);
   const report = buildRunReport(
@@ -79083,7 +80141,7 @@ async function runTestSession(opts) {
   return { report, interrupted: outcome.interrupted, notes };
 }
 var init_test_session = __esm({
-  "src/run/test-session.ts"() {
+  "src/run/flows/test-session.ts"() {
     "use strict";
     init_errors();
     init_printed_url();
@@ -79095,31 +80153,28 @@ var init_test_session = __esm({
     init_source_files();
     init_package_root();
     init_assertions();
+    init_test_loop();
     init_flow_tests();
     init_tested_against3();
     init_read_reports();
   }
 });
 
-// src/run/preview.ts
-var preview_exports2 = {};
-__export(preview_exports2, {
-  preview: () => preview,
-  previewTenant: () => previewTenant
-});
-async function preview(opts, ports) {
+// src/run/preview-sides.ts
+async function previewSides(opts, ports) {
   const name = previewTenant(opts.config, opts.tenant);
-  const { cwd, config } = opts;
+  const { cwd, env, output } = ports;
+  const { config } = opts;
   const rolesDir = rolesDirOf(cwd, config, void 0);
   const headFiles = await loadRoleFiles(cwd, rolesDir);
   if (!headFiles.ok) throw new InvalidFilesError(headFiles.issues);
   const baseRoles = "ref" in opts.base ? await loadCommitRoles(cwd, config, opts.base.ref, void 0) : void 0;
-  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, opts.now, ports.note) : void 0;
+  const baseReport = "report" in opts.base ? await readBaseReport(cwd, opts.base.report, name, ports.clock.now(), (line) => output.err(line)) : void 0;
   const flows = await loadFlowTests(cwd, config, opts.paths);
-  const tenant = await ports.open(name);
+  const tenant = await opts.open(name);
   try {
-    const { runs, secrets } = runsFor(tenant, flows, {}, {}, opts.env);
-    ports.addSecrets(secrets);
+    const { runs, secrets } = runsFor(tenant, flows, {}, {}, env);
+    output.addSecrets(secrets);
     const perSide = runs.reduce((n, r) => n + (r.skip === void 0 && r.error === void 0 ? r.test.repeat : 0), 0);
     const executions = perSide * (baseRoles ? 2 : 1);
     if (executions > config.preview.maxExecutions) {
@@ -79128,8 +80183,8 @@ async function preview(opts, ports) {
         "guard"
       );
     }
-    const head = await headState(cwd, config, opts.env);
-    ports.note(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
+    const head = await headState(cwd, config, env);
+    output.err(`preview on tenant ${quote(name)}: ${plural(executions, "flow execution")} (${plural(runs.length, "test")} × transport${baseRoles ? ", on each side" : ""})`);
     const side2 = (label, files, sideConfig) => runSide({ label, files, config: sideConfig, flows, runs, tenant, opts, ports, rolesDirAbs: rolesDir, commit: label === "base" ? baseRoles?.at.commit : head.commit });
     const base = baseRoles ? await side2("base", baseRoles.files, baseRoles.config) : { report: baseReport.report, contamination: [], interrupted: false };
     const after2 = base.interrupted ? void 0 : await side2("head", headFiles.value, config);
@@ -79162,43 +80217,43 @@ function previewTenant(config, name) {
 async function runSide(s) {
   const { tenant, ports, opts } = s;
   const planned = () => makeFreshPlan({
-    cwd: opts.cwd,
+    cwd: ports.cwd,
     config: s.config,
     rolesDir: s.rolesDirAbs,
     prune: true,
     allowEmptyPrune: true,
     open: () => Promise.resolve(tenant),
-    now: opts.now,
+    now: ports.clock.now(),
     files: Promise.resolve({ ok: true, value: [...s.files] })
   });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
   if (fresh.plan.changes.length > 0) {
-    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => ports.signal.aborted });
+    const outcomes = await executePlan(fresh.plan, tenant.client, { concurrency: s.config.roles.concurrency, stopped: () => opts.signal.aborted });
     const failed3 = outcomes.filter((o) => !["created", "updated", "deleted"].includes(o.status));
     if (failed3.length > 0) {
       const first = failed3[0];
       throw new RoleflowError(`preview: applying the ${s.label} Roles to tenant ${quote(tenant.target.name)} did not complete: ${quote(first.name)} ${first.status}${first.error ? ` (${first.error})` : ""}${failed3.length > 1 ? `, and ${failed3.length - 1} more` : ""}`);
     }
   }
-  ports.note(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
+  ports.output.err(`${s.label}: ${fresh.plan.changes.length === 0 ? "the tenant already held these Roles" : `applied (${planSummaryLine(fresh.plan)})`}`);
   const check = await planned();
   const contamination = check.plan.changes.length > 0 ? [`the tenant did not hold the ${s.label} Roles after they were applied (${planSummaryLine(check.plan)})`] : [];
-  const assertions = await prepareAssertions(opts.cwd, s.config, s.flows, { update: false, env: opts.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
+  const assertions = await prepareAssertions(ports.cwd, s.config, s.flows, { update: false, env: ports.env, tenant: tenant.target.name, roleFiles: s.files, readOnly: true });
   const { report, interrupted } = await runTestSession({
     tenant,
     runs: s.runs,
     concurrency: s.config.flows.concurrency,
     bail: false,
     strictEnd: s.config.flows.strictEnd,
-    signal: ports.signal,
-    events: ports.events ?? {},
+    signal: opts.signal,
+    events: {},
     shard: void 0,
-    redactor: ports.redactor,
+    redactor: ports.output.redactor,
     assertions,
     commit: s.commit,
     rolesIgnore: s.config.roles.ignore,
-    workTree: () => workTreeState(opts.cwd, {})
+    workTree: () => workTreeState(ports.cwd, {})
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
   return { report, contamination, interrupted };
@@ -79230,8 +80285,8 @@ function emptyReport(like) {
   return { ...like, results: [], summary: { ...like.summary, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_run: 0, executions: 0 } };
 }
 var STALE_BASE_MS;
-var init_preview2 = __esm({
-  "src/run/preview.ts"() {
+var init_preview_sides = __esm({
+  "src/run/preview-sides.ts"() {
     "use strict";
     init_plan();
     init_config();
@@ -79244,409 +80299,92 @@ var init_preview2 = __esm({
     init_role_files();
     init_work_tree();
     init_open_tenant();
-    init_apply2();
-    init_plan2();
+    init_apply_plan();
+    init_fresh_plan();
+    init_saved_plan();
     init_read_reports();
     init_test_session();
     STALE_BASE_MS = 7 * 24 * 36e5;
   }
 });
 
-// src/report/html-assets.ts
-var HTML_STYLE, HTML_SCRIPT;
-var init_html_assets = __esm({
-  "src/report/html-assets.ts"() {
-    "use strict";
-    HTML_STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--skip:#9a6700;--notrun:#6e7781;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0;padding:16px 24px;max-width:1200px}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:14px;margin:12px 0 4px}
-.muted{color:var(--muted)}.run{display:flex;flex-wrap:wrap;gap:4px 18px}.totals b{font-size:16px}
-table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}th{background:var(--soft)}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:var(--pass)}.fail,.error{color:var(--fail)}.skip{color:var(--skip)}.not_run{color:var(--notrun)}
-.cell-fail{background:#ffebe9}.cell-pass{background:#dafbe1}.cell-skip{background:#fff8c5}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;border:1px solid currentColor}
-details{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px;background:var(--bg)}
-details>summary{cursor:pointer;list-style-position:outside}details[open]>summary{margin-bottom:6px}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.expected{color:var(--pass)}.actual{color:var(--fail)}pre{white-space:pre-wrap;word-break:break-word;margin:0}
-.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0;padding:8px;background:var(--soft);border-radius:6px}
-.filters[hidden]{display:none}.hidden{display:none}
-.charts{display:flex;flex-wrap:wrap;gap:8px 24px}figure.chart{margin:0}figcaption{font-size:12px;color:var(--muted)}
-svg text{font:10px system-ui,sans-serif;fill:var(--fg)}svg .tick,svg .mark-label{fill:var(--muted)}
-.axis,.whisker{stroke:var(--muted);stroke-width:1}.box{fill:#ddf4ff;stroke:#0969da}.sample{fill:#0969da;fill-opacity:.55}
-.mark{stroke-width:2}.mark.p50{stroke:#1a7f37}.mark.p95{stroke:#bf8700}.mark.p99{stroke:#cf222e}svg .mark-label.p50{fill:#1a7f37}svg .mark-label.p95{fill:#9a6700}svg .mark-label.p99{fill:#cf222e}
-.verdict{display:inline-block;border-radius:4px;padding:0 8px;color:#fff;font-size:14px;vertical-align:2px}.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
-rect.bar{fill:#54aeff}rect.bar.fail{fill:#ff8182}rect.bar.unknown{fill:#8c959f}
-circle.msg.pass{fill:#2da44e}circle.msg.fail{fill:#cf222e}circle.msg.ack{fill:#8c959f}
-.ids{font-size:12px;color:var(--muted)}
-`;
-    HTML_SCRIPT = `
-(function(){
-  var form=document.getElementById('filters');if(!form)return;form.hidden=false;
-  var items=[].slice.call(document.querySelectorAll('[data-status]'));
-  var count=document.getElementById('shown');
-  function apply(){
-    var st=form.status.value,fl=form.flow.value,tr=form.transport.value,q=form.q.value.toLowerCase().trim(),n=0;
-    items.forEach(function(el){
-      var ok=(!st||el.dataset.status===st||(st==='fail'&&el.dataset.status==='error'))&&(!fl||el.dataset.flow===fl)&&(!tr||el.dataset.transport===tr)&&(!q||el.textContent.toLowerCase().indexOf(q)!==-1);
-      el.classList.toggle('hidden',!ok);if(ok&&el.classList.contains('result'))n++;
-    });
-    if(count)count.textContent=String(n);
-  }
-  form.addEventListener('input',apply);form.addEventListener('submit',function(e){e.preventDefault();});apply();
-})();
-`;
-  }
+// src/run/preview.ts
+var preview_exports = {};
+__export(preview_exports, {
+  preview: () => preview
 });
-
-// src/report/html-charts.ts
-function esc(text2) {
-  return escapeControls(text2).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-function distributionSvg(samples, label) {
-  const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return `<p class="muted">${esc(label)}: no samples</p>`;
-  const min = sorted[0];
-  const max = sorted.at(-1);
-  const margin = Math.max((max - min) * 0.1, max * 0.02, 1);
-  const lo = Math.max(0, min - margin);
-  const hi = max + margin;
-  const x = (ms2) => PAD + (ms2 - lo) / (hi - lo) * (W - 2 * PAD);
-  const q = (p) => percentile(sorted, p);
-  const points = [["p50", q(50)], ["p95", q(95)], ["p99", q(99)]];
-  const marks = points.map(([name, ms2]) => `<line class="mark ${name}" x1="${x(ms2)}" x2="${x(ms2)}" y1="12" y2="46"/>`);
-  const legend = points.map(([name, ms2], i) => `<text class="mark-label ${name}" x="${PAD + i * 120}" y="62">${name} ${esc(formatMs(ms2))}</text>`);
-  const step3 = Math.ceil(sorted.length / MAX_DOTS);
-  const dots = sorted.filter((_, i) => i % step3 === 0).map((ms2, i) => `<circle class="sample" cx="${x(ms2)}" cy="${24 + i % 5 * 3}" r="2.5"><title>${esc(formatMs(ms2))}</title></circle>`);
-  return [
-    `<figure class="chart"><figcaption>${esc(label)} · ${sorted.length} sample${sorted.length === 1 ? "" : "s"}</figcaption>`,
-    `<svg class="dist" viewBox="0 0 ${W} 80" width="${W}" height="80" role="img" aria-label="${esc(label)} distribution">`,
-    `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="46" y2="46"/>`,
-    `<line class="whisker" x1="${x(min)}" x2="${x(max)}" y1="30" y2="30"/>`,
-    `<rect class="box" x="${x(q(25))}" y="20" width="${Math.max(1, x(q(75)) - x(q(25)))}" height="20"/>`,
-    ...dots,
-    ...marks,
-    ...legend,
-    `<text class="tick" x="${PAD}" y="77">${esc(formatMs(Math.round(lo)))}</text><text class="tick" x="${W - PAD}" y="77" text-anchor="end">${esc(formatMs(Math.round(hi)))}</text>`,
-    "</svg></figure>"
-  ].join("");
-}
-function waterfallSvg(steps) {
-  if (steps.length === 0) return '<p class="muted">no steps logged</p>';
-  const spans = stepSpans(steps);
-  const end = Math.max(1, ...spans.map((s) => s.start + s.ms));
-  const labelW = 120;
-  const x = (ms2) => labelW + ms2 / end * (W - labelW - PAD);
-  const rowH = 18;
-  const rows = steps.map((s, i) => {
-    const span = spans[i];
-    const known = s.latency_ms !== null;
-    const width = known ? Math.max(2, x(span.start + span.ms) - x(span.start)) : 2;
-    const tip = `${s.service}: ${known ? formatMs(s.latency_ms) : "latency unknown"} (${s.status})`;
-    return `<text class="step-label" x="${labelW - 4}" y="${i * rowH + 13}" text-anchor="end">${esc(clip(s.service, 18))}</text><rect class="bar ${statusClass(s.status)}${known ? "" : " unknown"}" x="${x(span.start)}" y="${i * rowH + 3}" width="${width}" height="${rowH - 6}"><title>${esc(tip)}</title></rect><text class="bar-label" x="${x(span.start) + width + 3}" y="${i * rowH + 13}">${esc(known ? formatMs(s.latency_ms) : "?")}</text>`;
-  });
-  const h = steps.length * rowH + 16;
-  return `<svg class="waterfall" viewBox="0 0 ${W + 40} ${h}" width="${W + 40}" height="${h}" role="img" aria-label="step waterfall">${rows.join("")}<text class="tick" x="${labelW}" y="${h - 3}">0</text><text class="tick" x="${W - PAD}" y="${h - 3}" text-anchor="end">${esc(formatMs(end))}</text></svg>`;
-}
-function timelineSvg(messages, wallMs) {
-  if (messages.length === 0) return '<p class="muted">no messages received</p>';
-  const timed = messages.every((m) => m.at_ms !== void 0);
-  const end = Math.max(1, wallMs ?? 0, ...messages.map((m) => m.at_ms ?? 0));
-  const x = (m, i) => PAD + (timed ? m.at_ms : i) / (timed ? end : Math.max(1, messages.length - 1)) * (W - 2 * PAD);
-  const dots = messages.map((m, i) => {
-    const tip = `${m.state}${m.node_id ? ` ${m.node_id}` : ""}${m.status_code !== null ? ` ${m.status_code}` : ""}${m.at_ms !== void 0 ? ` at ${formatMs(m.at_ms)}` : ""}${m.message_id ? ` (messageId ${m.message_id})` : ""}`;
-    const ok = m.status_code === null || m.status_code < 400;
-    return `<circle class="msg ${m.state === "ack" ? "ack" : ok ? "pass" : "fail"}" cx="${x(m, i)}" cy="20" r="5"><title>${esc(tip)}</title></circle><text class="msg-label" x="${x(m, i)}" y="${38 + i % 2 * 10}" text-anchor="middle">${esc(clip(m.node_id || m.state, 12))}</text>`;
-  });
-  return `<svg class="timeline" viewBox="0 0 ${W} 60" width="${W}" height="60" role="img" aria-label="message timeline"><line class="axis" x1="${PAD}" x2="${W - PAD}" y1="20" y2="20"/>${dots.join("")}${timed ? `<text class="tick" x="${W - PAD}" y="58" text-anchor="end">${esc(formatMs(end))}</text>` : ""}</svg>`;
-}
-function stepSpans(steps) {
-  const stops = steps.map((s) => s.stop_execution === void 0 ? NaN : Date.parse(s.stop_execution));
-  if (steps.every((s, i) => s.latency_ms !== null && Number.isFinite(stops[i]))) {
-    const starts = steps.map((s, i) => stops[i] - s.latency_ms);
-    const t0 = Math.min(...starts);
-    return steps.map((s, i) => ({ start: starts[i] - t0, ms: s.latency_ms }));
-  }
-  let at = 0;
-  return steps.map((s) => {
-    const span = { start: at, ms: s.latency_ms ?? 0 };
-    at += span.ms;
-    return span;
-  });
-}
-function statusClass(status) {
-  return /fail|error/i.test(status) ? "fail" : "pass";
-}
-function clip(text2, n) {
-  return text2.length > n ? `${text2.slice(0, n - 1)}…` : text2;
-}
-var ENTITIES, W, MAX_DOTS, PAD;
-var init_html_charts = __esm({
-  "src/report/html-charts.ts"() {
-    "use strict";
-    init_flows();
-    init_safe_text();
-    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-    W = 420;
-    MAX_DOTS = 400;
-    PAD = 8;
-  }
-});
-
-// src/report/html-parts.ts
-function runHeader(report) {
-  const s = report.summary;
-  const facts = [
-    `tenant <b class="mono">${esc(report.tenant.name)}</b>`,
-    ...report.commit ? [`commit <code>${esc(report.commit)}</code>`] : [],
-    `started <time datetime="${esc(report.started_at)}">${esc(report.started_at)}</time>`,
-    `took ${esc(formatMs(report.duration_ms))}`,
-    `roleflow ${esc(report.tool.version)}`,
-    ...report.shard ? [`shard ${report.shard.index}/${report.shard.total}`] : [],
-    ...report.missing_shards?.length ? [`<span class="fail">partial: ${esc(missingShardsText(report.missing_shards))}</span>`] : [],
-    ...report.bailed ? ["stopped early by --bail"] : [],
-    ...report.interrupted ? ['<span class="fail">interrupted</span>'] : []
-  ];
-  const totals = `<b class="pass">${s.passed}</b> passed · <b class="fail">${s.failed}</b> failed${s.errored > 0 ? ` (${s.errored} errored)` : ""} · <b class="skip">${s.skipped}</b> skipped${s.not_run > 0 ? ` · <b class="not_run">${s.not_run}</b> not run` : ""} · ${s.tests} tests × transports, ${s.executions} executions`;
-  return `<header><h1>roleflow test report <span class="verdict ${s.failed > 0 ? 'fail">FAILED' : 'pass">PASSED'}</span></h1><div class="run muted">${facts.map((f) => `<span>${f}</span>`).join("")}</div><p class="totals" id="totals">${totals}</p></header>`;
-}
-function matrix(report) {
-  const rows = latencyRowsOf(report);
-  if (rows.length === 0) return '<section id="matrix"><h2>Matrix</h2><p class="muted">no tests</p></section>';
-  const transports = [...new Set(rows.map((r) => r.transport))].sort();
-  const flows = [...new Set(rows.map((r) => r.flow))];
-  const body = flows.map((flow2) => {
-    const cells = transports.map((transport) => {
-      const row2 = rows.find((r) => r.flow === flow2 && r.transport === transport);
-      if (!row2) return '<td class="muted">–</td>';
-      const kind = row2.fail > 0 ? "cell-fail" : row2.pass > 0 ? "cell-pass" : "cell-skip";
-      const parts = [`<span class="pass">${row2.pass} ✓</span>`, ...row2.fail > 0 ? [`<span class="fail">${row2.fail} ✗</span>`] : [], ...row2.skip > 0 ? [`<span class="skip">${row2.skip} skipped</span>`] : [], ...row2.notRun > 0 ? [`<span class="not_run">${row2.notRun} not run</span>`] : []];
-      return `<td class="${kind}" data-flow="${esc(flow2)}" data-transport="${transport}" data-pass="${row2.pass}" data-fail="${row2.fail}" data-skip="${row2.skip}" data-not-run="${row2.notRun}">${parts.join(" ")}</td>`;
-    });
-    return `<tr><th class="mono">${esc(flow2)}</th>${cells.join("")}</tr>`;
-  });
-  return `<section id="matrix"><h2>Matrix</h2><table class="matrix"><thead><tr><th>flow</th>${transports.map((t7) => `<th>${t7}</th>`).join("")}</tr></thead><tbody>${body.join("")}</tbody></table></section>`;
-}
-function failures(report) {
-  const failed3 = report.results.filter((r) => r.status === "fail" || r.status === "error");
-  if (failed3.length === 0) return '<section id="failures"><h2>Failures</h2><p class="pass">none</p></section>';
-  const items = failed3.map((r) => {
-    const rows = groupAssertions(r, "fail").map((g) => {
-      const a = g.assertion;
-      const times = r.repeat > 1 && g.repeats > 0 ? ` (${g.repeats} of ${r.repeat} repeats)` : "";
-      return `<tr><td class="mono">${esc(`${r.file}:${a.line}:${a.col}`)}</td><td>${esc(a.label)}${esc(times)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="actual"><pre>${esc(a.actual ?? a.message)}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td></tr>`;
-    });
-    const ids = r.repeats.filter((x) => (x.status === "fail" || x.status === "error") && x.ids).slice(0, 3).map((x) => `<div class="ids">on the tenant${r.repeat > 1 ? ` (repeat ${x.index})` : ""}: <code>${esc(idsText(x.ids))}</code></div>`);
-    return `<details class="failure" ${dataOf(r)}><summary><b class="fail">✗</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] <span class="muted mono">${esc(`${r.file}:${r.line}`)}</span> — ${esc(r.message)}</summary><table class="assertions"><thead><tr><th>where</th><th>assertion</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join("")}</tbody></table>${ids.join("")}</details>`;
-  });
-  return `<section id="failures"><h2>Failures (${failed3.length})</h2>${items.join("")}</section>`;
-}
-function distributions(report) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const r of report.results) groups2.set(`${r.flow}\0${r.transport}`, [...groups2.get(`${r.flow}\0${r.transport}`) ?? [], r]);
-  const figures = [...groups2.values()].map((results2) => {
-    const { flow: flow2, transport } = results2[0];
-    const services = [...new Set(results2.flatMap((r) => r.repeats.flatMap((x) => x.steps.map((s) => s.service))))];
-    const charts = [
-      distributionSvg(results2.flatMap(wallSamples), "client wall-clock"),
-      ...services.map((service) => distributionSvg(results2.flatMap((r) => stepSamples(r, service)), `step ${service} (server-reported)`))
-    ];
-    return `<div class="flow-charts" data-flow="${esc(flow2)}" data-transport="${transport}"><h3><span class="mono">${esc(flow2)}</span> [${transport}]</h3><div class="charts">${charts.join("")}</div></div>`;
-  });
-  return `<section id="latency"><h2>Latency distributions</h2>${figures.join("") || '<p class="muted">no executions</p>'}</section>`;
-}
-function results(report) {
-  const items = report.results.map((r) => {
-    const wall = r.wall_ms ? ` · ${r.repeat > 1 ? "p50 " : ""}${esc(formatMs(r.wall_ms.p50))}` : "";
-    const ran = r.repeats.filter((x) => x.status !== "not_run" || x.ended_by);
-    const shown = shownRepeats(ran);
-    const repeats = shown.map((x) => repeatBlock(r, x));
-    if (shown.length < ran.length) repeats.push(`<p class="muted">${ran.length - shown.length} more repeats are in the JSON report</p>`);
-    return `<details class="result" ${dataOf(r)}><summary><b class="${r.status}">${MARK[r.status]}</b> <span class="mono">${esc(r.id)}</span> [${r.transport}] ${r.passed}/${r.repeat}${wall} <span class="muted">${esc(r.message)}</span></summary>${repeats.join("")}</details>`;
-  });
-  return `<section id="results"><h2>Results (<span id="shown">${report.results.length}</span> of ${report.results.length})</h2>${items.join("")}</section>`;
-}
-function filters(report) {
-  const flows = [...new Set(report.results.map((r) => r.flow))];
-  const options = (values) => values.map((v) => `<option value="${esc(v)}">${esc(v)}</option>`).join("");
-  return `<form id="filters" class="filters" hidden><label>status <select name="status"><option value="">all</option>${options(["pass", "fail", "skip", "not_run"])}</select></label><label>flow <select name="flow"><option value="">all</option>${options(flows)}</select></label><label>transport <select name="transport"><option value="">all</option>${options(["https", "ws"])}</select></label><label>search <input type="search" name="q" placeholder="test, step, message…"></label></form>`;
-}
-function repeatBlock(r, x) {
-  const head = `<h3>repeat ${x.index} · <span class="${x.status}">${x.status}</span>${x.wall_ms !== null ? ` · ${esc(formatMs(x.wall_ms))}` : ""}${x.ended_by ? ` · ended by ${x.ended_by}` : ""}</h3>`;
-  const ids = x.ids ? `<div class="ids">on the tenant: <code>${esc(idsText(x.ids))}</code></div>` : "";
-  const picture = r.transport === "https" ? waterfallSvg(x.steps) : timelineSvg(x.messages, x.wall_ms);
-  const error2 = x.error ? `<p class="fail">${esc(x.error)}</p>` : "";
-  const rows = x.assertions.map(
-    (a) => `<tr><td class="${a.status}">${a.status}</td><td>${esc(a.label)}</td><td class="expected"><pre>${esc(a.expected ?? "")}</pre></td><td class="${a.status === "fail" ? "actual" : "muted"}"><pre>${esc(a.actual ?? (a.status === "pass" ? "" : a.message))}</pre>${a.diff === void 0 ? "" : `<pre>${esc(a.diff)}</pre>`}</td><td class="mono">${esc(`${r.file}:${a.line}`)}</td></tr>`
+import { resolve as resolve18 } from "node:path";
+async function preview(options, ports) {
+  const { output } = ports;
+  const format = options.json ? "json" : options.format ?? "text";
+  if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
+  if (options.json && options.format !== void 0 && options.format !== "json") throw new RoleflowError(`--json and --format ${options.format} do not go together`, "usage");
+  if (options.base === void 0 === (options.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
+  const html = previewHtmlFile(options.reporters);
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  if (options.baseUrl !== void 0 || options.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
+  const config = await configOf(options, ports);
+  const signal = ports.interruption(() => output.err("Interrupted: ending the executions in flight; no new one starts."));
+  const tenant = oneTenant(options, ports, "preview");
+  const outcome = await previewSides(
+    {
+      config,
+      tenant,
+      base: options.base !== void 0 ? { ref: options.base } : { report: options.baseReport },
+      paths: options.paths,
+      threshold: threshold.value,
+      open: (name) => ports.openTenant(config, { tenant: name }),
+      signal
+    },
+    ports
   );
-  const table = rows.length > 0 ? `<table class="assertions"><thead><tr><th></th><th>assertion</th><th>expected</th><th>actual</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>` : "";
-  return `<div class="repeat">${head}${ids}${error2}${picture}${table}</div>`;
-}
-function shownRepeats(ran) {
-  if (ran.length <= MAX_REPEATS_SHOWN) return [...ran];
-  const failed3 = ran.filter((x) => x.status === "fail" || x.status === "error").slice(0, MAX_REPEATS_SHOWN);
-  const first = ran.filter((x) => !failed3.includes(x)).slice(0, Math.max(5, MAX_REPEATS_SHOWN - failed3.length));
-  return [...first, ...failed3].sort((a, b) => a.index - b.index);
-}
-function dataOf(r) {
-  return `data-status="${r.status}" data-flow="${esc(r.flow)}" data-transport="${r.transport}"`;
-}
-var MARK, MAX_REPEATS_SHOWN;
-var init_html_parts = __esm({
-  "src/report/html-parts.ts"() {
-    "use strict";
-    init_compare2();
-    init_flows();
-    init_digest();
-    init_html_charts();
-    MARK = { pass: "✓", fail: "✗", error: "✗", skip: "-", not_run: "·" };
-    MAX_REPEATS_SHOWN = 25;
+  const { document } = outcome;
+  if (format === "json") output.data(document, (d) => `${jsonText(d, 2)}
+`);
+  else output.out((format === "markdown" ? renderPreviewMarkdown(document) : renderPreviewText(document)).replace(/\n$/, ""));
+  if (html !== void 0) output.err(`wrote ${await writePreviewHtml(ports.cwd, html, outcome, output.redactor)}`);
+  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (document.contaminated) {
+    output.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
+    return ExitCode.Error;
   }
-});
-
-// src/report/html.ts
-function renderHtml(report) {
-  const body = [runHeader(report), matrix(report), failures(report), filters(report), distributions(report), results(report)].join("\n");
-  return htmlPage(`roleflow test report · ${report.tenant.name}`, { style: HTML_STYLE, script: HTML_SCRIPT }, body);
+  return options.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
 }
-function htmlPage(title, assets, body) {
-  const policy = `default-src 'none'; style-src 'unsafe-inline';${assets.script === void 0 ? "" : " script-src 'unsafe-inline';"} img-src data:`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${policy}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>${assets.style}</style>
-</head>
-<body>
-${body}
-${assets.script === void 0 ? "" : `<script>${assets.script}</script>
-`}</body>
-</html>
-`;
-}
-var init_html = __esm({
-  "src/report/html.ts"() {
-    "use strict";
-    init_html_assets();
-    init_html_charts();
-    init_html_parts();
-  }
-});
-
-// src/report/preview-html.ts
-function renderPreviewHtml(doc, reports) {
-  const key = (r) => `${r.id}\0${r.transport}`;
-  const base = new Map(reports.base.results.map((r) => [key(r), r]));
-  const head = new Map(reports.head.results.map((r) => [key(r), r]));
-  const changed = doc.tests.filter((t7) => t7.base?.verdict !== t7.head?.verdict || t7.outputs_changed || t7.steps_changed);
-  const s = doc.summary;
-  const body = `<main>
-<header><h1>roleflow preview <span class="verdict ${s.regressions > 0 || doc.contaminated ? 'fail">' : 'pass">'}${s.regressions > 0 ? `${s.regressions} REGRESSED` : doc.contaminated ? "CONTAMINATED" : "NO REGRESSION"}</span></h1>
-<div class="run muted"><span>tenant <b class="mono">${esc(doc.tenant)}</b></span><span>base ${esc(baseLabel(doc))}</span><span>head ${esc(headLabel(doc))}</span><span>${doc.executions} executions</span></div>
-<p class="totals">${s.tests} tests × transports · <b class="fail">${s.regressions}</b> regressed · <b class="pass">${s.fixed}</b> fixed · ${s.outputs_changed} outputs changed · ${s.steps_changed} step sequences changed · ${s.latency_changed} latency changes · ${s.unchanged} unchanged</p>
-${doc.contaminated ? `<p class="fail">The tenant's Roles changed while the tests ran: ${esc(doc.contamination.join("; "))}</p>` : ""}
-</header>
-<section id="tests"><h2>Tests</h2><div class="scroll"><table><thead><tr><th scope="col">Test</th><th scope="col">Transport</th><th scope="col">Base</th><th scope="col">Head</th><th scope="col">Changed</th></tr></thead><tbody>
-${doc.tests.map(row).join("\n")}
-</tbody></table></div></section>
-<section id="sides"><h2>Side by side</h2>
-${changed.length === 0 ? '<p class="muted">No test changed its verdict, outputs or steps.</p>' : changed.map((t7) => sideBySide(t7, base.get(key(t7)), head.get(key(t7)))).join("\n")}
-</section>
-</main>`;
-  return htmlPage(`roleflow preview · ${doc.tenant}`, { style: HTML_STYLE + PREVIEW_STYLE }, body);
-}
-function row(t7) {
-  const what = [t7.base?.verdict !== t7.head?.verdict && "verdict", t7.outputs_changed && "outputs", t7.steps_changed && "steps", (t7.wall?.verdict === "regression" || t7.wall?.verdict === "improvement" || t7.step_latency.length > 0) && "latency"].filter(Boolean);
-  return `<tr data-verdict-changed="${t7.base?.verdict !== t7.head?.verdict}"><td class="mono">${esc(t7.id)}</td><td>${t7.transport}</td>${verdictCell(t7.base)}${verdictCell(t7.head)}<td>${what.length === 0 ? '<span class="muted">—</span>' : esc(what.join(", "))}</td></tr>`;
-}
-function verdictCell(side2) {
-  if (side2 === null) return '<td class="muted">not run</td>';
-  const cls = side2.verdict === "passed" ? "pass" : side2.verdict === "failed" ? "fail" : "skip";
-  return `<td class="${cls}">${side2.verdict}</td>`;
-}
-function sideBySide(t7, b, h) {
-  return `<article class="pair" id="${esc(encodeURIComponent(`${t7.id}-${t7.transport}`))}"><h3 class="mono">${esc(t7.id)} [${t7.transport}] <span class="muted">${esc(`${t7.file}:${t7.line}`)}</span></h3>
-<div class="sides">${side("Base", t7.base, b)}${side("Head", t7.head, h)}</div>
-${t7.outputs_diff === void 0 ? "" : `<details open><summary>Outputs diff</summary><pre class="diff">${t7.outputs_diff.split("\n").map(diffLine).join("\n")}</pre></details>`}
-</article>`;
-}
-function side(label, verdict2, r) {
-  if (verdict2 === null || r === void 0) return `<div class="side"><h4>${label}</h4><p class="muted">not run on this side</p></div>`;
-  const repeat = r.repeats.find((x) => x.outputs !== void 0 || x.steps.length > 0) ?? r.repeats[0];
-  const cls = verdict2.verdict === "passed" ? "pass" : verdict2.verdict === "failed" ? "fail" : "skip";
-  const steps = repeat && repeat.steps.length > 0 ? `<ol class="steps">${repeat.steps.map((s) => `<li class="${s.status === "completed" ? "" : "fail"}">${esc(s.service)} <span class="muted">${esc(s.status)}</span></li>`).join("")}</ol>` : "";
-  const outputs = repeat?.outputs === void 0 ? "" : `<pre class="outputs">${esc(stableJson(repeat.outputs))}</pre>`;
-  return `<div class="side"><h4>${label}: <span class="${cls}">${verdict2.verdict}</span></h4><p>${esc(verdict2.message)}</p>${steps}${outputs}</div>`;
-}
-function diffLine(line) {
-  const cls = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
-  return cls === "" ? esc(line) : `<span class="${cls}">${esc(line)}</span>`;
-}
-function baseLabel(doc) {
-  const commit = doc.base.commit?.slice(0, 12) ?? "no commit";
-  return doc.base.report !== void 0 ? `report ${doc.base.report} (${commit})` : `${doc.base.ref ?? ""} (${commit})`;
-}
-function headLabel(doc) {
-  return `work tree at ${doc.head.commit?.slice(0, 12) ?? "no commit"}${doc.head.dirty ? " with uncommitted changes" : ""}`;
-}
-var PREVIEW_STYLE;
-var init_preview_html = __esm({
-  "src/report/preview-html.ts"() {
-    "use strict";
-    init_stable_json();
-    init_html_assets();
-    init_html_charts();
-    init_html();
-    PREVIEW_STYLE = `
-.scroll{overflow-x:auto}.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{min-width:0;border:1px solid var(--line);border-radius:6px;padding:8px}
-.side h4{margin:0 0 6px}.outputs,.diff{background:var(--soft);padding:6px;border-radius:4px;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-.diff .add{color:var(--pass)}.diff .del{color:var(--fail)}.steps{margin:4px 0;padding-left:20px}.pair{margin:16px 0}
-@media (max-width:640px){.sides{grid-template-columns:1fr}body{padding:8px}}
-`;
-  }
-});
-
-// src/run/preview-page.ts
-var preview_page_exports = {};
-__export(preview_page_exports, {
-  previewHtmlFile: () => previewHtmlFile,
-  writePreviewHtml: () => writePreviewHtml
-});
-import { resolve as resolve16 } from "node:path";
 function previewHtmlFile(specs) {
   let file;
   for (const spec of specs) {
     const match = /^html=(.+)$/.exec(spec);
-    if (!match) return { ok: false, error: `--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)` };
+    if (!match) throw new RoleflowError(`--reporter ${spec}: preview writes one reporter, html=FILE (the text, markdown and JSON go to stdout: --format)`, "usage");
     file = match[1];
   }
-  return { ok: true, value: file };
+  return file;
 }
 async function writePreviewHtml(cwd, file, outcome, redactor) {
-  const abs = resolve16(cwd, file);
+  const abs = resolve18(cwd, file);
   await writeFileAtomic(abs, renderPreviewHtml(redactor.values(outcome.document), redactor.values(outcome.reports)));
   return displayPath(cwd, abs);
 }
-var init_preview_page = __esm({
-  "src/run/preview-page.ts"() {
+var FORMATS;
+var init_preview3 = __esm({
+  "src/run/preview.ts"() {
     "use strict";
+    init_compare2();
+    init_errors();
+    init_preview();
+    init_safe_text();
     init_role_files();
     init_source_files();
-    init_preview_html();
+    init_preview2();
+    init_ports();
+    init_preview_sides();
+    init_tenants3();
+    FORMATS = ["text", "markdown", "json"];
   }
 });
 
-// src/run/tenants/promote.ts
-var promote_exports = {};
-__export(promote_exports, {
-  promotionRefusals: () => promotionRefusals
-});
-import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve17 } from "node:path";
+// src/run/roles/promote-gate.ts
+import { basename as basename5, isAbsolute as isAbsolute5, relative as relative8, resolve as resolve19 } from "node:path";
 async function promotionRefusals(opts) {
   if (isEmbedded(opts.config, { tenant: opts.from })) {
     return [`tenant ${quote(opts.from)} is the embedded tenant, a stand-in started in-process: its tests cannot gate tenant ${quote(opts.to)} (promote from a configured tenant)`];
@@ -79662,17 +80400,17 @@ async function promotionRefusals(opts) {
   );
   const fresh = await opts.planFrom();
   await fresh.tenant.close();
-  const { plan: plan2 } = fresh;
-  if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
-  if (plan2.changes.length > 0) {
-    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan2)}): apply them there and test again`);
+  const { plan: plan3 } = fresh;
+  if (plan3.issues.length > 0) throw new InvalidFilesError(plan3.issues);
+  if (plan3.changes.length > 0) {
+    reasons.push(`tenant ${quote(opts.from)} does not match the role files (${planSummaryLine(plan3)}): apply them there and test again`);
   }
   if (report !== void 0) {
     const { commit, unknown, warning: warning2, notCheckedOut } = await currentCommit(opts.cwd, opts.env);
     if (notCheckedOut !== void 0) reasons.push(notCheckedOut);
     else if (warning2 !== void 0) opts.warn(warning2);
     const { ignore } = opts.config.roles;
-    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan2.unmanaged.map((u) => u.name) };
+    const roles = { digest: rolesDigest(fresh.desired, ignore), ignore, unmanaged: plan3.unmanaged.map((u) => u.name) };
     reasons.push(
       ...reportGateReasons(report, {
         from: opts.from,
@@ -79692,7 +80430,7 @@ async function treeReasons(opts) {
   const sources = [
     { path: rolesDirOf(cwd, config, opts.roles).abs, reads: isRoleFileName },
     { path: flowsDirOf(cwd, config, void 0).abs, reads: (name) => /\.ya?ml$/i.test(name) },
-    ...config.file === void 0 ? [] : [{ path: resolve17(cwd, config.file), reads: () => true }]
+    ...config.file === void 0 ? [] : [{ path: resolve19(cwd, config.file), reads: () => true }]
   ];
   const uncommitted = [];
   const reasons = [];
@@ -79720,14 +80458,14 @@ function uncommittedReason(files) {
   return `uncommitted changes to ${named2}${more} (git status): the files here are not the commit the report speaks for; commit them, test that commit, and promote it`;
 }
 var MAX_FILES;
-var init_promote = __esm({
-  "src/run/tenants/promote.ts"() {
+var init_promote_gate = __esm({
+  "src/run/roles/promote-gate.ts"() {
     "use strict";
     init_errors();
     init_plan();
     init_printed_url();
     init_roles();
-    init_tenants();
+    init_tenants2();
     init_git_commit();
     init_flow_files();
     init_role_files();
@@ -79737,13 +80475,86 @@ var init_promote = __esm({
   }
 });
 
-// src/run/pull.ts
-var pull_exports = {};
-__export(pull_exports, {
-  pullRoles: () => pullRoles
+// src/run/roles/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  promote: () => promote
 });
+import { resolve as resolve20 } from "node:path";
+async function promote(options, ports) {
+  const { from, to } = options;
+  const { output } = ports;
+  if (from === to) throw new RoleflowError(`--from and --to are both ${from}: promotion is from one tenant to another`, "usage");
+  if (options.out === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
+  if (options.out !== void 0 && resolve20(ports.cwd, options.out) === resolve20(ports.cwd, options.report)) {
+    throw new RoleflowError(`--out ${options.out} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
+  }
+  const config = await configOf(options, ports);
+  selectTenants(config, { named: [from, to], all: false });
+  const [fromTenant, toTenant] = await openTenants(ports, config, [from, to]);
+  const plans = planner(config, { roles: options.roles, prune: options.prune, allowEmptyPrune: options.allowEmptyPrune }, ports);
+  const planOf = (name) => plans.one(() => Promise.resolve(name === from ? fromTenant : toTenant)).catch((error2) => {
+    throw isTenantFailure(error2) ? tenantError(name, error2) : error2;
+  });
+  const reasons = await promotionRefusals({
+    cwd: ports.cwd,
+    env: ports.env,
+    config,
+    from,
+    to,
+    roles: options.roles,
+    reportFile: options.report,
+    planFrom: () => planOf(from),
+    warn: (line) => output.err(line)
+  });
+  if (reasons.length > 0) {
+    output.err([`error: promotion from ${from} to ${to} refused; nothing was sent to ${to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
+    const baseUrl = config.tenants[to]?.baseUrl ?? `embedded:${config.local.data}`;
+    if (options.json) printApplyJson(ports, [ended(ExitCode.Refused, { tenant: { name: to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
+    return ExitCode.Refused;
+  }
+  const fresh = await planOf(to);
+  const { plan: plan3, rolesDir } = fresh;
+  if (plan3.issues.length > 0) throw new InvalidFilesError(plan3.issues);
+  output.err(`Promoting from ${from} to ${to}: ${from} matches the role files, and ${options.report} passed there at this commit.`);
+  const shown = renderPlanText(plan3, { color: output.color(options.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
+  if (options.out !== void 0) return savePromotionPlan(ports, shown, plan3, options.out, to);
+  const saveAndApply = `roleflow promote --from ${showName(from)} --to ${showName(to)} --report ${showName(options.report)} --out plan.json && roleflow apply plan.json`;
+  const flags = { json: options.json, autoApprove: options.autoApprove, concurrency: options.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
+  const approved = await approveFreshPlans(ports, [plan3], shown, flags);
+  const ends = approved === "approved" ? [await carryOutPlan(ports, plan3, fresh.tenant, flags)] : approved;
+  if (options.json) printApplyJson(ports, ends, void 0);
+  return ends[0].code;
+}
+async function savePromotionPlan(ports, shown, plan3, out, to) {
+  ports.output.out(shown);
+  if (plan3.guards.length > 0) {
+    ports.output.err([...plan3.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${out}: guards refuse it.`].join("\n"));
+    return ExitCode.Refused;
+  }
+  await savePlan(resolve20(ports.cwd, out), plan3);
+  ports.output.err(`Saved the plan of ${to} to ${out}. To carry out exactly this plan: roleflow apply ${out}`);
+  return ExitCode.Ok;
+}
+var init_promote = __esm({
+  "src/run/roles/promote.ts"() {
+    "use strict";
+    init_errors();
+    init_plan();
+    init_display();
+    init_tenants2();
+    init_plan_file();
+    init_ports();
+    init_promote_gate();
+    init_tenants3();
+    init_applying();
+    init_planning();
+  }
+});
+
+// src/run/roles/pull-roles.ts
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname13, join as join11, resolve as resolve19 } from "node:path";
+import { basename as basename6, dirname as dirname13, join as join12, resolve as resolve21 } from "node:path";
 async function pullRoles(opts) {
   const { cwd, dir } = opts;
   let local = [];
@@ -79771,7 +80582,7 @@ async function pullRoles(opts) {
   }
   const taken = new Set((await readdir4(dir.abs)).map(fileNameKey));
   const result = { roles: [], localOnly: [], notForTenant: [], ambiguous: [], sharedNames: [] };
-  for (const [name, count2] of nameCount) if (count2 > 1) result.sharedNames.push({ name, count: count2 });
+  for (const [name, count3] of nameCount) if (count3 > 1) result.sharedNames.push({ name, count: count3 });
   const claimed = /* @__PURE__ */ new Set();
   const schema = loadSchema("role");
   const after2 = new Map(local.map((f) => [f.file, f]));
@@ -79796,7 +80607,7 @@ async function pullRoles(opts) {
         result.roles.push({ ...entry, status: "skipped", reason: "it differs from the Role on the tenant (--force overwrites it)" });
       } else {
         const kept = mine.tenants === void 0 ? text2 : serializeRoleFile({ ...parsed.file, tenants: mine.tenants });
-        writes.push({ path: resolve19(cwd, mine.file), text: kept });
+        writes.push({ path: resolve21(cwd, mine.file), text: kept });
         after2.set(mine.file, { ...parsed.file, file: mine.file });
         result.roles.push({ ...entry, status: "overwritten" });
       }
@@ -79822,8 +80633,8 @@ async function pullRoles(opts) {
   for (const { path, text: text2 } of writes) await writeFileAtomic(path, text2);
   for (const f of local) {
     if (claimed.has(f)) continue;
-    const count2 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
-    if (count2 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count2 });
+    const count3 = f.id === void 0 ? nameCount.get(f.name) ?? 0 : 0;
+    if (count3 > 1) result.ambiguous.push({ file: f.file, name: f.name, count: count3 });
     else if (ignored(f.name) === void 0) (rendered2.has(f) ? result.localOnly : result.notForTenant).push(f.file);
   }
   return result;
@@ -79839,17 +80650,17 @@ function readBack(role, text2, schema) {
   return { ok: true, file: back };
 }
 function insideFolder(dir, fileName) {
-  const path = resolve19(dir, fileName);
-  if (dirname13(path) !== resolve19(dir) || basename6(path) !== fileName) {
+  const path = resolve21(dir, fileName);
+  if (dirname13(path) !== resolve21(dir) || basename6(path) !== fileName) {
     throw new RoleflowError(`refusing to write ${JSON.stringify(fileName)}: it would not be directly in ${dir}`);
   }
-  return join11(dir, fileName);
+  return join12(dir, fileName);
 }
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-var init_pull = __esm({
-  "src/run/pull.ts"() {
+var init_pull_roles = __esm({
+  "src/run/roles/pull-roles.ts"() {
     "use strict";
     init_errors();
     init_roles();
@@ -79860,7 +80671,104 @@ var init_pull = __esm({
   }
 });
 
+// src/run/roles/pull.ts
+var pull_exports = {};
+__export(pull_exports, {
+  pull: () => pull
+});
+async function pull(options, ports) {
+  const { output } = ports;
+  const config = await configOf(options, ports);
+  const dir = rolesDirOf(ports.cwd, config, options.roles);
+  const tenant = await openOneTenant(ports, config, options, "pull");
+  let result;
+  try {
+    const remote = await tenant.client.listRoles();
+    const name = tenant.target.name;
+    result = await pullRoles({ cwd: ports.cwd, dir, remote, ignore: config.roles.ignore, force: options.force, tenant: name, vars: tenantVars(config, name) });
+  } finally {
+    await tenant.close();
+  }
+  const label = planTenantOf(tenant);
+  const count3 = (status) => result.roles.filter((r) => r.status === status).length;
+  const written = count3("written") + count3("overwritten");
+  for (const r of result.roles) {
+    const what = `${showName(r.name)} (id ${showName(r.id)})`;
+    if (r.status === "skipped") output.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
+    else if (!options.json && r.status !== "unchanged") output.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
+  }
+  for (const { name, count: count4 } of result.sharedNames) output.err(`warning: the tenant holds ${count4} Roles named ${showName(name)} (pinned by id in the files)`);
+  for (const a of result.ambiguous) output.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName(a.name)}: add "id:" to pin the one it manages`);
+  if (options.json) {
+    output.json({
+      tenant: { name: label.name, base_url: planBaseUrl(label.baseUrl) },
+      dir: dir.display,
+      summary: { written, unchanged: count3("unchanged"), skipped: count3("skipped") },
+      roles: result.roles,
+      local_only: result.localOnly,
+      not_for_tenant: result.notForTenant
+    });
+    return ExitCode.Ok;
+  }
+  if (result.localOnly.length > 0) output.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
+  if (result.notForTenant.length > 0) {
+    output.out(`${result.notForTenant.length} role file(s) not for tenant ${quote(label.name)} (their tenants: does not name it) were left alone: ${result.notForTenant.join(", ")}`);
+  }
+  const pulled = result.roles.length;
+  output.out(`Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName(label.name)} into ${dir.display}/: ${written} written, ${count3("unchanged")} unchanged, ${count3("skipped")} skipped.`);
+  return ExitCode.Ok;
+}
+var init_pull = __esm({
+  "src/run/roles/pull.ts"() {
+    "use strict";
+    init_config();
+    init_plan();
+    init_roles();
+    init_role_files();
+    init_fresh_plan();
+    init_ports();
+    init_tenants3();
+    init_pull_roles();
+  }
+});
+
+// src/files/report-file.ts
+import { appendFile as appendFile2, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname14 } from "node:path";
+async function writeReportFile(abs, file, text2, append = false) {
+  try {
+    await mkdir7(dirname14(abs), { recursive: true });
+    await (append ? appendFile2 : writeFile4)(abs, text2, "utf8");
+  } catch (error2) {
+    throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+  }
+}
+var init_report_file = __esm({
+  "src/files/report-file.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/report/github.ts
+import { relative as relative9, resolve as resolve22, sep as sep7 } from "node:path";
+function githubReporter(opts) {
+  const { sinks } = opts;
+  const tenant = opts.tenant === void 0 ? {} : { tenant: opts.tenant };
+  return {
+    async onRunEnd(report) {
+      sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
+      const summaryFile = opts.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
+      if (summaryFile) await sinks.file(summaryFile, renderStepSummary(report, tenant), "human", true);
+    }
+  };
+}
+function fromWorkspace(report, sinks) {
+  const workspace = sinks.env["GITHUB_WORKSPACE"];
+  if (!workspace) return report;
+  const rebase = (file) => relative9(workspace, resolve22(sinks.cwd, file)).split(sep7).join("/");
+  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
+}
 function renderAnnotations(report, opts = {}) {
   const where = opts.tenant === void 0 ? "roleflow" : `roleflow (tenant ${safeText(opts.tenant)})`;
   const out = [];
@@ -79911,8 +80819,8 @@ function renderStepSummary(report, opts = {}) {
   const steps = rows.flatMap((row2) => Object.entries(row2.steps).map(([service, st]) => ({ flow: row2.flow, service, st })));
   if (steps.length > 0) {
     parts.push("### Step latency (server-reported, HTTPS)", "", "| flow | step | samples | p50 | p95 | max |", "|---|---|--:|--:|--:|--:|");
-    for (const { flow: flow2, service, st } of steps) {
-      parts.push(`| ${cell(flow2)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
+    for (const { flow, service, st } of steps) {
+      parts.push(`| ${cell(flow)} | ${cell(service)} | ${st.count} | ${ms(st, "p50")} | ${ms(st, "p95")} | ${ms(st, "max")} |`);
     }
     parts.push("");
   }
@@ -79964,24 +80872,17 @@ var init_github = __esm({
   }
 });
 
-// src/report/compare.ts
-var compare_exports2 = {};
-__export(compare_exports2, {
-  COMPARE_FORMATS: () => COMPARE_FORMATS,
-  renderComparison: () => renderComparison,
-  renderMarkdown: () => renderMarkdown,
-  renderText: () => renderText
-});
+// src/report/combine/compare.ts
 function renderComparison(c, files, format) {
   return format === "json" ? `${jsonText({ base: files.base, head: files.head, ...c }, 2)}
 ` : format === "markdown" ? renderMarkdown(c, files) : renderText(c, files);
 }
 function renderText(c, files) {
   const out = [`roleflow report compare ${escapeControls(files.base)} → ${escapeControls(files.head)}`, `${criteria(c)}`, ""];
-  for (const t7 of c.tests) {
-    out.push(`${escapeControls(t7.id)} [${t7.transport}]  ${passRate(t7.base)} → ${passRate(t7.head)}`);
-    out.push(`  ${metricText("wall-clock", t7.wall)}`);
-    for (const s of t7.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
+  for (const t5 of c.tests) {
+    out.push(`${escapeControls(t5.id)} [${t5.transport}]  ${passRate(t5.base)} → ${passRate(t5.head)}`);
+    out.push(`  ${metricText("wall-clock", t5.wall)}`);
+    for (const s of t5.steps) out.push(`  ${metricText(`step ${escapeControls(s.service)}`, s)}`);
   }
   if (c.tests.length > 0) out.push("");
   const list2 = (title, refs, detail) => {
@@ -80000,11 +80901,11 @@ function renderMarkdown(c, files) {
   const out = [`## ${c.failing ? "❌" : "✅"} roleflow: ${escapeControls(verdictLine(c))}`, "", `\`${code2(files.base)}\` → \`${code2(files.head)}\` · ${criteria(c)}`, ""];
   if (c.tests.length > 0) {
     out.push("| test | transport | latency | p50 | p95 | p | verdict | pass |", "|---|---|---|--:|--:|--:|---|--:|");
-    for (const t7 of c.tests) {
-      const rows = [["wall-clock", t7.wall], ...t7.steps.map((s) => [`step ${s.service}`, s])];
+    for (const t5 of c.tests) {
+      const rows = [["wall-clock", t5.wall], ...t5.steps.map((s) => [`step ${s.service}`, s])];
       rows.forEach(([label, m], i) => {
-        const pass = i === 0 ? `${passRate(t7.base)} → ${passRate(t7.head)}` : "";
-        out.push(`| ${i === 0 ? cell(t7.id) : ""} | ${i === 0 ? t7.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
+        const pass = i === 0 ? `${passRate(t5.base)} → ${passRate(t5.head)}` : "";
+        out.push(`| ${i === 0 ? cell(t5.id) : ""} | ${i === 0 ? t5.transport : ""} | ${cell(label)} | ${change(m, "p50")} | ${change(m, "p95")} | ${pText(m)} | ${m.verdict === "regression" ? "**regression**" : VERDICT_TEXT[m.verdict]} | ${pass} |`);
       });
     }
     out.push("");
@@ -80025,7 +80926,7 @@ function criteria(c) {
   return `regression: p50 or p95 up more than ${percent(c.threshold, false)} and Mann–Whitney p < ${c.alpha} (at least ${c.min_samples} samples a side)`;
 }
 function verdictLine(c) {
-  const n = (count2, word) => `${count2} ${word}${count2 === 1 ? "" : "s"}`;
+  const n = (count3, word) => `${count3} ${word}${count3 === 1 ? "" : "s"}`;
   const parts = [n(c.regressions, "regression"), `${c.newly_failing.length} newly failing`, `${c.newly_passing.length} newly passing`, `${c.added.length} added`, `${c.removed.length} removed`];
   return parts.join(", ");
 }
@@ -80050,14 +80951,14 @@ function passRate(side2) {
   return `${side2.status} ${side2.passed}/${side2.repeat}`;
 }
 function messageOf2(c, r) {
-  return c.tests.find((t7) => t7.id === r.id && t7.transport === r.transport)?.head.message ?? "";
+  return c.tests.find((t5) => t5.id === r.id && t5.transport === r.transport)?.head.message ?? "";
 }
 function code2(text2) {
   return escapeControls(text2).replace(/`/g, "'");
 }
 var COMPARE_FORMATS, VERDICT_TEXT;
 var init_compare4 = __esm({
-  "src/report/compare.ts"() {
+  "src/report/combine/compare.ts"() {
     "use strict";
     init_flows();
     init_safe_text();
@@ -80073,376 +80974,7 @@ var init_compare4 = __esm({
   }
 });
 
-// src/files/spool.ts
-import { closeSync as closeSync3, mkdtempSync, openSync as openSync3, readSync as readSync2, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join12 } from "node:path";
-var TextSpool, FLUSH_BYTES;
-var init_spool = __esm({
-  "src/files/spool.ts"() {
-    "use strict";
-    init_growable();
-    TextSpool = class {
-      dir;
-      fd;
-      /** Where each text starts; it ends where the next one starts (the last one, at `written` + pending). */
-      offsets = new Float64Array(1024);
-      size = 0;
-      written = 0;
-      pending = [];
-      pendingBytes = 0;
-      constructor(prefix = "roleflow-merge-") {
-        this.dir = mkdtempSync(join12(tmpdir(), prefix));
-        this.fd = openSync3(join12(this.dir, "spool"), "w+");
-      }
-      /** Keep `text` as number `n` (numbers come in order 0, 1, 2, …). */
-      put(n, text2) {
-        if (n !== this.size) throw new Error(`spool: text ${n} put after ${this.size - 1}`);
-        if (n === this.offsets.length) this.grow();
-        const bytes = Buffer.from(text2, "utf8");
-        this.offsets[n] = this.written + this.pendingBytes;
-        this.size++;
-        this.pending.push(bytes);
-        this.pendingBytes += bytes.length;
-        if (this.pendingBytes >= FLUSH_BYTES) this.flush();
-      }
-      get(n) {
-        if (n >= this.size) throw new Error(`spool: no text ${n}`);
-        this.flush();
-        const end = n + 1 < this.size ? this.offsets[n + 1] : this.written;
-        const buffer = Buffer.allocUnsafe(end - this.offsets[n]);
-        let read = 0;
-        while (read < buffer.length) read += readSync2(this.fd, buffer, read, buffer.length - read, this.offsets[n] + read);
-        return buffer.toString("utf8");
-      }
-      close() {
-        closeSync3(this.fd);
-        rmSync2(this.dir, { recursive: true, force: true });
-      }
-      flush() {
-        if (this.pendingBytes === 0) return;
-        const chunk = Buffer.concat(this.pending, this.pendingBytes);
-        let done = 0;
-        while (done < chunk.length) done += writeSync2(this.fd, chunk, done, chunk.length - done, this.written + done);
-        this.written += chunk.length;
-        this.pending = [];
-        this.pendingBytes = 0;
-      }
-      grow() {
-        this.offsets = grown(this.offsets, new Float64Array(grownSize(this.offsets.length)));
-      }
-    };
-    FLUSH_BYTES = 64 * 1024;
-  }
-});
-
-// src/report/merge/scan.ts
-var ReportScanner, BACKSLASH, QUOTE, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, SPACE;
-var init_scan = __esm({
-  "src/report/merge/scan.ts"() {
-    "use strict";
-    ReportScanner = class {
-      constructor(onResult) {
-        this.onResult = onResult;
-      }
-      head = [];
-      depth = 0;
-      inString = false;
-      escaped = false;
-      /** The text of the string being read at depth 1 (a key, when a colon follows). */
-      keyText = "";
-      lastString = "";
-      key = "";
-      /** Inside the results array: the depth of its elements, and the element being read. */
-      resultsDepth = -1;
-      element = [];
-      elementStarted = false;
-      count = 0;
-      feed(chunk) {
-        let from = 0;
-        const inResults = () => this.resultsDepth !== -1;
-        for (let i = 0; i < chunk.length; i++) {
-          const c = chunk.charCodeAt(i);
-          if (this.inString) {
-            if (this.escaped) this.escaped = false;
-            else if (c === BACKSLASH) this.escaped = true;
-            else if (c === QUOTE) {
-              this.inString = false;
-              if (this.depth === 1 && !inResults()) this.lastString = this.keyText + chunk.slice(from, i);
-            }
-            continue;
-          }
-          if (inResults() && this.depth === this.resultsDepth) {
-            if (c === COMMA || c === CLOSE_BRACKET) {
-              this.element.push(chunk.slice(from, i));
-              this.endElement();
-              from = i + 1;
-              if (c === CLOSE_BRACKET) {
-                this.depth--;
-                this.resultsDepth = -1;
-                this.head.push("[]");
-                from = i + 1;
-              }
-              continue;
-            }
-          }
-          if (c === QUOTE) {
-            this.inString = true;
-            if (this.depth === 1 && !inResults()) {
-              this.keyText = "";
-              this.head.push(chunk.slice(from, i + 1));
-              from = i + 1;
-            }
-            if (inResults()) this.elementStarted = true;
-          } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-            if (c === OPEN_BRACKET && this.depth === 1 && !inResults() && this.key === "results") {
-              this.head.push(chunk.slice(from, i));
-              from = i + 1;
-              this.depth++;
-              this.resultsDepth = this.depth;
-              continue;
-            }
-            this.depth++;
-            if (inResults()) this.elementStarted = true;
-          } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-            this.depth--;
-          } else if (c === COLON && this.depth === 1 && !inResults()) {
-            this.key = this.lastString;
-          } else if (c === COMMA && this.depth === 1) {
-            this.key = "";
-          } else if (inResults() && c > SPACE) {
-            this.elementStarted = true;
-          }
-        }
-        const rest = chunk.slice(from);
-        if (this.inString && this.depth === 1 && !inResults()) this.keyText += rest;
-        if (inResults()) this.element.push(rest);
-        else this.head.push(rest);
-      }
-      /** The report without its results' texts (`"results": []`), once the whole text was fed. */
-      end() {
-        return { head: this.head.join(""), results: this.count };
-      }
-      endElement() {
-        const text2 = this.element.join("");
-        this.element = [];
-        if (this.elementStarted || text2.trim() !== "") this.onResult(text2, this.count++);
-        this.elementStarted = false;
-      }
-    };
-    BACKSLASH = 92;
-    QUOTE = 34;
-    COMMA = 44;
-    COLON = 58;
-    OPEN_BRACE = 123;
-    CLOSE_BRACE = 125;
-    OPEN_BRACKET = 91;
-    CLOSE_BRACKET = 93;
-    SPACE = 32;
-  }
-});
-
-// src/run/report-merge.ts
-var report_merge_exports = {};
-__export(report_merge_exports, {
-  mergeReportFiles: () => mergeReportFiles
-});
-import { closeSync as closeSync4, createReadStream, openSync as openSync4, readSync as readSync3 } from "node:fs";
-import { mkdir as mkdir7, open as open4 } from "node:fs/promises";
-import { dirname as dirname14, join as join13, resolve as resolve20 } from "node:path";
-async function mergeReportFiles(opts, ports = {}) {
-  const spool = new TextSpool();
-  const store = { put: (n, r) => spool.put(n, JSON.stringify(r)), get: (n) => JSON.parse(spool.get(n)) };
-  try {
-    const merge2 = new ReportMerge(store, { allowPartial: opts.allowPartial, preferLast: opts.preferLast, minPassRate: opts.minPassRate });
-    const schema = loadSchema("report");
-    for (const file of opts.files) {
-      const head = await readReport(resolve20(opts.cwd, file), file, schema, (result) => merge2.addResult(redactResult(result, opts.redactor)));
-      const ended2 = merge2.endReport(file, opts.redactor.values(head.report));
-      if (!ended2.ok) throw new RoleflowError(ended2.error);
-      ports.read?.(file, head.results);
-    }
-    const merged = merge2.finish();
-    if (!merged.ok) throw new RoleflowError(merged.error);
-    const body = join13(spool.dir, "results");
-    await writeResults(body, merged.value.results(), ports);
-    const totals = merged.value.totals();
-    const report = mergedReport(merged.value.head, totals, []);
-    await writeMerged(opts, report, body, ports);
-    return { report, totals, warnings: merge2.warnings() };
-  } finally {
-    spool.close();
-  }
-}
-async function readReport(abs, file, schema, onResult) {
-  const scanner = new ReportScanner((text2, index) => {
-    const result = parseReportResult(text2, file, index, schema);
-    if (!result.ok) throw new RoleflowError(result.error);
-    onResult(result.value);
-  });
-  const readable = checkReadableFile(abs, file, JSON_REPORT);
-  if (!readable.ok) throw new InvalidFilesError(readable.issues);
-  const decoder = new TextStreamDecoder(file, JSON_REPORT);
-  const feed = (piece, last = false) => {
-    const text2 = decoder.decode(piece, last);
-    if (!text2.ok) throw new InvalidFilesError(text2.issues);
-    scanner.feed(text2.value);
-  };
-  try {
-    for await (const chunk of createReadStream(abs, { highWaterMark: 64 * 1024 })) feed(chunk);
-    feed(new Uint8Array(0), true);
-  } catch (error2) {
-    if (error2 instanceof RoleflowError) throw error2;
-    throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${error2.code ?? String(error2)})` }]);
-  }
-  const { head, results: results2 } = scanner.end();
-  const parsed = parseReport(head, file, schema);
-  if (!parsed.ok) throw new RoleflowError(parsed.error);
-  const { results: _none, ...report } = parsed.value;
-  return { report, results: results2 };
-}
-async function writeResults(path, results2, ports) {
-  const handle = await open4(path, "w");
-  try {
-    let pending = [];
-    let size3 = 0;
-    let first = true;
-    for (const result of results2) {
-      ports.result?.(result);
-      const text2 = `${first ? "" : ",\n"}    ${jsonText(result, 2).replace(/\n/g, "\n    ")}`;
-      first = false;
-      pending.push(text2);
-      size3 += text2.length;
-      if (size3 >= FLUSH_CHARS) {
-        await handle.write(pending.join(""));
-        pending = [];
-        size3 = 0;
-      }
-    }
-    await handle.write(pending.join(""));
-  } finally {
-    await handle.close();
-  }
-}
-async function writeMerged(opts, report, body, ports) {
-  const text2 = `${jsonText(report, 2)}
-`;
-  const empty = text2.lastIndexOf('"results": []');
-  if (empty === -1) throw new Error("report merge: the results are not where the report ends");
-  const hasResults = report.summary.tests > 0;
-  const before = `${text2.slice(0, empty)}"results": [${hasResults ? "\n" : ""}`;
-  const after2 = `${hasResults ? "\n  " : ""}]${text2.slice(empty + '"results": []'.length)}`;
-  if (opts.out === "-") {
-    ports.stdout?.(before);
-    for await (const piece of createReadStream(body, { encoding: "utf8" })) ports.stdout?.(piece);
-    ports.stdout?.(after2);
-    return;
-  }
-  const target = resolve20(opts.cwd, opts.out);
-  try {
-    await mkdir7(dirname14(target), { recursive: true });
-    await writeFileAtomic(target, piecesOf(before, body, after2));
-  } catch (error2) {
-    throw new RoleflowError(`cannot write report ${opts.out}: ${error2.code ?? String(error2)}`);
-  }
-}
-function* piecesOf(before, body, after2) {
-  yield Buffer.from(before, "utf8");
-  const fd = openSync4(body, "r");
-  try {
-    const chunk = Buffer.allocUnsafe(64 * 1024);
-    for (let read; (read = readSync3(fd, chunk, 0, chunk.length, null)) > 0; ) yield Buffer.from(chunk.subarray(0, read));
-  } finally {
-    closeSync4(fd);
-  }
-  yield Buffer.from(after2, "utf8");
-}
-var FLUSH_CHARS;
-var init_report_merge = __esm({
-  "src/run/report-merge.ts"() {
-    "use strict";
-    init_errors();
-    init_text_file();
-    init_read_reports();
-    init_safe_text();
-    init_bounded_read();
-    init_package_root();
-    init_role_files();
-    init_spool();
-    init_json();
-    init_merge();
-    init_scan();
-    init_run_report();
-    FLUSH_CHARS = 64 * 1024;
-  }
-});
-
-// src/report/reporters.ts
-var reporters_exports = {};
-__export(reporters_exports, {
-  DEFAULT_REPORT_FILES: () => DEFAULT_REPORT_FILES,
-  REPORTER_NAMES: () => REPORTER_NAMES,
-  parseReporters: () => parseReporters,
-  reportersOfTenant: () => reportersOfTenant
-});
-function parseReporters(values, json2) {
-  const specs = [];
-  for (const value of values) {
-    const at = value.indexOf("=");
-    const name = (at === -1 ? value : value.slice(0, at)).trim();
-    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
-    if (!REPORTER_NAMES.includes(name)) {
-      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
-    }
-    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
-    specs.push({ name, ...file !== void 0 && { file } });
-  }
-  if (json2) specs.push({ name: "json", file: "-" });
-  if (specs.length === 0) specs.push({ name: "console" });
-  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
-  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
-  if (machine.length > 0 && onStdout.length > 1) {
-    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
-  }
-  return { ok: true, value: specs };
-}
-function reportersOfTenant(specs, tenant) {
-  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
-  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
-  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
-  return {
-    ok: true,
-    value: specs.map((spec) => {
-      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
-      if (file === void 0 || file === "-") return { ...spec, tenant };
-      const dot = file.lastIndexOf(".");
-      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
-      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
-      return { ...spec, file: named2, tenant };
-    })
-  };
-}
-var REPORTER_NAMES, DEFAULT_REPORT_FILES;
-var init_reporters = __esm({
-  "src/report/reporters.ts"() {
-    "use strict";
-    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
-    DEFAULT_REPORT_FILES = {
-      json: "roleflow-report.json",
-      junit: "roleflow-junit.xml",
-      html: "roleflow-report.html"
-    };
-  }
-});
-
 // src/report/console.ts
-var console_exports = {};
-__export(console_exports, {
-  progressLine: () => progressLine,
-  renderConsole: () => renderConsole,
-  renderSummary: () => renderSummary,
-  renderTestResult: () => renderTestResult
-});
 function paint(style, code3, text2) {
   return style.color ? `\x1B[${CODES[code3]}m${text2}\x1B[0m` : text2;
 }
@@ -80527,6 +81059,36 @@ function renderConsole(report, style) {
   const results2 = report.results.map((r) => renderTestResult(r, style));
   return `${[...results2, "", renderSummary(report, style)].join("\n")}
 `;
+}
+function consoleReporter(opts) {
+  const { file, style, status, sinks } = opts;
+  if (file !== void 0 && file !== "-") return { onRunEnd: (report) => sinks.file(file, renderConsole(report, { color: false }), "human") };
+  const running = [];
+  let done = 0;
+  let total = 0;
+  const draw = () => status?.show(sinks.redactor.text(progressLine(done, total, running.at(-1), status.columns)));
+  const progress = (label, ended2, of, start) => {
+    if (start) running.push(label);
+    else if (running.includes(label)) running.splice(running.indexOf(label), 1);
+    done = ended2;
+    total = of;
+    draw();
+  };
+  return {
+    onExecutionStart: (label, ended2, of) => progress(label, ended2, of, true),
+    onExecutionEnd: (label, ended2, of) => progress(label, ended2, of, false),
+    onTestResult(result) {
+      if (!opts.live) return;
+      status?.clear();
+      sinks.out(renderTestResult(result, style));
+      draw();
+    },
+    onRunEnd(report) {
+      status?.clear();
+      sinks.out(opts.live ? `
+${renderSummary(report, style)}` : renderConsole(report, style));
+    }
+  };
 }
 function progressLine(done, total, current, width = 80) {
   return fitColumns(`running ${done}/${total}${current ? ` · ${safeText(current)}` : ""}`, Math.max(10, width - 1));
@@ -80666,82 +81228,560 @@ var init_junit = __esm({
   }
 });
 
-// src/run/write-reports.ts
-var write_reports_exports = {};
-__export(write_reports_exports, {
-  shownUrl: () => shownUrl,
-  writeReports: () => writeReports
-});
-import { appendFile as appendFile2, mkdir as mkdir8, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname15, relative as relative9, resolve as resolve21, sep as sep7 } from "node:path";
-async function writeReports(report, specs, sinks) {
-  const written = [];
-  const toFile = async (file, text2, kind, append = false) => {
-    const path = resolve21(sinks.cwd, file);
-    try {
-      await mkdir8(dirname15(path), { recursive: true });
-      await (append ? appendFile2 : writeFile4)(path, kind === "human" ? sinks.redactor.text(text2) : text2, "utf8");
-    } catch (error2) {
-      throw new RoleflowError(`cannot write report ${file}: ${error2.code ?? String(error2)}`);
+// src/report/reporter.ts
+function fileReporter(render3, file, sinks) {
+  return {
+    async onRunEnd(report) {
+      if (file === "-") sinks.data(report, render3);
+      else await sinks.file(file, render3(report), "data");
     }
-    written.push(file);
   };
-  for (const spec of specs) {
+}
+var init_reporter = __esm({
+  "src/report/reporter.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/reporters.ts
+function parseReporters(values, json2) {
+  const specs = [];
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = (at === -1 ? value : value.slice(0, at)).trim();
+    const file = at === -1 ? void 0 : value.slice(at + 1).trim();
+    if (!REPORTER_NAMES.includes(name)) {
+      return { ok: false, error: `unknown reporter "${name}" in --reporter ${value}: use ${REPORTER_NAMES.join(", ")} (NAME or NAME=FILE)` };
+    }
+    if (file === "") return { ok: false, error: `--reporter ${value}: the file name after "=" is empty` };
+    specs.push({ name, ...file !== void 0 && { file } });
+  }
+  if (json2) specs.push({ name: "json", file: "-" });
+  if (specs.length === 0) specs.push({ name: "console" });
+  const onStdout = specs.filter((s) => s.name === "github" || s.file === "-" || s.file === void 0 && s.name === "console");
+  const machine = onStdout.filter((s) => s.name === "json" || s.name === "junit" || s.name === "html");
+  if (machine.length > 0 && onStdout.length > 1) {
+    return { ok: false, error: `${machine[0].name} on stdout cannot share it with ${onStdout.filter((s) => s !== machine[0]).map((s) => s.name).join(", ")}: give one of them a file (NAME=FILE)` };
+  }
+  return { ok: true, value: specs };
+}
+function reportersOfTenant(specs, tenant) {
+  const onStdout = specs.find((s) => s.file === "-" && s.name !== "console");
+  if (onStdout) return { ok: false, error: `--reporter ${onStdout.name}=- (or --json) writes one run: with several tenants give it a file, which gets each tenant's name` };
+  const safe = tenant.replace(/[^A-Za-z0-9_-]/g, "_");
+  return {
+    ok: true,
+    value: specs.map((spec) => {
+      const file = spec.file === void 0 || spec.file === "-" ? spec.name === "github" || spec.name === "console" ? spec.file : DEFAULT_REPORT_FILES[spec.name] : spec.file;
+      if (file === void 0 || file === "-") return { ...spec, tenant };
+      const dot = file.lastIndexOf(".");
+      const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+      const named2 = dot > slash + 1 ? `${file.slice(0, dot)}.${safe}${file.slice(dot)}` : `${file}.${safe}`;
+      return { ...spec, file: named2, tenant };
+    })
+  };
+}
+function createReporters(specs, sinks, console2) {
+  return specs.map((spec) => {
     switch (spec.name) {
       case "console":
-        if (spec.file !== void 0 && spec.file !== "-") await toFile(spec.file, renderConsole(report, { color: false }), "human");
-        else sinks.stdout(sinks.consoleWasLive ? `
-${renderSummary(report, sinks.style)}` : renderConsole(report, sinks.style));
-        break;
-      case "json":
-      case "junit":
-      case "html": {
+        return consoleReporter({ ...console2, file: spec.file, sinks });
+      case "github":
+        return githubReporter({ file: spec.file, tenant: spec.tenant, sinks });
+      default: {
         const render3 = spec.name === "json" ? renderJson : spec.name === "junit" ? renderJunit : renderHtml;
-        const file = spec.file ?? DEFAULT_REPORT_FILES[spec.name];
-        if (file === "-") sinks.data(report, render3);
-        else await toFile(file, render3(report), "data");
-        break;
-      }
-      case "github": {
-        const tenant = spec.tenant === void 0 ? {} : { tenant: spec.tenant };
-        sinks.data(fromWorkspace(report, sinks), (r) => renderAnnotations(r, tenant));
-        const summaryFile = spec.file ?? sinks.env["GITHUB_STEP_SUMMARY"];
-        if (summaryFile) await toFile(summaryFile, renderStepSummary(report, tenant), "human", true);
-        break;
+        return fileReporter(render3, spec.file ?? DEFAULT_REPORT_FILES[spec.name], sinks);
       }
     }
-  }
-  return written;
+  });
 }
-function fromWorkspace(report, sinks) {
-  const workspace = sinks.env["GITHUB_WORKSPACE"];
-  if (!workspace) return report;
-  const rebase = (file) => relative9(workspace, resolve21(sinks.cwd, file)).split(sep7).join("/");
-  return { ...report, results: report.results.map((r) => ({ ...r, file: rebase(r.file) })) };
-}
-var init_write_reports = __esm({
-  "src/run/write-reports.ts"() {
+var REPORTER_NAMES, DEFAULT_REPORT_FILES;
+var init_reporters = __esm({
+  "src/report/reporters.ts"() {
     "use strict";
-    init_errors();
     init_console();
     init_github();
-    init_html();
+    init_report();
     init_json();
     init_junit();
+    init_reporter();
+    REPORTER_NAMES = ["console", "json", "junit", "github", "html"];
+    DEFAULT_REPORT_FILES = {
+      json: "roleflow-report.json",
+      junit: "roleflow-junit.xml",
+      html: "roleflow-report.html"
+    };
+  }
+});
+
+// src/files/loop/spool.ts
+import { closeSync as closeSync3, mkdtempSync, openSync as openSync3, readSync as readSync2, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join13 } from "node:path";
+var TextSpool, FLUSH_BYTES;
+var init_spool = __esm({
+  "src/files/loop/spool.ts"() {
+    "use strict";
+    init_growable();
+    TextSpool = class {
+      dir;
+      fd;
+      /** Where each text starts; it ends where the next one starts (the last one, at `written` + pending). */
+      offsets = new Float64Array(1024);
+      size = 0;
+      written = 0;
+      pending = [];
+      pendingBytes = 0;
+      constructor(prefix = "roleflow-merge-") {
+        this.dir = mkdtempSync(join13(tmpdir(), prefix));
+        this.fd = openSync3(join13(this.dir, "spool"), "w+");
+      }
+      /** Keep `text` as number `n` (numbers come in order 0, 1, 2, …). */
+      put(n, text2) {
+        if (n !== this.size) throw new Error(`spool: text ${n} put after ${this.size - 1}`);
+        if (n === this.offsets.length) this.grow();
+        const bytes = Buffer.from(text2, "utf8");
+        this.offsets[n] = this.written + this.pendingBytes;
+        this.size++;
+        this.pending.push(bytes);
+        this.pendingBytes += bytes.length;
+        if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+      }
+      get(n) {
+        if (n >= this.size) throw new Error(`spool: no text ${n}`);
+        this.flush();
+        const end = n + 1 < this.size ? this.offsets[n + 1] : this.written;
+        const buffer = Buffer.allocUnsafe(end - this.offsets[n]);
+        let read = 0;
+        while (read < buffer.length) read += readSync2(this.fd, buffer, read, buffer.length - read, this.offsets[n] + read);
+        return buffer.toString("utf8");
+      }
+      close() {
+        closeSync3(this.fd);
+        rmSync2(this.dir, { recursive: true, force: true });
+      }
+      flush() {
+        if (this.pendingBytes === 0) return;
+        const chunk = Buffer.concat(this.pending, this.pendingBytes);
+        let done = 0;
+        while (done < chunk.length) done += writeSync2(this.fd, chunk, done, chunk.length - done, this.written + done);
+        this.written += chunk.length;
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      grow() {
+        this.offsets = grown(this.offsets, new Float64Array(grownSize(this.offsets.length)));
+      }
+    };
+    FLUSH_BYTES = 64 * 1024;
+  }
+});
+
+// src/report/combine/scan.ts
+var ReportScanner, BACKSLASH, QUOTE, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, SPACE;
+var init_scan = __esm({
+  "src/report/combine/scan.ts"() {
+    "use strict";
+    ReportScanner = class {
+      constructor(onResult) {
+        this.onResult = onResult;
+      }
+      head = [];
+      depth = 0;
+      inString = false;
+      escaped = false;
+      /** The text of the string being read at depth 1 (a key, when a colon follows). */
+      keyText = "";
+      lastString = "";
+      key = "";
+      /** Inside the results array: the depth of its elements, and the element being read. */
+      resultsDepth = -1;
+      element = [];
+      elementStarted = false;
+      count = 0;
+      feed(chunk) {
+        let from = 0;
+        const inResults = () => this.resultsDepth !== -1;
+        for (let i = 0; i < chunk.length; i++) {
+          const c = chunk.charCodeAt(i);
+          if (this.inString) {
+            if (this.escaped) this.escaped = false;
+            else if (c === BACKSLASH) this.escaped = true;
+            else if (c === QUOTE) {
+              this.inString = false;
+              if (this.depth === 1 && !inResults()) this.lastString = this.keyText + chunk.slice(from, i);
+            }
+            continue;
+          }
+          if (inResults() && this.depth === this.resultsDepth) {
+            if (c === COMMA || c === CLOSE_BRACKET) {
+              this.element.push(chunk.slice(from, i));
+              this.endElement();
+              from = i + 1;
+              if (c === CLOSE_BRACKET) {
+                this.depth--;
+                this.resultsDepth = -1;
+                this.head.push("[]");
+                from = i + 1;
+              }
+              continue;
+            }
+          }
+          if (c === QUOTE) {
+            this.inString = true;
+            if (this.depth === 1 && !inResults()) {
+              this.keyText = "";
+              this.head.push(chunk.slice(from, i + 1));
+              from = i + 1;
+            }
+            if (inResults()) this.elementStarted = true;
+          } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+            if (c === OPEN_BRACKET && this.depth === 1 && !inResults() && this.key === "results") {
+              this.head.push(chunk.slice(from, i));
+              from = i + 1;
+              this.depth++;
+              this.resultsDepth = this.depth;
+              continue;
+            }
+            this.depth++;
+            if (inResults()) this.elementStarted = true;
+          } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+            this.depth--;
+          } else if (c === COLON && this.depth === 1 && !inResults()) {
+            this.key = this.lastString;
+          } else if (c === COMMA && this.depth === 1) {
+            this.key = "";
+          } else if (inResults() && c > SPACE) {
+            this.elementStarted = true;
+          }
+        }
+        const rest = chunk.slice(from);
+        if (this.inString && this.depth === 1 && !inResults()) this.keyText += rest;
+        if (inResults()) this.element.push(rest);
+        else this.head.push(rest);
+      }
+      /** The report without its results' texts (`"results": []`), once the whole text was fed. */
+      end() {
+        return { head: this.head.join(""), results: this.count };
+      }
+      endElement() {
+        const text2 = this.element.join("");
+        this.element = [];
+        if (this.elementStarted || text2.trim() !== "") this.onResult(text2, this.count++);
+        this.elementStarted = false;
+      }
+    };
+    BACKSLASH = 92;
+    QUOTE = 34;
+    COMMA = 44;
+    COLON = 58;
+    OPEN_BRACE = 123;
+    CLOSE_BRACE = 125;
+    OPEN_BRACKET = 91;
+    CLOSE_BRACKET = 93;
+    SPACE = 32;
+  }
+});
+
+// src/run/report-merge.ts
+import { closeSync as closeSync4, createReadStream, openSync as openSync4, readSync as readSync3 } from "node:fs";
+import { mkdir as mkdir8, open as open4 } from "node:fs/promises";
+import { dirname as dirname15, join as join14, resolve as resolve23 } from "node:path";
+async function mergeReportFiles(opts, ports = {}) {
+  const spool = new TextSpool();
+  const store = { put: (n, r) => spool.put(n, JSON.stringify(r)), get: (n) => JSON.parse(spool.get(n)) };
+  try {
+    const merge2 = new ReportMerge(store, { allowPartial: opts.allowPartial, preferLast: opts.preferLast, minPassRate: opts.minPassRate });
+    const schema = loadSchema("report");
+    for (const file of opts.files) {
+      const head = await readReport(resolve23(opts.cwd, file), file, schema, (result) => merge2.addResult(redactResult(result, opts.redactor)));
+      const ended2 = merge2.endReport(file, opts.redactor.values(head.report));
+      if (!ended2.ok) throw new RoleflowError(ended2.error);
+      ports.read?.(file, head.results);
+    }
+    const merged = merge2.finish();
+    if (!merged.ok) throw new RoleflowError(merged.error);
+    const body = join14(spool.dir, "results");
+    await writeResults(body, merged.value.results(), ports);
+    const totals = merged.value.totals();
+    const report = mergedReport(merged.value.head, totals, []);
+    await writeMerged(opts, report, body, ports);
+    return { report, totals, warnings: merge2.warnings() };
+  } finally {
+    spool.close();
+  }
+}
+async function readReport(abs, file, schema, onResult) {
+  const scanner = new ReportScanner((text2, index) => {
+    const result = parseReportResult(text2, file, index, schema);
+    if (!result.ok) throw new RoleflowError(result.error);
+    onResult(result.value);
+  });
+  const readable = checkReadableFile(abs, file, JSON_REPORT);
+  if (!readable.ok) throw new InvalidFilesError(readable.issues);
+  const decoder = new TextStreamDecoder(file, JSON_REPORT);
+  const feed = (piece, last = false) => {
+    const text2 = decoder.decode(piece, last);
+    if (!text2.ok) throw new InvalidFilesError(text2.issues);
+    scanner.feed(text2.value);
+  };
+  try {
+    for await (const chunk of createReadStream(abs, { highWaterMark: 64 * 1024 })) feed(chunk);
+    feed(new Uint8Array(0), true);
+  } catch (error2) {
+    if (error2 instanceof RoleflowError) throw error2;
+    throw new InvalidFilesError([{ file, line: 1, col: 1, message: `cannot read the file (${error2.code ?? String(error2)})` }]);
+  }
+  const { head, results: results2 } = scanner.end();
+  const parsed = parseReport(head, file, schema);
+  if (!parsed.ok) throw new RoleflowError(parsed.error);
+  const { results: _none, ...report } = parsed.value;
+  return { report, results: results2 };
+}
+async function writeResults(path, results2, ports) {
+  const handle = await open4(path, "w");
+  try {
+    let pending = [];
+    let size3 = 0;
+    let first = true;
+    for (const result of results2) {
+      ports.result?.(result);
+      const text2 = `${first ? "" : ",\n"}    ${jsonText(result, 2).replace(/\n/g, "\n    ")}`;
+      first = false;
+      pending.push(text2);
+      size3 += text2.length;
+      if (size3 >= FLUSH_CHARS) {
+        await handle.write(pending.join(""));
+        pending = [];
+        size3 = 0;
+      }
+    }
+    await handle.write(pending.join(""));
+  } finally {
+    await handle.close();
+  }
+}
+async function writeMerged(opts, report, body, ports) {
+  const text2 = `${jsonText(report, 2)}
+`;
+  const empty = text2.lastIndexOf('"results": []');
+  if (empty === -1) throw new Error("report merge: the results are not where the report ends");
+  const hasResults = report.summary.tests > 0;
+  const before = `${text2.slice(0, empty)}"results": [${hasResults ? "\n" : ""}`;
+  const after2 = `${hasResults ? "\n  " : ""}]${text2.slice(empty + '"results": []'.length)}`;
+  if (opts.out === "-") {
+    ports.stdout?.(before);
+    for await (const piece of createReadStream(body, { encoding: "utf8" })) ports.stdout?.(piece);
+    ports.stdout?.(after2);
+    return;
+  }
+  const target = resolve23(opts.cwd, opts.out);
+  try {
+    await mkdir8(dirname15(target), { recursive: true });
+    await writeFileAtomic(target, piecesOf(before, body, after2));
+  } catch (error2) {
+    throw new RoleflowError(`cannot write report ${opts.out}: ${error2.code ?? String(error2)}`);
+  }
+}
+function* piecesOf(before, body, after2) {
+  yield Buffer.from(before, "utf8");
+  const fd = openSync4(body, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let read; (read = readSync3(fd, chunk, 0, chunk.length, null)) > 0; ) yield Buffer.from(chunk.subarray(0, read));
+  } finally {
+    closeSync4(fd);
+  }
+  yield Buffer.from(after2, "utf8");
+}
+var FLUSH_CHARS;
+var init_report_merge = __esm({
+  "src/run/report-merge.ts"() {
+    "use strict";
+    init_errors();
+    init_text_file();
+    init_read_reports();
+    init_safe_text();
+    init_bounded_read();
+    init_package_root();
+    init_role_files();
+    init_spool();
+    init_json();
+    init_merge();
+    init_scan();
+    init_run_report();
+    FLUSH_CHARS = 64 * 1024;
+  }
+});
+
+// src/run/report.ts
+var report_exports = {};
+__export(report_exports, {
+  reportCompare: () => reportCompare,
+  reportMerge: () => reportMerge,
+  reportSinks: () => reportSinks
+});
+import { resolve as resolve24 } from "node:path";
+async function reportMerge(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const reporters = parseReporters(options.reporters, false);
+  if (!reporters.ok) throw new RoleflowError(reporters.error);
+  const rate = options.minPassRate === void 0 ? void 0 : parsePassRate(options.minPassRate, "--min-pass-rate");
+  if (rate && !rate.ok) throw new RoleflowError(rate.error, "usage");
+  const out = options.out ?? "roleflow-report.json";
+  const specs = out === "-" && options.reporters.length === 0 ? [] : reporters.value;
+  if (out === "-" && specs.some((r) => r.name === "github" || r.file === void 0 || r.file === "-")) {
+    throw new RoleflowError("--out - writes the merged report on stdout: give the other reporters a file each (--reporter NAME=FILE)", "usage");
+  }
+  const style = { color: output.color("stdout") };
+  const live = specs.some(onStdoutConsole);
+  const merged = await mergeReportFiles(
+    { cwd: ports.cwd, files: options.reports, out, allowPartial: options.allowPartial, preferLast: options.preferLast === true, minPassRate: rate?.ok ? rate.value : void 0, redactor: output.redactor },
+    { ...live && { result: (r) => output.out(renderTestResult(r, style)) }, stdout: (piece) => output.dataBytes(piece, (p) => [Buffer.from(p, "utf8")]) }
+  );
+  for (const warning2 of merged.warnings) output.err(warning2);
+  const { report, totals } = merged;
+  if (live) output.out(`
+${renderSummary(report, style, totals.skippedChecks)}`);
+  const written = out === "-" ? [] : [out];
+  const others = specs.filter((r) => !onStdoutConsole(r));
+  if (others.length > 0) {
+    const sinks = reportSinks(ports);
+    const full = (await readJsonReports(ports.cwd, [out]))[0].report;
+    for (const reporter of createReporters(others, sinks, { style, live: false })) await reporter.onRunEnd(full);
+    written.push(...sinks.written);
+  }
+  const partial = report.missing_shards?.length ? `; ${missingShardsText(report.missing_shards)}` : "";
+  const n = options.reports.length;
+  output.err(`merged ${n} ${n === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.join(", ")}` : ""}`);
+  if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
+  const none = totals.noTestRan;
+  if (none === void 0) return ExitCode.Ok;
+  output.err(options.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError(none)}`);
+  return options.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+}
+function onStdoutConsole(r) {
+  return r.name === "console" && (r.file === void 0 || r.file === "-");
+}
+async function reportCompare(options, ports) {
+  const { output } = ports;
+  output.addSecrets(environmentSecrets(ports.env));
+  const format = COMPARE_FORMATS.find((f) => f === options.format);
+  if (!format) throw new RoleflowError(`unknown --format ${options.format}: use ${COMPARE_FORMATS.join(", ")}`, "usage");
+  const threshold = parseThreshold(options.threshold);
+  if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
+  const comparison = await compareReportFiles(ports.cwd, options.base, options.head, threshold.value);
+  const files = { base: options.base, head: options.head };
+  if (format === "json") output.data(comparison, (c) => renderComparison(c, files, "json"));
+  else output.out(renderComparison(comparison, files, format));
+  return options.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+}
+function reportSinks(ports) {
+  const { output } = ports;
+  const written = [];
+  return {
+    cwd: ports.cwd,
+    env: ports.env,
+    out: (text2) => output.out(text2),
+    data: (report, render3) => output.data(report, render3),
+    async file(name, text2, kind, append) {
+      await writeReportFile(resolve24(ports.cwd, name), name, kind === "human" ? output.redactor.text(text2) : text2, append);
+      written.push(name);
+    },
+    get redactor() {
+      return output.redactor;
+    },
+    written
+  };
+}
+var init_report2 = __esm({
+  "src/run/report.ts"() {
+    "use strict";
+    init_compare2();
+    init_errors();
+    init_redact();
+    init_report_file();
+    init_compare4();
+    init_digest();
+    init_loop();
+    init_console();
+    init_no_tests();
     init_reporters();
-    init_printed_url();
+    init_report_merge();
+    init_ports();
+    init_read_reports();
+  }
+});
+
+// src/run/serve.ts
+var serve_exports = {};
+__export(serve_exports, {
+  DEV_TOKEN: () => DEV_TOKEN,
+  serve: () => serve
+});
+import { resolve as resolve25 } from "node:path";
+async function serve(options, ports) {
+  const { output } = ports;
+  const fromEnv = ports.env["ROLEFLOW_TOKEN"];
+  const token = options.token ?? (fromEnv || DEV_TOKEN);
+  if (token !== DEV_TOKEN) output.addSecrets([token], options.token !== void 0 ? "--token" : void 0);
+  const config = await configOf(options, ports);
+  const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
+  const own = config.local.flowsConfig;
+  const flows = options.flowsConfig !== void 0 ? resolve25(ports.cwd, options.flowsConfig) : own !== void 0 ? configRelative2(ports.cwd, config, own) : void 0;
+  const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
+  const emulator = await startEmulator2({
+    host: options.host,
+    port: options.port,
+    token,
+    latencyMs: options.latency,
+    failRate: options.failRate,
+    lostRate: options.lostRate,
+    ...options.seed === void 0 ? {} : { seed: options.seed },
+    ...options.rateLimit === void 0 ? {} : { rateLimit: { perSecond: options.rateLimit } },
+    ...options.data === void 0 ? {} : { dataFile: resolve25(ports.cwd, options.data) },
+    ...flows === void 0 ? {} : { flows },
+    ...options.verbose === true ? { onRequest: (r) => output.err(requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status })) } : {},
+    onDataFileError: (error2) => output.err(`warning: ${error2.message}; retrying`)
+  });
+  const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${options.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
+  if (options.json) output.json({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
+  else output.out(`roleflow serve: listening
+  base URL:      ${emulator.baseUrl}
+  WebSocket URL: ${emulator.wsUrl}
+  auth:          ${auth2}`);
+  await new Promise((stop2) => ports.interruption(stop2));
+  await emulator.close();
+  return ExitCode.Ok;
+}
+var DEV_TOKEN;
+var init_serve = __esm({
+  "src/run/serve.ts"() {
+    "use strict";
+    init_ports();
+    DEV_TOKEN = "roleflow-dev-token";
   }
 });
 
 // src/run/shards.ts
-var shards_exports2 = {};
-__export(shards_exports2, {
+var shards_exports = {};
+__export(shards_exports, {
   planShardMatrix: () => planShardMatrix,
+  shards: () => shards,
   shardsText: () => shardsText
 });
+async function shards(options, ports) {
+  const config = await configOf(options, ports);
+  const tenants = await severalTenants(config, options) ?? [tenantNameOf(config, { tenant: oneTenant(options, ports, "shards") })];
+  const result = await planShardMatrix({ cwd: ports.cwd, config, timings: options.timings, targetMinutes: options.targetMinutes, maxJobs: options.maxJobs, tenants });
+  if (options.json) ports.output.json(result.matrix, 0);
+  else ports.output.out(shardsText(result, options.targetMinutes));
+  return ExitCode.Ok;
+}
 async function planShardMatrix(opts) {
   const files = await loadFlowTests(opts.cwd, opts.config, []);
-  const ids = files.flatMap((f) => f.tests.map((t7) => t7.id));
+  const ids = files.flatMap((f) => f.tests.map((t5) => t5.id));
   const recorded = durationsOf((await readJsonReports(opts.cwd, [opts.timings]))[0].report.results);
   const durations = estimatedDurations(ids, recorded);
   const { flows } = opts.config;
@@ -80769,112 +81809,13 @@ var init_shards2 = __esm({
     init_shards();
     init_read_reports();
     init_test_session();
+    init_ports();
+    init_tenants3();
+    init_open_tenant();
   }
 });
 
-// src/files/last-run.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import { join as join14 } from "node:path";
-function lastRunFileOf(cwd, config) {
-  const folder = stateFolderOf(cwd, config);
-  const abs = join14(folder, "last-run.json");
-  return { abs, display: displayPath(cwd, abs), folder };
-}
-async function readLastRun(file) {
-  let text2;
-  try {
-    text2 = await readFile4(file.abs, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return void 0;
-    throw new RoleflowError(`cannot read ${file.display}: ${err.code ?? String(err)}`);
-  }
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch {
-    value = void 0;
-  }
-  const parsed = parseLastRun(value, file.display);
-  if (!parsed.ok) throw new RoleflowError(parsed.error, "invalid_files");
-  return parsed.value;
-}
-async function recordLastRun(file, record) {
-  const before = await readLastRun(file).catch(() => void 0);
-  await ensureStateFolder(file.folder);
-  try {
-    await writeFileAtomic(file.abs, `${JSON.stringify(withLastRun(before, record), null, 2)}
-`);
-  } catch (err) {
-    throw new RoleflowError(`cannot write ${file.display}: ${err.code ?? String(err)}`);
-  }
-}
-var init_last_run = __esm({
-  "src/files/last-run.ts"() {
-    "use strict";
-    init_errors();
-    init_loop();
-    init_role_files();
-    init_source_files();
-    init_state_folder();
-  }
-});
-
-// src/run/test-loop.ts
-var test_loop_exports = {};
-__export(test_loop_exports, {
-  readTestLoop: () => readTestLoop,
-  recordRun: () => recordRun
-});
-import { resolve as resolve23 } from "node:path";
-async function readTestLoop(cwd, config, flags) {
-  const usage = (line) => new RoleflowError(line, "usage");
-  for (const [flag, tags2] of [["--tag", flags.tags], ["--exclude-tag", flags.excludeTags]]) {
-    const bad = badTagFlag(flag, tags2 ?? []);
-    if (bad !== void 0) throw usage(bad);
-  }
-  if (flags.lastFailed && flags.failedFrom !== void 0) throw usage("--last-failed and --failed-from both name the tests to rerun: give one of them");
-  if (flags.only !== void 0 && flags.only !== "errors") throw usage(`invalid --only ${JSON.stringify(flags.only)}: the one choice is --only errors (rerun only the tests the tenant or the network failed)`);
-  if (flags.only !== void 0 && !flags.lastFailed && flags.failedFrom === void 0) throw usage("--only errors narrows a rerun: give it with --last-failed or --failed-from REPORT");
-  if (flags.timings !== void 0 && flags.shard === void 0) throw usage("--timings deals the tests of a sharded run: give --shard I/N (or --shard auto) with it");
-  const rate = flags.minPassRate === void 0 ? void 0 : parsePassRate(flags.minPassRate, "--min-pass-rate");
-  if (rate && !rate.ok) throw usage(rate.error);
-  const minPassRate = rate?.ok ? rate.value : config.flows.minPassRate;
-  const tags = (flags.tags?.length ?? 0) + (flags.excludeTags?.length ?? 0) > 0 ? { include: [...flags.tags ?? []], exclude: [...flags.excludeTags ?? []] } : void 0;
-  const timings = flags.timings === void 0 ? void 0 : { file: flags.timings, durations: durationsOf((await readJsonReports(cwd, [flags.timings]))[0].report.results) };
-  const lastRun = lastRunFileOf(cwd, config);
-  const onlyErrors = flags.only === "errors";
-  let rerun;
-  if (flags.lastFailed) {
-    rerun = async (tenant) => {
-      const picked = lastFailed(await readLastRun(lastRun), tenant, lastRun.display, onlyErrors);
-      if (!picked.ok) throw new RoleflowError(picked.error);
-      return picked.value;
-    };
-  } else if (flags.failedFrom !== void 0) {
-    const from = flags.failedFrom;
-    const report = (await readJsonReports(cwd, [from]))[0].report;
-    const set = failedIn(report.results, displayPath(cwd, resolve23(cwd, from)), onlyErrors);
-    const nothing = `nothing to rerun: no test ${onlyErrors ? "errored" : "failed"} in ${from} (${report.summary.tests} tests × transports)`;
-    rerun = async () => set.keys.size > 0 ? set : { ...set, nothing };
-  }
-  return { lastRun, ...tags && { tags }, ...timings && { timings }, ...minPassRate !== void 0 && { minPassRate }, ...rerun && { rerun } };
-}
-function recordRun(loop, report) {
-  return recordLastRun(loop.lastRun, lastRunRecord(report.tenant.name, report.finished_at, report.results));
-}
-var init_test_loop = __esm({
-  "src/run/test-loop.ts"() {
-    "use strict";
-    init_errors();
-    init_loop();
-    init_shards();
-    init_last_run();
-    init_source_files();
-    init_read_reports();
-  }
-});
-
-// src/core/loop/watch.ts
+// src/core/runs/loop/watch.ts
 function classifyChange(abs, roots) {
   if (roots.schemas.has(abs)) return { kind: "schema", abs };
   const name = abs.slice(abs.lastIndexOf("/") + 1);
@@ -80891,8 +81832,8 @@ function watchedFile(abs, file, schemaAbs) {
   const flows = /* @__PURE__ */ new Set([file.flow]);
   const schemas2 = /* @__PURE__ */ new Set();
   const leakRoles = /* @__PURE__ */ new Set();
-  for (const test of file.tests) {
-    for (const a of test.expect.outputs) {
+  for (const test2 of file.tests) {
+    for (const a of test2.expect.outputs) {
       if (a.operator === "schema" && typeof a.expected === "string") schemas2.add(schemaAbs(a.expected));
       if (a.operator === "not_leaks") leakRoles.add(String(a.expected));
     }
@@ -80916,7 +81857,7 @@ function rerunScope(changes, known, roles, shown) {
     if (roles.flowsOfRole === void 0) return { files: "all", reasons };
     const flows = new Set(names.flatMap((n) => [...roles.flowsOfRole.get(n) ?? []]));
     for (const f of known) {
-      if ([...f.flows].some((flow2) => flows.has(flow2)) || f.leakRoles.has("*") || names.some((n) => f.leakRoles.has(n))) files.add(f.abs);
+      if ([...f.flows].some((flow) => flows.has(flow)) || f.leakRoles.has("*") || names.some((n) => f.leakRoles.has(n))) files.add(f.abs);
     }
   }
   return files.size === 0 && !changes.some((c) => c.kind === "role") ? void 0 : { files: [...files].sort(), reasons };
@@ -80925,46 +81866,17 @@ function within(abs, dir) {
   return abs.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 var init_watch = __esm({
-  "src/core/loop/watch.ts"() {
+  "src/core/runs/loop/watch.ts"() {
     "use strict";
     init_snapshot();
   }
 });
 
-// src/emulator/flow-role-refs.ts
-function flowRoleReferences(text2, file) {
-  const loaded = loadFlowsSource(text2, file);
-  if (!loaded.ok) return loaded;
-  const { config, source } = loaded.value;
-  const references = [];
-  const at = (flow2, name, by, keys) => {
-    references.push({ flow: flow2, name, by, file, ...source.locate(pointerOf(["flows", flow2, ...keys])) });
-  };
-  for (const [flow2, { steps, outputs }] of Object.entries(config.flows)) {
-    steps.forEach((step3, i) => {
-      if (step3.role !== void 0) at(flow2, step3.role, `step "${step3.service}"`, ["steps", String(i), "role"]);
-    });
-    for (const { text: string, at: keys } of stringsIn(outputs)) {
-      for (const template of roleTemplatesIn(string)) {
-        if ("name" in template) at(flow2, template.name, "the outputs", ["outputs", ...keys]);
-      }
-    }
-  }
-  return { ok: true, value: references };
-}
-var init_flow_role_refs = __esm({
-  "src/emulator/flow-role-refs.ts"() {
-    "use strict";
-    init_flows_config();
-    init_role_refs();
-  }
-});
-
-// src/files/watch-files.ts
+// src/files/loop/watch-files.ts
 import { hash as hash4 } from "node:crypto";
 import { statSync as statSync2, watch } from "node:fs";
 import { readFile as readFile5, stat as stat9 } from "node:fs/promises";
-import { dirname as dirname16, resolve as resolve24 } from "node:path";
+import { dirname as dirname16, resolve as resolve26 } from "node:path";
 async function filesUnder(cwd, paths) {
   const found = [];
   for (const path of paths) {
@@ -80994,7 +81906,7 @@ function startWatchers(paths, onSave, err) {
     seen.add(`${dir}\0${recursive}`);
     try {
       const watcher = watch(dir, { recursive }, (_event, name) => {
-        if (name) onSave(resolve24(dir, name.toString()));
+        if (name) onSave(resolve26(dir, name.toString()));
       });
       watcher.on("error", () => void 0);
       watchers.push(watcher);
@@ -81008,13 +81920,44 @@ function statSyncIsDir(path) {
   return statSync2(path).isDirectory();
 }
 var init_watch_files = __esm({
-  "src/files/watch-files.ts"() {
+  "src/files/loop/watch-files.ts"() {
     "use strict";
     init_source_files();
   }
 });
 
-// src/run/watch-roles.ts
+// src/emulator/flow-role-refs.ts
+function flowRoleReferences(text2, file) {
+  const loaded = loadFlowsSource(text2, file);
+  if (!loaded.ok) return loaded;
+  const { config, source } = loaded.value;
+  const references = [];
+  const at = (flow, name, by, keys) => {
+    references.push({ flow, name, by, file, ...source.locate(pointerOf(["flows", flow, ...keys])) });
+  };
+  for (const [flow, { steps, outputs }] of Object.entries(config.flows)) {
+    steps.forEach((step2, i) => {
+      if (step2.role !== void 0) at(flow, step2.role, `step "${step2.service}"`, ["steps", String(i), "role"]);
+    });
+    for (const { text: string, at: keys } of stringsIn(outputs)) {
+      for (const template of roleTemplatesIn(string)) {
+        if ("name" in template) at(flow, template.name, "the outputs", ["outputs", ...keys]);
+      }
+    }
+  }
+  return { ok: true, value: references };
+}
+var init_flow_role_refs = __esm({
+  "src/emulator/flow-role-refs.ts"() {
+    "use strict";
+    init_flows_config();
+    init_role_refs();
+  }
+});
+
+// src/run/flows/watch-roles.ts
+import { readFile as readFile6 } from "node:fs/promises";
+import { resolve as resolve27 } from "node:path";
 function watchApplies(config, tenant) {
   if (tenant.location.startsWith("embedded:")) return true;
   return configuredTenant(config, tenant.target.name)?.watchApply === true;
@@ -81044,32 +81987,111 @@ async function applyChangedRoles(opts) {
   }
   return `applied to ${where} (${planSummaryLine(fresh.plan)})`;
 }
+async function embeddedFlowsOfRole(cwd, config) {
+  const flows = embeddedFlowsOf(cwd, config);
+  const refs = flowRoleReferences(await readFile6(flows.abs, "utf8").catch(() => ""), flows.file);
+  if (!refs.ok) return void 0;
+  const map = /* @__PURE__ */ new Map();
+  for (const ref2 of refs.value) map.set(ref2.name, (map.get(ref2.name) ?? /* @__PURE__ */ new Set()).add(ref2.flow));
+  return map;
+}
+function readRoleFiles(cwd, dir) {
+  return loadRoleFiles(cwd, dir).catch((error2) => ({ ok: false, issues: [{ file: dir.display, line: 1, col: 1, message: String(error2) }] }));
+}
+var WatchedRoles;
 var init_watch_roles = __esm({
-  "src/run/watch-roles.ts"() {
+  "src/run/flows/watch-roles.ts"() {
     "use strict";
     init_config();
     init_errors();
+    init_flow_role_refs();
+    init_config_file();
+    init_role_files();
+    init_source_files();
     init_plan();
     init_open_tenant();
-    init_apply2();
-    init_plan2();
+    init_apply_plan();
+    init_fresh_plan();
+    init_saved_plan();
+    WatchedRoles = class _WatchedRoles {
+      constructor(cwd, config, dir, files) {
+        this.cwd = cwd;
+        this.config = config;
+        this.dir = dir;
+        this.files = files;
+      }
+      static async read(cwd, config, dir) {
+        return new _WatchedRoles(cwd, config, dir, await readRoleFiles(cwd, dir));
+      }
+      /**
+       * The Roles of the role files saved (absolute paths) applied, when the tenant takes them: their
+       * names before and after the save; undefined when the role files are invalid or the apply failed
+       * (the error is said).
+       */
+      async apply(changed, ports) {
+        const { cwd, config } = this;
+        const before = this.files;
+        const now = await readRoleFiles(cwd, this.dir);
+        if (!now.ok) {
+          ports.err(ports.describe(new InvalidFilesError(now.issues)));
+          return void 0;
+        }
+        this.files = now;
+        const byFile = (files) => new Map(files.map((r) => [resolve27(cwd, r.file), r.name]));
+        const [old, current] = [byFile(before.ok ? before.value : []), byFile(now.value)];
+        const names = new Set(changed.flatMap((abs) => [old.get(abs), current.get(abs)].filter((n) => n !== void 0)));
+        const present = changed.filter((abs) => current.has(abs)).map((abs) => displayPath(cwd, abs));
+        if (present.length === 0) return names;
+        try {
+          const tenant = await ports.openTenant();
+          try {
+            if (!watchApplies(config, tenant)) {
+              ports.out(`${present.join(", ")} changed: not applied to tenant ${tenant.target.name} (only the embedded tenant, or one marked watch_apply: true, gets saved Roles)`);
+              return names;
+            }
+            const line = await applyChangedRoles({ cwd, config, rolesDir: this.dir, files: now.value, changed: present, tenant, now: ports.now(), signal: ports.signal });
+            ports.out(`${present.join(", ")}: ${line}`);
+          } finally {
+            await tenant.close();
+          }
+        } catch (error2) {
+          ports.err(ports.describe(error2));
+          return void 0;
+        }
+        return names;
+      }
+    };
   }
 });
 
-// src/run/watch.ts
-var watch_exports = {};
-__export(watch_exports, {
-  watchTests: () => watchTests
-});
-import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname17, resolve as resolve25 } from "node:path";
+// src/run/flows/watch.ts
+import { dirname as dirname17, resolve as resolve28 } from "node:path";
+function watchTest(options, ports, config, several, runTests2) {
+  if (several !== void 0) throw new RoleflowError("--watch runs the tests of one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
+  if (options.lastFailed || options.failedFrom !== void 0) throw new RoleflowError("--watch reruns the tests whose files change: not with --last-failed or --failed-from", "usage");
+  const signal = ports.interruption(() => ports.output.err("Interrupted: ending the executions in flight; the watch ends."));
+  const inner = { ...ports, interruption: () => signal };
+  const embedded = isEmbedded(config, { tenant: oneTenant(options, ports, "test"), baseUrl: options.baseUrl });
+  return watchTests(
+    { cwd: ports.cwd, config, paths: options.paths, embedded },
+    {
+      run: (paths) => runTests2(paths ?? options.paths, inner),
+      openTenant: () => openOneTenant(ports, config, options, "test"),
+      out: (line) => ports.output.out(line),
+      err: (line) => ports.output.err(line),
+      describe: (error2) => describeError(error2, options.verbose === true, ["test"]),
+      signal,
+      now: () => ports.clock.now()
+    }
+  );
+}
 async function watchTests(opts, ports) {
   const { cwd, config } = opts;
-  const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve25(cwd, p));
+  const flowRoots = (opts.paths.length > 0 ? opts.paths : [await defaultFlowsDir(cwd, config)]).map((p) => resolve28(cwd, p));
   const rolesDir = rolesDirOf(cwd, config, void 0);
   const shown = (abs) => displayPath(cwd, abs);
   let known = await knownFiles(cwd, opts.paths, config);
-  let roles = await roleFiles(cwd, rolesDir);
+  const roles = await WatchedRoles.read(cwd, config, rolesDir);
   const roots = () => ({ flows: flowRoots, rolesDir: rolesDir.abs, schemas: new Set(known.flatMap((f) => [...f.schemas])) });
   const digests = /* @__PURE__ */ new Map();
   for (const abs of await filesUnder(cwd, [...flowRoots, rolesDir.abs, ...roots().schemas])) digests.set(abs, await digestOf(abs));
@@ -81113,12 +82135,13 @@ async function watchTests(opts, ports) {
       const roleChanges = changes.filter((c) => c.kind === "role").map((c) => c.abs);
       let names = /* @__PURE__ */ new Set();
       if (roleChanges.length > 0) {
-        const applied = await applyRoles(roleChanges);
+        const applied = await roles.apply(roleChanges, ports);
         if (applied === void 0) continue;
         names = applied;
       }
       known = await knownFiles(cwd, opts.paths, config);
-      const scope = rerunScope(changes, known, { names, flowsOfRole: roleChanges.length > 0 ? await flowsOfRole() : void 0 }, shown);
+      const flowsOfRole = roleChanges.length > 0 && opts.embedded ? await embeddedFlowsOfRole(cwd, config) : void 0;
+      const scope = rerunScope(changes, known, { names, flowsOfRole }, shown);
       if (scope === void 0) continue;
       if (scope.files !== "all" && scope.files.length === 0) {
         ports.out(`${scope.reasons.join("; ")}: no test uses ${names.size === 1 ? "it" : "them"}`);
@@ -81135,151 +82158,167 @@ async function watchTests(opts, ports) {
     for (const w of watchers) w.close();
   }
   return ExitCode.Interrupted;
-  async function applyRoles(changed) {
-    const before = roles;
-    const now = await roleFiles(cwd, rolesDir);
-    if (!now.ok) {
-      ports.err(ports.describe(new InvalidFilesError(now.issues)));
-      return void 0;
-    }
-    roles = now;
-    const byFile = (files) => new Map(files.map((r) => [resolve25(cwd, r.file), r.name]));
-    const [old, current] = [byFile(before.ok ? before.value : []), byFile(now.value)];
-    const names = new Set(changed.flatMap((abs) => [old.get(abs), current.get(abs)].filter((n) => n !== void 0)));
-    const present = changed.filter((abs) => current.has(abs));
-    if (present.length === 0) return names;
-    try {
-      const tenant = await ports.openTenant();
-      try {
-        if (!watchApplies(config, tenant)) {
-          ports.out(`${present.map(shown).join(", ")} changed: not applied to tenant ${tenant.target.name} (only the embedded tenant, or one marked watch_apply: true, gets saved Roles)`);
-          return names;
-        }
-        const line = await applyChangedRoles({ cwd, config, rolesDir, files: now.value, changed: present.map(shown), tenant, now: ports.now(), signal: ports.signal });
-        ports.out(`${present.map(shown).join(", ")}: ${line}`);
-      } finally {
-        await tenant.close();
-      }
-    } catch (error2) {
-      ports.err(ports.describe(error2));
-      return void 0;
-    }
-    return names;
-  }
-  async function flowsOfRole() {
-    if (!opts.embedded) return void 0;
-    const flows = embeddedFlowsOf(cwd, config);
-    const refs = flowRoleReferences(await readFile6(flows.abs, "utf8").catch(() => ""), flows.file);
-    if (!refs.ok) return void 0;
-    const map = /* @__PURE__ */ new Map();
-    for (const ref2 of refs.value) map.set(ref2.name, (map.get(ref2.name) ?? /* @__PURE__ */ new Set()).add(ref2.flow));
-    return map;
-  }
 }
 async function knownFiles(cwd, paths, config) {
   const sources = await findFlowFiles(cwd, paths.length > 0 ? paths : [await defaultFlowsDir(cwd, config)]).catch(() => []);
   const known = [];
   for (const source of sources) {
     const loaded = await loadFlowTestFiles([source]);
-    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0], (rel) => resolve25(dirname17(source.abs), rel)));
+    if (loaded.ok) known.push(watchedFile(source.abs, loaded.value[0], (rel) => resolve28(dirname17(source.abs), rel)));
   }
   return known;
 }
-async function roleFiles(cwd, dir) {
-  return loadRoleFiles(cwd, dir).catch((error2) => ({ ok: false, issues: [{ file: dir.display, line: 1, col: 1, message: String(error2) }] }));
-}
 var init_watch2 = __esm({
-  "src/run/watch.ts"() {
+  "src/run/flows/watch.ts"() {
     "use strict";
     init_errors();
     init_exit_codes();
     init_watch();
-    init_flow_role_refs();
-    init_config_file();
     init_flow_files();
     init_role_files();
     init_source_files();
     init_watch_files();
+    init_open_tenant();
+    init_error_line();
+    init_tenants3();
     init_watch_roles();
   }
 });
 
-// src/run/tenants/test-tenants.ts
-var test_tenants_exports = {};
-__export(test_tenants_exports, {
-  testTenantsInOrder: () => testTenantsInOrder
+// src/run/flows/test.ts
+var test_exports = {};
+__export(test_exports, {
+  test: () => test
 });
-async function testTenantsInOrder(names, testOne, say) {
-  const went = [];
-  const close = (extra) => say.out(`Tenants: ${[...went, ...extra].join("; ")}.`);
-  let worst = ExitCode.Ok;
-  for (const [i, name] of names.entries()) {
-    let code3;
-    try {
-      code3 = await testOne(name, i);
-    } catch (error2) {
-      if (!isTenantFailure(error2)) throw error2;
-      say.err(`error: ${error2.message}`);
-      const rest = names.slice(i + 1);
-      close([`${name} could not be tested`, ...rest.length > 0 ? [`not attempted: ${rest.join(", ")}`] : []]);
-      return error2.exitCode;
+import { resolve as resolve29 } from "node:path";
+async function test(options, ports) {
+  const reporters = parseReporters(options.reporters, options.json);
+  if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
+  const { grep, shard, shardTotal, transport, repeat, passWithNoTests, tags, excludeTags } = options;
+  const flags = { grep, shard, shardTotal, transport, repeat, passWithNoTests, tags, excludeTags };
+  const parsed = parseSelectionFlags(flags, ports.env);
+  const config = await configOf(options, ports);
+  const loop = await readTestLoop(ports.cwd, config, options);
+  const several = await severalTenants(config, options);
+  if (options.watch) return watchTest(options, ports, config, several, (paths, inner) => test({ ...options, watch: false, paths }, inner));
+  const files = await loadFlowTests(ports.cwd, config, options.paths);
+  const baseline = await loadBaseline(ports.cwd, options.baseline);
+  const run2 = testRun(options, ports, config, loop, { files, baseline });
+  const testOne = async (tenant, specs, name) => {
+    const rerun = await loop.rerun?.(tenant.target.name);
+    if (rerun?.nothing !== void 0) {
+      ports.output.err(`${name === void 0 ? "" : `tenant ${name}: `}${rerun.nothing}`);
+      await tenant.close();
+      return ExitCode.Ok;
     }
-    went.push(`${name} ${WENT[code3] ?? "was interrupted"}`);
-    if (code3 === ExitCode.Interrupted) return code3;
-    if (code3 !== ExitCode.Ok && worst !== ExitCode.TestsFailed) worst = code3;
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const { runs, secrets, plan: plan3 } = runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, ports.env);
+    ports.output.addSecrets(secrets);
+    const selection = runSelection(ports.cwd, config, options.paths, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
+    if (name !== void 0 && specs.some(consoleOnStdout)) ports.output.out(`=== tenant ${name} ===`);
+    return run2(tenant, { runs, shard: parsed.shard, assertions, selection, ...plan3 && { shardPlan: shardPlanRecord(plan3, loop) } }, specs, name);
+  };
+  if (several === void 0) {
+    return testOne(await openOneTenant(ports, config, options, "test"), reporters.value);
   }
-  close([]);
-  return worst;
+  const opened = await openTenants(ports, config, several);
+  const testTenant = (name, i) => {
+    const specs = reportersOfTenant(reporters.value, name);
+    if (!specs.ok) throw new RoleflowError(specs.error, "usage");
+    return testOne(opened[i], specs.value, name);
+  };
+  return testTenantsInOrder(several, testTenant, { out: (line) => ports.output.out(line), err: (line) => ports.output.err(line) });
 }
-var WENT;
-var init_test_tenants = __esm({
-  "src/run/tenants/test-tenants.ts"() {
+function testRun(options, ports, config, loop, given) {
+  const { output } = ports;
+  let commit;
+  let treeAtStart;
+  const reportsWritten = [];
+  const file = ports.terminal.stdoutFile;
+  const workTree = (when) => {
+    if (when === "end") return workTreeState(ports.cwd, { paths: reportsWritten, ...file && { file } });
+    return treeAtStart ??= workTreeState(ports.cwd, file && { file });
+  };
+  const testedCommit = () => commit ??= currentCommit(ports.cwd, ports.env).then((lookup2) => {
+    if (lookup2.warning !== void 0) output.err(lookup2.warning);
+    return lookup2.commit;
+  });
+  return async (tenant, planned, specs, several) => {
+    const live = specs.some(consoleOnStdout);
+    const status = live && ports.terminal.canShowProgress ? ports.terminal.statusLine() : void 0;
+    output.showLiveLine(status);
+    const sinks = reportSinks(ports);
+    const reporters = createReporters(specs, sinks, { style: { color: output.color("stdout"), quiet: options.quiet }, live: true, status });
+    const each = (hook2) => reporters.forEach(hook2);
+    const onResult = reporters.filter((r) => r.onTestResult !== void 0);
+    const signal = ports.interruption(() => {
+      status?.clear();
+      output.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
+    });
+    const { report, interrupted, notes } = await runTestSession({
+      tenant,
+      ...planned,
+      concurrency: shardConcurrency({ requested: options.concurrency, configured: config.flows.concurrency, total: config.flows.concurrencyTotal, shards: planned.shard?.total ?? 1 }),
+      bail: options.bail,
+      strictEnd: options.strictEnd ?? config.flows.strictEnd,
+      signal,
+      minPassRate: loop.minPassRate,
+      redactor: output.redactor,
+      baseline: given.baseline,
+      commit: await testedCommit(),
+      rolesIgnore: config.roles.ignore,
+      workTree,
+      events: {
+        started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
+        finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
+        tested: (result) => {
+          if (onResult.length === 0) return;
+          const shown = redactResult(result, output.redactor);
+          for (const r of onResult) r.onTestResult?.(shown);
+        }
+      }
+    });
+    status?.clear();
+    for (const note of notes) output.err(note);
+    await tenant.close();
+    for (const reporter of reporters) await reporter.onRunEnd(report);
+    const written = sinks.written;
+    reportsWritten.push(...written.map((f) => resolve29(ports.cwd, f)));
+    if (written.length > 0 && (live || several !== void 0)) output.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
+    await recordRun(loop, report);
+    if (interrupted) return ExitCode.Interrupted;
+    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
+    const none = noTestRanReason(report);
+    if (none === void 0) return ExitCode.Ok;
+    const named2 = several === void 0 ? "" : `tenant ${several}: `;
+    if (options.passWithNoTests) {
+      output.err(`${named2}${none} (--pass-with-no-tests)`);
+      return ExitCode.Ok;
+    }
+    output.err(`error: ${named2}${noTestRanError(none)}`);
+    return ExitCode.Error;
+  };
+}
+function consoleOnStdout(r) {
+  return r.name === "console" && (r.file === void 0 || r.file === "-");
+}
+var init_test = __esm({
+  "src/run/flows/test.ts"() {
     "use strict";
-    init_exit_codes();
-    init_tenants();
-    WENT = { [ExitCode.Ok]: "passed", [ExitCode.TestsFailed]: "had failed tests", [ExitCode.Error]: "ran no test" };
-  }
-});
-
-// src/terminal/test-progress.ts
-var test_progress_exports = {};
-__export(test_progress_exports, {
-  Progress: () => Progress
-});
-var Progress;
-var init_test_progress = __esm({
-  "src/terminal/test-progress.ts"() {
-    "use strict";
-    init_progress_line();
-    Progress = class {
-      constructor(stream, line) {
-        this.line = line;
-        this.widget = new ProgressLine(stream);
-      }
-      running = [];
-      done = 0;
-      total = 0;
-      widget;
-      start(label, done, total) {
-        this.running.push(label);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      finish(label, done, total) {
-        const at = this.running.indexOf(label);
-        if (at !== -1) this.running.splice(at, 1);
-        this.done = done;
-        this.total = total;
-        this.draw();
-      }
-      draw() {
-        this.widget.show(this.line(this.done, this.total, this.running.at(-1), this.widget.columns));
-      }
-      clear() {
-        this.widget.clear();
-      }
-    };
+    init_errors();
+    init_git_commit();
+    init_work_tree();
+    init_no_tests();
+    init_reporters();
+    init_run_report();
+    init_ports();
+    init_report2();
+    init_tenants3();
+    init_shards();
+    init_test_loop();
+    init_watch2();
+    init_several_tenants();
+    init_test_session();
   }
 });
 
@@ -81291,7 +82330,7 @@ async function embeddedFlowRoleIssues(flows, roles, tests, rolesDir) {
   const references = flowRoleReferences(text2.value, flows.file);
   if (!references.ok) return references.issues;
   const testedBy = /* @__PURE__ */ new Map();
-  for (const test of tests ?? []) if (!testedBy.has(test.flow)) testedBy.set(test.flow, test.file);
+  for (const test2 of tests ?? []) if (!testedBy.has(test2.flow)) testedBy.set(test2.flow, test2.file);
   const { kept, excluded } = filesForTenant(roles, LOCAL_TENANT);
   const held = new Set(kept.map((r) => r.name));
   return references.value.filter((ref2) => !held.has(ref2.name) && (flows.own || testedBy.has(ref2.flow))).map((ref2) => {
@@ -81318,8 +82357,34 @@ var init_embedded_flow_roles = __esm({
 var validate_exports = {};
 __export(validate_exports, {
   testTenantOf: () => testTenantOf,
+  validate: () => validate,
   validateSources: () => validateSources
 });
+async function validate(options, ports) {
+  const { cwd, output } = ports;
+  const config = await configOf(options, ports);
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === "local";
+  const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
+  const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf(cwd, config) : void 0;
+  const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
+    strictEnd: config.flows.strictEnd,
+    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    testTenant: testTenantOf(config, ports.env),
+    ...embedded && { embeddedFlows: embedded }
+  });
+  const valid = result.issues.length === 0;
+  if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join("\n"));
+  if (options.json) {
+    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+  } else if (!valid) {
+    output.err(result.issues.map(formatIssue).join("\n"));
+  } else {
+    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    output.out(`${count2(result.roleFiles, "role file")} and ${count2(result.flowFiles, "flow test file")} are valid.`);
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
 async function validateSources(cwd, roles, flows, options) {
   const result = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
   const present = async (dir, what) => {
@@ -81334,16 +82399,16 @@ async function validateSources(cwd, roles, flows, options) {
     throw new RoleflowError(`nothing to validate: neither ${roles.display}/ nor ${flows.display}/ exists (use --roles DIR or --flows DIR)`);
   }
   let roleNames;
-  let roleFiles2 = hasRoles ? void 0 : [];
+  let roleFiles = hasRoles ? void 0 : [];
   if (hasRoles) {
     const loaded = await loadRoleFiles(cwd, roles);
     if (loaded.ok) {
-      roleFiles2 = loaded.value;
+      roleFiles = loaded.value;
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
-      const tenants = (options.tenants ?? []).map((t7) => ({ ...t7, files: filesForTenant(loaded.value, t7.name).kept }));
+      const tenants = (options.tenants ?? []).map((t5) => ({ ...t5, files: filesForTenant(loaded.value, t5.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));
-      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t7) => t7.name)])]));
+      if (options.tenants !== void 0) result.warnings.push(...unmatchedTenantWarnings(loaded.value, [.../* @__PURE__ */ new Set(["local", ...options.tenants.map((t5) => t5.name)])]));
     } else result.issues.push(...loaded.issues);
   }
   let tests;
@@ -81359,15 +82424,15 @@ async function validateSources(cwd, roles, flows, options) {
       result.warnings.push(...loaded.value.flatMap((file) => transportWarnings(file, options.testTenant)));
     }
   }
-  if (options.embeddedFlows && roleFiles2) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles2, tests, roles.display));
+  if (options.embeddedFlows && roleFiles) result.issues.push(...await embeddedFlowRoleIssues(options.embeddedFlows, roleFiles, tests, roles.display));
   return result;
 }
 function quietEndWarnings(file) {
-  return quietEndedWsTests(file).map((t7) => ({
-    file: t7.file,
-    line: t7.line,
-    col: t7.col,
-    message: `warning: test "${t7.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
+  return quietEndedWsTests(file).map((t5) => ({
+    file: t5.file,
+    line: t5.line,
+    col: t5.col,
+    message: `warning: test "${t5.name}" has no until.node or until.messages: over WebSocket it ends after until.quiet of silence, and passes even when a later node never finished; set one, or turn on flows.strict_end (--strict-end)`
   }));
 }
 function testTenantOf(config, env) {
@@ -81375,6 +82440,9 @@ function testTenantOf(config, env) {
   const configured = configuredTenant(config, name);
   if (configured !== void 0) return { name, hasWs: configured.wsUrl !== void 0 };
   return name === "local" ? { name, hasWs: true } : void 0;
+}
+function count2(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 var init_validate = __esm({
   "src/run/validate.ts"() {
@@ -81386,7 +82454,11 @@ var init_validate = __esm({
     init_flow_files();
     init_roles();
     init_role_files();
+    init_ports();
     init_source_files();
+    init_config_file();
+    init_flow_files();
+    init_role_files();
     init_embedded_flow_roles();
   }
 });
@@ -81843,9 +82915,9 @@ var require_light = __commonJS({
           clearInterval(this.heartbeat);
           return this.Promise.resolve();
         }
-        yieldLoop(t7 = 0) {
-          return new this.Promise(function(resolve28, reject2) {
-            return setTimeout(resolve28, t7);
+        yieldLoop(t5 = 0) {
+          return new this.Promise(function(resolve31, reject2) {
+            return setTimeout(resolve31, t5);
           });
         }
         computePenalty() {
@@ -82056,15 +83128,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject2, resolve28, returned, task;
+          var args, cb, error2, reject2, resolve31, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve28, reject: reject2 } = this._queue.shift());
+            ({ task, args, resolve: resolve31, reject: reject2 } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve28(returned);
+                  return resolve31(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -82079,13 +83151,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject2, resolve28;
-          resolve28 = reject2 = null;
+          var promise, reject2, resolve31;
+          resolve31 = reject2 = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve28 = _resolve;
+            resolve31 = _resolve;
             return reject2 = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve28, reject: reject2 });
+          this._queue.push({ task, args, resolve: resolve31, reject: reject2 });
           this._tryToRun();
           return promise;
         }
@@ -82486,14 +83558,14 @@ var require_light = __commonJS({
                 counts2 = this._states.counts;
                 return counts2[0] + counts2[1] + counts2[2] + counts2[3] === at;
               };
-              return new this.Promise((resolve28, reject2) => {
+              return new this.Promise((resolve31, reject2) => {
                 if (finished()) {
-                  return resolve28();
+                  return resolve31();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve28();
+                      return resolve31();
                     }
                   });
                 }
@@ -82586,9 +83658,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve28, reject2) {
+              return new this.Promise(function(resolve31, reject2) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject2 : resolve28)(args3);
+                  return (args3[0] != null ? reject2 : resolve31)(args3);
                 });
               });
             };
@@ -82709,6 +83781,12 @@ var require_light = __commonJS({
     }));
   }
 });
+
+// src/engine.ts
+import { setFlagsFromString } from "node:v8";
+function runWasmWithBaselineCompiler() {
+  setFlagsFromString("--liftoff-only");
+}
 
 // action/src/main.ts
 init_config();
@@ -82888,29 +83966,29 @@ import { EOL as EOL3 } from "os";
 import { constants as constants2, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve28) {
-      resolve28(value);
+    return value instanceof P ? value : new P(function(resolve31) {
+      resolve31(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve28, reject2) {
+  return new (P || (P = Promise))(function(resolve31, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
-      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step2(result) {
+      result.done ? resolve31(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile: writeFile2 } = promises;
@@ -83187,29 +84265,29 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve28) {
-      resolve28(value);
+    return value instanceof P ? value : new P(function(resolve31) {
+      resolve31(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve28, reject2) {
+  return new (P || (P = Promise))(function(resolve31, reject2) {
     function fulfilled(value) {
       try {
-        step3(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject2(e);
       }
     }
     function rejected(value) {
       try {
-        step3(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject2(e);
       }
     }
-    function step3(result) {
-      result.done ? resolve28(result.value) : adopt(result.value).then(fulfilled, rejected);
+    function step2(result) {
+      result.done ? resolve31(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step3((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode2;
@@ -83400,16 +84478,16 @@ function tenantFlags(selection) {
 function severalTenantsName(selection) {
   return [...selection.all ? ["all-tenants"] : [], ...selection.names].join("+");
 }
-function checkTenantInputs(command, selection, promote) {
+function checkTenantInputs(command, selection, promote2) {
   if (command === "promote") {
-    const missing = ["from", "to", "report"].filter((name) => !promote[name]);
+    const missing = ["from", "to", "report"].filter((name) => !promote2[name]);
     if (missing.length > 0) throw new ActionInputError(`command: promote needs the input${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}`);
     if (selection.names.length > 0 || selection.all) {
       throw new ActionInputError('command: promote takes its tenants from the "from" and "to" inputs, not "tenant" or "all-tenants"');
     }
-    return { from: promote.from, to: promote.to, report: promote.report };
+    return { from: promote2.from, to: promote2.to, report: promote2.report };
   }
-  const stray = ["from", "to", "report"].filter((name) => promote[name]);
+  const stray = ["from", "to", "report"].filter((name) => promote2[name]);
   if (stray.length > 0) throw new ActionInputError(`input "${stray[0]}" is for command: promote, not ${command}`);
   if (isSeveral(selection) && command !== "plan" && command !== "apply") {
     throw new ActionInputError(
@@ -83432,12 +84510,12 @@ function readInputs(kit) {
   const workingDirectory = isAbsolute2(dir) ? dir : resolve3(workspace, dir);
   if (!isDirectory2(workingDirectory)) throw new ActionInputError(`input "working-directory": ${dir} is not a folder`);
   const tenants = { names: parseTenantNames(getInput("tenant")), all: getBooleanInput2("all-tenants", false, kit) };
-  const promote = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
+  const promote2 = checkTenantInputs(command, tenants, { from: getInput("from"), to: getInput("to"), report: getInput("report") });
   return {
     command,
     args,
     tenants,
-    promote,
+    promote: promote2,
     workingDirectory,
     githubToken,
     comment: getBooleanInput2("comment", true, kit),
@@ -83506,538 +84584,76 @@ function isDirectory2(path) {
 import { Readable, Writable } from "node:stream";
 
 // src/cli.ts
-var import_clipanion17 = __toESM(require_advanced(), 1);
+var import_clipanion16 = __toESM(require_advanced(), 1);
 init_error_line();
 init_redact();
-
-// src/terminal/color.ts
-function useColor(env, isTTY, flag) {
-  if (flag === false) return false;
-  if (env["NO_COLOR"] !== void 0 && env["NO_COLOR"] !== "") return false;
-  if (flag === true) return true;
-  const force = env["FORCE_COLOR"];
-  if (force !== void 0) return force !== "0" && force.toLowerCase() !== "false";
-  if (env["TERM"] === "dumb") return false;
-  return isTTY;
-}
+init_color();
 
 // src/commands/roles/apply.ts
-var import_clipanion4 = __toESM(require_advanced(), 1);
-var t = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve6 } from "node:path";
-
-// src/commands/roles/apply-saved.ts
-init_exit_codes();
-init_display();
-
-// src/commands/roles/applying.ts
-init_errors();
-init_exit_codes();
-init_display();
-
-// src/terminal/live-results.ts
-init_progress_line();
-var LiveResults = class {
-  /** `showProgress` false: the lines only, no status line (not a terminal, or stdout is a pipe). */
-  constructor(stream, showProgress, print) {
-    this.print = print;
-    this.progress = new ProgressLine(stream, showProgress);
-  }
-  pending = [];
-  progress;
-  status;
-  /** The status line's text; undefined wipes it. */
-  setStatus(text2) {
-    this.status = text2;
-    if (text2 === void 0) this.progress.clear();
-    else this.progress.show(text2);
-  }
-  /** `applying 3/40…` while changes are left; nothing once the last has ended. */
-  count(verb, ended2, total) {
-    this.setStatus(ended2 < total ? `${verb} ${ended2}/${total}…` : void 0);
-  }
-  add(line) {
-    if (this.pending.length === 0) setImmediate(() => this.flush());
-    this.pending.push(line);
-  }
-  /** Wipe the status line (before any other output); `redraw` draws it again. */
-  clear() {
-    this.progress.clear();
-  }
-  redraw() {
-    if (this.status !== void 0) this.progress.show(this.status);
-  }
-  /** Every pending line out, the status line gone. */
-  finish() {
-    this.status = void 0;
-    this.flush();
-    this.progress.clear();
-  }
-  flush() {
-    if (this.pending.length === 0) return;
-    const text2 = this.pending.join("\n");
-    this.pending.length = 0;
-    this.clear();
-    this.print(text2);
-    this.redraw();
-  }
-};
-
-// src/commands/roles/applying.ts
-var QUESTION = "Apply these changes? Only 'yes' is accepted:";
-var NO_TTY = "refusing to apply without confirmation: stdin is not a terminal. Add --auto-approve, or save a plan for review and apply it:";
-var SAVE_AND_APPLY = "roleflow plan --out plan.json && roleflow apply plan.json";
-function ended(code3, plan2, status, outcomes = [], reasons = []) {
-  return { code: code3, plan: plan2, status, outcomes, reasons };
-}
-async function approveFreshPlans(command, plans, shown, flags) {
-  const changes = plans.some((p) => p.changes.length > 0);
-  if (!flags.json) command.io.out(shown);
-  else if (!flags.autoApprove && changes) command.io.err(shown);
-  const refused = plans.filter((p) => p.guards.length > 0);
-  if (refused.length > 0) {
-    const named2 = plans.length > 1;
-    command.io.err(refused.flatMap((p) => p.guards.map((g) => `error: ${named2 ? `tenant ${quote(p.tenant.name)}: ` : ""}${g.message}`)).join("\n"));
-    return refused.map((p) => ended(ExitCode.Refused, p, "refused", [], p.guards.map((g) => g.message)));
-  }
-  if (!changes) return plans.map((p) => ended(ExitCode.Ok, p, "no_changes"));
-  if (flags.autoApprove) return "approved";
-  if (!command.context.stdinIsTTY) throw new RoleflowError(`${NO_TTY} ${flags.saveAndApply ?? SAVE_AND_APPLY}`, "usage");
-  const { confirm: confirm2 } = await Promise.resolve().then(() => (init_prompt(), prompt_exports));
-  if (await confirm2(command.context.stdin, command.context.stderr, QUESTION)) return "approved";
-  command.io.err("Apply cancelled: nothing was changed.");
-  return plans.map((p) => ended(ExitCode.Error, p, "cancelled"));
-}
-async function carryOutPlan(command, plan2, tenant, flags, several = false) {
-  if (plan2.changes.length === 0) return ended(ExitCode.Ok, plan2, "no_changes");
-  const [{ applyPlan: applyPlan2 }, { applyEnd: applyEnd2, outcomeLine: outcomeLine2 }] = await Promise.all([Promise.resolve().then(() => (init_apply_session(), apply_session_exports)), Promise.resolve().then(() => (init_apply(), apply_exports))]);
-  const live = new LiveResults(command.context.stderr, command.canShowProgress(), (text2) => command.io.out(text2));
-  command.io.showLiveLine(live);
-  const interruption = command.interruption(() => {
-    live.setStatus(void 0);
-    command.io.err("Interrupted: waiting for the requests in flight; no new change starts (Ctrl-C again quits at once).");
-  });
-  live.count("applying", 0, plan2.changes.length);
-  const run2 = await applyPlan2(plan2, tenant.client, {
-    concurrency: flags.concurrency,
-    protect: flags.protect,
-    stopped: () => interruption.aborted,
-    onOutcome: (outcome, done, total) => {
-      live.count("applying", done, total);
-      if (!flags.json) live.add(outcomeLine2(outcome));
-    }
-  });
-  live.finish();
-  command.io.showLiveLine(void 0);
-  const end = applyEnd2(run2, several ? plan2.tenant.name : void 0);
-  if (!flags.json && end.out.length > 0) command.io.out(end.out.join("\n"));
-  if (end.err.length > 0) command.io.err(end.err.join("\n"));
-  return ended(end.ok ? ExitCode.Ok : run2.interrupted ? ExitCode.Interrupted : ExitCode.Error, plan2, end.status, run2.outcomes);
-}
-async function printApplyJson(command, ends, several) {
-  const { applyResultJson: applyResultJson2 } = await Promise.resolve().then(() => (init_apply(), apply_exports));
-  const one = (e) => JSON.parse(applyResultJson2(e.plan, e.status, e.outcomes, e.reasons));
-  if (several === void 0 && ends.length === 1) {
-    const e = ends[0];
-    command.io.outData({ tenant: e.plan.tenant, outcomes: e.outcomes, reasons: e.reasons }, (clean) => applyResultJson2(clean, e.status, clean.outcomes, clean.reasons));
-    return;
-  }
-  command.io.outJson({ format_version: 1, tenants: ends.map(one), not_attempted: several?.notAttempted ?? [] });
-}
-async function tenantTurn(command, plan2, turn) {
-  const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-  try {
-    return await turn();
-  } catch (error2) {
-    if (!isTenantFailure2(error2)) throw error2;
-    const named2 = tenantError2(plan2.tenant.name, error2);
-    command.io.err(`error: ${named2.message}`);
-    return ended(named2.exitCode, plan2, "failed", [], [error2.message]);
-  }
-}
-
-// src/commands/roles/apply-saved.ts
-async function applySavedTenants(command, config, planFile, saved, flags) {
-  const { savedPlanRefusals: savedPlanRefusals2, tenantPlansDigest: tenantPlansDigest2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  const { roles } = config;
-  const altered = saved.digest === tenantPlansDigest2(saved.tenants) ? [] : ["its tenants were removed, added or reordered since `roleflow plan --out` wrote it: its digest does not match"];
-  const guarded = saved.tenants.map((plan2) => ({ name: plan2.tenant.name, reasons: savedPlanRefusals2(plan2, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }) }));
-  if (altered.length > 0 || guarded.some((c) => c.reasons.length > 0)) return refuseSavedTenants(command, planFile, saved, altered, guarded);
-  const opened = await command.openTenants(config, saved.tenants.map((p) => p.tenant.name));
-  const steps = saved.tenants.map((plan2, i) => ({ plan: plan2, tenant: opened[i] }));
-  const { applyTenantsInOrder: applyTenantsInOrder2, checkSavedTenants: checkSavedTenants2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const closeAll = () => Promise.all(opened.map((t7) => t7.close().catch(() => void 0)));
-  const checks = await checkSavedTenants2(steps).catch(async (error2) => {
-    await closeAll();
-    throw error2;
-  });
-  if (checks.some((c) => c.reasons.length > 0 || c.failure !== void 0)) {
-    await closeAll();
-    return refuseSavedTenants(command, planFile, saved, [], checks);
-  }
-  const run2 = await applyTenantsInOrder2(steps, (s) => s.plan.tenant.name, ({ plan: plan2, tenant }) => {
-    command.tenantHeading(plan2.tenant.name);
-    return tenantTurn(command, plan2, () => applySaved(command, config, planFile, plan2, flags, tenant));
-  });
-  return command.finish(run2.ended, run2);
-}
-async function refuseSavedTenants(command, planFile, saved, whole, checks) {
-  const { savedTenantsRefusal: savedTenantsRefusal2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-  const refusal = savedTenantsRefusal2(planFile, saved.tenants, whole, checks);
-  command.io.err(refusal.message);
-  await command.finish(refusal.ends.map((e) => ended(e.code, e.plan, e.status, [], e.reasons)), { notAttempted: refusal.notAttempted });
-  return refusal.code;
-}
-async function applySaved(command, config, planFile, plan2, flags, opened) {
-  const { openSavedPlan: openSavedPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const open5 = () => opened === void 0 ? command.openTenant(config, command.tenant ?? plan2.tenant.name) : Promise.resolve(opened);
-  const checked = await openSavedPlan2({ cwd: command.context.cwd, planFile, config, plan: plan2, open: open5 });
-  const several = opened !== void 0;
-  if ("refused" in checked) {
-    const { what, reasons, otherTenant } = checked.refused;
-    const tenant = showName(plan2.tenant.name);
-    const fix = otherTenant ? `It names its tenant: roleflow apply ${planFile} --tenant ${tenant} (or without --tenant and ROLEFLOW_TENANT) applies it there.` : `Make a new plan: roleflow plan --tenant ${tenant} --out FILE (if roleflow promote made this one, run roleflow promote again: a plan made by plan skips its gate)`;
-    const where = several ? ` (tenant ${plan2.tenant.name})` : "";
-    command.io.err([`error: the saved plan ${planFile}${where} ${what}; nothing was applied${several ? ` to ${plan2.tenant.name}` : ""}:`, ...reasons.map((r) => `  - ${r}`), fix].join("\n"));
-    return ended(ExitCode.Refused, plan2, "refused", [], reasons);
-  }
-  const { planSummaryLine: planSummaryLine2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-  if (!flags.json) command.io.out(`Applying the saved plan ${planFile}${several ? "" : ` to tenant ${checked.plan.tenant.name}`}. ${planSummaryLine2(checked.plan)}`);
-  return carryOutPlan(command, checked.plan, checked.tenant, flags, several);
-}
-
-// src/commands/roles/planning.ts
 var import_clipanion3 = __toESM(require_advanced(), 1);
-init_display();
-
-// src/commands/tenant-command.ts
-var import_clipanion2 = __toESM(require_advanced(), 1);
-init_errors();
-init_redact();
-init_safe_text();
-import { setMaxListeners } from "node:events";
 
 // src/commands/base.ts
 var import_clipanion = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-
-// src/terminal/output.ts
-init_redact();
-init_safe_text();
-var CommandOutput = class {
-  constructor(streams, color) {
-    this.streams = streams;
-    this.color = color;
-  }
-  /** Values redacted from everything printed (`addSecrets`). */
-  secretValues = /* @__PURE__ */ new Set();
-  currentRedactor;
-  liveLine;
-  /** Write a result to stdout (secrets redacted, stray control characters escaped). */
-  out(text2) {
-    this.write(this.streams.stdout, escapeStray(this.redact(text2), this.color("stdout")));
-  }
-  /** Write a diagnostic to stderr (secrets redacted, stray control characters escaped). */
-  err(text2) {
-    this.write(this.streams.stderr, escapeStray(this.redact(text2), this.color("stderr")));
-  }
-  /** Write `value` as JSON on stdout (`indent` 0: one line), secrets masked as `outData` does. */
-  outJson(value, indent = 2) {
-    this.outData(value, (v) => jsonText(v, indent));
-  }
-  /**
-   * Write machine-readable output to stdout: secrets are masked in the string values of `value`,
-   * which `serialise` then renders (JSON, XML, workflow commands); the text is written as it is,
-   * never masked again, so its keys and syntax stand whatever the secrets are. Empty output
-   * writes nothing.
-   */
-  outData(value, serialise) {
-    const text2 = serialise(this.redactor.values(value));
-    if (text2 !== "") this.write(this.streams.stdout, text2);
-  }
-  /**
-   * `outData` for output too large to hold twice: `serialise` gives the text as UTF-8 in pieces
-   * (of about 1 MB), each written as it comes. It masks the secrets itself, with the redactor it
-   * is given (see `Redactor.mayHoldSecret`): its text must be that of `redactor.values(value)`.
-   */
-  outDataBytes(value, serialise) {
-    this.liveLine?.clear();
-    for (const piece of serialise(value, this.redactor)) this.streams.stdout.write(piece);
-    this.liveLine?.redraw?.();
-  }
-  /** A line now drawn on the terminal (undefined: none): `out` and `err` never write onto it. */
-  showLiveLine(line) {
-    this.liveLine = line;
-  }
-  redact(text2) {
-    return this.redactor.text(text2);
-  }
-  /** The redactor of every secret added so far. */
-  get redactor() {
-    return this.currentRedactor ??= makeRedactor(this.secretValues);
-  }
-  /**
-   * Redact these values from all that is printed from now on. A short one may also hide parts of
-   * ordinary words: the user is told once, by the name of the variable (or flag) holding it.
-   */
-  addSecrets(values, flag) {
-    const env = this.streams.env;
-    for (const value of values) {
-      if (!value || this.secretValues.has(value)) continue;
-      this.secretValues.add(value);
-      this.currentRedactor = void 0;
-      if (value.length < SHORT_SECRET_LENGTH) {
-        const name = flag ?? Object.keys(env).find((k) => env[k] === value) ?? "a secret";
-        this.err(`warning: ${name} is only ${value.length} characters; it is masked wherever it appears, which may mask ordinary words`);
-      }
-    }
-  }
-  write(stream, text2, endLine = true) {
-    this.liveLine?.clear();
-    stream.write(!endLine || text2.endsWith("\n") ? text2 : `${text2}
-`);
-    this.liveLine?.redraw?.();
-  }
-};
-
-// src/commands/base.ts
+init_ports();
 init_error_line();
-init_safe_text();
 var RoleflowCommand = class extends import_clipanion.Command {
   configFile = import_clipanion.Option.String("--config", { description: "Config file (default: ROLEFLOW_CONFIG, else roleflow.config.yaml here or in the nearest parent folder)" });
   verbose = import_clipanion.Option.Boolean("--verbose", false, { description: "One line per request on stderr; stack traces on errors" });
   color = import_clipanion.Option.Boolean("--color", { description: "Colours on a TTY; --no-color (or NO_COLOR) turns them off" });
-  output;
+  made;
   /** clipanion's own `catch` would print on stdout, and an overriding `catch` exits 0. */
   async validateAndExecute() {
     try {
       return await super.validateAndExecute();
     } catch (error2) {
-      this.io.err(describeError(error2, this.verbose, this.path));
-      return error2 instanceof RoleflowError ? error2.exitCode : ExitCode.Error;
+      const { line, code: code3 } = failure(error2, this.verbose, this.path);
+      this.ports.output.err(line);
+      return code3;
     }
   }
-  /** Called by `main()` once the command has ended, however it ended. */
+  /** What this command's verb touches: its output (secrets masked), tenants, clock, Ctrl-C, terminal. */
+  get ports() {
+    return (this.made ??= makePorts(this.context, { color: this.color, verbose: this.verbose })).ports;
+  }
+  /** The options of every verb. */
+  get common() {
+    return { config: this.configFile, verbose: this.verbose };
+  }
+  /** Called by `main()` once the command has ended, however it ended: closes the tenants left open. */
   async cleanup() {
-  }
-  /** This command's stdout and stderr, secrets masked. */
-  get io() {
-    return this.output ??= new CommandOutput(this.context, (stream) => this.colorFor(stream));
-  }
-  /** Colours for a stream: see `useColor` (a TTY, `--color`/`--no-color`, NO_COLOR, FORCE_COLOR). */
-  colorFor(stream) {
-    return useColor(this.context.env, stream === "stdout" ? this.context.stdoutIsTTY : this.context.stderrIsTTY, this.color);
-  }
-  /** A live progress line may be drawn: stderr is a terminal, and stdout is not a pipe into it. */
-  canShowProgress() {
-    return this.context.stderrIsTTY && this.context.stdoutIsPipe !== true;
-  }
-  /** Where `test` and `report merge` write their reports: this command's streams, masking and colours. */
-  reportSinks(style, consoleWasLive) {
-    return {
-      cwd: this.context.cwd,
-      env: this.context.env,
-      stdout: (text2) => this.io.out(text2),
-      data: (value, render3) => this.io.outData(value, render3),
-      style,
-      consoleWasLive,
-      redactor: this.io.redactor
-    };
-  }
-  /**
-   * `--verbose`: the line of one request (the path has its query secrets masked already), after
-   * `tenant NAME:` in a run over several tenants.
-   */
-  requestLine(r, tenant) {
-    if (!this.verbose) return;
-    const again = r.attempt !== void 0 && r.attempt > 1 ? ` (attempt ${r.attempt})` : "";
-    this.io.err(`${tenant === void 0 ? "" : `tenant ${escapeControls(tenant)}: `}${r.method} ${r.path} ${r.status} ${Math.round(r.ms)}ms${again}`);
-  }
-  async loadConfig() {
-    const { loadConfig: loadConfig2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    return loadConfig2(this.context.cwd, this.configFile, this.context.env);
+    await this.made?.close();
   }
 };
 
-// src/commands/tenant-command.ts
-var TenantAccessCommand = class extends RoleflowCommand {
-  /** Tenants opened and not yet closed: closed by `cleanup` so that no failure leaves one running. */
-  opened = /* @__PURE__ */ new Set();
-  /** `named`: a run over several tenants, whose `--verbose` request lines and retry notes say which tenant each is for. */
-  async openTenantWith(config, flags, named2 = false) {
-    const { openTenant: openTenant2 } = await Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports));
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const tenant = await openTenant2({
-      config,
-      flags,
-      env: this.context.env,
-      cwd: this.context.cwd,
-      ...this.verbose ? { onRequest: (r) => this.requestLine(r, named2 ? flags.tenant : void 0) } : {},
-      onRetry: (line) => this.io.err(named2 ? `tenant ${escapeControls(flags.tenant ?? "")}: ${line}` : line)
-    });
-    this.io.addSecrets(tenant.secrets);
-    const close = tenant.close.bind(tenant);
-    const tracked = {
-      ...tenant,
-      close: async () => {
-        this.opened.delete(tracked);
-        await close();
-      }
-    };
-    this.opened.add(tracked);
-    return tracked;
-  }
-  /**
-   * Every tenant of a run over several opened, in order, before anything is sent to any: an unknown
-   * tenant, a missing token or an unsafe URL stops the run here (the ones opened are closed).
-   * Opening a configured tenant sends nothing.
-   */
-  async openTenants(config, names) {
-    const opened = [];
-    try {
-      for (const name of names) opened.push(await this.openTenantWith(config, { tenant: name }, true));
-    } catch (error2) {
-      for (const tenant of opened) await tenant.close().catch(() => void 0);
-      throw error2;
-    }
-    return opened;
-  }
-  /**
-   * The first SIGINT/SIGTERM as an AbortSignal, for a long-running command: once it is aborted,
-   * nothing new starts and the command reports what was done. `onInterrupt` runs just before
-   * (clear the progress line, say what happens now). A second signal ends the process at once.
-   */
-  interruption(onInterrupt) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    void this.context.waitForShutdown().then(() => {
-      onInterrupt();
-      controller.abort();
-    });
-    return controller.signal;
-  }
-  // An embedded tenant left open would keep the process alive after the command has failed.
-  async cleanup() {
-    for (const tenant of [...this.opened]) await tenant.close().catch(() => void 0);
-  }
-};
-var TenantCommand = class extends TenantAccessCommand {
-  tenants = import_clipanion2.Option.Array("--tenant", {
-    description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
-  });
-  baseUrl = import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
-  wsUrl = import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
-  /** The one tenant `--tenant` names, else `ROLEFLOW_TENANT`; undefined for the config's default. */
-  get tenant() {
-    const named2 = this.tenants ?? [];
-    if (new Set(named2).size > 1) throw new RoleflowError(`--tenant is given ${named2.length} times: roleflow ${this.path.join(" ")} works on one tenant`, "usage");
-    return named2[0] ?? (this.context.env["ROLEFLOW_TENANT"] || void 0);
-  }
-  /** `name`, or the tenant this command's flags name. */
-  async openTenant(config, name) {
-    return this.openTenantWith(config, { tenant: name ?? this.tenant, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-  }
-};
-var ManyTenantsCommand = class extends TenantCommand {
-  allTenants = import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
-  /**
-   * The tenants of this run when it is over several (`--all-tenants`, or `--tenant` more than
-   * once), checked against the config; undefined for a run over one tenant, as before.
-   */
-  async severalTenants(config) {
-    const named2 = this.tenants ?? [];
-    if (!this.allTenants && named2.length <= 1) return void 0;
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) {
-      throw new RoleflowError("--base-url and --ws-url override one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
-    }
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    return selectTenants2(config, { named: named2, all: this.allTenants });
-  }
-};
-
-// src/commands/roles/planning.ts
-async function freshPlanFor(command, config, selection, open5, shared) {
-  const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-  const { makeFreshPlan: makeFreshPlan2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-  const rolesDir = shared?.rolesDir ?? rolesDirOf2(command.context.cwd, config, selection.roles);
-  const fresh = await makeFreshPlan2({
-    ...shared && { files: shared.files },
-    cwd: command.context.cwd,
-    config,
-    rolesDir,
-    prune: selection.prune,
-    allowEmptyPrune: selection.allowEmptyPrune,
-    open: open5,
-    now: /* @__PURE__ */ new Date(),
-    targets: selection.targets,
-    roleFiles: selection.roleFiles
-  });
-  const { formatIssue: formatIssue2 } = await Promise.resolve().then(() => (init_errors(), errors_exports));
-  const shown = warned.get(command) ?? /* @__PURE__ */ new Set();
-  warned.set(command, shown);
-  for (const line of fresh.warnings.map(formatIssue2)) {
-    if (shown.has(line)) continue;
-    shown.add(line);
-    command.io.err(line);
-  }
-  return { ...fresh, rolesDir };
-}
-var warned = /* @__PURE__ */ new WeakMap();
-var PlanningCommand = class extends ManyTenantsCommand {
-  target = import_clipanion3.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
-  roles = import_clipanion3.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion3.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion3.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
-  async freshPlanOf(config, roleFiles2, tenant) {
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles: roleFiles2 };
-    return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
-  }
-  /**
-   * A fresh plan of each of `names`, in the order of `names`: every tenant opened first (an unknown
-   * one or a missing token stops the run before anything is sent), then listed in parallel (a few
-   * at once). A tenant that cannot be listed gets its error instead of a plan.
-   */
-  async freshPlansOf(config, roleFiles2, names) {
-    const { planTenants: planTenants2 } = await Promise.resolve().then(() => (init_plan_tenants(), plan_tenants_exports));
-    const { loadRoleFiles: loadRoleFiles2, rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const opened = await this.openTenants(config, names);
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles: roleFiles2 };
-    const rolesDir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const shared = { rolesDir, files: loadRoleFiles2(this.context.cwd, rolesDir) };
-    const planned = await planTenants2(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]), shared));
-    return planned.map((entry, i) => "error" in entry ? { ...entry, location: opened[i].location } : entry);
-  }
-};
-function applyArgumentProblem(args, planFile, flags) {
-  const notRoleFiles = args.filter((a) => !a.endsWith(".md"));
-  if (args.length > 1 && notRoleFiles.length > 0) return `apply takes one saved plan or role files (*.md), not ${notRoleFiles.join(", ")} among several`;
-  if (planFile === void 0) return void 0;
-  if (flags.target !== void 0) return "--target does not go with a saved plan: make a partial plan with roleflow plan --target … --out FILE";
-  const given = [flags.roles !== void 0 && "--roles", flags.prune !== void 0 && (flags.prune ? "--prune" : "--no-prune")].filter((f) => f !== false);
-  if (given.length > 0) return `${given.join(" and ")} ${given.length === 1 ? "does" : "do"} not go with a saved plan: it already says what to do`;
-  if (flags.allowEmptyPrune) return "--allow-empty-prune does not go with a saved plan: it already says what to do";
-  if (flags.allTenants) return "--all-tenants does not go with a saved plan: it applies the tenants it was made for, in order";
-  return void 0;
-}
-function savedPlanTenantProblem(planFile, tenants, flags) {
-  const names = tenants.map((name) => showName(name)).join(", ");
-  if (tenants.length === 1) {
-    const named2 = new Set(flags.tenant ?? []);
-    return named2.size > 1 ? `--tenant more than once does not go with ${planFile}, a saved plan of tenant ${names}: it applies to that tenant only` : void 0;
-  }
-  const given = [flags.tenant !== void 0 && "--tenant", flags.tenant === void 0 && flags.envTenant !== void 0 && "ROLEFLOW_TENANT", flags.baseUrl !== void 0 && "--base-url", flags.wsUrl !== void 0 && "--ws-url"].filter((f) => f !== false);
-  if (given.length === 0) return void 0;
-  return `${given.join(", ")} ${given.length === 1 ? "does" : "do"} not go with ${planFile}, a saved plan of ${tenants.length} tenants: it applies all of them (${names}) in order, each where it was planned; for fewer, make a plan of those: roleflow plan --tenant NAME --out FILE`;
-}
+// src/commands/options.ts
+var import_clipanion2 = __toESM(require_advanced(), 1);
+var t = __toESM(require_lib(), 1);
+var tenantsOption = () => import_clipanion2.Option.Array("--tenant", {
+  description: 'Tenant name from the config (default: ROLEFLOW_TENANT, else default_tenant, else the embedded "local"); plan, apply and test take it more than once'
+});
+var baseUrlOption = () => import_clipanion2.Option.String("--base-url", { description: "Tenant base URL, overriding the config" });
+var wsUrlOption = () => import_clipanion2.Option.String("--ws-url", { description: "Tenant WebSocket URL, overriding the config" });
+var allTenantsOption = () => import_clipanion2.Option.Boolean("--all-tenants", false, { description: 'Every tenant of the config (not the embedded "local" unless --tenant local names it)' });
+var targetOption = () => import_clipanion2.Option.Array("--target", { description: "Only the Roles with this name or glob (repeatable): a partial plan" });
+var rolesOption = () => import_clipanion2.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
+var pruneOption = () => import_clipanion2.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
+var allowEmptyPruneOption = () => import_clipanion2.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
+var concurrencyOption = (description, max = 64) => numberOption("--concurrency", description, { min: 1, max, integer: true });
+var applyConcurrencyOption = () => concurrencyOption("Requests at once (default: roles.concurrency of the config, else 4)");
+var autoApproveOption = (description) => import_clipanion2.Option.Boolean("--auto-approve", false, { description });
+var jsonOption = (description) => import_clipanion2.Option.Boolean("--json", false, { description });
+var reporterOption = (description) => import_clipanion2.Option.Array("--reporter", [], { description });
+var thresholdOption = (description) => import_clipanion2.Option.String("--threshold", "20%", { description });
+var failOnRegressionOption = (description) => import_clipanion2.Option.Boolean("--fail-on-regression", false, { description });
+var passWithNoTestsOption = (description) => import_clipanion2.Option.Boolean("--pass-with-no-tests", false, { description });
+var numberIn = (range) => t.cascade(t.isNumber(), [...range.integer === true ? [t.isInteger()] : [], t.isInInclusiveRange(range.min, range.max)]);
+var numberOption = (flag, description, range) => import_clipanion2.Option.String(flag, { description, validator: numberIn(range) });
+var numberOptionOr = (flag, initial, description, range) => import_clipanion2.Option.String(flag, initial, { description, validator: numberIn(range) });
 
 // src/commands/roles/apply.ts
-var ApplyCommand = class extends PlanningCommand {
+var ApplyCommand = class extends RoleflowCommand {
   static paths = [["apply"]];
-  static usage = import_clipanion4.Command.Usage({
+  static usage = import_clipanion3.Command.Usage({
     category: "Roles as code",
     description: "Make the tenant match the role files",
     details: `
@@ -84086,98 +84702,31 @@ var ApplyCommand = class extends PlanningCommand {
       ["A reviewed plan of production, applied there (the plan names its tenant)", "roleflow plan --tenant production --out prod.json && roleflow apply prod.json"]
     ]
   });
-  args = import_clipanion4.Option.Rest({ name: "PLANFILE | ROLEFILE" });
-  autoApprove = import_clipanion4.Option.Boolean("--auto-approve", false, { description: "Apply a fresh plan without asking" });
-  concurrency = import_clipanion4.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion4.Option.Boolean("--json", false, { description: "Print the results as JSON on stdout" });
-  get planFile() {
-    return this.args.length === 1 && !this.args[0].endsWith(".md") ? this.args[0] : void 0;
-  }
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  args = import_clipanion3.Option.Rest({ name: "PLANFILE | ROLEFILE" });
+  autoApprove = autoApproveOption("Apply a fresh plan without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the results as JSON on stdout");
   async execute() {
-    const problem = applyArgumentProblem(this.args, this.planFile, { target: this.target, roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, allTenants: this.allTenants });
-    if (problem !== void 0) throw new RoleflowError(problem, "usage");
-    const config = await this.loadConfig();
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect };
-    const several = this.planFile === void 0 ? await this.severalTenants(config) : void 0;
-    if (several !== void 0) return this.applyFreshTenants(config, several, flags);
-    if (this.planFile !== void 0) {
-      const { readSavedPlanFile: readSavedPlanFile2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      const saved = await readSavedPlanFile2(resolve6(this.context.cwd, this.planFile), this.planFile);
-      const tenants = "tenants" in saved ? saved.tenants.map((p) => p.tenant.name) : [saved.tenant.name];
-      const tenantProblem2 = savedPlanTenantProblem(this.planFile, tenants, { tenant: this.tenants, envTenant: this.context.env["ROLEFLOW_TENANT"] || void 0, baseUrl: this.baseUrl, wsUrl: this.wsUrl });
-      if (tenantProblem2 !== void 0) throw new RoleflowError(tenantProblem2, "usage");
-      const { savedPlanUnknownTenant: savedPlanUnknownTenant2 } = await Promise.resolve().then(() => (init_select(), select_exports));
-      const gone = savedPlanUnknownTenant2(this.planFile, "tenants" in saved || this.tenant === void 0 && this.baseUrl === void 0 ? tenants : [], config);
-      if (gone !== void 0) throw new RoleflowError(gone, "config");
-      if ("tenants" in saved) return applySavedTenants(this, config, this.planFile, saved, flags);
-      return this.finish([await applySaved(this, config, this.planFile, saved, flags)], void 0);
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await this.freshPlanOf(config, this.args);
-    const { plan: plan2, rolesDir } = fresh;
-    if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
-    const shown = renderPlanText2(plan2, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, [plan2], shown, flags);
-    if (approved !== "approved") return this.finish(approved, void 0);
-    return this.finish([await carryOutPlan(this, plan2, fresh.tenant, flags)], void 0);
-  }
-  /**
-   * Several tenants, planned fresh: every tenant opened and listed first (one that cannot be stops
-   * the run, nothing applied anywhere), shown, approved once, then carried out one tenant at a time.
-   */
-  async applyFreshTenants(config, names, flags) {
-    const { renderTenantPlansText: renderTenantPlansText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const planned = await this.freshPlansOf(config, this.args, names);
-    const fresh = planned.flatMap((e) => "fresh" in e ? [e.fresh] : []);
-    const failed3 = planned.flatMap((e) => "error" in e ? [tenantError2(e.name, e.error)] : []);
-    if (failed3.length > 0) {
-      this.io.err([...failed3.map((e) => `error: ${e.message}`), "Nothing was applied to any tenant."].join("\n"));
-      return ExitCode.Error;
-    }
-    const plans = fresh.map((f) => f.plan);
-    const issues = [...new Map(plans.flatMap((p) => p.issues).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) throw new InvalidFilesError(issues);
-    const shown = renderTenantPlansText2(plans, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${fresh[0].rolesDir.display}/` });
-    const approved = await approveFreshPlans(this, plans, shown, flags);
-    if (approved !== "approved") return this.finish(approved, { notAttempted: plans.filter((p) => !approved.some((e) => e.plan === p)).map((p) => p.tenant.name) });
-    const { applyTenantsInOrder: applyTenantsInOrder2 } = await Promise.resolve().then(() => (init_apply_tenants(), apply_tenants_exports));
-    const run2 = await applyTenantsInOrder2(fresh, (f) => f.plan.tenant.name, async (f) => {
-      this.tenantHeading(f.plan.tenant.name);
-      if (f.plan.changes.length === 0 && !this.json) this.io.out("No changes.");
-      return tenantTurn(this, f.plan, () => carryOutPlan(this, f.plan, f.tenant, flags, true));
-    });
-    return this.finish(run2.ended, run2);
-  }
-  tenantHeading(name) {
-    if (!this.json) this.io.out(`=== tenant ${name} ===`);
-  }
-  /**
-   * The exit code of the run (the first tenant's that did not end with 0, else 0), after the
-   * closing line of a run over several tenants and `--json`'s document.
-   */
-  async finish(ends, several) {
-    if (several !== void 0) {
-      const { tenantsApplyLine: tenantsApplyLine2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-      const line = tenantsApplyLine2(ends.map((e) => ({ tenant: e.plan.tenant.name, status: e.status })), several.notAttempted);
-      const ok = ends.every((e) => e.code === ExitCode.Ok);
-      if (ok && !this.json) this.io.out(line);
-      else if (!ok) this.io.err(line);
-    }
-    if (this.json) await printApplyJson(this, ends, several);
-    return ends.find((e) => e.code !== ExitCode.Ok)?.code ?? ExitCode.Ok;
+    const { apply: apply3 } = await Promise.resolve().then(() => (init_apply2(), apply_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 } = this;
+    return apply3({ ...this.common, tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, args, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/help.ts
-var import_clipanion5 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion4 = __toESM(require_advanced(), 1);
+init_ports();
 var HelpCommand = class extends RoleflowCommand {
   static paths = [["help"]];
-  static usage = import_clipanion5.Command.Usage({
+  static usage = import_clipanion4.Command.Usage({
     category: "Getting started",
     description: "Show the help of roleflow or of one command",
     details: `
@@ -84190,7 +84739,7 @@ var HelpCommand = class extends RoleflowCommand {
       ["A command of two words", "roleflow help report merge"]
     ]
   });
-  words = import_clipanion5.Option.Rest({ name: "COMMAND" });
+  words = import_clipanion4.Option.Rest({ name: "COMMAND" });
   async execute() {
     if (this.words.length === 0) {
       this.context.stdout.write(this.cli.usage());
@@ -84205,13 +84754,10 @@ var HelpCommand = class extends RoleflowCommand {
 };
 
 // src/commands/init.ts
-var import_clipanion6 = __toESM(require_advanced(), 1);
-init_errors();
-init_url_safety();
-import { resolve as resolve7 } from "node:path";
+var import_clipanion5 = __toESM(require_advanced(), 1);
 var InitCommand = class extends RoleflowCommand {
   static paths = [["init"]];
-  static usage = import_clipanion6.Command.Usage({
+  static usage = import_clipanion5.Command.Usage({
     category: "Getting started",
     description: "Scaffold roleflow in a repository",
     details: `
@@ -84247,70 +84793,26 @@ var InitCommand = class extends RoleflowCommand {
       ["Write the templates again over existing files", "roleflow init --force"]
     ]
   });
-  dir = import_clipanion6.Option.String({ name: "DIR", required: false });
-  tenant = import_clipanion6.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
-  baseUrl = import_clipanion6.Option.String("--base-url", { description: "That tenant's base URL" });
-  wsUrl = import_clipanion6.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
-  previewTenant = import_clipanion6.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
-  force = import_clipanion6.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
-  json = import_clipanion6.Option.Boolean("--json", false, { description: "Print what was done as JSON on stdout" });
+  dir = import_clipanion5.Option.String({ name: "DIR", required: false });
+  tenant = import_clipanion5.Option.String("--tenant", { description: "A tenant to configure beside the embedded one (needs --base-url)" });
+  baseUrl = import_clipanion5.Option.String("--base-url", { description: "That tenant's base URL" });
+  wsUrl = import_clipanion5.Option.String("--ws-url", { description: "That tenant's WebSocket URL" });
+  previewTenant = import_clipanion5.Option.String("--preview-tenant", { description: "Mark this tenant preview: true and preview pull requests on it (local: the embedded tenant)" });
+  force = import_clipanion5.Option.Boolean("--force", false, { description: "Overwrite files that exist (settings and .gitignore are still merged)" });
+  json = jsonOption("Print what was done as JSON on stdout");
   async execute() {
-    const { initRepository: initRepository2 } = await Promise.resolve().then(() => (init_init(), init_exports));
-    const dir = resolve7(this.context.cwd, this.dir ?? ".");
-    const tenant = this.tenantOption();
-    if (this.previewTenant !== void 0 && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.previewTenant)) {
-      throw new RoleflowError(`--preview-tenant "${this.previewTenant}": a tenant name is letters, digits, - and _, starting with a letter`, "usage");
-    }
-    const steps = await initRepository2(dir, { force: this.force, ...tenant, ...this.previewTenant !== void 0 && { previewTenant: this.previewTenant } });
-    if (this.json) {
-      this.io.outJson({ dir, files: steps });
-      return 0;
-    }
-    const width = Math.max(...steps.map((s) => s.status.length));
-    this.io.out(steps.map((s) => `${s.status.padEnd(width)}  ${s.path}${s.note === void 0 ? "" : `  (${s.note})`}`).join("\n"));
-    const config = steps.find((s) => s.tenant !== void 0);
-    if (config?.tenant === "added" && this.tenant === void 0) {
-      this.io.err(`Marked "${this.previewTenant}" preview: true in ${config.path}: pull requests are previewed there (roleflow preview --tenant ${this.previewTenant} --base origin/main).`);
-    } else if (config?.tenant === "added") {
-      this.io.err(
-        `Added tenant "${this.tenant}" to ${config.path}; the other files were left as they are. To test on one tenant and promote to the next, see the workflows docs/workflows/roleflow-promote.yml and roleflow-environments.yml in the README ("Environments").`
-      );
-    } else if (config !== void 0) {
-      const present = config.tenant === "present";
-      this.io.err(`${present ? "note" : "error"}: ${config.note}. To add a tenant by hand, write it under tenants: in ${config.path} (README "Adding a tenant").`);
-      if (!present) return 1;
-    }
-    this.io.err("Next: npx roleflow validate && npx roleflow plan && npx roleflow apply && npx roleflow test");
-    return 0;
-  }
-  tenantOption() {
-    if (this.tenant === void 0) {
-      if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url need --tenant NAME");
-      return {};
-    }
-    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(this.tenant) || this.tenant === "local") {
-      throw new RoleflowError(`--tenant "${this.tenant}": a tenant name is letters, digits, - and _, starting with a letter, and not "local"`);
-    }
-    if (this.baseUrl === void 0) throw new RoleflowError("--tenant needs --base-url URL");
-    for (const [flag, url, kind] of [["--base-url", this.baseUrl, "http"], ["--ws-url", this.wsUrl, "ws"]]) {
-      if (url !== void 0 && !checkTenantUrl(url, kind).ok) {
-        throw new RoleflowError(`${flag} ${url}: not a ${kind === "http" ? "https" : "wss"}:// URL (plain ${kind}:// only to loopback)`);
-      }
-    }
-    return { tenant: { name: this.tenant, baseUrl: this.baseUrl, ...this.wsUrl === void 0 ? {} : { wsUrl: this.wsUrl } } };
+    const { init: init2 } = await Promise.resolve().then(() => (init_init(), init_exports));
+    const { dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 } = this;
+    return init2({ ...this.common, dir, tenant, baseUrl, wsUrl, previewTenant: previewTenant2, force, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/plan.ts
-var import_clipanion7 = __toESM(require_advanced(), 1);
+var import_clipanion6 = __toESM(require_advanced(), 1);
 var t2 = __toESM(require_lib(), 1);
-import { resolve as resolve8 } from "node:path";
-init_errors();
-init_exit_codes();
-init_display();
-var PlanCommand = class extends PlanningCommand {
+var PlanCommand = class extends RoleflowCommand {
   static paths = [["plan"]];
-  static usage = import_clipanion7.Command.Usage({
+  static usage = import_clipanion6.Command.Usage({
     category: "Roles as code",
     description: "Show what apply would change on the tenant (read-only)",
     details: `
@@ -84360,142 +84862,32 @@ var PlanCommand = class extends PlanningCommand {
       ["Save the plan of two tenants, applied in this order", "roleflow plan --tenant staging --tenant production --out plan.json"]
     ]
   });
-  roleFiles = import_clipanion7.Option.Rest({ name: "ROLEFILE" });
-  // Not `out`: that is the base class's way of printing.
-  outFile = import_clipanion7.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
-  json = import_clipanion7.Option.Boolean("--json", false, { description: "Print the plan as JSON (same as --format json)" });
-  format = import_clipanion7.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
-  detailedExitcode = import_clipanion7.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  target = targetOption();
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  roleFiles = import_clipanion6.Option.Rest({ name: "ROLEFILE" });
+  outFile = import_clipanion6.Option.String("--out", { description: "Save the plan as JSON for `roleflow apply FILE`" });
+  json = jsonOption("Print the plan as JSON (same as --format json)");
+  format = import_clipanion6.Option.String("--format", { description: "text (default), json or markdown", validator: t2.isEnum(["text", "json", "markdown"]) });
+  detailedExitcode = import_clipanion6.Option.Boolean("--detailed-exitcode", false, { description: "Exit 2 when the plan has changes, 0 when it has none" });
   async execute() {
-    if (this.json && this.format !== void 0 && this.format !== "json") {
-      throw new RoleflowError(`--json and --format ${this.format} ask for different outputs: use one of them`);
-    }
-    if (this.outFile === "-") {
-      throw new RoleflowError("--out -: a saved plan must be a file; use --json to print the plan on stdout");
-    }
-    const format = this.json ? "json" : this.format ?? "text";
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const several = await this.severalTenants(config);
-    if (several !== void 0) return this.planTenants(config, several, format);
-    const show2 = (plan3, rolesDir2) => {
-      if (format === "json") this.io.outDataBytes(plan3, (p, redactor) => plans.planJsonBytes(p, { redactor }));
-      else if (format === "markdown") this.io.out(plans.renderPlanMarkdown(plan3));
-      else this.io.out(plans.renderPlanText(plan3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlanOf(config, this.roleFiles);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(plans.unreadablePlan(error2.issues, this.unreadableOptions(config)), "");
-      throw error2;
-    }
-    const { plan: plan2, tenant, rolesDir } = fresh;
-    await tenant.close();
-    if (plan2.issues.length > 0) {
-      if (format !== "text") show2(plan2, "");
-      throw new InvalidFilesError(plan2.issues);
-    }
-    show2(plan2, `${rolesDir.display}/`);
-    if (plan2.guards.length > 0) {
-      for (const guard of plan2.guards) this.io.err(`error: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    const outFile = this.outFile;
-    if (outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, outFile), plan2);
-      const { shownUrl: shownUrl2 } = await Promise.resolve().then(() => (init_printed_url(), printed_url_exports));
-      const where = [this.baseUrl !== void 0 && ` --base-url ${shownUrl2(this.baseUrl)}`, this.wsUrl !== void 0 && ` --ws-url ${shownUrl2(this.wsUrl)}`].filter((f) => f !== false).join("");
-      this.io.err(`Saved the plan to ${outFile}. To carry out exactly this plan: roleflow apply ${outFile}${where}`);
-    }
-    return this.detailedExitcode && plans.planHasChanges(plan2) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /**
-   * A run over several tenants: each planned as one is (listed a few at once), shown as one
-   * document — a section per tenant, one markdown comment, one JSON document — and saved as one
-   * plan that `apply` carries out tenant by tenant. Exit 4 when guards refuse any tenant's plan;
-   * `--detailed-exitcode` exits 2 when any has changes.
-   */
-  async planTenants(config, names, format) {
-    const plans = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const show2 = (list3, rolesDir2) => {
-      if (format === "json") this.io.outData(list3, plans.renderTenantPlansJson);
-      else if (format === "markdown") this.io.out(plans.renderTenantPlansMarkdown(list3));
-      else this.io.out(plans.renderTenantPlansText(list3, { color: this.colorFor("stdout"), rolesDir: rolesDir2 }));
-    };
-    let fresh;
-    try {
-      fresh = await this.freshPlansOf(config, this.roleFiles, names);
-    } catch (error2) {
-      if (error2 instanceof InvalidFilesError && format !== "text") show2(names.map((n) => plans.unreadablePlan(error2.issues, this.unreadableOptions(config, n))), "");
-      throw error2;
-    }
-    const { tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const list2 = [];
-    const failed3 = [];
-    let rolesDir = "";
-    for (const entry of fresh) {
-      if ("fresh" in entry) {
-        await entry.fresh.tenant.close();
-        list2.push(entry.fresh.plan);
-        rolesDir = `${entry.fresh.rolesDir.display}/`;
-        continue;
-      }
-      const baseUrl = plans.planBaseUrl(entry.location ?? config.tenants[entry.name]?.baseUrl ?? "");
-      list2.push({ tenant: { name: entry.name, base_url: baseUrl }, error: { code: entry.error.code, message: entry.error.message } });
-      failed3.push(`error: ${tenantError2(entry.name, entry.error).message}`);
-    }
-    const issues = [...new Map(list2.flatMap((p) => "issues" in p ? p.issues : []).map((i) => [JSON.stringify(i), i])).values()];
-    if (issues.length > 0) {
-      if (format !== "text") show2(list2, "");
-      throw new InvalidFilesError(issues);
-    }
-    show2(list2, rolesDir);
-    if (failed3.length > 0) {
-      this.io.err(failed3.join("\n"));
-      await this.notSaved(`${failed3.length === 1 ? "a tenant was" : `${failed3.length} tenants were`} not planned`);
-      return ExitCode.Error;
-    }
-    const planned = list2.filter((p) => !plans.isTenantPlanError(p));
-    const refused = planned.filter((p) => p.guards.length > 0);
-    if (refused.length > 0) {
-      for (const plan2 of refused) for (const guard of plan2.guards) this.io.err(`error: tenant ${quote(plan2.tenant.name)}: ${guard.message}`);
-      await this.notSaved("guards refuse it");
-      return ExitCode.Refused;
-    }
-    if (this.outFile !== void 0) {
-      const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-      await savePlan2(resolve8(this.context.cwd, this.outFile), planned);
-      const what = planned.length === 1 ? `tenant ${planned[0].tenant.name}` : `${planned.length} tenants`;
-      this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? "" : ", tenant by tenant in this order"}: roleflow apply ${this.outFile}`);
-    }
-    return this.detailedExitcode && planned.some(plans.planHasChanges) ? ExitCode.Changes : ExitCode.Ok;
-  }
-  /** With `--out`: the plan was not saved, and why (an older file of that name is named as not this plan). */
-  async notSaved(why2) {
-    if (this.outFile === void 0) return;
-    const { planNotSavedLine: planNotSavedLine2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    this.io.err(await planNotSavedLine2(resolve8(this.context.cwd, this.outFile), this.outFile, why2));
-  }
-  /** The options of a plan that could not be made, for the tenant this run would have asked. */
-  unreadableOptions(config, tenant) {
-    const name = tenant ?? this.tenant ?? config.defaultTenant ?? (this.baseUrl ? "custom" : "local");
-    const baseUrl = this.baseUrl ?? config.tenants[name]?.baseUrl ?? "";
-    const { roles } = config;
-    return { prune: this.prune ?? roles.prune, protect: roles.protect, ignore: roles.ignore, tenant: { name, baseUrl } };
+    const { plan: plan3 } = await Promise.resolve().then(() => (init_plan2(), plan_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, roles, prune: prune2, allowEmptyPrune, roleFiles, json: json2, format, detailedExitcode } = this;
+    const options = { tenants, baseUrl, wsUrl, allTenants, targets: this.target, roles, prune: prune2, allowEmptyPrune, roleFiles, out: this.outFile, json: json2, format, detailedExitcode };
+    return plan3({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/preview.ts
-var import_clipanion8 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-var FORMATS = ["text", "markdown", "json"];
-var PreviewCommand = class extends TenantCommand {
+var import_clipanion7 = __toESM(require_advanced(), 1);
+var PreviewCommand = class extends RoleflowCommand {
   static paths = [["preview"]];
-  static usage = import_clipanion8.Command.Usage({
+  static usage = import_clipanion7.Command.Usage({
     category: "Roles",
     description: "The behaviour diff: what a Role change does to the flow tests, before it merges",
     details: `
@@ -84539,75 +84931,30 @@ var PreviewCommand = class extends TenantCommand {
       ["Both sides side by side in a browser", "roleflow preview --tenant preview --base origin/main --reporter html=preview.html"]
     ]
   });
-  targets = import_clipanion8.Option.Rest({ name: "path" });
-  base = import_clipanion8.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
-  baseReport = import_clipanion8.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
-  format = import_clipanion8.Option.String("--format", { description: "text (default), markdown or json" });
-  json = import_clipanion8.Option.Boolean("--json", false, { description: "The comparison as JSON on stdout (same as --format json)" });
-  reporter = import_clipanion8.Option.Array("--reporter", [], { description: "html=FILE: both sides side by side in one page" });
-  threshold = import_clipanion8.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a latency regression (default 20%)" });
-  failOnRegression = import_clipanion8.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 when a test that passed on the base fails on the head" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  targets = import_clipanion7.Option.Rest({ name: "path" });
+  base = import_clipanion7.Option.String("--base", { description: "A git ref (branch, tag, sha) whose role files are the base" });
+  baseReport = import_clipanion7.Option.String("--base-report", { description: "An earlier JSON test report of the same tenant, as the base (instead of --base)" });
+  format = import_clipanion7.Option.String("--format", { description: "text (default), markdown or json" });
+  json = jsonOption("The comparison as JSON on stdout (same as --format json)");
+  reporter = reporterOption("html=FILE: both sides side by side in one page");
+  threshold = thresholdOption("The p50/p95 increase that may be a latency regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 when a test that passed on the base fails on the head");
   async execute() {
-    const [{ preview: preview2 }, { parseThreshold: parseThreshold2 }, { renderPreviewMarkdown: renderPreviewMarkdown2, renderPreviewText: renderPreviewText2 }, { writePreviewHtml: writePreviewHtml2, previewHtmlFile: previewHtmlFile2 }, { jsonText: jsonText2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_preview2(), preview_exports2)),
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_preview(), preview_exports)),
-      Promise.resolve().then(() => (init_preview_page(), preview_page_exports)),
-      Promise.resolve().then(() => (init_safe_text(), safe_text_exports))
-    ]);
-    const format = this.json ? "json" : this.format ?? "text";
-    if (!FORMATS.includes(format)) throw new RoleflowError(`unknown --format ${format}: use ${FORMATS.join(", ")}`, "usage");
-    if (this.json && this.format !== void 0 && this.format !== "json") throw new RoleflowError(`--json and --format ${this.format} do not go together`, "usage");
-    if (this.base === void 0 === (this.baseReport === void 0)) throw new RoleflowError("preview needs a base: --base REF (a git ref) or --base-report FILE, one of them", "usage");
-    const html = previewHtmlFile2(this.reporter);
-    if (!html.ok) throw new RoleflowError(html.error, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    if (this.baseUrl !== void 0 || this.wsUrl !== void 0) throw new RoleflowError("--base-url and --ws-url do not go with preview: it runs only on a configured tenant marked preview: true", "usage");
-    const config = await this.loadConfig();
-    const signal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; no new one starts."));
-    const outcome = await preview2(
-      {
-        cwd: this.context.cwd,
-        config,
-        env: this.context.env,
-        tenant: this.tenant,
-        base: this.base !== void 0 ? { ref: this.base } : { report: this.baseReport },
-        paths: this.targets,
-        threshold: threshold.value,
-        now: /* @__PURE__ */ new Date()
-      },
-      {
-        open: (name) => this.openTenant(config, name),
-        signal,
-        redactor: this.io.redactor,
-        addSecrets: (values) => this.io.addSecrets(values),
-        note: (line) => this.io.err(line)
-      }
-    );
-    const { document } = outcome;
-    if (format === "json") this.io.outData(document, (d) => `${jsonText2(d, 2)}
-`);
-    else this.io.out((format === "markdown" ? renderPreviewMarkdown2(document) : renderPreviewText2(document)).replace(/\n$/, ""));
-    if (html.value !== void 0) this.io.err(`wrote ${await writePreviewHtml2(this.context.cwd, html.value, outcome, this.io.redactor)}`);
-    if (outcome.interrupted) return ExitCode.Interrupted;
-    if (document.contaminated) {
-      this.io.err(`preview: contaminated — the tenant's Roles changed while the tests ran (${document.contamination.join("; ")}); run it again`);
-      return ExitCode.Error;
-    }
-    return this.failOnRegression && document.summary.regressions > 0 ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { preview: preview2 } = await Promise.resolve().then(() => (init_preview3(), preview_exports));
+    const { tenants, baseUrl, wsUrl, base, baseReport, format, json: json2, threshold, failOnRegression } = this;
+    const options = { tenants, baseUrl, wsUrl, base, baseReport, paths: this.targets, format, json: json2, reporters: this.reporter, threshold, failOnRegression };
+    return preview2({ ...this.common, ...options }, this.ports);
   }
 };
 
 // src/commands/roles/promote.ts
-var import_clipanion9 = __toESM(require_advanced(), 1);
-var t3 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-import { resolve as resolve18 } from "node:path";
-var PromoteCommand = class extends TenantAccessCommand {
+var import_clipanion8 = __toESM(require_advanced(), 1);
+var PromoteCommand = class extends RoleflowCommand {
   static paths = [["promote"]];
-  static usage = import_clipanion9.Command.Usage({
+  static usage = import_clipanion8.Command.Usage({
     category: "Roles as code",
     description: "Apply the role files to a tenant once they passed the flow tests on another",
     details: `
@@ -84656,86 +85003,28 @@ var PromoteCommand = class extends TenantAccessCommand {
       ["Gate on a merged report of sharded runs", "roleflow report merge shard-*/report.json --out report.json && roleflow promote --from staging --to production --report report.json"]
     ]
   });
-  from = import_clipanion9.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
-  to = import_clipanion9.Option.String("--to", { required: true, description: "The tenant to promote them to" });
-  report = import_clipanion9.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
-  outFile = import_clipanion9.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
-  roles = import_clipanion9.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  prune = import_clipanion9.Option.Boolean("--prune", { description: "Delete remote Roles that have no role file (--no-prune overrides the config)" });
-  allowEmptyPrune = import_clipanion9.Option.Boolean("--allow-empty-prune", false, { description: "Let --prune delete every Role when there are no role files at all" });
-  autoApprove = import_clipanion9.Option.Boolean("--auto-approve", false, { description: "Apply to --to without asking" });
-  concurrency = import_clipanion9.Option.String("--concurrency", {
-    description: "Requests at once (default: roles.concurrency of the config, else 4)",
-    validator: t3.cascade(t3.isNumber(), [t3.isInteger(), t3.isInInclusiveRange(1, 64)])
-  });
-  json = import_clipanion9.Option.Boolean("--json", false, { description: "Print the result of applying as JSON on stdout" });
+  from = import_clipanion8.Option.String("--from", { required: true, description: "The tenant the role files were applied and tested on" });
+  to = import_clipanion8.Option.String("--to", { required: true, description: "The tenant to promote them to" });
+  report = import_clipanion8.Option.String("--report", { required: true, description: "A JSON test report of --from's run at the current commit" });
+  outFile = import_clipanion8.Option.String("--out", { description: "Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)" });
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  autoApprove = autoApproveOption("Apply to --to without asking");
+  concurrency = applyConcurrencyOption();
+  json = jsonOption("Print the result of applying as JSON on stdout");
   async execute() {
-    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, "usage");
-    if (this.outFile === "-") throw new RoleflowError("--out -: a saved plan must be a file", "usage");
-    if (this.outFile !== void 0 && resolve18(this.context.cwd, this.outFile) === resolve18(this.context.cwd, this.report)) {
-      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, "usage");
-    }
-    const config = await this.loadConfig();
-    const { selectTenants: selectTenants2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    selectTenants2(config, { named: [this.from, this.to], all: false });
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const { isTenantFailure: isTenantFailure2, tenantError: tenantError2 } = await Promise.resolve().then(() => (init_tenants(), tenants_exports));
-    const [from, to] = await this.openTenants(config, [this.from, this.to]);
-    const planOf = (name) => freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from : to)).catch((error2) => {
-      throw isTenantFailure2(error2) ? tenantError2(name, error2) : error2;
-    });
-    const { promotionRefusals: promotionRefusals2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
-    const reasons = await promotionRefusals2({
-      cwd: this.context.cwd,
-      env: this.context.env,
-      config,
-      from: this.from,
-      to: this.to,
-      roles: this.roles,
-      reportFile: this.report,
-      planFrom: () => planOf(this.from),
-      warn: (line) => this.io.err(line)
-    });
-    if (reasons.length > 0) {
-      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join("\n"));
-      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
-      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, "refused", [], reasons)], void 0);
-      return ExitCode.Refused;
-    }
-    const { renderPlanText: renderPlanText2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const fresh = await planOf(this.to);
-    const { plan: plan2, rolesDir } = fresh;
-    if (plan2.issues.length > 0) throw new InvalidFilesError(plan2.issues);
-    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
-    const shown = renderPlanText2(plan2, { color: this.colorFor(this.json ? "stderr" : "stdout"), rolesDir: `${rolesDir.display}/` });
-    if (this.outFile !== void 0) return this.savePlan(shown, plan2);
-    const { showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const saveAndApply = `roleflow promote --from ${showName2(this.from)} --to ${showName2(this.to)} --report ${showName2(this.report)} --out plan.json && roleflow apply plan.json`;
-    const flags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
-    const approved = await approveFreshPlans(this, [plan2], shown, flags);
-    const ends = approved === "approved" ? [await carryOutPlan(this, plan2, fresh.tenant, flags)] : approved;
-    if (this.json) await printApplyJson(this, ends, void 0);
-    return ends[0].code;
-  }
-  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
-  async savePlan(shown, plan2) {
-    this.io.out(shown);
-    if (plan2.guards.length > 0) {
-      this.io.err([...plan2.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join("\n"));
-      return ExitCode.Refused;
-    }
-    const { savePlan: savePlan2 } = await Promise.resolve().then(() => (init_plan_file(), plan_file_exports));
-    await savePlan2(resolve18(this.context.cwd, this.outFile), plan2);
-    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
-    return ExitCode.Ok;
+    const { promote: promote2 } = await Promise.resolve().then(() => (init_promote(), promote_exports));
+    const { from, to, report, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 } = this;
+    return promote2({ ...this.common, from, to, report, out: this.outFile, roles, prune: prune2, allowEmptyPrune, autoApprove, concurrency, json: json2 }, this.ports);
   }
 };
 
 // src/commands/roles/pull.ts
-var import_clipanion10 = __toESM(require_advanced(), 1);
-var PullCommand = class extends TenantCommand {
+var import_clipanion9 = __toESM(require_advanced(), 1);
+var PullCommand = class extends RoleflowCommand {
   static paths = [["pull"]];
-  static usage = import_clipanion10.Command.Usage({
+  static usage = import_clipanion9.Command.Usage({
     category: "Roles as code",
     description: "Write the tenant's Roles as role files, to adopt an existing tenant",
     details: `
@@ -84761,76 +85050,24 @@ var PullCommand = class extends TenantCommand {
       ["Overwrite local edits with what the tenant holds", "roleflow pull --force"]
     ]
   });
-  roles = import_clipanion10.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  force = import_clipanion10.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
-  json = import_clipanion10.Option.Boolean("--json", false, { description: "Print what was written as JSON on stdout" });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  roles = rolesOption();
+  force = import_clipanion9.Option.Boolean("--force", false, { description: "Overwrite local role files that differ from the tenant" });
+  json = jsonOption("Print what was written as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { pullRoles: pullRoles2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
-    const { planTenantOf: planTenantOf2 } = await Promise.resolve().then(() => (init_plan2(), plan_exports2));
-    const { quote: quote2, showName: showName2 } = await Promise.resolve().then(() => (init_roles(), roles_exports));
-    const { planBaseUrl: planBaseUrl2 } = await Promise.resolve().then(() => (init_plan(), plan_exports));
-    const config = await this.loadConfig();
-    const dir = rolesDirOf2(this.context.cwd, config, this.roles);
-    const tenant = await this.openTenant(config);
-    let result;
-    try {
-      const remote = await tenant.client.listRoles();
-      const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-      const name = tenant.target.name;
-      result = await pullRoles2({ cwd: this.context.cwd, dir, remote, ignore: config.roles.ignore, force: this.force, tenant: name, vars: tenantVars2(config, name) });
-    } finally {
-      await tenant.close();
-    }
-    const label = planTenantOf2(tenant);
-    const count2 = (status) => result.roles.filter((r) => r.status === status).length;
-    const written = count2("written") + count2("overwritten");
-    const pulled = result.roles.length;
-    for (const r of result.roles) {
-      const what = `${showName2(r.name)} (id ${showName2(r.id)})`;
-      if (r.status === "skipped") this.io.err(`warning: skipped ${r.file === void 0 ? "" : `${r.file}, `}Role ${what}: ${r.reason ?? ""}`);
-      else if (!this.json && r.status !== "unchanged") this.io.out(`${r.status === "written" ? "+ wrote" : "~ overwrote"} ${r.file ?? ""}: ${what}`);
-    }
-    for (const { name, count: count3 } of result.sharedNames) {
-      this.io.err(`warning: the tenant holds ${count3} Roles named ${showName2(name)} (pinned by id in the files)`);
-    }
-    for (const a of result.ambiguous) {
-      this.io.err(`warning: ${a.file} has no id and ${a.count} Roles are named ${showName2(a.name)}: add "id:" to pin the one it manages`);
-    }
-    if (result.localOnly.length > 0 && !this.json) {
-      this.io.out(`${result.localOnly.length} role file(s) whose Role is not on the tenant were left alone: ${result.localOnly.join(", ")}`);
-    }
-    if (result.notForTenant.length > 0 && !this.json) {
-      const files = result.notForTenant.join(", ");
-      this.io.out(`${result.notForTenant.length} role file(s) not for tenant ${quote2(label.name)} (their tenants: does not name it) were left alone: ${files}`);
-    }
-    if (this.json) {
-      const document = {
-        tenant: { name: label.name, base_url: planBaseUrl2(label.baseUrl) },
-        dir: dir.display,
-        summary: { written, unchanged: count2("unchanged"), skipped: count2("skipped") },
-        roles: result.roles,
-        local_only: result.localOnly,
-        not_for_tenant: result.notForTenant
-      };
-      this.io.outJson(document);
-    } else {
-      this.io.out(
-        `Pulled ${pulled} Role${pulled === 1 ? "" : "s"} from tenant ${showName2(label.name)} into ${dir.display}/: ${written} written, ${count2("unchanged")} unchanged, ${count2("skipped")} skipped.`
-      );
-    }
-    return 0;
+    const { pull: pull2 } = await Promise.resolve().then(() => (init_pull(), pull_exports));
+    const { tenants, baseUrl, wsUrl, roles, force, json: json2 } = this;
+    return pull2({ ...this.common, tenants, baseUrl, wsUrl, roles, force, json: json2 }, this.ports);
   }
 };
 
 // src/commands/report/compare.ts
-var import_clipanion11 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion10 = __toESM(require_advanced(), 1);
 var ReportCompareCommand = class extends RoleflowCommand {
   static paths = [["report", "compare"]];
-  static usage = import_clipanion11.Command.Usage({
+  static usage = import_clipanion10.Command.Usage({
     category: "Flow tests",
     description: "Compare two JSON test reports: significant latency changes, new failures",
     details: `
@@ -84857,38 +85094,23 @@ var ReportCompareCommand = class extends RoleflowCommand {
       ["The comparison as JSON for scripts", "roleflow report compare base.json head.json --format json"]
     ]
   });
-  base = import_clipanion11.Option.String({ name: "BASE" });
-  head = import_clipanion11.Option.String({ name: "HEAD" });
-  format = import_clipanion11.Option.String("--format", "text", { description: "text (default), markdown or json" });
-  threshold = import_clipanion11.Option.String("--threshold", "20%", { description: "The p50/p95 increase that may be a regression (default 20%)" });
-  failOnRegression = import_clipanion11.Option.Boolean("--fail-on-regression", false, { description: "Exit 3 on a significant regression or a newly failing test" });
+  base = import_clipanion10.Option.String({ name: "BASE" });
+  head = import_clipanion10.Option.String({ name: "HEAD" });
+  format = import_clipanion10.Option.String("--format", "text", { description: "text (default), markdown or json" });
+  threshold = thresholdOption("The p50/p95 increase that may be a regression (default 20%)");
+  failOnRegression = failOnRegressionOption("Exit 3 on a significant regression or a newly failing test");
   async execute() {
-    const [{ parseThreshold: parseThreshold2 }, { compareReportFiles: compareReportFiles2 }, { renderComparison: renderComparison2, COMPARE_FORMATS: COMPARE_FORMATS2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_compare2(), compare_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_compare4(), compare_exports2))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const format = COMPARE_FORMATS2.find((f) => f === this.format);
-    if (!format) throw new RoleflowError(`unknown --format ${this.format}: use ${COMPARE_FORMATS2.join(", ")}`, "usage");
-    const threshold = parseThreshold2(this.threshold);
-    if (!threshold.ok) throw new RoleflowError(threshold.error, "usage");
-    const comparison = await compareReportFiles2(this.context.cwd, this.base, this.head, threshold.value);
-    const files = { base: this.base, head: this.head };
-    if (format === "json") this.io.outData(comparison, (c) => renderComparison2(c, files, "json"));
-    else this.io.out(renderComparison2(comparison, files, format));
-    return this.failOnRegression && comparison.failing ? ExitCode.TestsFailed : ExitCode.Ok;
+    const { reportCompare: reportCompare2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
+    const { base, head, format, threshold, failOnRegression } = this;
+    return reportCompare2({ ...this.common, base, head, format, threshold, failOnRegression }, this.ports);
   }
 };
 
 // src/commands/report/merge.ts
-var import_clipanion12 = __toESM(require_advanced(), 1);
-init_errors();
-init_exit_codes();
-init_redact();
+var import_clipanion11 = __toESM(require_advanced(), 1);
 var ReportMergeCommand = class extends RoleflowCommand {
   static paths = [["report", "merge"]];
-  static usage = import_clipanion12.Command.Usage({
+  static usage = import_clipanion11.Command.Usage({
     category: "Flow tests",
     description: "Combine the JSON reports of sharded test runs into one",
     details: `
@@ -84908,99 +85130,48 @@ var ReportMergeCommand = class extends RoleflowCommand {
       (\`roleflow promote\` then refuses it); its \`work_tree\` is dirty when any report's was.
 
       \`--prefer-last\`: a run, then reruns of some of its tests (\`test --last-failed\`): a test in
-      several reports keeps the last one's result, and its \`history\` lists each report's. The
-      reports holding shards are the run (else the first report is); the others are its reruns.
-      Shards dealt by different plans (their \`shard_plan\` digests differ) are refused.
-
-      The reports are read one result at a time and the merged JSON is written as the results go by,
-      so memory does not grow with the number of reports; the pass rate (\`--min-pass-rate\`, else the
-      reports' own) and the latency per flow (\`latency\`) are computed from every execution, not from
-      the shards' summaries. The console reporter prints as the merge goes; junit, github and html
-      read the merged report back.
+      several reports keeps the last one's result, and its \`history\` lists each report's (the
+      reports holding shards are the run, else the first one). Shards of different plans (their
+      \`shard_plan\` digests differ) are refused. Reports are read one result at a time, so memory
+      does not grow with their number; the pass rate (\`--min-pass-rate\`, else the reports' own) and
+      the latency per flow are computed from every execution, not from the shards' summaries.
 
       A merged run in which no test ran (every result skipped, or none) exits 1 with one line saying
       why, as \`test\` does, unless \`--pass-with-no-tests\`: one shard may hold no test, the whole run
       should test something.
 
-      Exit codes: 0 every test that ran passed (or the pass rate reached --min-pass-rate), 3 some test failed, 1 no test ran, an unreadable or
+      Exit codes: 0 every test that ran passed (or the pass rate was met), 3 some test failed, 1 no test ran, an unreadable or
       invalid report, or reports that are not the shards of one run.
     `,
     examples: [
+      ["A run and its rerun of what failed: each test once, both results in its history", "roleflow report merge first.json rerun.json --prefer-last --out merged.json"],
       ["Merge the shards and print the summary", "roleflow report merge reports/*.json"],
       ["Merge, then JUnit and the GitHub job summary", "roleflow report merge shard-*/roleflow-report.json --out merged.json --reporter junit --reporter github"],
       ["Merge, then one HTML report of the whole run", "roleflow report merge shard-*/roleflow-report.json --reporter html=report.html"],
-      ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"],
-      ["A run and its rerun of what failed: each test once, both results in its history", "roleflow report merge first.json rerun.json --prefer-last --out merged.json"]
+      ["Merge the shards that finished, even if some did not", "roleflow report merge reports/*.json --allow-partial"]
     ]
   });
-  reports = import_clipanion12.Option.Rest({ name: "FILE", required: 1 });
-  outFile = import_clipanion12.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
-  reporter = import_clipanion12.Option.Array("--reporter", [], { description: "console, junit, github, json or html, with =FILE for a file (repeatable)" });
-  allowPartial = import_clipanion12.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
-  preferLast = import_clipanion12.Option.Boolean("--prefer-last", false, { description: "A run, then reruns: a test in several reports keeps the last one's result, all of them in its history" });
-  minPassRate = import_clipanion12.Option.String("--min-pass-rate", { description: "Judge the merged suite as a whole (95%); default: the reports' own" });
-  passWithNoTests = import_clipanion12.Option.Boolean("--pass-with-no-tests", false, { description: "A merged run in which no test ran exits 0, not 1" });
+  reports = import_clipanion11.Option.Rest({ name: "FILE", required: 1 });
+  outFile = import_clipanion11.Option.String("--out", { description: "The merged JSON report (default: roleflow-report.json)" });
+  reporter = reporterOption("console, junit, github, json or html, with =FILE for a file (repeatable)");
+  allowPartial = import_clipanion11.Option.Boolean("--allow-partial", false, { description: "Merge even when shards of the run are missing (the report lists them)" });
+  preferLast = import_clipanion11.Option.Boolean("--prefer-last", false, { description: "A run, then reruns: a test in several reports keeps the last one's result, all of them in its history" });
+  minPassRate = import_clipanion11.Option.String("--min-pass-rate", { description: "Judge the merged suite as a whole (95%); default: the reports' own" });
+  passWithNoTests = passWithNoTestsOption("A merged run in which no test ran exits 0, not 1");
   async execute() {
-    const [{ mergeReportFiles: mergeReportFiles2 }, { missingShardsText: missingShardsText2 }, { parseReporters: parseReporters2 }, { writeReports: writeReports2 }, { readJsonReports: readJsonReports2 }, { noTestRanError: noTestRanError2 }, { renderTestResult: renderTestResult2, renderSummary: renderSummary2 }, { parsePassRate: parsePassRate2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_report_merge(), report_merge_exports)),
-      Promise.resolve().then(() => (init_digest(), digest_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_read_reports(), read_reports_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports)),
-      Promise.resolve().then(() => (init_console(), console_exports)),
-      Promise.resolve().then(() => (init_loop(), loop_exports))
-    ]);
-    this.io.addSecrets(environmentSecrets(this.context.env));
-    const reporters = parseReporters2(this.reporter, false);
-    if (!reporters.ok) throw new RoleflowError(reporters.error);
-    const rate = this.minPassRate === void 0 ? void 0 : parsePassRate2(this.minPassRate, "--min-pass-rate");
-    if (rate && !rate.ok) throw new RoleflowError(rate.error, "usage");
-    const out = this.outFile ?? "roleflow-report.json";
-    if (out === "-" && this.reporter.length === 0) reporters.value.splice(0);
-    if (out === "-" && reporters.value.some((r) => r.name === "github" || r.file === void 0 || r.file === "-")) {
-      throw new RoleflowError("--out - writes the merged report on stdout: give the other reporters a file each (--reporter NAME=FILE)", "usage");
-    }
-    const style = { color: this.colorFor("stdout") };
-    const consoleLive = reporters.value.some((r) => r.name === "console" && (r.file === void 0 || r.file === "-"));
-    const others = reporters.value.filter((r) => !(r.name === "console" && (r.file === void 0 || r.file === "-")));
-    const merged = await mergeReportFiles2(
-      { cwd: this.context.cwd, files: this.reports, out, allowPartial: this.allowPartial, preferLast: this.preferLast, minPassRate: rate?.ok ? rate.value : void 0, redactor: this.io.redactor },
-      {
-        ...consoleLive && { result: (r) => this.io.out(renderTestResult2(r, style)) },
-        stdout: (piece) => this.io.outDataBytes(piece, (p) => [Buffer.from(p, "utf8")])
-      }
-    );
-    for (const warning2 of merged.warnings) this.io.err(warning2);
-    const { report } = merged;
-    if (consoleLive) this.io.out(`
-${renderSummary2(report, style, merged.totals.skippedChecks)}`);
-    const written = out === "-" ? [] : [out];
-    if (others.length > 0) {
-      const full = out === "-" ? void 0 : (await readJsonReports2(this.context.cwd, [out]))[0].report;
-      if (full === void 0) throw new RoleflowError("--out - writes the merged report on stdout: give it a file to render it with other reporters too");
-      written.push(...await writeReports2(full, others, this.reportSinks(style, false)));
-    }
-    const partial = report.missing_shards?.length ? `; ${missingShardsText2(report.missing_shards)}` : "";
-    const inputs = this.reports.length;
-    this.io.err(`merged ${inputs} ${inputs === 1 ? "report" : "reports"} (${report.summary.tests} results)${partial}${written.length > 0 ? `; wrote ${written.join(", ")}` : ""}`);
-    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
-    const none = merged.totals.noTestRan;
-    if (none === void 0) return ExitCode.Ok;
-    this.io.err(this.passWithNoTests ? `${none} (--pass-with-no-tests)` : `error: ${noTestRanError2(none)}`);
-    return this.passWithNoTests ? ExitCode.Ok : ExitCode.Error;
+    const { reportMerge: reportMerge2 } = await Promise.resolve().then(() => (init_report2(), report_exports));
+    const { reports, allowPartial, preferLast, minPassRate, passWithNoTests } = this;
+    return reportMerge2({ ...this.common, reports, out: this.outFile, reporters: this.reporter, allowPartial, preferLast, minPassRate, passWithNoTests }, this.ports);
   }
 };
 
 // src/commands/serve.ts
-var import_clipanion13 = __toESM(require_advanced(), 1);
-var t4 = __toESM(require_lib(), 1);
-init_exit_codes();
-import { resolve as resolve22 } from "node:path";
-var DEV_TOKEN = "roleflow-dev-token";
+var import_clipanion12 = __toESM(require_advanced(), 1);
+var t3 = __toESM(require_lib(), 1);
+init_serve();
 var ServeCommand = class extends RoleflowCommand {
   static paths = [["serve"]];
-  static usage = import_clipanion13.Command.Usage({
+  static usage = import_clipanion12.Command.Usage({
     category: "Embedded tenant",
     description: "Run the embedded tenant: a faithful emulator of the whole service interface",
     details: `
@@ -85020,8 +85191,10 @@ var ServeCommand = class extends RoleflowCommand {
       Fault injection for testing clients: \`--latency MS\` delays every answer, \`--fail-rate R\`
       answers that share of requests 500 or 503 (with \`Retry-After: 0\`) before doing anything,
       \`--lost-rate R\` carries out that share of Role changes and then cuts the connection without
-      an answer. \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on
-      stderr (method, path, status, duration; a lost answer shows status 0).
+      an answer, and \`--rate-limit N\` answers requests beyond N a second 429 with \`Retry-After\`
+      in whole seconds (a token bucket holding a second's worth; a refused request takes none).
+      \`--seed\` makes the faults repeatable. \`--verbose\` prints one line per request on stderr
+      (method, path, status, duration; a lost answer shows status 0).
 
       The embedded tenant that commands use when no tenant is configured is this same emulator,
       run in-process with its state in \`.roleflow/local.json\`. See src/emulator/README.md for its
@@ -85031,74 +85204,48 @@ var ServeCommand = class extends RoleflowCommand {
       ["Serve on a free port", "roleflow serve --port 0"],
       ["Point roleflow at it from another shell", "ROLEFLOW_TOKEN=roleflow-dev-token roleflow plan --base-url http://127.0.0.1:8787"],
       ["Persist state and use your own flows", "roleflow serve --data .roleflow/dev.json --flows-config my-flows.yaml"],
-      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"]
+      ["A flaky tenant for retry testing, with request lines", "roleflow serve --latency 20 --fail-rate 0.2 --lost-rate 0.1 --seed 7 --verbose"],
+      ["A tenant that allows 20 requests a second", "roleflow serve --latency 50 --rate-limit 20"]
     ]
   });
-  port = import_clipanion13.Option.String("--port", "8787", { description: "Port (0 = a free one)", validator: t4.cascade(t4.isNumber(), [t4.isInteger(), t4.isInInclusiveRange(0, 65535)]) });
-  host = import_clipanion13.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
-  data = import_clipanion13.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
-  token = import_clipanion13.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
-  flowsConfig = import_clipanion13.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
-  latency = import_clipanion13.Option.String("--latency", "0", { description: "Added latency per answer, in ms (at most 1 h)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 36e5)]) });
-  failRate = import_clipanion13.Option.String("--fail-rate", "0", { description: "Share of answers that fail with 500/503 (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  lostRate = import_clipanion13.Option.String("--lost-rate", "0", { description: "Share of Role changes whose answer is lost (0..1)", validator: t4.cascade(t4.isNumber(), [t4.isInInclusiveRange(0, 1)]) });
-  seed = import_clipanion13.Option.String("--seed", { description: "Seed for fault injection", validator: t4.isNumber() });
-  json = import_clipanion13.Option.Boolean("--json", false, { description: "Print the URLs as one JSON line" });
+  port = numberOptionOr("--port", "8787", "Port (0 = a free one)", { min: 0, max: 65535, integer: true });
+  host = import_clipanion12.Option.String("--host", "127.0.0.1", { description: "Address to listen on (clients send a token over plain http only to loopback)" });
+  data = import_clipanion12.Option.String("--data", { description: "Load and persist Roles in this JSON file" });
+  token = import_clipanion12.Option.String("--token", { description: "Accepted bearer token (default: $ROLEFLOW_TOKEN, else the development token)" });
+  flowsConfig = import_clipanion12.Option.String("--flows-config", { description: "Simulated flows YAML file (default: local.flows_config, else the built-in one)" });
+  latency = numberOptionOr("--latency", "0", "Added latency per answer, in ms (at most 1 h)", { min: 0, max: 36e5 });
+  failRate = numberOptionOr("--fail-rate", "0", "Share of answers that fail with 500/503 (0..1)", { min: 0, max: 1 });
+  lostRate = numberOptionOr("--lost-rate", "0", "Share of Role changes whose answer is lost (0..1)", { min: 0, max: 1 });
+  rateLimit = numberOption("--rate-limit", "Requests a second it answers; more get 429 with Retry-After", { min: 1e-3, max: 1e6 });
+  seed = import_clipanion12.Option.String("--seed", { description: "Seed for fault injection", validator: t3.isNumber() });
+  json = jsonOption("Print the URLs as one JSON line");
   async execute() {
-    const fromEnv = this.context.env["ROLEFLOW_TOKEN"];
-    const token = this.token ?? (fromEnv || DEV_TOKEN);
-    if (token !== DEV_TOKEN) this.io.addSecrets([token], this.token !== void 0 ? "--token" : void 0);
-    const config = await this.loadConfig();
-    const { configRelative: configRelative2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const flows = this.flowsConfig !== void 0 ? resolve22(this.context.cwd, this.flowsConfig) : config.local.flowsConfig !== void 0 ? configRelative2(this.context.cwd, config, config.local.flowsConfig) : void 0;
-    const { startEmulator: startEmulator2 } = await Promise.resolve().then(() => (init_emulator(), emulator_exports));
-    const emulator = await startEmulator2({
-      host: this.host,
-      port: this.port,
-      token,
-      latencyMs: this.latency,
-      failRate: this.failRate,
-      lostRate: this.lostRate,
-      ...this.seed === void 0 ? {} : { seed: this.seed },
-      ...this.data === void 0 ? {} : { dataFile: resolve22(this.context.cwd, this.data) },
-      ...flows === void 0 ? {} : { flows },
-      ...this.verbose ? { onRequest: (r) => this.requestLine({ ...r, status: r.status === 0 ? "0 (answer dropped)" : r.status }) } : {},
-      onDataFileError: (error2) => this.io.err(`warning: ${error2.message}; retrying`)
-    });
-    const auth2 = token === DEV_TOKEN ? `bearer token "${DEV_TOKEN}"` : `bearer token from ${this.token !== void 0 ? "--token" : "ROLEFLOW_TOKEN"}`;
-    if (this.json) this.io.outJson({ base_url: emulator.baseUrl, ws_url: emulator.wsUrl }, 0);
-    else this.io.out(`roleflow serve: listening
-  base URL:      ${emulator.baseUrl}
-  WebSocket URL: ${emulator.wsUrl}
-  auth:          ${auth2}`);
-    await this.context.waitForShutdown();
-    await emulator.close();
-    return ExitCode.Ok;
+    const { serve: serve2 } = await Promise.resolve().then(() => (init_serve(), serve_exports));
+    const { port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 } = this;
+    return serve2({ ...this.common, port, host, data: data2, token, flowsConfig, latency, failRate, lostRate, rateLimit, seed, json: json2 }, this.ports);
   }
 };
 
 // src/commands/shards.ts
-var import_clipanion14 = __toESM(require_advanced(), 1);
-var t5 = __toESM(require_lib(), 1);
-var ShardsCommand = class extends ManyTenantsCommand {
+var import_clipanion13 = __toESM(require_advanced(), 1);
+var ShardsCommand = class extends RoleflowCommand {
   static paths = [["shards"]];
-  static usage = import_clipanion14.Command.Usage({
+  static usage = import_clipanion13.Command.Usage({
     category: "Flow tests",
     description: "A CI matrix of tenants × shards, balanced by past durations",
     details: `
       Weighs every test of the flows folder by its duration in \`--timings REPORT\` (a JSON report,
       usually the merged one of the last run on the default branch; a test it lacks counts as the
       median) and finds, for each tenant, the fewest shards whose longest ends within
-      \`--target-minutes\` (default 10) — the tests dealt as \`roleflow test --shard I/N --timings
-      REPORT\` deals them, longest first, each shard running \`flows.concurrency\` executions at once,
-      or its share of \`flows.concurrency_total\` (max(1, floor(total / N))): past that budget, more
-      shards do not make the run shorter. The whole matrix holds at most \`--max-jobs\` jobs (default
-      256, GitHub's limit for one matrix).
+      \`--target-minutes\` — the tests dealt as \`roleflow test --shard I/N --timings REPORT\` deals
+      them, each shard running \`flows.concurrency\` executions at once, or its share of
+      \`flows.concurrency_total\` (max(1, floor(total / N))): past that budget more shards do not make
+      the run shorter. The whole matrix holds at most \`--max-jobs\` jobs (256 is GitHub's limit).
 
       \`--json\` prints a GitHub Actions matrix, \`{"include":[{"tenant":"staging","shard":"1/8"}, …]}\`
-      (no \`format_version\`: GitHub would read it as a dimension of the matrix;
-      \`schemas/shards.schema.json\`); without it, one line per tenant. Tenants: \`--tenant\`
-      (repeatable), \`--all-tenants\`, else the default one.
+      (\`schemas/shards.schema.json\`; no \`format_version\`: GitHub would read it as a dimension of the
+      matrix). Without it, one line per tenant. Tenants: \`--tenant\` (repeatable), \`--all-tenants\`,
+      else the default one.
 
       Exit codes: 0 the matrix is printed, 1 an unreadable report or flow test, bad usage.
     `,
@@ -85107,34 +85254,26 @@ var ShardsCommand = class extends ManyTenantsCommand {
       ["Every tenant, at most 40 jobs in all", "roleflow shards --timings roleflow-timings.json --all-tenants --max-jobs 40 --json"]
     ]
   });
-  timings = import_clipanion14.Option.String("--timings", { required: true, description: "A JSON report whose durations weigh the tests" });
-  targetMinutes = import_clipanion14.Option.String("--target-minutes", "10", {
-    description: "Each shard should end within this many minutes (default 10)",
-    validator: t5.cascade(t5.isNumber(), [t5.isInExclusiveRange(0, 1e5)])
-  });
-  maxJobs = import_clipanion14.Option.String("--max-jobs", "256", { description: "The most jobs in the matrix (default 256)", validator: t5.cascade(t5.isNumber(), [t5.isInteger(), t5.isInInclusiveRange(1, 1e5)]) });
-  json = import_clipanion14.Option.Boolean("--json", false, { description: "The GitHub Actions matrix as JSON" });
+  timings = import_clipanion13.Option.String("--timings", { required: true, description: "A JSON report whose durations weigh the tests" });
+  targetMinutes = numberOptionOr("--target-minutes", "10", "Each shard should end within this many minutes (default 10)", { min: 1e-4, max: 1e5 });
+  maxJobs = numberOptionOr("--max-jobs", "256", "The most jobs in the matrix (default 256)", { min: 1, max: 1e5, integer: true });
+  tenants = tenantsOption();
+  allTenants = allTenantsOption();
+  json = jsonOption("The GitHub Actions matrix as JSON");
   async execute() {
-    const [{ planShardMatrix: planShardMatrix2, shardsText: shardsText2 }, { tenantNameOf: tenantNameOf2 }] = await Promise.all([Promise.resolve().then(() => (init_shards2(), shards_exports2)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports))]);
-    const config = await this.loadConfig();
-    const tenants = await this.severalTenants(config) ?? [tenantNameOf2(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
-    const result = await planShardMatrix2({ cwd: this.context.cwd, config, timings: this.timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants });
-    if (this.json) this.io.outJson(result.matrix, 0);
-    else this.io.out(shardsText2(result, Number(this.targetMinutes)));
-    return 0;
+    const { shards: shards2 } = await Promise.resolve().then(() => (init_shards2(), shards_exports));
+    const { timings, tenants, allTenants, json: json2 } = this;
+    return shards2({ ...this.common, timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants, allTenants, json: json2 }, this.ports);
   }
 };
 
 // src/commands/test.ts
-var import_clipanion15 = __toESM(require_advanced(), 1);
-var t6 = __toESM(require_lib(), 1);
-init_errors();
-init_exit_codes();
-init_types2();
-import { resolve as resolve26 } from "node:path";
-var TestCommand = class extends ManyTenantsCommand {
+var import_clipanion14 = __toESM(require_advanced(), 1);
+var t4 = __toESM(require_lib(), 1);
+init_ports();
+var TestCommand = class extends RoleflowCommand {
   static paths = [["test"]];
-  static usage = import_clipanion15.Command.Usage({
+  static usage = import_clipanion14.Command.Usage({
     category: "Flow tests",
     description: "Run flow tests against the tenant over HTTPS and WebSocket",
     details: `
@@ -85150,29 +85289,24 @@ var TestCommand = class extends ManyTenantsCommand {
       \`--reporter json=-\`.
 
       \`--shard I/N\` runs a deterministic slice for a CI matrix; \`roleflow report merge\` combines the
-      JSON reports of the shards. \`--timings REPORT\` deals the tests by their duration in that
-      report (longest first, each to the least loaded shard; a test it lacks at the median) instead
-      of round-robin; every shard's report records the plan's digest, and \`report merge\` refuses
-      shards of different plans. \`--shard auto\` reads the shard from Kubernetes
-      (\`JOB_COMPLETION_INDEX\`, with \`--shard-total N\`), Buildkite (\`BUILDKITE_PARALLEL_JOB\`,
-      \`BUILDKITE_PARALLEL_JOB_COUNT\`) or CircleCI (\`CIRCLE_NODE_INDEX\`, \`CIRCLE_NODE_TOTAL\`).
-      With \`flows.concurrency_total: T\`, each of N shards runs max(1, floor(T / N)) executions at
-      once (\`--concurrency\` only lowers it). \`roleflow shards\` plans the matrix.
+      JSON reports of the shards. \`--timings REPORT\` deals the tests by their duration there
+      (longest first, each to the least loaded shard; a test it lacks at the median), not
+      round-robin; each report records its plan's digest, and \`report merge\` refuses shards of
+      different plans. \`--shard auto\`: from Kubernetes (\`JOB_COMPLETION_INDEX\`, with \`--shard-total
+      N\`), Buildkite (\`BUILDKITE_PARALLEL_JOB\`, \`_COUNT\`) or CircleCI (\`CIRCLE_NODE_INDEX\`,
+      \`_TOTAL\`). With \`flows.concurrency_total: T\` each of N shards runs max(1, floor(T / N))
+      executions at once (\`--concurrency\` only lowers it). \`roleflow shards\` plans the matrix.
 
       Every run records its failed, errored and skipped tests in \`.roleflow/last-run.json\` (beside
-      the config, git-ignored). \`--last-failed\` runs the failed and errored ones again (none: it says
-      so and exits 0); \`--failed-from REPORT\` takes them from a JSON report; \`--only errors\` keeps
-      only those the tenant or the network failed (status error), not an assertion.
-      \`report merge FIRST RERUN --prefer-last\` then makes one report of both. \`tags: [smoke]\` on a
-      file or a test: \`--tag\` runs the tests with any tag given, \`--exclude-tag\` leaves those out.
-      \`--min-pass-rate 95%\` (or \`flows.min_pass_rate\`) judges the suite as a whole: every failure
-      is reported, and the exit code is 0 when passed ÷ (passed + failed) reaches the rate.
-
-      \`--watch\`: the tests run, then again whenever a flow test file, a schema or snapshot file it
-      uses, or a role file is saved: a test file reruns its tests; a role file is applied first (to
-      the embedded tenant, or a tenant marked \`watch_apply: true\`) and reruns the tests whose flows
-      use that Role (the embedded tenant's flows file says which; else every test). An invalid file
-      or a failing run shows its error and the watch goes on; Ctrl-C ends it with 130. The JSON report records what the tests ran against, which
+      the config, git-ignored): \`--last-failed\` runs the failed and errored ones again (none: it says
+      so, exit 0); \`--failed-from REPORT\` takes them from a JSON report; \`--only errors\`, only
+      those the tenant or the network failed. \`tags: [smoke]\` on a file or test: \`--tag\` runs those
+      with any tag given, \`--exclude-tag\` leaves some out. \`--min-pass-rate 95%\` (or
+      \`flows.min_pass_rate\`) judges the suite as a whole: failures are reported, the exit code
+      follows the rate. \`--watch\`: run again whenever a test file, a schema or snapshot it uses, or a
+      role file is saved (a role file is applied first to the embedded tenant, or one marked
+      \`watch_apply: true\`, and reruns the tests whose flows use it); errors are shown and the watch
+      goes on; Ctrl-C ends it (130). The JSON report records what the tests ran against, which
       \`roleflow promote\` checks: the \`commit\`, the run's \`selection\` (the flows folder, PATH
       arguments, \`--grep\`, \`--transport\`), a digest of the tenant's Roles listed before the
       first execution and after the last (\`roles_digest\`), and whether the git work tree was clean
@@ -85204,8 +85338,8 @@ var TestCommand = class extends ManyTenantsCommand {
       shard — exits 1 with one line saying why; \`--pass-with-no-tests\` makes it exit 0 (the
       reports are written either way).
 
-      Exit codes: 0 every test that ran passed (some may be skipped), or the pass rate reached
-      --min-pass-rate, 3 some test failed, 1 no test ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
+      Exit codes: 0 every test that ran passed (some may be skipped), 3 some test failed, 1 no test
+      ran, invalid files, bad usage, or a tenant that cannot be reached or refuses the token, 130
       interrupted.
     `,
     examples: [
@@ -85218,275 +85352,54 @@ var TestCommand = class extends ManyTenantsCommand {
       ["Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones", "roleflow test -u"],
       ["Against every configured tenant: report.staging.json, report.production.json, …", "roleflow test --all-tenants --reporter console --reporter json=report.json"],
       ["In CI: shard 1 of 4, with JUnit and GitHub reporters", "roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github"],
-      ["Shard 2 of 8, the tests dealt by their durations in the last merged report", "roleflow test --shard 2/8 --timings roleflow-timings.json --reporter json=report-2.json"],
-      ["Again, only the tests that failed last time", "roleflow test --last-failed"],
-      ["Only the tests a tenant or network problem failed in a report", "roleflow test --failed-from report.json --only errors"],
-      ["The smoke tests, not the slow ones; 95% passing is a pass", "roleflow test --tag smoke --exclude-tag slow --min-pass-rate 95%"],
+      ["Shard 2 of 8, dealt by the durations in the last merged report", "roleflow test --shard 2/8 --timings roleflow-timings.json"],
+      ["Again, only the tests that failed last time (or those a report says errored)", "roleflow test --last-failed"],
+      ["The smoke tests but the slow ones; 95% passing is a pass", "roleflow test --tag smoke --exclude-tag slow --min-pass-rate 95%"],
       ["Run again on every save", "roleflow test --watch flows/"]
     ]
   });
-  targets = import_clipanion15.Option.Rest({ name: "path" });
-  transport = import_clipanion15.Option.String("--transport", { description: "Only this transport: https or ws", validator: t6.isEnum(["https", "ws"]) });
-  reporter = import_clipanion15.Option.Array("--reporter", [], { description: "console, json, junit, github or html, with =FILE for a file (repeatable)" });
-  concurrency = import_clipanion15.Option.String("--concurrency", {
-    description: "Executions at once (default: flows.concurrency, 4)",
-    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, 256)])
-  });
-  repeat = import_clipanion15.Option.String("--repeat", {
-    description: `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`,
-    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, MAX_REPEAT)])
-  });
-  shard = import_clipanion15.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables" });
-  shardTotal = import_clipanion15.Option.String("--shard-total", {
-    description: "--shard auto in a Kubernetes Indexed Job: the number of shards (the Job's completions)",
-    validator: t6.cascade(t6.isNumber(), [t6.isInteger(), t6.isInInclusiveRange(1, 1e5)])
-  });
-  timings = import_clipanion15.Option.String("--timings", { description: "A JSON report: --shard deals the tests by their duration there (longest first), not round-robin" });
-  tag = import_clipanion15.Option.Array("--tag", [], { description: "Only tests with this tag (repeatable: any of them)" });
-  excludeTag = import_clipanion15.Option.Array("--exclude-tag", [], { description: "Not the tests with this tag (repeatable)" });
-  lastFailed = import_clipanion15.Option.Boolean("--last-failed", false, { description: "Only the tests that failed or errored in the last run (.roleflow/last-run.json)" });
-  failedFrom = import_clipanion15.Option.String("--failed-from", { description: "Only the tests that failed or errored in this JSON report" });
-  only = import_clipanion15.Option.String("--only", { description: "With --last-failed or --failed-from: errors (only tenant or network failures, not assertions)" });
-  minPassRate = import_clipanion15.Option.String("--min-pass-rate", { description: "Judge the suite as a whole: exit 0 when at least this share passed (95%); default flows.min_pass_rate" });
-  watch = import_clipanion15.Option.Boolean("--watch", false, { description: "Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it" });
-  grep = import_clipanion15.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
-  bail = import_clipanion15.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
-  strictEnd = import_clipanion15.Option.Boolean("--strict-end", {
-    description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)"
-  });
-  quiet = import_clipanion15.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
-  baseline = import_clipanion15.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
-  json = import_clipanion15.Option.Boolean("--json", false, { description: "The JSON report on stdout (same as --reporter json=-)" });
-  updateSnapshots = import_clipanion15.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
-  passWithNoTests = import_clipanion15.Option.Boolean("--pass-with-no-tests", false, {
-    description: "A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1"
-  });
+  tenants = tenantsOption();
+  baseUrl = baseUrlOption();
+  wsUrl = wsUrlOption();
+  allTenants = allTenantsOption();
+  targets = import_clipanion14.Option.Rest({ name: "path" });
+  transport = import_clipanion14.Option.String("--transport", { description: "Only this transport: https or ws", validator: t4.isEnum(["https", "ws"]) });
+  reporter = reporterOption("console, json, junit, github or html, with =FILE for a file (repeatable)");
+  concurrency = concurrencyOption("Executions at once (default: flows.concurrency, 4)", 256);
+  repeat = numberOption("--repeat", `Repeats per test and transport, overriding the files' repeat (at most ${MAX_REPEAT})`, { min: 1, max: MAX_REPEAT, integer: true });
+  shard = import_clipanion14.Option.String("--shard", { description: "Run slice I of N (e.g. 2/4); auto: from Kubernetes, Buildkite or CircleCI variables" });
+  shardTotal = numberOption("--shard-total", "--shard auto in a Kubernetes Indexed Job: the number of shards", { min: 1, max: 1e5, integer: true });
+  timings = import_clipanion14.Option.String("--timings", { description: "A JSON report: --shard deals the tests by their duration there, not round-robin" });
+  tag = import_clipanion14.Option.Array("--tag", [], { description: "Only tests with this tag (repeatable: any of them)" });
+  excludeTag = import_clipanion14.Option.Array("--exclude-tag", [], { description: "Not the tests with this tag (repeatable)" });
+  lastFailed = import_clipanion14.Option.Boolean("--last-failed", false, { description: "Only the tests that failed or errored in the last run (.roleflow/last-run.json)" });
+  failedFrom = import_clipanion14.Option.String("--failed-from", { description: "Only the tests that failed or errored in this JSON report" });
+  only = import_clipanion14.Option.String("--only", { description: "With --last-failed or --failed-from: errors (tenant or network failures, not assertions)" });
+  minPassRate = import_clipanion14.Option.String("--min-pass-rate", { description: "Judge the suite as a whole: exit 0 when this share passed (95%); default flows.min_pass_rate" });
+  watch = import_clipanion14.Option.Boolean("--watch", false, { description: "Run again on every saved test, schema, snapshot or role file; Ctrl-C ends it" });
+  grep = import_clipanion14.Option.String("--grep", { description: 'Only tests whose "file > name" or name matches this regular expression' });
+  bail = import_clipanion14.Option.Boolean("--bail", false, { description: "Start no new execution after the first failed test" });
+  strictEnd = import_clipanion14.Option.Boolean("--strict-end", { description: "An execution that ends by quiet, not by its until rule, is an error (default: flows.strict_end, false)" });
+  quiet = import_clipanion14.Option.Boolean("--quiet", false, { description: "No line per skipped assertion on the console (the totals still count them)" });
+  baseline = import_clipanion14.Option.String("--baseline", { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
+  json = jsonOption("The JSON report on stdout (same as --reporter json=-)");
+  updateSnapshots = import_clipanion14.Option.Boolean("-u,--update-snapshots", false, { description: "Write every snapshot the run sees (even under CI), remove obsolete ones" });
+  passWithNoTests = passWithNoTestsOption("A run in which no test ran (all skipped, --grep matching nothing, an empty shard) exits 0, not 1");
   async execute() {
-    const [{ parseReporters: parseReporters2 }, session, { readTestLoop: readTestLoop2 }] = await Promise.all([Promise.resolve().then(() => (init_reporters(), reporters_exports)), Promise.resolve().then(() => (init_test_session(), test_session_exports)), Promise.resolve().then(() => (init_test_loop(), test_loop_exports))]);
-    const reporters = parseReporters2(this.reporter, this.json);
-    if (!reporters.ok) throw new RoleflowError(reporters.error, "usage");
-    session.parseSelectionFlags(this.selectionFlags(), this.context.env);
-    if (this.watch && (this.lastFailed || this.failedFrom !== void 0)) {
-      throw new RoleflowError("--watch reruns the tests whose files change: not with --last-failed or --failed-from", "usage");
-    }
-    const config = await this.loadConfig();
-    const loop = await readTestLoop2(this.context.cwd, config, this.loopFlags());
-    const several = await this.severalTenants(config);
-    if (several !== void 0) {
-      if (this.watch) throw new RoleflowError("--watch runs the tests of one tenant: not with several (--all-tenants, --tenant more than once)", "usage");
-      return this.testTenants(config, several, reporters.value, loop);
-    }
-    if (this.watch) return this.watchTests(config, loop, reporters.value);
-    return this.testOnce(config, loop, reporters.value, this.targets);
-  }
-  /** The tests of `targets` against the one tenant, once. */
-  async testOnce(config, loop, reporters, targets) {
-    const session = await Promise.resolve().then(() => (init_test_session(), test_session_exports));
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags, this.context.env);
-    const files = await session.loadFlowTests(this.context.cwd, config, targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const tenant = await this.openTenant(config);
-    const rerun = await loop.rerun?.(tenant.target.name);
-    if (rerun?.nothing !== void 0) {
-      this.io.err(rerun.nothing);
-      await tenant.close();
-      return ExitCode.Ok;
-    }
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
-    const { runs, secrets, plan: plan2 } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
-    this.io.addSecrets(secrets);
-    const selection = session.runSelection(this.context.cwd, config, targets, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
-    return this.run(tenant, runs, reporters, config, { shard: parsed.shard, selection, plan: plan2 }, baseline, assertions, loop);
-  }
-  /** `--watch`: the tests once, then again on every saved change (see `watchTests`), until Ctrl-C. */
-  async watchTests(config, loop, reporters) {
-    const [{ watchTests: watchTests2 }, { isEmbedded: isEmbedded2 }, { describeError: describeError2 }] = await Promise.all([Promise.resolve().then(() => (init_watch2(), watch_exports)), Promise.resolve().then(() => (init_open_tenant(), open_tenant_exports)), Promise.resolve().then(() => (init_error_line(), error_line_exports))]);
-    this.watchSignal = this.interruption(() => this.io.err("Interrupted: ending the executions in flight; the watch ends."));
-    return watchTests2(
-      { cwd: this.context.cwd, config, paths: this.targets, embedded: isEmbedded2(config, { tenant: this.tenant, baseUrl: this.baseUrl }) },
-      {
-        run: (paths) => {
-          this.treeAtStart = void 0;
-          return this.testOnce(config, loop, reporters, paths ?? this.targets);
-        },
-        openTenant: () => this.openTenant(config),
-        out: (line) => this.io.out(line),
-        err: (line) => this.io.err(line),
-        describe: (error2) => describeError2(error2, this.verbose, this.path),
-        signal: this.watchSignal,
-        now: () => /* @__PURE__ */ new Date()
-      }
-    );
-  }
-  /** The one Ctrl-C signal of a watch, shared by its runs. */
-  watchSignal;
-  /**
-   * The flow tests against each tenant in turn, each as a run of its own: its console section under
-   * a heading, its report files with the tenant in their names (see `testTenantsInOrder`).
-   */
-  async testTenants(config, names, reporters, loop) {
-    const [session, { reportersOfTenant: reportersOfTenant2 }, { testTenantsInOrder: testTenantsInOrder2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_reporters(), reporters_exports)),
-      Promise.resolve().then(() => (init_test_tenants(), test_tenants_exports))
-    ]);
-    const flags = this.selectionFlags();
-    const parsed = session.parseSelectionFlags(flags, this.context.env);
-    const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
-    const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
-    const opened = await this.openTenants(config, names);
-    const testOne = async (name, i) => {
-      const specs = reportersOfTenant2(reporters, name);
-      if (!specs.ok) throw new RoleflowError(specs.error, "usage");
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
-      const tenant = opened[i];
-      const rerun = await loop.rerun?.(name);
-      if (rerun?.nothing !== void 0) {
-        this.io.err(`tenant ${name}: ${rerun.nothing}`);
-        return ExitCode.Ok;
-      }
-      const { runs, secrets, plan: plan2 } = session.runsFor(tenant, files, flags, { ...parsed, ...loopSelection(loop, rerun) }, this.context.env);
-      this.io.addSecrets(secrets);
-      const selection = session.runSelection(this.context.cwd, config, this.targets, { ...flags, ...rerun && { rerun: rerunRecord(rerun) } });
-      if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config, { shard: parsed.shard, selection, plan: plan2 }, baseline, assertions, loop, name);
-    };
-    return testTenantsInOrder2(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
-  }
-  selectionFlags() {
-    return {
-      grep: this.grep,
-      shard: this.shard,
-      shardTotal: this.shardTotal,
-      transport: this.transport,
-      repeat: this.repeat,
-      passWithNoTests: this.passWithNoTests,
-      tags: this.tag,
-      excludeTags: this.excludeTag
-    };
-  }
-  loopFlags() {
-    return {
-      tags: this.tag,
-      excludeTags: this.excludeTag,
-      lastFailed: this.lastFailed,
-      failedFrom: this.failedFrom,
-      only: this.only,
-      minPassRate: this.minPassRate,
-      timings: this.timings,
-      shard: this.shard
-    };
-  }
-  testedCommit;
-  /** The commit the run tests (`currentCommit`), looked up once per command; its warning said once. */
-  commit() {
-    this.testedCommit ??= Promise.resolve().then(() => (init_git_commit(), git_commit_exports)).then(async ({ currentCommit: currentCommit2 }) => {
-      const lookup2 = await currentCommit2(this.context.cwd, this.context.env);
-      if (lookup2.warning !== void 0) this.io.err(lookup2.warning);
-      return lookup2.commit;
-    });
-    return this.testedCommit;
-  }
-  /** Looked at once per run of the command (a watch looks again each time it runs). */
-  treeAtStart;
-  /** The report files this command wrote (absolute): a run over several tenants writes some before the next starts. */
-  reportsWritten = [];
-  /**
-   * The work tree (`workTreeState`): at the start, looked at once per command, before any report
-   * is written; at the end of each run, leaving out the reports written so far. The file stdout
-   * was redirected to is never counted.
-   */
-  async workTree(when) {
-    const { workTreeState: workTreeState2 } = await Promise.resolve().then(() => (init_work_tree(), work_tree_exports));
-    const file = this.context.stdoutFile;
-    if (when === "end") return workTreeState2(this.context.cwd, { paths: this.reportsWritten, ...file && { file } });
-    this.treeAtStart ??= workTreeState2(this.context.cwd, file && { file });
-    return this.treeAtStart;
-  }
-  /** One tenant's run; `several`: its name, in a run over several tenants (its report files are always announced). */
-  async run(tenant, runs, reporters, { flows, roles }, { shard, selection, plan: plan2 }, baseline, assertions, loop, several) {
-    const [{ runTestSession: runTestSession2 }, { redactResult: redactResult2 }, { renderTestResult: renderTestResult2, progressLine: progressLine2 }, { writeReports: writeReports2 }, { Progress: Progress2 }, { noTestRanReason: noTestRanReason2, noTestRanError: noTestRanError2 }, { shardConcurrency: shardConcurrency2 }, { recordRun: recordRun2 }] = await Promise.all([
-      Promise.resolve().then(() => (init_test_session(), test_session_exports)),
-      Promise.resolve().then(() => (init_run_report(), run_report_exports)),
-      Promise.resolve().then(() => (init_console(), console_exports)),
-      Promise.resolve().then(() => (init_write_reports(), write_reports_exports)),
-      Promise.resolve().then(() => (init_test_progress(), test_progress_exports)),
-      Promise.resolve().then(() => (init_no_tests(), no_tests_exports)),
-      Promise.resolve().then(() => (init_shards(), shards_exports)),
-      Promise.resolve().then(() => (init_test_loop(), test_loop_exports))
-    ]);
-    const style = { color: this.colorFor("stdout"), quiet: this.quiet };
-    const live = reporters.some(consoleOnStdout);
-    const progress = live && this.canShowProgress() ? new Progress2(this.context.stderr, (...a) => this.io.redact(progressLine2(...a))) : void 0;
-    this.io.showLiveLine(progress);
-    const signal = this.watchSignal ?? this.interruption(() => {
-      progress?.clear();
-      this.io.err("Interrupted: ending the executions in flight; no new one starts; writing the reports (Ctrl-C again quits at once).");
-    });
-    const { report, interrupted, notes } = await runTestSession2({
-      tenant,
-      runs,
-      concurrency: shardConcurrency2({ requested: this.concurrency, configured: flows.concurrency, total: flows.concurrencyTotal, shards: shard?.total ?? 1 }),
-      bail: this.bail,
-      strictEnd: this.strictEnd ?? flows.strictEnd,
-      signal,
-      shard,
-      selection,
-      ...plan2 && { shardPlan: { digest: plan2.digest, by: plan2.by, ...loop.timings && { timings: loop.timings.file } } },
-      minPassRate: loop.minPassRate,
-      redactor: this.io.redactor,
-      assertions,
-      baseline,
-      commit: await this.commit(),
-      rolesIgnore: roles.ignore,
-      workTree: (when) => this.workTree(when),
-      events: {
-        started: (label, done, total) => progress?.start(label, done, total),
-        finished: (label, done, total) => progress?.finish(label, done, total),
-        tested: (result) => {
-          if (!live) return;
-          progress?.clear();
-          this.io.out(renderTestResult2(redactResult2(result, this.io.redactor), style));
-          progress?.draw();
-        }
-      }
-    });
-    progress?.clear();
-    for (const note of notes) this.io.err(note);
-    await tenant.close();
-    const written = await writeReports2(report, reporters, this.reportSinks(style, live));
-    this.reportsWritten.push(...written.map((file) => resolve26(this.context.cwd, file)));
-    if (written.length > 0 && (live || several !== void 0)) this.io.err(`${live || several === void 0 ? "" : `tenant ${several}: `}wrote ${written.join(", ")}`);
-    await recordRun2(loop, report);
-    if (interrupted) return ExitCode.Interrupted;
-    if (report.summary.failed > 0) return report.gate?.passed ? ExitCode.Ok : ExitCode.TestsFailed;
-    const none = noTestRanReason2(report);
-    if (none === void 0) return ExitCode.Ok;
-    if (this.passWithNoTests) {
-      this.io.err(`${several === void 0 ? "" : `tenant ${several}: `}${none} (--pass-with-no-tests)`);
-      return ExitCode.Ok;
-    }
-    this.io.err(`error: ${several === void 0 ? "" : `tenant ${several}: `}${noTestRanError2(none)}`);
-    return ExitCode.Error;
+    const { test: test2 } = await Promise.resolve().then(() => (init_test(), test_exports));
+    const { tenants, baseUrl, wsUrl, allTenants, transport, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests } = this;
+    const { shardTotal, timings, lastFailed: lastFailed2, failedFrom, only, minPassRate, watch: watch2 } = this;
+    const loop = { shardTotal, timings, tags: this.tag, excludeTags: this.excludeTag, lastFailed: lastFailed2, failedFrom, only, minPassRate, watch: watch2 };
+    const options = { tenants, baseUrl, wsUrl, allTenants, paths: this.targets, transport, reporters: this.reporter, concurrency, repeat, shard, grep, bail, strictEnd, quiet, baseline, json: json2, updateSnapshots, passWithNoTests };
+    return test2({ ...this.common, ...options, ...loop }, this.ports);
   }
 };
-function loopSelection(loop, rerun) {
-  return { ...loop.tags && { tags: loop.tags }, ...rerun && { only: rerun.keys }, ...loop.timings && { timings: loop.timings.durations } };
-}
-function rerunRecord(rerun) {
-  return { from: rerun.from, ...rerun.only && { only: rerun.only } };
-}
-function consoleOnStdout(r) {
-  return r.name === "console" && (r.file === void 0 || r.file === "-");
-}
 
 // src/commands/validate.ts
-var import_clipanion16 = __toESM(require_advanced(), 1);
-init_errors();
+var import_clipanion15 = __toESM(require_advanced(), 1);
 var ValidateCommand = class extends RoleflowCommand {
   static paths = [["validate"]];
-  static usage = import_clipanion16.Command.Usage({
+  static usage = import_clipanion15.Command.Usage({
     category: "Roles as code",
     description: "Check every role file and flow test offline",
     details: `
@@ -85526,46 +85439,14 @@ var ValidateCommand = class extends RoleflowCommand {
       ["Problems as JSON, for an editor or a bot", "roleflow validate --json"]
     ]
   });
-  roles = import_clipanion16.Option.String("--roles", { description: "Folder of role files (default: roles.dir of the config, else roles)" });
-  flows = import_clipanion16.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
-  json = import_clipanion16.Option.Boolean("--json", false, { description: "Print the result as JSON on stdout" });
+  roles = rolesOption();
+  flows = import_clipanion15.Option.String("--flows", { description: "Folder of flow test files (default: flows.dir of the config, else flows)" });
+  json = jsonOption("Print the result as JSON on stdout");
   async execute() {
-    const { rolesDirOf: rolesDirOf2 } = await Promise.resolve().then(() => (init_role_files(), role_files_exports));
-    const { flowsDirOf: flowsDirOf2 } = await Promise.resolve().then(() => (init_flow_files(), flow_files_exports));
-    const { validateSources: validateSources2, testTenantOf: testTenantOf2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
-    const config = await this.loadConfig();
-    const cwd = this.context.cwd;
-    const roles = rolesDirOf2(cwd, config, this.roles);
-    const flows = flowsDirOf2(cwd, config, this.flows);
-    const { tenantVars: tenantVars2 } = await Promise.resolve().then(() => (init_config(), config_exports));
-    const configured = Object.keys(config.tenants);
-    const usesLocal = configured.length === 0 || config.defaultTenant === "local";
-    const names = [.../* @__PURE__ */ new Set([...usesLocal ? ["local"] : [], ...configured])];
-    const tenants = names.map((name) => ({ name, vars: tenantVars2(config, name) }));
-    const { embeddedFlowsOf: embeddedFlowsOf2 } = await Promise.resolve().then(() => (init_config_file(), config_file_exports));
-    const embedded = usesLocal || config.local.flowsConfig !== void 0 ? embeddedFlowsOf2(cwd, config) : void 0;
-    const result = await validateSources2(cwd, roles, flows, {
-      strictEnd: config.flows.strictEnd,
-      tenants,
-      testTenant: testTenantOf2(config, this.context.env),
-      ...embedded && { embeddedFlows: embedded }
-    });
-    const valid = result.issues.length === 0;
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join("\n"));
-    if (this.json) {
-      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
-    } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue).join("\n"));
-    } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
-      this.io.out(`${plural2(result.roleFiles, "role file")} and ${plural2(result.flowFiles, "flow test file")} are valid.`);
-    }
-    return valid ? 0 : 1;
+    const { validate: validate2 } = await Promise.resolve().then(() => (init_validate(), validate_exports));
+    return validate2({ ...this.common, roles: this.roles, flows: this.flows, json: this.json }, this.ports);
   }
 };
-function plural2(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
 
 // src/commands/index.ts
 var commandClasses = [InitCommand, ValidateCommand, PlanCommand, ApplyCommand, PromoteCommand, PreviewCommand, PullCommand, ServeCommand, TestCommand, ReportMergeCommand, ReportCompareCommand, ShardsCommand, HelpCommand];
@@ -85581,12 +85462,12 @@ function buildCli(opts) {
     binaryVersion: version(),
     enableColors: opts.colors
   });
-  cli.register(import_clipanion17.Builtins.HelpCommand);
-  cli.register(import_clipanion17.Builtins.VersionCommand);
+  cli.register(import_clipanion16.Builtins.HelpCommand);
+  cli.register(import_clipanion16.Builtins.VersionCommand);
   for (const command of commandClasses) cli.register(command);
   return cli;
 }
-var RoleflowCli = class extends import_clipanion17.Cli {
+var RoleflowCli = class extends import_clipanion16.Cli {
   usage(...args) {
     return namePlaceholders(withRequiredOptions(this, args[0], super.usage(...args)));
   }
@@ -85615,6 +85496,9 @@ var VALUE_NAMES = {
   "--roles": "DIR",
   "--flows": "DIR",
   "--tenant": "NAME",
+  "--preview-tenant": "NAME",
+  "--base": "REF",
+  "--base-report": "FILE",
   "--from": "NAME",
   "--to": "NAME",
   "--report": "FILE",
@@ -85639,14 +85523,15 @@ var VALUE_NAMES = {
   "--seed": "N",
   "--latency": "MS",
   "--fail-rate": "RATE",
-  "--lost-rate": "RATE"
+  "--lost-rate": "RATE",
+  "--rate-limit": "N"
 };
 function namePlaceholders(text2) {
   if (!text2.includes("#0")) return text2;
   const named2 = text2.replace(/(--[a-z][a-z-]*)((?:,-[a-zA-Z])?) #0/g, (_, flag, alias) => `${flag}${alias} ${VALUE_NAMES[flag] ?? flag.slice(2).toUpperCase()}`);
   const lines2 = named2.split("\n");
   const row2 = /^( {2,})(-\S*(?: [^ ]+)*?)( {2,})(\S.*)$/;
-  const visible = (t7) => t7.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const visible = (t5) => t5.replace(/\x1b\[[0-9;]*m/g, "").length;
   for (let start = 0; start < lines2.length; ) {
     if (!row2.test(lines2[start])) {
       start++;
@@ -85787,7 +85672,7 @@ var LineCapture = class extends Writable {
 };
 
 // action/src/step.ts
-import { isAbsolute as isAbsolute6, join as join15, relative as relative10, resolve as resolve27, sep as sep9 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join15, relative as relative10, resolve as resolve30, sep as sep9 } from "node:path";
 
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -86647,9 +86532,9 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
 };
 var JSONParseV2 = (text2, reviver) => {
   return JSON.parse(text2, (key, value, context) => {
-    const isNumber6 = typeof value === "number";
+    const isNumber3 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber6 && isOutOfBounds;
+    const isBigNumber = isNumber3 && isOutOfBounds;
     const isInt = context && intRegex.test(context.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context.source);
@@ -87701,10 +87586,10 @@ var GitHubClient = class {
       userAgent: "roleflow-action",
       request: {
         // Each attempt, retries included, is in the debug log when it fails.
-        fetch: async (url, init) => {
-          const what = `${init?.method ?? "GET"} ${pathOf(url)}`;
+        fetch: async (url, init2) => {
+          const what = `${init2?.method ?? "GET"} ${pathOf(url)}`;
           try {
-            const response = await (0, import_undici3.fetch)(url, { ...init, dispatcher: this.agent });
+            const response = await (0, import_undici3.fetch)(url, { ...init2, dispatcher: this.agent });
             if (!response.ok) log.debug(`${what}: HTTP ${response.status}`);
             return response;
           } catch (err) {
@@ -87715,7 +87600,7 @@ var GitHubClient = class {
       },
       // 429 is a rate limit: the throttling plugin waits as GitHub's headers say, not on retry's own schedule.
       retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      log: { debug: (t7) => log.debug(t7), info: (t7) => log.debug(t7), warn: (t7) => log.info(t7), error: (t7) => log.info(t7) },
+      log: { debug: (t5) => log.debug(t5), info: (t5) => log.debug(t5), warn: (t5) => log.info(t5), error: (t5) => log.info(t5) },
       throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") }
     });
     this.octokit.hook.before("request", (options) => {
@@ -87732,11 +87617,11 @@ var GitHubClient = class {
         issue_number: target.issueNumber,
         per_page: 100
       });
-      let count2 = 0;
+      let count3 = 0;
       for await (const page of pages) {
         if (!Array.isArray(page.data)) throw new GitHubApiError("listing comments: the answer is not a list of comments", void 0);
         const found = page.data.find(matches);
-        if (found !== void 0 || ++count2 >= 200) return found;
+        if (found !== void 0 || ++count3 >= 200) return found;
       }
       return void 0;
     });
@@ -87864,7 +87749,7 @@ async function postComment(ctx, command, body) {
     return;
   }
   const apiUrl = ctx.kit.env["GITHUB_API_URL"] || "https://api.github.com";
-  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t7) => ctx.kit.info(t7), debug: (t7) => ctx.kit.debug(t7) });
+  const client = new GitHubClient(apiUrl, ctx.inputs.githubToken, { info: (t5) => ctx.kit.info(t5), debug: (t5) => ctx.kit.debug(t5) });
   const marker = commentMarker(command, ctx.tenant);
   try {
     const result = await upsertStickyComment(client, pr, marker, body(marker));
@@ -87889,10 +87774,10 @@ function commentFooter(ctx, command) {
 `;
 }
 function inWorkingDirectory(ctx, path) {
-  return isAbsolute6(path) ? path : resolve27(ctx.inputs.workingDirectory, path);
+  return isAbsolute6(path) ? path : resolve30(ctx.inputs.workingDirectory, path);
 }
 function repoPath(ctx, file) {
-  const abs = isAbsolute6(file) ? file : resolve27(ctx.inputs.workingDirectory, file);
+  const abs = isAbsolute6(file) ? file : resolve30(ctx.inputs.workingDirectory, file);
   const rel = relative10(ctx.workspace, abs);
   return rel.startsWith("..") || isAbsolute6(rel) ? file : rel.split(sep9).join("/");
 }
@@ -88109,23 +87994,23 @@ async function runPlan(ctx, publish) {
 async function publishPlan(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parsePlan(run2.stdout));
-  const plan2 = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
-  if (plan2 !== void 0) {
-    await kit.untrusted(() => kit.info(renderPlanText(plan2, { color: false })));
-    setPlanOutputs(ctx, [plan2]);
+  const plan3 = printed !== void 0 && printed.issues.length === 0 ? printed : void 0;
+  if (plan3 !== void 0) {
+    await kit.untrusted(() => kit.info(renderPlanText(plan3, { color: false })));
+    setPlanOutputs(ctx, [plan3]);
   } else if (printed !== void 0) {
     annotateIssues(ctx, printed.issues);
   } else if (run2.code === 1) {
     await annotateInvalidFiles(ctx);
   }
-  await publishPlanMarkdown(ctx, run2, plan2 === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan2, { maxChars, ...marker === void 0 ? {} : { marker } }));
+  await publishPlanMarkdown(ctx, run2, plan3 === void 0 ? void 0 : (maxChars, marker) => renderPlanMarkdown(plan3, { maxChars, ...marker === void 0 ? {} : { marker } }));
 }
 function setPlanOutputs(ctx, plans) {
   const { kit } = ctx;
-  const sum = (key) => plans.reduce((n, plan2) => n + plan2.summary[key], 0);
-  for (const plan2 of plans) {
-    if (planHasChanges(plan2)) kit.notice(planSummaryLine(plan2), { title: `roleflow plan for ${plan2.tenant.name}` });
-    for (const guard of plan2.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan2.tenant.name}` : ""}: ${guard.message}`);
+  const sum = (key) => plans.reduce((n, plan3) => n + plan3.summary[key], 0);
+  for (const plan3 of plans) {
+    if (planHasChanges(plan3)) kit.notice(planSummaryLine(plan3), { title: `roleflow plan for ${plan3.tenant.name}` });
+    for (const guard of plan3.guards) kit.error(`roleflow plan refused${plans.length > 1 ? ` on ${plan3.tenant.name}` : ""}: ${guard.message}`);
   }
   kit.setOutput("has-changes", plans.some(planHasChanges));
   kit.setOutput("creates", sum("create"));
@@ -88214,12 +88099,12 @@ async function publishTenantPlans(ctx, run2) {
   const { kit } = ctx;
   const printed = kit.redactValues(parseTenantPlans(run2.stdout));
   const planned = printed?.filter((entry) => !isTenantPlanError(entry)) ?? [];
-  const issues = planned.flatMap((plan2) => plan2.issues);
+  const issues = planned.flatMap((plan3) => plan3.issues);
   const plans = printed !== void 0 && issues.length === 0 ? printed : void 0;
   if (plans !== void 0) {
     await kit.untrusted(() => kit.info(renderTenantPlansText(plans, { color: false })));
     setPlanOutputs(ctx, planned);
-    kit.setOutput("changed-tenants", planned.filter((plan2) => plan2.changes.length > 0).map((plan2) => plan2.tenant.name).join("\n"));
+    kit.setOutput("changed-tenants", planned.filter((plan3) => plan3.changes.length > 0).map((plan3) => plan3.tenant.name).join("\n"));
   } else if (printed !== void 0) {
     annotateIssues(ctx, [...new Map(issues.map((issue2) => [JSON.stringify(issue2), issue2])).values()]);
   } else if (run2.code === 1) {
@@ -88233,8 +88118,8 @@ function parseTenantPlans(stdout) {
   try {
     const value = JSON.parse(stdout.trim());
     if (value.format_version === void 0 || !Array.isArray(value.tenants)) return void 0;
-    const plans = value.tenants.map((plan2) => isPlanError(plan2) ? plan2 : parsePlan(JSON.stringify(plan2)));
-    return plans.every((plan2) => plan2 !== void 0) && plans.length > 0 ? plans : void 0;
+    const plans = value.tenants.map((plan3) => isPlanError(plan3) ? plan3 : parsePlan(JSON.stringify(plan3)));
+    return plans.every((plan3) => plan3 !== void 0) && plans.length > 0 ? plans : void 0;
   } catch {
     return void 0;
   }
@@ -88249,15 +88134,15 @@ init_markdown_parts();
 import { existsSync as existsSync5, rmSync as rmSync5 } from "node:fs";
 async function promoteStep(ctx) {
   const { kit, inputs } = ctx;
-  const promote = inputs.promote;
+  const promote2 = inputs.promote;
   const planFile = inputs.planFile === "" ? void 0 : inWorkingDirectory(ctx, inputs.planFile);
   if (planFile !== void 0) rmSync5(planFile, { force: true });
-  const argv = ["promote", "--from", promote.from, "--to", promote.to, "--report", promote.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
+  const argv = ["promote", "--from", promote2.from, "--to", promote2.to, "--report", promote2.report, ...planFile === void 0 ? ["--auto-approve", "--json"] : ["--out", planFile]];
   const run2 = await roleflow(ctx, argv, { streamStdout: planFile !== void 0, tenantCommand: true });
   const outcome = exitOutcome(ctx, "promote", run2.code, [1, 4]);
   const status = run2.code === 0 ? planFile === void 0 ? "promoted" : "planned" : run2.code === 4 ? "refused" : "failed";
   kit.setOutput("promote-status", status);
-  const heading = `### roleflow promote ${mdCode(promote.from)} → ${mdCode(promote.to)}`;
+  const heading = `### roleflow promote ${mdCode(promote2.from)} → ${mdCode(promote2.to)}`;
   if (planFile === void 0) {
     await publishApplied(ctx, run2, { command: "promote", heading: () => heading, annotate: false });
     return outcome;
@@ -88340,8 +88225,8 @@ function rowOf(r) {
   const text2 = r.status === "pass" ? "" : whyNot(r);
   const message2 = text2.length > MAX_MESSAGE ? `${text2.slice(0, MAX_MESSAGE)}…` : text2;
   const p = (key) => r.wall_ms === null ? "–" : formatMs(r.wall_ms[key]);
-  const test = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
-  return `| ${STATUS[r.status]} | ${test} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
+  const test2 = `${mdCode(r.file)} › ${mdText(r.name)} (flow ${mdCode(r.flow)})`;
+  return `| ${STATUS[r.status]} | ${test2} | ${mdText(message2)} | ${TRANSPORT[r.transport]} | ${r.passed}/${r.repeat} | ${p("p50")} | ${p("p95")} |
 `;
 }
 function whyNot(r) {
@@ -88510,9 +88395,9 @@ async function run() {
       tempDir: kit.env["RUNNER_TEMP"] || tmpdir2(),
       pullRequest: pullRequestOf(kit.env)
     };
-    const plan2 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
-    const step3 = { plan: plan2, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
-    const outcome = await step3(ctx);
+    const plan3 = isSeveral(inputs.tenants) ? planTenantsStep : planStep;
+    const step2 = { plan: plan3, apply: applyStep, test: testStep, merge: mergeStep, promote: promoteStep, preview: previewStep }[inputs.command];
+    const outcome = await step2(ctx);
     if (outcome.failure === void 0) return 0;
     kit.setFailed(outcome.failure);
     return 1;
@@ -88545,6 +88430,7 @@ function tenantName(inputs, config, env) {
 }
 
 // action/src/index.ts
+runWasmWithBaselineCompiler();
 run().then(
   (code3) => {
     process.exitCode = code3;

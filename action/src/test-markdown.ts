@@ -1,8 +1,8 @@
 import { formatMs } from '../../src/core/flows/index.js';
-import { mdCode, mdText, thousands } from '../../src/core/plan/markdown-parts.js';
+import { mdCode, mdText, thousands } from '../../src/core/plan/render/markdown-parts.js';
 import { groupAssertions } from '../../src/report/digest.js';
 import { noTestRanReason } from '../../src/report/no-tests.js';
-import { passRateText } from '../../src/core/loop/index.js';
+import { passRateText } from '../../src/core/runs/loop/index.js';
 import type { RunReport, TestResult } from '../../src/report/model.js';
 import { fitTable } from './markdown.js';
 import { markerLine } from './sticky-comment.js';

@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
-import { ManyTenantsCommand } from './tenant-command.js';
+import { RoleflowCommand } from './base.js';
+import { allTenantsOption, jsonOption, numberOptionOr, tenantsOption } from './options.js';
 
-export class ShardsCommand extends ManyTenantsCommand {
+export class ShardsCommand extends RoleflowCommand {
   static override paths = [['shards']];
   static override usage = Command.Usage({
     category: 'Flow tests',
@@ -11,16 +11,15 @@ export class ShardsCommand extends ManyTenantsCommand {
       Weighs every test of the flows folder by its duration in \`--timings REPORT\` (a JSON report,
       usually the merged one of the last run on the default branch; a test it lacks counts as the
       median) and finds, for each tenant, the fewest shards whose longest ends within
-      \`--target-minutes\` (default 10) — the tests dealt as \`roleflow test --shard I/N --timings
-      REPORT\` deals them, longest first, each shard running \`flows.concurrency\` executions at once,
-      or its share of \`flows.concurrency_total\` (max(1, floor(total / N))): past that budget, more
-      shards do not make the run shorter. The whole matrix holds at most \`--max-jobs\` jobs (default
-      256, GitHub's limit for one matrix).
+      \`--target-minutes\` — the tests dealt as \`roleflow test --shard I/N --timings REPORT\` deals
+      them, each shard running \`flows.concurrency\` executions at once, or its share of
+      \`flows.concurrency_total\` (max(1, floor(total / N))): past that budget more shards do not make
+      the run shorter. The whole matrix holds at most \`--max-jobs\` jobs (256 is GitHub's limit).
 
       \`--json\` prints a GitHub Actions matrix, \`{"include":[{"tenant":"staging","shard":"1/8"}, …]}\`
-      (no \`format_version\`: GitHub would read it as a dimension of the matrix;
-      \`schemas/shards.schema.json\`); without it, one line per tenant. Tenants: \`--tenant\`
-      (repeatable), \`--all-tenants\`, else the default one.
+      (\`schemas/shards.schema.json\`; no \`format_version\`: GitHub would read it as a dimension of the
+      matrix). Without it, one line per tenant. Tenants: \`--tenant\` (repeatable), \`--all-tenants\`,
+      else the default one.
 
       Exit codes: 0 the matrix is printed, 1 an unreadable report or flow test, bad usage.
     `,
@@ -31,20 +30,15 @@ export class ShardsCommand extends ManyTenantsCommand {
   });
 
   timings = Option.String('--timings', { required: true, description: 'A JSON report whose durations weigh the tests' });
-  targetMinutes = Option.String('--target-minutes', '10', {
-    description: 'Each shard should end within this many minutes (default 10)',
-    validator: t.cascade(t.isNumber(), [t.isInExclusiveRange(0, 100_000)]),
-  });
-  maxJobs = Option.String('--max-jobs', '256', { description: 'The most jobs in the matrix (default 256)', validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 100_000)]) });
-  json = Option.Boolean('--json', false, { description: 'The GitHub Actions matrix as JSON' });
+  targetMinutes = numberOptionOr('--target-minutes', '10', 'Each shard should end within this many minutes (default 10)', { min: 0.0001, max: 100_000 });
+  maxJobs = numberOptionOr('--max-jobs', '256', 'The most jobs in the matrix (default 256)', { min: 1, max: 100_000, integer: true });
+  tenants = tenantsOption();
+  allTenants = allTenantsOption();
+  json = jsonOption('The GitHub Actions matrix as JSON');
 
   async execute(): Promise<number> {
-    const [{ planShardMatrix, shardsText }, { tenantNameOf }] = await Promise.all([import('../run/shards.js'), import('../tenant/open-tenant.js')]);
-    const config = await this.loadConfig();
-    const tenants = (await this.severalTenants(config)) ?? [tenantNameOf(config, { tenant: this.tenant, baseUrl: this.baseUrl })];
-    const result = await planShardMatrix({ cwd: this.context.cwd, config, timings: this.timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants });
-    if (this.json) this.io.outJson(result.matrix, 0);
-    else this.io.out(shardsText(result, Number(this.targetMinutes)));
-    return 0;
+    const { shards } = await import('../run/shards.js');
+    const { timings, tenants, allTenants, json } = this;
+    return shards({ ...this.common, timings, targetMinutes: Number(this.targetMinutes), maxJobs: Number(this.maxJobs), tenants, allTenants, json }, this.ports);
   }
 }

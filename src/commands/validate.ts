@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
-import { formatIssue } from '../core/errors.js';
 import { RoleflowCommand } from './base.js';
+import { jsonOption, rolesOption } from './options.js';
 
 export class ValidateCommand extends RoleflowCommand {
   static override paths = [['validate']];
@@ -45,50 +45,12 @@ export class ValidateCommand extends RoleflowCommand {
     ],
   });
 
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
+  roles = rolesOption();
   flows = Option.String('--flows', { description: 'Folder of flow test files (default: flows.dir of the config, else flows)' });
-  json = Option.Boolean('--json', false, { description: 'Print the result as JSON on stdout' });
+  json = jsonOption('Print the result as JSON on stdout');
 
   async execute(): Promise<number> {
-    const { rolesDirOf } = await import('../files/role-files.js');
-    const { flowsDirOf } = await import('../files/flow-files.js');
-    const { validateSources, testTenantOf } = await import('../run/validate.js');
-    const config = await this.loadConfig();
-    const cwd = this.context.cwd;
-    const roles = rolesDirOf(cwd, config, this.roles);
-    const flows = flowsDirOf(cwd, config, this.flows);
-    const { tenantVars } = await import('../core/config.js');
-    // Every configured tenant, and the embedded one when it is in use (no tenants configured, or
-    // default_tenant: local): a variable one of them lacks is an error.
-    const configured = Object.keys(config.tenants);
-    const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
-    const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
-    const tenants = names.map((name) => ({ name, vars: tenantVars(config, name) }));
-    const { embeddedFlowsOf } = await import('../files/config-file.js');
-    // The embedded tenant's flows, when it is in use or has flows of its own: their Roles must be in the role files.
-    const embedded = usesLocal || config.local.flowsConfig !== undefined ? embeddedFlowsOf(cwd, config) : undefined;
-    const result = await validateSources(cwd, roles, flows, {
-      strictEnd: config.flows.strictEnd,
-      tenants,
-      testTenant: testTenantOf(config, this.context.env),
-      ...(embedded && { embeddedFlows: embedded }),
-    });
-    const valid = result.issues.length === 0;
-    // On stderr whatever the format: warnings change neither the exit code nor the JSON.
-    if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join('\n'));
-
-    if (this.json) {
-      this.io.outJson({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
-    } else if (!valid) {
-      this.io.err(result.issues.map(formatIssue).join('\n'));
-    } else {
-      for (const dir of result.absent) this.io.err(`note: ${dir}/ not found, nothing checked there`);
-      this.io.out(`${plural(result.roleFiles, 'role file')} and ${plural(result.flowFiles, 'flow test file')} are valid.`);
-    }
-    return valid ? 0 : 1;
+    const { validate } = await import('../run/validate.js');
+    return validate({ ...this.common, roles: this.roles, flows: this.flows, json: this.json }, this.ports);
   }
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -1,6 +1,6 @@
 import type { Result } from '../core/errors.js';
 import { loadFlowsSource, pointerOf } from './flows-config.js';
-import { roleTemplatesIn, stringsIn } from './role-refs.js';
+import { roleTemplatesIn, stringsIn } from './store/role-refs.js';
 
 /** Where a flows file names a Role: a step's `role:`, or a `${role.NAME.…}` in an output string. */
 export interface RoleReference {

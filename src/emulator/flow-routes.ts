@@ -1,7 +1,7 @@
 import { execLogEntries, startExecution, type ExecutionStore, type Inputs, type LatencyForm } from './flow-run.js';
 import type { CompiledFlow } from './flows-config.js';
 import { json, message, MISSING_PARAMETERS, stringFields, type Route } from './http-kit.js';
-import type { RoleLookup } from './role-refs.js';
+import type { RoleLookup } from './store/role-refs.js';
 
 export const FLOW_PATH = '/flow/{flowName}';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledFlow, CompiledStep } from './flows-config.js';
-import { missingRoleText, readRoleTemplate, TEMPLATE, type RoleLookup, type RoleText } from './role-refs.js';
+import { missingRoleText, readRoleTemplate, TEMPLATE, type RoleLookup, type RoleText } from './store/role-refs.js';
 
 export type Inputs = Readonly<Record<string, string>>;
 export type LatencyForm = 'parts' | 'total';

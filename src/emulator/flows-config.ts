@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Issue, Result } from '../core/errors.js';
-import { pointerToPath, validateAgainst } from '../core/schema.js';
-import { parseYaml, type YamlSource } from '../core/yaml-source.js';
+import { pointerToPath, validateAgainst } from '../core/text/schema.js';
+import { parseYaml, type YamlSource } from '../core/text/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
-import { roleTemplatesIn, stringsIn } from './role-refs.js';
+import { roleTemplatesIn, stringsIn } from './store/role-refs.js';
 
 /** The flows file as written (see the header of `emulator-flows.yaml`). */
 export interface FlowsConfig {

@@ -7,7 +7,7 @@ import { checkInputs } from './flow-routes.js';
 import { nodeOutputs, startExecution, stepStatus, type Execution } from './flow-run.js';
 import type { CompiledFlow } from './flows-config.js';
 import { MISSING_PARAMETERS } from './http-kit.js';
-import type { RoleLookup } from './role-refs.js';
+import type { RoleLookup } from './store/role-refs.js';
 
 export type WsMessages = 'per-node' | 'final';
 

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Issue, Result } from '../core/errors.js';
-import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../core/text-file.js';
+import { decodeText, nulIssue, tooLargeIssue, type TextFileKind } from '../core/text/text-file.js';
 
 /**
  * Reading one file roleflow checks within its kind's limit: the size checked before reading, so a

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { defaultConfig, parseConfig, type Config } from '../core/config.js';
+import { defaultConfig, parseConfig, type Config } from '../core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../core/errors.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { loadSchema, packageRoot } from './package-root.js';
 import { displayPath, readTextFile, type SourceFile } from './source-files.js';
 

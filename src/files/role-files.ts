@@ -1,6 +1,6 @@
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError, type Result } from '../core/errors.js';
 import { checkRoleSet, parseRoleFile, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { leakTexts, type RoleText } from '../core/flows/index.js';

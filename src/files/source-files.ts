@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError, type Issue, type Result } from '../core/errors.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { readTextFileSync, type SourceFile } from './bounded-read.js';
 
 export { readBounded, readTextFile, type SourceFile } from './bounded-read.js';

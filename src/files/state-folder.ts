@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
 import { configRelative } from './config-file.js';
 

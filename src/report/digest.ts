@@ -1,8 +1,8 @@
 import type { AssertionResult, Transport } from '../core/flows/index.js';
 import type { Shard } from '../core/runs/index.js';
 import { stats } from './build.js';
-import { NumberBuffer } from '../core/growable.js';
-import { escapeControls } from '../core/safe-text.js';
+import { NumberBuffer } from '../core/runs/growable.js';
+import { escapeControls } from '../core/text/safe-text.js';
 import type { ExecutionIdsRecord, FlowLatency, LatencyStats, RunReport, TestResult } from './model.js';
 
 /** One assertion as reporters list it: the first occurrence, and in how many repeats it came. */

@@ -1,11 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import type { Parsed } from '../core/flows/index.js';
-import { compileSchema, pointerToPath } from '../core/schema.js';
+import { compileSchema, pointerToPath } from '../core/text/schema.js';
 import { withShownMessages } from './shown.js';
 import type { RunReport, TestResult } from './model.js';
 
 export { renderJson } from './json-text.js';
-export { mergeReports, mergeWarnings } from './merge/merge.js';
+export { mergeReports, mergeWarnings } from './combine/merge.js';
 
 /** A JSON report read back (for `report merge`), checked against its schema; its messages escaped. */
 export function parseReport(text: string, file: string, schema: object): Parsed<RunReport> {

@@ -1,5 +1,5 @@
 import type { AssertionResult, EndedBy, Transport } from '../core/flows/index.js';
-import type { PassRateGate } from '../core/loop/index.js';
+import type { PassRateGate } from '../core/runs/loop/index.js';
 import type { RolesDigestRecord, RunCounts, Shard, WorkTreeRecord } from '../core/runs/index.js';
 
 export type { PassRateGate, RolesDigestRecord, WorkTreeRecord };

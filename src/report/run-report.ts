@@ -1,9 +1,9 @@
-import type { Redactor } from '../core/redact.js';
+import type { Redactor } from '../core/text/redact.js';
 import { countResults } from '../core/runs/index.js';
-import { jsonText } from '../core/safe-text.js';
+import { jsonText } from '../core/text/safe-text.js';
 import { renderJson } from './json-text.js';
 import { REPORT_FORMAT_VERSION, type RolesDigestRecord, type RunReport, type RunSelection, type RunSummary, type ShardPlanRecord, type TestResult, type WorkTreeRecord } from './model.js';
-import { judgePassRate } from '../core/loop/index.js';
+import { judgePassRate } from '../core/runs/loop/index.js';
 
 /**
  * The report of a whole run from its tests' results (`build.ts` makes each result): the run's

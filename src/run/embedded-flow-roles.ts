@@ -1,7 +1,7 @@
 import type { Issue } from '../core/errors.js';
 import type { FlowTestFile } from '../core/flows/index.js';
 import { filesForTenant, notForTenantReason, quote, type RoleFile } from '../core/roles/index.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { flowRoleReferences } from '../emulator/flow-role-refs.js';
 import type { EmbeddedFlowsFile } from '../files/config-file.js';
 import { readTextFile } from '../files/source-files.js';

@@ -1,8 +1,11 @@
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
-import { durationsOf, estimatedDurations, planShards, shardMatrix, type ShardMatrix, type TenantShards } from '../core/shards/index.js';
+import { durationsOf, estimatedDurations, planShards, shardMatrix, type ShardMatrix, type TenantShards } from '../core/runs/shards/index.js';
 import { readJsonReports } from './read-reports.js';
-import { loadFlowTests } from './test-session.js';
+import { loadFlowTests } from './flows/test-session.js';
+import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
+import { oneTenant, severalTenants, type ManyTenantsOptions } from './tenants.js';
+import { tenantNameOf } from '../tenant/open-tenant.js';
 
 export interface ShardsOptions {
   cwd: string;
@@ -15,8 +18,25 @@ export interface ShardsOptions {
   tenants: readonly string[];
 }
 
+export interface ShardsVerbOptions extends CommonOptions, ManyTenantsOptions {
+  timings: string;
+  targetMinutes: number;
+  maxJobs: number;
+  json: boolean;
+}
+
+/** `roleflow shards`: the matrix as JSON (`--json`) or one line per tenant. Nothing is sent to any tenant. */
+export async function shards(options: ShardsVerbOptions, ports: Ports): Promise<number> {
+  const config = await configOf(options, ports);
+  const tenants = (await severalTenants(config, options)) ?? [tenantNameOf(config, { tenant: oneTenant(options, ports, 'shards') })];
+  const result = await planShardMatrix({ cwd: ports.cwd, config, timings: options.timings, targetMinutes: options.targetMinutes, maxJobs: options.maxJobs, tenants });
+  if (options.json) ports.output.json(result.matrix, 0);
+  else ports.output.out(shardsText(result, options.targetMinutes));
+  return ExitCode.Ok;
+}
+
 /**
- * `roleflow shards`: how many shards each tenant's suite needs to end within the target (see
+ * How many shards each tenant's suite needs to end within the target (see
  * `planShards`), the tests of the config's flows folder weighed by the timings report (those it
  * lacks at the median), as a GitHub Actions matrix.
  */

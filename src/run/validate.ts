@@ -1,13 +1,56 @@
-import { configuredTenant, type Config } from '../core/config.js';
-import { RoleflowError, type Issue } from '../core/errors.js';
+import { configuredTenant, tenantVars, type Config } from '../core/config/config.js';
+import { formatIssue, RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests, transportWarnings, type TenantTransports } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type RoleFile, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
+import { configOf, ExitCode, type CommonOptions, type Ports } from './ports.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
-import type { EmbeddedFlowsFile } from '../files/config-file.js';
+import { embeddedFlowsOf, type EmbeddedFlowsFile } from '../files/config-file.js';
+import { flowsDirOf } from '../files/flow-files.js';
+import { rolesDirOf } from '../files/role-files.js';
 import { embeddedFlowRoleIssues } from './embedded-flow-roles.js';
+
+export interface ValidateOptions extends CommonOptions {
+  /** `--roles DIR`, `--flows DIR`: the folders, when not the config's. */
+  roles?: string | undefined;
+  flows?: string | undefined;
+  json: boolean;
+}
+
+/**
+ * `roleflow validate`: every role file and flow test, offline. Role files are rendered for every
+ * configured tenant, and for the embedded one when it is in use (no tenants configured, or
+ * default_tenant: local); its flows' Roles must be in the role files. Warnings on stderr never
+ * change the exit code: 0 valid, 1 not.
+ */
+export async function validate(options: ValidateOptions, ports: Ports): Promise<number> {
+  const { cwd, output } = ports;
+  const config = await configOf(options, ports);
+  const configured = Object.keys(config.tenants);
+  const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
+  const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
+  const embedded = usesLocal || config.local.flowsConfig !== undefined ? embeddedFlowsOf(cwd, config) : undefined;
+  const result = await validateSources(cwd, rolesDirOf(cwd, config, options.roles), flowsDirOf(cwd, config, options.flows), {
+    strictEnd: config.flows.strictEnd,
+    tenants: names.map((name) => ({ name, vars: tenantVars(config, name) })),
+    testTenant: testTenantOf(config, ports.env),
+    ...(embedded && { embeddedFlows: embedded }),
+  });
+  const valid = result.issues.length === 0;
+  // On stderr whatever the format: warnings change neither the exit code nor the JSON.
+  if (result.warnings.length > 0) output.err(result.warnings.map(formatIssue).join('\n'));
+  if (options.json) {
+    output.json({ valid, role_files: result.roleFiles, flow_files: result.flowFiles, not_found: result.absent, issues: result.issues });
+  } else if (!valid) {
+    output.err(result.issues.map(formatIssue).join('\n'));
+  } else {
+    for (const dir of result.absent) output.err(`note: ${dir}/ not found, nothing checked there`);
+    output.out(`${count(result.roleFiles, 'role file')} and ${count(result.flowFiles, 'flow test file')} are valid.`);
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
 
 export interface Validation {
   roleFiles: number;
@@ -102,4 +145,8 @@ export function testTenantOf(config: Config, env: Record<string, string | undefi
   const configured = configuredTenant(config, name);
   if (configured !== undefined) return { name, hasWs: configured.wsUrl !== undefined };
   return name === 'local' ? { name, hasWs: true } : undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

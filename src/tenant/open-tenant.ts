@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config.js';
+import { configuredTenant, DEFAULT_TOKEN_ENV, type Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
 import type { TenantClient, TenantTarget } from '../core/model.js';
 import type { ClientOptions } from './exchange.js';
 import { configRelative, embeddedFlowsOf } from '../files/config-file.js';
 import { ensureStateFolder, stateFolderOf } from '../files/state-folder.js';
-import { safeTenantUrl } from '../core/url-safety.js';
-import { closest } from '../core/schema.js';
+import { safeTenantUrl } from '../core/config/url-safety.js';
+import { closest } from '../core/text/schema.js';
 
 /** The name of the embedded tenant, used when no other tenant is configured. */
 export const LOCAL_TENANT = 'local';

@@ -21,6 +21,7 @@ describe('roleflow init', () => {
     for (const file of ['roleflow.config.yaml', 'roles/example-assistant.md', 'flows/example.yaml', '.github/workflows/roleflow.yml', '.vscode/settings.json', '.gitignore']) {
       expect(init.stdout).toMatch(new RegExp(`^written +${file.replace(/[.*/]/g, '\\$&')}$`, 'm'));
     }
+    expect(await read(dir, '.gitignore')).toBe('.roleflow/\nnode_modules/\n');
     expect(await read(dir, 'roleflow.config.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/roleflow\/schemas\/config\.schema\.json$/m);
     expect(await read(dir, 'flows/example.yaml')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/roleflow\/schemas\/flow-test\.schema\.json$/m);
 

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRedactor } from '../../src/core/redact.js';
+import { makeRedactor } from '../../src/core/text/redact.js';
 import { mergeReports, renderJson } from '../../src/report/json.js';
 import type { RunReport } from '../../src/report/model.js';
 import { mergeReportFiles } from '../../src/run/report-merge.js';

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/core/config.js';
-import { describeError } from '../../src/commands/error-line.js';
-import { loadFlowTests } from '../../src/run/test-session.js';
-import { watchTests } from '../../src/run/watch.js';
+import { defaultConfig } from '../../src/core/config/config.js';
+import { describeError } from '../../src/terminal/error-line.js';
+import { loadFlowTests } from '../../src/run/flows/test-session.js';
+import { watchTests } from '../../src/run/flows/watch.js';
 import { openTenant } from '../../src/tenant/open-tenant.js';
 import { tempDir } from '../helpers/cli.js';
 

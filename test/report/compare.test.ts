@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/core/compare/index.js';
-import { renderComparison } from '../../src/report/compare.js';
+import { renderComparison } from '../../src/report/combine/compare.js';
 import { runReport } from './builders.js';
 import { timedResult } from './compare-kit.js';
 

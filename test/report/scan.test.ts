@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ReportScanner } from '../../src/report/merge/scan.js';
+import { ReportScanner } from '../../src/report/combine/scan.js';
 
 /** The scanner fed `text` in pieces cut at `cuts`: the head parsed, and each result parsed. */
 function scan(text: string, cuts: number[] = []): { head: unknown; results: unknown[] } {

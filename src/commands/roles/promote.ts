@@ -1,14 +1,8 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
-import { InvalidFilesError, RoleflowError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
-import type { Plan } from '../../core/plan/index.js';
-import { approveFreshPlans, carryOutPlan, ended, printApplyJson, type ApplyFlags } from './applying.js';
-import { freshPlanFor } from './planning.js';
-import { TenantAccessCommand } from '../tenant-command.js';
+import { RoleflowCommand } from '../base.js';
+import { allowEmptyPruneOption, applyConcurrencyOption, autoApproveOption, jsonOption, pruneOption, rolesOption } from '../options.js';
 
-export class PromoteCommand extends TenantAccessCommand {
+export class PromoteCommand extends RoleflowCommand {
   static override paths = [['promote']];
   static override usage = Command.Usage({
     category: 'Roles as code',
@@ -64,81 +58,16 @@ export class PromoteCommand extends TenantAccessCommand {
   to = Option.String('--to', { required: true, description: 'The tenant to promote them to' });
   report = Option.String('--report', { required: true, description: "A JSON test report of --from's run at the current commit" });
   outFile = Option.String('--out', { description: 'Save the plan of --to for `roleflow apply FILE` instead of applying it (another file than --report)' });
-  roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
-  prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
-  allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
-  autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply to --to without asking' });
-  concurrency = Option.String('--concurrency', {
-    description: 'Requests at once (default: roles.concurrency of the config, else 4)',
-    validator: t.cascade(t.isNumber(), [t.isInteger(), t.isInInclusiveRange(1, 64)]),
-  });
-  json = Option.Boolean('--json', false, { description: 'Print the result of applying as JSON on stdout' });
+  roles = rolesOption();
+  prune = pruneOption();
+  allowEmptyPrune = allowEmptyPruneOption();
+  autoApprove = autoApproveOption('Apply to --to without asking');
+  concurrency = applyConcurrencyOption();
+  json = jsonOption('Print the result of applying as JSON on stdout');
 
   async execute(): Promise<number> {
-    if (this.from === this.to) throw new RoleflowError(`--from and --to are both ${this.from}: promotion is from one tenant to another`, 'usage');
-    if (this.outFile === '-') throw new RoleflowError('--out -: a saved plan must be a file', 'usage');
-    if (this.outFile !== undefined && resolve(this.context.cwd, this.outFile) === resolve(this.context.cwd, this.report)) {
-      throw new RoleflowError(`--out ${this.outFile} is the --report file: the plan would overwrite the report; save the plan to another file`, 'usage');
-    }
-    const config = await this.loadConfig();
-    const { selectTenants } = await import('../../core/tenants/index.js');
-    selectTenants(config, { named: [this.from, this.to], all: false });
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
-    const { isTenantFailure, tenantError } = await import('../../core/tenants/index.js');
-    // Both tenants' config and token before anything is sent to either.
-    const [from, to] = await this.openTenants(config, [this.from, this.to]);
-    // Two tenants in one command: an error of either names it (`tenant "staging": cannot reach …`).
-    const planOf = (name: string) =>
-      freshPlanFor(this, config, selection, () => Promise.resolve(name === this.from ? from! : to!)).catch((error: unknown) => {
-        throw isTenantFailure(error) ? tenantError(name, error) : error;
-      });
-
-    const { promotionRefusals } = await import('../../run/tenants/promote.js');
-    const reasons = await promotionRefusals({
-      cwd: this.context.cwd,
-      env: this.context.env,
-      config,
-      from: this.from,
-      to: this.to,
-      roles: this.roles,
-      reportFile: this.report,
-      planFrom: () => planOf(this.from),
-      warn: (line) => this.io.err(line),
-    });
-    if (reasons.length > 0) {
-      this.io.err([`error: promotion from ${this.from} to ${this.to} refused; nothing was sent to ${this.to}:`, ...reasons.map((r) => `  - ${r}`)].join('\n'));
-      const baseUrl = config.tenants[this.to]?.baseUrl ?? `embedded:${config.local.data}`;
-      if (this.json) await printApplyJson(this, [ended(ExitCode.Refused, { tenant: { name: this.to, base_url: baseUrl } }, 'refused', [], reasons)], undefined);
-      return ExitCode.Refused;
-    }
-
-    const { renderPlanText } = await import('../../core/plan/index.js');
-    const fresh = await planOf(this.to);
-    const { plan, rolesDir } = fresh;
-    if (plan.issues.length > 0) throw new InvalidFilesError(plan.issues);
-    this.io.err(`Promoting from ${this.from} to ${this.to}: ${this.from} matches the role files, and ${this.report} passed there at this commit.`);
-    const shown = renderPlanText(plan, { color: this.colorFor(this.json ? 'stderr' : 'stdout'), rolesDir: `${rolesDir.display}/` });
-    if (this.outFile !== undefined) return this.savePlan(shown, plan);
-    // A plan saved by `plan --out` would skip the gate: the promotion's own plan is saved by promote.
-    const { showName } = await import('../../core/roles/index.js');
-    const saveAndApply = `roleflow promote --from ${showName(this.from)} --to ${showName(this.to)} --report ${showName(this.report)} --out plan.json && roleflow apply plan.json`;
-    const flags: ApplyFlags = { json: this.json, autoApprove: this.autoApprove, concurrency: this.concurrency ?? config.roles.concurrency, protect: config.roles.protect, saveAndApply };
-    const approved = await approveFreshPlans(this, [plan], shown, flags);
-    const ends = approved === 'approved' ? [await carryOutPlan(this, plan, fresh.tenant, flags)] : approved;
-    if (this.json) await printApplyJson(this, ends, undefined);
-    return ends[0]!.code;
-  }
-
-  /** `--out`: the plan of `--to` shown and saved, as `plan --out` does (not when guards refuse it). */
-  private async savePlan(shown: string, plan: Plan): Promise<number> {
-    this.io.out(shown);
-    if (plan.guards.length > 0) {
-      this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join('\n'));
-      return ExitCode.Refused;
-    }
-    const { savePlan } = await import('../../files/plan-file.js');
-    await savePlan(resolve(this.context.cwd, this.outFile!), plan);
-    this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
-    return ExitCode.Ok;
+    const { promote } = await import('../../run/roles/promote.js');
+    const { from, to, report, roles, prune, allowEmptyPrune, autoApprove, concurrency, json } = this;
+    return promote({ ...this.common, from, to, report, out: this.outFile, roles, prune, allowEmptyPrune, autoApprove, concurrency, json }, this.ports);
   }
 }

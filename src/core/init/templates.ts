@@ -2,7 +2,7 @@ import { workflowText } from './workflow.js';
 
 /**
  * What `roleflow init` writes into a repository, as data: each file's path (with `/`) and text.
- * Pure: `run/init.ts` decides what to write, keep or merge. Everything here passes `validate`,
+ * Pure: `files/init-files.ts` decides what to write, keep or merge. Everything here passes `validate`,
  * `plan`, `apply` and then `test` against the embedded tenant as written (the example flow test
  * needs the example Role on the tenant), and the workflow passes actionlint.
  */
@@ -117,5 +117,5 @@ export function editorSchemas(): Record<string, string[]> {
   };
 }
 
-/** The line `.gitignore` needs: the embedded tenant's state. */
-export const GITIGNORE_LINE = '.roleflow/';
+/** What `.gitignore` needs: the embedded tenant's state (and roleflow's journal), and the installed packages. */
+export const GITIGNORE_LINES = ['.roleflow/', 'node_modules/'];

@@ -1,4 +1,4 @@
-import { roundRobinPlan } from '../shards/balance.js';
+import { roundRobinPlan } from './shards/balance.js';
 import type { Parsed } from '../flows/types.js';
 
 export interface Shard {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFlowTestFile, type FlowTestFile } from '../../../src/core/flows/index.js';
-import { rerunKey } from '../../../src/core/loop/index.js';
+import { rerunKey } from '../../../src/core/runs/loop/index.js';
 import { selectRuns, type SelectOptions } from '../../../src/core/runs/index.js';
 import { loadSchema } from '../../../src/files/package-root.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, type Config } from '../../../src/core/config.js';
+import { defaultConfig, type Config } from '../../../src/core/config/config.js';
 import { InvalidFilesError, RoleflowError } from '../../../src/core/errors.js';
 import { rolesDigest } from '../../../src/core/plan/index.js';
 import { countResults } from '../../../src/core/runs/index.js';

@@ -1,0 +1,46 @@
+import type { Parsed } from '../../flows/types.js';
+
+/**
+ * A suite-wide pass rate, in percent: `95%`, `99.5%` (`--min-pass-rate`, `flows.min_pass_rate`;
+ * the config may write the number alone). 0 to 100.
+ */
+export function parsePassRate(value: string | number, where: string): Parsed<number> {
+  const text = String(value).trim();
+  const m = /^(\d{1,3}(?:\.\d+)?)\s*%?$/.exec(text);
+  const rate = m ? Number(m[1]) : NaN;
+  if (!(rate >= 0 && rate <= 100)) return { ok: false, error: `invalid ${where} ${JSON.stringify(String(value))}: write a percentage from 0% to 100%, like 95%` };
+  return { ok: true, value: rate };
+}
+
+/** What the pass rate reads of a run: its counts (`countResults`). */
+export interface RateCounts {
+  passed: number;
+  /** Errors included. */
+  failed: number;
+}
+
+/** The suite-wide gate as a report records it. */
+export interface PassRateGate {
+  /** The least pass rate accepted, in percent. */
+  min_pass_rate: number;
+  /** Passed tests × transports of those that passed or failed, in percent (two decimals); null when none did. */
+  pass_rate: number | null;
+  /** The run's verdict: the rate is at least the least accepted. */
+  passed: boolean;
+}
+
+/**
+ * The suite judged as a whole: passed ÷ (passed + failed), skipped and not-run results left
+ * out. A run in which nothing passed or failed has no rate and does not pass the gate.
+ */
+export function judgePassRate(counts: RateCounts, min: number): PassRateGate {
+  const judged = counts.passed + counts.failed;
+  const rate = judged === 0 ? null : (counts.passed / judged) * 100;
+  return { min_pass_rate: min, pass_rate: rate === null ? null : Math.floor(rate * 100) / 100, passed: rate !== null && rate >= min };
+}
+
+/** `96.5% passed (min 95%)`, for the summary line. */
+export function passRateText(gate: PassRateGate): string {
+  const rate = gate.pass_rate === null ? 'no test passed or failed' : `${gate.pass_rate}% passed`;
+  return `${rate} (--min-pass-rate ${gate.min_pass_rate}%: ${gate.passed ? 'met' : 'not met'})`;
+}
