@@ -31,3 +31,5 @@ export {
   withPlanPolicy,
   type Allow,
 } from './plan-rules.js';
+export { lintPluginFindings, planPluginFindings, type PluginInput, type PolicyPlugin } from './plugins.js';
+export { planSecretPlaces } from './plan-secrets.js';
