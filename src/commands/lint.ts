@@ -35,14 +35,14 @@ export class LintCommand extends RoleflowCommand {
     ],
   });
 
-  paths = Option.Rest({ name: 'path' });
+  targets = Option.Rest({ name: 'path' });
   format = Option.String('--format', { description: 'text (default), json or sarif', validator: t.isEnum(['text', 'json', 'sarif'] as const) });
   json = Option.Boolean('--json', false, { description: 'Same as --format json' });
 
   async execute(): Promise<number> {
     const [{ lint }, policy, { packageVersion }] = await Promise.all([import('../run/lint.js'), import('../core/policy/index.js'), import('../files/package-root.js')]);
     const config = await this.loadConfig();
-    const result = await lint({ cwd: this.context.cwd, config, paths: this.paths, env: this.context.env });
+    const result = await lint({ cwd: this.context.cwd, config, paths: this.targets, env: this.context.env });
     const format = this.json ? 'json' : (this.format ?? 'text');
     if (format === 'json') this.io.outData(result.findings, policy.renderLintJson);
     else if (format === 'sarif') this.io.outData(result.findings, (findings) => policy.renderLintSarif(findings, { version: packageVersion() }));

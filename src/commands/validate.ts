@@ -53,7 +53,8 @@ export class ValidateCommand extends RoleflowCommand {
     const usesLocal = configured.length === 0 || config.defaultTenant === 'local';
     const names = [...new Set([...(usesLocal ? ['local'] : []), ...configured])];
     const tenants = names.map((name) => ({ name, vars: tenantVars(config, name) }));
-    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants });
+    const { runSecrets } = await import('../run/policy-flags.js');
+    const result = await validateSources(cwd, roles, flows, { strictEnd: config.flows.strictEnd, tenants, secrets: runSecrets(this.context.env, config) });
     const valid = result.issues.length === 0;
     // On stderr whatever the format: warnings change neither the exit code nor the JSON.
     if (result.warnings.length > 0) this.io.err(result.warnings.map(formatIssue).join('\n'));

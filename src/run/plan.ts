@@ -2,6 +2,8 @@ import { tenantVars, type Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { membershipNotes, quote, roleFilesForTenant, showName, unmatchedTenantWarnings } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
+import { planFindings, planPluginFindings, recordedAllows, refusingFindings, roleSecretIssues, secretScanner, shortFingerprint, withPlanPolicy, type Allow, type PlanFinding } from '../core/policy/index.js';
+import { callPlugin, loadPolicyPlugins } from '../files/policy-plugins.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
 import type { Role } from '../core/model.js';
@@ -44,10 +46,17 @@ export async function makeFreshPlan(opts: {
   roleFiles?: readonly string[];
   /** The role files already being read (`loadRoleFiles` of `rolesDir`): a run over several tenants reads them once. */
   files?: Promise<Result<RoleFile[]>>;
+  /** The environment: its secret variables are secrets no Role may hold (key formats are looked for anyway). */
+  env?: Record<string, string | undefined>;
+  /** `--allow`: overrides of `policy.plan` error findings. */
+  allows?: readonly Allow[];
 }): Promise<FreshPlan> {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
+  // A secret in a Role stops here, before the tenant is asked: it would be sent and shown.
+  const secrets = roleSecretIssues(files.value, secretScanner(opts.env ?? {}, opts.config));
+  if (secrets.length > 0) throw new InvalidFilesError(secrets);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
   try {
@@ -70,6 +79,7 @@ export async function makeFreshPlan(opts: {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true,
     });
+    plan.notes.push(...(await withPolicy(opts.cwd, opts.config, plan, opts.allows ?? [])));
     const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));
@@ -79,6 +89,34 @@ export async function makeFreshPlan(opts: {
     await tenant.close();
     throw err;
   }
+}
+
+/**
+ * `policy.plan` and the plugins over a fresh plan (`withPlanPolicy`): findings in `plan.policy`,
+ * the refusing ones as guards; returns the notes of the `--allow`s.
+ */
+async function withPolicy(cwd: string, config: Config, plan: Plan, allows: readonly Allow[]): Promise<string[]> {
+  const more: PlanFinding[] = [];
+  for (const plugin of config.policy.plugins.length > 0 ? await loadPolicyPlugins(cwd, config) : []) {
+    const found = planPluginFindings(plugin.name, plan, await callPlugin(plugin, { kind: 'plan', tenant: plan.tenant.name, plan }));
+    if (typeof found === 'string') throw new RoleflowError(found, 'config');
+    more.push(...found);
+  }
+  return withPlanPolicy(plan, config.policy.plan, allows, undefined, more);
+}
+
+/**
+ * Why today's `policy.plan` refuses a saved plan (`apply PLANFILE`): its refusing findings over
+ * the saved changes, where an error one counts as allowed when the plan recorded it so (its
+ * fingerprint: the same rule, Role and content) or an `--allow` given now names it.
+ */
+export function savedPlanPolicyRefusals(plan: Plan, config: Config, allows: readonly Allow[] = []): string[] {
+  const recorded = recordedAllows(plan);
+  const found = planFindings(plan, config.policy.plan).map((f): PlanFinding => (recorded.has(f.fingerprint) ? { ...f, allowed: true } : f));
+  const named = (f: PlanFinding) => allows.some((a) => a.rule === f.rule && (a.role === undefined || a.role === f.role) && (a.fingerprint === undefined || f.fingerprint.slice(7).startsWith(a.fingerprint)));
+  return refusingFindings(found.map((f) => (f.level === 'error' && named(f) ? { ...f, allowed: true as const } : f))).map(
+    (f) => `today's policy refuses it: ${f.rule}: ${f.message}${f.level === 'hard' ? ' (hard)' : ` (override: --allow ${f.rule}${f.role === undefined ? '' : `:${f.role}`}@${shortFingerprint(f.fingerprint)})`}`,
+  );
 }
 
 /**
@@ -126,11 +164,16 @@ export async function openSavedPlan(opts: {
   open: () => Promise<OpenTenant>;
   /** The plan, already read from `planFile` (one tenant's of a saved plan of several). */
   plan?: Plan;
+  /** `--allow` given to `apply PLANFILE`, besides the overrides the plan records. */
+  allows?: readonly Allow[];
 }): Promise<{ plan: Plan; tenant: OpenTenant } | { refused: SavedPlanRefusal }> {
   const plan = opts.plan ?? (await readSavedPlan(resolve(opts.cwd, opts.planFile), opts.planFile));
   refuseBrokenPlan(plan);
   const { roles } = opts.config;
-  const refusals = savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune });
+  const refusals = [
+    ...savedPlanRefusals(plan, { protect: roles.protect, maxDeletes: roles.maxDeletes, allowEmptyPrune: roles.allowEmptyPrune }),
+    ...savedPlanPolicyRefusals(plan, opts.config, opts.allows),
+  ];
   if (refusals.length > 0) return { refused: { plan, what: 'is refused', reasons: refusals, otherTenant: false } };
   const tenant = await opts.open();
   let reasons: string[];

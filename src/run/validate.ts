@@ -4,6 +4,7 @@ import { quietEndedWsTests } from '../core/runs/index.js';
 import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
+import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/policy/index.js';
 import { dirExists, listFilesUnder, type SourceDir } from '../files/source-files.js';
 
 export interface Validation {
@@ -28,6 +29,8 @@ export async function validateSources(
     strictEnd: boolean;
     /** Every tenant role files are rendered for, with its variables. */
     tenants?: readonly { name: string; vars: TenantVars }[];
+    /** What a secret looks like (`secretScanner`): a Role holding one is an error. Default: the key formats. */
+    secrets?: SecretScanner;
   },
 ): Promise<Validation> {
   const result: Validation = { roleFiles: 0, flowFiles: 0, issues: [], warnings: [], absent: [] };
@@ -48,6 +51,7 @@ export async function validateSources(
     if (loaded.ok) {
       result.roleFiles = loaded.value.length;
       roleNames = loaded.value.map((r) => r.name);
+      result.issues.push(...roleSecretIssues(loaded.value, options.secrets ?? secretScanner({})));
       // Each tenant renders the files that are for it: an undeclared variable is an error there.
       const tenants = (options.tenants ?? []).map((t) => ({ ...t, files: filesForTenant(loaded.value, t.name).kept }));
       result.issues.push(...varIssuesOfTenants(tenants));

@@ -11,6 +11,8 @@ import { carryOutPlan, ended, tenantTurn, type ApplyFlags, type TenantApplyEnd }
 export interface SavedPlanApplier extends TenantCommand {
   /** A tenant's `=== tenant NAME ===` heading, in a run over several. */
   tenantHeading(name: string): void;
+  /** `--allow`: overrides of today's plan policy, besides those the saved plan records. */
+  allow?: string[] | undefined;
   /** The run's exit code, after its closing line and `--json`'s document. */
   finish(ends: readonly TenantApplyEnd[], several: { notAttempted: readonly string[] } | undefined): Promise<number>;
 }
@@ -63,9 +65,9 @@ async function refuseSavedTenants(command: SavedPlanApplier, planFile: string, s
  * saved plan of several), else the one the flags or ROLEFLOW_TENANT name, else the plan's own.
  */
 export async function applySaved(command: SavedPlanApplier, config: Config, planFile: string, plan: Plan, flags: ApplyFlags, opened?: OpenTenant): Promise<TenantApplyEnd> {
-  const { openSavedPlan } = await import('../../run/plan.js');
+  const [{ openSavedPlan }, { parseAllows }] = await Promise.all([import('../../run/plan.js'), import('../../run/policy-flags.js')]);
   const open = () => (opened === undefined ? command.openTenant(config, command.tenant ?? plan.tenant.name) : Promise.resolve(opened));
-  const checked = await openSavedPlan({ cwd: command.context.cwd, planFile, config, plan, open });
+  const checked = await openSavedPlan({ cwd: command.context.cwd, planFile, config, plan, open, allows: parseAllows(command.allow ?? []) });
   const several = opened !== undefined;
   if ('refused' in checked) {
     const { what, reasons, otherTenant } = checked.refused;

@@ -110,8 +110,8 @@ export class PlanCommand extends PlanningCommand {
     }
     const outFile = this.outFile;
     if (outFile !== undefined) {
-      const { savePlan } = await import('../../files/plan-file.js');
-      await savePlan(resolve(this.context.cwd, outFile), plan);
+      const [{ savePlan }, { runSecrets }] = await Promise.all([import('../../files/plan-file.js'), import('../../run/policy-flags.js')]);
+      await savePlan(resolve(this.context.cwd, outFile), plan, runSecrets(this.context.env, config));
       // A plan of a tenant given by --base-url/--ws-url goes there only when told again.
       const { shownUrl } = await import('../../core/printed-url.js');
       const where = [this.baseUrl !== undefined && ` --base-url ${shownUrl(this.baseUrl)}`, this.wsUrl !== undefined && ` --ws-url ${shownUrl(this.wsUrl)}`].filter((f) => f !== false).join('');
@@ -175,8 +175,8 @@ export class PlanCommand extends PlanningCommand {
       return ExitCode.Refused;
     }
     if (this.outFile !== undefined) {
-      const { savePlan } = await import('../../files/plan-file.js');
-      await savePlan(resolve(this.context.cwd, this.outFile), planned);
+      const [{ savePlan }, { runSecrets }] = await Promise.all([import('../../files/plan-file.js'), import('../../run/policy-flags.js')]);
+      await savePlan(resolve(this.context.cwd, this.outFile), planned, runSecrets(this.context.env, config));
       const what = planned.length === 1 ? `tenant ${planned[0]!.tenant.name}` : `${planned.length} tenants`;
       this.io.err(`Saved the plan of ${what} to ${this.outFile}. To carry it out${planned.length === 1 ? '' : ', tenant by tenant in this order'}: roleflow apply ${this.outFile}`);
     }

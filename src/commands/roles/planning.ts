@@ -17,6 +17,8 @@ export interface RoleSelection {
   targets: readonly string[];
   /** Role files given as arguments: their Roles join the targets. */
   roleFiles: readonly string[];
+  /** `--allow RULE[:ROLE][@FP]`: overrides of plan policy error findings. */
+  allows?: readonly string[];
 }
 
 /**
@@ -34,7 +36,10 @@ export async function freshPlanFor(
   const { rolesDirOf } = await import('../../files/role-files.js');
   const { makeFreshPlan } = await import('../../run/plan.js');
   const rolesDir = shared?.rolesDir ?? rolesDirOf(command.context.cwd, config, selection.roles);
+  const { parseAllows } = await import('../../run/policy-flags.js');
   const fresh = await makeFreshPlan({
+    env: command.context.env,
+    allows: parseAllows(selection.allows ?? []),
     ...(shared && { files: shared.files }),
     cwd: command.context.cwd,
     config,
@@ -67,10 +72,11 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
+  allow = Option.Array('--allow', { description: 'Override an error finding of policy.plan: RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (repeatable; never a hard one)' });
 
   /** Read the role files, list the tenant (`tenant`, else the flags' one) once, plan; `roleFiles` (arguments) join the targets. */
   protected async freshPlanOf(config: Config, roleFiles: readonly string[], tenant?: string): Promise<FreshPlan & { rolesDir: SourceDir }> {
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles, allows: this.allow ?? [] };
     return freshPlanFor(this, config, selection, () => this.openTenant(config, tenant));
   }
 
@@ -83,7 +89,7 @@ export abstract class PlanningCommand extends ManyTenantsCommand {
     const { planTenants } = await import('../../run/tenants/plan-tenants.js');
     const { loadRoleFiles, rolesDirOf } = await import('../../files/role-files.js');
     const opened = await this.openTenants(config, names);
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles };
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: this.target ?? [], roleFiles, allows: this.allow ?? [] };
     const rolesDir = rolesDirOf(this.context.cwd, config, this.roles);
     const shared = { rolesDir, files: loadRoleFiles(this.context.cwd, rolesDir) };
     const planned = await planTenants(names, (name) => freshPlanFor(this, config, selection, () => Promise.resolve(opened[names.indexOf(name)]!), shared));

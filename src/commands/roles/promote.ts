@@ -56,6 +56,7 @@ export class PromoteCommand extends TenantAccessCommand {
   roles = Option.String('--roles', { description: 'Folder of role files (default: roles.dir of the config, else roles)' });
   prune = Option.Boolean('--prune', { description: 'Delete remote Roles that have no role file (--no-prune overrides the config)' });
   allowEmptyPrune = Option.Boolean('--allow-empty-prune', false, { description: 'Let --prune delete every Role when there are no role files at all' });
+  allow = Option.Array('--allow', { description: 'Override an error finding of policy.plan on --to: RULE, RULE:ROLE or RULE:ROLE@FINGERPRINT (repeatable; never a hard one)' });
   autoApprove = Option.Boolean('--auto-approve', false, { description: 'Apply to --to without asking' });
   concurrency = Option.String('--concurrency', {
     description: 'Requests at once (default: roles.concurrency of the config, else 4)',
@@ -72,7 +73,7 @@ export class PromoteCommand extends TenantAccessCommand {
     const config = await this.loadConfig();
     const { selectTenants } = await import('../../core/tenants/index.js');
     selectTenants(config, { named: [this.from, this.to], all: false });
-    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [] };
+    const selection = { roles: this.roles, prune: this.prune, allowEmptyPrune: this.allowEmptyPrune, targets: [], roleFiles: [], allows: this.allow ?? [] };
     const { isTenantFailure, tenantError } = await import('../../core/tenants/index.js');
     // Both tenants' config and token before anything is sent to either.
     const [from, to] = await this.openTenants(config, [this.from, this.to]);
@@ -125,8 +126,8 @@ export class PromoteCommand extends TenantAccessCommand {
       this.io.err([...plan.guards.map((g) => `error: ${g.message}`), `The plan was not saved to ${this.outFile}: guards refuse it.`].join('\n'));
       return ExitCode.Refused;
     }
-    const { savePlan } = await import('../../files/plan-file.js');
-    await savePlan(resolve(this.context.cwd, this.outFile!), plan);
+    const [{ savePlan }, { runSecrets }] = await Promise.all([import('../../files/plan-file.js'), import('../../run/policy-flags.js')]);
+    await savePlan(resolve(this.context.cwd, this.outFile!), plan, runSecrets(this.context.env, await this.loadConfig()));
     this.io.err(`Saved the plan of ${this.to} to ${this.outFile}. To carry out exactly this plan: roleflow apply ${this.outFile}`);
     return ExitCode.Ok;
   }

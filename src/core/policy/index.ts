@@ -33,3 +33,4 @@ export {
 } from './plan-rules.js';
 export { lintPluginFindings, planPluginFindings, type PluginInput, type PolicyPlugin } from './plugins.js';
 export { planSecretPlaces } from './plan-secrets.js';
+export { roleSecretIssues } from './role-secrets.js';

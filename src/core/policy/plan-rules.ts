@@ -142,11 +142,11 @@ export function findingGuard(f: PlanFinding): PlanGuard {
 /**
  * `plan` with its policy: `policy[]` holds every finding (overrides applied), and each refusing
  * one is a guard (exit 4, nothing sent). No rules: the plan is left as it is. Returns the
- * overrides' notes. `recorded`: fingerprints a saved plan recorded as allowed.
+ * overrides' notes. `recorded`: fingerprints a saved plan recorded as allowed; `more`: plugins' findings.
  */
-export function withPlanPolicy(plan: Plan, rules: readonly PlanRule[], allows: readonly Allow[], recorded?: ReadonlySet<string>): string[] {
-  if (rules.length === 0 && allows.length === 0) return [];
-  const { findings, notes } = applyAllows(planFindings(plan, rules), allows, recorded);
+export function withPlanPolicy(plan: Plan, rules: readonly PlanRule[], allows: readonly Allow[], recorded?: ReadonlySet<string>, more: readonly PlanFinding[] = []): string[] {
+  if (rules.length === 0 && allows.length === 0 && more.length === 0) return [];
+  const { findings, notes } = applyAllows([...planFindings(plan, rules), ...more], allows, recorded);
   plan.policy = findings;
   plan.guards.push(...refusingFindings(findings).map(findingGuard));
   return notes;
