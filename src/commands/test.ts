@@ -42,6 +42,13 @@ export class TestCommand extends ManyTenantsCommand {
       \`snapshot\` assertions compare with \`__snapshots__/<file>.snap.yaml\`; a missing one is written (it fails
       when \`CI\` is set); \`-u\` (\`--update-snapshots\`) rewrites them all and removes obsolete ones.
 
+      \`judge: NAME\` assertions run the config's judge flow \`judges.NAME\` on the output (over
+      WebSocket), \`votes\` times; the majority is the verdict, reported with the score, every reason
+      and the judge executions' ids. \`--no-judge\` skips them (skipped, never passed). With
+      \`--baseline FILE\`, a verdict on the same output, rubric and judge Role (by digest) is reused
+      from that report. \`--judges\` runs \`flows/_judges/*.yaml\` instead (outputs labelled good or bad)
+      and prints how often each judge agrees with its labels (\`--json\` too); exit 3 when one disagrees.
+
       \`--baseline FILE\` (a JSON report of an earlier run) judges relative latency budgets such as
       \`p95: "< baseline + 20%"\` against the same statistic of the same test × transport in it;
       without a baseline, or where it lacks the test or its samples, they are skipped with the reason.
@@ -66,6 +73,8 @@ export class TestCommand extends ManyTenantsCommand {
       ['Latency percentiles from 10 repeats', 'roleflow test flows/summarize.yaml --repeat 10'],
       ['Without the line of each assertion a transport cannot check', 'roleflow test --quiet'],
       ['Write (or rewrite) the snapshots of snapshot assertions, and remove obsolete ones', 'roleflow test -u'],
+      ['Without running the judge flows of judge assertions', 'roleflow test --no-judge'],
+      ['How often each judge agrees with the labelled outputs of flows/_judges/', 'roleflow test --judges'],
       ['Against every configured tenant: report.staging.json, report.production.json, …', 'roleflow test --all-tenants --reporter console --reporter json=report.json'],
       ['In CI: shard 1 of 4, with JUnit and GitHub reporters', 'roleflow test --shard 1/4 --reporter console --reporter junit --reporter json=report-1.json --reporter github'],
     ],
@@ -92,6 +101,8 @@ export class TestCommand extends ManyTenantsCommand {
   baseline = Option.String('--baseline', { description: 'A JSON report that relative budgets ("< baseline + 20%") are judged against' });
   json = Option.Boolean('--json', false, { description: 'The JSON report on stdout (same as --reporter json=-)' });
   updateSnapshots = Option.Boolean('-u,--update-snapshots', false, { description: 'Write every snapshot the run sees (even under CI), remove obsolete ones' });
+  noJudge = Option.Boolean('--no-judge', false, { description: 'Skip judge assertions (reported skipped, never passed): no judge flow runs' });
+  judges = Option.Boolean('--judges', false, { description: 'Run flows/_judges/*.yaml (outputs labelled good or bad) and report how often each judge agrees' });
 
   async execute(): Promise<number> {
     const [{ parseReporters }, session] = await Promise.all([import('../report/reporters.js'), import('../run/test-session.js')]);
@@ -100,17 +111,32 @@ export class TestCommand extends ManyTenantsCommand {
     const flags = { grep: this.grep, shard: this.shard, transport: this.transport, repeat: this.repeat };
     const parsed = session.parseSelectionFlags(flags);
     const config = await this.loadConfig();
+    if (this.judges) return this.judgeAgreement(config);
     const several = await this.severalTenants(config);
     if (several !== undefined) return this.testTenants(config, several, reporters.value);
     const files = await session.loadFlowTests(this.context.cwd, config, this.targets);
     const baseline = await session.loadBaseline(this.context.cwd, this.baseline);
     // Opened (nothing sent yet) to know its name: not_leaks looks for the Roles rendered for it.
     const tenant = await this.openTenant(config);
-    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name });
+    const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: tenant.target.name, noJudge: this.noJudge });
     const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
     this.io.addSecrets(secrets);
     const selection = session.runSelection(this.context.cwd, config, this.targets, flags);
-    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions);
+    return this.run(tenant, runs, reporters.value, config.flows, { shard: parsed.shard, selection, judges: config.judges }, baseline, assertions);
+  }
+
+  /** `--judges`: the judge cases of flows/_judges/ on the tenant; exit 3 when a judge disagrees with a label. */
+  private async judgeAgreement(config: Config): Promise<number> {
+    const [{ judgeAgreementRun }, { renderAgreementText }] = await Promise.all([import('../run/judge-agreement.js'), import('../core/judges/index.js')]);
+    const tenant = await this.openTenant(config);
+    try {
+      const agreements = await judgeAgreementRun({ cwd: this.context.cwd, config, tenant, env: this.context.env });
+      if (this.json) this.io.outJson({ format_version: 1, tenant: tenant.target.name, judges: agreements });
+      else this.io.out(renderAgreementText(agreements));
+      return agreements.every((a) => a.agreed === a.cases) ? ExitCode.Ok : ExitCode.TestsFailed;
+    } finally {
+      await tenant.close();
+    }
   }
 
   /**
@@ -133,13 +159,13 @@ export class TestCommand extends ManyTenantsCommand {
     const testOne = async (name: string, i: number): Promise<number> => {
       const specs = reportersOfTenant(reporters, name);
       if (!specs.ok) throw new RoleflowError(specs.error, 'usage');
-      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name });
+      const assertions = await session.prepareAssertions(this.context.cwd, config, files, { update: this.updateSnapshots, env: this.context.env, tenant: name, noJudge: this.noJudge });
       const tenant = opened[i]!;
       const { runs, secrets } = session.runsFor(tenant, files, flags, parsed, this.context.env);
       this.io.addSecrets(secrets);
       // A heading only over console output of its own: reports in files are announced on stderr.
       if (specs.value.some(consoleOnStdout)) this.io.out(`=== tenant ${name} ===`);
-      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection }, baseline, assertions, name);
+      return this.run(tenant, runs, specs.value, config.flows, { shard: parsed.shard, selection, judges: config.judges }, baseline, assertions, name);
     };
     return testTenantsInOrder(names, testOne, { out: (line) => this.io.out(line), err: (line) => this.io.err(line) });
   }
@@ -162,7 +188,7 @@ export class TestCommand extends ManyTenantsCommand {
     runs: PlannedRun[],
     reporters: ReporterSpec[],
     flows: Config['flows'],
-    { shard, selection }: { shard: Shard | undefined; selection: RunSelection },
+    { shard, selection, judges }: { shard: Shard | undefined; selection: RunSelection; judges: Config['judges'] },
     baseline: Baseline | undefined,
     assertions: AssertionFiles,
     several?: string,
@@ -195,6 +221,7 @@ export class TestCommand extends ManyTenantsCommand {
       redactor: this.io.redactor,
       assertions,
       baseline,
+      judges,
       commit: await this.commit(),
       events: {
         started: (label, done, total) => progress?.start(label, done, total),

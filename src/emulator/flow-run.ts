@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledFlow, CompiledStep } from './flows-config.js';
+import { grade } from './grade.js';
 
 export type Inputs = Readonly<Record<string, string>>;
 export type LatencyForm = 'parts' | 'total';
@@ -65,7 +66,9 @@ export function latencyObject(ms: number, form: LatencyForm): { seconds?: number
 
 /** The flow's outputs for these inputs: `${name}` → that input ('' if absent), `"${*}"` → all inputs. */
 export function renderOutputs(flow: CompiledFlow, inputs: Inputs): { results: unknown[] } {
-  return { results: flow.outputs.results.map((r) => render(r, inputs)) };
+  // A grading flow's templates also see what `grade` made of the inputs (`${grade.pass}`…).
+  const seen = flow.grade === undefined ? inputs : { ...inputs, ...grade(flow.grade, inputs) };
+  return { results: flow.outputs.results.map((r) => render(r, seen)) };
 }
 
 function render(template: unknown, inputs: Inputs): unknown {

@@ -35,6 +35,17 @@ const flow = {
     identity: { type: 'string', minLength: 1 },
     inputs: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     steps: { type: 'array', minItems: 1, items: step },
+    grade: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['text', 'rubric'],
+      description: 'A deterministic judge: the share of the rubric input\'s words found in the text input; ${grade.pass}, ${grade.score}, ${grade.reason} in the outputs',
+      properties: {
+        text: { type: 'string', minLength: 1 },
+        rubric: { type: 'string', minLength: 1 },
+        pass_at: { type: 'number', minimum: 0, maximum: 1 },
+      },
+    },
     outputs: {
       type: 'object',
       additionalProperties: false,

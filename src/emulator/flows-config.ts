@@ -3,6 +3,7 @@ import type { Issue, Result } from '../core/errors.js';
 import { pointerToPath, validateAgainst } from '../core/schema.js';
 import { parseYaml, type YamlSource } from '../core/yaml-source.js';
 import { flowsConfigSchema } from './flows-config.schema.js';
+import type { GradeConfig } from './grade.js';
 
 /** The flows file as written (see the header of `emulator-flows.yaml`). */
 export interface FlowsConfig {
@@ -17,6 +18,8 @@ export interface FlowConfig {
   steps: StepConfig[];
   /** A template: `${name}` in any string is that input; the string `${*}` is all inputs. */
   outputs: { results: unknown[] };
+  /** A deterministic judge: `${grade.pass}`, `${grade.score}`, `${grade.reason}` in the outputs (`grade.ts`). */
+  grade?: GradeConfig;
 }
 
 export interface StepConfig {
@@ -35,6 +38,7 @@ export interface CompiledFlow {
   required: readonly string[];
   steps: readonly CompiledStep[];
   outputs: { results: unknown[] };
+  grade?: GradeConfig;
 }
 
 export interface CompiledStep {
@@ -86,6 +90,7 @@ export function compileFlows(config: FlowsConfig): Map<string, CompiledFlow> {
       required: flow.inputs ?? [],
       steps,
       outputs: flow.outputs,
+      ...(flow.grade === undefined ? {} : { grade: flow.grade }),
     });
   }
   return compiled;

@@ -7,7 +7,7 @@ import { lintFlowFile, lintPluginFindings, lintRoleFile, secretScanner, type Fin
 import { checkRoleSet, parseRoleFile, type RoleFile } from '../core/roles/index.js';
 import { ROLE_FILE } from '../core/roles/role-file.js';
 import { parseYaml, type YamlSource } from '../core/yaml-source.js';
-import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName } from '../files/flow-files.js';
+import { FLOW_TEST_FILE, flowsDirOf, isFlowFileName, isJudgesFolder } from '../files/flow-files.js';
 import { loadSchema } from '../files/package-root.js';
 import { callPlugin, loadPolicyPlugins, type LoadedPlugin } from '../files/policy-plugins.js';
 import { isRoleFileName, rolesDirOf } from '../files/role-files.js';
@@ -86,7 +86,7 @@ async function sourcesOf(cwd: string, config: Config, paths: readonly string[]):
     const [hasRoles, hasFlows] = await Promise.all([dirExists(roles), dirExists(flows)]);
     if (!hasRoles && !hasFlows) throw new RoleflowError(`nothing to lint: neither ${roles.display}/ nor ${flows.display}/ exists (name files or folders)`);
     if (hasRoles) roleSources.push(...(await listFilesUnder(cwd, roles.abs, isRoleFileName)));
-    if (hasFlows) flowSources.push(...(await listFilesUnder(cwd, flows.abs, isFlowFileName)));
+    if (hasFlows) flowSources.push(...(await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder)));
     return { roleSources, flowSources };
   }
   for (const path of paths) {
@@ -95,7 +95,7 @@ async function sourcesOf(cwd: string, config: Config, paths: readonly string[]):
     if (!info) throw new RoleflowError(`${path}: no such file or folder`, 'usage');
     if (info.isDirectory()) {
       roleSources.push(...(await listFilesUnder(cwd, abs, isRoleFileName)));
-      flowSources.push(...(await listFilesUnder(cwd, abs, isFlowFileName)));
+      flowSources.push(...(await listFilesUnder(cwd, abs, isFlowFileName, isJudgesFolder)));
     } else if (isRoleFileName(path.split(/[\\/]/).pop() ?? '')) roleSources.push({ abs, file: displayPath(cwd, abs) });
     else if (isFlowFileName(path)) flowSources.push({ abs, file: displayPath(cwd, abs) });
     else throw new RoleflowError(`${path}: neither a role file (*.md) nor a flow test file (*.yaml, *.yml)`, 'usage');

@@ -55,7 +55,8 @@ export async function makeFreshPlan(opts: {
   const files = await reading;
   if (!files.ok) throw new InvalidFilesError(files.issues);
   // A secret in a Role stops here, before the tenant is asked: it would be sent and shown.
-  const secrets = roleSecretIssues(files.value, secretScanner(opts.env ?? {}, opts.config));
+  const scanner = secretScanner(opts.env ?? {}, opts.config);
+  const secrets = roleSecretIssues(files.value, scanner);
   if (secrets.length > 0) throw new InvalidFilesError(secrets);
   const targets = targetsOf(opts.cwd, opts.rolesDir, files.value, opts.targets ?? [], opts.roleFiles ?? []);
   const tenant = await opts.open();
@@ -65,6 +66,9 @@ export async function makeFreshPlan(opts: {
     const forTenant = roleFilesForTenant(files.value, name, tenantVars(opts.config, name));
     if (!forTenant.ok) throw new InvalidFilesError(forTenant.issues);
     const { kept, excluded } = forTenant.value;
+    // …and one that a variable puts in, as this tenant would get it.
+    const rendered = roleSecretIssues(kept, scanner).map((i) => ({ ...i, message: `${i.message} (once \${vars} are put in for tenant ${name})` }));
+    if (rendered.length > 0) throw new InvalidFilesError(rendered);
     const remote = await tenant.client.listRoles();
     const { roles } = opts.config;
     const plan = computePlan(kept, remote, {

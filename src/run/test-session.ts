@@ -14,6 +14,8 @@ import { displayPath } from '../files/source-files.js';
 import { packageVersion } from '../files/package-root.js';
 import type { OpenTenant } from '../tenant/open-tenant.js';
 import { AssertionFiles } from './assertions.js';
+import { JudgeRunner, judgeCache } from './judges.js';
+import type { JudgeConfig } from '../core/judges/index.js';
 import { runTests, type RunEvents } from './flow-tests.js';
 import { readJsonReports } from './read-reports.js';
 
@@ -68,9 +70,9 @@ export function prepareAssertions(
   cwd: string,
   config: Config,
   files: readonly FlowTestFile[],
-  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean },
+  opts: { update: boolean; env: Record<string, string | undefined>; tenant: string; roleFiles?: readonly RoleFile[]; readOnly?: boolean; noJudge?: boolean; judgeRoles?: boolean },
 ): Promise<AssertionFiles> {
-  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }) });
+  return AssertionFiles.prepare({ cwd, config, flows: files, updateSnapshots: opts.update, env: opts.env, tenant: opts.tenant, ...(opts.roleFiles && { roleFiles: opts.roleFiles }), ...(opts.readOnly && { readOnly: true }), ...(opts.noJudge && { noJudge: true }), ...(opts.judgeRoles && { judgeRoles: true }) });
 }
 
 /** The runs this command makes on `tenant`: the files narrowed by the flags, for its transports. */
@@ -121,11 +123,25 @@ export async function runTestSession(opts: {
   commit?: string | undefined;
   /** `runSelection`: which tests the run was asked for. */
   selection?: RunSelection | undefined;
+  /** The config's `judges:`, for `judge` assertions (not run under `--no-judge`). */
+  judges?: Readonly<Record<string, JudgeConfig>>;
 }): Promise<{ report: RunReport; interrupted: boolean; notes: string[] }> {
   const { tenant } = opts;
   const startedAt = new Date();
   const started = performance.now();
   if (!opts.redactor.none) opts.assertions?.maskWith((value) => opts.redactor.values(value, { keys: true }));
+  const roles = opts.assertions?.judgeRoles;
+  const judging =
+    opts.judges && roles && !opts.assertions!.noJudge && opts.runs.some((r) => r.test.expect.outputs.some((a) => a.operator === 'judge'))
+      ? new JudgeRunner({
+          client: tenant.client,
+          judges: opts.judges,
+          roleContent: (role) => roles.get(role) ?? '',
+          cache: judgeCache(opts.baseline?.report),
+          hasWs: tenant.target.wsUrl !== undefined,
+          signal: opts.signal,
+        })
+      : undefined;
   const outcome = await runTests({
     client: tenant.client,
     runs: opts.runs,
@@ -136,6 +152,7 @@ export async function runTestSession(opts: {
     events: opts.events,
     ...(opts.baseline && { baseline: opts.baseline }),
     ...(opts.assertions && { assertions: opts.assertions }),
+    ...(judging && { judges: judging }),
   });
   // One line per snapshot file written and per obsolete snapshot.
   const notes = opts.assertions ? await opts.assertions.finish() : [];

@@ -1,7 +1,7 @@
 import { RoleflowError, type Issue } from '../core/errors.js';
 import { unknownLeakRoles, type FlowTestFile } from '../core/flows/index.js';
 import { quietEndedWsTests } from '../core/runs/index.js';
-import { isFlowFileName, loadFlowTestFiles } from '../files/flow-files.js';
+import { isFlowFileName, isJudgesFolder, loadFlowTestFiles } from '../files/flow-files.js';
 import { filesForTenant, unmatchedTenantWarnings, varIssuesOfTenants, type TenantVars } from '../core/roles/index.js';
 import { loadRoleFiles } from '../files/role-files.js';
 import { roleSecretIssues, secretScanner, type SecretScanner } from '../core/policy/index.js';
@@ -60,7 +60,7 @@ export async function validateSources(
     } else result.issues.push(...loaded.issues);
   }
   if (hasFlows) {
-    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName);
+    const files = await listFilesUnder(cwd, flows.abs, isFlowFileName, isJudgesFolder);
     const loaded = await loadFlowTestFiles(files);
     result.flowFiles = files.length;
     if (!loaded.ok) result.issues.push(...loaded.issues);

@@ -13,6 +13,8 @@ export interface JudgeConfig {
   inputs: Record<string, string>;
   verdict: { pass: VerdictPath; score: VerdictPath; reason: VerdictPath };
   timeoutMs: number;
+  /** When one execution is over (WebSocket): at `node`'s completed message, or the `messages`-th. */
+  until: { node?: string; messages?: number };
 }
 
 export interface VerdictPath {
@@ -26,6 +28,7 @@ export interface RawJudge {
   inputs?: Record<string, string>;
   verdict?: { pass?: string; score?: string; reason?: string };
   timeout?: string | number;
+  until?: { node?: string; messages?: number };
 }
 
 export const DEFAULT_JUDGE_INPUTS: Readonly<Record<string, string>> = { output: '${output}', rubric: '${rubric}', reference: '${reference}' };
@@ -57,6 +60,7 @@ export function parseJudges(raw: Record<string, RawJudge> | undefined): { judges
       inputs: j.inputs ?? { ...DEFAULT_JUDGE_INPUTS },
       verdict: { pass: path('pass'), score: path('score'), reason: path('reason') },
       timeoutMs,
+      until: j.until?.node !== undefined || j.until?.messages !== undefined ? { ...j.until } : { messages: 1 },
     };
   }
   return { judges, issues };
