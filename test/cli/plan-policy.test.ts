@@ -74,6 +74,23 @@ describe('plan policy', () => {
   });
 });
 
+describe('policy plugins over plans', () => {
+  it('a plugin\'s plan findings refuse like the rules\' do, and take an --allow', async () => {
+    const em = await emulator();
+    const p = await prodProject(em, '    []\n', {
+      'roles/a.md': roleText('a', 'd', 'see http://x.example'),
+      'policies/no-urls.mjs':
+        "export default (input) => input.kind !== 'plan' ? [] : input.plan.changes.filter((c) => /https?:/.test(c.after?.content ?? '')).map((c) => ({ rule: 'no-urls', role: c.name, message: 'a URL in Role ' + c.name }));\n",
+    });
+    await p.write('roleflow.config.yaml', (await p.read('roleflow.config.yaml')).replace('policy:\n  plan:\n    []\n', 'policy:\n  plugins: [./policies/no-urls.mjs]\n'));
+    const refused = await runCli(['plan'], { cwd: p.dir, env });
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).toContain('error no-urls: a URL in Role a — refused unless --allow no-urls:a@');
+    const allowed = await runCli(['apply', '--auto-approve', '--allow', 'no-urls:a'], { cwd: p.dir, env });
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+});
+
 describe('a secret pasted in a Role', () => {
   it('is an error in validate and plan; plan --out writes nothing', async () => {
     const em = await emulator();
@@ -87,6 +104,16 @@ describe('a secret pasted in a Role', () => {
     expect(planned.stderr).toContain('roles/a.md:5:11: secrets:');
     expect(planned.stdout + planned.stderr).not.toContain(TOKEN);
     await expect(p.read('plan.json')).rejects.toThrow();
+  });
+
+  it('a secret a variable puts in stops plan, naming the tenant', async () => {
+    const em = await emulator();
+    const p = await prodProject(em, '    []\n', { 'roles/a.md': roleText('a', 'd', 'key ${vars.key}') });
+    await p.write('roleflow.config.yaml', (await p.read('roleflow.config.yaml')).replace('policy:\n  plan:\n    []\n', 'vars: { key: AKIAIOSFODNN7EXAMPLE }\n'));
+    const r = await runCli(['apply', '--auto-approve'], { cwd: p.dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('roles/a.md:5:5: secrets: content holds an AWS access key id: a Role is sent to the tenant and shown in plans; remove it (roleflow never writes it to a file) (once ${vars} are put in for tenant prod-eu)');
+    expect(em.roles()).toEqual([]);
   });
 
   it('a secret on the tenant (a Role\'s current content) is never written by plan --out', async () => {
