@@ -50,6 +50,8 @@ export async function makeFreshPlan(opts: {
   env?: Record<string, string | undefined>;
   /** `--allow`: overrides of `policy.plan` error findings. */
   allows?: readonly Allow[];
+  /** false: no `policy.plan` (the plans `preview` makes of a preview tenant). */
+  planPolicy?: false;
 }): Promise<FreshPlan> {
   const reading = opts.files ?? loadRoleFiles(opts.cwd, opts.rolesDir);
   const files = await reading;
@@ -83,7 +85,7 @@ export async function makeFreshPlan(opts: {
       // `kept` are some of the files read, as this tenant gets them (variables touch no name or id).
       roleSetChecked: true,
     });
-    plan.notes.push(...(await withPolicy(opts.cwd, opts.config, plan, opts.allows ?? [])));
+    if (opts.planPolicy !== false) plan.notes.push(...(await withPolicy(opts.cwd, opts.config, plan, opts.allows ?? [])));
     const deleted = new Set(plan.changes.flatMap((c) => (c.action === 'delete' ? [c.id] : [])));
     const unmanaged = new Set(plan.unmanaged.map((u) => u.id));
     plan.notes.push(...membershipNotes(excluded, remote, name, { deleted, unmanaged }));

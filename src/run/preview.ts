@@ -149,6 +149,9 @@ async function runSide(s: {
       open: () => Promise.resolve(tenant),
       now: opts.now,
       files: Promise.resolve({ ok: true, value: [...s.files] }),
+      // A preview tenant takes any Roles: plan policy is for plan, apply and promote.
+      planPolicy: false,
+      env: opts.env,
     });
   const fresh = await planned();
   refuseBrokenPlan(fresh.plan);
@@ -177,6 +180,7 @@ async function runSide(s: {
     redactor: ports.redactor,
     assertions,
     commit: s.commit,
+    judges: s.config.judges,
   });
   contamination.push(...rolesDiffer(check.remote, await tenant.client.listRoles()));
   return { report, contamination, interrupted };
