@@ -2,8 +2,8 @@ import { tenantVars, type Config } from '../core/config.js';
 import { InvalidFilesError, RoleflowError, type Issue, type Result } from '../core/errors.js';
 import { membershipNotes, quote, roleFilesForTenant, showName, unmatchedTenantWarnings } from '../core/roles/index.js';
 import { checkPlanFresh, computePlan, planBaseUrl, savedPlanRefusals, type Plan } from '../core/plan/index.js';
-import { planFindings, planPluginFindings, recordedAllows, refusingFindings, roleSecretIssues, secretScanner, shortFingerprint, withPlanPolicy, type Allow, type PlanFinding } from '../core/policy/index.js';
-import { callPlugin, loadPolicyPlugins } from '../files/policy-plugins.js';
+import { roleSecretIssues, secretScanner, type Allow } from '../core/policy/index.js';
+import { savedPlanPolicyRefusals, withPolicy } from './plan-policy.js';
 import { resolve } from 'node:path';
 import type { RoleFile } from '../core/roles/index.js';
 import type { Role } from '../core/model.js';
@@ -95,34 +95,6 @@ export async function makeFreshPlan(opts: {
     await tenant.close();
     throw err;
   }
-}
-
-/**
- * `policy.plan` and the plugins over a fresh plan (`withPlanPolicy`): findings in `plan.policy`,
- * the refusing ones as guards; returns the notes of the `--allow`s.
- */
-async function withPolicy(cwd: string, config: Config, plan: Plan, allows: readonly Allow[]): Promise<string[]> {
-  const more: PlanFinding[] = [];
-  for (const plugin of config.policy.plugins.length > 0 ? await loadPolicyPlugins(cwd, config) : []) {
-    const found = planPluginFindings(plugin.name, plan, await callPlugin(plugin, { kind: 'plan', tenant: plan.tenant.name, plan }));
-    if (typeof found === 'string') throw new RoleflowError(found, 'config');
-    more.push(...found);
-  }
-  return withPlanPolicy(plan, config.policy.plan, allows, undefined, more);
-}
-
-/**
- * Why today's `policy.plan` refuses a saved plan (`apply PLANFILE`): its refusing findings over
- * the saved changes, where an error one counts as allowed when the plan recorded it so (its
- * fingerprint: the same rule, Role and content) or an `--allow` given now names it.
- */
-export function savedPlanPolicyRefusals(plan: Plan, config: Config, allows: readonly Allow[] = []): string[] {
-  const recorded = recordedAllows(plan);
-  const found = planFindings(plan, config.policy.plan).map((f): PlanFinding => (recorded.has(f.fingerprint) ? { ...f, allowed: true } : f));
-  const named = (f: PlanFinding) => allows.some((a) => a.rule === f.rule && (a.role === undefined || a.role === f.role) && (a.fingerprint === undefined || f.fingerprint.slice(7).startsWith(a.fingerprint)));
-  return refusingFindings(found.map((f) => (f.level === 'error' && named(f) ? { ...f, allowed: true as const } : f))).map(
-    (f) => `today's policy refuses it: ${f.rule}: ${f.message}${f.level === 'hard' ? ' (hard)' : ` (override: --allow ${f.rule}${f.role === undefined ? '' : `:${f.role}`}@${shortFingerprint(f.fingerprint)})`}`,
-  );
 }
 
 /**
