@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { RoleflowCommand } from './base.js';
+import { jsonOption } from './options.js';
 
 export class LintCommand extends RoleflowCommand {
   static override paths = [['lint']];
@@ -37,16 +38,10 @@ export class LintCommand extends RoleflowCommand {
 
   targets = Option.Rest({ name: 'path' });
   format = Option.String('--format', { description: 'text (default), json or sarif', validator: t.isEnum(['text', 'json', 'sarif'] as const) });
-  json = Option.Boolean('--json', false, { description: 'Same as --format json' });
+  json = jsonOption('Same as --format json');
 
   async execute(): Promise<number> {
-    const [{ lint }, policy, { packageVersion }] = await Promise.all([import('../run/lint.js'), import('../core/policy/index.js'), import('../files/package-root.js')]);
-    const config = await this.loadConfig();
-    const result = await lint({ cwd: this.context.cwd, config, paths: this.targets, env: this.context.env });
-    const format = this.json ? 'json' : (this.format ?? 'text');
-    if (format === 'json') this.io.outData(result.findings, policy.renderLintJson);
-    else if (format === 'sarif') this.io.outData(result.findings, (findings) => policy.renderLintSarif(findings, { version: packageVersion() }));
-    else this.io.out(policy.renderLintText(result.findings, result));
-    return result.findings.some((f) => policy.blocks(f.level)) ? 1 : 0;
+    const { lint } = await import('../run/policy/lint.js');
+    return lint({ ...this.common, paths: this.targets, format: this.json ? 'json' : (this.format ?? 'text') }, this.ports);
   }
 }

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/config.js';
 import { RoleflowError } from '../core/errors.js';
-import type { PolicyPlugin } from '../core/policy/index.js';
+import type { PolicyPlugin } from '../core/config/policy/index.js';
 import { configRelative } from './config-file.js';
 
 /** A plugin of `policy.plugins`, loaded: its name as written, and its default export. */

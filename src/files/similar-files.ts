@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../core/errors.js';
 import type { FlowTestFile } from '../core/flows/index.js';
-import type { TextFileKind } from '../core/text-file.js';
+import type { TextFileKind } from '../core/text/text-file.js';
 import { readTextFile, type SourceFile } from './source-files.js';
 
 /** The text a `similar: {to: {file}}` compares with. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/core/schema.js';
+import { compileSchema } from '../../src/core/text/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { project } from './roles-kit.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compileFlows, loadFlowsConfig } from '../../src/emulator/flows-config.js';
-import { renderOutputs } from '../../src/emulator/flow-run.js';
+import { renderOutputs, startExecution } from '../../src/emulator/flow-run.js';
 import { grade } from '../../src/emulator/grade.js';
 import { readFileSync } from 'node:fs';
 
@@ -19,7 +19,7 @@ describe('the emulator\'s deterministic judge (grade:)', () => {
     const loaded = loadFlowsConfig(readFileSync(new URL('../../emulator-flows.yaml', import.meta.url), 'utf8'), 'emulator-flows.yaml');
     if (!loaded.ok) throw new Error('flows');
     const flow = compileFlows(loaded.value).get('rubric-judge')!;
-    expect(renderOutputs(flow, { output: 'Your refund is on its way, sorry', rubric: 'mentions the refund' })).toEqual({
+    expect(renderOutputs(startExecution(flow, { output: 'Your refund is on its way, sorry', rubric: 'mentions the refund' }, () => undefined))).toEqual({
       results: [{ pass: 'true', score: '0.50', reason: '1 of 2 rubric words found: refund; missing: mentions' }],
     });
   });

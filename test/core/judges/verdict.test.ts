@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseJudges, judgeInputs, majority, readVote, verdictDigest, type Vote } from '../../../src/core/judges/index.js';
+import { parseJudges, judgeInputs, majority, readVote, verdictDigest, type Vote } from '../../../src/core/flows/judges/index.js';
 import { evaluateTest, type JudgeRecord } from '../../../src/core/flows/index.js';
 import { flowTest, wsMessage } from '../flows/builders.js';
 import type { ExecutionResult } from '../../../src/core/flows/index.js';

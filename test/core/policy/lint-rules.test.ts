@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { parseConfig } from '../../../src/core/config.js';
+import { parseConfig } from '../../../src/core/config/config.js';
 import { formatIssue } from '../../../src/core/errors.js';
 import { parseFlowTestFile } from '../../../src/core/flows/index.js';
-import { lintFlowFile, lintRoleFile, renderLintJson, renderLintText, secretScanner, type Policy } from '../../../src/core/policy/index.js';
+import { lintFlowFile, lintRoleFile, renderLintJson, renderLintText, secretScanner, type Policy } from '../../../src/core/config/policy/index.js';
 import { parseRoleFile } from '../../../src/core/roles/index.js';
-import { parseYaml } from '../../../src/core/yaml-source.js';
+import { parseYaml } from '../../../src/core/text/yaml-source.js';
 import { loadSchema } from '../../../src/files/package-root.js';
 
 function policyOf(yaml: string): Policy {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { parseConfig } from '../../../src/core/config.js';
+import { parseConfig } from '../../../src/core/config/config.js';
 import { planDigest, renderPlanJson } from '../../../src/core/plan/index.js';
-import { compileSchema } from '../../../src/core/schema.js';
-import { changedLinesPct, parseAllow, recordedAllows, shortFingerprint, withPlanPolicy, type Allow, type PlanRule } from '../../../src/core/policy/index.js';
+import { compileSchema } from '../../../src/core/text/schema.js';
+import { changedLinesPct, parseAllow, recordedAllows, shortFingerprint, withPlanPolicy, type Allow, type PlanRule } from '../../../src/core/config/policy/index.js';
 import { loadSchema } from '../../../src/files/package-root.js';
 import { file, plan, planSchema, role } from '../roles/builders.js';
 

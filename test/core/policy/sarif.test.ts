@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
-import { renderLintSarif, type Finding } from '../../../src/core/policy/index.js';
+import { renderLintSarif, type Finding } from '../../../src/core/config/policy/index.js';
 
 /** The official SARIF 2.1.0 schema (test/fixtures/README.md), made readable by ajv's draft-07 support. */
 function sarifValidator() {
