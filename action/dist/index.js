@@ -85268,7 +85268,7 @@ var VALUE_NAMES = {
   "--to": "NAME",
   "--report": "FILE",
   "--target": "NAME_OR_GLOB",
-  "--allow": "RULE[:ROLE][@FP]",
+  "--allow": "RULE",
   "--reporter": "NAME[=FILE]",
   "--format": "FORMAT",
   "--threshold": "PERCENT",
