@@ -15,6 +15,7 @@ import { redactResult } from '../../report/run-report.js';
 import type { OpenTenant } from '../../tenant/open-tenant.js';
 import { configOf, ExitCode, type CommonOptions, type Ports } from '../ports.js';
 import { reportSinks } from '../report.js';
+import { judgeAgreement } from './judge-agreement.js';
 import { openOneTenant, openTenants, severalTenants, type ManyTenantsOptions } from '../tenants.js';
 import { testTenantsInOrder } from '../several-tenants.js';
 import { loadBaseline, loadFlowTests, parseSelectionFlags, prepareAssertions, runsFor, runSelection, runTestSession, type SelectionFlags } from './test-session.js';
@@ -39,6 +40,10 @@ export interface TestOptions extends CommonOptions, ManyTenantsOptions {
   json: boolean;
   updateSnapshots: boolean;
   passWithNoTests: boolean;
+  /** `--no-judge`: judge assertions are skipped, never passed; no judge flow runs. */
+  noJudge?: boolean;
+  /** `--judges`: the judge cases of flows/_judges/ instead of the flow tests (`judgeAgreement`). */
+  judges?: boolean;
 }
 
 /**
@@ -53,12 +58,13 @@ export async function test(options: TestOptions, ports: Ports): Promise<number> 
   const flags: SelectionFlags = { grep: options.grep, shard: options.shard, transport: options.transport, repeat: options.repeat, passWithNoTests: options.passWithNoTests };
   const parsed = parseSelectionFlags(flags);
   const config = await configOf(options, ports);
+  if (options.judges) return judgeAgreement(options, ports, config);
   const several = await severalTenants(config, options);
   const files = await loadFlowTests(ports.cwd, config, options.paths);
   const baseline = await loadBaseline(ports.cwd, options.baseline);
   const run = testRun(options, ports, config, { files, baseline, selection: runSelection(ports.cwd, config, options.paths, flags) });
   const testOne = async (tenant: OpenTenant, specs: ReporterSpec[], name?: string): Promise<number> => {
-    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name });
+    const assertions = await prepareAssertions(ports.cwd, config, files, { update: options.updateSnapshots, env: ports.env, tenant: tenant.target.name, noJudge: options.noJudge === true });
     const { runs, secrets } = runsFor(tenant, files, flags, parsed, ports.env);
     ports.output.addSecrets(secrets);
     // A heading only over console output of its own: reports in files are announced on stderr.
@@ -128,6 +134,7 @@ function testRun(options: TestOptions, ports: Ports, config: Config, given: { fi
       commit: await testedCommit(),
       rolesIgnore: config.roles.ignore,
       workTree,
+      judges: config.judges,
       events: {
         started: (label, done, total) => each((r) => r.onExecutionStart?.(label, done, total)),
         finished: (label, done, total) => each((r) => r.onExecutionEnd?.(label, done, total)),
